@@ -1,0 +1,374 @@
+/* check.c: is the student's product right, and if not, where and why?
+ *
+ * Each element must satisfy |P - ref| <= TL_CHECK_SLACK * k * u * (|M||N|)ij with u = 2^-24:
+ * the classic worst-case bound for a float32 dot product of length k (Higham, "Accuracy and
+ * Stability of Numerical Algorithms", 3.1), doubled for reassociation (tiles, FMA). NaN and
+ * Inf always fail. A failure is then described: rows, columns, tiles, and a named pattern. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilelab.h"
+
+double tl_check_bound(double absref, int k)
+{
+    return TL_CHECK_SLACK * (double)k * ldexp(1.0, -24) * absref + 1e-30;
+}
+
+static int is_poison(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits == TL_POISON_BITS;
+}
+
+static int elem_bad(float got, double ref, double absref, int k)
+{
+    if (!isfinite(got))
+        return 1;
+    return fabs((double)got - ref) > tl_check_bound(absref, k);
+}
+
+/* "3, 7-9, 12" from a 0/1 array; at most TL_MAX_WRONG_LIST ranges, then ", ...". */
+static void describe_ranges(const unsigned char *flag, int count, char *out, size_t len)
+{
+    size_t used = 0;
+    int ranges = 0;
+    out[0] = '\0';
+    for (int i = 0; i < count; ++i) {
+        if (!flag[i])
+            continue;
+        int j = i;
+        while (j + 1 < count && flag[j + 1])
+            ++j;
+        if (ranges == TL_MAX_WRONG_LIST) {
+            snprintf(out + used, len - used, ", ...");
+            return;
+        }
+        int w = i == j ? snprintf(out + used, len - used, "%s%d", ranges ? ", " : "", i)
+                       : snprintf(out + used, len - used, "%s%d-%d", ranges ? ", " : "", i, j);
+        if (w < 0 || (size_t)w >= len - used)
+            return;
+        used += (size_t)w;
+        ++ranges;
+        i = j;
+    }
+}
+
+/* Does got match some other product everywhere (within the same bound)? alt(i, j) computes
+ * the alternative in double; limited to small cases to keep checking cheap. */
+typedef double (*alt_fn)(const float *M, const float *N, int m, int k, int n, int i, int j, double *absv);
+
+static double alt_transpose_out(const float *M, const float *N, int m, int k, int n, int i, int j, double *a)
+{   /* P[i][j] holds the product's (j, i): the store indexed P[Col][Row] */
+    (void)m;
+    double s = 0, as = 0;
+    for (int p = 0; p < k; ++p) {
+        s += (double)M[(size_t)j * k + p] * N[(size_t)p * n + i];
+        as += fabs((double)M[(size_t)j * k + p] * N[(size_t)p * n + i]);
+    }
+    *a = as;
+    return s;
+}
+
+static double alt_n_transposed(const float *M, const float *N, int m, int k, int n, int i, int j, double *a)
+{   /* M * N^T: N read as N[Col][k] */
+    (void)m; (void)n;
+    double s = 0, as = 0;
+    for (int p = 0; p < k; ++p) {
+        s += (double)M[(size_t)i * k + p] * N[(size_t)j * k + p];
+        as += fabs((double)M[(size_t)i * k + p] * N[(size_t)j * k + p]);
+    }
+    *a = as;
+    return s;
+}
+
+static double alt_m_transposed(const float *M, const float *N, int m, int k, int n, int i, int j, double *a)
+{   /* M^T * N: M read as M[k][Row] */
+    (void)k;
+    double s = 0, as = 0;
+    for (int p = 0; p < m; ++p) {
+        s += (double)M[(size_t)p * m + i] * N[(size_t)p * n + j];
+        as += fabs((double)M[(size_t)p * m + i] * N[(size_t)p * n + j]);
+    }
+    *a = as;
+    return s;
+}
+
+static double alt_swapped(const float *M, const float *N, int m, int k, int n, int i, int j, double *a)
+{   /* N * M */
+    (void)m; (void)n;
+    double s = 0, as = 0;
+    for (int p = 0; p < k; ++p) {
+        s += (double)N[(size_t)i * k + p] * M[(size_t)p * k + j];
+        as += fabs((double)N[(size_t)i * k + p] * M[(size_t)p * k + j]);
+    }
+    *a = as;
+    return s;
+}
+
+static int matches_alt(const float *got, const float *M, const float *N, int m, int k, int n, alt_fn f)
+{
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double a, v = f(M, N, m, k, n, i, j, &a);
+            if (elem_bad(got[(size_t)i * n + j], v, a, k))
+                return 0;
+        }
+    return 1;
+}
+
+/* Every element equals the reference less its first (last) term? */
+static int missing_term(const float *got, const double *ref, const double *absref, const float *M,
+                        const float *N, int m, int k, int n, int last)
+{
+    int p = last ? k - 1 : 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double term = (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+            if (elem_bad(got[(size_t)i * n + j], ref[(size_t)i * n + j] - term,
+                         absref[(size_t)i * n + j], k))
+                return 0;
+        }
+    return 1;
+}
+
+/* Every element (after the first) equals the previous one plus its own dot product: a sum
+ * that was never reset between elements. */
+static int accumulated(const float *got, const double *ref, const double *absref, int m, int n, int k)
+{
+    size_t count = (size_t)m * n, ok = 0;
+    if (count < 4)
+        return 0;
+    double carry = 0, acarry = 0;
+    for (size_t e = 0; e < count; ++e) {
+        carry += ref[e];
+        acarry += absref[e];
+        if (!elem_bad(got[e], carry, acarry, k))
+            ++ok;
+    }
+    return ok >= count * 9 / 10;
+}
+
+int tl_check(const float *got, const double *ref, const double *absref, int m, int n, int k,
+             int tile, const float *M, const float *N, tl_check_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    rep->m = m; rep->n = n; rep->k = k; rep->tile = tile;
+    rep->worst_row = rep->worst_col = -1;
+    int T = tile > 0 ? tile : (m > n ? m : n);
+    int trows = (m + T - 1) / T, tcols = (n + T - 1) / T;
+    rep->tiles_total = trows * tcols;
+
+    unsigned char *rowf = calloc((size_t)m, 1), *colf = calloc((size_t)n, 1);
+    unsigned char *tilef = calloc((size_t)rep->tiles_total, 1);
+    int *rowcount = calloc((size_t)m, sizeof(int)), *colcount = calloc((size_t)n, sizeof(int));
+    if (!rowf || !colf || !tilef || !rowcount || !colcount) {
+        free(rowf); free(colf); free(tilef); free(rowcount); free(colcount);
+        rep->wrong = (long)m * n;
+        rep->pattern = TL_PAT_ALL;
+        snprintf(rep->detail, sizeof rep->detail, "out of memory while checking");
+        return 1;
+    }
+    long unwritten_edge = 0, edge_wrong = 0;
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+            size_t e = (size_t)i * n + j;
+            float g = got[e];
+            if (!elem_bad(g, ref[e], absref[e], k))
+                continue;
+            double bound = tl_check_bound(absref[e], k);
+            double ratio = isfinite(g) ? fabs((double)g - ref[e]) / bound : INFINITY;
+            int edge = (i / T == trows - 1 && m % T) || (j / T == tcols - 1 && n % T);
+            rep->wrong++;
+            edge_wrong += edge;
+            if (!isfinite(g)) {
+                rep->nonfinite++;
+                if (is_poison(g)) {
+                    rep->unwritten++;
+                    unwritten_edge += edge;
+                }
+            }
+            if (rep->worst_row < 0 || ratio > rep->worst_ratio) {
+                rep->worst_row = i; rep->worst_col = j;
+                rep->worst_value = g; rep->worst_expected = ref[e];
+                rep->worst_bound = bound; rep->worst_ratio = ratio;
+            }
+            rowf[i] = colf[j] = 1;
+            rowcount[i]++; colcount[j]++;
+            tilef[(i / T) * tcols + j / T] = 1;
+        }
+    }
+    for (int i = 0; i < m; ++i) {
+        rep->rows_wrong += rowf[i];
+        rep->full_rows += rowcount[i] == n;
+    }
+    for (int j = 0; j < n; ++j) {
+        rep->cols_wrong += colf[j];
+        rep->full_cols += colcount[j] == m;
+    }
+    for (int t = 0; t < rep->tiles_total; ++t)
+        rep->tiles_wrong += tilef[t];
+    describe_ranges(rowf, m, rep->rows_desc, sizeof rep->rows_desc);
+    describe_ranges(colf, n, rep->cols_desc, sizeof rep->cols_desc);
+    describe_ranges(tilef, rep->tiles_total, rep->tiles_desc, sizeof rep->tiles_desc);
+    rep->edge_only = rep->wrong > 0 && edge_wrong == rep->wrong;
+
+    long total = (long)m * n;
+    /* Alternatives cost a product each: only for cases up to ~2e8 multiply-adds. */
+    int can_alt = M && N && (double)m * n * k <= 2e8;
+    if (rep->wrong == 0) {
+        rep->pattern = TL_PAT_NONE;
+    } else if (rep->unwritten == rep->wrong) {
+        if (unwritten_edge == rep->unwritten && tile > 0) {
+            rep->pattern = TL_PAT_UNWRITTEN_EDGE;
+            snprintf(rep->detail, sizeof rep->detail,
+                     "%ld elements in the last tile row/column were never written: the grid does "
+                     "not cover P (floor instead of ceiling division?)", rep->unwritten);
+        } else {
+            rep->pattern = TL_PAT_UNWRITTEN;
+            snprintf(rep->detail, sizeof rep->detail,
+                     "%ld elements still hold the NaN poison written before the run: nothing "
+                     "stored them (a missing store, a loop bound, or threads that never run)",
+                     rep->unwritten);
+        }
+    } else if (can_alt && m == n && matches_alt(got, M, N, m, k, n, alt_transpose_out)) {
+        rep->pattern = TL_PAT_TRANSPOSED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "P holds the transpose of M*N: the result was stored at [Col][Row] instead of "
+                 "[Row][Col] (row and column swapped)");
+    } else if (can_alt && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_n_transposed)) {
+        rep->pattern = TL_PAT_TRANSPOSED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "P equals M * transpose(N): N was read as N[Col*Width + k] instead of "
+                 "N[k*Width + Col] (swapped index into N or its tile)");
+    } else if (can_alt && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_m_transposed)) {
+        rep->pattern = TL_PAT_TRANSPOSED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "P equals transpose(M) * N: M was read as M[k*Width + Row] instead of "
+                 "M[Row*Width + k] (swapped index into M or its tile)");
+    } else if (can_alt && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_swapped)) {
+        rep->pattern = TL_PAT_TRANSPOSED;
+        snprintf(rep->detail, sizeof rep->detail, "P equals N * M: the operands are swapped");
+    } else if (M && N && k > 1 && missing_term(got, ref, absref, M, N, m, k, n, 1)) {
+        rep->pattern = TL_PAT_MISSING_TERM;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "every element lacks its last term M[i][k-1]*N[k-1][j]: the k loop stops one "
+                 "short (k < Width-1, or a bound off by one)");
+    } else if (M && N && k > 1 && missing_term(got, ref, absref, M, N, m, k, n, 0)) {
+        rep->pattern = TL_PAT_MISSING_TERM;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "every element lacks its first term M[i][0]*N[0][j]: the k loop starts at 1");
+    } else if (accumulated(got, ref, absref, m, n, k)) {
+        rep->pattern = TL_PAT_ACCUMULATED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "each element equals the previous one plus its own dot product: the sum is not "
+                 "reset to 0 for each element of P");
+    } else if (rep->edge_only) {
+        rep->pattern = TL_PAT_EDGE_TILES;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "only the last tile row and/or column are wrong: boundary handling? (loads past "
+                 "the edge must write 0; the store must be guarded)");
+    } else if (rep->wrong * 10 >= total * 9) {
+        rep->pattern = TL_PAT_ALL;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "(nearly) every element is wrong: check the index formulas, the loop bounds and "
+                 "that the sum starts at 0");
+    } else if (rep->full_rows == rep->rows_wrong) {
+        rep->pattern = TL_PAT_ROWS;
+        snprintf(rep->detail, sizeof rep->detail, "whole rows of P are wrong (%d): check the row "
+                 "index and the loop over rows", rep->full_rows);
+    } else if (rep->full_cols == rep->cols_wrong) {
+        rep->pattern = TL_PAT_COLS;
+        snprintf(rep->detail, sizeof rep->detail, "whole columns of P are wrong (%d): check the "
+                 "column index and the loop over columns", rep->full_cols);
+    } else if (rep->nonfinite > rep->unwritten) {
+        rep->pattern = TL_PAT_NONFINITE;
+        snprintf(rep->detail, sizeof rep->detail, "%ld elements are NaN or Inf although the inputs "
+                 "are in [-1, 1]: uninitialised values (Pvalue, shared memory) or reads outside "
+                 "the matrices", rep->nonfinite - rep->unwritten);
+    } else {
+        rep->pattern = TL_PAT_SCATTERED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "%ld scattered elements are wrong: the signature of a race (a missing "
+                 "__syncthreads) or of values read before they were written", rep->wrong);
+    }
+    free(rowf); free(colf); free(tilef); free(rowcount); free(colcount);
+    return rep->wrong > 0;
+}
+
+const char *tl_pattern_name(tl_pattern p)
+{
+    switch (p) {
+    case TL_PAT_NONE: return "correct";
+    case TL_PAT_ALL: return "all wrong";
+    case TL_PAT_EDGE_TILES: return "boundary handling";
+    case TL_PAT_UNWRITTEN: return "unwritten elements";
+    case TL_PAT_UNWRITTEN_EDGE: return "grid too small";
+    case TL_PAT_TRANSPOSED: return "swapped indices";
+    case TL_PAT_MISSING_TERM: return "loop bound";
+    case TL_PAT_ACCUMULATED: return "accumulator not reset";
+    case TL_PAT_ROWS: return "wrong rows";
+    case TL_PAT_COLS: return "wrong columns";
+    case TL_PAT_SCATTERED: return "scattered errors";
+    case TL_PAT_NONFINITE: return "NaN/Inf computed";
+    case TL_PAT_GUARD: return "write outside P";
+    }
+    return "?";
+}
+
+const char *tl_pattern_hint(tl_pattern p)
+{
+    switch (p) {
+    case TL_PAT_EDGE_TILES: return "guard the loads (write 0 outside the matrix) and the store";
+    case TL_PAT_UNWRITTEN_EDGE: return "size the grid with ceil_div(Width, TILE_WIDTH), not Width / TILE_WIDTH";
+    case TL_PAT_SCATTERED: return "a missing __syncthreads() (either one) lets threads read a tile before it is loaded or after it is overwritten";
+    case TL_PAT_GUARD: return "a store without the (Row < m && Col < n) guard writes past the end of P";
+    case TL_PAT_ACCUMULATED: return "declare the sum inside the loops over i and j, or set it to 0 there";
+    case TL_PAT_MISSING_TERM: return "the k loop must run k = 0 .. Width-1 (k < Width)";
+    case TL_PAT_TRANSPOSED: return "P[Row*Width+Col] = sum over k of M[Row*Width+k] * N[k*Width+Col]";
+    default: return "";
+    }
+}
+
+void tl_check_reason(const tl_check_report *rep, char *buf, size_t len)
+{
+    if (rep->guard_broken && rep->wrong == 0)
+        snprintf(buf, len, "write outside P (%d canaries %s the matrix overwritten)",
+                 rep->guard_broken, rep->guard_where ? rep->guard_where : "around");
+    else if (rep->wrong == 0)
+        snprintf(buf, len, "ok");
+    else
+        snprintf(buf, len, "%s (%ld/%ld wrong)%s", tl_pattern_name(rep->pattern), rep->wrong,
+                 (long)rep->m * rep->n, rep->guard_broken ? " + write outside P" : "");
+}
+
+void tl_check_explain(const tl_check_report *rep, FILE *out, const char *ind)
+{
+    if (rep->guard_broken)
+        fprintf(out, "%swrite outside P: %d guard canaries %s P were overwritten (a store "
+                "without its bounds check?)\n", ind, rep->guard_broken,
+                rep->guard_where ? rep->guard_where : "around");
+    if (rep->wrong == 0)
+        return;
+    fprintf(out, "%s%ld of %ld elements wrong (%ld NaN/Inf, %ld never written)\n", ind,
+            rep->wrong, (long)rep->m * rep->n, rep->nonfinite, rep->unwritten);
+    if (isfinite(rep->worst_value))
+        fprintf(out, "%sworst: P[%d][%d] = %.9g, expected %.9g (error %.3g, bound %.3g: %.3g%% of the bound)\n",
+                ind, rep->worst_row, rep->worst_col, rep->worst_value, rep->worst_expected,
+                fabs(rep->worst_value - rep->worst_expected), rep->worst_bound,
+                100.0 * rep->worst_ratio);
+    else
+        fprintf(out, "%sfirst bad: P[%d][%d] = %s, expected %.9g\n", ind, rep->worst_row,
+                rep->worst_col, isnan(rep->worst_value) ? "NaN" : "Inf", rep->worst_expected);
+    fprintf(out, "%swrong rows: %s (%d of %d); wrong columns: %s (%d of %d)\n", ind,
+            rep->rows_desc, rep->rows_wrong, rep->m, rep->cols_desc, rep->cols_wrong, rep->n);
+    if (rep->tile > 0)
+        fprintf(out, "%swrong %dx%d tiles: %d of %d (numbered row by row: %s)%s\n", ind, rep->tile,
+                rep->tile, rep->tiles_wrong, rep->tiles_total, rep->tiles_desc,
+                rep->edge_only ? ", all in the last tile row/column" : "");
+    fprintf(out, "%slikely: %s\n", ind, rep->detail);
+    const char *hint = tl_pattern_hint(rep->pattern);
+    if (*hint)
+        fprintf(out, "%sfix: %s\n", ind, hint);
+}

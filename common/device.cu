@@ -1,0 +1,242 @@
+/* device.cu: the harness's device part: device facts, device buffers, checked launches,
+ * CUDA-event timing with an L2 flush. Exported with C linkage (tilelab.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+#include "tilelab.h"
+
+/* The guard after d_P: a write past the end of P lands here and is caught. */
+#define TL_DEVICE_GUARD_FLOATS 1024
+
+extern "C" int tl_have_cuda_build(void)
+{
+    return 1;
+}
+
+static int attr(cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess)
+        v = 0;
+    return v;
+}
+
+extern "C" int tl_device_query(tl_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    int count = 0;   /* cudaGetDeviceCount leaves it untouched on failure */
+    cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc != cudaSuccess || count == 0) {
+        snprintf(info->why, sizeof info->why, "%s (%s, code %d)",
+                 rc == cudaSuccess ? "no CUDA device found" : cudaGetErrorString(rc),
+                 rc == cudaSuccess ? "count 0" : cudaGetErrorName(rc), (int)rc);
+        (void)cudaGetLastError();
+        return -1;
+    }
+    cudaDeviceProp p;
+    int dev = 0;
+    if ((rc = cudaSetDevice(dev)) != cudaSuccess || (rc = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {
+        snprintf(info->why, sizeof info->why, "device 0 unusable: %s (%s)", cudaGetErrorString(rc),
+                 cudaGetErrorName(rc));
+        return -1;
+    }
+    info->present = 1;
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    info->major = p.major;
+    info->minor = p.minor;
+    info->sm_count = p.multiProcessorCount;
+    info->sm_clock_mhz = attr(cudaDevAttrClockRate, dev) / 1000;
+    info->mem_clock_mhz = attr(cudaDevAttrMemoryClockRate, dev) / 1000;
+    info->mem_bus_bits = p.memoryBusWidth;
+    info->l2_bytes = p.l2CacheSize;
+    info->global_bytes = p.totalGlobalMem;
+    info->max_threads_per_block = p.maxThreadsPerBlock;
+    info->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    info->max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+    info->warp_size = p.warpSize;
+    info->smem_per_block = p.sharedMemPerBlock;
+    info->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    info->smem_per_sm = p.sharedMemPerMultiprocessor;
+    info->regs_per_block = p.regsPerBlock;
+    info->regs_per_sm = p.regsPerMultiprocessor;
+    for (int i = 0; i < 3; ++i) {
+        info->max_block_dim[i] = p.maxThreadsDim[i];
+        info->max_grid_dim[i] = p.maxGridSize[i];
+    }
+    cudaDriverGetVersion(&info->driver_version);
+    cudaRuntimeGetVersion(&info->runtime_version);
+#ifdef TL_EMULATED
+    info->emulated = 1;
+#endif
+    return 0;
+}
+
+extern "C" void tl_device_print(const tl_device_info *d, FILE *out)
+{
+    if (!d->present) {
+        fprintf(out, "no usable CUDA device: %s\n", d->why);
+        return;
+    }
+    fprintf(out, "device            %s%s\n", d->name, d->emulated ? " (CPU emulation: no timings)" : "");
+    fprintf(out, "compute cap.      sm_%d%d (%d.%d)\n", d->major, d->minor, d->major, d->minor);
+    fprintf(out, "SMs               %d at %d MHz; memory %d MHz, %d-bit bus; L2 %ld KiB\n",
+            d->sm_count, d->sm_clock_mhz, d->mem_clock_mhz, d->mem_bus_bits, d->l2_bytes / 1024);
+    fprintf(out, "global memory     %.1f GiB\n", (double)d->global_bytes / (1 << 30));
+    fprintf(out, "threads           %d per block, %d per SM; at most %d blocks per SM; warp %d\n",
+            d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm, d->warp_size);
+    fprintf(out, "shared memory     %zu B per block (%zu B opt-in), %zu B per SM\n",
+            d->smem_per_block, d->smem_per_block_optin, d->smem_per_sm);
+    fprintf(out, "registers         %d per block, %d per SM\n", d->regs_per_block, d->regs_per_sm);
+    fprintf(out, "block dims        %d x %d x %d; grid %d x %d x %d\n", d->max_block_dim[0],
+            d->max_block_dim[1], d->max_block_dim[2], d->max_grid_dim[0], d->max_grid_dim[1],
+            d->max_grid_dim[2]);
+    fprintf(out, "driver / runtime  %d.%d / %d.%d\n", d->driver_version / 1000,
+            d->driver_version % 1000 / 10, d->runtime_version / 1000, d->runtime_version % 1000 / 10);
+}
+
+static int fail(cudaError_t rc, const char *what, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: %s (%s)", what, cudaGetErrorName(rc), cudaGetErrorString(rc));
+    return -1;
+}
+
+extern "C" int tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->m = m; c->k = k; c->n = n;
+    cudaError_t rc;
+    /* Each matrix its own allocation, so memcheck and the emulator's guard pages see any
+     * read past the end of M or N. P carries a guard zone: a stray store is caught even
+     * without a sanitizer. */
+    if ((rc = cudaMalloc((void **)&c->d_M, sizeof(float) * (size_t)m * k)) != cudaSuccess)
+        return fail(rc, "cudaMalloc(d_M)", err, errlen);
+    if ((rc = cudaMalloc((void **)&c->d_N, sizeof(float) * (size_t)k * n)) != cudaSuccess)
+        return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_N)", err, errlen);
+    if ((rc = cudaMalloc((void **)&c->d_P, sizeof(float) * ((size_t)m * n + TL_DEVICE_GUARD_FLOATS))) != cudaSuccess)
+        return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_P)", err, errlen);
+    return 0;
+}
+
+extern "C" void tl_gpu_case_free(tl_gpu_case *c)
+{
+    if (c->d_M) cudaFree(c->d_M);
+    if (c->d_N) cudaFree(c->d_N);
+    if (c->d_P) cudaFree(c->d_P);
+    if (c->priv) cudaFree(c->priv);
+    c->d_M = c->d_N = c->d_P = NULL;
+    c->priv = NULL;
+}
+
+extern "C" int tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_matrix *N, char *err, size_t errlen)
+{
+    cudaError_t rc;
+    if ((rc = cudaMemcpy(c->d_M, M->data, sizeof(float) * tl_matrix_count(M), cudaMemcpyHostToDevice)) != cudaSuccess)
+        return fail(rc, "cudaMemcpy(d_M <- M)", err, errlen);
+    if ((rc = cudaMemcpy(c->d_N, N->data, sizeof(float) * tl_matrix_count(N), cudaMemcpyHostToDevice)) != cudaSuccess)
+        return fail(rc, "cudaMemcpy(d_N <- N)", err, errlen);
+    return 0;
+}
+
+static int launch_checked(tl_launch_fn fn, const tl_gpu_case *c, const void *ctx, char *err, size_t errlen)
+{
+    cudaError_t rc = (cudaError_t)fn(c->d_M, c->d_N, c->d_P, c->m, c->k, c->n, ctx);
+    cudaError_t last = cudaGetLastError();
+    if (rc == cudaSuccess)
+        rc = last;
+    if (rc != cudaSuccess)
+        return fail(rc, "kernel launch", err, errlen);
+    if ((rc = cudaDeviceSynchronize()) != cudaSuccess)
+        return fail(rc, "kernel execution", err, errlen);
+    return 0;
+}
+
+extern "C" int tl_gpu_case_run(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, tl_matrix *P,
+                               char *err, size_t errlen)
+{
+    size_t count = (size_t)c->m * c->n;
+    cudaError_t rc;
+    /* 0xFF bytes: the poison NaN (TL_POISON_BITS) over P and its guard. */
+    if ((rc = cudaMemset(c->d_P, 0xFF, sizeof(float) * (count + TL_DEVICE_GUARD_FLOATS))) != cudaSuccess)
+        return fail(rc, "cudaMemset(d_P)", err, errlen);
+    if (launch_checked(fn, c, ctx, err, errlen) != 0)
+        return -1;
+    if ((rc = cudaMemcpy(P->data, c->d_P, sizeof(float) * count, cudaMemcpyDeviceToHost)) != cudaSuccess)
+        return fail(rc, "cudaMemcpy(P <- d_P)", err, errlen);
+    static float guard[TL_DEVICE_GUARD_FLOATS];
+    if ((rc = cudaMemcpy(guard, c->d_P + count, sizeof guard, cudaMemcpyDeviceToHost)) != cudaSuccess)
+        return fail(rc, "cudaMemcpy(guard)", err, errlen);
+    int broken = 0;
+    for (int i = 0; i < TL_DEVICE_GUARD_FLOATS; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &guard[i], 4);
+        broken += bits != TL_POISON_BITS;
+    }
+    if (broken) {
+        snprintf(err, errlen, "%d floats past the end of P were written (a store without its "
+                 "bounds check)", broken);
+        return 1;
+    }
+    return 0;
+}
+
+__global__ void tl_l2_flush_kernel(float *buf, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        buf[i] = buf[i] * 0.5f + 1.0f;
+}
+
+extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup,
+                                int reps, tl_stats *st, int *l2_flushed, char *err, size_t errlen)
+{
+    cudaError_t rc;
+    int l2 = 0;
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
+    size_t in_bytes = sizeof(float) * ((size_t)c->m * c->k + (size_t)c->k * c->n + (size_t)c->m * c->n);
+    int flush = l2 > 0 && in_bytes <= 2 * (size_t)l2;
+    size_t flush_n = flush ? 2 * (size_t)l2 / sizeof(float) : 0;
+    if (flush && !c->priv) {
+        if ((rc = cudaMalloc(&c->priv, flush_n * sizeof(float))) != cudaSuccess)
+            return fail(rc, "cudaMalloc(L2 flush buffer)", err, errlen);
+        if ((rc = cudaMemset(c->priv, 0, flush_n * sizeof(float))) != cudaSuccess)
+            return fail(rc, "cudaMemset(L2 flush buffer)", err, errlen);
+    }
+    *l2_flushed = flush;
+    for (int i = 0; i < warmup; ++i)
+        if (launch_checked(fn, c, ctx, err, errlen) != 0)
+            return -1;
+    cudaEvent_t start, stop;
+    if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess)
+        return fail(rc, "cudaEventCreate", err, errlen);
+    double *ms = (double *)calloc((size_t)reps, sizeof *ms);
+    int result = 0;
+    for (int i = 0; i < reps && result == 0; ++i) {
+        if (flush) {
+            tl_l2_flush_kernel<<<1024, 256>>>((float *)c->priv, flush_n);
+            if ((rc = cudaGetLastError()) != cudaSuccess) {
+                result = fail(rc, "L2 flush launch", err, errlen);
+                break;
+            }
+        }
+        cudaEventRecord(start);
+        rc = (cudaError_t)fn(c->d_M, c->d_N, c->d_P, c->m, c->k, c->n, ctx);
+        cudaEventRecord(stop);
+        if (rc == cudaSuccess)
+            rc = cudaGetLastError();
+        if (rc == cudaSuccess)
+            rc = cudaEventSynchronize(stop);
+        float t = 0;
+        if (rc == cudaSuccess)
+            rc = cudaEventElapsedTime(&t, start, stop);
+        if (rc != cudaSuccess)
+            result = fail(rc, "timed run", err, errlen);
+        ms[i] = t;
+    }
+    if (result == 0)
+        tl_stats_from(st, ms, reps);
+    free(ms);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return result;
+}

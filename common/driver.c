@@ -1,0 +1,564 @@
+/* driver.c: the program every lab binary is. A lab supplies a table of variants (lab.c);
+ * this file runs them: inputs, checks, timing of checked runs only, the table, records,
+ * and the grader's --serve channel (CONTRACTS.md section 2).
+ *
+ * Order of work for each case (llm.c's "validate every configuration before timing any"):
+ *   1. seeded random M and N, P poisoned, each in its own allocation with canaries;
+ *   2. the variant runs once; its output is checked against the double reference;
+ *   3. only if it passed: warm-up, timed runs, median/min/max. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilelab.h"
+
+#ifdef TL_EMULATED
+/* The emulation runtime (common/emu): permutes thread order and reports diagnostics. */
+void tl_emu_set_order(int mode, unsigned seed);
+int  tl_emu_last_diagnostic(char *buf, size_t n);
+#endif
+
+typedef struct opts {
+    tl_sizes    sizes;
+    int         have_sizes;
+    char        variants[512];
+    uint64_t    seed;
+    int         reps, warmup;
+    const char *records;
+    int         no_time, serve, quiet;
+} opts;
+
+static void usage(const tl_lab *lab, FILE *out)
+{
+    fprintf(out,
+            "usage: lab%s [options]\n"
+            "%s: runs every variant on the lab's public sizes, checks each result against a\n"
+            "double-precision reference, times only the runs that passed, prints a table.\n\n"
+            "options:\n"
+            "  --sizes LIST      sizes to run: W (square) or MxKxN, comma-separated (default %s)\n"
+            "  --variants LIST   variants to run, comma-separated (default: all, see below)\n"
+            "  --seed N          seed of the random inputs (default %u)\n"
+            "  --reps N          timed runs per case, 1..1000 (default %d)\n"
+            "  --warmup N        untimed runs before timing, 0..100 (default %d)\n"
+            "  --no-time         check only, time nothing\n"
+            "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
+            "  --quiet           print failures and the summary only\n"
+            "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
+            "  --help            this text\n\n"
+            "variants:\n",
+            lab->id, lab->title, lab->default_sizes, TL_DEFAULT_SEED, TL_TIMED_RUNS, TL_WARMUP_RUNS);
+    for (int i = 0; i < lab->nvariants; ++i)
+        fprintf(out, "  %-12s %s%s\n", lab->variants[i].name, lab->variants[i].what,
+                lab->variants[i].where == TL_ON_GPU ? " [GPU]" : "");
+    fprintf(out, "\nexit codes: 0 all checks passed, 1 a check failed, 2 bad usage or input,\n"
+                 "77 no usable CUDA device (GPU variants skipped, CPU ones passed)\n");
+}
+
+static int usage_error(const tl_lab *lab, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "lab%s: ", lab->id);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nrun 'lab%s --help' for the options\n", lab->id);
+    return TL_EXIT_USAGE;
+}
+
+static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
+{
+    static const struct option longopts[] = {
+        {"sizes", required_argument, NULL, 's'},   {"variants", required_argument, NULL, 'v'},
+        {"seed", required_argument, NULL, 'S'},    {"reps", required_argument, NULL, 'r'},
+        {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
+        {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
+        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->seed = TL_DEFAULT_SEED;
+    o->reps = TL_TIMED_RUNS;
+    o->warmup = TL_WARMUP_RUNS;
+    *done = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    long v;
+    char err[256];
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
+                return usage_error(lab, "--sizes: %s", err);
+            o->have_sizes = 1;
+            break;
+        case 'v':
+            snprintf(o->variants, sizeof o->variants, "%s", optarg);
+            break;
+        case 'S':
+            if (tl_parse_u64(optarg, &o->seed) != 0)
+                return usage_error(lab, "--seed '%s': give a non-negative integer", optarg);
+            break;
+        case 'r':
+            if (tl_parse_int(optarg, 1, 1000, &v) != 0)
+                return usage_error(lab, "--reps '%s': give an integer from 1 to 1000", optarg);
+            o->reps = (int)v;
+            break;
+        case 'w':
+            if (tl_parse_int(optarg, 0, 100, &v) != 0)
+                return usage_error(lab, "--warmup '%s': give an integer from 0 to 100", optarg);
+            o->warmup = (int)v;
+            break;
+        case 'R': o->records = optarg; break;
+        case 'n': o->no_time = 1; break;
+        case 'G': o->serve = 1; break;
+        case 'q': o->quiet = 1; break;
+        case 'h':
+            usage(lab, stdout);
+            *done = 1;
+            return 0;
+        default:
+            if (optopt)
+                return usage_error(lab, "option '-%c' needs a value or is unknown", (char[]){(char)optopt, 0});
+            return usage_error(lab, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return usage_error(lab, "unexpected argument '%s'", argv[optind]);
+    if (!o->have_sizes && tl_parse_sizes(lab->default_sizes, &o->sizes, err, sizeof err) != 0)
+        return usage_error(lab, "internal: default sizes: %s", err);
+    return 0;
+}
+
+static const tl_variant *find_variant(const tl_lab *lab, const char *name, size_t len)
+{
+    for (int i = 0; i < lab->nvariants; ++i)
+        if (strlen(lab->variants[i].name) == len && strncmp(lab->variants[i].name, name, len) == 0)
+            return &lab->variants[i];
+    return NULL;
+}
+
+/* Fills sel[] from a comma list; returns the count or -1 after printing the error. */
+static int select_variants(const tl_lab *lab, const char *list, const tl_variant **sel)
+{
+    if (!*list) {
+        for (int i = 0; i < lab->nvariants; ++i)
+            sel[i] = &lab->variants[i];
+        return lab->nvariants;
+    }
+    int n = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        const tl_variant *v = find_variant(lab, p, len);
+        if (!v || n == lab->nvariants) {
+            fprintf(stderr, "lab%s: --variants: unknown variant '%.*s'; this lab has:", lab->id, (int)len, p);
+            for (int i = 0; i < lab->nvariants; ++i)
+                fprintf(stderr, " %s", lab->variants[i].name);
+            fprintf(stderr, "\n");
+            return -1;
+        }
+        sel[n++] = v;
+        p += len;
+        if (*p == ',')
+            ++p;
+    }
+    return n;
+}
+
+static void size_str(char *buf, size_t len, int m, int k, int n)
+{
+    if (m == k && k == n)
+        snprintf(buf, len, "%d", m);
+    else
+        snprintf(buf, len, "%dx%dx%d", m, k, n);
+}
+
+/* Why a variant refuses a size (NULL: it accepts it). */
+static const char *refusal(const tl_variant *v, int m, int k, int n, char *buf, size_t len)
+{
+    if (v->square_only && !(m == k && k == n)) {
+        snprintf(buf, len, "square sizes only%s%s", v->refuse_hint ? ": " : "", v->refuse_hint ? v->refuse_hint : "");
+        return buf;
+    }
+    if (v->multiple_of > 0 && (m % v->multiple_of || k % v->multiple_of || n % v->multiple_of)) {
+        snprintf(buf, len, "sizes must be multiples of %d%s%s", v->multiple_of,
+                 v->refuse_hint ? ": " : "", v->refuse_hint ? v->refuse_hint : "");
+        return buf;
+    }
+    return NULL;
+}
+
+typedef struct cpu_ctx {
+    const tl_variant *v;
+    const tl_matrix *M, *N;
+    tl_matrix *P;
+} cpu_ctx;
+
+static void run_cpu_once(const cpu_ctx *c)
+{
+    c->v->cpu(c->M->data, c->N->data, c->P->data, c->M->rows, c->M->cols, c->N->cols, c->v->ctx);
+}
+
+/* Host timing of a CPU variant: as many runs as fit in about half a second, at most reps. */
+static void time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
+{
+    int n = first_ms > 0 ? (int)(500.0 / first_ms) : reps;
+    if (n > reps) n = reps;
+    if (n < 1) n = 1;
+    double *ms = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; ++i) {
+        double t0 = tl_now_ms();
+        run_cpu_once(c);
+        ms[i] = tl_now_ms() - t0;
+    }
+    tl_stats_from(st, ms, n);
+    free(ms);
+}
+
+typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP, CASE_REFUSED } case_result;
+
+typedef struct case_out {
+    case_result result;
+    char        reason[640];
+    tl_check_report rep;
+    int         have_rep;
+    tl_stats    st;
+    int         timed;
+    char        timing_note[64];
+} case_out;
+
+/* Runs one variant on one size: check, then time. */
+static void run_case(const tl_variant *v, const tl_device_info *dev, const opts *o, int m, int k,
+                     int n, uint64_t case_seed, case_out *out)
+{
+    memset(out, 0, sizeof *out);
+    char buf[256];
+    const char *why = refusal(v, m, k, n, buf, sizeof buf);
+    if (why) {
+        out->result = CASE_REFUSED;
+        snprintf(out->reason, sizeof out->reason, "refused: %s", why);
+        return;
+    }
+    if (v->where == TL_ON_GPU && !dev->present) {
+        out->result = CASE_SKIP;
+        snprintf(out->reason, sizeof out->reason, "SKIP: no usable CUDA device");
+        return;
+    }
+    tl_matrix M, N, P;
+    if (tl_matrix_alloc(&M, "M", m, k) || tl_matrix_alloc(&N, "N", k, n) || tl_matrix_alloc(&P, "P", m, n)) {
+        out->result = CASE_FAIL;
+        snprintf(out->reason, sizeof out->reason, "out of host memory for %dx%dx%d", m, k, n);
+        return;
+    }
+    tl_matrix_fill_random(&M, case_seed, 1);
+    tl_matrix_fill_random(&N, case_seed, 2);
+    double *ref = malloc(sizeof(double) * (size_t)m * n), *absref = malloc(sizeof(double) * (size_t)m * n);
+    tl_reference_gemm(M.data, N.data, ref, absref, m, k, n);
+
+    char err[512] = "";
+    int run_rc = 0;
+    double first_ms = 0;
+    cpu_ctx cc = {v, &M, &N, &P};
+    tl_gpu_case gc;
+    memset(&gc, 0, sizeof gc);
+    if (v->where == TL_ON_CPU) {
+        double t0 = tl_now_ms();
+        run_cpu_once(&cc);
+        first_ms = tl_now_ms() - t0;
+    } else {
+        run_rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
+        if (run_rc == 0)
+            run_rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
+        if (run_rc == 0)
+            run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &P, err, sizeof err);
+#ifdef TL_EMULATED
+        /* Results must not depend on the order threads run in: compare with reversed and
+         * shuffled orders (the emulator's strongest race test short of its race checker). */
+        if (run_rc == 0) {
+            tl_matrix Q;
+            tl_matrix_alloc(&Q, "P", m, n);
+            for (int mode = 1; mode <= 2 && run_rc == 0; ++mode) {
+                tl_emu_set_order(mode, (unsigned)case_seed);
+                run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &Q, err, sizeof err);
+                if (run_rc == 0 && memcmp(Q.data, P.data, sizeof(float) * tl_matrix_count(&P)) != 0) {
+                    snprintf(err, sizeof err, "order-dependent result: P differs when the threads of "
+                             "a block run in %s order (a race: a missing __syncthreads?)",
+                             mode == 1 ? "reverse" : "shuffled");
+                    run_rc = -1;
+                }
+            }
+            tl_emu_set_order(0, 0);
+            tl_matrix_free(&Q);
+        }
+        if (run_rc != 0) {
+            char diag[400];
+            if (tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+                snprintf(err, sizeof err, "%s", diag);
+        }
+#endif
+    }
+    if (run_rc < 0) {
+        out->result = CASE_FAIL;
+        snprintf(out->reason, sizeof out->reason, "FAIL: %s", err);
+        goto done;
+    }
+    const char *where = NULL;
+    int broken = tl_matrix_guards_broken(&P, &where);
+    tl_check(P.data, ref, absref, m, n, k, v->tile, M.data, N.data, &out->rep);
+    out->have_rep = 1;
+    if (run_rc == 1) { /* device guard after P written */
+        out->rep.guard_broken = 1;
+        out->rep.guard_where = "after";
+    } else if (broken) {
+        out->rep.guard_broken = broken;
+        out->rep.guard_where = where;
+    }
+    if (out->rep.wrong || out->rep.guard_broken) {
+        out->result = CASE_FAIL;
+        char r[200];
+        tl_check_reason(&out->rep, r, sizeof r);
+        snprintf(out->reason, sizeof out->reason, "FAIL: %s", r);
+        goto done;
+    }
+    out->result = CASE_PASS;
+    snprintf(out->reason, sizeof out->reason, "PASS");
+    if (o->no_time || (v->max_time_size && (long)m * k * n > (long)v->max_time_size * v->max_time_size * v->max_time_size))
+        goto done;
+    if (dev->emulated && v->where == TL_ON_GPU) {
+        snprintf(out->timing_note, sizeof out->timing_note, "emulated: not timed");
+        goto done;
+    }
+    if (v->where == TL_ON_CPU) {
+        time_cpu(&cc, first_ms, o->reps, &out->st);
+        out->timed = 1;
+    } else {
+        int flushed = 0;
+        if (tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &out->st, &flushed, err, sizeof err) != 0) {
+            out->result = CASE_FAIL;
+            snprintf(out->reason, sizeof out->reason, "FAIL while timing: %s", err);
+            goto done;
+        }
+        out->timed = 1;
+        snprintf(out->timing_note, sizeof out->timing_note, "%s", flushed ? "L2 flushed" : "");
+    }
+done:
+    if (v->where == TL_ON_GPU)
+        tl_gpu_case_free(&gc);
+    free(ref);
+    free(absref);
+    tl_matrix_free(&M);
+    tl_matrix_free(&N);
+    tl_matrix_free(&P);
+}
+
+/* ---------------------------------------------------------------- the grader's channel */
+
+static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
+{
+    FILE *in = fdopen(3, "rb"), *out = fdopen(4, "wb");
+    if (!in || !out) {
+        fprintf(stderr, "lab%s --serve: fds 3 and 4 must be open (this mode is for the grader)\n", lab->id);
+        return TL_EXIT_USAGE;
+    }
+    char line[256], err[512];
+    while (fgets(line, sizeof line, in)) {
+        if (strcmp(line, "quit\n") == 0)
+            break;
+        char name[64];
+        int m, k, n, timed;
+        if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
+            fprintf(out, "error malformed request\n");
+            fflush(out);
+            return TL_EXIT_USAGE;
+        }
+        const tl_variant *v = find_variant(lab, name, strlen(name));
+        tl_matrix M, N, P;
+        int okM = tl_matfile_fread(in, &M, 0, "M (grader)", err, sizeof err) == 0;
+        int okN = okM && tl_matfile_fread(in, &N, 0, "N (grader)", err, sizeof err) == 0;
+        if (!okN) {
+            if (okM)
+                tl_matrix_free(&M);
+            fprintf(out, "error %s\n", err);
+            fflush(out);
+            return TL_EXIT_USAGE;
+        }
+        char buf[200];
+        const char *why = NULL;
+        if (!v)
+            why = "unknown variant";
+        else if (M.rows != m || M.cols != k || N.rows != k || N.cols != n)
+            why = "matrix dimensions do not match the request";
+        else
+            why = refusal(v, m, k, n, buf, sizeof buf);
+        if (!why && v->where == TL_ON_GPU && !dev->present)
+            why = "no usable CUDA device";
+        if (why) {
+            fprintf(out, "error %s\n", why);
+        } else {
+            tl_matrix_alloc(&P, "P", m, n);
+            int rc = 0;
+            tl_stats st = {0};
+            int have_time = 0;
+            if (v->where == TL_ON_CPU) {
+                cpu_ctx cc = {v, &M, &N, &P};
+                double t0 = tl_now_ms();
+                run_cpu_once(&cc);
+                double first = tl_now_ms() - t0;
+                const char *where;
+                if (tl_matrix_guards_broken(&P, &where)) {
+                    snprintf(err, sizeof err, "write outside P (canaries %s it overwritten)", where);
+                    rc = -1;
+                } else if (timed) {
+                    tl_matrix Q;   /* time on a copy, so the result sent is the checked run's */
+                    tl_matrix_alloc(&Q, "P", m, n);
+                    cpu_ctx cq = {v, &M, &N, &Q};
+                    time_cpu(&cq, first, o->reps, &st);
+                    tl_matrix_free(&Q);
+                    have_time = 1;
+                }
+            } else {
+                tl_gpu_case gc;
+                rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
+                if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
+                if (rc == 0) rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &P, err, sizeof err);
+#ifdef TL_EMULATED
+                if (rc != 0) {
+                    char diag[400];
+                    if (tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+                        snprintf(err, sizeof err, "%s", diag);
+                }
+#endif
+                if (rc == 0 && timed && !dev->emulated) {
+                    int fl;
+                    rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &st, &fl, err, sizeof err);
+                    have_time = rc == 0;
+                }
+                tl_gpu_case_free(&gc);
+            }
+            if (rc != 0) {
+                for (char *p = err; *p; ++p)
+                    if (*p == '\n') *p = ' ';
+                fprintf(out, "error %s\n", err);
+            } else {
+                if (have_time)
+                    fprintf(out, "ok %.6f\n", st.median_ms);
+                else
+                    fprintf(out, "ok -\n");
+                tl_matfile_fwrite(out, &P, "P", err, sizeof err);
+            }
+            tl_matrix_free(&P);
+        }
+        fflush(out);
+        tl_matrix_free(&M);
+        tl_matrix_free(&N);
+    }
+    return TL_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------------ main */
+
+int tl_lab_main(const tl_lab *lab, int argc, char **argv)
+{
+    opts o;
+    int done;
+    int rc = parse(lab, argc, argv, &o, &done);
+    if (rc || done)
+        return rc;
+    const tl_variant *sel[64];
+    int nsel = select_variants(lab, o.variants, sel);
+    if (nsel < 0)
+        return TL_EXIT_USAGE;
+
+    int need_gpu = 0;
+    for (int i = 0; i < nsel; ++i)
+        need_gpu |= sel[i]->where == TL_ON_GPU;
+    tl_device_info dev;
+    memset(&dev, 0, sizeof dev);
+    if (need_gpu)
+        tl_device_query(&dev);
+    else
+        snprintf(dev.why, sizeof dev.why, "not needed");
+
+    if (o.serve)
+        return serve(lab, &dev, &o);
+
+    if (!o.quiet)
+        printf("lab %s: %s\n", lab->id, lab->title);
+    if (need_gpu && !dev.present)
+        printf("no usable CUDA device: %s\nGPU variants are skipped (exit 77 unless a CPU check fails); "
+               "run './kit check %s --emulate' to run them on the CPU\n", dev.why, lab->id);
+    if (need_gpu && dev.present && lab->preamble && !o.quiet)
+        lab->preamble(stdout);
+    if (dev.present && dev.emulated && !o.quiet)
+        printf("emulated GPU: correctness only, no timings\n");
+    if (strcmp(tl_build_type(), "debug") == 0 && !o.no_time)
+        printf("note: debug build (nvcc -G): times would not mean anything, so none are taken; "
+               "configure with buildtype=debugoptimized\n");
+    int no_time = o.no_time || strcmp(tl_build_type(), "debug") == 0;
+    o.no_time = no_time;
+
+    tl_records rec;
+    char err[512];
+    if (o.records) {
+        char timing[160];
+        snprintf(timing, sizeof timing, "%s, median of up to %d after %d warm-ups%s", need_gpu ?
+                 "cuda-events (GPU), host monotonic clock (CPU)" : "host monotonic clock", o.reps,
+                 o.warmup, need_gpu ? ", L2 flushed when the inputs fit in it" : "");
+        if (tl_records_open(&rec, o.records, need_gpu ? &dev : NULL, o.seed, timing, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "lab%s: %s\n", lab->id, err);
+            return TL_EXIT_USAGE;
+        }
+    }
+    if (!o.quiet)
+        printf("\n  %-14s %-13s %-44s %10s\n", "size", "variant", "result", "GFLOP/s");
+    int pass = 0, fail = 0, skip = 0, refused = 0;
+    for (int s = 0; s < o.sizes.count; ++s) {
+        int m = o.sizes.m[s], k = o.sizes.k[s], n = o.sizes.n[s];
+        for (int i = 0; i < nsel; ++i) {
+            const tl_variant *v = sel[i];
+            case_out co;
+            /* Each size gets its own inputs; every variant of a size sees the same ones. */
+            run_case(v, &dev, &o, m, k, n, o.seed ^ ((uint64_t)(s + 1) * 0x9E3779B97F4A7C15ull), &co);
+            char sz[48], rate[32] = "";
+            size_str(sz, sizeof sz, m, k, n);
+            if (co.timed)
+                snprintf(rate, sizeof rate, "%.2f", tl_gflops(m, k, n, co.st.median_ms));
+            else if (co.result == CASE_PASS)
+                snprintf(rate, sizeof rate, "-");
+            pass += co.result == CASE_PASS;
+            fail += co.result == CASE_FAIL;
+            skip += co.result == CASE_SKIP;
+            refused += co.result == CASE_REFUSED;
+            if (!o.quiet || co.result == CASE_FAIL)
+                printf("  %-14s %-13s %-44.44s %10s\n", sz, v->name, co.reason, rate);
+            if (co.result == CASE_FAIL && strlen(co.reason) > 44)
+                printf("      %s\n", co.reason);
+            if (co.result == CASE_FAIL && co.have_rep)
+                tl_check_explain(&co.rep, stdout, "      ");
+            if (o.records && co.result != CASE_REFUSED) {
+                tl_record_row row = {"gemm", lab->id, v->name, m, k, n, v->tile, -1, -1, -1, -1,
+                                     co.result == CASE_PASS ? "PASS" : co.result == CASE_SKIP ? "SKIP" : "FAIL",
+                                     co.timed ? &co.st : NULL,
+                                     co.timed ? tl_gflops(m, k, n, co.st.median_ms) : -1, -1};
+                tl_records_row(&rec, &row);
+            }
+        }
+    }
+    printf("\n%d passed, %d failed", pass, fail);
+    if (skip)
+        printf(", %d skipped", skip);
+    printf("\n");
+    if (refused)
+        printf("(%d cases refused by design: a variant's size limits, see the table)\n", refused);
+    if (o.records) {
+        if (tl_records_close(&rec, err, sizeof err) != 0) {
+            fprintf(stderr, "lab%s: %s\n", lab->id, err);
+            return TL_EXIT_FAIL;
+        }
+        if (!o.quiet)
+            printf("records written to %s\n", o.records);
+    }
+    if (fail)
+        return TL_EXIT_FAIL;
+    if (skip)
+        return TL_EXIT_SKIP;
+    return TL_EXIT_OK;
+}

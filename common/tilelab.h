@@ -1,0 +1,267 @@
+/* tilelab.h: the harness every lab links, grouped by source file (xv6 defs.h style).
+ *
+ * Host code is C11. The device part (device.cu) exports C functions; without CUDA the
+ * same functions come from device_none.c and report "no usable CUDA device".
+ * Contracts with the grader and the plots: common/CONTRACTS.md.
+ */
+#ifndef TILELAB_H
+#define TILELAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "param.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exit codes, shared by every kit program. */
+enum { TL_EXIT_OK = 0, TL_EXIT_FAIL = 1, TL_EXIT_USAGE = 2, TL_EXIT_SKIP = 77 };
+
+/* ------------------------------------------------------------------ rng.c */
+/* PCG32 (O'Neill, pcg-random.org, "XSH RR" output): 64-bit state, 32-bit output.
+ * Pure integer arithmetic, so a seed gives the same matrix on every machine. */
+typedef struct tl_rng {
+    uint64_t state;
+    uint64_t inc;       /* stream selector, always odd */
+} tl_rng;
+
+void     tl_rng_seed(tl_rng *r, uint64_t seed, uint64_t stream);
+uint32_t tl_rng_next(tl_rng *r);
+/* Uniform in [-1, 1]: a multiple of 2^-23, so exactly representable in float. */
+float    tl_rng_unit(tl_rng *r);
+
+/* --------------------------------------------------------------- matrix.c */
+/* A host matrix: rows x cols floats, row-major, in an allocation of its own with
+ * TL_GUARD_FLOATS canaries on each side. data points past the front guard. */
+typedef struct tl_matrix {
+    int    rows;
+    int    cols;
+    float *data;        /* rows*cols floats, owned; base - TL_GUARD_FLOATS is the allocation */
+    float *base;        /* the allocation, for free()                                       */
+    char   name[16];    /* "M", "N", "P": used in every message                             */
+} tl_matrix;
+
+int    tl_matrix_alloc(tl_matrix *m, const char *name, int rows, int cols);
+void   tl_matrix_free(tl_matrix *m);
+size_t tl_matrix_count(const tl_matrix *m);
+/* Seeded fill, values in [-1, 1]. stream keeps M and N of one case independent. Refuses
+ * (and redraws) a constant or, for square matrices, a symmetric result. */
+void   tl_matrix_fill_random(tl_matrix *m, uint64_t seed, uint64_t stream);
+void   tl_matrix_poison(tl_matrix *m);          /* every element NaN                    */
+/* 0 when both guard zones are intact; otherwise the number of overwritten canaries, and
+ * which side in *where ("before" or "after"). */
+int    tl_matrix_guards_broken(const tl_matrix *m, const char **where);
+
+/* -------------------------------------------------------------- matfile.c */
+/* The binary matrix file (CONTRACTS.md section 3). Errors go into err (a full sentence
+ * naming the file, the problem and the fix); the functions return 0 or -1. */
+enum { TL_MAT_F32 = 1, TL_MAT_F64 = 2 };
+enum { TL_MAT_HEADER_BYTES = 32 };
+
+typedef struct tl_mat_header {
+    uint32_t version;
+    uint32_t type;
+    uint64_t rows;
+    uint64_t cols;
+} tl_mat_header;
+
+int  tl_matfile_write(const char *path, const tl_matrix *m, char *err, size_t errlen);
+/* allow_nonfinite = 0 refuses NaN and Inf in the payload. */
+int  tl_matfile_read(const char *path, tl_matrix *m, int allow_nonfinite, char *err, size_t errlen);
+/* The same on an open stream (the grader's pipes); what names the stream in messages. */
+int  tl_matfile_fwrite(FILE *f, const tl_matrix *m, const char *what, char *err, size_t errlen);
+int  tl_matfile_fread(FILE *f, tl_matrix *m, int allow_nonfinite, const char *what,
+                      char *err, size_t errlen);
+/* Header encode/decode, exposed for tests. */
+void tl_mat_header_encode(unsigned char out[TL_MAT_HEADER_BYTES], const tl_mat_header *h);
+int  tl_mat_header_decode(const unsigned char in[TL_MAT_HEADER_BYTES], tl_mat_header *h,
+                          const char *what, char *err, size_t errlen);
+
+/* ------------------------------------------------------------ reference.c */
+/* P = M (m x k) * N (k x n) in double, and A = |M| |N|, the scale of each element's
+ * rounding error. ref and absref hold m*n doubles. */
+void tl_reference_gemm(const float *M, const float *N, double *ref, double *absref,
+                       int m, int k, int n);
+
+/* ---------------------------------------------------------------- check.c */
+typedef enum tl_pattern {
+    TL_PAT_NONE = 0,        /* correct                                                   */
+    TL_PAT_ALL,             /* (nearly) everything wrong                                 */
+    TL_PAT_EDGE_TILES,      /* only the last tile row and/or column: boundary handling   */
+    TL_PAT_UNWRITTEN,       /* NaN left from the poison: elements never written          */
+    TL_PAT_UNWRITTEN_EDGE,  /* unwritten elements only in the edge tiles: grid too small */
+    TL_PAT_TRANSPOSED,      /* P matches the transpose of the product, or M,N swapped    */
+    TL_PAT_MISSING_TERM,    /* every dot product lacks its first or last term            */
+    TL_PAT_ACCUMULATED,     /* each element adds the previous one: accumulator not reset */
+    TL_PAT_ROWS,            /* whole rows wrong                                          */
+    TL_PAT_COLS,            /* whole columns wrong                                       */
+    TL_PAT_SCATTERED,       /* a few elements here and there: a race or rounding         */
+    TL_PAT_NONFINITE,       /* Inf or NaN values computed                                */
+    TL_PAT_GUARD            /* a write outside the matrix                                */
+} tl_pattern;
+
+typedef struct tl_check_report {
+    int     m, n, k, tile;
+    long    wrong;            /* elements outside their bound (NaN/Inf counted)          */
+    long    nonfinite;        /* of which NaN or Inf                                     */
+    long    unwritten;        /* of which still the poison pattern                       */
+    int     worst_row, worst_col;
+    double  worst_value, worst_expected, worst_bound, worst_ratio;  /* ratio = |err|/bound */
+    int     rows_wrong, cols_wrong, tiles_wrong, tiles_total;
+    char    rows_desc[96], cols_desc[96], tiles_desc[96];  /* "96-99, 120" (first few ranges) */
+    int     full_rows, full_cols;     /* rows (cols) where every element is wrong          */
+    int     edge_only;                /* every wrong element lies in the last tile row/col */
+    char    detail[256];              /* the diagnosis behind the pattern, one sentence    */
+    int     guard_broken;             /* canaries overwritten (set by the caller)          */
+    const char *guard_where;
+    tl_pattern pattern;
+} tl_check_report;
+
+/* Compares got (m x n floats) with ref using the per-element bound; tile names tiles in
+ * the report (0: none). Returns 0 if all elements pass, 1 otherwise. M and N (may be NULL)
+ * let the checker recognise a transposed result. */
+int  tl_check(const float *got, const double *ref, const double *absref, int m, int n, int k,
+              int tile, const float *M, const float *N, tl_check_report *rep);
+double tl_check_bound(double absref, int k);
+/* One line: "ok" or the short reason (the pattern's name and the count). */
+void tl_check_reason(const tl_check_report *rep, char *buf, size_t len);
+/* The full teaching report, several lines, each starting with indent. */
+void tl_check_explain(const tl_check_report *rep, FILE *out, const char *indent);
+const char *tl_pattern_name(tl_pattern p);
+const char *tl_pattern_hint(tl_pattern p);
+
+/* --------------------------------------------------------------- timing.c */
+typedef struct tl_stats {
+    int    reps;
+    double median_ms, min_ms, max_ms;
+} tl_stats;
+
+double tl_now_ms(void);                              /* CLOCK_MONOTONIC                     */
+void   tl_stats_from(tl_stats *s, double *ms, int n); /* sorts ms in place                 */
+double tl_gflops(int m, int k, int n, double ms);
+
+/* ------------------------------------------------------------------ cli.c */
+typedef struct tl_sizes {
+    int count;
+    int m[64], k[64], n[64];
+} tl_sizes;
+
+/* "64,100,1000" (square) or "64x32x16" (m x k x n) items. 0 ok, -1 with err set. */
+int  tl_parse_sizes(const char *s, tl_sizes *out, char *err, size_t errlen);
+int  tl_parse_int(const char *s, long lo, long hi, long *out);
+int  tl_parse_u64(const char *s, uint64_t *out);
+
+/* ---------------------------------------------------------------- device.cu / device_none.c */
+typedef struct tl_device_info {
+    int    present;           /* 1: a usable CUDA device; 0: see why                       */
+    char   why[160];          /* when not present: the reason and the code                */
+    char   name[256];
+    int    major, minor;
+    int    sm_count;
+    int    sm_clock_mhz, mem_clock_mhz, mem_bus_bits;
+    long   l2_bytes;
+    size_t global_bytes;
+    int    max_threads_per_block, max_threads_per_sm, max_blocks_per_sm, warp_size;
+    size_t smem_per_block, smem_per_block_optin, smem_per_sm;
+    int    regs_per_block, regs_per_sm;
+    int    max_block_dim[3], max_grid_dim[3];
+    int    driver_version, runtime_version;
+    int    emulated;          /* 1 when this is the kit's CPU emulation                    */
+} tl_device_info;
+
+int  tl_have_cuda_build(void);                /* 1 if this binary was built with CUDA     */
+int  tl_device_query(tl_device_info *info);   /* 0 ok (present), -1 no usable device     */
+void tl_device_print(const tl_device_info *info, FILE *out);
+
+/* A GPU case: device buffers, each its own cudaMalloc; P is followed by a guard zone. */
+typedef struct tl_gpu_case {
+    float *d_M, *d_N, *d_P;
+    int    m, k, n;
+    void  *priv;
+} tl_gpu_case;
+
+/* A launcher: starts the kernel(s) for one product, returns a cudaError_t as int. */
+typedef int (*tl_launch_fn)(const float *d_M, const float *d_N, float *d_P, int m, int k, int n,
+                            const void *ctx);
+
+int  tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen);
+void tl_gpu_case_free(tl_gpu_case *c);
+int  tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_matrix *N, char *err, size_t errlen);
+/* Poisons d_P (NaN) and its guard, launches, synchronises, downloads into P, checks the guard.
+ * 0 ok; -1 on a CUDA error (err says which); 1 when the guard after P was written. */
+int  tl_gpu_case_run(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, tl_matrix *P,
+                     char *err, size_t errlen);
+/* Times fn with CUDA events: warmup runs, then reps runs, L2 flushed before each when the
+ * inputs would fit in it. 0 ok, -1 on error. */
+int  tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup, int reps,
+                      tl_stats *st, int *l2_flushed, char *err, size_t errlen);
+
+/* -------------------------------------------------------------- records.c */
+typedef struct tl_records {
+    FILE *f;
+    char  path[1024];
+    char  tmp[1040];
+} tl_records;
+
+typedef struct tl_record_row {
+    const char *kind, *lab, *variant;
+    int    m, k, n, tile;            /* 0: empty field                                    */
+    int    regs, smem_bytes;         /* -1: empty                                          */
+    double occ_calc, occ_api;        /* < 0: empty                                         */
+    const char *status;              /* PASS, FAIL, SKIP                                   */
+    const tl_stats *stats;           /* NULL: no time                                      */
+    double gflops, gbps;             /* < 0: empty                                         */
+} tl_record_row;
+
+extern const char tl_records_header[];
+
+/* Opens path.tmp and writes the metadata; extra is more "key: value" lines or NULL. */
+int  tl_records_open(tl_records *r, const char *path, const tl_device_info *dev,
+                     uint64_t seed, const char *timing, const char *extra, char *err, size_t errlen);
+void tl_records_row(tl_records *r, const tl_record_row *row);
+/* Flushes, fsyncs and renames path.tmp to path. 0 ok. */
+int  tl_records_close(tl_records *r, char *err, size_t errlen);
+void tl_records_abort(tl_records *r);   /* removes path.tmp */
+const char *tl_build_type(void);
+
+/* --------------------------------------------------------------- driver.c */
+/* One variant of a lab: a CPU function or a GPU launcher, with its constraints. */
+typedef enum { TL_ON_CPU = 0, TL_ON_GPU = 1 } tl_where;
+
+typedef void (*tl_cpu_fn)(const float *M, const float *N, float *P, int m, int k, int n,
+                          const void *ctx);
+
+typedef struct tl_variant {
+    const char  *name;          /* "cpu_ijk", "tiled16": CLI, tables, records             */
+    const char  *what;          /* one line for --help and tables                         */
+    tl_where     where;
+    int          tile;          /* tile width named in failure reports (0 none)           */
+    int          square_only;   /* refuses m != k or k != n                                */
+    int          multiple_of;   /* refuses sizes that are not multiples (0: any)          */
+    const char  *refuse_hint;   /* appended to a refusal: "see lab 04"                     */
+    tl_cpu_fn    cpu;
+    tl_launch_fn gpu;
+    const void  *ctx;
+    int          max_time_size; /* larger sizes are checked but not timed (0: no limit)     */
+} tl_variant;
+
+typedef struct tl_lab {
+    const char       *id;         /* "01"                                                 */
+    const char       *name;       /* "01-cpu-baseline"                                    */
+    const char       *title;
+    const tl_variant *variants;
+    int               nvariants;
+    const char       *default_sizes;  /* the public cases                                 */
+    void (*preamble)(FILE *out);      /* printed before the table (device facts), or NULL */
+} tl_lab;
+
+/* The whole lab program: CLI, cases, checks, timing, table, records, --serve. */
+int tl_lab_main(const tl_lab *lab, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
