@@ -133,6 +133,34 @@ static int missing_term(const float *got, const double *ref, const double *absre
     return 1;
 }
 
+/* The dot products stopped at k0 (the last partial tile of the k loop dropped)? With
+ * interior_only, only elements in full tiles (i < m0, j < n0) are compared, and every element
+ * outside them must be wrong: the last partial block dropped in all three loops. */
+static int dropped_tail(const float *got, const double *ref, const double *absref, const float *M,
+                        const float *N, int m, int k, int n, int T, int interior_only)
+{
+    int k0 = k / T * T, m0 = m / T * T, n0 = n / T * T;
+    if (interior_only && ((m0 == m && n0 == n) || k0 == k))
+        return 0;   /* edges alone wrong with a full k loop: that is boundary handling */
+    if (!interior_only && k0 == k)
+        return 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            size_t e = (size_t)i * n + j;
+            if (interior_only && (i >= m0 || j >= n0)) {
+                if (!elem_bad(got[e], ref[e], absref[e], k) && ref[e] != 0)
+                    return 0;
+                continue;
+            }
+            double tail = 0;
+            for (int p = k0; p < k; ++p)
+                tail += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+            if (elem_bad(got[e], ref[e] - tail, absref[e], k))
+                return 0;
+        }
+    return 1;
+}
+
 /* Every element (after the first) equals the previous one plus its own dot product: a sum
  * that was never reset between elements. */
 static int accumulated(const float *got, const double *ref, const double *absref, int m, int n, int k)
@@ -250,6 +278,17 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     } else if (can_alt && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_swapped)) {
         rep->pattern = TL_PAT_TRANSPOSED;
         snprintf(rep->detail, sizeof rep->detail, "P equals N * M: the operands are swapped");
+    } else if (M && N && tile > 0 && dropped_tail(got, ref, absref, M, N, m, k, n, tile, 0)) {
+        rep->pattern = TL_PAT_PARTIAL_DROPPED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "every element lacks the terms k >= %d: the last partial tile of the k loop is "
+                 "dropped (Width / TILE_WIDTH phases or blocks instead of the ceiling)", k / tile * tile);
+    } else if (M && N && tile > 0 && dropped_tail(got, ref, absref, M, N, m, k, n, tile, 1)) {
+        rep->pattern = TL_PAT_PARTIAL_DROPPED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "the last partial block is dropped in every direction: rows >= %d and columns "
+                 ">= %d are wrong and the others lack the terms k >= %d; a loop like 'ii + Block <= "
+                 "Width' skips it", m / tile * tile, n / tile * tile, k / tile * tile);
     } else if (M && N && k > 1 && missing_term(got, ref, absref, M, N, m, k, n, 1)) {
         rep->pattern = TL_PAT_MISSING_TERM;
         snprintf(rep->detail, sizeof rep->detail,
@@ -308,6 +347,7 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_TRANSPOSED: return "swapped indices";
     case TL_PAT_MISSING_TERM: return "loop bound";
     case TL_PAT_ACCUMULATED: return "accumulator not reset";
+    case TL_PAT_PARTIAL_DROPPED: return "last partial tile dropped";
     case TL_PAT_ROWS: return "wrong rows";
     case TL_PAT_COLS: return "wrong columns";
     case TL_PAT_SCATTERED: return "scattered errors";
@@ -326,6 +366,7 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_GUARD: return "a store without the (Row < m && Col < n) guard writes past the end of P";
     case TL_PAT_ACCUMULATED: return "declare the sum inside the loops over i and j, or set it to 0 there";
     case TL_PAT_MISSING_TERM: return "the k loop must run k = 0 .. Width-1 (k < Width)";
+    case TL_PAT_PARTIAL_DROPPED: return "loop over ceil_div(Width, TILE) tiles and clamp each block's end with min(start + TILE, Width)";
     case TL_PAT_TRANSPOSED: return "P[Row*Width+Col] = sum over k of M[Row*Width+k] * N[k*Width+Col]";
     default: return "";
     }

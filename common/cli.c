@@ -39,10 +39,19 @@ int tl_parse_sizes(const char *s, tl_sizes *out, char *err, size_t errlen)
         return -1;
     }
     strcpy(buf, s);
+    if (buf[0] == ',' || (buf[0] && buf[strlen(buf) - 1] == ',') || strstr(buf, ",,")) {
+        snprintf(err, errlen, "bad size list '%s': an empty item between commas", s);
+        return -1;
+    }
     char *save = NULL;
     for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         if (out->count == (int)(sizeof out->m / sizeof out->m[0])) {
             snprintf(err, errlen, "too many sizes (at most %d)", (int)(sizeof out->m / sizeof out->m[0]));
+            return -1;
+        }
+        size_t il = strlen(item);
+        if (item[0] == 'x' || item[il - 1] == 'x' || strstr(item, "xx")) {
+            snprintf(err, errlen, "bad size '%s': give W (square) or MxKxN, e.g. 100 or 64x32x16", item);
             return -1;
         }
         long d[3];

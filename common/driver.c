@@ -152,7 +152,7 @@ static int select_variants(const tl_lab *lab, const char *list, const tl_variant
             fprintf(stderr, "lab%s: --variants: unknown variant '%.*s'; this lab has:", lab->id, (int)len, p);
             for (int i = 0; i < lab->nvariants; ++i)
                 fprintf(stderr, " %s", lab->variants[i].name);
-            fprintf(stderr, "\n");
+            fprintf(stderr, "\nrun 'lab%s --help' for what each one is\n", lab->id);
             return -1;
         }
         sel[n++] = v;
@@ -508,7 +508,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
         }
     }
     if (!o.quiet)
-        printf("\n  %-14s %-13s %-44s %10s\n", "size", "variant", "result", "GFLOP/s");
+        printf("\n  %-14s %-13s %-50s %10s\n", "size", "variant", "result", "GFLOP/s");
     int pass = 0, fail = 0, skip = 0, refused = 0;
     for (int s = 0; s < o.sizes.count; ++s) {
         int m = o.sizes.m[s], k = o.sizes.k[s], n = o.sizes.n[s];
@@ -528,8 +528,8 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
             skip += co.result == CASE_SKIP;
             refused += co.result == CASE_REFUSED;
             if (!o.quiet || co.result == CASE_FAIL)
-                printf("  %-14s %-13s %-44.44s %10s\n", sz, v->name, co.reason, rate);
-            if (co.result == CASE_FAIL && strlen(co.reason) > 44)
+                printf("  %-14s %-13s %-50.50s %10s\n", sz, v->name, co.reason, rate);
+            if (co.result == CASE_FAIL && strlen(co.reason) > 50)
                 printf("      %s\n", co.reason);
             if (co.result == CASE_FAIL && co.have_rep)
                 tl_check_explain(&co.rep, stdout, "      ");

@@ -96,6 +96,7 @@ typedef enum tl_pattern {
     TL_PAT_TRANSPOSED,      /* P matches the transpose of the product, or M,N swapped    */
     TL_PAT_MISSING_TERM,    /* every dot product lacks its first or last term            */
     TL_PAT_ACCUMULATED,     /* each element adds the previous one: accumulator not reset */
+    TL_PAT_PARTIAL_DROPPED, /* the last partial tile/block left out of a loop            */
     TL_PAT_ROWS,            /* whole rows wrong                                          */
     TL_PAT_COLS,            /* whole columns wrong                                       */
     TL_PAT_SCATTERED,       /* a few elements here and there: a race or rounding         */

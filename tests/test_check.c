@@ -1,0 +1,233 @@
+/* test_check.c: the checker's bound, and the patterns it names for each classic mistake. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilelab.h"
+
+/* A case: random M (m x k), N (k x n), the reference, and P = the float product (correct). */
+typedef struct fx {
+    int m, k, n;
+    tl_matrix M, N, P;
+    double *ref, *absref;
+} fx;
+
+static void fx_make(fx *f, int m, int k, int n)
+{
+    f->m = m; f->k = k; f->n = n;
+    tl_matrix_alloc(&f->M, "M", m, k);
+    tl_matrix_alloc(&f->N, "N", k, n);
+    tl_matrix_alloc(&f->P, "P", m, n);
+    tl_matrix_fill_random(&f->M, 11, 1);
+    tl_matrix_fill_random(&f->N, 11, 2);
+    f->ref = malloc(sizeof(double) * m * n);
+    f->absref = malloc(sizeof(double) * m * n);
+    tl_reference_gemm(f->M.data, f->N.data, f->ref, f->absref, m, k, n);
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            float s = 0;
+            for (int p = 0; p < k; ++p)
+                s += f->M.data[i * k + p] * f->N.data[p * n + j];
+            f->P.data[i * n + j] = s;
+        }
+}
+
+static void fx_free(fx *f)
+{
+    tl_matrix_free(&f->M); tl_matrix_free(&f->N); tl_matrix_free(&f->P);
+    free(f->ref); free(f->absref);
+}
+
+static int check(fx *f, int tile, tl_check_report *r)
+{
+    return tl_check(f->P.data, f->ref, f->absref, f->m, f->n, f->k, tile, f->M.data, f->N.data, r);
+}
+
+static void assert_pattern(const tl_check_report *r, tl_pattern want)
+{
+    cr_assert_eq(r->pattern, want, "pattern '%s', expected '%s' (%s)", tl_pattern_name(r->pattern),
+                 tl_pattern_name(want), r->detail);
+}
+
+Test(check, an_exact_result_passes, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 20, 20, 20);
+    for (int i = 0; i < 400; ++i)
+        f.P.data[i] = (float)f.ref[i];
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 0);
+    assert_pattern(&r, TL_PAT_NONE);
+    fx_free(&f);
+}
+
+Test(check, float_rounding_within_the_bound_passes, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 64, 333, 48);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 0, "%ld wrong, worst %.3g of bound", r.wrong, r.worst_ratio);
+    fx_free(&f);
+}
+
+Test(check, an_error_just_over_the_bound_fails_and_just_under_passes, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 8, 100, 8);
+    double b = tl_check_bound(f.absref[9], 100);
+    f.P.data[9] = (float)(f.ref[9] + b * 0.9);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 4, &r), 0, "0.9 of the bound must pass");
+    f.P.data[9] = (float)(f.ref[9] + b * 1.1 + fabs(f.ref[9]) * 1e-7);
+    cr_assert_eq(check(&f, 4, &r), 1, "1.1 of the bound must fail");
+    cr_assert_eq(r.wrong, 1);
+    cr_assert_eq(r.worst_row, 1);
+    cr_assert_eq(r.worst_col, 1);
+    cr_assert_gt(r.worst_ratio, 1.0);
+    fx_free(&f);
+}
+
+Test(check, nan_and_inf_always_fail, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 10, 10, 10);
+    f.P.data[5] = NAN;
+    f.P.data[77] = INFINITY;
+    tl_check_report r;
+    cr_assert_eq(check(&f, 4, &r), 1);
+    cr_assert_eq(r.wrong, 2);
+    cr_assert_eq(r.nonfinite, 2);
+    cr_assert_eq(r.unwritten, 0, "a computed NaN is not the poison");
+    fx_free(&f);
+}
+
+Test(check, a_single_wrong_element_is_located, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 40, 40, 40);
+    f.P.data[17 * 40 + 20] += 0.5f;   /* inside the tiles, away from the edge */
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    cr_assert_eq(r.wrong, 1);
+    cr_assert_eq(r.worst_row, 17);
+    cr_assert_eq(r.worst_col, 20);
+    cr_assert_str_eq(r.rows_desc, "17");
+    cr_assert_str_eq(r.cols_desc, "20");
+    cr_assert_eq(r.tiles_wrong, 1);
+    assert_pattern(&r, TL_PAT_SCATTERED);
+    fx_free(&f);
+}
+
+Test(check, errors_only_in_the_edge_tiles_are_named_boundary_handling, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 40, 40, 40);   /* tiles of 16: the last tile row/column is 32..39 */
+    for (int i = 0; i < 40; ++i)
+        for (int j = 0; j < 40; ++j)
+            if ((i >= 32 || j >= 32) && (i + j) % 3 == 0)
+                f.P.data[i * 40 + j] += 1.0f;
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_EDGE_TILES);
+    cr_assert(r.edge_only);
+    cr_assert(strstr(r.detail, "boundary handling") != NULL, "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, unwritten_edge_tiles_are_named_grid_too_small, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 40, 40, 40);
+    uint32_t poison = TL_POISON_BITS;
+    for (int i = 0; i < 40; ++i)
+        for (int j = 0; j < 40; ++j)
+            if (i >= 32 || j >= 32)
+                memcpy(&f.P.data[i * 40 + j], &poison, 4);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_UNWRITTEN_EDGE);
+    cr_assert(strstr(r.detail, "ceiling") != NULL, "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, a_transposed_store_is_named_swapped_indices, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 24, 24, 24);
+    for (int i = 0; i < 24; ++i)
+        for (int j = 0; j < 24; ++j)
+            f.P.data[j * 24 + i] = (float)f.ref[i * 24 + j];
+    tl_check_report r;
+    cr_assert_eq(check(&f, 8, &r), 1);
+    assert_pattern(&r, TL_PAT_TRANSPOSED);
+    cr_assert(strstr(r.detail, "[Col][Row]") != NULL, "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, a_missing_last_term_is_named_loop_bound, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 16, 30, 16);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j)
+            f.P.data[i * 16 + j] = (float)(f.ref[i * 16 + j] - (double)f.M.data[i * 30 + 29] * f.N.data[29 * 16 + j]);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 0, &r), 1);
+    assert_pattern(&r, TL_PAT_MISSING_TERM);
+    fx_free(&f);
+}
+
+Test(check, a_dropped_partial_k_tile_is_named, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 20, 20, 20);   /* tile 16: terms 16..19 dropped */
+    for (int i = 0; i < 20; ++i)
+        for (int j = 0; j < 20; ++j) {
+            double s = 0;
+            for (int p = 0; p < 16; ++p)
+                s += (double)f.M.data[i * 20 + p] * f.N.data[p * 20 + j];
+            f.P.data[i * 20 + j] = (float)s;
+        }
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_PARTIAL_DROPPED);
+    cr_assert(strstr(r.detail, "k >= 16") != NULL, "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, a_running_sum_is_named_accumulator_not_reset, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 12, 12, 12);
+    double run = 0;
+    for (int e = 0; e < 144; ++e) {
+        run += f.ref[e];
+        f.P.data[e] = (float)run;
+    }
+    tl_check_report r;
+    cr_assert_eq(check(&f, 0, &r), 1);
+    assert_pattern(&r, TL_PAT_ACCUMULATED);
+    fx_free(&f);
+}
+
+Test(check, the_reason_line_and_the_explanation_name_the_pattern, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 40, 40, 40);
+    f.P.data[0] += 3.0f;
+    tl_check_report r;
+    check(&f, 16, &r);
+    char reason[200];
+    tl_check_reason(&r, reason, sizeof reason);
+    cr_assert_str_eq(reason, "scattered errors (1/1600 wrong)");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    tl_check_explain(&r, mem, "  ");
+    fclose(mem);
+    cr_assert(strstr(buf, "worst: P[0][0]") != NULL, "%s", buf);
+    cr_assert(strstr(buf, "__syncthreads") != NULL, "%s", buf);
+    free(buf);
+    fx_free(&f);
+}
