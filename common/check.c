@@ -248,15 +248,15 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     if (rep->wrong == 0) {
         rep->pattern = TL_PAT_NONE;
     } else if (rep->unwritten == rep->wrong) {
-        if (unwritten_edge == rep->unwritten && tile > 0) {
+        if (unwritten_edge == rep->unwritten && tile > 0 && rep->unwritten < total) {
             rep->pattern = TL_PAT_UNWRITTEN_EDGE;
             snprintf(rep->detail, sizeof rep->detail,
-                     "%ld elements in the last tile row/column were never written: the grid does "
+                     "%ld element(s) in the last tile row/column were never written: the grid does "
                      "not cover P (floor instead of ceiling division?)", rep->unwritten);
         } else {
             rep->pattern = TL_PAT_UNWRITTEN;
             snprintf(rep->detail, sizeof rep->detail,
-                     "%ld elements still hold the NaN poison written before the run: nothing "
+                     "%ld element(s) still hold the NaN poison written before the run: nothing "
                      "stored them (a missing store, a loop bound, or threads that never run)",
                      rep->unwritten);
         }
@@ -303,7 +303,7 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
         snprintf(rep->detail, sizeof rep->detail,
                  "each element equals the previous one plus its own dot product: the sum is not "
                  "reset to 0 for each element of P");
-    } else if (rep->edge_only) {
+    } else if (rep->edge_only && rep->wrong < total) {
         rep->pattern = TL_PAT_EDGE_TILES;
         snprintf(rep->detail, sizeof rep->detail,
                  "only the last tile row and/or column are wrong: boundary handling? (loads past "

@@ -2,6 +2,7 @@
  * CUDA-event timing with an L2 flush. Exported with C linkage (tilelab.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cuda_check.h"
 #include "tilelab.h"
@@ -27,6 +28,12 @@ extern "C" int tl_device_query(tl_device_info *info)
     memset(info, 0, sizeof *info);
     int count = 0;   /* cudaGetDeviceCount leaves it untouched on failure */
     cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0) {
+        snprintf(info->why, sizeof info->why, "no NVIDIA driver is loaded on this machine, so no GPU "
+                 "(cudaErrorInsufficientDriver, code %d)", (int)rc);
+        (void)cudaGetLastError();
+        return -1;
+    }
     if (rc != cudaSuccess || count == 0) {
         snprintf(info->why, sizeof info->why, "%s (%s, code %d)",
                  rc == cudaSuccess ? "no CUDA device found" : cudaGetErrorString(rc),

@@ -510,6 +510,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     if (!o.quiet)
         printf("\n  %-14s %-13s %-50s %10s\n", "size", "variant", "result", "GFLOP/s");
     int pass = 0, fail = 0, skip = 0, refused = 0;
+    char explained[64] = {0};
     for (int s = 0; s < o.sizes.count; ++s) {
         int m = o.sizes.m[s], k = o.sizes.k[s], n = o.sizes.n[s];
         for (int i = 0; i < nsel; ++i) {
@@ -531,8 +532,16 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
                 printf("  %-14s %-13s %-50.50s %10s\n", sz, v->name, co.reason, rate);
             if (co.result == CASE_FAIL && strlen(co.reason) > 50)
                 printf("      %s\n", co.reason);
-            if (co.result == CASE_FAIL && co.have_rep)
-                tl_check_explain(&co.rep, stdout, "      ");
+            /* The full report for a variant's first failure; later ones get the diagnosis only. */
+            if (co.result == CASE_FAIL && co.have_rep) {
+                /* (tiny sizes say little about rows and tiles: explain a larger one) */
+                if (!explained[i] && ((m >= 8 && n >= 8) || s == o.sizes.count - 1)) {
+                    tl_check_explain(&co.rep, stdout, "      ");
+                    explained[i] = 1;
+                } else if (co.rep.wrong) {
+                    printf("      likely: %s\n", co.rep.detail);
+                }
+            }
             if (o.records && co.result != CASE_REFUSED) {
                 tl_record_row row = {"gemm", lab->id, v->name, m, k, n, v->tile, -1, -1, -1, -1,
                                      co.result == CASE_PASS ? "PASS" : co.result == CASE_SKIP ? "SKIP" : "FAIL",
