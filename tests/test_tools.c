@@ -1,0 +1,64 @@
+/* test_tools.c: the kit's small programs refuse bad input with exit 2 and a message that names
+ * the file and the problem. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run_capture.h"
+
+static void write_file(const char *path, const void *bytes, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    cr_assert_eq(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+
+static void assert_info(const char *path, int want_exit, const char *want)
+{
+    char *argv[] = {TL_MAT, "info", (char *)path, NULL};
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0);
+    cr_assert_eq(r.exit_code, want_exit, "exit %d for %s:\n%s", r.exit_code, path, r.out);
+    cr_assert(strstr(r.out, path) != NULL, "the message does not name the file:\n%s", r.out);
+    cr_assert(strstr(r.out, want) != NULL, "the message lacks '%s':\n%s", want, r.out);
+    run_free(&r);
+}
+
+Test(tl_mat, a_generated_file_is_valid_and_a_damaged_one_gives_exit_2, .timeout = 30)
+{
+    char dir[] = "/tmp/tl-tools-XXXXXX", good[128], cut[128], junk[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(good, sizeof good, "%s/good.mat", dir);
+    snprintf(cut, sizeof cut, "%s/cut.mat", dir);
+    snprintf(junk, sizeof junk, "%s/junk.mat", dir);
+    char *gen[] = {TL_MAT, "gen", "30", "20", "5", good, NULL};
+    run_result r;
+    cr_assert_eq(run_capture(gen, &r), 0);
+    cr_assert_eq(r.exit_code, 0, "%s", r.out);
+    run_free(&r);
+    assert_info(good, 0, "30 x 20 float32");
+
+    FILE *f = fopen(good, "rb");
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    write_file(cut, buf, n / 2);
+    assert_info(cut, 2, "truncated");
+    write_file(junk, "GIF89a garbage that is no matrix at all....", 40);
+    assert_info(junk, 2, "wrong magic");
+
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(tl_mat, bad_usage_gives_exit_2, .timeout = 30)
+{
+    char *argv[] = {TL_MAT, "gen", "0", "3", "1", "/tmp/x.mat", NULL};
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0);
+    cr_assert_eq(r.exit_code, 2, "%s", r.out);
+    cr_assert(strstr(r.out, "ROWS and COLS") != NULL, "%s", r.out);
+    run_free(&r);
+}
