@@ -7,7 +7,7 @@
  * need (PASS gemm rows, both ceilings, one device), and writes into WORKDIR:
  *   gemm_VARIANT.dat   one per variant with PASS rows: size m k n gflops median_ms min_ms max_ms
  *   boundary_cost.dat  n boundary16 tiled16 boundary32 tiled32 (GFLOP/s, NaN where not measured)
- *   roofline.dat       "label" intensity_flop_per_byte gflops n, each GPU kernel at its largest size
+ *   roofline.dat       variant intensity_flop_per_byte gflops n, each GPU kernel at its largest size
  *   model.dat          "label" model_bound measured_bound measured_best (GFLOP/s)
  *   sweep.dat          "label" tile regs smem_bytes occ_calc occ_api gflops (lab 05 sweep rows)
  *   meta.gp            gnuplot assignments: device, date, ceilings, bounds, which series have data
@@ -296,7 +296,7 @@ static int cmp_long(const void *a, const void *b)
 }
 
 /* Sizes where a boundary kernel was measured, next to the multiple-only tiled kernel where it exists. */
-static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, char *err, size_t errlen)
+static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, double *top, char *err, size_t errlen)
 {
     long *sizes = malloc((d->npass + 1) * sizeof *sizes);
     if (!sizes) {
@@ -329,6 +329,8 @@ static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, cha
         for (size_t c = 0; c < 4; c++) {
             const tl_rec_row *r = gemm_at(d, cols[c], sizes[i]);
             put_real(fp, r ? r->gflops : NAN);
+            if (r && r->gflops > *top)
+                *top = r->gflops;
         }
         fputc('\n', fp);
     }
@@ -357,15 +359,14 @@ static int write_roofline(const dataset *d, const char *dir, size_t *npoints, ch
     if (!fp)
         return -1;
     fputs("# each GPU kernel at its largest square size; intensity from the lecture's model (FLOP/byte)\n"
-          "# \"label\" intensity gflops n\n", fp);
+          "# variant intensity gflops n\n", fp);
     size_t count = 0;
     for (size_t i = 0; i < N_GPU_KERNELS; i++) {
         long big;
         if (isnan(gemm_best(d, gpu_kernels[i], &big)) || big <= 0)
             continue;
         const tl_rec_row *r = gemm_at(d, gpu_kernels[i], big);
-        fprintf(fp, "\"%s n=%ld\" %.6g %.6g %ld\n", gpu_kernels[i], big, model_intensity(gpu_kernels[i], big),
-                r->gflops, big);
+        fprintf(fp, "%s %.6g %.6g %ld\n", gpu_kernels[i], model_intensity(gpu_kernels[i], big), r->gflops, big);
         count++;
     }
     *npoints = count;
@@ -438,8 +439,8 @@ static void date_span(const dataset *d, size_t width, char *buf, size_t len)
         snprintf(buf, len, "%.*s .. %.*s", (int)width, lo, (int)width, hi);
 }
 
-static int write_meta(const dataset *d, const char *dir, size_t nboundary, size_t nroof, size_t nsweep,
-                      char *err, size_t errlen)
+static int write_meta(const dataset *d, const char *dir, size_t nboundary, double boundary_top, size_t nroof,
+                      size_t nsweep, char *err, size_t errlen)
 {
     FILE *fp = open_out(dir, "meta.gp", err, errlen);
     if (!fp)
@@ -488,7 +489,9 @@ static int write_meta(const dataset *d, const char *dir, size_t nboundary, size_
         fputc('\n', fp);
         char *list = isnan(best) ? missing : present;
         size_t used = strlen(list);
-        snprintf(list + used, sizeof present - used, "%s%s", used ? " " : "", gemm_series[i]);
+        /* present: words for gnuplot's "for [s in ...]"; missing: shown on the chart as a list */
+        snprintf(list + used, sizeof present - used, "%s%s", used ? (list == present ? " " : ", ") : "",
+                 gemm_series[i]);
         for (size_t j = 0; j < d->npass; j++) {
             const tl_rec_row *r = d->pass[j].row;
             if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, gemm_series[i]) == 0 && is_square(r)) {
@@ -506,6 +509,21 @@ static int write_meta(const dataset *d, const char *dir, size_t nboundary, size_
     fputs("\ngemm_missing = ", fp);
     put_gp_string(fp, missing);
     fprintf(fp, "\nsize_min = %.6g\nsize_max = %.6g\n", lo, hi);
+    fputs("\n# roofline points: kernels with data, and the size each is shown at\nroof_kernels = \"", fp);
+    for (size_t i = 0, first = 1; i < N_GPU_KERNELS; i++) {
+        long big;
+        if (!isnan(gemm_best(d, gpu_kernels[i], &big)) && big > 0) {
+            fprintf(fp, "%s%s", first ? "" : " ", gpu_kernels[i]);
+            first = 0;
+        }
+    }
+    fputs("\"\n", fp);
+    for (size_t i = 0; i < N_GPU_KERNELS; i++) {
+        long big;
+        gemm_best(d, gpu_kernels[i], &big);
+        fprintf(fp, "roof_n_%s = %ld\n", gpu_kernels[i], big);
+    }
+    fprintf(fp, "\nboundary_max_gflops = %.6g\n", boundary_top);
     fprintf(fp, "\nn_boundary_sizes = %zu\nn_roofline = %zu\nn_sweep = %zu\nn_fail = %zu\nn_skip = %zu\n",
             nboundary, nroof, nsweep, d->nfail, d->nskip);
     return close_out(fp, dir, "meta.gp", err, errlen);
@@ -576,10 +594,11 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t nboundary = 0, nroof = 0, nsweep = 0;
-    if (write_gemm_files(&d, out, err, sizeof err) != 0 || write_boundary(&d, out, &nboundary, err, sizeof err) != 0 ||
+    double boundary_top = 0;
+    if (write_gemm_files(&d, out, err, sizeof err) != 0 || write_boundary(&d, out, &nboundary, &boundary_top, err, sizeof err) != 0 ||
         write_roofline(&d, out, &nroof, err, sizeof err) != 0 || write_model(&d, out, err, sizeof err) != 0 ||
         write_sweep(&d, out, &nsweep, err, sizeof err) != 0 ||
-        write_meta(&d, out, nboundary, nroof, nsweep, err, sizeof err) != 0)
+        write_meta(&d, out, nboundary, boundary_top, nroof, nsweep, err, sizeof err) != 0)
         return die2(err);
 
     for (size_t i = 0; i < d.nfiles; i++)
