@@ -22,6 +22,9 @@ if (n_boundary_sizes == 0) {
     eval no_data_note("no boundary16 / boundary32 rows in the records:\\nmeasure lab 04 (./kit bench)")
     set xrange [0:1]
     set yrange [0:1]
+    unset xtics
+    unset ytics
+    unset y2tics
     plot NaN notitle
 } else {
     set yrange [0 : boundary_max_gflops * 1.3]

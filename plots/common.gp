@@ -70,5 +70,8 @@ decade(e) = e < 0 ? sprintf("%g", 10.0**e) : e < 3 ? sprintf("%d", int(10**e)) :
 decade_tics(axis) = sprintf("set %stics (%s)", axis, join_decades(-3, 8))
 join_decades(a, b) = a > b ? "" : sprintf("\"%s\" %g%s", decade(a), 10.0**a, a < b ? ", " : "") . join_decades(a + 1, b)
 
+# gnuplot drops a whole row when a column it reads is NaN; test the text first to draw "no data" there.
+missing(c) = strcol(c) eq "NaN"
+
 # A frame that says there is nothing to draw, instead of an empty picture.
 no_data_note(text) = sprintf("set label 98 \"%s\" at graph 0.5, graph 0.5 center font \",36\" textcolor rgb \"#b00000\" front", text)

@@ -24,13 +24,10 @@ set bmargin 4
 
 w = 0.26
 bar(i, j) = i + (j - 1) * w
-value_label(v) = v != v ? "not\nmeasured" : v >= 100 ? sprintf("%.0f", v) : sprintf("%.1f", v)
+value_label(v) = v >= 100 ? sprintf("%.0f", v) : sprintf("%.1f", v)
 
 # the model's TILE 32 bound (1200) is above its own peak: say so on that bar
 model_label(i, v) = (i == 2 && model_tiled32 > model_peak) ? sprintf("%.0f\n(%.0f capped)", v, model_tiled32) : value_label(v)
-if (!has_cublas) {
-    set label 11 "cuBLAS: no data" at bar(3, 2), first base * 2 center font ",20" textcolor rgb "#b00000"
-}
 
 data = need(datafile("model.dat"))
 plot data using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(base):3 with boxxyerror lc rgb "#b0b0b0" \
@@ -41,4 +38,6 @@ plot data using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(base):3 wi
          title "kernel, best measured", \
      data using (bar($1, 0)):($1 == 2 ? $3 * 1.7 : $3):(model_label($1, $3)) with labels offset 0, 0.8 font ",20" notitle, \
      data using (bar($1, 1)):4:(value_label($4)) with labels offset 0, 0.8 font ",20" notitle, \
-     data using (bar($1, 2)):($5 == $5 ? $5 : base * 1.5):(value_label($5)) with labels offset 0, 0.8 font ",20" notitle
+     data using (bar($1, 2)):5:(value_label($5)) with labels offset 0, 0.8 font ",20" notitle, \
+     data using (bar($1, 2)):(missing(5) ? base * 1.3 : NaN):("no\ndata") \
+         with labels offset 0, 1.6 font ",22" textcolor rgb "#b00000" notitle

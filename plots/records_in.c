@@ -387,6 +387,27 @@ static int read_row(const tl_rec_file *f, char *line, int lineno, tl_rec_row *r,
     return 0;
 }
 
+/* Name the first header field that differs, so a one-letter slip is found without squinting. */
+static void header_mismatch(const char *path, int lineno, char *line, char *err, size_t errlen)
+{
+    char want_buf[] = TL_REC_HEADER, ex[80];
+    char *want[TL_REC_NFIELDS], *got[TL_REC_NFIELDS + 1];
+    tl_rec_split(want_buf, want, TL_REC_NFIELDS);
+    size_t ngot = tl_rec_split(line, got, TL_REC_NFIELDS + 1);
+    for (size_t i = 0; i < TL_REC_NFIELDS; i++) {
+        if (i >= ngot) {
+            fail(err, errlen, path, lineno, "header ends after %zu fields; expected exactly: " TL_REC_HEADER, ngot);
+            return;
+        }
+        if (strcmp(got[i], want[i]) != 0) {
+            fail(err, errlen, path, lineno, "header field %zu is '%s', expected '%s'; the header must be exactly: "
+                 TL_REC_HEADER, i + 1, excerpt(got[i], ex, sizeof ex), want[i]);
+            return;
+        }
+    }
+    fail(err, errlen, path, lineno, "header has more than %d fields; expected exactly: " TL_REC_HEADER, TL_REC_NFIELDS);
+}
+
 int tl_rec_read(const char *path, tl_rec_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -434,9 +455,7 @@ int tl_rec_read(const char *path, tl_rec_file *out, char *err, size_t errlen)
             if ((rc = check_meta(out, lineno, err, errlen)) != 0)
                 break;
             if (strcmp(line, TL_REC_HEADER) != 0) {
-                char ex[80];
-                fail(err, errlen, path, lineno, "header '%s' is not the records header; expected exactly: "
-                     TL_REC_HEADER, excerpt(line, ex, sizeof ex));
+                header_mismatch(path, lineno, line, err, errlen);
                 rc = -1;
                 break;
             }

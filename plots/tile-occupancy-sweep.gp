@@ -27,6 +27,9 @@ if (n_sweep == 0) {
     eval no_data_note("no sweep rows in the records:\nrun lab 05's sweep (./kit bench does)")
     set xrange [0:1]
     set yrange [0:1]
+    unset xtics
+    unset ytics
+    unset y2tics
     plot NaN notitle
 } else {
     stats need(datafile("sweep.dat")) using 8 nooutput
