@@ -24,14 +24,17 @@ if (!readable(datafile("meta.gp"))) {
 load datafile("meta.gp")
 
 font_name = "DejaVu Sans"
+psf = 1.0     # point-size factor: pdfcairo and svg draw points about twice as large relative to the page
 if (TERMINAL eq "png") {
     set terminal pngcairo size 1920,1080 noenhanced font font_name . ",28" linewidth 3 background "white"
 } else {
     if (TERMINAL eq "pdf") {
-        set terminal pdfcairo size 13.333in,7.5in noenhanced font font_name . ",22" linewidth 2.5 background "white"
+        set terminal pdfcairo size 13.333in,7.5in noenhanced font font_name . ",22" linewidth 1.6 background "white"
+        psf = 0.55
     } else {
         if (TERMINAL eq "svg") {
-            set terminal svg size 1920,1080 dynamic noenhanced font font_name . ",28" linewidth 3 background "white"
+            set terminal svg size 1920,1080 dynamic noenhanced font font_name . ",28" fontscale 1.3 linewidth 3 background "white"
+            psf = 0.5
         } else {
             print sprintf("%s: terminal '%s' is not one of png, pdf, svg", chart_name, TERMINAL)
             exit status 2

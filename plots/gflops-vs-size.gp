@@ -31,7 +31,7 @@ if (strlen(gemm_missing) > 0) {
 }
 
 plot for [s in gemm_present] need(datafile("gemm_" . s . ".dat")) using 1:5 with linespoints \
-         lc rgb color(s) dt dashof(s) pt pointof(s) ps 1.6 lw 1.2 title nameof(s), \
+         lc rgb color(s) dt dashof(s) pt pointof(s) ps 2.2 * psf lw 1.2 title nameof(s), \
      peak_gflops with lines lc rgb "#000000" dt 2 lw 1 title "FP32 peak", \
      tiled32_bound with lines lc rgb color("tiled32") dt 3 lw 1.6 notitle, \
      tiled16_bound with lines lc rgb color("tiled16") dt 3 lw 1.6 notitle, \

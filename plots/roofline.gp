@@ -16,8 +16,9 @@ set xtics ("1/16" 0.0625, "1/4" 0.25, "1" 1, "4" 4, "8" 8, "32" 32, "128" 128, "
 set xrange [0.05 : 3000]
 set yrange [5 : peak_gflops * 3]
 set samples 1000
-set rmargin at screen 0.70
-set key at screen 0.99, graph 1 right top reverse Left samplen 2 spacing 1.1 font ",24"
+# the key is anchored on its left edge: SVG viewers' fonts run wider than gnuplot estimates
+set rmargin at screen 0.67
+set key at screen 0.71, graph 1 left top reverse Left samplen 2 spacing 1.1 font ",24"
 
 roof(x) = bw_gbps * x < peak_gflops ? bw_gbps * x : peak_gflops
 model_roof(x) = model_bw * x < model_peak ? model_bw * x : model_peak
@@ -28,8 +29,8 @@ set label 2 sprintf("peak %.0f", peak_gflops) at ridge * 1.3, first peak_gflops 
 set label 3 sprintf("%.0f GB/s x intensity", bw_gbps) at 0.07, first bw_gbps * 0.07 * 1.5 left rotate by 28 font ",22"
 
 if (roof_n_cublas > 0) {
-    set label 5 "cuBLAS at n/6 FLOP/B:\nthe compulsory-traffic bound" at roof_n_cublas / 6.0, first best_cublas / 3.5 \
-        center font ",20" textcolor rgb color("cublas")
+    set label 5 "cuBLAS at n/6 FLOP/B:\nthe compulsory-traffic bound" at roof_n_cublas / 6.0 * 1.8, first best_cublas / 3.5 right \
+        font ",20" textcolor rgb color("cublas")
 }
 if (n_roofline == 0) {
     eval no_data_note("no GPU kernel rows in the records")
@@ -38,4 +39,4 @@ if (n_roofline == 0) {
 plot roof(x) with lines lc rgb "#000000" lw 1.5 title "measured roof", \
      model_roof(x) with lines lc rgb "#b0b0b0" lw 1.2 dt 2 title "lecture's model GPU", \
      for [s in roof_kernels] need(datafile("roofline.dat")) using 2:(strcol(1) eq s ? $3 : NaN) \
-         with points pt pointof(s) ps 3 lc rgb color(s) title sprintf("%s, n=%d", nameof(s), value("roof_n_" . s))
+         with points pt pointof(s) ps 5 * psf lc rgb color(s) title sprintf("%s, n=%d", nameof(s), value("roof_n_" . s))

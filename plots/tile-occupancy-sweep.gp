@@ -10,8 +10,8 @@ call here . "common.gp" ARG1 ARG2 ARG3
 
 set ylabel "GFLOP/s (bars)"
 set y2label "occupancy (points)"
-set xlabel "tile width, registers per thread, shared memory per block" offset 0, -1.2
-set bmargin 6
+set xlabel "tile width, registers per thread, shared memory per block" offset 0, -2.2
+set bmargin 7.5
 set y2range [0:125]
 set ytics nomirror
 set y2tics 0, 25, 100 format "%g%%"
@@ -38,6 +38,6 @@ if (n_sweep == 0) {
     plot datafile("sweep.dat") using 1:8:xticlabels(config($3, $4, $5)) with boxes lc rgb color("tiled16") \
              title "GFLOP/s", \
          "" using 1:8:(sprintf("%.0f", $8)) with labels offset 0, -0.9 font ",22" textcolor rgb "#ffffff" notitle, \
-         "" using 1:($6 * 100) axes x1y2 with points pt 7 ps 3.2 lc rgb "#d62728" title "occ_calc (lab 05)", \
-         "" using 1:($7 * 100) axes x1y2 with points pt 6 ps 4.2 lw 2 lc rgb "#000000" title "occ_api (CUDA)"
+         "" using 1:($6 * 100) axes x1y2 with points pt 7 ps 3.2 * psf lc rgb "#d62728" title "occ_calc (lab 05)", \
+         "" using 1:($7 * 100) axes x1y2 with points pt 6 ps 4.2 * psf lw 2 lc rgb "#000000" title "occ_api (CUDA)"
 }
