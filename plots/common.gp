@@ -1,0 +1,80 @@
+# common.gp: what every lecture chart shares. Loaded by plots/*.gp, never run on its own.
+#
+# A chart is called as   gnuplot -c CHART.gp WORKDIR OUTFILE TERMINAL   (TERMINAL: png, pdf or svg)
+# and sets chart_title and chart_name, then runs   call here . "common.gp" ARG1 ARG2 ARG3   (a plain
+# load would not see the arguments). WORKDIR holds meta.gp and the .dat files that
+# tl-plotprep wrote. Sizes are 16:9 for slides; fonts are large enough to read from the back of a hall.
+
+if (ARGC != 3) {
+    print "usage: gnuplot -c CHART.gp WORKDIR OUTFILE TERMINAL   (TERMINAL: png, pdf or svg)"
+    exit status 2
+}
+WORKDIR = ARG1
+OUTFILE = ARG2
+TERMINAL = ARG3
+
+# gnuplot prints only a warning for a missing data file and still exits 0: check every input first.
+readable(f) = int(system("test -r '" . f . "' && echo 1 || echo 0"))
+need(f) = readable(f) ? f : NaN
+datafile(name) = WORKDIR . "/" . name
+if (!readable(datafile("meta.gp"))) {
+    print sprintf("%s: no %s; run tl-plotprep --out %s RECORDS... first (plots/kit-plots.sh does)", chart_name, datafile("meta.gp"), WORKDIR)
+    exit status 2
+}
+load datafile("meta.gp")
+
+font_name = "DejaVu Sans"
+psf = 1.0     # point-size factor: pdfcairo and svg draw points about twice as large relative to the page
+if (TERMINAL eq "png") {
+    set terminal pngcairo size 1920,1080 noenhanced font font_name . ",28" linewidth 3 background "white"
+} else {
+    if (TERMINAL eq "pdf") {
+        set terminal pdfcairo size 13.333in,7.5in noenhanced font font_name . ",22" linewidth 1.6 background "white"
+        psf = 0.55
+    } else {
+        if (TERMINAL eq "svg") {
+            set terminal svg size 1920,1080 dynamic noenhanced font font_name . ",28" fontscale 1.3 linewidth 3 background "white"
+            psf = 0.5
+        } else {
+            print sprintf("%s: terminal '%s' is not one of png, pdf, svg", chart_name, TERMINAL)
+            exit status 2
+        }
+    }
+}
+set output OUTFILE
+set encoding utf8
+
+# Title: what the chart shows, then the device and the day it was measured.
+set title chart_title . "\n" . device . ", measured " . date_day noenhanced
+set border lw 1.5
+set grid lc rgb "#d0d0d0" lw 1
+set key noenhanced
+
+# Invented numbers must never pass for measured ones in class.
+if (synthetic) {
+    set label 99 "SYNTHETIC TEST DATA - NOT MEASURED" at screen 0.5, screen 0.5 center rotate by 15 \
+        font font_name . ",64" textcolor rgb "#f6dcdc" back
+}
+
+# One look per series, the same on every chart.
+color(s) = s eq "cpu_ijk" ? "#7f7f7f" : s eq "cpu_ikj" ? "#a0a0a0" : s eq "cpu_blocked" ? "#505050" : \
+           s eq "naive" ? "#d62728" : s eq "tiled16" ? "#1f77b4" : s eq "tiled32" ? "#2ca02c" : \
+           s eq "boundary16" ? "#6baed6" : s eq "boundary32" ? "#74c476" : s eq "cublas" ? "#ff7f0e" : "#000000"
+rgbint(s) = int("0x" . color(s)[2:7])
+dashof(s) = (s eq "cpu_ijk" || s eq "boundary16" || s eq "boundary32") ? 2 : 1
+pointof(s) = s eq "naive" ? 7 : s eq "tiled16" ? 5 : s eq "tiled32" ? 9 : s eq "cublas" ? 13 : \
+             s eq "boundary16" ? 4 : s eq "boundary32" ? 8 : 6
+nameof(s) = s eq "cpu_ijk" ? "CPU ijk" : s eq "cpu_ikj" ? "CPU ikj" : s eq "cpu_blocked" ? "CPU blocked" : \
+            s eq "naive" ? "naive" : s eq "tiled16" ? "tiled 16" : s eq "tiled32" ? "tiled 32" : \
+            s eq "boundary16" ? "boundary 16" : s eq "boundary32" ? "boundary 32" : s eq "cublas" ? "cuBLAS" : s
+
+# Decades on a log axis as 1, 10, 100, 1k, 10k ... (gnuplot's %c would write 100m for 0.1).
+decade(e) = e < 0 ? sprintf("%g", 10.0**e) : e < 3 ? sprintf("%d", int(10**e)) : e < 6 ? sprintf("%dk", int(10**(e-3))) : sprintf("%dM", int(10**(e-6)))
+decade_tics(axis) = sprintf("set %stics (%s)", axis, join_decades(-3, 8))
+join_decades(a, b) = a > b ? "" : sprintf("\"%s\" %g%s", decade(a), 10.0**a, a < b ? ", " : "") . join_decades(a + 1, b)
+
+# gnuplot drops a whole row when a column it reads is NaN; test the text first to draw "no data" there.
+missing(c) = strcol(c) eq "NaN"
+
+# A frame that says there is nothing to draw, instead of an empty picture.
+no_data_note(text) = sprintf("set label 98 \"%s\" at graph 0.5, graph 0.5 center font \",36\" textcolor rgb \"#b00000\" front", text)

@@ -1,0 +1,131 @@
+#!/bin/sh
+# kit-plots.sh: render the lecture charts from records files (./kit plots).
+#
+#   sh plots/kit-plots.sh [--help] [RECORDS.csv...]
+#
+# Env: TL_ROOT   the kit's top folder (default: the folder above this script)
+#      TL_BUILD  a configured Meson build folder (default: $TL_ROOT/build)
+#      TL_PLOTPREP  a built tl-plotprep to use instead of building one (the tests set it)
+#      TL_GNUPLOT   the gnuplot command (default: gnuplot)
+# Without RECORDS it plots the shipped dataset, plots/data/*.csv. Writes every chart as PNG, PDF and
+# SVG into $TL_BUILD/plots/ (temporary names first, renamed once complete and non-empty).
+# Exit codes: 0 ok, 1 a chart did not render, 2 bad usage or input (with tl-plotprep's message).
+
+set -u
+
+CHARTS="gflops-vs-size roofline tile-occupancy-sweep boundary-cost lecture-model-vs-measured"
+FORMATS="png pdf svg"
+
+usage() {
+    cat <<EOF
+usage: sh plots/kit-plots.sh [--help] [RECORDS.csv...]   (or: ./kit plots [RECORDS.csv...])
+
+Renders the lecture charts ($CHARTS)
+as PNG, PDF and SVG into \$TL_BUILD/plots/, from records files written by ./kit bench.
+Without RECORDS it uses the shipped dataset plots/data/*.csv.
+EOF
+}
+
+say() { printf 'kit plots: %s\n' "$*"; }
+refuse() { printf 'kit plots: %s\n' "$*" >&2; exit 2; }
+
+for arg in "$@"; do
+    case $arg in
+        -h|--help) usage; exit 0 ;;
+        -*) usage >&2; refuse "unknown option '$arg'" ;;
+    esac
+done
+
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
+TL_ROOT=${TL_ROOT:-$(dirname "$here")}
+TL_BUILD=${TL_BUILD:-$TL_ROOT/build}
+gnuplot=${TL_GNUPLOT:-gnuplot}
+
+if ! command -v "$gnuplot" >/dev/null 2>&1; then
+    refuse "gnuplot is not installed ('$gnuplot' not found); install it with
+    apt-get install --no-install-recommends gnuplot-nox
+(without --no-install-recommends apt also pulls ImageMagick and Ghostscript)"
+fi
+
+# The records: the arguments, or the shipped dataset.
+if [ $# -eq 0 ]; then
+    set -- "$TL_ROOT"/plots/data/*.csv
+    if [ ! -e "$1" ]; then
+        refuse "no dataset in $TL_ROOT/plots/data/: measure one on a GPU machine with ./kit bench (it writes
+plots/data/DEVICE-DATE.csv), or pass records files: ./kit plots FILE.csv"
+    fi
+fi
+
+# tl-plotprep: the given one, or built in the build folder (ninja does nothing when it is up to date).
+if [ -n "${TL_PLOTPREP:-}" ]; then
+    plotprep=$TL_PLOTPREP
+else
+    [ -f "$TL_BUILD/build.ninja" ] ||
+        refuse "$TL_BUILD is not a configured Meson build folder; run ./kit setup (or: meson setup \"$TL_BUILD\")"
+    if command -v meson >/dev/null 2>&1; then
+        meson compile -C "$TL_BUILD" tl-plotprep >"$TL_BUILD/tl-plotprep.log" 2>&1
+    else
+        ninja -C "$TL_BUILD" plots/tl-plotprep >"$TL_BUILD/tl-plotprep.log" 2>&1
+    fi || {
+        cat "$TL_BUILD/tl-plotprep.log" >&2
+        refuse "building tl-plotprep failed (log above, also in $TL_BUILD/tl-plotprep.log)"
+    }
+    plotprep=$TL_BUILD/plots/tl-plotprep
+fi
+[ -x "$plotprep" ] || refuse "tl-plotprep not found at $plotprep; build it with meson compile -C \"$TL_BUILD\" tl-plotprep"
+
+out=$TL_BUILD/plots
+work=$out/work
+mkdir -p "$out" || refuse "cannot make $out"
+rm -rf "$work"
+# plotprep's message names the file, the line and the fix; pass it on as it is.
+"$plotprep" --out "$work" "$@" || exit 2
+
+status=0
+written=""
+for chart in $CHARTS; do
+    for fmt in $FORMATS; do
+        final=$out/$chart.$fmt
+        tmp=$out/.$chart.$fmt.tmp
+        rm -f "$tmp"
+        if ! "$gnuplot" -c "$TL_ROOT/plots/$chart.gp" "$work" "$tmp" "$fmt" 2>"$work/$chart.$fmt.log"; then
+            printf 'kit plots: gnuplot failed on %s (%s):\n' "$chart.gp" "$fmt" >&2
+            cat "$work/$chart.$fmt.log" >&2
+            status=1
+            rm -f "$tmp"
+            continue
+        fi
+        # gnuplot exits 0 after warnings such as a skipped data file: a warning is a failure here.
+        if grep -q 'line [0-9]*:' "$work/$chart.$fmt.log"; then
+            printf 'kit plots: gnuplot warned on %s (%s):\n' "$chart.gp" "$fmt" >&2
+            cat "$work/$chart.$fmt.log" >&2
+            status=1
+            rm -f "$tmp"
+            continue
+        fi
+        if [ ! -s "$tmp" ]; then
+            printf 'kit plots: %s (%s) came out empty\n' "$chart.gp" "$fmt" >&2
+            status=1
+            rm -f "$tmp"
+            continue
+        fi
+        mv -f "$tmp" "$final" || { status=1; continue; }
+        written="$written $final"
+    done
+done
+
+# Every expected file exists and is non-empty, or the run failed.
+for chart in $CHARTS; do
+    for fmt in $FORMATS; do
+        [ -s "$out/$chart.$fmt" ] || { say "missing: $out/$chart.$fmt"; status=1; }
+    done
+done
+for f in $written; do
+    say "wrote $f ($(wc -c <"$f" | tr -d ' ') bytes)"
+done
+if [ "$status" -ne 0 ]; then
+    printf 'kit plots: some charts did not render (see above)\n' >&2
+    exit "$status"
+fi
+say "from: $*"
+exit 0

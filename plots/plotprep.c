@@ -1,0 +1,610 @@
+/* plotprep.c: turn records files into gnuplot-ready data for the lecture charts (tl-plotprep).
+ *
+ *   build:  meson compile -C build tl-plotprep
+ *   run:    build/plots/tl-plotprep --out WORKDIR RECORDS.csv...   (plots/kit-plots.sh does this)
+ *
+ * Reads every records file strictly (records_in.c), checks that together they hold what the charts
+ * need (PASS gemm rows, both ceilings, one device), and writes into WORKDIR:
+ *   gemm_VARIANT.dat   one per variant with PASS rows: size m k n gflops median_ms min_ms max_ms
+ *   boundary_cost.dat  n boundary16 tiled16 boundary32 tiled32 (GFLOP/s, NaN where not measured)
+ *   roofline.dat       variant intensity_flop_per_byte gflops n, each GPU kernel at its largest size
+ *   model.dat          "label" model_bound measured_bound measured_best (GFLOP/s)
+ *   sweep.dat          "label" tile regs smem_bytes occ_calc occ_api gflops (lab 05 sweep rows)
+ *   meta.gp            gnuplot assignments: device, date, ceilings, bounds, which series have data
+ * Exit codes: 0 ok, 2 bad usage or input (the message names file, line and fix).
+ */
+#include "records_in.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The lecture's model GPU (lecture 07 and PASI lecture 3): 1000 GFLOP/s, 150 GB/s, 4 bytes per FLOP. */
+#define MODEL_PEAK_GFLOPS 1000.0
+#define MODEL_BW_GBPS 150.0
+#define BYTES_PER_FLOP_NAIVE 4.0 /* one 4-byte operand per FLOP: 8 B per multiply-add pair */
+
+/* Series the charts know, in the order of their legends. */
+static const char *const gemm_series[] = {"cpu_ijk",    "cpu_ikj",    "cpu_blocked", "naive", "tiled16",
+                                          "tiled32",    "boundary16", "boundary32",  "cublas"};
+#define N_GEMM_SERIES (sizeof gemm_series / sizeof gemm_series[0])
+static const char *const gpu_kernels[] = {"naive", "tiled16", "tiled32", "boundary16", "boundary32", "cublas"};
+#define N_GPU_KERNELS (sizeof gpu_kernels / sizeof gpu_kernels[0])
+
+/* A PASS row with the file it came from. */
+typedef struct row_ref {
+    const tl_rec_row *row;
+    const char *path;
+} row_ref;
+
+typedef struct dataset {
+    tl_rec_file *files;
+    size_t nfiles;
+    row_ref *pass; /* every PASS row of every file */
+    size_t npass;
+    size_t nfail, nskip, ngemm_rows;
+    double bw_gbps, peak_gflops;
+} dataset;
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: tl-plotprep --out WORKDIR RECORDS.csv...\n"
+            "Reads records files (CONTRACTS.md section 4), checks them, and writes gnuplot data files and\n"
+            "meta.gp into WORKDIR for the charts in plots/*.gp. Exit 0 ok, 2 bad usage or input.\n");
+}
+
+static int die2(const char *msg)
+{
+    fprintf(stderr, "tl-plotprep: %s\n", msg);
+    return 2;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* checks across files                                                                               */
+
+static int is_square(const tl_rec_row *r) { return r->m == r->k && r->k == r->n; }
+
+static int same_config(const tl_rec_row *a, const tl_rec_row *b)
+{
+    return strcmp(a->kind, b->kind) == 0 && strcmp(a->variant, b->variant) == 0 && a->m == b->m &&
+           a->k == b->k && a->n == b->n && a->tile == b->tile && a->regs == b->regs &&
+           a->smem_bytes == b->smem_bytes;
+}
+
+static const row_ref *find_pass(const dataset *d, const char *kind, const char *variant)
+{
+    for (size_t i = 0; i < d->npass; i++)
+        if (strcmp(d->pass[i].row->kind, kind) == 0 && strcmp(d->pass[i].row->variant, variant) == 0)
+            return &d->pass[i];
+    return NULL;
+}
+
+static void list_files(const dataset *d, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < d->nfiles && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", d->files[i].path);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+static int check_dataset(dataset *d, char *err, size_t errlen)
+{
+    const char *device = tl_rec_meta_get(&d->files[0], "device");
+    for (size_t i = 0; i < d->nfiles; i++) {
+        const tl_rec_file *f = &d->files[i];
+        const char *dev = tl_rec_meta_get(f, "device");
+        if (strcmp(dev, device) != 0) {
+            snprintf(err, errlen, "%s: device '%s' differs from '%s' in %s; one chart shows one GPU: pass the "
+                     "records of one device at a time", f->path, dev, device, d->files[0].path);
+            return -1;
+        }
+        const char *bt = tl_rec_meta_get(f, "build_type");
+        if (bt && strcmp(bt, "debug") == 0) {
+            snprintf(err, errlen, "%s: build_type is 'debug': nvcc built the kernels with -G (unoptimised), so "
+                     "the times say nothing about the hardware; measure again from a build configured with "
+                     "-Dbuildtype=debugoptimized or release", f->path);
+            return -1;
+        }
+    }
+    for (size_t i = 0; i < d->npass; i++) {
+        for (size_t j = 0; j < i; j++) {
+            if (same_config(d->pass[i].row, d->pass[j].row)) {
+                const tl_rec_row *r = d->pass[i].row;
+                snprintf(err, errlen, "%s:%d: %s '%s' (m=%ld k=%ld n=%ld) was already measured at %s:%d; a chart "
+                         "shows one figure per configuration: drop one of the rows or pass one of the files",
+                         d->pass[i].path, r->line, r->kind, r->variant, r->m, r->k, r->n, d->pass[j].path,
+                         d->pass[j].row->line);
+                return -1;
+            }
+        }
+    }
+    char files[512];
+    list_files(d, files, sizeof files);
+    size_t ngemm_pass = 0;
+    for (size_t i = 0; i < d->npass; i++)
+        ngemm_pass += strcmp(d->pass[i].row->kind, "gemm") == 0;
+    if (d->ngemm_rows == 0) {
+        snprintf(err, errlen, "%s: no 'gemm' rows, so there is nothing to plot; measure the kernels with "
+                 "./kit bench (it writes gemm and ceiling rows) and pass that file", files);
+        return -1;
+    }
+    if (ngemm_pass == 0) {
+        snprintf(err, errlen, "%s: no 'gemm' row passed its check (all FAIL or SKIP); fix the kernels "
+                 "(./kit check NN) and measure again with ./kit bench", files);
+        return -1;
+    }
+    static const char *const ceil_names[] = {"copy_bandwidth", "fma_peak"};
+    for (size_t i = 0; i < 2; i++) {
+        if (!find_pass(d, "ceiling", ceil_names[i])) {
+            snprintf(err, errlen, "%s: no PASS 'ceiling' row '%s'; the charts draw the measured ceilings: run "
+                     "tl-ceilings --records FILE on the GPU (./kit bench does) and pass FILE too",
+                     files, ceil_names[i]);
+            return -1;
+        }
+    }
+    d->bw_gbps = find_pass(d, "ceiling", "copy_bandwidth")->row->gbps;
+    d->peak_gflops = find_pass(d, "ceiling", "fma_peak")->row->gflops;
+    if (d->bw_gbps <= 0 || d->peak_gflops <= 0) {
+        snprintf(err, errlen, "%s: a ceiling is 0 (copy_bandwidth %g GB/s, fma_peak %g GFLOP/s); measure again",
+                 files, d->bw_gbps, d->peak_gflops);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* output                                                                                            */
+
+static double row_size(const tl_rec_row *r) { return is_square(r) ? (double)r->n : cbrt((double)r->m * r->k * r->n); }
+
+static int cmp_size(const void *a, const void *b)
+{
+    const tl_rec_row *x = ((const row_ref *)a)->row, *y = ((const row_ref *)b)->row;
+    double sx = (double)x->m * x->k * x->n, sy = (double)y->m * y->k * y->n;
+    return (sx > sy) - (sx < sy);
+}
+
+/* Open WORKDIR/NAME for writing; on failure fill ERR. */
+static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    if (!fp)
+        snprintf(err, errlen, "cannot write '%.900s': %s; pass a writable --out folder", path, strerror(errno));
+    return fp;
+}
+
+static int close_out(FILE *fp, const char *dir, const char *name, char *err, size_t errlen)
+{
+    if (ferror(fp) | (fclose(fp) != 0)) {
+        snprintf(err, errlen, "error writing '%s/%s' (disk full?)", dir, name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The PASS square gemm row of VARIANT at size N, or NULL. */
+static const tl_rec_row *gemm_at(const dataset *d, const char *variant, long n)
+{
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, variant) == 0 && is_square(r) && r->n == n)
+            return r;
+    }
+    return NULL;
+}
+
+/* Best GFLOP/s of VARIANT over all its PASS gemm rows, NAN if none; *largest gets its largest square size. */
+static double gemm_best(const dataset *d, const char *variant, long *largest)
+{
+    double best = NAN;
+    long big = -1;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "gemm") != 0 || strcmp(r->variant, variant) != 0)
+            continue;
+        if (isnan(best) || r->gflops > best)
+            best = r->gflops;
+        if (is_square(r) && r->n > big)
+            big = r->n;
+    }
+    if (largest)
+        *largest = big;
+    return best;
+}
+
+static void put_real(FILE *fp, double v)
+{
+    if (isnan(v))
+        fputs(" NaN", fp);
+    else
+        fprintf(fp, " %.6g", v);
+}
+
+/* A gnuplot double-quoted string: backslash and quote escaped, control characters dropped. */
+static void put_gp_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fputc('\\', fp);
+        if (c >= 0x20)
+            fputc(c, fp);
+    }
+    fputc('"', fp);
+}
+
+static int write_gemm_files(const dataset *d, const char *dir, char *err, size_t errlen)
+{
+    row_ref *sorted = malloc((d->npass + 1) * sizeof *sorted);
+    if (!sorted) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(sorted, d->pass, d->npass * sizeof *sorted);
+    qsort(sorted, d->npass, sizeof *sorted, cmp_size);
+    int rc = 0;
+    for (size_t i = 0; i < d->npass && rc == 0; i++) {
+        const tl_rec_row *first = sorted[i].row;
+        if (strcmp(first->kind, "gemm") != 0)
+            continue;
+        int seen = 0; /* written already, under an earlier row of the same variant */
+        for (size_t j = 0; j < i; j++)
+            seen |= strcmp(sorted[j].row->kind, "gemm") == 0 && strcmp(sorted[j].row->variant, first->variant) == 0;
+        if (seen)
+            continue;
+        char name[96];
+        snprintf(name, sizeof name, "gemm_%s.dat", first->variant);
+        FILE *fp = open_out(dir, name, err, errlen);
+        if (!fp) {
+            rc = -1;
+            break;
+        }
+        fprintf(fp, "# %s: PASS gemm rows, smallest first (size = n when square, else cbrt(m*k*n))\n"
+                    "# size m k n gflops median_ms min_ms max_ms\n", first->variant);
+        for (size_t j = i; j < d->npass; j++) {
+            const tl_rec_row *r = sorted[j].row;
+            if (strcmp(r->kind, "gemm") != 0 || strcmp(r->variant, first->variant) != 0)
+                continue;
+            fprintf(fp, "%.6g %ld %ld %ld", row_size(r), r->m, r->k, r->n);
+            put_real(fp, r->gflops);
+            put_real(fp, r->median_ms);
+            put_real(fp, r->min_ms);
+            put_real(fp, r->max_ms);
+            fputc('\n', fp);
+        }
+        rc = close_out(fp, dir, name, err, errlen);
+    }
+    free(sorted);
+    return rc;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sizes where a boundary kernel was measured, next to the multiple-only tiled kernel where it exists. */
+static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, double *top, char *err, size_t errlen)
+{
+    long *sizes = malloc((d->npass + 1) * sizeof *sizes);
+    if (!sizes) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "gemm") != 0 || !is_square(r) ||
+            (strcmp(r->variant, "boundary16") != 0 && strcmp(r->variant, "boundary32") != 0))
+            continue;
+        int dup = 0;
+        for (size_t j = 0; j < n; j++)
+            dup |= sizes[j] == r->n;
+        if (!dup)
+            sizes[n++] = r->n;
+    }
+    qsort(sizes, n, sizeof *sizes, cmp_long);
+    FILE *fp = open_out(dir, "boundary_cost.dat", err, errlen);
+    if (!fp) {
+        free(sizes);
+        return -1;
+    }
+    fputs("# GFLOP/s at each size a boundary kernel was measured; NaN = not measured (the tiled kernels run\n"
+          "# only at multiples of their tile)\n# n boundary16 tiled16 boundary32 tiled32\n", fp);
+    static const char *const cols[] = {"boundary16", "tiled16", "boundary32", "tiled32"};
+    for (size_t i = 0; i < n; i++) {
+        fprintf(fp, "%ld", sizes[i]);
+        for (size_t c = 0; c < 4; c++) {
+            const tl_rec_row *r = gemm_at(d, cols[c], sizes[i]);
+            put_real(fp, r ? r->gflops : NAN);
+            if (r && r->gflops > *top)
+                *top = r->gflops;
+        }
+        fputc('\n', fp);
+    }
+    free(sizes);
+    *nsizes = n;
+    return close_out(fp, dir, "boundary_cost.dat", err, errlen);
+}
+
+/* The lecture's first-order intensity of each GPU kernel, FLOP per byte of global-memory traffic. */
+static double model_intensity(const char *variant, long n)
+{
+    if (strcmp(variant, "naive") == 0)
+        return 1.0 / BYTES_PER_FLOP_NAIVE;
+    if (strcmp(variant, "tiled16") == 0 || strcmp(variant, "boundary16") == 0)
+        return 16.0 / BYTES_PER_FLOP_NAIVE;
+    if (strcmp(variant, "tiled32") == 0 || strcmp(variant, "boundary32") == 0)
+        return 32.0 / BYTES_PER_FLOP_NAIVE;
+    /* cuBLAS: its traffic is not known; plot it at the compulsory-traffic bound 2n^3 / (3 n^2 * 4 B) = n/6,
+     * the most any algorithm can reach (each matrix moved once). plots/README.md explains the choice. */
+    return (double)n / 6.0;
+}
+
+static int write_roofline(const dataset *d, const char *dir, size_t *npoints, char *err, size_t errlen)
+{
+    FILE *fp = open_out(dir, "roofline.dat", err, errlen);
+    if (!fp)
+        return -1;
+    fputs("# each GPU kernel at its largest square size; intensity from the lecture's model (FLOP/byte)\n"
+          "# variant intensity gflops n\n", fp);
+    size_t count = 0;
+    for (size_t i = 0; i < N_GPU_KERNELS; i++) {
+        long big;
+        if (isnan(gemm_best(d, gpu_kernels[i], &big)) || big <= 0)
+            continue;
+        const tl_rec_row *r = gemm_at(d, gpu_kernels[i], big);
+        fprintf(fp, "%s %.6g %.6g %ld\n", gpu_kernels[i], model_intensity(gpu_kernels[i], big), r->gflops, big);
+        count++;
+    }
+    *npoints = count;
+    return close_out(fp, dir, "roofline.dat", err, errlen);
+}
+
+static int write_model(const dataset *d, const char *dir, char *err, size_t errlen)
+{
+    FILE *fp = open_out(dir, "model.dat", err, errlen);
+    if (!fp)
+        return -1;
+    double bw = d->bw_gbps, peak = d->peak_gflops;
+    double naive = bw / BYTES_PER_FLOP_NAIVE;
+    fputs("# GFLOP/s: the lecture's model GPU (1000 GFLOP/s, 150 GB/s), the same bounds from the measured\n"
+          "# ceilings, and the best the measured kernels reached (NaN = not measured)\n"
+          "# idx \"label\" model_bound measured_bound measured_best\n", fp);
+    fprintf(fp, "0 \"naive\" %.6g %.6g", MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, naive);
+    put_real(fp, gemm_best(d, "naive", NULL));
+    fprintf(fp, "\n1 \"TILE_WIDTH 16\" %.6g %.6g", fmin(16 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, MODEL_PEAK_GFLOPS),
+            fmin(16 * naive, peak));
+    put_real(fp, gemm_best(d, "tiled16", NULL));
+    fprintf(fp, "\n2 \"TILE_WIDTH 32\" %.6g %.6g", fmin(32 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, MODEL_PEAK_GFLOPS),
+            fmin(32 * naive, peak));
+    put_real(fp, gemm_best(d, "tiled32", NULL));
+    fprintf(fp, "\n3 \"FP32 peak\" %.6g %.6g", MODEL_PEAK_GFLOPS, peak);
+    put_real(fp, gemm_best(d, "cublas", NULL));
+    fputc('\n', fp);
+    return close_out(fp, dir, "model.dat", err, errlen);
+}
+
+static int write_sweep(const dataset *d, const char *dir, size_t *nrows, char *err, size_t errlen)
+{
+    FILE *fp = open_out(dir, "sweep.dat", err, errlen);
+    if (!fp)
+        return -1;
+    fputs("# lab 05 sweep, in records order; NaN = not given\n"
+          "# idx \"label\" tile regs smem_bytes occ_calc occ_api gflops\n", fp);
+    size_t count = 0;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "sweep") != 0)
+            continue;
+        fprintf(fp, "%zu \"%s\" %ld", count, r->variant, r->tile);
+        put_real(fp, r->regs < 0 ? NAN : (double)r->regs);
+        put_real(fp, r->smem_bytes < 0 ? NAN : (double)r->smem_bytes);
+        put_real(fp, r->occ_calc);
+        put_real(fp, r->occ_api);
+        put_real(fp, r->gflops);
+        fputc('\n', fp);
+        count++;
+    }
+    *nrows = count;
+    return close_out(fp, dir, "sweep.dat", err, errlen);
+}
+
+/* The dates of all files: one date, or "first .. last" (ISO 8601 sorts as text). */
+static void date_span(const dataset *d, size_t width, char *buf, size_t len)
+{
+    const char *lo = tl_rec_meta_get(&d->files[0], "date"), *hi = lo;
+    for (size_t i = 1; i < d->nfiles; i++) {
+        const char *v = tl_rec_meta_get(&d->files[i], "date");
+        if (strncmp(v, lo, width) < 0)
+            lo = v;
+        if (strncmp(v, hi, width) > 0)
+            hi = v;
+    }
+    if (strncmp(lo, hi, width) == 0)
+        snprintf(buf, len, "%.*s", (int)width, lo);
+    else
+        snprintf(buf, len, "%.*s .. %.*s", (int)width, lo, (int)width, hi);
+}
+
+static int write_meta(const dataset *d, const char *dir, size_t nboundary, double boundary_top, size_t nroof,
+                      size_t nsweep, char *err, size_t errlen)
+{
+    FILE *fp = open_out(dir, "meta.gp", err, errlen);
+    if (!fp)
+        return -1;
+    const char *device = tl_rec_meta_get(&d->files[0], "device");
+    char files[512], date[128], day[64];
+    list_files(d, files, sizeof files);
+    date_span(d, 64, date, sizeof date);
+    date_span(d, 10, day, sizeof day); /* YYYY-MM-DD of an ISO 8601 date */
+
+    fputs("# gnuplot variables written by tl-plotprep; load it before a chart\n", fp);
+    fputs("sources = ", fp);
+    put_gp_string(fp, files);
+    fputs("\ndevice = ", fp);
+    put_gp_string(fp, device);
+    fputs("\ndate = ", fp);
+    put_gp_string(fp, date);
+    fputs("\ndate_day = ", fp);
+    put_gp_string(fp, day);
+    fprintf(fp, "\nsynthetic = %d\n", strncmp(device, "synthetic", 9) == 0);
+    static const char *const copied[] = {"compute_capability", "sm_clock_mhz", "build_type", "timing"};
+    for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++) {
+        const char *v = tl_rec_meta_get(&d->files[0], copied[i]);
+        fprintf(fp, "meta_%s = ", copied[i]);
+        put_gp_string(fp, v ? v : "unknown");
+        fputc('\n', fp);
+    }
+
+    double naive_bound = d->bw_gbps / BYTES_PER_FLOP_NAIVE;
+    fprintf(fp, "\n# measured ceilings (GB/s, GFLOP/s) and the lecture's first-order bounds from them\n"
+                "bw_gbps = %.6g\npeak_gflops = %.6g\nnaive_bound = %.6g\ntiled16_bound = %.6g\n"
+                "tiled32_bound = %.6g\n",
+            d->bw_gbps, d->peak_gflops, naive_bound, 16 * naive_bound, 32 * naive_bound);
+    fprintf(fp, "\n# the lecture's model GPU\nmodel_peak = %.6g\nmodel_bw = %.6g\nmodel_naive = %.6g\n"
+                "model_tiled16 = %.6g\nmodel_tiled32 = %.6g\n",
+            MODEL_PEAK_GFLOPS, MODEL_BW_GBPS, MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE,
+            16 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, 32 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE);
+
+    fputs("\n# gemm series: has_X (0/1), best_X (GFLOP/s, NaN when not measured), size range of square rows\n", fp);
+    char present[512] = "", missing[512] = "";
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < N_GEMM_SERIES; i++) {
+        double best = gemm_best(d, gemm_series[i], NULL);
+        fprintf(fp, "has_%s = %d\nbest_%s =", gemm_series[i], !isnan(best), gemm_series[i]);
+        put_real(fp, best);
+        fputc('\n', fp);
+        char *list = isnan(best) ? missing : present;
+        size_t used = strlen(list);
+        /* present: words for gnuplot's "for [s in ...]"; missing: shown on the chart as a list */
+        snprintf(list + used, sizeof present - used, "%s%s", used ? (list == present ? " " : ", ") : "",
+                 gemm_series[i]);
+        for (size_t j = 0; j < d->npass; j++) {
+            const tl_rec_row *r = d->pass[j].row;
+            if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, gemm_series[i]) == 0 && is_square(r)) {
+                lo = fmin(lo, (double)r->n);
+                hi = fmax(hi, (double)r->n);
+            }
+        }
+    }
+    if (hi == 0) { /* only rectangular or unknown variants passed: a sane empty frame */
+        lo = 64;
+        hi = 4096;
+    }
+    fputs("gemm_present = ", fp);
+    put_gp_string(fp, present);
+    fputs("\ngemm_missing = ", fp);
+    put_gp_string(fp, missing);
+    fprintf(fp, "\nsize_min = %.6g\nsize_max = %.6g\n", lo, hi);
+    fputs("\n# roofline points: kernels with data, and the size each is shown at\nroof_kernels = \"", fp);
+    for (size_t i = 0, first = 1; i < N_GPU_KERNELS; i++) {
+        long big;
+        if (!isnan(gemm_best(d, gpu_kernels[i], &big)) && big > 0) {
+            fprintf(fp, "%s%s", first ? "" : " ", gpu_kernels[i]);
+            first = 0;
+        }
+    }
+    fputs("\"\n", fp);
+    for (size_t i = 0; i < N_GPU_KERNELS; i++) {
+        long big;
+        gemm_best(d, gpu_kernels[i], &big);
+        fprintf(fp, "roof_n_%s = %ld\n", gpu_kernels[i], big);
+    }
+    fprintf(fp, "\nboundary_max_gflops = %.6g\n", boundary_top);
+    fprintf(fp, "\nn_boundary_sizes = %zu\nn_roofline = %zu\nn_sweep = %zu\nn_fail = %zu\nn_skip = %zu\n",
+            nboundary, nroof, nsweep, d->nfail, d->nskip);
+    return close_out(fp, dir, "meta.gp", err, errlen);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+
+int main(int argc, char **argv)
+{
+    const char *out = NULL;
+    char **paths = calloc((size_t)argc, sizeof *paths);
+    size_t npaths = 0;
+    if (!paths)
+        return die2("out of memory");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+            out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            fprintf(stderr, "tl-plotprep: unknown option '%s' (or --out without a folder)\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else {
+            paths[npaths++] = argv[i];
+        }
+    }
+    if (!out || npaths == 0) {
+        fprintf(stderr, "tl-plotprep: %s\n", !out ? "no --out WORKDIR given" : "no records file given");
+        usage(stderr);
+        return 2;
+    }
+
+    dataset d = {0};
+    d.nfiles = npaths;
+    d.files = calloc(d.nfiles, sizeof *d.files);
+    if (!d.files)
+        return die2("out of memory");
+    char err[TL_REC_ERRLEN];
+    size_t total = 0;
+    for (size_t i = 0; i < d.nfiles; i++) {
+        if (tl_rec_read(paths[i], &d.files[i], err, sizeof err) != 0)
+            return die2(err);
+        total += d.files[i].nrows;
+    }
+    d.pass = malloc((total + 1) * sizeof *d.pass);
+    if (!d.pass)
+        return die2("out of memory");
+    for (size_t i = 0; i < d.nfiles; i++) {
+        for (size_t j = 0; j < d.files[i].nrows; j++) {
+            const tl_rec_row *r = &d.files[i].rows[j];
+            d.ngemm_rows += strcmp(r->kind, "gemm") == 0;
+            if (strcmp(r->status, "PASS") == 0)
+                d.pass[d.npass++] = (row_ref){.row = r, .path = d.files[i].path};
+            else if (strcmp(r->status, "FAIL") == 0)
+                d.nfail++;
+            else
+                d.nskip++;
+        }
+    }
+    if (check_dataset(&d, err, sizeof err) != 0)
+        return die2(err);
+
+    struct stat st;
+    if (mkdir(out, 0777) != 0 && !(errno == EEXIST && stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "tl-plotprep: cannot make folder '%s': %s\n", out, strerror(errno));
+        return 2;
+    }
+    size_t nboundary = 0, nroof = 0, nsweep = 0;
+    double boundary_top = 0;
+    if (write_gemm_files(&d, out, err, sizeof err) != 0 || write_boundary(&d, out, &nboundary, &boundary_top, err, sizeof err) != 0 ||
+        write_roofline(&d, out, &nroof, err, sizeof err) != 0 || write_model(&d, out, err, sizeof err) != 0 ||
+        write_sweep(&d, out, &nsweep, err, sizeof err) != 0 ||
+        write_meta(&d, out, nboundary, boundary_top, nroof, nsweep, err, sizeof err) != 0)
+        return die2(err);
+
+    for (size_t i = 0; i < d.nfiles; i++)
+        tl_rec_free(&d.files[i]);
+    free(d.files);
+    free(d.pass);
+    free(paths);
+    return 0;
+}
