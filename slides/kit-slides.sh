@@ -125,9 +125,14 @@ awk -f "$here/measured.awk" "$@" > "$stage/measured.tex" || die "could not read 
 cp "$stage/measured.tex" "$out/measured.tex"
 
 # ---------------------------------------------------------------- 5. the PDF
+# The PDF's page objects are kept out of compressed object streams
+# (\pdfobjcompresslevel=0, which must precede \documentclass, hence the engine option
+# that prefixes the first input line): without poppler's pdfinfo, the pages can still
+# be counted as '/Type /Page' objects (tests/slides does so).
 tmp=$out/.lecture-$$.pdf
 log=$out/lecture.log
 (cd "$stage" && pandoc lecture.md -t beamer --slide-level=2 --pdf-engine=pdflatex \
+    --pdf-engine-opt='\pdfobjcompresslevel=0\input' \
     --resource-path="$stage:$plots" -H "$here/preamble.tex" -H measured.tex -o "$tmp") > "$log" 2>&1
 rc=$?
 if [ $rc -ne 0 ] || [ ! -s "$tmp" ]; then
