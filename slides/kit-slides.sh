@@ -24,8 +24,9 @@ output of './kit bench' on your GPU. Without RECORDS the dataset shipped under
 plots/ is used. The charts come from plots/kit-plots.sh; the GPU, the date and
 the table of key figures on the slides are read from the same records.
 
-Needs pandoc and pdflatex with beamer and lmodern (Debian: pandoc texlive-latex-base
-texlive-latex-recommended lmodern). As root with apt they are installed when missing.
+Needs pandoc and pdflatex with beamer, pgf and lmodern (Debian: pandoc texlive-latex-base
+texlive-latex-recommended texlive-pictures lmodern, about 90 MB to download).
+As root with apt they are installed when missing.
 
 Exit codes: 0 built, 1 the deck failed to build (see lecture.log), 2 bad usage,
 input or missing tools.
@@ -103,19 +104,22 @@ sed -f "$stage/figures.sed" "$deck" > "$stage/lecture.md" || die "cannot stage t
 have_tools() {
     command -v pandoc >/dev/null 2>&1 && command -v pdflatex >/dev/null 2>&1 &&
     command -v kpsewhich >/dev/null 2>&1 &&
-    [ -n "$(kpsewhich beamer.cls 2>/dev/null)" ] && [ -n "$(kpsewhich lmodern.sty 2>/dev/null)" ]
+    [ -n "$(kpsewhich beamer.cls 2>/dev/null)" ] && [ -n "$(kpsewhich pgfcore.sty 2>/dev/null)" ] &&
+    [ -n "$(kpsewhich lmodern.sty 2>/dev/null)" ]
 }
-pkgs="pandoc texlive-latex-base texlive-latex-recommended lmodern"
+# Debian bookworm: beamer.cls is in texlive-latex-recommended, but beamer needs pgf, which is
+# in texlive-pictures; pandoc's template needs lmodern. texlive-fonts-recommended is not used.
+pkgs="pandoc texlive-latex-base texlive-latex-recommended texlive-pictures lmodern"
 if ! have_tools; then
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
-        printf 'kit slides: pandoc or LaTeX (beamer, lmodern) missing; installing: %s\n' "$pkgs" >&2
+        printf 'kit slides: pandoc or LaTeX (beamer, pgf, lmodern) missing; installing: %s\n' "$pkgs" >&2
         # shellcheck disable=SC2086
         DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y \
             --no-install-recommends $pkgs >&2 ||
             die "apt-get could not install $pkgs (try 'apt-get update' first)"
-        have_tools || die "still missing pandoc, pdflatex, beamer.cls or lmodern.sty after installing $pkgs"
+        have_tools || die "still missing pandoc, pdflatex, beamer.cls, pgfcore.sty or lmodern.sty after installing $pkgs"
     else
-        die "pandoc and pdflatex (with beamer and lmodern) are needed; install them, e.g. on Debian/Ubuntu: sudo apt-get install --no-install-recommends $pkgs"
+        die "pandoc and pdflatex (with beamer, pgf and lmodern) are needed; install them, e.g. on Debian/Ubuntu: sudo apt-get install --no-install-recommends $pkgs"
     fi
 fi
 

@@ -108,7 +108,8 @@ static bool have(const char *tool)
 static bool have_latex(void)
 {
     return have("pandoc") && have("pdflatex") && have("kpsewhich") &&
-           system("test -n \"$(kpsewhich beamer.cls)\" && test -n \"$(kpsewhich lmodern.sty)\"") == 0;
+           system("test -n \"$(kpsewhich beamer.cls)\" && test -n \"$(kpsewhich pgfcore.sty)\" && "
+                  "test -n \"$(kpsewhich lmodern.sty)\"") == 0;
 }
 
 static char *tempdir(void)
@@ -382,7 +383,7 @@ Test(plots, render_every_chart_the_deck_references, .timeout = 120)
 Test(build, makes_a_pdf_of_at_least_15_pages_naming_the_records_gpu, .timeout = 300)
 {
     if (!have_latex())
-        cr_skip_test("pandoc or pdflatex (with beamer, lmodern) is missing: "
+        cr_skip_test("pandoc or pdflatex (with beamer, pgf, lmodern) is missing: "
                      "apt-get install --no-install-recommends pandoc texlive-latex-base "
                      "texlive-latex-recommended texlive-pictures lmodern");
     if (!exists(path(root(), "plots/kit-plots.sh")))
@@ -416,7 +417,7 @@ Test(build, makes_a_pdf_of_at_least_15_pages_naming_the_records_gpu, .timeout = 
 Test(build, a_deck_latex_rejects_exits_1_and_leaves_no_pdf, .timeout = 120)
 {
     if (!have_latex())
-        cr_skip_test("pandoc or pdflatex (with beamer, lmodern) is missing");
+        cr_skip_test("pandoc or pdflatex (with beamer, pgf, lmodern) is missing");
     /* the stub's charts are not images either: pdflatex stops at whichever error comes first */
     char *d = fake_root("mkdir -p \"$TL_BUILD/plots\"\n"
                         "for c in gflops-vs-size roofline tile-occupancy-sweep boundary-cost lecture-model-vs-measured; do\n"
