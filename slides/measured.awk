@@ -134,7 +134,7 @@ END {
     printf "\\newcommand{\\tlkeytable}{%%\n\\begin{tabular}{l"
     for (d = 1; d <= cols; d++) printf "r"
     printf "}\n\\toprule\nmeasured"
-    for (d = 1; d <= ndev; d++) printf " & \\textbf{%s}", tex(devs[d])
+    for (d = 1; d <= ndev; d++) printf " & \\parbox[b]{3.6cm}{\\raggedleft\\textbf{%s}}", tex(devs[d])
     printf " \\\\\n\\midrule\n"
     printf "copy bandwidth (GB/s)"; for (d = 1; d <= ndev; d++) printf " & %s", num(best[devs[d], "bw"]); print " \\\\"
     printf "FP32 FMA peak (GFLOP/s)"; for (d = 1; d <= ndev; d++) printf " & %s", num(best[devs[d], "peak"]); print " \\\\"
