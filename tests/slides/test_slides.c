@@ -355,6 +355,27 @@ Test(kit_slides, a_failing_plots_step_stops_the_build_with_its_exit_code, .timeo
     rmtree(d);
 }
 
+Test(kit_slides, without_records_uses_the_dataset_under_plots_for_charts_and_numbers_alike, .timeout = 30)
+{
+    /* the stub records what it was given, then stops the build */
+    char *d = fake_root("mkdir -p \"$TL_BUILD\"; printf '%s\\n' \"$@\" > \"$TL_BUILD/plots-args\"; exit 3");
+    char *cmd = NULL, *out = NULL;
+    cr_assert(asprintf(&cmd, "TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh'", d, d, d) > 0);
+    cr_expect_eq(run(cmd, &out), 2, "no RECORDS and no dataset under plots/ should exit 2: %s", out);
+    cr_expect(strstr(out, "no RECORDS given"), "the error should say that no records were found: %s", out);
+    free(cmd);
+    cr_assert(asprintf(&cmd, "mkdir -p '%s/plots/dataset' && cp '%s' '%s/plots/dataset/gpu.csv' && "
+                       "echo 'a,b' > '%s/plots/dataset/other.csv'", d, records(), d, d) > 0);
+    cr_assert_eq(run(cmd, &out), 0, "%s", out);
+    free(cmd);
+    cr_assert(asprintf(&cmd, "TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh'", d, d, d) > 0);
+    cr_expect_eq(run(cmd, &out), 3, "the plots step's exit 3 should come back: %s", out);
+    char *args = slurp(path(d, "build/plots-args"));
+    char *want = path(d, "plots/dataset/gpu.csv\n");
+    cr_expect_str_eq(args, want, "kit-plots.sh should get exactly the records file found under plots/");
+    rmtree(d);
+}
+
 /* ---------------------------------------------------------------- with the real plots part */
 
 Test(plots, render_every_chart_the_deck_references, .timeout = 120)
