@@ -62,12 +62,18 @@ is_records() { head -n 40 "$1" 2>/dev/null | grep -q '^# tilelab_records:'; }
 
 if [ $# -eq 0 ]; then
     # The shipped dataset: every records file under plots/ (tests keep theirs elsewhere).
+    # one file a line: paths may hold spaces (not newlines)
+    nl='
+'
+    old_ifs=$IFS; IFS=$nl; set -f
+    # shellcheck disable=SC2046 # split on newlines only, globbing off
     set -- $(find "$TL_ROOT/plots" -name '*.csv' -type f 2>/dev/null | LC_ALL=C sort |
-             while read -r f; do is_records "$f" && printf '%s\n' "$f"; done)
+             while IFS= read -r f; do is_records "$f" && printf '%s\n' "$f"; done)
+    set +f; IFS=$old_ifs
     [ $# -gt 0 ] || die "no RECORDS given and no records file (CSV with '# tilelab_records:') under '$TL_ROOT/plots'; measure with './kit bench' and pass its output"
 fi
 for f in "$@"; do
-    [ -f "$f" ] && [ -r "$f" ] || die "cannot read records file '$f'"
+    { [ -f "$f" ] && [ -r "$f" ]; } || die "cannot read records file '$f'"
     is_records "$f" || die "'$f' is not a tilelab records file: its metadata lacks '# tilelab_records: 1' (CONTRACTS section 4)"
 done
 
@@ -92,7 +98,8 @@ for name in $figures; do
     for ext in pdf png; do
         f=$plots/$name.$ext
         [ -s "$f" ] || continue
-        if [ -z "$pick" ] || [ "$f" -nt "$pick" ]; then pick=$f; fi
+        # the newer of NAME.pdf and NAME.png ('test -nt' is not POSIX; 'find -newer' is)
+        if [ -z "$pick" ] || [ -n "$(find "$f" -prune -newer "$pick")" ]; then pick=$f; fi
     done
     [ -n "$pick" ] || die "figure '$name' is missing: plots/kit-plots.sh did not render $plots/$name.pdf or $plots/$name.png"
     case $pick in *[\|\&\\]*) die "figure path '$pick' holds a character the build cannot quote (| & \\)" ;; esac
