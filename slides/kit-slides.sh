@@ -142,7 +142,7 @@ cp "$stage/measured.tex" "$out/measured.tex"
 # be counted as '/Type /Page' objects (tests/slides does so).
 tmp=$out/.lecture-$$.pdf
 log=$out/lecture.log
-(cd "$stage" && pandoc lecture.md -t beamer --slide-level=2 --pdf-engine=pdflatex \
+(cd "$stage" && pandoc lecture.md -t beamer --slide-level=2 --pdf-engine=pdflatex --verbose \
     --pdf-engine-opt='\pdfobjcompresslevel=0\input' \
     --resource-path="$stage:$plots" -H "$here/preamble.tex" -H measured.tex -o "$tmp") > "$log" 2>&1
 rc=$?
@@ -153,6 +153,13 @@ if [ $rc -ne 0 ] || [ ! -s "$tmp" ]; then
     exit 1
 fi
 mv -f "$tmp" "$out/lecture.pdf" || die "cannot rename '$tmp' to '$out/lecture.pdf'"
+# --verbose puts LaTeX's own output into the log: a slide whose content is taller than the
+# page shows as 'Overfull \vbox' (beamer cuts it off silently); count the last LaTeX run only.
+over=$(awk '/^\[makePDF\] Run #/ { n = 0 } /^Overfull \\vbox/ { n++ } END { print n + 0 }' "$log")
+if [ "$over" -gt 0 ]; then
+    printf 'kit slides: warning: %s slide(s) too tall for the page (Overfull \\vbox in %s); look at the PDF\n' \
+        "$over" "$log" >&2
+fi
 if grep -q '^\[WARNING\]' "$log"; then
     printf 'kit slides: pandoc warned (see %s):\n' "$log" >&2
     grep '^\[WARNING\]' "$log" | head -n 5 >&2

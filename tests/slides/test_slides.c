@@ -177,6 +177,18 @@ static char *fake_root(const char *stub)
 }
 
 /* Page objects ('/Type /Page', not '/Pages'): kit-slides.sh keeps them out of compressed streams. */
+/* A plots stand-in that writes every chart as a tiny valid 4 x 3 PNG (or all but SKIP). */
+static const char *png_stub =
+    "mkdir -p \"$TL_BUILD/plots\"\n"
+    "for c in gflops-vs-size roofline tile-occupancy-sweep boundary-cost lecture-model-vs-measured; do\n"
+    "  [ \"$c\" = \"${SKIP:-}\" ] && continue\n"
+    "  printf '\\211\\120\\116\\107\\015\\012\\032\\012\\000\\000\\000\\015\\111\\110\\104\\122\\000\\000"
+    "\\000\\004\\000\\000\\000\\003\\010\\000\\000\\000\\000\\221\\237\\361\\032\\000\\000\\000\\016"
+    "\\111\\104\\101\\124\\170\\234\\143\\370\\017\\004\\014\\160\\002\\000\\131\\265\\013\\365"
+    "\\265\\136\\141\\060\\000\\000\\000\\000\\111\\105\\116\\104\\256\\102\\140\\202' "
+    "> \"$TL_BUILD/plots/$c.png\"\n"
+    "done";
+
 static int pdf_page_objects(const char *pdf)
 {
     char *cmd = NULL, *out = NULL;
@@ -333,11 +345,9 @@ Test(kit_slides, an_unreadable_or_foreign_records_file_exits_2, .timeout = 20)
 Test(kit_slides, a_missing_chart_stops_the_build_with_exit_2_naming_it, .timeout = 30)
 {
     /* a plots stand-in that renders every chart but 'roofline' */
-    char *d = fake_root("mkdir -p \"$TL_BUILD/plots\"\n"
-                        "for c in gflops-vs-size tile-occupancy-sweep boundary-cost lecture-model-vs-measured; do\n"
-                        "  echo x > \"$TL_BUILD/plots/$c.png\"\ndone");
+    char *d = fake_root(png_stub);
     char *cmd = NULL, *out = NULL;
-    cr_assert(asprintf(&cmd, "TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh' '%s'", d, d, d, records()) > 0);
+    cr_assert(asprintf(&cmd, "SKIP=roofline TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh' '%s'", d, d, d, records()) > 0);
     cr_expect_eq(run(cmd, &out), 2, "a missing chart should exit 2: %s", out);
     cr_expect(strstr(out, "'roofline'"), "the error should name the missing chart 'roofline': %s", out);
     char *pdf = path(d, "build/slides/lecture.pdf");
@@ -420,6 +430,7 @@ Test(build, makes_a_pdf_of_at_least_15_pages_naming_the_records_gpu, .timeout = 
     cr_assert(exists(pdf), "no %s after a successful build", pdf);
     int pages = pdf_pages(pdf);
     cr_expect_geq(pages, MIN_PAGES, "lecture.pdf has %d pages; expected at least %d", pages, MIN_PAGES);
+    cr_expect(!strstr(out, "too tall"), "a slide of the deck overflows its page: %s", out);
     free(cmd);
     cr_assert(asprintf(&cmd, "ls -a '%s/slides' | grep -c '^\\.lecture-' || true", d) > 0);
     run(cmd, &out);
@@ -439,10 +450,7 @@ Test(build, a_deck_latex_rejects_exits_1_and_leaves_no_pdf, .timeout = 120)
 {
     if (!have_latex())
         cr_skip_test("pandoc or pdflatex (with beamer, pgf, lmodern) is missing");
-    /* the stub's charts are not images either: pdflatex stops at whichever error comes first */
-    char *d = fake_root("mkdir -p \"$TL_BUILD/plots\"\n"
-                        "for c in gflops-vs-size roofline tile-occupancy-sweep boundary-cost lecture-model-vs-measured; do\n"
-                        "  echo x > \"$TL_BUILD/plots/$c.png\"\ndone");
+    char *d = fake_root(png_stub);
     char *cmd = NULL, *out = NULL;
     cr_assert(asprintf(&cmd, "printf '\\n## Broken\\n\\n\\\\thismacroisnotdefined\\n' >> '%s/slides/lecture.md'", d) > 0);
     cr_assert_eq(run(cmd, &out), 0, "%s", out);
@@ -450,10 +458,28 @@ Test(build, a_deck_latex_rejects_exits_1_and_leaves_no_pdf, .timeout = 120)
     cr_assert(asprintf(&cmd, "TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh' '%s'", d, d, d, records()) > 0);
     cr_expect_eq(run(cmd, &out), 1, "a LaTeX error should exit 1: %s", out);
     cr_expect(strstr(out, "lecture.log"), "the error should point at the log: %s", out);
+    cr_expect(strstr(out, "thismacroisnotdefined"), "the error should show LaTeX's complaint: %s", out);
     cr_expect(!exists(path(d, "build/slides/lecture.pdf")), "no lecture.pdf may appear after a failed build");
     free(cmd);
     cr_assert(asprintf(&cmd, "ls -a '%s/build/slides' | grep -c '^\\.lecture-' || true", d) > 0);
     run(cmd, &out);
     cr_expect_eq(atoi(out), 0, "a temporary PDF was left behind");
+    rmtree(d);
+}
+
+Test(build, a_slide_too_tall_for_its_page_is_reported, .timeout = 120)
+{
+    if (!have_latex())
+        cr_skip_test("pandoc or pdflatex (with beamer, pgf, lmodern) is missing");
+    char *d = fake_root(png_stub);
+    char *cmd = NULL, *out = NULL;
+    cr_assert(asprintf(&cmd, "printf '\\n## Too long\\n\\n' >> '%s/slides/lecture.md' && "
+                       "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25; do "
+                       "echo \"- bullet $i\" >> '%s/slides/lecture.md'; done", d, d) > 0);
+    cr_assert_eq(run(cmd, &out), 0, "%s", out);
+    free(cmd);
+    cr_assert(asprintf(&cmd, "TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh' '%s'", d, d, d, records()) > 0);
+    cr_expect_eq(run(cmd, &out), 0, "an overflowing slide is a warning, not a failure: %s", out);
+    cr_expect(strstr(out, "1 slide(s) too tall"), "the overflowing slide should be reported once: %s", out);
     rmtree(d);
 }
