@@ -25,7 +25,7 @@ plots/ is used. The charts come from plots/kit-plots.sh; the GPU, the date and
 the table of key figures on the slides are read from the same records.
 
 Needs pandoc and pdflatex with beamer, pgf and lmodern (Debian: pandoc texlive-latex-base
-texlive-latex-recommended texlive-pictures lmodern, about 90 MB to download).
+texlive-latex-recommended texlive-pictures lmodern, about 95 MB to download).
 As root with apt they are installed when missing.
 
 Exit codes: 0 built, 1 the deck failed to build (see lecture.log), 2 bad usage,
