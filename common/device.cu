@@ -101,17 +101,30 @@ static int fail(cudaError_t rc, const char *what, char *err, size_t errlen)
     return -1;
 }
 
+/* NaN tails after d_M and d_N (tilelab.h); off under compute-sanitizer memcheck. */
+static int input_guards = 1;
+
+extern "C" void tl_gpu_set_input_guards(int on)
+{
+    input_guards = on;
+}
+
+static size_t input_tail(void)
+{
+    return input_guards ? TL_DEVICE_GUARD_FLOATS : 0;
+}
+
 extern "C" int tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->m = m; c->k = k; c->n = n;
     cudaError_t rc;
     /* Each matrix its own allocation, so memcheck and the emulator's guard pages see any
-     * read past the end of M or N. P carries a guard zone: a stray store is caught even
-     * without a sanitizer. */
-    if ((rc = cudaMalloc((void **)&c->d_M, sizeof(float) * (size_t)m * k)) != cudaSuccess)
+     * read past the end of M or N (with the NaN tails off). P carries a guard zone: a stray
+     * store is caught even without a sanitizer. */
+    if ((rc = cudaMalloc((void **)&c->d_M, sizeof(float) * ((size_t)m * k + input_tail()))) != cudaSuccess)
         return fail(rc, "cudaMalloc(d_M)", err, errlen);
-    if ((rc = cudaMalloc((void **)&c->d_N, sizeof(float) * (size_t)k * n)) != cudaSuccess)
+    if ((rc = cudaMalloc((void **)&c->d_N, sizeof(float) * ((size_t)k * n + input_tail()))) != cudaSuccess)
         return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_N)", err, errlen);
     if ((rc = cudaMalloc((void **)&c->d_P, sizeof(float) * ((size_t)m * n + TL_DEVICE_GUARD_FLOATS))) != cudaSuccess)
         return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_P)", err, errlen);
@@ -135,6 +148,11 @@ extern "C" int tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_m
         return fail(rc, "cudaMemcpy(d_M <- M)", err, errlen);
     if ((rc = cudaMemcpy(c->d_N, N->data, sizeof(float) * tl_matrix_count(N), cudaMemcpyHostToDevice)) != cudaSuccess)
         return fail(rc, "cudaMemcpy(d_N <- N)", err, errlen);
+    /* 0xFF bytes: NaN after each input, read by any load that runs past its end. */
+    if (input_tail() &&
+        ((rc = cudaMemset(c->d_M + tl_matrix_count(M), 0xFF, sizeof(float) * input_tail())) != cudaSuccess ||
+         (rc = cudaMemset(c->d_N + tl_matrix_count(N), 0xFF, sizeof(float) * input_tail())) != cudaSuccess))
+        return fail(rc, "cudaMemset(NaN tails after d_M, d_N)", err, errlen);
     return 0;
 }
 
@@ -144,6 +162,10 @@ static int launch_checked(tl_launch_fn fn, const tl_gpu_case *c, const void *ctx
     cudaError_t last = cudaGetLastError();
     if (rc == cudaSuccess)
         rc = last;
+    if (rc == cudaErrorInvalidConfiguration)
+        return fail(rc, "kernel launch refused (a grid or block dimension is 0 or too large: "
+                    "grid too small? Width / TILE_WIDTH is 0 when Width < TILE_WIDTH; use "
+                    "ceil_div(Width, TILE_WIDTH))", err, errlen);
     if (rc != cudaSuccess)
         return fail(rc, "kernel launch", err, errlen);
     if ((rc = cudaDeviceSynchronize()) != cudaSuccess)
