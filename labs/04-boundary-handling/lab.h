@@ -3,7 +3,7 @@
  *
  * boundary.cu is compiled twice, once per tile width, with TILE_WIDTH and the names renamed on
  * nvcc's command line (labs/04-boundary-handling/meson.build), e.g. for 16:
- *     -DTILE_WIDTH=16 -DMatrixMulKernel=MatrixMulKernel_t16 -DMatrixMulKernelRect=MatrixMulKernelRect_t16
+ *     -DTILE_WIDTH=16 -DMatrixMulKernel=MatrixMulKernel_b16 -DMatrixMulKernelRect=MatrixMulKernelRect_b16
  *     -Dlaunch_boundary=launch_boundary_t16 -Dlaunch_rect=launch_rect_t16
  * so you write the lecture's names once and both builds link into one program. */
 #ifndef TILELAB_LAB04_H
