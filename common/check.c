@@ -355,7 +355,8 @@ void tl_check_reason(const tl_check_report *rep, char *buf, size_t len)
         snprintf(buf, len, "ok");
     else
         snprintf(buf, len, "%s (%ld/%ld wrong)%s", tl_pattern_name(rep->pattern), rep->wrong,
-                 (long)rep->m * rep->n, rep->guard_broken ? " + write outside P" : "");
+                 (long)rep->m * rep->n,
+                 rep->guard_broken && rep->pattern != TL_PAT_GUARD ? " + write outside P" : "");
 }
 
 void tl_check_explain(const tl_check_report *rep, FILE *out, const char *ind)

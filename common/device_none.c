@@ -28,7 +28,7 @@ static int no_cuda(char *err, size_t errlen)
     return -1;
 }
 
-void tl_gpu_set_input_guards(int on)
+void tl_gpu_set_exact_alloc(int on)
 {
     (void)on;
 }

@@ -29,7 +29,7 @@ typedef struct opts {
     const char *records;
     int         no_time, serve, quiet;
     int         repeat;         /* checked runs per GPU case                               */
-    int         no_input_guards;
+    int         exact_alloc;
 } opts;
 
 static void usage(const tl_lab *lab, FILE *out)
@@ -47,8 +47,8 @@ static void usage(const tl_lab *lab, FILE *out)
             "  --no-time         check only, time nothing\n"
             "  --repeat N        checked runs per GPU case, 1..100 (default %d); runs that differ\n"
             "                    bit for bit on the same inputs are a race (missing __syncthreads)\n"
-            "  --no-input-guards no NaN after d_M and d_N (for compute-sanitizer memcheck, which\n"
-            "                    then reports every read past their end)\n"
+            "  --exact-alloc     no guard zones after d_M, d_N, d_P (for compute-sanitizer memcheck,\n"
+            "                    which then reports every access past their ends)\n"
             "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
             "  --quiet           print failures and the summary only\n"
             "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
@@ -79,7 +79,7 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
         {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
         {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
         {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {"repeat", required_argument, NULL, 'P'},  {"no-input-guards", no_argument, NULL, 'I'},
+        {"repeat", required_argument, NULL, 'P'},  {"exact-alloc", no_argument, NULL, 'I'},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->seed = TL_DEFAULT_SEED;
@@ -121,7 +121,7 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
                 return usage_error(lab, "--repeat '%s': give an integer from 1 to 100", optarg);
             o->repeat = (int)v;
             break;
-        case 'I': o->no_input_guards = 1; break;
+        case 'I': o->exact_alloc = 1; break;
         case 'R': o->records = optarg; break;
         case 'n': o->no_time = 1; break;
         case 'G': o->serve = 1; break;
@@ -402,6 +402,15 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         out->rep.guard_broken = broken;
         out->rep.guard_where = where;
     }
+    if (out->rep.guard_broken && out->rep.wrong) {
+        /* Stores outside P explain the wrong elements too: a thread with Col >= n stores into
+         * the first elements of the next row, racing with the thread that owns them. */
+        out->rep.pattern = TL_PAT_GUARD;
+        snprintf(out->rep.detail, sizeof out->rep.detail,
+                 "stores outside P: threads past the last row write beyond its end, and threads "
+                 "past the last column write into the start of the next row (%ld elements wrong "
+                 "there): the store needs its (Row < m && Col < n) test", out->rep.wrong);
+    }
     if (out->rep.wrong || out->rep.guard_broken) {
         out->result = CASE_FAIL;
         char r[200];
@@ -561,8 +570,8 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
         need_gpu |= sel[i]->where == TL_ON_GPU;
     tl_device_info dev;
     memset(&dev, 0, sizeof dev);
-    if (o.no_input_guards)
-        tl_gpu_set_input_guards(0);
+    if (o.exact_alloc)
+        tl_gpu_set_exact_alloc(1);
     if (need_gpu)
         tl_device_query(&dev);
     else

@@ -188,11 +188,13 @@ typedef struct tl_gpu_case {
 typedef int (*tl_launch_fn)(const float *d_M, const float *d_N, float *d_P, int m, int k, int n,
                             const void *ctx);
 
-/* By default d_M and d_N are followed by TL_DEVICE_GUARD_FLOATS NaNs, so a load without its
- * bounds check that runs past the end of M or N poisons P (NaN * 0 is NaN) and the checker
- * sees it. Turn them off (0) under compute-sanitizer memcheck, which then sees every such
- * read as out of bounds of its allocation. */
-void tl_gpu_set_input_guards(int on);
+/* By default d_M and d_N are each followed by TL_DEVICE_GUARD_FLOATS NaNs (TL_INPUT_TAIL_BITS),
+ * so a load without its bounds check that runs past the end of M or N poisons P (NaN * 0 is
+ * NaN) and the checker sees it; and d_P is followed by a guard zone large enough to hold every
+ * stray store of a TL_MAX_TILE-wide block, so an unguarded store is reported, never lost in
+ * someone else's memory. tl_gpu_set_exact_alloc(1) allocates M, N and P exactly instead, for
+ * compute-sanitizer memcheck, which then sees every access past their ends. */
+void tl_gpu_set_exact_alloc(int on);
 int  tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen);
 void tl_gpu_case_free(tl_gpu_case *c);
 int  tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_matrix *N, char *err, size_t errlen);

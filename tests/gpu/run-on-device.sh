@@ -144,10 +144,10 @@ sanitize lab03-nosync2      racecheck yes tests/wrong/lab03-wrong-nosync2 $SMALL
 sanitize ref04-clean        racecheck no  solutions/04-boundary-handling/lab04-ref $SMALL --variants boundary16 --sizes 40
 sanitize lab04-sync-branch  racecheck yes tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
 sanitize lab04-sync-branch  synccheck yes tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
-sanitize ref04-mem-clean    memcheck  no  solutions/04-boundary-handling/lab04-ref $SMALL --no-input-guards --variants boundary16,boundary32,rect16 --sizes 17,100,33x65x17
-sanitize lab04-noguard-m    memcheck  yes tests/wrong/lab04-wrong-noguard-m $SMALL --no-input-guards --variants boundary16 --sizes 17
-sanitize lab04-noguard-n    memcheck  yes tests/wrong/lab04-wrong-noguard-n $SMALL --no-input-guards --variants boundary16 --sizes 17
-sanitize lab04-noguard-store memcheck yes tests/wrong/lab04-wrong-noguard-store $SMALL --variants boundary32 --sizes 100
+sanitize ref04-mem-clean    memcheck  no  solutions/04-boundary-handling/lab04-ref $SMALL --exact-alloc --variants boundary16,boundary32,rect16 --sizes 17,100,33x65x17
+sanitize lab04-noguard-m    memcheck  yes tests/wrong/lab04-wrong-noguard-m $SMALL --exact-alloc --variants boundary16 --sizes 17
+sanitize lab04-noguard-n    memcheck  yes tests/wrong/lab04-wrong-noguard-n $SMALL --exact-alloc --variants boundary16 --sizes 17
+sanitize lab04-noguard-store memcheck yes tests/wrong/lab04-wrong-noguard-store $SMALL --exact-alloc --variants boundary16 --sizes 17
 
 # ------------------------------------------------------------------ 5. speed at 4096
 say "== speed: Width 4096, one process"
