@@ -124,6 +124,19 @@ static void print_lecture_table(void)
 static const int block_sizes[] = {32, 64, 96, 128, 160, 192, 256, 320, 384, 512, 640, 768, 1024};
 static const int dyn_sizes[] = {0, 1, 2048, 16 * 1024, 48 * 1024, 100 * 1024, 200 * 1024, 240 * 1024};
 
+/* "sweep_t16_cap" from the kernel's first configuration, "sweep_t16_cap_s0k". */
+static const char *kernel_name(int kern)
+{
+    static char name[32];
+    tl_sweep_config c;
+    tl_sweep_config_get(kern * (tl_sweep_config_count() / tl_sweep_kernel_count()), &c);
+    snprintf(name, sizeof name, "%s", c.name);
+    char *cut = strrchr(name, '_');
+    if (cut)
+        *cut = '\0';
+    return name;
+}
+
 /* The calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor for every sweep kernel,
  * block size and amount of dynamic shared memory. Returns the number of disagreements. */
 static int compare_with_api(const tl_occ_device *gd, int quiet, int *total)
@@ -156,16 +169,14 @@ static int compare_with_api(const tl_occ_device *gd, int quiet, int *total)
                     ++agree;
                 } else {
                     ++bad;
-                    printf("  MISMATCH kernel %d: %d threads, %d registers, %d + %d B shared: API %d "
-                           "blocks, calculator %d (%s)\n", kern, block_sizes[b], regs, ssmem, dyn_sizes[s],
+                    printf("  MISMATCH kernel %s: %d threads, %d registers, %d + %d B shared: API %d "
+                           "blocks, calculator %d (%s)\n", kernel_name(kern), block_sizes[b], regs, ssmem, dyn_sizes[s],
                            api, calc, calc ? tl_occ_limit_name(r.limit) : r.why);
                 }
             }
-        tl_sweep_config c;
-        tl_sweep_config_get(kern * (tl_sweep_config_count() / tl_sweep_kernel_count()), &c);
         if (!quiet)
-            printf("  kernel %-22.22s %3d registers, %5d B static shared: %3d of %3d configurations agree\n",
-                   c.name, regs, ssmem, agree, rows);
+            printf("  kernel %-16s %3d registers, %5d B static shared: %3d of %3d configurations agree\n",
+                   kernel_name(kern), regs, ssmem, agree, rows);
     }
     return bad;
 }

@@ -48,7 +48,7 @@ static const tl_variant variants[] = {
 };
 
 static const tl_lab lab = {
-    .id = "-speed",
+    .id = "speed",
     .name = "speed",
     .title = "the reference kernels of labs 02-04 next to cuBLAS",
     .variants = variants,
