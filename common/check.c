@@ -271,9 +271,9 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
          * something that is not part of M or N. The GPU harness puts NaN right after d_M and
          * d_N, so an unguarded load past their end lands here (0 * NaN is NaN). */
         rep->pattern = TL_PAT_NONFINITE;
-        snprintf(rep->detail, sizeof rep->detail, "%ld elements are NaN or Inf although the inputs "
-                 "are in [-1, 1]: a load without its bounds check read past the end of M or N "
-                 "(the harness puts NaN there), or an uninitialised value (Pvalue, shared memory)%s",
+        snprintf(rep->detail, sizeof rep->detail, "%ld elements are NaN/Inf from inputs in [-1, 1]: "
+                 "a load without its bounds check read past the end of M or N (NaN is put there), "
+                 "or an uninitialised value (Pvalue, a tile entry)%s",
                  rep->nonfinite, rep->edge_only ? "; all in the last tile row/column" : "");
     } else if (rep->edge_only) {
         rep->pattern = TL_PAT_EDGE_TILES;

@@ -390,13 +390,15 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     if (differs && out->rep.wrong) {
         out->rep.pattern = TL_PAT_RACE;
         snprintf(out->rep.detail, sizeof out->rep.detail,
-                 "run %d of the same inputs gave different bits than run 1, and %ld elements are "
-                 "wrong: a race. Threads read shared memory that other threads have not written "
-                 "yet, or overwrite a tile others still read (a missing or skipped __syncthreads)",
-                 differs, out->rep.wrong);
+                 "run %d gave other bits than run 1 on the same inputs, %ld wrong: a race (a "
+                 "missing or skipped __syncthreads: a tile read before it is loaded or overwritten "
+                 "while in use), or a value used before it is set (Pvalue)", differs, out->rep.wrong);
     }
-    if (run_rc == 1) { /* device guard after P written */
-        out->rep.guard_broken = 1;
+    if (run_rc == 1) { /* device guard after P written; err says how many floats */
+        long count = 1;
+        if (sscanf(err, "%ld", &count) != 1 || count < 1)
+            count = 1;
+        out->rep.guard_broken = count > 1000000 ? 1000000 : (int)count;
         out->rep.guard_where = "after";
     } else if (broken) {
         out->rep.guard_broken = broken;
@@ -610,6 +612,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     if (!o.quiet)
         printf("\n  %-14s %-13s %-44s %10s\n", "size", "variant", "result", "GFLOP/s");
     int pass = 0, fail = 0, skip = 0, refused = 0;
+    char first_refusal[700] = "";
     for (int s = 0; s < o.sizes.count; ++s) {
         int m = o.sizes.m[s], k = o.sizes.k[s], n = o.sizes.n[s];
         /* Each size gets its own inputs; every variant of a size sees the same ones. */
@@ -628,6 +631,8 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
             fail += co.result == CASE_FAIL;
             skip += co.result == CASE_SKIP;
             refused += co.result == CASE_REFUSED;
+            if (co.result == CASE_REFUSED && !first_refusal[0])
+                snprintf(first_refusal, sizeof first_refusal, "%s at %s: %.300s", v->name, sz, co.reason + strlen("refused: "));
             if (!o.quiet || co.result == CASE_FAIL)
                 printf("  %-14s %-13s %-44.44s %10s\n", sz, v->name, co.reason, rate);
             if (co.result == CASE_FAIL && strlen(co.reason) > 44)
@@ -649,7 +654,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
         printf(", %d skipped", skip);
     printf("\n");
     if (refused)
-        printf("(%d cases refused by design: a variant's size limits, see the table)\n", refused);
+        printf("(%d cases refused by design: a variant's size limits, e.g. %s)\n", refused, first_refusal);
     if (o.records) {
         if (tl_records_close(&rec, err, sizeof err) != 0) {
             fprintf(stderr, "lab%s: %s\n", lab->id, err);
