@@ -129,6 +129,8 @@ sanitize() {   # label tool expect(yes|no) binary args...
     { [ "$rc" = 99 ] || grep -qE "(ERROR|RACECHECK|SYNCCHECK) SUMMARY: [1-9]" "$log"; } && flagged=yes
     if [ "$rc" = 127 ] || [ "$rc" = 77 ] || [ "$rc" = 124 ]; then
         flagged="n/a"; ok=NO; problems=$((problems + 1))   # no sanitizer, no GPU or timed out: unverified
+    elif [ "$expect" = any ]; then
+        ok="-"                                             # informative: no claim either way
     elif [ "$flagged" != "$expect" ]; then
         ok=NO; problems=$((problems + 1))
     fi
@@ -142,8 +144,11 @@ sanitize ref03-clean        racecheck no  solutions/03-tiled-kernel/lab03-ref $S
 sanitize lab03-nosync1      racecheck yes tests/wrong/lab03-wrong-nosync1 $SMALL --variants tiled16 --sizes 64
 sanitize lab03-nosync2      racecheck yes tests/wrong/lab03-wrong-nosync2 $SMALL --variants tiled16 --sizes 64
 sanitize ref04-clean        racecheck no  solutions/04-boundary-handling/lab04-ref $SMALL --variants boundary16 --sizes 40
-sanitize lab04-sync-branch  racecheck yes tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
-sanitize lab04-sync-branch  synccheck yes tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
+# A barrier skipped by the threads outside P: they never write their tile entries, so the others
+# read stale values that nobody races on, and synccheck missed a similar early return before a
+# barrier (toolchain.md). What the tools say is recorded, not required; the checker must catch it.
+sanitize lab04-sync-branch  racecheck any tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
+sanitize lab04-sync-branch  synccheck any tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
 sanitize ref04-mem-clean    memcheck  no  solutions/04-boundary-handling/lab04-ref $SMALL --exact-alloc --variants boundary16,boundary32,rect16 --sizes 17,100,33x65x17
 sanitize lab04-noguard-m    memcheck  yes tests/wrong/lab04-wrong-noguard-m $SMALL --exact-alloc --variants boundary16 --sizes 17
 sanitize lab04-noguard-n    memcheck  yes tests/wrong/lab04-wrong-noguard-n $SMALL --exact-alloc --variants boundary16 --sizes 17
