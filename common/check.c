@@ -248,7 +248,9 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     if (rep->wrong == 0) {
         rep->pattern = TL_PAT_NONE;
     } else if (rep->unwritten == rep->wrong) {
-        if (unwritten_edge == rep->unwritten && tile > 0 && rep->unwritten < total) {
+        /* Only the edge tiles unwritten, and something was written: a grid one block short.
+         * (Nothing written at all is "unwritten elements", even when P is one edge tile.) */
+        if (unwritten_edge == rep->unwritten && tile > 0 && rep->unwritten < (long)m * n) {
             rep->pattern = TL_PAT_UNWRITTEN_EDGE;
             snprintf(rep->detail, sizeof rep->detail,
                      "%ld element(s) in the last tile row/column were never written: the grid does "
@@ -303,6 +305,15 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
         snprintf(rep->detail, sizeof rep->detail,
                  "each element equals the previous one plus its own dot product: the sum is not "
                  "reset to 0 for each element of P");
+    } else if (rep->nonfinite > 0 && rep->nonfinite - rep->unwritten == rep->wrong) {
+        /* Every wrong element is a computed NaN/Inf: from [-1, 1] inputs that means a read of
+         * something that is not part of M or N. The GPU harness puts NaN right after d_M and
+         * d_N, so an unguarded load past their end lands here (0 * NaN is NaN). */
+        rep->pattern = TL_PAT_NONFINITE;
+        snprintf(rep->detail, sizeof rep->detail, "%ld elements are NaN/Inf from inputs in [-1, 1]: "
+                 "a load without its bounds check read past the end of M or N (NaN is put there), "
+                 "or an uninitialised value (Pvalue, a tile entry)%s",
+                 rep->nonfinite, rep->edge_only ? "; all in the last tile row/column" : "");
     } else if (rep->edge_only && rep->wrong < total) {
         rep->pattern = TL_PAT_EDGE_TILES;
         snprintf(rep->detail, sizeof rep->detail,
@@ -311,8 +322,9 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     } else if (rep->wrong * 10 >= total * 9) {
         rep->pattern = TL_PAT_ALL;
         snprintf(rep->detail, sizeof rep->detail,
-                 "(nearly) every element is wrong: check the index formulas, the loop bounds and "
-                 "that the sum starts at 0");
+                 "(nearly) every element is wrong: check the index formulas (Row, Col, and the "
+                 "shared tiles: Mds[ty][tx] and Nds[ty][tx] loaded, Mds[ty][k] and Nds[k][tx] used), "
+                 "the loop bounds and that the sum starts at 0");
     } else if (rep->full_rows == rep->rows_wrong) {
         rep->pattern = TL_PAT_ROWS;
         snprintf(rep->detail, sizeof rep->detail, "whole rows of P are wrong (%d): check the row "
@@ -353,6 +365,7 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_SCATTERED: return "scattered errors";
     case TL_PAT_NONFINITE: return "NaN/Inf computed";
     case TL_PAT_GUARD: return "write outside P";
+    case TL_PAT_RACE: return "race";
     }
     return "?";
 }
@@ -364,6 +377,8 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_UNWRITTEN_EDGE: return "size the grid with ceil_div(Width, TILE_WIDTH), not Width / TILE_WIDTH";
     case TL_PAT_SCATTERED: return "a missing __syncthreads() (either one) lets threads read a tile before it is loaded or after it is overwritten";
     case TL_PAT_GUARD: return "a store without the (Row < m && Col < n) guard writes past the end of P";
+    case TL_PAT_RACE: return "a missing __syncthreads() (either one), or one that not every thread of the block reaches: threads read a tile before it is loaded or after it is overwritten";
+    case TL_PAT_NONFINITE: return "guard every load: if (Row < Width && ph*TILE_WIDTH+tx < Width) load, else write 0 (and the same for N); initialise Pvalue = 0";
     case TL_PAT_ACCUMULATED: return "declare the sum inside the loops over i and j, or set it to 0 there";
     case TL_PAT_MISSING_TERM: return "the k loop must run k = 0 .. Width-1 (k < Width)";
     case TL_PAT_PARTIAL_DROPPED: return "loop over ceil_div(Width, TILE) tiles and clamp each block's end with min(start + TILE, Width)";
@@ -381,7 +396,8 @@ void tl_check_reason(const tl_check_report *rep, char *buf, size_t len)
         snprintf(buf, len, "ok");
     else
         snprintf(buf, len, "%s (%ld/%ld wrong)%s", tl_pattern_name(rep->pattern), rep->wrong,
-                 (long)rep->m * rep->n, rep->guard_broken ? " + write outside P" : "");
+                 (long)rep->m * rep->n,
+                 rep->guard_broken && rep->pattern != TL_PAT_GUARD ? " + write outside P" : "");
 }
 
 void tl_check_explain(const tl_check_report *rep, FILE *out, const char *ind)

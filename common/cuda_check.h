@@ -18,8 +18,9 @@ static inline cudaError_t tl_cuda_report(cudaError_t rc, const char *call, const
 /* CUDA_CHECK(expr): evaluates to the cudaError_t of expr, reporting it when not cudaSuccess. */
 #define CUDA_CHECK(expr) tl_cuda_report((expr), #expr, __FILE__, __LINE__)
 
-/* Grid arithmetic: how many blocks of size b cover n elements. */
-static inline int ceil_div(int n, int b)
+/* Grid arithmetic: how many blocks (or tiles) of size b cover n elements. Usable in kernels
+ * too: the boundary lab's phase loop runs ceil_div(Width, TILE_WIDTH) times. */
+static inline __host__ __device__ int ceil_div(int n, int b)
 {
     return (n + b - 1) / b;
 }

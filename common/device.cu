@@ -108,19 +108,39 @@ static int fail(cudaError_t rc, const char *what, char *err, size_t errlen)
     return -1;
 }
 
+/* Guard zones (tilelab.h): NaN after d_M and d_N, poison after d_P; none when exact. */
+static int exact_alloc;
+
+extern "C" void tl_gpu_set_exact_alloc(int on)
+{
+    exact_alloc = on;
+}
+
+static size_t input_tail(void)
+{
+    return exact_alloc ? 0 : TL_DEVICE_GUARD_FLOATS;
+}
+
+/* A block of width TL_MAX_TILE hanging over the last row of P stores up to TL_MAX_TILE - 1 rows
+ * of n past its end (plus a column): the guard holds them all. */
+static size_t p_guard(const tl_gpu_case *c)
+{
+    return exact_alloc ? 0 : TL_DEVICE_GUARD_FLOATS + (size_t)TL_MAX_TILE * ((size_t)c->n + 1);
+}
+
 extern "C" int tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->m = m; c->k = k; c->n = n;
     cudaError_t rc;
     /* Each matrix its own allocation, so memcheck and the emulator's guard pages see any
-     * read past the end of M or N. P carries a guard zone: a stray store is caught even
-     * without a sanitizer. */
-    if ((rc = cudaMalloc((void **)&c->d_M, sizeof(float) * (size_t)m * k)) != cudaSuccess)
+     * read past the end of M or N (with the NaN tails off). P carries a guard zone: a stray
+     * store is caught even without a sanitizer. */
+    if ((rc = cudaMalloc((void **)&c->d_M, sizeof(float) * ((size_t)m * k + input_tail()))) != cudaSuccess)
         return fail(rc, "cudaMalloc(d_M)", err, errlen);
-    if ((rc = cudaMalloc((void **)&c->d_N, sizeof(float) * (size_t)k * n)) != cudaSuccess)
+    if ((rc = cudaMalloc((void **)&c->d_N, sizeof(float) * ((size_t)k * n + input_tail()))) != cudaSuccess)
         return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_N)", err, errlen);
-    if ((rc = cudaMalloc((void **)&c->d_P, sizeof(float) * ((size_t)m * n + TL_DEVICE_GUARD_FLOATS))) != cudaSuccess)
+    if ((rc = cudaMalloc((void **)&c->d_P, sizeof(float) * ((size_t)m * n + p_guard(c)))) != cudaSuccess)
         return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_P)", err, errlen);
     return 0;
 }
@@ -142,6 +162,16 @@ extern "C" int tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_m
         return fail(rc, "cudaMemcpy(d_M <- M)", err, errlen);
     if ((rc = cudaMemcpy(c->d_N, N->data, sizeof(float) * tl_matrix_count(N), cudaMemcpyHostToDevice)) != cudaSuccess)
         return fail(rc, "cudaMemcpy(d_N <- N)", err, errlen);
+    /* NaN after each input, read by any load that runs past its end. */
+    if (input_tail()) {
+        static float tail[TL_DEVICE_GUARD_FLOATS];
+        uint32_t bits = TL_INPUT_TAIL_BITS;
+        for (int i = 0; i < TL_DEVICE_GUARD_FLOATS; ++i)
+            memcpy(&tail[i], &bits, sizeof bits);
+        if ((rc = cudaMemcpy(c->d_M + tl_matrix_count(M), tail, sizeof tail, cudaMemcpyHostToDevice)) != cudaSuccess ||
+            (rc = cudaMemcpy(c->d_N + tl_matrix_count(N), tail, sizeof tail, cudaMemcpyHostToDevice)) != cudaSuccess)
+            return fail(rc, "cudaMemcpy(NaN after d_M, d_N)", err, errlen);
+    }
     return 0;
 }
 
@@ -151,6 +181,10 @@ static int launch_checked(tl_launch_fn fn, const tl_gpu_case *c, const void *ctx
     cudaError_t last = cudaGetLastError();
     if (rc == cudaSuccess)
         rc = last;
+    if (rc == cudaErrorInvalidConfiguration)
+        return fail(rc, "kernel launch refused (a grid or block dimension is 0 or too large: "
+                    "grid too small? Width / TILE_WIDTH is 0 when Width < TILE_WIDTH; use "
+                    "ceil_div(Width, TILE_WIDTH))", err, errlen);
     if (rc != cudaSuccess)
         return fail(rc, "kernel launch", err, errlen);
     if ((rc = cudaDeviceSynchronize()) != cudaSuccess)
@@ -163,24 +197,34 @@ extern "C" int tl_gpu_case_run(tl_gpu_case *c, tl_launch_fn fn, const void *ctx,
 {
     size_t count = (size_t)c->m * c->n;
     cudaError_t rc;
+    size_t guard_n = p_guard(c);
     /* 0xFF bytes: the poison NaN (TL_POISON_BITS) over P and its guard. */
-    if ((rc = cudaMemset(c->d_P, 0xFF, sizeof(float) * (count + TL_DEVICE_GUARD_FLOATS))) != cudaSuccess)
+    if ((rc = cudaMemset(c->d_P, 0xFF, sizeof(float) * (count + guard_n))) != cudaSuccess)
         return fail(rc, "cudaMemset(d_P)", err, errlen);
     if (launch_checked(fn, c, ctx, err, errlen) != 0)
         return -1;
     if ((rc = cudaMemcpy(P->data, c->d_P, sizeof(float) * count, cudaMemcpyDeviceToHost)) != cudaSuccess)
         return fail(rc, "cudaMemcpy(P <- d_P)", err, errlen);
-    static float guard[TL_DEVICE_GUARD_FLOATS];
-    if ((rc = cudaMemcpy(guard, c->d_P + count, sizeof guard, cudaMemcpyDeviceToHost)) != cudaSuccess)
+    if (guard_n == 0)
+        return 0;
+    float *guard = (float *)malloc(sizeof(float) * guard_n);
+    if (!guard) {
+        snprintf(err, errlen, "out of host memory for the guard after P");
+        return -1;
+    }
+    if ((rc = cudaMemcpy(guard, c->d_P + count, sizeof(float) * guard_n, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+        free(guard);
         return fail(rc, "cudaMemcpy(guard)", err, errlen);
-    int broken = 0;
-    for (int i = 0; i < TL_DEVICE_GUARD_FLOATS; ++i) {
+    }
+    size_t broken = 0;
+    for (size_t i = 0; i < guard_n; ++i) {
         uint32_t bits;
         memcpy(&bits, &guard[i], 4);
         broken += bits != TL_POISON_BITS;
     }
+    free(guard);
     if (broken) {
-        snprintf(err, errlen, "%d floats past the end of P were written (a store without its "
+        snprintf(err, errlen, "%zu floats past the end of P were written (a store without its "
                  "bounds check)", broken);
         return 1;
     }

@@ -28,6 +28,11 @@ static int no_cuda(char *err, size_t errlen)
     return -1;
 }
 
+void tl_gpu_set_exact_alloc(int on)
+{
+    (void)on;
+}
+
 int tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen)
 {
     (void)m; (void)k; (void)n;

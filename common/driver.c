@@ -28,6 +28,8 @@ typedef struct opts {
     int         reps, warmup;
     const char *records;
     int         no_time, serve, quiet;
+    int         repeat;         /* checked runs per GPU case                               */
+    int         exact_alloc;
 } opts;
 
 static void usage(const tl_lab *lab, FILE *out)
@@ -43,12 +45,17 @@ static void usage(const tl_lab *lab, FILE *out)
             "  --reps N          timed runs per case, 1..1000 (default %d)\n"
             "  --warmup N        untimed runs before timing, 0..100 (default %d)\n"
             "  --no-time         check only, time nothing\n"
+            "  --repeat N        checked runs per GPU case, 1..100 (default %d); runs that differ\n"
+            "                    bit for bit on the same inputs are a race (missing __syncthreads)\n"
+            "  --exact-alloc     no guard zones after d_M, d_N, d_P (for compute-sanitizer memcheck,\n"
+            "                    which then reports every access past their ends)\n"
             "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
             "  --quiet           print failures and the summary only\n"
             "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
             "  --help            this text\n\n"
             "variants:\n",
-            lab->id, lab->title, lab->default_sizes, TL_DEFAULT_SEED, TL_TIMED_RUNS, TL_WARMUP_RUNS);
+            lab->id, lab->title, lab->default_sizes, TL_DEFAULT_SEED, TL_TIMED_RUNS, TL_WARMUP_RUNS,
+            lab->repeat > 1 ? lab->repeat : 1);
     for (int i = 0; i < lab->nvariants; ++i)
         fprintf(out, "  %-12s %s%s\n", lab->variants[i].name, lab->variants[i].what,
                 lab->variants[i].where == TL_ON_GPU ? " [GPU]" : "");
@@ -72,11 +79,13 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
         {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
         {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
         {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+        {"repeat", required_argument, NULL, 'P'},  {"exact-alloc", no_argument, NULL, 'I'},
         {NULL, 0, NULL, 0}};
     memset(o, 0, sizeof *o);
     o->seed = TL_DEFAULT_SEED;
     o->reps = TL_TIMED_RUNS;
     o->warmup = TL_WARMUP_RUNS;
+    o->repeat = lab->repeat > 1 ? lab->repeat : 1;
     *done = 0;
     opterr = 0;
     optind = 1;
@@ -107,6 +116,12 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
                 return usage_error(lab, "--warmup '%s': give an integer from 0 to 100", optarg);
             o->warmup = (int)v;
             break;
+        case 'P':
+            if (tl_parse_int(optarg, 1, 100, &v) != 0)
+                return usage_error(lab, "--repeat '%s': give an integer from 1 to 100", optarg);
+            o->repeat = (int)v;
+            break;
+        case 'I': o->exact_alloc = 1; break;
         case 'R': o->records = optarg; break;
         case 'n': o->no_time = 1; break;
         case 'G': o->serve = 1; break;
@@ -213,6 +228,47 @@ static void time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
     free(ms);
 }
 
+/* The inputs of one size and their reference, made once and shared by every variant (a
+ * Width-4096 reference is 6.9e10 multiply-adds: never compute it twice). Made on first use,
+ * so sizes that every variant refuses or skips cost nothing. */
+typedef struct case_inputs {
+    int      ready, failed;
+    uint64_t seed;
+    int      m, k, n;
+    tl_matrix M, N;
+    double  *ref, *absref;
+} case_inputs;
+
+static int inputs_get(case_inputs *in)
+{
+    if (in->ready)
+        return in->failed ? -1 : 0;
+    in->ready = 1;
+    if (tl_matrix_alloc(&in->M, "M", in->m, in->k) || tl_matrix_alloc(&in->N, "N", in->k, in->n)) {
+        in->failed = 1;
+        return -1;
+    }
+    in->ref = malloc(sizeof(double) * (size_t)in->m * in->n);
+    in->absref = malloc(sizeof(double) * (size_t)in->m * in->n);
+    if (!in->ref || !in->absref) {
+        in->failed = 1;
+        return -1;
+    }
+    tl_matrix_fill_random(&in->M, in->seed, 1);
+    tl_matrix_fill_random(&in->N, in->seed, 2);
+    tl_reference_gemm(in->M.data, in->N.data, in->ref, in->absref, in->m, in->k, in->n);
+    return 0;
+}
+
+static void inputs_free(case_inputs *in)
+{
+    if (in->M.base) tl_matrix_free(&in->M);
+    if (in->N.base) tl_matrix_free(&in->N);
+    free(in->ref);
+    free(in->absref);
+    memset(in, 0, sizeof *in);
+}
+
 typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP, CASE_REFUSED } case_result;
 
 typedef struct case_out {
@@ -226,9 +282,10 @@ typedef struct case_out {
 } case_out;
 
 /* Runs one variant on one size: check, then time. */
-static void run_case(const tl_variant *v, const tl_device_info *dev, const opts *o, int m, int k,
-                     int n, uint64_t case_seed, case_out *out)
+static void run_case(const tl_variant *v, const tl_device_info *dev, const opts *o, case_inputs *in,
+                     case_out *out)
 {
+    int m = in->m, k = in->k, n = in->n;
     memset(out, 0, sizeof *out);
     char buf[256];
     const char *why = refusal(v, m, k, n, buf, sizeof buf);
@@ -242,21 +299,24 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         snprintf(out->reason, sizeof out->reason, "SKIP: no usable CUDA device");
         return;
     }
-    tl_matrix M, N, P;
-    if (tl_matrix_alloc(&M, "M", m, k) || tl_matrix_alloc(&N, "N", k, n) || tl_matrix_alloc(&P, "P", m, n)) {
+    tl_matrix P;
+    if (inputs_get(in) != 0 || tl_matrix_alloc(&P, "P", m, n)) {
         out->result = CASE_FAIL;
         snprintf(out->reason, sizeof out->reason, "out of host memory for %dx%dx%d", m, k, n);
         return;
     }
-    tl_matrix_fill_random(&M, case_seed, 1);
-    tl_matrix_fill_random(&N, case_seed, 2);
-    double *ref = malloc(sizeof(double) * (size_t)m * n), *absref = malloc(sizeof(double) * (size_t)m * n);
-    tl_reference_gemm(M.data, N.data, ref, absref, m, k, n);
+    const tl_matrix *Mp = &in->M, *Np = &in->N;
+    const double *ref = in->ref, *absref = in->absref;
+    uint64_t case_seed = in->seed;
+    (void)case_seed;            /* used by the emulated build */
 
     char err[512] = "";
     int run_rc = 0;
     double first_ms = 0;
-    cpu_ctx cc = {v, &M, &N, &P};
+    cpu_ctx cc = {v, Mp, Np, &P};
+    int differs = 0;            /* a repeated GPU run disagreed with the first, bit for bit */
+    tl_matrix Rq = {0};         /* the latest repeated run, kept when it is the wrong one   */
+    int q_wrong = 0;
     tl_gpu_case gc;
     memset(&gc, 0, sizeof gc);
     if (v->where == TL_ON_CPU) {
@@ -266,9 +326,31 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     } else {
         run_rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
         if (run_rc == 0)
-            run_rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
+            run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
             run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &P, err, sizeof err);
+        /* A correct kernel gives the same bits on every run of the same inputs; a race (a
+         * missing __syncthreads) often does not, and may even pass the check now and then.
+         * So run it again and compare: any run that fails the check is reported, and runs that
+         * disagree turn the diagnosis into "race". */
+        if (run_rc == 0 && o->repeat > 1 && tl_matrix_alloc(&Rq, "P", m, n) == 0) {
+            tl_check_report qrep;
+            int p_wrong = tl_check(P.data, ref, absref, m, n, k, v->tile, NULL, NULL, &qrep) != 0;
+            for (int r = 1; r < o->repeat && run_rc == 0; ++r) {
+                run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &Rq, err, sizeof err);
+                if (run_rc < 0)
+                    break;
+                if (memcmp(Rq.data, P.data, sizeof(float) * tl_matrix_count(&P)) != 0) {
+                    differs = r + 1;
+                    if (!p_wrong && tl_check(Rq.data, ref, absref, m, n, k, v->tile, NULL, NULL, &qrep)) {
+                        q_wrong = 1;   /* report the wrong run, not the lucky first one */
+                        break;
+                    }
+                    if (p_wrong)
+                        break;
+                }
+            }
+        }
 #ifdef TL_EMULATED
         /* Results must not depend on the order threads run in: compare with reversed and
          * shuffled orders (the emulator's strongest race test short of its race checker). */
@@ -301,15 +383,35 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         goto done;
     }
     const char *where = NULL;
-    int broken = tl_matrix_guards_broken(&P, &where);
-    tl_check(P.data, ref, absref, m, n, k, v->tile, M.data, N.data, &out->rep);
+    tl_matrix *R = q_wrong ? &Rq : &P;
+    int broken = tl_matrix_guards_broken(R, &where);
+    tl_check(R->data, ref, absref, m, n, k, v->tile, Mp->data, Np->data, &out->rep);
     out->have_rep = 1;
-    if (run_rc == 1) { /* device guard after P written */
-        out->rep.guard_broken = 1;
+    if (differs && out->rep.wrong) {
+        out->rep.pattern = TL_PAT_RACE;
+        snprintf(out->rep.detail, sizeof out->rep.detail,
+                 "run %d gave other bits than run 1 on the same inputs, %ld wrong: a race (a "
+                 "missing or skipped __syncthreads: a tile read before it is loaded or overwritten "
+                 "while in use), or a value used before it is set (Pvalue)", differs, out->rep.wrong);
+    }
+    if (run_rc == 1) { /* device guard after P written; err says how many floats */
+        long count = 1;
+        if (sscanf(err, "%ld", &count) != 1 || count < 1)
+            count = 1;
+        out->rep.guard_broken = count > 1000000 ? 1000000 : (int)count;
         out->rep.guard_where = "after";
     } else if (broken) {
         out->rep.guard_broken = broken;
         out->rep.guard_where = where;
+    }
+    if (out->rep.guard_broken && out->rep.wrong) {
+        /* Stores outside P explain the wrong elements too: a thread with Col >= n stores into
+         * the first elements of the next row, racing with the thread that owns them. */
+        out->rep.pattern = TL_PAT_GUARD;
+        snprintf(out->rep.detail, sizeof out->rep.detail,
+                 "stores outside P: threads past the last row write beyond its end, and threads "
+                 "past the last column write into the start of the next row (%ld elements wrong "
+                 "there): the store needs its (Row < m && Col < n) test", out->rep.wrong);
     }
     if (out->rep.wrong || out->rep.guard_broken) {
         out->result = CASE_FAIL;
@@ -342,10 +444,8 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
 done:
     if (v->where == TL_ON_GPU)
         tl_gpu_case_free(&gc);
-    free(ref);
-    free(absref);
-    tl_matrix_free(&M);
-    tl_matrix_free(&N);
+    if (Rq.base)
+        tl_matrix_free(&Rq);
     tl_matrix_free(&P);
 }
 
@@ -472,6 +572,8 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
         need_gpu |= sel[i]->where == TL_ON_GPU;
     tl_device_info dev;
     memset(&dev, 0, sizeof dev);
+    if (o.exact_alloc)
+        tl_gpu_set_exact_alloc(1);
     if (need_gpu)
         tl_device_query(&dev);
     else
@@ -511,13 +613,15 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
         printf("\n  %-14s %-13s %-50s %10s\n", "size", "variant", "result", "GFLOP/s");
     int pass = 0, fail = 0, skip = 0, refused = 0;
     char explained[64] = {0};
+    char first_refusal[700] = "";
     for (int s = 0; s < o.sizes.count; ++s) {
         int m = o.sizes.m[s], k = o.sizes.k[s], n = o.sizes.n[s];
+        /* Each size gets its own inputs; every variant of a size sees the same ones. */
+        case_inputs in = {.seed = o.seed ^ ((uint64_t)(s + 1) * 0x9E3779B97F4A7C15ull), .m = m, .k = k, .n = n};
         for (int i = 0; i < nsel; ++i) {
             const tl_variant *v = sel[i];
             case_out co;
-            /* Each size gets its own inputs; every variant of a size sees the same ones. */
-            run_case(v, &dev, &o, m, k, n, o.seed ^ ((uint64_t)(s + 1) * 0x9E3779B97F4A7C15ull), &co);
+            run_case(v, &dev, &o, &in, &co);
             char sz[48], rate[32] = "";
             size_str(sz, sizeof sz, m, k, n);
             if (co.timed)
@@ -528,6 +632,8 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
             fail += co.result == CASE_FAIL;
             skip += co.result == CASE_SKIP;
             refused += co.result == CASE_REFUSED;
+            if (co.result == CASE_REFUSED && !first_refusal[0])
+                snprintf(first_refusal, sizeof first_refusal, "%s at %s: %.300s", v->name, sz, co.reason + strlen("refused: "));
             if (!o.quiet || co.result == CASE_FAIL)
                 printf("  %-14s %-13s %-50.50s %10s\n", sz, v->name, co.reason, rate);
             if (co.result == CASE_FAIL && strlen(co.reason) > 50)
@@ -550,13 +656,14 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
                 tl_records_row(&rec, &row);
             }
         }
+        inputs_free(&in);
     }
     printf("\n%d passed, %d failed", pass, fail);
     if (skip)
         printf(", %d skipped", skip);
     printf("\n");
     if (refused)
-        printf("(%d cases refused by design: a variant's size limits, see the table)\n", refused);
+        printf("(%d cases refused by design: a variant's size limits, e.g. %s)\n", refused, first_refusal);
     if (o.records) {
         if (tl_records_close(&rec, err, sizeof err) != 0) {
             fprintf(stderr, "lab%s: %s\n", lab->id, err);

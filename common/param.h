@@ -7,6 +7,8 @@
 #define TL_GUARD_FLOATS     64        /* canary floats before and after every host matrix        */
 #define TL_CANARY_BITS      0x7F7FC0DEu /* guard-zone canary: a large finite value (3.4e38-ish)   */
 #define TL_POISON_BITS      0xFFFFFFFFu /* output poison: a NaN no FPU produces (they give 0x7FC00000, 0xFFC00000 or 0x7FFFFFFF) and cudaMemset(0xFF) can write */
+#define TL_INPUT_TAIL_BITS  0x7FC0FFEEu /* NaN after d_M and d_N: not the poison, so an element computed from it reads as "NaN computed" even where the FPU keeps the payload (x86) */
+#define TL_MAX_TILE         32        /* the device guard after P covers the stray stores of blocks up to this */
 #define TL_WARMUP_RUNS      2         /* untimed runs before timing                              */
 #define TL_TIMED_RUNS       10        /* timed runs; the report gives their median, min and max  */
 #define TL_MAX_DIM          65536     /* largest rows/cols the harness accepts                   */

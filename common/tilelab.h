@@ -101,7 +101,8 @@ typedef enum tl_pattern {
     TL_PAT_COLS,            /* whole columns wrong                                       */
     TL_PAT_SCATTERED,       /* a few elements here and there: a race or rounding         */
     TL_PAT_NONFINITE,       /* Inf or NaN values computed                                */
-    TL_PAT_GUARD            /* a write outside the matrix                                */
+    TL_PAT_GUARD,           /* a write outside the matrix                                */
+    TL_PAT_RACE             /* repeated runs on the same inputs disagree: a data race    */
 } tl_pattern;
 
 typedef struct tl_check_report {
@@ -188,6 +189,13 @@ typedef struct tl_gpu_case {
 typedef int (*tl_launch_fn)(const float *d_M, const float *d_N, float *d_P, int m, int k, int n,
                             const void *ctx);
 
+/* By default d_M and d_N are each followed by TL_DEVICE_GUARD_FLOATS NaNs (TL_INPUT_TAIL_BITS),
+ * so a load without its bounds check that runs past the end of M or N poisons P (NaN * 0 is
+ * NaN) and the checker sees it; and d_P is followed by a guard zone large enough to hold every
+ * stray store of a TL_MAX_TILE-wide block, so an unguarded store is reported, never lost in
+ * someone else's memory. tl_gpu_set_exact_alloc(1) allocates M, N and P exactly instead, for
+ * compute-sanitizer memcheck, which then sees every access past their ends. */
+void tl_gpu_set_exact_alloc(int on);
 int  tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen);
 void tl_gpu_case_free(tl_gpu_case *c);
 int  tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_matrix *N, char *err, size_t errlen);
@@ -257,6 +265,8 @@ typedef struct tl_lab {
     int               nvariants;
     const char       *default_sizes;  /* the public cases                                 */
     void (*preamble)(FILE *out);      /* printed before the table (device facts), or NULL */
+    int               repeat;     /* checked runs per GPU case (0: 1); runs that disagree bit
+                                     for bit expose a race (a missing __syncthreads)       */
 } tl_lab;
 
 /* The whole lab program: CLI, cases, checks, timing, table, records, --serve. */

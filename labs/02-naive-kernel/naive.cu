@@ -1,0 +1,51 @@
+/* naive.cu: lab 02, the naive kernel. YOU complete this file; nothing else.
+ *
+ * Check:  ./kit check 02     (builds, runs every variant on the public sizes, says what is wrong)
+ * Read:   labs/02-naive-kernel/README.md for the tasks and the questions.
+ *
+ * Md, Nd, Pd are Width x Width floats in row-major order on the device: element (i, j) of M is
+ * Md[i*Width + j]. The harness fills Pd with NaN before each launch, so every element your grid
+ * does not cover shows up. CUDA C only: no templates, no classes.
+ */
+#include "cuda_check.h"
+#include "lab.h"
+
+#define BLOCK_WIDTH 16   /* threads per block side: 16 x 16 = 256 threads per block */
+
+/* ------------------------------------------------------------------ the kernel */
+
+/* Task 1: one thread computes one element of Pd, the lecture's MatrixMulKernel.
+ * Map threadIdx.x to columns (Col) and threadIdx.y to rows (Row), so that the threads of a warp
+ * read neighbouring elements of Nd and write neighbouring elements of Pd. The grid is rounded up:
+ * threads outside P must not touch memory. */
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    /* TODO: Row and Col from blockIdx, blockDim, threadIdx; the bounds test; the dot product of
+     * row Row of Md and column Col of Nd in a float Pvalue; the store into Pd. */
+    (void)Md; (void)Nd; (void)Pd; (void)Width;
+}
+
+/* ------------------------------------------------------------------ the launcher */
+
+/* Task 2: enough BLOCK_WIDTH x BLOCK_WIDTH blocks to cover all of Pd. */
+extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
+{
+    dim3 dimBlock(BLOCK_WIDTH, BLOCK_WIDTH, 1);
+    dim3 dimGrid(1, 1, 1);   /* TODO: how many blocks in x and in y? (ceil_div in cuda_check.h) */
+    MatrixMulKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);
+    return (int)cudaGetLastError();
+}
+
+/* ------------------------------------------------------------------ the device query */
+
+/* Task 3: print what this GPU offers, one fact per line: name, compute capability, number of
+ * SMs, max threads per block and per SM, max blocks per SM, shared memory per block and per SM,
+ * registers per block and per SM, memory bus width and clock (and the peak bandwidth they give).
+ * Use cudaGetDeviceProperties and cudaDeviceGetAttribute, each call wrapped in CUDA_CHECK.
+ * CUDA 13 removed cudaDeviceProp.clockRate and memoryClockRate: clocks come from
+ * cudaDeviceGetAttribute(&v, cudaDevAttrClockRate / cudaDevAttrMemoryClockRate, dev) (kHz). */
+extern "C" void print_device_facts(FILE *out)
+{
+    /* TODO: the device query. */
+    fprintf(out, "print_device_facts: not written yet (task 3 in naive.cu)\n");
+}

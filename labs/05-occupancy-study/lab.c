@@ -1,0 +1,369 @@
+/* lab.c: lab 05's program (kit-owned; the student edits occupancy.c only).
+ *
+ * Build:  ./kit check 05          (or: meson compile -C build lab05)
+ * Run:    build/labs/05-occupancy-study/lab05 --calc     part A on the built-in tables (any machine)
+ *         build/labs/05-occupancy-study/lab05            part A, then on a GPU: the calculator against
+ *                                                        the CUDA API, and the measured sweep (part B)
+ *         build/labs/05-occupancy-study/lab05 --size 4096 --records sweep.csv
+ *
+ * Exit codes: 0 all passed, 1 a check failed (a known answer, an API comparison, a sweep result),
+ * 2 bad usage, 77 no usable CUDA device (part A passed, the GPU part was skipped).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab.h"
+
+/* ------------------------------------------------------------------ part A: known answers */
+
+/* Each case: a device, a kernel, and what the calculator must say. by_smem < 0: not checked.
+ * The notes are what the case teaches; the README discusses them. */
+typedef struct calc_case {
+    const tl_occ_device *dev;
+    tl_occ_kernel k;
+    int rc;                 /* 0, or -1: the block cannot run at all */
+    int blocks;
+    tl_occ_limit limit;
+    int by_smem;
+    const char *note;
+} calc_case;
+
+static const calc_case calc_cases[] = {
+    {&tl_occ_a100, {256, 32, 2048}, 0, 8, TL_OCC_THREADS, 54,
+     "lecture, Ampere TILE 16: threads allow 8; shared memory 54 (the lecture's 82 ignores the 1 KiB reserve)"},
+    {&tl_occ_a100, {1024, 32, 8192}, 0, 2, TL_OCC_THREADS, 18,
+     "lecture, Ampere TILE 32: threads allow 2; shared memory 18 (lecture: 20)"},
+    {&tl_occ_fermi, {256, 20, 2048}, 0, 6, TL_OCC_THREADS, 24,
+     "lecture, Fermi TILE 16: 6 blocks, not 8: 1536 threads per SM"},
+    {&tl_occ_fermi, {1024, 20, 8192}, 0, 1, TL_OCC_THREADS, 6,
+     "lecture, Fermi TILE 32: 1 block, not 2 or 6: 1536 threads per SM"},
+    {&tl_occ_fermi, {256, 36, 2048}, 0, 3, TL_OCC_REGISTERS, -1,
+     "Fermi, 36 registers: 1152 per warp, 28 warps fit: 3 blocks"},
+    {&tl_occ_h100, {256, 32, 2048}, 0, 8, TL_OCC_THREADS, 76, "H100 TILE 16: full occupancy"},
+    {&tl_occ_h100, {256, 64, 2048}, 0, 4, TL_OCC_REGISTERS, -1, "H100, 64 registers: half occupancy"},
+    {&tl_occ_h100, {256, 33, 2048}, 0, 6, TL_OCC_REGISTERS, -1,
+     "H100, 33 registers: 1056 per warp rounds up to 1280: 6 blocks, not 7"},
+    {&tl_occ_h100, {256, 32, 49152 + 2048}, 0, 4, TL_OCC_SHARED_MEMORY, 4,
+     "H100, 48 KiB extra shared memory: 4 blocks"},
+    {&tl_occ_h100, {161, 32, 0}, 0, 10, TL_OCC_WARPS, -1,
+     "H100, 161 threads are 6 warps: warps allow 10 blocks, threads alone 12"},
+    {&tl_occ_h100, {32, 16, 0}, 0, 32, TL_OCC_BLOCKS, 228,
+     "H100, one-warp blocks: 32 blocks per SM, half occupancy"},
+    {&tl_occ_t4, {1024, 32, 8192}, 0, 1, TL_OCC_THREADS, 8, "T4 TILE 32: 1024 threads per SM"},
+    {&tl_occ_rtx3090, {256, 32, 2048}, 0, 6, TL_OCC_THREADS, 33, "sm_86 TILE 16: 1536 threads per SM"},
+    {&tl_occ_h100, {2048, 32, 0}, -1, 0, TL_OCC_THREADS, -1, "2048 threads in one block: refused"},
+    {&tl_occ_h100, {256, 32, 240000}, -1, 0, TL_OCC_THREADS, -1, "234 KiB in one block: refused"},
+    {&tl_occ_fermi, {256, 64, 0}, -1, 0, TL_OCC_THREADS, -1, "64 registers on Fermi (max 63): refused"},
+};
+
+static int run_calc_cases(int quiet)
+{
+    int fail = 0, n = (int)(sizeof calc_cases / sizeof calc_cases[0]);
+    if (!quiet)
+        printf("\npart A: the calculator on known answers\n  %-24s %7s %5s %7s   %-22s %s\n", "device",
+               "threads", "regs", "smem", "blocks (limit)", "");
+    for (int i = 0; i < n; ++i) {
+        const calc_case *c = &calc_cases[i];
+        tl_occ_result r;
+        int rc = tl_occupancy(c->dev, &c->k, &r);
+        char got[64], want[64];
+        if (rc == 0)
+            snprintf(got, sizeof got, "%d (%s)", r.blocks_per_sm, tl_occ_limit_name(r.limit));
+        else
+            snprintf(got, sizeof got, "refused");
+        if (c->rc == 0)
+            snprintf(want, sizeof want, "%d (%s)", c->blocks, tl_occ_limit_name(c->limit));
+        else
+            snprintf(want, sizeof want, "refused");
+        int ok = rc == c->rc && (rc != 0 || (r.blocks_per_sm == c->blocks && r.limit == c->limit &&
+                                             (c->by_smem < 0 || r.by_smem == c->by_smem)));
+        fail += !ok;
+        if (!quiet || !ok)
+            printf("  %-24s %7d %5d %7d   %-22s %s\n", c->dev->name, c->k.threads_per_block,
+                   c->k.regs_per_thread, c->k.smem_per_block, got, ok ? "ok" : "FAIL");
+        if (!ok) {
+            printf("      expected %s", want);
+            if (c->rc == 0 && c->by_smem >= 0)
+                printf(", shared memory alone %d (got %d)", c->by_smem, rc == 0 ? r.by_smem : -1);
+            printf("\n      case: %s\n", c->note);
+            if (rc != 0)
+                printf("      tl_occupancy said: %s\n", r.why);
+        }
+    }
+    printf("part A: %d of %d known answers right\n", n - fail, n);
+    return fail;
+}
+
+/* The lecture's two kernels on every GPU the kit knows: a table to read, not a check. */
+static void print_lecture_table(void)
+{
+    printf("\nthe lecture's tiled kernel (32 registers) on each GPU: blocks per SM, limit, occupancy\n");
+    printf("  %-24s %-28s %-28s\n", "device", "TILE_WIDTH 16 (2 KiB)", "TILE_WIDTH 32 (8 KiB)");
+    for (int i = 0; tl_occ_devices[i]; ++i) {
+        const tl_occ_device *d = tl_occ_devices[i];
+        char cell[2][64];
+        for (int t = 0; t < 2; ++t) {
+            int T = t ? 32 : 16;
+            tl_occ_kernel k = {T * T, d->max_regs_per_thread < 32 ? 20 : 32, 2 * T * T * 4};
+            tl_occ_result r;
+            if (tl_occupancy(d, &k, &r) == 0)
+                snprintf(cell[t], sizeof cell[t], "%2d %-14s %3.0f%%", r.blocks_per_sm,
+                         tl_occ_limit_name(r.limit), 100 * r.occupancy);
+            else
+                snprintf(cell[t], sizeof cell[t], "refused");
+        }
+        printf("  %-24s %-28s %-28s\n", d->name, cell[0], cell[1]);
+    }
+}
+
+/* ------------------------------------------------------------------ part A on a GPU */
+
+static const int block_sizes[] = {32, 64, 96, 128, 160, 192, 256, 320, 384, 512, 640, 768, 1024};
+static const int dyn_sizes[] = {0, 1, 2048, 16 * 1024, 48 * 1024, 100 * 1024, 200 * 1024, 240 * 1024};
+
+/* "sweep_t16_cap" from the kernel's first configuration, "sweep_t16_cap_s0k". */
+static const char *kernel_name(int kern)
+{
+    static char name[32];
+    tl_sweep_config c;
+    tl_sweep_config_get(kern * (tl_sweep_config_count() / tl_sweep_kernel_count()), &c);
+    snprintf(name, sizeof name, "%s", c.name);
+    char *cut = strrchr(name, '_');
+    if (cut)
+        *cut = '\0';
+    return name;
+}
+
+/* The calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor for every sweep kernel,
+ * block size and amount of dynamic shared memory. Returns the number of disagreements. */
+static int compare_with_api(const tl_occ_device *gd, int quiet, int *total)
+{
+    int bad = 0;
+    *total = 0;
+    if (!quiet)
+        printf("\npart A on %s: the calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor\n", gd->name);
+    for (int kern = 0; kern < tl_sweep_kernel_count(); ++kern) {
+        int agree = 0, rows = 0;
+        int regs = 0, ssmem = 0, maxt = 0;
+        for (size_t b = 0; b < sizeof block_sizes / sizeof block_sizes[0]; ++b)
+            for (size_t s = 0; s < sizeof dyn_sizes / sizeof dyn_sizes[0]; ++s) {
+                char err[256];
+                int api;
+                if (tl_sweep_api(kern, block_sizes[b], dyn_sizes[s], &regs, &ssmem, &maxt, &api, err, sizeof err) != 0) {
+                    printf("  FAIL: %s\n", err);
+                    ++bad;
+                    continue;
+                }
+                if (block_sizes[b] > maxt)
+                    continue;   /* above the kernel's own limit: not a question for occupancy */
+                tl_occ_device d = *gd;
+                tl_occ_kernel k = {block_sizes[b], regs, ssmem + dyn_sizes[s]};
+                tl_occ_result r;
+                int calc = tl_occupancy(&d, &k, &r) == 0 ? r.blocks_per_sm : 0;
+                ++rows;
+                ++*total;
+                if (calc == api) {
+                    ++agree;
+                } else {
+                    ++bad;
+                    printf("  MISMATCH kernel %s: %d threads, %d registers, %d + %d B shared: API %d "
+                           "blocks, calculator %d (%s)\n", kernel_name(kern), block_sizes[b], regs, ssmem, dyn_sizes[s],
+                           api, calc, calc ? tl_occ_limit_name(r.limit) : r.why);
+                }
+            }
+        if (!quiet)
+            printf("  kernel %-16s %3d registers, %5d B static shared: %3d of %3d configurations agree\n",
+                   kernel_name(kern), regs, ssmem, agree, rows);
+    }
+    return bad;
+}
+
+/* ------------------------------------------------------------------ part B: the sweep */
+
+static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, int reps,
+                     tl_records *rec, int quiet)
+{
+    int fail = 0;
+    tl_matrix M, N, P;
+    if (tl_matrix_alloc(&M, "M", W, W) || tl_matrix_alloc(&N, "N", W, W) || tl_matrix_alloc(&P, "P", W, W)) {
+        printf("part B: out of host memory for Width %d\n", W);
+        return 1;
+    }
+    tl_matrix_fill_random(&M, TL_DEFAULT_SEED, 1);
+    tl_matrix_fill_random(&N, TL_DEFAULT_SEED, 2);
+    double *ref = malloc(sizeof(double) * (size_t)W * W), *absref = malloc(sizeof(double) * (size_t)W * W);
+    tl_reference_gemm(M.data, N.data, ref, absref, W, W, W);
+    printf("\npart B: the tiled kernel at Width %d under different budgets (checked, then timed: median of %d, L2 flushed)\n", W, reps);
+    printf("  %-24s %4s %5s %7s %9s %8s %6s %10s\n", "config", "tile", "regs", "smem", "blk calc", "blk API",
+           "occ", "GFLOP/s");
+    (void)dev;
+    for (int i = 0; i < tl_sweep_config_count(); ++i) {
+        tl_sweep_config c;
+        tl_sweep_config_get(i, &c);
+        char err[512] = "";
+        int regs = 0, ssmem = 0, maxt = 0, api = 0, threads = c.tile * c.tile;
+        if (tl_sweep_api(c.kernel, threads, c.dyn_smem, &regs, &ssmem, &maxt, &api, err, sizeof err) != 0) {
+            printf("  %-24s FAIL: %s\n", c.name, err);
+            ++fail;
+            continue;
+        }
+        tl_occ_kernel k = {threads, regs, ssmem + c.dyn_smem};
+        tl_occ_result r;
+        int calc = tl_occupancy(gd, &k, &r) == 0 ? r.blocks_per_sm : 0;
+        double occ_calc = (double)calc * ((threads + 31) / 32) / gd->max_warps_per_sm;
+        double occ_api = (double)api * ((threads + 31) / 32) / gd->max_warps_per_sm;
+        tl_gpu_case gc;
+        tl_stats st = {0};
+        int rc = tl_gpu_case_alloc(&gc, W, W, W, err, sizeof err);
+        if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
+        if (rc == 0) rc = tl_gpu_case_run(&gc, tl_sweep_launch, &c, &P, err, sizeof err);
+        const char *status = "PASS";
+        char reason[256] = "";
+        if (rc != 0) {
+            status = "FAIL";
+            snprintf(reason, sizeof reason, "%s", rc > 0 ? "write outside P" : err);
+        } else {
+            tl_check_report rep;
+            if (tl_check(P.data, ref, absref, W, W, W, c.tile, M.data, N.data, &rep)) {
+                status = "FAIL";
+                tl_check_reason(&rep, reason, sizeof reason);
+            }
+        }
+        int flushed = 0, timed = 0;
+        if (strcmp(status, "PASS") == 0 && strcmp(tl_build_type(), "debug") != 0) {
+            if (tl_gpu_case_time(&gc, tl_sweep_launch, &c, TL_WARMUP_RUNS, reps, &st, &flushed, err, sizeof err) == 0)
+                timed = 1;
+            else {
+                status = "FAIL";
+                snprintf(reason, sizeof reason, "while timing: %s", err);
+            }
+        }
+        tl_gpu_case_free(&gc);
+        fail += strcmp(status, "PASS") != 0;
+        char rate[32] = "-";
+        if (timed)
+            snprintf(rate, sizeof rate, "%.1f", tl_gflops(W, W, W, st.median_ms));
+        printf("  %-24s %4d %5d %7d %9d %8d %5.0f%% %10s%s%s\n", c.name, c.tile, regs, ssmem + c.dyn_smem,
+               calc, api, 100 * occ_api, strcmp(status, "PASS") ? "FAIL" : rate,
+               *reason ? "  " : "", reason);
+        if (rec) {
+            tl_record_row row = {"sweep", "05", c.name, W, W, W, c.tile, regs, ssmem + c.dyn_smem,
+                                 occ_calc, occ_api, status, timed ? &st : NULL,
+                                 timed ? tl_gflops(W, W, W, st.median_ms) : -1, -1};
+            tl_records_row(rec, &row);
+        }
+    }
+    (void)quiet;
+    free(ref);
+    free(absref);
+    tl_matrix_free(&M);
+    tl_matrix_free(&N);
+    tl_matrix_free(&P);
+    return fail;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: lab05 [--calc] [--size W] [--reps N] [--records FILE] [--quiet] [--help]\n"
+            "lab 05: the occupancy calculator (part A) and the measured sweep (part B).\n\n"
+            "  --calc          part A on the built-in tables only (no GPU needed)\n"
+            "  --size W        Width of the sweep's product, a multiple of 32 (default 2048)\n"
+            "  --reps N        timed runs per configuration, 1..1000 (default %d)\n"
+            "  --records FILE  write the sweep as records (kind=sweep, common/CONTRACTS.md)\n"
+            "  --quiet         failures and summaries only\n\n"
+            "exit codes: 0 all passed, 1 a check failed, 2 bad usage, 77 no usable CUDA device\n"
+            "(part A passed, the GPU part skipped)\n", TL_TIMED_RUNS);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"calc", no_argument, NULL, 'c'},     {"size", required_argument, NULL, 's'},
+        {"reps", required_argument, NULL, 'r'}, {"records", required_argument, NULL, 'R'},
+        {"quiet", no_argument, NULL, 'q'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int calc_only = 0, quiet = 0, W = 2048, reps = TL_TIMED_RUNS, c;
+    const char *records = NULL;
+    long v;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': calc_only = 1; break;
+        case 'q': quiet = 1; break;
+        case 'R': records = optarg; break;
+        case 's':
+            if (tl_parse_int(optarg, 32, 16384, &v) != 0 || v % 32) {
+                fprintf(stderr, "lab05: --size '%s': give a multiple of 32 from 32 to 16384\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            W = (int)v;
+            break;
+        case 'r':
+            if (tl_parse_int(optarg, 1, 1000, &v) != 0) {
+                fprintf(stderr, "lab05: --reps '%s': give an integer from 1 to 1000\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            reps = (int)v;
+            break;
+        case 'h': usage(stdout); return TL_EXIT_OK;
+        default:
+            fprintf(stderr, "lab05: unknown option or missing value: '%s'\nrun 'lab05 --help' for the options\n",
+                    argv[optind - 1]);
+            return TL_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "lab05: unexpected argument '%s'\n", argv[optind]);
+        return TL_EXIT_USAGE;
+    }
+    printf("lab 05: occupancy, calculated and measured\n");
+    int cpu_fail = run_calc_cases(quiet);
+    if (!quiet)
+        print_lecture_table();
+    if (calc_only)
+        return cpu_fail ? TL_EXIT_FAIL : TL_EXIT_OK;
+
+    tl_device_info dev;
+    if (tl_device_query(&dev) != 0) {
+        printf("\nGPU part (calculator against the CUDA API, measured sweep): SKIP: no usable CUDA device: %s\n", dev.why);
+        return cpu_fail ? TL_EXIT_FAIL : TL_EXIT_SKIP;
+    }
+    if (dev.emulated) {
+        printf("\nGPU part: SKIP: the emulated GPU has no occupancy to measure\n");
+        return cpu_fail ? TL_EXIT_FAIL : TL_EXIT_SKIP;
+    }
+    tl_occ_device gd;
+    char err[512];
+    if (tl_sweep_device(&gd, err, sizeof err) != 0) {
+        printf("GPU part: FAIL: %s\n", err);
+        return TL_EXIT_FAIL;
+    }
+    int total = 0;
+    int api_bad = compare_with_api(&gd, quiet, &total);
+    printf("part A on the GPU: %d of %d configurations agree with the CUDA API\n", total - api_bad, total);
+
+    tl_records rec;
+    if (records) {
+        char timing[160];
+        snprintf(timing, sizeof timing, "cuda-events, median of %d after %d warm-ups, L2 flushed when the inputs fit in it",
+                 reps, TL_WARMUP_RUNS);
+        if (tl_records_open(&rec, records, &dev, TL_DEFAULT_SEED, timing, NULL, err, sizeof err) != 0) {
+            fprintf(stderr, "lab05: %s\n", err);
+            return TL_EXIT_USAGE;
+        }
+    }
+    int sweep_fail = run_sweep(&dev, &gd, W, reps, records ? &rec : NULL, quiet);
+    if (records && tl_records_close(&rec, err, sizeof err) != 0) {
+        fprintf(stderr, "lab05: %s\n", err);
+        return TL_EXIT_FAIL;
+    }
+    printf("\n%s: part A %d wrong, API comparison %d mismatches, sweep %d failed\n",
+           cpu_fail || api_bad || sweep_fail ? "FAIL" : "PASS", cpu_fail, api_bad, sweep_fail);
+    return cpu_fail || api_bad || sweep_fail ? TL_EXIT_FAIL : TL_EXIT_OK;
+}

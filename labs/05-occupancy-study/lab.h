@@ -1,0 +1,114 @@
+/* lab.h: lab 05's interfaces (kit-owned; do not edit): the occupancy calculator the student
+ * writes (occupancy.c), the device tables (devices.c) and the kit's sweep (sweep.cu). */
+#ifndef TILELAB_LAB05_H
+#define TILELAB_LAB05_H
+
+#include <stddef.h>
+
+#include "tilelab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What one SM of a GPU offers, as the occupancy calculation needs it. */
+typedef struct tl_occ_device {
+    const char *name;
+    int cc;                       /* compute capability x 10: 20, 75, 80, 86, 90            */
+    int warp_size;                /* threads per warp: 32                                    */
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int max_warps_per_sm;
+    int max_blocks_per_sm;
+    int regs_per_sm;              /* 32-bit registers in one SM's register file              */
+    int regs_per_block;           /* most registers one block may hold                       */
+    int max_regs_per_thread;
+    int reg_alloc_unit;           /* registers are given to a warp in multiples of this      */
+    int reg_partitions;           /* the register file is split over this many schedulers;
+                                     a warp's registers come from one part (4 since Kepler;
+                                     1 models Fermi's single file)                           */
+    int smem_per_sm;              /* shared memory bytes blocks may use on one SM (the
+                                     largest carve-out; the occupancy API assumes it)        */
+    int smem_per_block;           /* most bytes one block may ask for (with opt-in)          */
+    int smem_alloc_unit;          /* a block's shared memory is rounded up to this           */
+    int smem_reserved_per_block;  /* bytes the driver adds to every block (1 KiB on sm_80+)  */
+} tl_occ_device;
+
+/* What one kernel launch asks for. */
+typedef struct tl_occ_kernel {
+    int threads_per_block;
+    int regs_per_thread;          /* as compiled: cudaFuncGetAttributes numRegs, ptxas -v    */
+    int smem_per_block;           /* static + dynamic shared memory, bytes                   */
+} tl_occ_kernel;
+
+/* What limits the number of resident blocks. On a tie the first in this order is named. */
+typedef enum tl_occ_limit {
+    TL_OCC_THREADS = 0,           /* max threads per SM                                      */
+    TL_OCC_WARPS,                 /* max warps per SM (blocks are whole warps)               */
+    TL_OCC_BLOCKS,                /* max blocks per SM                                       */
+    TL_OCC_REGISTERS,             /* the register file                                       */
+    TL_OCC_SHARED_MEMORY          /* shared memory                                           */
+} tl_occ_limit;
+
+typedef struct tl_occ_result {
+    int    blocks_per_sm;         /* resident blocks: the smallest of the five by_* below    */
+    int    active_warps;          /* blocks_per_sm x warps per block                         */
+    double occupancy;             /* active_warps / max_warps_per_sm, 0..1                   */
+    tl_occ_limit limit;
+    /* How many blocks each resource alone would allow (a large number when it does not limit). */
+    int    by_threads, by_warps, by_blocks, by_registers, by_smem;
+    int    regs_per_warp;         /* registers given to one warp, after rounding             */
+    int    smem_alloc;            /* shared memory given to one block, after reserve and rounding */
+    char   why[160];              /* when the launch is impossible: which limit it breaks    */
+} tl_occ_result;
+
+/* ------------------------------------------------------------- occupancy.c (student) */
+/* Fills r for kernel k on device d. Returns 0, or -1 when no block of k can run on d at all
+ * (too many threads, registers or shared memory for one block); then r->why says which and
+ * r->blocks_per_sm is 0. */
+int tl_occupancy(const tl_occ_device *d, const tl_occ_kernel *k, tl_occ_result *r);
+
+/* ------------------------------------------------------------- devices.c (kit) */
+/* From NVIDIA's CUDA C Programming Guide (compute capabilities table) and cuda_occupancy.h. */
+extern const tl_occ_device tl_occ_fermi;    /* sm_20, the lecture's Fermi (GTX 480 / C2050)  */
+extern const tl_occ_device tl_occ_t4;       /* sm_75, Turing T4                              */
+extern const tl_occ_device tl_occ_a100;     /* sm_80, Ampere A100, the lecture's Ampere     */
+extern const tl_occ_device tl_occ_rtx3090;  /* sm_86, Ampere GeForce                         */
+extern const tl_occ_device tl_occ_h100;     /* sm_90, Hopper H100 / H200                     */
+extern const tl_occ_device *const tl_occ_devices[];   /* the five above, then NULL           */
+const char *tl_occ_limit_name(tl_occ_limit l);
+
+/* ------------------------------------------------------------- sweep.cu (kit) */
+#define TL_SWEEP_REG_CAP 24       /* registers per thread of the capped sweep kernels       */
+
+/* The sweep's kernels: lab 03's tiled kernel stamped out for tile widths 8, 16, 32, each as
+ * compiled freely and with __maxnreg__ capping its registers, each run with extra
+ * dynamic shared memory (none, 16 KiB, 48 KiB, 100 KiB) that it does not use, to lower the
+ * number of resident blocks. */
+typedef struct tl_sweep_config {
+    char name[32];                /* "sweep_t16_cap_s48k"                                    */
+    int  kernel;                  /* index into the kernels                                  */
+    int  tile;                    /* 8, 16, 32                                               */
+    int  capped;                  /* 1: registers capped with __maxnreg__(TL_SWEEP_REG_CAP)  */
+    int  dyn_smem;                /* extra dynamic shared memory, bytes                      */
+} tl_sweep_config;
+
+int  tl_sweep_kernel_count(void);
+int  tl_sweep_config_count(void);
+void tl_sweep_config_get(int i, tl_sweep_config *c);
+/* The GPU's limits as a tl_occ_device (name filled from the device). 0 ok, -1 (err set). */
+int  tl_sweep_device(tl_occ_device *d, char *err, size_t errlen);
+/* For kernel index kern at block_threads threads and dyn_smem bytes of dynamic shared memory:
+ * its registers, static shared memory and largest block (cudaFuncGetAttributes) and the
+ * blocks per SM that cudaOccupancyMaxActiveBlocksPerMultiprocessor reports (0 when the API
+ * refuses the configuration). 0 ok, -1 (err set). */
+int  tl_sweep_api(int kern, int block_threads, int dyn_smem, int *regs, int *static_smem,
+                  int *max_threads, int *api_blocks, char *err, size_t errlen);
+/* A tl_launch_fn for the harness; ctx points to a tl_sweep_config. Needs m = k = n, a
+ * multiple of the config's tile. */
+int  tl_sweep_launch(const float *d_M, const float *d_N, float *d_P, int m, int k, int n, const void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,79 @@
+/* KNOWN-WRONG SUBMISSION (tests/wrong/02/pvalue-uninit.cu): Pvalue is never initialised: the sum starts from whatever the register held
+ * Everything else is the reference solution; the checker must reject this file.
+ * tests/wrong/README.md lists the verdict each bug must get. */
+/* naive.cu: lab 02, the naive kernel. YOU complete this file; nothing else.
+ *
+ * Check:  ./kit check 02     (builds, runs every variant on the public sizes, says what is wrong)
+ * Read:   labs/02-naive-kernel/README.md for the tasks and the questions.
+ *
+ * Md, Nd, Pd are Width x Width floats in row-major order on the device: element (i, j) of M is
+ * Md[i*Width + j]. The harness fills Pd with NaN before each launch, so every element your grid
+ * does not cover shows up. CUDA C only: no templates, no classes.
+ */
+#include "cuda_check.h"
+#include "lab.h"
+
+#define BLOCK_WIDTH 16   /* threads per block side: 16 x 16 = 256 threads per block */
+
+/* ------------------------------------------------------------------ the kernel */
+
+/* Task 1: one thread computes one element of Pd, the lecture's MatrixMulKernel. threadIdx.x
+ * walks columns, so the 16 (32) threads of a warp read neighbouring elements of Nd and write
+ * neighbouring elements of Pd: coalesced accesses. */
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    int Row = blockIdx.y * blockDim.y + threadIdx.y;
+    int Col = blockIdx.x * blockDim.x + threadIdx.x;
+    /* The grid is rounded up, so the last blocks hold threads outside P: they do nothing. */
+    if (Row < Width && Col < Width) {
+        float Pvalue;   /* BUG: not initialised */
+        for (int k = 0; k < Width; ++k)
+            Pvalue += Md[Row * Width + k] * Nd[k * Width + Col];
+        Pd[Row * Width + Col] = Pvalue;
+    }
+}
+
+/* ------------------------------------------------------------------ the launcher */
+
+/* Task 2: enough 16 x 16 blocks to cover all of Pd: ceiling division, not floor. */
+extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
+{
+    dim3 dimBlock(BLOCK_WIDTH, BLOCK_WIDTH, 1);
+    dim3 dimGrid(ceil_div(Width, BLOCK_WIDTH), ceil_div(Width, BLOCK_WIDTH), 1);
+    MatrixMulKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);
+    return (int)cudaGetLastError();
+}
+
+/* ------------------------------------------------------------------ the device query */
+
+/* Task 3: what does this GPU offer? CUDA 13 removed cudaDeviceProp.clockRate and
+ * memoryClockRate: ask cudaDeviceGetAttribute for clocks. */
+extern "C" void print_device_facts(FILE *out)
+{
+    int dev = 0;
+    cudaDeviceProp p;
+    if (CUDA_CHECK(cudaGetDevice(&dev)) != cudaSuccess ||
+        CUDA_CHECK(cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {
+        fprintf(out, "device facts: not available (see the error above)\n");
+        return;
+    }
+    int sm_khz = 0, mem_khz = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+    /* DDR: two transfers per clock, bus width in bits. */
+    double peak_gbs = 2.0 * mem_khz * 1e3 * (p.memoryBusWidth / 8) / 1e9;
+    fprintf(out, "device %d          %s, compute capability %d.%d\n", dev, p.name, p.major, p.minor);
+    fprintf(out, "SMs               %d at up to %d MHz\n", p.multiProcessorCount, sm_khz / 1000);
+    fprintf(out, "threads           %d per block, %d per SM (%d warps of %d); %d blocks per SM\n",
+            p.maxThreadsPerBlock, p.maxThreadsPerMultiProcessor,
+            p.maxThreadsPerMultiProcessor / p.warpSize, p.warpSize, p.maxBlocksPerMultiProcessor);
+    fprintf(out, "shared memory     %zu B per block (%zu B with opt-in), %zu B per SM, %zu B reserved per block\n",
+            p.sharedMemPerBlock, p.sharedMemPerBlockOptin, p.sharedMemPerMultiprocessor,
+            p.reservedSharedMemPerBlock);
+    fprintf(out, "registers         %d per block, %d per SM\n", p.regsPerBlock, p.regsPerMultiprocessor);
+    fprintf(out, "memory            %.1f GiB, %d-bit bus at %d MHz: %.0f GB/s peak; L2 %d KiB\n",
+            (double)p.totalGlobalMem / (1 << 30), p.memoryBusWidth, mem_khz / 1000, peak_gbs,
+            p.l2CacheSize / 1024);
+    fprintf(out, "naive bound       %.0f GB/s / 4 B per FLOP = %.0f GFLOP/s if every operand came from DRAM\n",
+            peak_gbs, peak_gbs / 4);
+}
