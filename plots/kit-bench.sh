@@ -51,6 +51,11 @@ bin() {
     if [ -x "$B/solutions/$d/lab$id-ref" ]; then echo "$B/solutions/$d/lab$id-ref"; else echo "$B/labs/$d/lab$id"; fi
 }
 
+# The kernels of labs 02-04 next to cuBLAS in one process: the reference solutions (speed-ref) in
+# the instructor edition; the student edition has no solutions, so each lab's own program.
+speed=$B/solutions/speed/speed-ref
+[ -x "$speed" ] || die "no reference build (solutions/speed): ./kit bench measures the reference kernels and runs in the instructor edition; students run their lab programs with --records instead"
+
 clocks() {
     if command -v nvidia-smi >/dev/null 2>&1; then
         nvidia-smi --query-gpu=clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv,noheader 2>/dev/null | head -n 1
@@ -59,20 +64,23 @@ clocks() {
     fi
 }
 
+# Square sizes (naive, tiled, boundary, cuBLAS in ONE process: speed-ref) and the sizes just
+# around multiples of the tile (boundary kernels only: the tiled ones refuse them) are kept
+# disjoint, so no measurement is taken twice (tl-plotprep refuses duplicates).
 if [ $quick = 1 ]; then
     reps=5
     cpu_sizes=64,128,256
-    sq_sizes=512,1024,2048,4096
-    tile_sizes=512,1024,2048,4096
-    edge_sizes=1023,1024,1025,2047,2048,2049
+    sq_sizes=256,512,1024,2048,4096
+    edge_sizes=1023,1025,2047,2049
     rect_sizes=1000x17x3000,4096x64x4096
+    sweep_size=1024
 else
     reps=20
-    cpu_sizes=64,128,256,512
-    sq_sizes=256,512,1000,1024,2048,3000,4096,8192
-    tile_sizes=256,512,1024,2048,4096,8192
-    edge_sizes=511,512,513,1023,1024,1025,2047,2048,2049,4095,4096,4097
-    rect_sizes=1000x17x3000,4096x64x4096,8192x4096x512,512x8192x512
+    cpu_sizes=64,100,128,256,512
+    sq_sizes=128,256,512,1000,1024,2000,2048,3000,4096,6144
+    edge_sizes=511,513,1023,1025,2047,2049,4095,4097
+    rect_sizes=1000x17x3000,4096x64x4096,6144x4096x512,512x6144x512
+    sweep_size=2048
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tl-bench.XXXXXX") || die "cannot make a temporary folder"
@@ -82,7 +90,7 @@ start=$(date +%s)
 
 # step NAME COMMAND...: one part of the bench, its records in $work/NN.csv.
 n=0
-total=7
+total=6
 step() {
     name=$1; shift
     n=$((n + 1))
@@ -101,11 +109,10 @@ step() {
 say "kit bench on $("$B/common/tl-device" --brief | sed -n 's/^name: //p'), clocks before: $before"
 step "device ceilings (copy bandwidth, FMA peak)" "$B/plots/tl-ceilings"
 step "lab 01 CPU baseline ($cpu_sizes)" "$(bin 01-cpu-baseline 01)" --sizes "$cpu_sizes" --quiet
-step "lab 02 naive + cuBLAS ($sq_sizes)" "$(bin 02-naive-kernel 02)" --sizes "$sq_sizes" --reps $reps --quiet
-step "lab 03 tiled 16/32 + cuBLAS ($tile_sizes)" "$(bin 03-tiled-kernel 03)" --sizes "$tile_sizes" --reps $reps --quiet
-step "lab 04 boundary, around multiples" "$(bin 04-boundary-handling 04)" --sizes "$edge_sizes" --reps $reps --quiet
-step "lab 04 rectangular ($rect_sizes)" "$(bin 04-boundary-handling 04)" --sizes "$rect_sizes" --reps $reps --quiet
-step "lab 05 tile/occupancy sweep" "$(bin 05-occupancy-study 05)" --sweep --reps $reps --quiet
+step "kernels of labs 02-04 + cuBLAS, one process" "$speed" --sizes "$sq_sizes" --reps $reps --quiet
+step "boundary kernels around multiples of the tile" "$speed" --variants boundary16,boundary32 --sizes "$edge_sizes" --reps $reps --quiet
+step "lab 04 rectangular ($rect_sizes)" "$(bin 04-boundary-handling 04)" --variants rect16,rect32 --sizes "$rect_sizes" --reps $reps --quiet
+step "lab 05 tile/occupancy sweep (Width $sweep_size)" "$(bin 05-occupancy-study 05)" --size $sweep_size --reps $reps --quiet
 after=$(clocks)
 end=$(date +%s)
 
