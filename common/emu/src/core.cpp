@@ -86,6 +86,8 @@ static int g_check = 1;
 static size_t g_stack_kb = 64;
 static std::atomic<bool> g_inited{false};
 
+static void after_fork_in_child(void);
+
 static void read_env(void) {
     const char *e;
     if ((e = getenv("TL_EMU_THREADS")) && *e) {
@@ -124,6 +126,7 @@ void init(void) {
         g_threads = n < 1 ? 1 : (n > 64 ? 64 : (int)n);
     }
     install_segv_handler();
+    pthread_atfork(nullptr, nullptr, after_fork_in_child);
     g_inited.store(true, std::memory_order_release);
 }
 
@@ -180,6 +183,15 @@ static void vdiag(bool in_launch, const char *cls, const char *fmt, va_list ap) 
     if (nth == 0) { snprintf(g_first_diag, sizeof g_first_diag, "%s", msg); g_have_diag = 1; }
     if (nth < PRINT_PER_LAUNCH) fputs(msg, stderr);
 }
+/* False once this launch has printed its share: the caller then only counts (formatting thousands of
+ * reports of the same mistake would cost more than running the kernel). */
+static bool diag_quota(void) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    if (g_launch_diags < PRINT_PER_LAUNCH) return true;
+    g_launch_diags++;
+    return false;
+}
+
 void diag_launch(const char *cls, const char *fmt, ...) {
     va_list ap; va_start(ap, fmt); vdiag(true, cls, fmt, ap); va_end(ap);
 }
@@ -474,6 +486,16 @@ static void *worker_loop(void *arg) {
     return nullptr;
 }
 
+/* fork() keeps only the calling thread: the child starts its own pool when it first needs one. */
+static void after_fork_in_child(void) {
+    g_nworkers = g_workers[0] ? 1 : 0;
+    for (int i = 1; i < 256; i++) g_workers[i] = nullptr;
+    pthread_mutex_init(&g_pool_mu, nullptr);
+    pthread_cond_init(&g_pool_go, nullptr);
+    pthread_cond_init(&g_pool_done, nullptr);
+    g_pool_busy = 0;
+}
+
 static void run_launch(Launch *L) {
     int want = g_threads;
     if ((uint64_t)want > L->nblocks) want = (int)L->nblocks;
@@ -703,7 +725,7 @@ void race_read(const Slot *s, size_t i, int line) {
     uint16_t tid = (uint16_t)tl_emu_cur_tid;
     if (h.w_ep == 0) {
         if (w->npend < MAX_PENDING) w->pend[w->npend++] = Pending{s, i, ep, tid, line};
-    } else if (h.w_ep == ep && h.w_tid != tid) {
+    } else if (h.w_ep == ep && h.w_tid != tid && diag_quota()) {
         char where[512], decl[300], el[96], a[64], b[64];
         fmt_where(where, sizeof where, w);
         fmt_decl(decl, sizeof decl, s);
@@ -727,6 +749,8 @@ void race_write(const Slot *s, size_t i, int line) {
     Shadow &h = s->sh[i];
     uint32_t ep = w->bi.epoch;
     uint16_t tid = (uint16_t)tl_emu_cur_tid;
+    w->L->stop.store(true, std::memory_order_relaxed);
+    if (!diag_quota()) { h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; return; }
     char where[512], decl[300], el[96], a[64], b[64];
     fmt_where(where, sizeof where, w);
     fmt_decl(decl, sizeof decl, s);
@@ -763,6 +787,8 @@ static void report_pending(Worker *w) {
         const Pending &p = w->pend[k];
         const Shadow &h = p.s->sh[p.i];
         if (h.w_ep == p.ep && h.w_tid != p.tid) continue;
+        w->L->stop.store(true, std::memory_order_relaxed);
+        if (!diag_quota()) break;
         char where[512], decl[300], el[96], a[64], later[200] = "";
         fmt_where(where, sizeof where, w);
         fmt_decl(decl, sizeof decl, p.s);

@@ -17,6 +17,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <sys/auxv.h>
 #include <mutex>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -125,8 +126,17 @@ static void put(const char *s) { ssize_t r = write(2, s, strlen(s)); (void)r; }
 static void print_source_line(void *pc) {
     Dl_info info;
     if (!pc || !dladdr(pc, &info) || !info.dli_fbase) return;
-    const char *file = info.dli_fname && info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
     const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)info.dli_fbase;
+    /* For the main program dladdr gives argv[0], which may be anything: read /proc/self/exe instead. */
+    bool is_main = getauxval(AT_PHDR) - eh->e_phoff == (uintptr_t)info.dli_fbase;
+    char exe[4096];
+    const char *file = info.dli_fname;
+    if (is_main || !file || !file[0]) {
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);   /* in addr2line it would name addr2line */
+        if (n <= 0) return;
+        exe[n] = 0;
+        file = exe;
+    }
     uintptr_t addr = (uintptr_t)pc;
     if (eh->e_type == ET_DYN) addr -= (uintptr_t)info.dli_fbase;
     char hex[32];
@@ -155,7 +165,7 @@ static void print_source_line(void *pc) {
     while (line && *line) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
-        put("  at ");
+        put("  at (from the debug line table) ");
         put(line);
         put("\n");
         line = nl ? nl + 1 : nullptr;
@@ -174,6 +184,11 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
     pc = (void *)uc->uc_mcontext.pc;
 #endif
     (void)uc;
+    /* Several workers may fault at once (every block makes the same mistake): one report. */
+    static volatile int reporting = 0;
+    if (__atomic_exchange_n(&reporting, 1, __ATOMIC_SEQ_CST)) {
+        for (;;) pause();                          /* the first one ends the process */
+    }
     char ctx[700], msg[2048];
     describe_current_thread(ctx, sizeof ctx);
     size_t stack_kb;
@@ -228,6 +243,7 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
     }
     /* Not ours: let the default action happen (a core dump, as without the emulator). */
     signal(sig, SIG_DFL);
+    reporting = 0;
 }
 
 void ensure_altstack(void) {

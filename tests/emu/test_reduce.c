@@ -1,0 +1,105 @@
+/* test_reduce.c: dynamic shared memory (extern __shared__) and a __shared__ scalar work, the dynamic
+ * size is checked, and thread order is what TL_EMU_ORDER / tl_emu_set_order say. */
+#include "emu_test.h"
+
+cudaError_t launch_block_sum(const float *d_in, float *d_out, int n, int threads);
+cudaError_t launch_last_writer(int *d_out, int blocks, int threads);
+
+Test(reduce, block_sums_through_extern_shared_memory_are_exact, .timeout = 60) {
+    int n = 1000, threads = 128, blocks = (n + threads - 1) / threads;
+    float in[1000], out[8];
+    for (int i = 0; i < n; i++) in[i] = (float)(i % 17);
+    float *d_in, *d_out;
+    cr_assert_eq(cudaMalloc((void **)&d_in, sizeof in), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_out, sizeof out), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_in, in, sizeof in, cudaMemcpyHostToDevice), cudaSuccess);
+    cudaError_t e = launch_block_sum(d_in, d_out, n, threads);
+    cr_assert_eq(e, cudaSuccess, "launch: %s", cudaGetErrorName(e));
+    cr_assert_eq(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int b = 0; b < blocks; b++) {
+        float want = 0;
+        for (int i = b * threads; i < n && i < (b + 1) * threads; i++) want += in[i];
+        cr_assert_float_eq(out[b], want, 0.0f, "block %d: %g, expected %g", b, out[b], want);
+    }
+}
+
+cudaError_t launch_block_sum_bytes(const float *d_in, float *d_out, int n, int threads, size_t bytes);
+cudaError_t allow_dynamic_shared(int bytes);
+
+static int dynamic_limits(void *arg) {
+    (void)arg;
+    float *d_in, *d_out;
+    cudaMalloc((void **)&d_in, 256 * 4);
+    cudaMalloc((void **)&d_out, 4);
+    cudaError_t big = launch_block_sum_bytes(d_in, d_out, 256, 256, 64 * 1024);
+    cudaError_t allow = allow_dynamic_shared(64 * 1024);
+    cudaError_t big2 = launch_block_sum_bytes(d_in, d_out, 256, 256, 64 * 1024);
+    cudaError_t too_big = allow_dynamic_shared(300 * 1024);
+    fprintf(stderr, "RESULT big=%s allow=%s big2=%s too_big=%s\n", cudaGetErrorName(big), cudaGetErrorName(allow),
+            cudaGetErrorName(big2), cudaGetErrorName(too_big));
+    cudaError_t small = launch_block_sum_bytes(d_in, d_out, 256, 256, 255 * 4);
+    fprintf(stderr, "RESULT small=%s\n", cudaGetErrorName(small));
+    return 0;
+}
+
+Test(reduce, dynamic_shared_memory_is_limited_and_checked, .timeout = 60) {
+    child_result r;
+    run_child(dynamic_limits, NULL, &r);
+    assert_has(r.err, "tilelab-emu: invalid-launch: BlockSum<<<(1,1,1), (256,1,1), 65536>>> at reduce.cu:");
+    assert_has(r.err, "cudaFuncAttributeMaxDynamicSharedMemorySize");
+    assert_has(r.err, "RESULT big=cudaErrorInvalidValue allow=cudaSuccess big2=cudaSuccess too_big=cudaErrorInvalidValue");
+    /* 255 floats for 256 threads: thread 255 writes partial[255] */
+    assert_has(r.err, "tilelab-emu: shared-out-of-bounds: partial[255] at reduce.cu:12 in thread (255,0,0)");
+    assert_has(r.err, "extern __shared__ float partial[] (255 elements from the launch; reduce.cu:6)");
+    assert_has(r.err, "RESULT small=cudaErrorLaunchFailure");
+}
+
+static int last_writer(void *arg) {
+    int mode = *(int *)arg;
+    int *d_out, out[4];
+    cudaMalloc((void **)&d_out, sizeof out);
+    tl_emu_set_order(mode, 2024);
+    launch_last_writer(d_out, 4, 256);
+    cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost);
+    fprintf(stderr, "RESULT %d %d %d %d\n", out[0], out[1], out[2], out[3]);
+    return 0;
+}
+
+Test(reduce, thread_order_forward_reverse_and_random_changes_the_last_writer, .timeout = 60) {
+    child_result fwd, rev, rnd;
+    int m0 = 0, m1 = 1, m2 = 2;
+    run_child(last_writer, &m0, &fwd);
+    run_child(last_writer, &m1, &rev);
+    run_child(last_writer, &m2, &rnd);
+    assert_has(fwd.err, "RESULT 255 255 255 255");
+    assert_has(rev.err, "RESULT 0 0 0 0");
+    assert_lacks(rnd.err, "RESULT 255 255 255 255");
+    /* each block gets its own permutation */
+    int a, b, c, d;
+    cr_assert_eq(sscanf(strstr(rnd.err, "RESULT"), "RESULT %d %d %d %d", &a, &b, &c, &d), 4);
+    cr_assert(!(a == b && b == c && c == d), "random order gave the same last writer in every block: %d", a);
+}
+
+static int env_order(void *arg) {
+    (void)arg;
+    int *d_out, out[1];
+    cudaMalloc((void **)&d_out, sizeof out);
+    launch_last_writer(d_out, 1, 64);
+    cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost);
+    fprintf(stderr, "RESULT %d\n", out[0]);
+    return 0;
+}
+
+Test(reduce, tl_emu_order_in_the_environment_sets_the_order, .timeout = 60) {
+    child_result r;
+    setenv("TL_EMU_ORDER", "reverse", 1);
+    run_child(env_order, NULL, &r);
+    assert_has(r.err, "RESULT 0");
+    setenv("TL_EMU_ORDER", "random:7", 1);
+    run_child(env_order, NULL, &r);
+    assert_lacks(r.err, "RESULT 63");
+    setenv("TL_EMU_ORDER", "sideways", 1);
+    run_child(env_order, NULL, &r);
+    assert_has(r.err, "TL_EMU_ORDER='sideways' is not forward, reverse or random[:SEED]");
+    assert_has(r.err, "RESULT 63");
+}
