@@ -108,7 +108,9 @@ Test(api, a_write_one_past_a_buffer_faults_with_its_name, .timeout = 30) {
     run_child(write_past_end, NULL, &r);
     cr_assert(r.exited && r.code == 1, "exit %d signal %d:\n%s", r.code, r.sig, r.err);
     assert_has(r.err, "tilelab-emu: global-out-of-bounds: write of 'd_counts'[40], 1 byte past its end in host code");
-    assert_has(r.err, "buffer 'd_counts': 40 bytes, from cudaMalloc at test_api.c:");
+    assert_has(r.err, "buffer 'd_counts': 40 bytes (valid indices 0..39), from cudaMalloc at test_api.c:");
+    assert_has(r.err, "write_past_end at ");
+    assert_has(r.err, "test_api.c:102");
 }
 
 static int read_after_free(void *arg) {

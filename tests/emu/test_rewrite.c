@@ -12,7 +12,7 @@ static const char *env(const char *name) {
 /* Runs a shell command, returns its exit status, output (stdout+stderr) in out. */
 static int run(const char *cmd, char *out, size_t n) {
     char full[8192];
-    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    snprintf(full, sizeof full, "{ LC_ALL=C; export LC_ALL; %s; } 2>&1", cmd);
     FILE *f = popen(full, "r");
     cr_assert(f != NULL, "popen failed: %s", cmd);
     size_t len = fread(out, 1, n - 1, f);
