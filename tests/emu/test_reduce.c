@@ -103,3 +103,44 @@ Test(reduce, tl_emu_order_in_the_environment_sets_the_order, .timeout = 60) {
     assert_has(r.err, "TL_EMU_ORDER='sideways' is not forward, reverse or random[:SEED]");
     assert_has(r.err, "RESULT 63");
 }
+
+cudaError_t launch_two_barriers(int *d_out);
+cudaError_t launch_scalar_race(int *d_out);
+
+static int two_barriers(void *arg) {
+    (void)arg;
+    int *d_out;
+    cudaMalloc((void **)&d_out, 32 * sizeof(int));
+    cudaError_t e = launch_two_barriers(d_out);
+    fprintf(stderr, "RESULT %s\n", cudaGetErrorName(e));
+    return 0;
+}
+
+Test(reduce, threads_at_two_different_barriers_are_divergent, .timeout = 60) {
+    child_result r;
+    run_child(two_barriers, NULL, &r);
+    assert_has(r.err, "tilelab-emu: divergent-barrier: block (0,0,0) of kernel TwoBarriers (launched at reduce.cu:");
+    assert_has(r.err, "its threads wait at different __syncthreads() calls");
+    assert_has(r.err, "16 thread(s), e.g. thread (0,0,0), wait at __syncthreads() at reduce.cu:54");
+    assert_has(r.err, "16 thread(s), e.g. thread (16,0,0), wait at __syncthreads() at reduce.cu:56");
+    assert_has(r.err, "RESULT cudaErrorLaunchFailure");
+}
+
+static int scalar_race(void *arg) {
+    (void)arg;
+    int *d_out;
+    cudaMalloc((void **)&d_out, 32 * sizeof(int));
+    cudaError_t e = launch_scalar_race(d_out);
+    fprintf(stderr, "RESULT %s\n", cudaGetErrorName(e));
+    return 0;
+}
+
+Test(reduce, two_threads_writing_one_shared_scalar_is_a_race, .timeout = 60) {
+    child_result r;
+    run_child(scalar_race, NULL, &r);
+    assert_has(r.err, "tilelab-emu: race: winner: element winner of __shared__ int winner (reduce.cu:62)");
+    assert_has(r.err, "thread (1,0,0) writes it at reduce.cu:63");
+    assert_has(r.err, "after thread (0,0,0) wrote it at reduce.cu:63");
+    assert_has(r.err, "two writes in the same barrier interval");
+    assert_has(r.err, "RESULT cudaErrorLaunchFailure");
+}

@@ -24,7 +24,10 @@ __thread const tl_emu::BlockInfo *tl_emu_cur_block;
 
 namespace tl_emu {
 
+/* A thread is alive (T_RUN, or T_WAIT at a barrier) or not (T_DONE, T_ABORT). Within a pass, the
+ * threads after the running one in the order have not run yet, so "alive" is all pass_on needs. */
 enum { T_RUN, T_WAIT, T_DONE, T_ABORT };
+static inline bool alive(int state) { return state <= T_WAIT; }
 enum { MAX_SLOTS = 64, MAX_PENDING = 16, MAX_BLOCK_THREADS = 1024 };
 static const size_t ARENA_BYTES = 256 * 1024;       /* above any model's per-block limit */
 static const size_t SHADOW_ELEMS = 256 * 1024;
@@ -74,6 +77,8 @@ struct Worker {
     uint16_t order[MAX_BLOCK_THREADS];
     unsigned nthreads;              /* of the running block */
     unsigned pos;                   /* index in order[] of the running thread */
+    unsigned nwait, ndone;          /* this pass: threads that reached a barrier; all passes: finished */
+    int bar_line; const char *bar_file; bool bar_mismatch;   /* the first barrier reached this pass */
     pthread_t th;
 };
 
@@ -300,14 +305,26 @@ static void ready_stacks(Worker *w, unsigned n) {
         mprotect(w->stacks + w->nready * w->stride, 2 * page, PROT_NONE);
 }
 
+/* The next thread but one will need the top of its stack (its saved registers and the kernel's frame):
+ * fetch it while this one runs. With 256 threads the stack tops do not all stay in L1. */
+static inline void prefetch_stack(const Thread *t) {
+    const char *sp = (const char *)t->f.sp;
+    __builtin_prefetch(sp);
+    __builtin_prefetch(sp + 64);
+    __builtin_prefetch(sp + 128);
+    __builtin_prefetch(sp + 192);
+    __builtin_prefetch(sp + 256);
+}
+
 /* A thread that stops (barrier or end) hands the CPU straight to the next runnable thread in this
  * interval's order; the last one returns to the scheduler. One switch per thread and interval. */
 static inline void pass_on(Thread *t) {
     Worker *w = t->w;
     unsigned k = w->pos + 1, n = w->nthreads;
-    while (k < n && w->threads[w->order[k]].state != T_RUN) k++;
+    while (k < n && !alive(w->threads[w->order[k]].state)) k++;
     if (k < n) {
         Thread *nx = &w->threads[w->order[k]];
+        if (k + 2 < n) prefetch_stack(&w->threads[w->order[k + 2]]);
         w->pos = k;
         tl_emu_cur_thread = nx;
         tl_emu_cur_tid = nx->lin;
@@ -323,6 +340,7 @@ static void fiber_main(void *arg) {
     const LaunchDesc *d = t->w->L->d;
     d->thunk(d->ctx);
     t->state = T_DONE;
+    t->w->ndone++;
     pass_on(t);
     __builtin_trap();                                   /* a finished fiber is never resumed */
 }
@@ -402,7 +420,7 @@ static void run_block(Worker *w, uint64_t b) {
     w->bi.epoch = 1;
     w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
     w->dyn_data = nullptr; w->dyn_kind = -1;
-    w->abort_block = false; w->npend = 0;
+    w->abort_block = false; w->npend = 0; w->ndone = 0;
     tl_emu_cur_block = &w->bi;
 
     w->nthreads = n;
@@ -421,7 +439,9 @@ static void run_block(Worker *w, uint64_t b) {
     make_order(w, n, b);
     for (;;) {
         unsigned k = 0;
-        while (k < n && w->threads[w->order[k]].state != T_RUN) k++;
+        while (k < n && !alive(w->threads[w->order[k]].state)) k++;
+        w->nwait = 0;
+        w->bar_mismatch = false;
         if (k < n) {
             Thread *t = &w->threads[w->order[k]];
             w->pos = k;
@@ -433,9 +453,9 @@ static void run_block(Worker *w, uint64_t b) {
         tl_emu_cur_thread = nullptr;
         if (w->abort_block) break;
         if (w->npend) report_pending(w);
-        if (!check_barrier(w, n)) break;
+        if (w->nwait == 0) break;                                       /* every thread has returned */
+        if ((w->ndone > 0 || w->bar_mismatch) && !check_barrier(w, n)) break;
         w->bi.epoch++;
-        for (unsigned i = 0; i < n; i++) w->threads[i].state = T_RUN;
     }
     tl_emu_cur_thread = nullptr;
     if (!w->abort_block && w->npend) report_pending(w);
@@ -818,9 +838,12 @@ static void report_pending(Worker *w) {
 void syncthreads(const char *file, int line) {
     Thread *t = tl_emu_cur_thread;
     if (!t) not_in_kernel("__syncthreads()", file, line);
+    Worker *w = t->w;
     t->state = T_WAIT;
     t->wait_line = line;
     t->wait_file = file;
+    if (w->nwait++ == 0) { w->bar_line = line; w->bar_file = file; }
+    else if (line != w->bar_line || (file != w->bar_file && strcmp(file, w->bar_file))) w->bar_mismatch = true;
     pass_on(t);
 }
 

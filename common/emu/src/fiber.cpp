@@ -12,7 +12,6 @@ namespace tl_emu {
 
 #ifndef TL_EMU_UCONTEXT
 
-extern "C" void tl_emu_ctx_switch(void **save_sp, void *new_sp);
 extern "C" void tl_emu_ctx_trampoline(void);
 
 void fiber_init(Fiber *f, char *stack_lo, size_t size, void (*entry)(void *), void *arg) {
@@ -38,8 +37,6 @@ void fiber_init(Fiber *f, char *stack_lo, size_t size, void (*entry)(void *), vo
     f->sp = sp;
 #endif
 }
-
-void fiber_switch(Fiber *from, Fiber *to) { tl_emu_ctx_switch(&from->sp, to->sp); }
 
 const char *fiber_backend(void) {
 #if defined(__x86_64__)

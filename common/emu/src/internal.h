@@ -23,7 +23,12 @@ struct Fiber {
 #endif
 };
 void fiber_init(Fiber *f, char *stack_lo, size_t size, void (*entry)(void *), void *arg);
+#ifndef TL_EMU_UCONTEXT
+extern "C" void tl_emu_ctx_switch(void **save_sp, void *new_sp);
+static inline void fiber_switch(Fiber *from, Fiber *to) { tl_emu_ctx_switch(&from->sp, to->sp); }
+#else
 void fiber_switch(Fiber *from, Fiber *to);
+#endif
 const char *fiber_backend(void);
 
 /* ---- the device model ------------------------------------------------------------------------ */
