@@ -144,3 +144,22 @@ Test(reduce, two_threads_writing_one_shared_scalar_is_a_race, .timeout = 60) {
     assert_has(r.err, "two writes in the same barrier interval");
     assert_has(r.err, "RESULT cudaErrorLaunchFailure");
 }
+
+cudaError_t launch_too_much_static(float *d_out);
+
+static int too_much_static(void *arg) {
+    (void)arg;
+    float *d_out;
+    cudaMalloc((void **)&d_out, 32 * sizeof(float));
+    cudaError_t e = launch_too_much_static(d_out);
+    fprintf(stderr, "RESULT %s then %s\n", cudaGetErrorName(e), cudaGetErrorName(cudaDeviceSynchronize()));
+    return 0;
+}
+
+Test(reduce, more_than_48_KiB_of_static_shared_memory_is_refused_at_launch, .timeout = 60) {
+    child_result r;
+    run_child(too_much_static, NULL, &r);
+    assert_has(r.err, "tilelab-emu: invalid-launch: TooMuchStatic<<<(1,1,1), (32,1,1), 0>>> at reduce.cu:");
+    assert_has(r.err, "its static __shared__ arrays take 52000 bytes, over the H100 SXM (emulated) limit of 49152 bytes");
+    assert_has(r.err, "RESULT cudaErrorInvalidValue then cudaSuccess");
+}

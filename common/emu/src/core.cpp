@@ -569,6 +569,14 @@ static bool config_error(const LaunchDesc *d, const KernelInfo *ki, cudaError_t 
                  m.max_grid_y, m.max_grid_z);
         return true;
     }
+    if (ki->static_smem > m.smem_block) {
+        *err = cudaErrorInvalidValue;
+        snprintf(why, n,
+                 "its static __shared__ arrays take %zu bytes, over the %s limit of %zu bytes for static shared memory\n"
+                 "  (nvcc refuses to compile such a kernel; above 48 KiB use extern __shared__ and cudaFuncSetAttribute)",
+                 ki->static_smem, m.name, m.smem_block);
+        return true;
+    }
     size_t dyn_limit = ki->max_dyn_smem >= 0 ? (size_t)ki->max_dyn_smem
                        : (m.smem_block > ki->static_smem ? m.smem_block - ki->static_smem : 0);
     if (d->shmem > dyn_limit || ki->static_smem + d->shmem > m.smem_block_optin) {
