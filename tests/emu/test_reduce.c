@@ -163,3 +163,19 @@ Test(reduce, more_than_48_KiB_of_static_shared_memory_is_refused_at_launch, .tim
     assert_has(r.err, "its static __shared__ arrays take 52000 bytes, over the H100 SXM (emulated) limit of 49152 bytes");
     assert_has(r.err, "RESULT cudaErrorInvalidValue then cudaSuccess");
 }
+
+cudaError_t launch_reverse64(const float *d_in, float *d_out, int blocks);
+
+Test(reduce, a_file_scope_shared_array_is_per_block, .timeout = 60) {
+    float in[256], out[256], *d_in, *d_out;
+    for (int i = 0; i < 256; i++) in[i] = (float)i;
+    cr_assert_eq(cudaMalloc((void **)&d_in, sizeof in), cudaSuccess);
+    cr_assert_eq(cudaMalloc((void **)&d_out, sizeof out), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(d_in, in, sizeof in, cudaMemcpyHostToDevice), cudaSuccess);
+    tl_emu_set_threads(2);
+    cr_assert_eq(launch_reverse64(d_in, d_out, 4), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(out, d_out, sizeof out, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int b = 0; b < 4; b++)
+        for (int t = 0; t < 64; t++)
+            cr_assert_eq(out[b * 64 + t], in[b * 64 + 63 - t], "block %d thread %d: %g", b, t, out[b * 64 + t]);
+}
