@@ -184,10 +184,10 @@ extern __thread const tl_emu::BlockInfo *tl_emu_cur_block;
 namespace tl_emu {
 
 /* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
-static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line) {
+static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
+                                                          const uint32_t *epp, uint16_t tid) {
     Shadow &h = sh[i];
-    const uint32_t ep = s->blk->epoch;
-    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
+    const uint32_t ep = *epp;
     if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) || h.w_ep == 0, 0)) {
         race_read(s, i, line);      /* read after another thread's write, or of an unwritten element */
         return;
@@ -198,10 +198,10 @@ static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot
         h.r_tid2 = tid; h.r_line2 = line;
     }
 }
-static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line) {
+static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line,
+                                                           const uint32_t *epp, uint16_t tid) {
     Shadow &h = sh[i];
-    const uint32_t ep = s->blk->epoch;
-    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
+    const uint32_t ep = *epp;
     if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) ||
                          (h.r_ep == ep && (h.r_tid != tid || h.r_tid2 != NO_TID)), 0)) {
         race_write(s, i, line);     /* reports, then records the write */
@@ -214,14 +214,14 @@ static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slo
  * and sees that "race checking off" (sh == nullptr) does not change inside a loop. */
 template <class T> struct Elem {
     using U = typename std::remove_cv<T>::type;
-    U *p; Shadow *sh; const Slot *s; size_t i; int line;
+    U *p; Shadow *sh; const Slot *s; size_t i; int line; uint16_t tid; const uint32_t *ep;
 
     __attribute__((always_inline)) U get() const {
-        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line);
+        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep, tid);
         return *p;
     }
     __attribute__((always_inline)) void set(U v) const {
-        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line);
+        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep, tid);
         *p = v;
     }
     __attribute__((always_inline)) operator U() const { return get(); }
@@ -250,68 +250,69 @@ template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0;
     using Ref = Elem<T>;
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, 0, line}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, 0, line, tid, &s->blk->epoch}; }
 };
 template <class T, long D0> struct A1 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0, "tilelab-emu: a __shared__ array needs a positive size");
     static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line;
+        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
         __attribute__((always_inline)) Elem<T> operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line};
+            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
 };
 template <class T, long D0, long D1> struct A2 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0 && D1 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
     static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1;
     struct Row {
-        U *d; Shadow *sh; const Slot *s; int line; long i;
+        U *d; Shadow *sh; const Slot *s; int line; long i; uint16_t tid;
         __attribute__((always_inline)) Elem<T> operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             const size_t k = (size_t)i * D1 + (size_t)j;
-            return Elem<T>{d + k, sh, s, k, line};
+            return Elem<T>{d + k, sh, s, k, line, tid, &s->blk->epoch};
         }
         operator U *() const { return d + (size_t)i * D1; }
     };
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line;
+        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
         __attribute__((always_inline)) Row operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Row{d, sh, s, line, i};
+            return Row{d, sh, s, line, i, tid};
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
 };
 /* extern __shared__ T name[]: sized by the launch's dynamic shared memory argument. */
 template <class T> struct ADyn {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line;
+        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
         __attribute__((always_inline)) Elem<T> operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line};
+            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
 };
 
 /* A __shared__ declaration inside a kernel: each thread binds to its block's storage once. */
 template <class A> struct Shared {
     using U = typename A::U;
-    const Slot *s; U *d; Shadow *sh;
+    const Slot *s; U *d; Shadow *sh; uint16_t tid;   /* tid: this view belongs to one thread */
     explicit Shared(const Site &site)
-        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh) {}
-    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line); }
+        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh),
+          tid((uint16_t)tl_emu_cur_tid) {}
+    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, tid); }
 };
 /* A __shared__ declaration at file scope: looked up in the running block at every use. */
 template <class A> struct GShared {
@@ -319,7 +320,7 @@ template <class A> struct GShared {
     Site site;
     typename A::Ref operator()(int line) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1);
-        return A::ref((U *)s->data, s->sh, s, line);
+        return A::ref((U *)s->data, s->sh, s, line, (uint16_t)tl_emu_cur_tid);
     }
 };
 
