@@ -420,10 +420,8 @@ static void rewrite(void) {
                 }
             }
             if (IS("__global__") && !in_func) { kstate = 1; kparen = 0; kname[0] = 0; emit(id, n); continue; }
-            if (IS("__launch_bounds__")) {                      /* skip it and its arguments verbatim */
-                emit(id, n);
-                continue;
-            }
+            /* The kernel's name is the last identifier before its parameters; "__launch_bounds__(...)"
+             * between the return type and the name is passed over by the '(' logic below. */
             if (kstate == 1 && kparen == 0 && n < sizeof kname) { memcpy(kname, id, n); kname[n] = 0; }
             const Name *nm = (last_sig == '.' || (last_sig == '>' && prev_sig == '-') || last_sig == ':') ? NULL
                                                                                                             : find_name(id, n);

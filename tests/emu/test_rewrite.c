@@ -105,6 +105,17 @@ Test(rewrite, shared_names_get_their_line_and_leave_members_alone, .init = make_
     assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int));");
 }
 
+Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("extern \"C\" {\n__global__ void __launch_bounds__(256, 2) scale(float *a) {\n  __shared__ float t[256];\n"
+                 "  t[threadIdx.x] = a[threadIdx.x];\n}\n__global__ void proto(int);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+    assert_has(out, "static const tl_emu::Site t_tl_site_ = {\"t\", __FILE__, __LINE__, \"float\"}; tl_emu::Shared<tl_emu::A1<float, (256)>> t(t_tl_site_);");
+    assert_has(out, "t(__LINE__)[threadIdx.x] = a[threadIdx.x];");
+    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256));");
+    assert_lacks(out, "tl_emu_reg_proto");
+}
+
 Test(rewrite, what_it_cannot_emulate_is_an_error_at_the_line, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
     char out[8192]; int st;
     rewrite_text("__global__ void k() {\n\n  __shared__ float cube[2][2][2];\n}\n", out, sizeof out, &st);
