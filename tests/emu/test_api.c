@@ -162,3 +162,16 @@ Test(api, the_emulated_build_says_so, .timeout = 10) {
 #endif
     cr_assert(strstr(tl_emu_model_name(), "emulated") != NULL);
 }
+
+int device_query(FILE *out);
+
+Test(api, harness_style_cpp_host_code_runs_every_call_it_uses, .timeout = 30) {
+    char buf[4096] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    cr_assert(f != NULL);
+    int rc = device_query(f);
+    fclose(f);
+    cr_assert_eq(rc, 0, "device_query failed:\n%s", buf);
+    assert_has(buf, "device 0 of 1: H100 SXM (emulated), sm_90, 132 SMs, 1980000 kHz, 81559 MiB, optin 232448, driver 13000 runtime 13000");
+    assert_has(buf, "saxpy wrong=0 elapsed_ok=1 regs=32 smem=0 blocks_per_sm=8");
+}
