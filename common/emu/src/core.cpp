@@ -74,6 +74,7 @@ struct Worker {
     Launch *L;
     bool abort_block;
     Pending pend[MAX_PENDING]; int npend;
+    bool uninit_reported;           /* one uninitialized-shared-read per block is enough */
     uint16_t order[MAX_BLOCK_THREADS];
     unsigned nthreads;              /* of the running block */
     unsigned pos;                   /* index in order[] of the running thread */
@@ -420,7 +421,7 @@ static void run_block(Worker *w, uint64_t b) {
     w->bi.epoch = 1;
     w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
     w->dyn_data = nullptr; w->dyn_kind = -1;
-    w->abort_block = false; w->npend = 0; w->ndone = 0;
+    w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
     tl_emu_cur_block = &w->bi;
 
     w->nthreads = n;
@@ -816,6 +817,8 @@ static void report_pending(Worker *w) {
         const Shadow &h = p.s->sh[p.i];
         if (h.w_ep == p.ep && h.w_tid != p.tid) continue;
         w->L->stop.store(true, std::memory_order_relaxed);
+        if (w->uninit_reported) break;
+        w->uninit_reported = true;
         if (!diag_quota()) break;
         char where[512], decl[300], el[96], a[64], later[200] = "";
         fmt_where(where, sizeof where, w);
