@@ -179,3 +179,50 @@ Test(reduce, a_file_scope_shared_array_is_per_block, .timeout = 60) {
         for (int t = 0; t < 64; t++)
             cr_assert_eq(out[b * 64 + t], in[b * 64 + 63 - t], "block %d thread %d: %g", b, t, out[b * 64 + t]);
 }
+
+cudaError_t launch_big_local(float *d_out, int n);
+
+static int big_local(void *arg) {
+    (void)arg;
+    float *d_out;
+    cudaMalloc((void **)&d_out, 2 * sizeof(float));
+    launch_big_local(d_out, 65536);
+    fprintf(stderr, "RESULT finished\n");
+    return 0;
+}
+
+Test(reduce, a_kernel_that_overflows_its_stack_is_stopped_with_a_message, .timeout = 60) {
+    child_result r;
+    run_child(big_local, NULL, &r);
+    cr_assert(r.exited && r.code == 1, "exit %d signal %d:\n%s", r.code, r.sig, r.err);
+    assert_has(r.err, "tilelab-emu: stack-overflow: a kernel thread overflowed its 64 KiB stack in thread (0,0,0) of block (0,0,0) of kernel BigLocal");
+    assert_has(r.err, "raise TL_EMU_STACK_KB");
+    assert_lacks(r.err, "RESULT");
+}
+
+Test(reduce, a_bigger_stack_from_the_environment_lets_it_run, .timeout = 60) {
+    child_result r;
+    setenv("TL_EMU_STACK_KB", "512", 1);
+    run_child(big_local, NULL, &r);
+    assert_has(r.err, "RESULT finished");
+}
+
+static int threads_env(void *arg) {
+    (void)arg;
+    fprintf(stderr, "RESULT threads=%d model=%s\n", tl_emu_threads(), tl_emu_model_name());
+    return 0;
+}
+
+Test(reduce, worker_count_and_model_come_from_the_environment, .timeout = 30) {
+    child_result r;
+    setenv("TL_EMU_THREADS", "3", 1);
+    setenv("TL_EMU_MODEL", "a100", 1);
+    run_child(threads_env, NULL, &r);
+    assert_has(r.err, "RESULT threads=3 model=A100 SXM (emulated)");
+    setenv("TL_EMU_THREADS", "0", 1);
+    setenv("TL_EMU_MODEL", "v100", 1);
+    run_child(threads_env, NULL, &r);
+    assert_has(r.err, "TL_EMU_THREADS='0' is not a number from 1 to 256; using 1");
+    assert_has(r.err, "TL_EMU_MODEL='v100' is not h100, h200 or a100; using h100");
+    assert_has(r.err, "RESULT threads=1 model=H100 SXM (emulated)");
+}

@@ -349,9 +349,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
                                                           int blockSize, size_t dynamicSMemSize);
 
 /* ---- tilelab-emu's own calls ----------------------------------------------------------------- */
-/* Copies the first diagnostic of the most recent launch that had any into buf (NUL-terminated,
- * truncated to n-1 bytes); returns its full length, 0 when no launch has had a diagnostic since
- * start or cudaDeviceReset(). */
+/* Copies the first diagnostic of the most recent launch that had any (or the most recent diagnostic of
+ * a memory call such as cudaMemcpy, if that came later) into buf, NUL-terminated and truncated to n-1
+ * bytes; returns its full length, 0 when there has been none since start or cudaDeviceReset(). */
 int  tl_emu_last_diagnostic(char *buf, size_t n);
 /* Order in which the threads of a block run between barriers: 0 forward, 1 reverse, 2 random
  * (seeded; each block gets its own permutation from seed and block index). Env: TL_EMU_ORDER. */
