@@ -138,7 +138,7 @@ struct Site { const char *name; const char *file; int line; const char *type; };
 
 /* Per element of a __shared__ array, while race checking is on: the last write and the readers
  * in the current barrier interval ("epoch"; epoch 0 = never written in this block). */
-struct Shadow {
+struct alignas(32) Shadow {      /* 32 bytes: one record never straddles two cache lines */
     uint32_t w_ep, w_line;
     uint32_t r_ep, r_line, r_line2;
     uint16_t w_tid, r_tid, r_tid2, pad;
