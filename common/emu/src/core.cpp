@@ -2,9 +2,10 @@
  *
  * A launch runs to completion before it returns. Its blocks are handed out to worker threads (one
  * per core by default). A worker runs one block at a time: each thread of the block is a fiber that
- * runs the kernel until __syncthreads() or its end and then switches back to the worker's scheduler.
- * When every thread has arrived, the scheduler checks that they all wait at the same barrier, starts
- * the next barrier interval ("epoch") and resumes them in the chosen order.
+ * runs the kernel until __syncthreads() or its end and then switches straight to the next thread in
+ * the chosen order; the last one switches back to the worker's scheduler. The scheduler then checks
+ * that all live threads wait at the same barrier, starts the next barrier interval ("epoch") and
+ * runs them again, in the same order.
  */
 #include "internal.h"
 

@@ -77,24 +77,21 @@ static Alloc *find_live(const void *p) {
 
 size_t allocated_bytes(void) { std::lock_guard<std::mutex> lk(g_amu); return g_live_bytes; }
 
+/* A free registry entry; when all are taken, the oldest freed buffer leaves quarantine for it. */
 static Alloc *take_entry(void) {
     Alloc *oldest = nullptr;
-    int nfreed = 0;
     for (int i = 0; i < MAX_ALLOCS; i++) {
         Alloc *a = &g_allocs[i];
         if (a->state == A_EMPTY) return a;
-        if (a->state == A_FREED) {
-            nfreed++;
-            if (!oldest || a->serial < oldest->serial) oldest = a;
-        }
+        if (a->state == A_FREED && (!oldest || a->serial < oldest->serial)) oldest = a;
     }
     if (!oldest) return nullptr;
-    (void)nfreed;
-    oldest->state = A_EMPTY;                          /* end its quarantine */
+    oldest->state = A_EMPTY;
     munmap(oldest->map, oldest->maplen);
     return oldest;
 }
 
+/* Keeps at most MAX_FREED freed buffers in quarantine (mapped without access). */
 static void release_oldest_freed_if_many(void) {
     int nfreed = 0; Alloc *oldest = nullptr;
     for (int i = 0; i < MAX_ALLOCS; i++)
