@@ -226,3 +226,10 @@ Test(reduce, worker_count_and_model_come_from_the_environment, .timeout = 30) {
     assert_has(r.err, "TL_EMU_MODEL='v100' is not h100, h200 or a100; using h100");
     assert_has(r.err, "RESULT threads=1 model=H100 SXM (emulated)");
 }
+
+int run_tricky(void);
+
+Test(reduce, comments_strings_and_char_literals_do_not_confuse_the_rewrite, .timeout = 30) {
+    /* p[i] = a[(i + 1) % 4] + b[0][0] for p = {1, 2, 3, 4}: {3, 4, 5, 2} */
+    cr_assert_eq(run_tricky(), 3452);
+}
