@@ -28,6 +28,7 @@ cudaError_t allow_dynamic_shared(int bytes);
 
 static int dynamic_limits(void *arg) {
     (void)arg;
+    tl_emu_set_order(0, 0);                 /* the messages below name threads in forward order */
     float *d_in, *d_out;
     cudaMalloc((void **)&d_in, 256 * 4);
     cudaMalloc((void **)&d_out, 4);
@@ -109,6 +110,7 @@ cudaError_t launch_scalar_race(int *d_out);
 
 static int two_barriers(void *arg) {
     (void)arg;
+    tl_emu_set_order(0, 0);                 /* the messages below name threads in forward order */
     int *d_out;
     cudaMalloc((void **)&d_out, 32 * sizeof(int));
     cudaError_t e = launch_two_barriers(d_out);
@@ -128,6 +130,8 @@ Test(reduce, threads_at_two_different_barriers_are_divergent, .timeout = 60) {
 
 static int scalar_race(void *arg) {
     (void)arg;
+    tl_emu_set_order(0, 0);                 /* the messages below name threads in forward order */
+    tl_emu_set_race_check(1);
     int *d_out;
     cudaMalloc((void **)&d_out, 32 * sizeof(int));
     cudaError_t e = launch_scalar_race(d_out);
@@ -184,6 +188,7 @@ cudaError_t launch_big_local(float *d_out, int n);
 
 static int big_local(void *arg) {
     (void)arg;
+    tl_emu_set_order(0, 0);
     float *d_out;
     cudaMalloc((void **)&d_out, 2 * sizeof(float));
     launch_big_local(d_out, 65536);
