@@ -32,6 +32,9 @@ static inline bool alive(int state) { return state <= T_WAIT; }
 enum { MAX_SLOTS = 64, MAX_PENDING = 16, MAX_BLOCK_THREADS = 1024 };
 static const size_t ARENA_BYTES = 256 * 1024;       /* above any model's per-block limit */
 static const size_t SHADOW_ELEMS = 256 * 1024;
+/* Below each fiber stack: as much as the compiler's stack-clash probing may skip at once (4 KiB on
+ * x86-64, 64 KiB on arm64), so that a big frame faults in its own guard, not in a neighbour. */
+static const size_t STACK_GUARD = 64 * 1024;
 
 struct Worker;
 struct Thread {
@@ -62,9 +65,9 @@ struct Worker {
     int id;
     Fiber sched;
     Thread *threads;
-    char *stacks;                   /* MAX_BLOCK_THREADS stacks, each above a guard page */
+    char *stacks;                   /* MAX_BLOCK_THREADS stacks, each above a STACK_GUARD */
     size_t stack_size, stride;
-    size_t nready;                  /* stacks whose guard page is set up */
+    size_t nready;                  /* stacks whose guard is set up */
     BlockInfo bi;
     Slot slots[MAX_SLOTS];
     int nslots;
@@ -274,7 +277,7 @@ bool in_stack_guard(const void *addr, size_t *stack_kb) {
     if (a < w->stacks || a >= w->stacks + MAX_BLOCK_THREADS * w->stride) return false;
     size_t off = (size_t)(a - w->stacks) % w->stride;
     *stack_kb = w->stack_size / 1024;
-    return off < (size_t)sysconf(_SC_PAGESIZE) * 2;
+    return off < STACK_GUARD;
 }
 
 /* ---- workers ---------------------------------------------------------------------------------- */
@@ -293,7 +296,7 @@ static Worker *new_worker(int id) {
     w->threads = (Thread *)calloc(MAX_BLOCK_THREADS, sizeof(Thread));
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     w->stack_size = (g_stack_kb * 1024 + page - 1) / page * page;
-    w->stride = w->stack_size + 2 * page;                 /* two guard pages below each stack */
+    w->stride = w->stack_size + STACK_GUARD;             /* a guard below each stack */
     w->stacks = (char *)map_or_die(MAX_BLOCK_THREADS * w->stride, "fiber stacks");
     w->arena = (char *)map_or_die(ARENA_BYTES, "__shared__ memory");
     w->sharena = (Shadow *)map_or_die(SHADOW_ELEMS * sizeof(Shadow), "race-check shadow memory");
@@ -302,9 +305,8 @@ static Worker *new_worker(int id) {
 
 /* Guard pages go in as blocks need more stacks (mprotect per stack is not free). */
 static void ready_stacks(Worker *w, unsigned n) {
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
     for (; w->nready < n; w->nready++)
-        mprotect(w->stacks + w->nready * w->stride, 2 * page, PROT_NONE);
+        mprotect(w->stacks + w->nready * w->stride, STACK_GUARD, PROT_NONE);
 }
 
 /* The next thread but one will need the top of its stack (its saved registers and the kernel's frame):
