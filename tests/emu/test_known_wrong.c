@@ -100,6 +100,22 @@ Test(known_wrong, a_missing_load_guard_reads_past_the_end_of_the_buffer, .timeou
 }
 #endif
 
+#ifdef CASE_NOSTOREGUARD
+Test(known_wrong, a_missing_store_guard_writes_past_the_end_of_the_output, .timeout = 60) {
+    child_result r;
+    run_case(100, &r);
+    cr_assert(r.exited && r.code == 1, "expected exit code 1, got exited=%d code=%d signal=%d:\n%s", r.exited, r.code,
+              r.sig, r.err);
+    /* block (x,6): Row 100 is the first row past the matrix; thread (0,4) of block (0,6) writes P[10000] */
+    assert_has(r.err, "tilelab-emu: global-out-of-bounds: write of 'd_P'[");
+    assert_has(r.err, "element");
+    assert_has(r.err, "past its end in thread (");
+    assert_has(r.err, ",6,0) of kernel MatrixMulKernel (launched at boundary_nostoreguard.cu:");
+    assert_has(r.err, "buffer 'd_P': 10000 elements of 4 bytes (40000 bytes) (valid indices 0..9999)");
+    assert_has(r.err, "boundary_nostoreguard.cu:29");
+}
+#endif
+
 #ifdef CASE_UNINIT
 Test(known_wrong, a_tile_column_never_loaded_is_an_uninitialized_shared_read, .timeout = 60) {
     child_result r;

@@ -65,7 +65,7 @@ Test(rewrite, a_compile_error_points_at_the_students_line, .init = make_tmpdir, 
 Test(rewrite, every_fixture_keeps_its_line_count, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 60) {
     const char *names[] = {"naive", "tiled", "boundary", "tiled_nosync1", "tiled_nosync2", "boundary_sync_in_if",
                            "boundary_noguard", "uninit_shared", "shared_oob", "reduce", "bad_compile",
-                           "tricky_syntax", "device_query"};
+                           "tricky_syntax", "device_query", "boundary_nostoreguard", "sync_only"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char in[1024], outp[1024], cmd[4096], out[8192];
         snprintf(in, sizeof in, "%s/%s.cu", env("TL_EMU_FIXTURES"), names[i]);
