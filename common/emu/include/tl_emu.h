@@ -1,0 +1,401 @@
+/* tl_emu.h: tilelab's emulation mode, force-included (-include) into every file built with tl_emu_dep.
+ *
+ * A student's .cu goes through tl-emu-rewrite (launches, __shared__ declarations) and is then compiled
+ * by the host C++ compiler against this header and libtl_emu. In C files only the runtime API
+ * (tl_emu_api.h) is visible. How it works and where it differs from a GPU: common/emu/README.md.
+ */
+#ifndef TL_EMU_H
+#define TL_EMU_H
+
+#include "tl_emu_api.h"
+
+/* CUDA's function and variable qualifiers mean nothing on the host: host and device are one. */
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __noinline__ __attribute__((noinline))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+/* __shared__ must go through tl-emu-rewrite; left alone it names this on purpose in the error. */
+#define __shared__ tilelab_emu_error_shared_needs_the_tl_emu_rewrite
+
+#ifdef __cplusplus
+
+#include <cstdint>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <math.h>
+
+/* ---- vector types --------------------------------------------------------------------------- */
+struct uint3 { unsigned int x, y, z; };
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+struct int2 { int x, y; };
+struct int3 { int x, y, z; };
+struct int4 { int x, y, z, w; };
+struct float2 { float x, y; };
+struct float3 { float x, y, z; };
+struct __attribute__((aligned(16))) float4 { float x, y, z, w; };
+struct double2 { double x, y; };
+static inline int2 make_int2(int x, int y) { return int2{x, y}; }
+static inline int3 make_int3(int x, int y, int z) { return int3{x, y, z}; }
+static inline int4 make_int4(int x, int y, int z, int w) { return int4{x, y, z, w}; }
+static inline float2 make_float2(float x, float y) { return float2{x, y}; }
+static inline float3 make_float3(float x, float y, float z) { return float3{x, y, z}; }
+static inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+static inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+
+/* ---- device functions that CUDA C kernels commonly call -------------------------------------- */
+static inline int min(int a, int b) { return a < b ? a : b; }
+static inline int max(int a, int b) { return a > b ? a : b; }
+static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+static inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+static inline long min(long a, long b) { return a < b ? a : b; }
+static inline long max(long a, long b) { return a > b ? a : b; }
+static inline unsigned long min(unsigned long a, unsigned long b) { return a < b ? a : b; }
+static inline unsigned long max(unsigned long a, unsigned long b) { return a > b ? a : b; }
+static inline long long min(long long a, long long b) { return a < b ? a : b; }
+static inline long long max(long long a, long long b) { return a > b ? a : b; }
+static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+static inline float min(float a, float b) { return fminf(a, b); }
+static inline float max(float a, float b) { return fmaxf(a, b); }
+static inline double min(double a, double b) { return fmin(a, b); }
+static inline double max(double a, double b) { return fmax(a, b); }
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline float __fdividef(float a, float b) { return a / b; }
+/* __expf, __logf, __sinf, __cosf: glibc's libm has them under the same names. */
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+static inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); return f; }
+static inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
+static inline int __float2int_rn(float f) { return (int)nearbyintf(f); }
+template <class T> static inline T __ldg(const T *p) { return *p; }
+static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+[[noreturn]] static inline void __trap(void) { __builtin_trap(); }
+
+/* Atomics: blocks run on several host threads, so global-memory atomics are real atomics. */
+static inline int atomicAdd(int *a, int v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }
+static inline unsigned atomicAdd(unsigned *a, unsigned v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }
+static inline unsigned long long atomicAdd(unsigned long long *a, unsigned long long v) {
+    return __atomic_fetch_add(a, v, __ATOMIC_RELAXED);
+}
+template <class F> static inline F tl_emu_atomic_float_add(F *a, F v) {
+    F old, want;
+    __atomic_load(a, &old, __ATOMIC_RELAXED);   /* the generic form: gcc's _n forms take integers only */
+    do { want = old + v; } while (!__atomic_compare_exchange(a, &old, &want, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+}
+static inline float atomicAdd(float *a, float v) { return tl_emu_atomic_float_add(a, v); }
+static inline double atomicAdd(double *a, double v) { return tl_emu_atomic_float_add(a, v); }
+static inline int atomicSub(int *a, int v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }
+static inline int atomicExch(int *a, int v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }
+static inline int atomicMax(int *a, int v) {
+    int old = __atomic_load_n(a, __ATOMIC_RELAXED);
+    while (old < v && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
+}
+static inline int atomicMin(int *a, int v) {
+    int old = __atomic_load_n(a, __ATOMIC_RELAXED);
+    while (old > v && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+    return old;
+}
+static inline int atomicCAS(int *a, int cmp, int v) {
+    __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return cmp;
+}
+static inline unsigned atomicCAS(unsigned *a, unsigned cmp, unsigned v) {
+    __atomic_compare_exchange_n(a, &cmp, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+    return cmp;
+}
+
+static constexpr int warpSize = 32;
+
+namespace tl_emu {
+
+/* ---- the state of the running block and thread (set by the scheduler on every switch) -------- */
+struct Thread;
+struct BlockCtx;
+struct BlockInfo { uint3 bidx; dim3 bdim; dim3 gdim; uint32_t epoch; };
+
+/* One __shared__ declaration, as written (the rewrite emits one static Site per declaration). */
+struct Site { const char *name; const char *file; int line; const char *type; };
+
+/* Per element of a __shared__ array, while race checking is on: the last write and the readers
+ * in the current barrier interval ("epoch"; epoch 0 = never written in this block). */
+struct alignas(32) Shadow {      /* 32 bytes: one record never straddles two cache lines */
+    uint32_t w_ep, w_line;
+    uint32_t r_ep, r_line, r_line2;
+    uint16_t w_tid, r_tid, r_tid2, pad;
+};
+static constexpr uint16_t NO_TID = 0xFFFF;
+
+/* One __shared__ declaration's storage in the current block of one worker. */
+struct Slot {
+    void       *data;
+    Shadow     *sh;       /* null when race checking is off */
+    size_t      n;        /* elements */
+    long        d0, d1;   /* dimensions as declared (d0 = n for 1-D; 0 for scalars) */
+    int         ndim;     /* 0 scalar, 1, 2; -1 extern (dynamic) */
+    const Site *site;
+    const BlockInfo *blk;
+};
+
+enum { KIND_BYTES = 0, KIND_FLOAT = 1, KIND_DOUBLE = 2 };
+template <class U> constexpr int kind_of() {
+    return std::is_same<U, float>::value ? KIND_FLOAT : std::is_same<U, double>::value ? KIND_DOUBLE : KIND_BYTES;
+}
+
+Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1);
+[[noreturn]] void shared_oob(const Slot *s, int line, int dim, long index, long outer);
+void race_read(const Slot *s, size_t i, int line);    /* a read that needs reporting or a record */
+void race_write(const Slot *s, size_t i, int line);
+void syncthreads(const char *file, int line);
+[[noreturn]] void not_in_kernel(const char *what, const char *file, int line);
+
+} /* namespace tl_emu */
+
+extern __thread tl_emu::Thread *tl_emu_cur_thread;   /* null outside a kernel */
+extern __thread uint3 tl_emu_cur_tid3;               /* threadIdx of the running thread */
+extern __thread uint32_t tl_emu_cur_tid;             /* its linear index in the block */
+extern __thread const tl_emu::BlockInfo *tl_emu_cur_block;
+
+#define threadIdx (static_cast<const uint3 &>(tl_emu_cur_tid3))
+#define blockIdx  (static_cast<const uint3 &>(tl_emu_cur_block->bidx))
+#define blockDim  (static_cast<const dim3 &>(tl_emu_cur_block->bdim))
+#define gridDim   (static_cast<const dim3 &>(tl_emu_cur_block->gdim))
+#define __syncthreads() tl_emu::syncthreads(__FILE__, __LINE__)
+
+namespace tl_emu {
+
+/* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
+static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
+                                                          const uint32_t *epp, uint16_t tid) {
+    Shadow &h = sh[i];
+    const uint32_t ep = *epp;
+    if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) || h.w_ep == 0, 0)) {
+        race_read(s, i, line);      /* read after another thread's write, or of an unwritten element */
+        return;
+    }
+    if (h.r_ep != ep) {
+        h.r_ep = ep; h.r_tid = tid; h.r_line = line; h.r_tid2 = NO_TID;
+    } else if (h.r_tid != tid && h.r_tid2 == NO_TID) {
+        h.r_tid2 = tid; h.r_line2 = line;
+    }
+}
+static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line,
+                                                           const uint32_t *epp, uint16_t tid) {
+    Shadow &h = sh[i];
+    const uint32_t ep = *epp;
+    if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) ||
+                         (h.r_ep == ep && (h.r_tid != tid || h.r_tid2 != NO_TID)), 0)) {
+        race_write(s, i, line);     /* reports, then records the write */
+        return;
+    }
+    h.w_ep = ep; h.w_tid = tid; h.w_line = line;
+}
+
+/* The pointers travel by value (not through the Slot) so that the compiler keeps them in registers
+ * and sees that "race checking off" (sh == nullptr) does not change inside a loop. */
+template <class T> struct Elem {
+    using U = typename std::remove_cv<T>::type;
+    U *p; Shadow *sh; const Slot *s; size_t i; int line; uint16_t tid; const uint32_t *ep;
+
+    __attribute__((always_inline)) U get() const {
+        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep, tid);
+        return *p;
+    }
+    __attribute__((always_inline)) void set(U v) const {
+        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep, tid);
+        *p = v;
+    }
+    __attribute__((always_inline)) operator U() const { return get(); }
+    const Elem &operator=(U v) const { set(v); return *this; }
+    const Elem &operator=(const Elem &o) const { set(o.get()); return *this; }
+    template <class V> const Elem &operator+=(V v) const { set((U)(get() + v)); return *this; }
+    template <class V> const Elem &operator-=(V v) const { set((U)(get() - v)); return *this; }
+    template <class V> const Elem &operator*=(V v) const { set((U)(get() * v)); return *this; }
+    template <class V> const Elem &operator/=(V v) const { set((U)(get() / v)); return *this; }
+    template <class V> const Elem &operator%=(V v) const { set((U)(get() % v)); return *this; }
+    template <class V> const Elem &operator&=(V v) const { set((U)(get() & v)); return *this; }
+    template <class V> const Elem &operator|=(V v) const { set((U)(get() | v)); return *this; }
+    template <class V> const Elem &operator^=(V v) const { set((U)(get() ^ v)); return *this; }
+    template <class V> const Elem &operator<<=(V v) const { set((U)(get() << v)); return *this; }
+    template <class V> const Elem &operator>>=(V v) const { set((U)(get() >> v)); return *this; }
+    const Elem &operator++() const { set((U)(get() + 1)); return *this; }
+    const Elem &operator--() const { set((U)(get() - 1)); return *this; }
+    U operator++(int) const { U v = get(); set((U)(v + 1)); return v; }
+    U operator--(int) const { U v = get(); set((U)(v - 1)); return v; }
+    /* Taking the address leaves the checked world: what goes through the pointer is not checked. */
+    U *operator&() const { return p; }
+};
+
+/* ---- array shapes: how an index maps to an element, with each index checked ----------------- */
+template <class T> struct A0 {
+    using U = typename std::remove_cv<T>::type;
+    static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0;
+    using Ref = Elem<T>;
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, 0, line, tid, &s->blk->epoch}; }
+};
+template <class T, long D0> struct A1 {
+    using U = typename std::remove_cv<T>::type;
+    static_assert(D0 > 0, "tilelab-emu: a __shared__ array needs a positive size");
+    static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0;
+    struct Ref {
+        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
+        __attribute__((always_inline)) Elem<T> operator[](long i) const {
+            if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
+            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
+        }
+        operator U *() const { return d; }
+    };
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+};
+template <class T, long D0, long D1> struct A2 {
+    using U = typename std::remove_cv<T>::type;
+    static_assert(D0 > 0 && D1 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
+    static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1;
+    struct Row {
+        U *d; Shadow *sh; const Slot *s; int line; long i; uint16_t tid;
+        __attribute__((always_inline)) Elem<T> operator[](long j) const {
+            if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
+            const size_t k = (size_t)i * D1 + (size_t)j;
+            return Elem<T>{d + k, sh, s, k, line, tid, &s->blk->epoch};
+        }
+        operator U *() const { return d + (size_t)i * D1; }
+    };
+    struct Ref {
+        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
+        __attribute__((always_inline)) Row operator[](long i) const {
+            if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
+            return Row{d, sh, s, line, i, tid};
+        }
+        using RowPtr = U (*)[D1];
+        operator RowPtr() const { return (RowPtr)d; }
+    };
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+};
+/* extern __shared__ T name[]: sized by the launch's dynamic shared memory argument. */
+template <class T> struct ADyn {
+    using U = typename std::remove_cv<T>::type;
+    static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0;
+    struct Ref {
+        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
+        __attribute__((always_inline)) Elem<T> operator[](long i) const {
+            if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
+            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
+        }
+        operator U *() const { return d; }
+    };
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+};
+
+/* A __shared__ declaration inside a kernel: each thread binds to its block's storage once. */
+template <class A> struct Shared {
+    using U = typename A::U;
+    const Slot *s; U *d; Shadow *sh; uint16_t tid;   /* tid: this view belongs to one thread */
+    explicit Shared(const Site &site)
+        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh),
+          tid((uint16_t)tl_emu_cur_tid) {}
+    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, tid); }
+};
+/* A __shared__ declaration at file scope: looked up in the running block at every use. */
+template <class A> struct GShared {
+    using U = typename A::U;
+    Site site;
+    typename A::Ref operator()(int line) const {
+        const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1);
+        return A::ref((U *)s->data, s->sh, s, line, (uint16_t)tl_emu_cur_tid);
+    }
+};
+
+/* ---- kernel registry and launch --------------------------------------------------------------- */
+template <class F> static inline const void *fn_key(F *f) { return reinterpret_cast<const void *>(f); }
+void register_kernel(const void *key, const char *name, size_t static_smem);
+struct KernelReg {
+    template <class... P> KernelReg(void (*f)(P...), const char *name, size_t static_smem) {
+        register_kernel(fn_key(f), name, static_smem);
+    }
+};
+
+struct LaunchDesc {
+    const char *name, *file; int line;
+    const void *key;
+    dim3 grid, block; size_t shmem;
+    void (*thunk)(void *ctx);
+    void *ctx;
+};
+void launch(const LaunchDesc *d);
+void note_pointer_arg(const void *p, size_t elem_size);
+
+template <class X> static inline void note_arg(X *p) {
+    note_pointer_arg((const void *)p, std::is_void<X>::value ? 0 : sizeof(typename std::conditional<std::is_void<X>::value, char, X>::type));
+}
+template <class X> static inline void note_arg(const X &) {}
+
+template <class... P> struct Launcher {
+    void (*k)(P...); const char *name, *file; int line; dim3 grid, block; size_t shmem;
+
+    template <class Tup, size_t... I> static void note_all(const Tup &t, std::index_sequence<I...>) {
+        (void)t; (note_arg(std::get<I>(t)), ...);
+    }
+    template <class... A> void operator()(A &&...a) const {
+        static_assert(sizeof...(A) == sizeof...(P), "tilelab-emu: kernel launched with the wrong number of arguments");
+        using Args = std::tuple<typename std::decay<P>::type...>;
+        struct Ctx { void (*k)(P...); Args args; };
+        Ctx ctx{k, Args(std::forward<A>(a)...)};
+        note_all(ctx.args, std::index_sequence_for<P...>{});
+        LaunchDesc d{name, file, line, fn_key(k), grid, block, shmem,
+                     [](void *c) { Ctx *x = (Ctx *)c; std::apply(x->k, x->args); }, &ctx};
+        launch(&d);
+    }
+};
+
+} /* namespace tl_emu */
+
+/* kernel<<<grid, block, shmem, stream>>>(args) becomes tl_emu_launch(kernel, "kernel", __FILE__,
+ * __LINE__, grid, block, shmem, stream)(args). Launches run to completion before returning. */
+template <class... P>
+static inline tl_emu::Launcher<P...> tl_emu_launch(void (*k)(P...), const char *name, const char *file, int line,
+                                                   dim3 grid, dim3 block, size_t shmem = 0, cudaStream_t stream = 0) {
+    (void)stream;
+    return tl_emu::Launcher<P...>{k, name, file, line, grid, block, shmem};
+}
+
+/* cudaMalloc names the buffer after the expression written and learns its element type. */
+template <class T>
+static inline cudaError_t tl_emu_malloc_named(T **p, size_t n, const char *name, const char *file, int line) {
+    return tl_emu_malloc((void **)p, n, std::is_void<T>::value ? 0 : sizeof(typename std::conditional<std::is_void<T>::value, char, T>::type), name, file, line);
+}
+#define cudaMalloc(p, n) tl_emu_malloc_named((p), (n), #p, __FILE__, __LINE__)
+
+/* The C++ overloads that take a kernel itself rather than a const void *. */
+template <class... P> static inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, void (*f)(P...)) {
+    return cudaFuncGetAttributes(a, tl_emu::fn_key(f));
+}
+template <class... P> static inline cudaError_t cudaFuncSetAttribute(void (*f)(P...), cudaFuncAttribute at, int v) {
+    return cudaFuncSetAttribute(tl_emu::fn_key(f), at, v);
+}
+template <class... P>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void (*f)(P...), int bs, size_t dyn) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, tl_emu::fn_key(f), bs, dyn);
+}
+static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, 0); }
+
+#endif /* __cplusplus */
+#endif /* TL_EMU_H */

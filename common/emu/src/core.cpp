@@ -1,0 +1,865 @@
+/* core.cpp: blocks, fibers, barriers, __shared__ storage and its checks, the worker pool, launches.
+ *
+ * A launch runs to completion before it returns. Its blocks are handed out to worker threads (one
+ * per core by default). A worker runs one block at a time: each thread of the block is a fiber that
+ * runs the kernel until __syncthreads() or its end and then switches straight to the next thread in
+ * the chosen order; the last one switches back to the worker's scheduler. The scheduler then checks
+ * that all live threads wait at the same barrier, starts the next barrier interval ("epoch") and
+ * runs them again, in the same order.
+ */
+#include "internal.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <sys/mman.h>
+#include <unistd.h>
+
+__thread tl_emu::Thread *tl_emu_cur_thread;
+__thread uint3 tl_emu_cur_tid3;
+__thread uint32_t tl_emu_cur_tid;
+__thread const tl_emu::BlockInfo *tl_emu_cur_block;
+
+namespace tl_emu {
+
+/* A thread is alive (T_RUN, or T_WAIT at a barrier) or not (T_DONE, T_ABORT). Within a pass, the
+ * threads after the running one in the order have not run yet, so "alive" is all pass_on needs. */
+enum { T_RUN, T_WAIT, T_DONE, T_ABORT };
+static inline bool alive(int state) { return state <= T_WAIT; }
+enum { MAX_SLOTS = 64, MAX_PENDING = 16, MAX_BLOCK_THREADS = 1024 };
+static const size_t ARENA_BYTES = 256 * 1024;       /* above any model's per-block limit */
+static const size_t SHADOW_ELEMS = 256 * 1024;
+/* Below each fiber stack: as much as the compiler's stack-clash probing may skip at once (4 KiB on
+ * x86-64, 64 KiB on arm64), so that a big frame faults in its own guard, not in a neighbour. */
+static const size_t STACK_GUARD = 64 * 1024;
+
+struct Worker;
+struct Thread {
+    Fiber f;
+    uint3 tid;
+    uint32_t lin;
+    int state;
+    int wait_line;
+    const char *wait_file;
+    Worker *w;
+};
+
+struct Pending { const Slot *s; size_t i; uint32_t ep; uint16_t tid; int line; };
+
+struct Launch {
+    const LaunchDesc *d;
+    KernelInfo *ki;
+    uint64_t nblocks;
+    unsigned nthreads;              /* per block */
+    std::atomic<uint64_t> next;
+    std::atomic<bool> stop;         /* a diagnostic: start no further blocks */
+    bool check;
+    int order;
+    unsigned seed;
+};
+
+struct Worker {
+    int id;
+    Fiber sched;
+    Thread *threads;
+    char *stacks;                   /* MAX_BLOCK_THREADS stacks, each above a STACK_GUARD */
+    size_t stack_size, stride;
+    size_t nready;                  /* stacks whose guard is set up */
+    BlockInfo bi;
+    Slot slots[MAX_SLOTS];
+    int nslots;
+    char *arena; size_t arena_used;
+    Shadow *sharena; size_t sh_used;
+    size_t static_bytes;
+    void *dyn_data; int dyn_kind;   /* -1 until an extern __shared__ declaration ran in this block */
+    Launch *L;
+    bool abort_block;
+    Pending pend[MAX_PENDING]; int npend;
+    bool uninit_reported;           /* one uninitialized-shared-read per block is enough */
+    uint16_t order[MAX_BLOCK_THREADS];
+    unsigned nthreads;              /* of the running block */
+    unsigned pos;                   /* index in order[] of the running thread */
+    unsigned nwait, ndone;          /* this pass: threads that reached a barrier; all passes: finished */
+    int bar_line; const char *bar_file; bool bar_mismatch;   /* the first barrier reached this pass */
+    pthread_t th;
+};
+
+/* ---- settings --------------------------------------------------------------------------------- */
+static std::mutex g_mu;                  /* settings, kernels, diagnostics */
+static int g_threads = 0;                /* 0 = not yet decided */
+static int g_order = 0;
+static unsigned g_seed = 1;
+static int g_check = 1;
+static size_t g_stack_kb = 64;
+static std::atomic<bool> g_inited{false};
+
+static void after_fork_in_child(void);
+
+static void read_env(void) {
+    const char *e;
+    if ((e = getenv("TL_EMU_THREADS")) && *e) {
+        int n = atoi(e);
+        if (n < 1 || n > 256) {
+            fprintf(stderr, "tilelab-emu: TL_EMU_THREADS='%s' is not a number from 1 to 256; using 1\n", e);
+            n = 1;
+        }
+        g_threads = n;
+    }
+    if ((e = getenv("TL_EMU_ORDER")) && *e) {
+        if (!strcmp(e, "forward")) g_order = 0;
+        else if (!strcmp(e, "reverse")) g_order = 1;
+        else if (!strncmp(e, "random", 6) && (e[6] == 0 || e[6] == ':')) {
+            g_order = 2;
+            g_seed = e[6] == ':' ? (unsigned)strtoul(e + 7, nullptr, 10) : 1;
+        } else {
+            fprintf(stderr, "tilelab-emu: TL_EMU_ORDER='%s' is not forward, reverse or random[:SEED]; using forward\n", e);
+        }
+    }
+    if ((e = getenv("TL_EMU_RACECHECK")) && *e) g_check = strcmp(e, "0") != 0;
+    if ((e = getenv("TL_EMU_STACK_KB")) && *e) {
+        long kb = atol(e);
+        if (kb < 16 || kb > 65536) fprintf(stderr, "tilelab-emu: TL_EMU_STACK_KB='%s' is not from 16 to 65536; using 64\n", e);
+        else g_stack_kb = (size_t)kb;
+    }
+}
+
+void init(void) {
+    if (g_inited.load(std::memory_order_acquire)) return;
+    std::lock_guard<std::mutex> lk(g_mu);
+    if (g_inited.load(std::memory_order_relaxed)) return;
+    read_env();
+    if (g_threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        g_threads = n < 1 ? 1 : (n > 64 ? 64 : (int)n);
+    }
+    install_segv_handler();
+    pthread_atfork(nullptr, nullptr, after_fork_in_child);
+    g_inited.store(true, std::memory_order_release);
+}
+
+/* ---- kernels ---------------------------------------------------------------------------------- */
+enum { MAX_KERNELS = 512 };
+static KernelInfo g_kernels[MAX_KERNELS];
+static int g_nkernels;
+
+static KernelInfo *kernel_info_locked(const void *key, const char *name) {
+    for (int i = 0; i < g_nkernels; i++)
+        if (g_kernels[i].key == key) {
+            if (name && !g_kernels[i].name[0]) snprintf(g_kernels[i].name, sizeof g_kernels[i].name, "%s", name);
+            return &g_kernels[i];
+        }
+    if (g_nkernels == MAX_KERNELS) return nullptr;
+    KernelInfo *k = &g_kernels[g_nkernels++];
+    k->key = key;
+    snprintf(k->name, sizeof k->name, "%s", name ? name : "");
+    k->static_smem = 0;
+    k->max_dyn_smem = -1;
+    k->carveout = -1;
+    return k;
+}
+KernelInfo *kernel_info(const void *key, const char *name) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    return kernel_info_locked(key, name);
+}
+void register_kernel(const void *key, const char *name, size_t static_smem) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    KernelInfo *k = kernel_info_locked(key, name);
+    if (k && static_smem > k->static_smem) k->static_smem = static_smem;
+}
+
+/* ---- errors and diagnostics ------------------------------------------------------------------- */
+static cudaError_t g_last = cudaSuccess, g_sticky = cudaSuccess;
+static char g_first_diag[4096];
+static int g_have_diag;
+static int g_launch_diags;               /* diagnostics in the running launch */
+static const int PRINT_PER_LAUNCH = 4;
+
+cudaError_t set_error(cudaError_t e) { if (e != cudaSuccess) g_last = e; return e; }
+cudaError_t sticky_error(void) { return g_sticky; }
+void set_sticky(cudaError_t e) { g_sticky = e; g_last = e; }
+void clear_errors(void) { g_last = g_sticky = cudaSuccess; }
+void clear_diagnostics(void) { std::lock_guard<std::mutex> lk(g_mu); g_have_diag = 0; g_first_diag[0] = 0; }
+
+static void vdiag(bool in_launch, const char *cls, const char *fmt, va_list ap) {
+    char body[3500];
+    vsnprintf(body, sizeof body, fmt, ap);
+    char msg[4096];
+    snprintf(msg, sizeof msg, "tilelab-emu: %s: %s\n", cls, body);
+    std::lock_guard<std::mutex> lk(g_mu);
+    int nth = in_launch ? g_launch_diags++ : 0;
+    if (nth == 0) { snprintf(g_first_diag, sizeof g_first_diag, "%s", msg); g_have_diag = 1; }
+    if (nth < PRINT_PER_LAUNCH) fputs(msg, stderr);
+}
+/* False once this launch has printed its share: the caller then only counts (formatting thousands of
+ * reports of the same mistake would cost more than running the kernel). */
+static bool diag_quota(void) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    if (g_launch_diags < PRINT_PER_LAUNCH) return true;
+    g_launch_diags++;
+    return false;
+}
+
+void diag_launch(const char *cls, const char *fmt, ...) {
+    va_list ap; va_start(ap, fmt); vdiag(true, cls, fmt, ap); va_end(ap);
+}
+void diag_now(const char *cls, const char *fmt, ...) {
+    va_list ap; va_start(ap, fmt); vdiag(false, cls, fmt, ap); va_end(ap);
+}
+
+} /* namespace tl_emu */
+
+extern "C" cudaError_t cudaPeekAtLastError(void) { return tl_emu::g_last; }
+
+extern "C" int tl_emu_last_diagnostic(char *buf, size_t n) {
+    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
+    if (!tl_emu::g_have_diag) { if (buf && n) buf[0] = 0; return 0; }
+    if (buf && n) snprintf(buf, n, "%s", tl_emu::g_first_diag);
+    return (int)strlen(tl_emu::g_first_diag);
+}
+extern "C" void tl_emu_set_order(int mode, unsigned seed) {
+    tl_emu::init();
+    tl_emu::g_order = mode < 0 || mode > 2 ? 0 : mode;
+    tl_emu::g_seed = seed;
+}
+extern "C" void tl_emu_set_race_check(int on) { tl_emu::init(); tl_emu::g_check = on != 0; }
+extern "C" void tl_emu_set_threads(int n) { tl_emu::init(); tl_emu::g_threads = n < 1 ? 1 : (n > 256 ? 256 : n); }
+extern "C" int tl_emu_threads(void) { tl_emu::init(); return tl_emu::g_threads; }
+
+namespace tl_emu {
+
+/* ---- describing things in diagnostics ------------------------------------------------------------ */
+static __thread Worker *t_worker;         /* the worker running on this host thread, if any */
+
+static void fmt_tid(char *b, size_t n, const BlockInfo &bi, uint32_t lin) {
+    unsigned x = lin % bi.bdim.x, y = (lin / bi.bdim.x) % bi.bdim.y,
+             z = lin / (bi.bdim.x * bi.bdim.y);
+    snprintf(b, n, "(%u,%u,%u)", x, y, z);
+}
+static const char *base_name(const char *p) { const char *s = strrchr(p, '/'); return s ? s + 1 : p; }
+
+static void fmt_where(char *b, size_t n, const Worker *w) {
+    const LaunchDesc *d = w->L->d;
+    snprintf(b, n, "block (%u,%u,%u) of kernel %s (launched at %s:%d)", w->bi.bidx.x, w->bi.bidx.y,
+             w->bi.bidx.z, d->name, base_name(d->file), d->line);
+}
+static void fmt_decl(char *b, size_t n, const Slot *s) {
+    const char *f = base_name(s->site->file);
+    switch (s->ndim) {
+    case 0: snprintf(b, n, "__shared__ %s %s (%s:%d)", s->site->type, s->site->name, f, s->site->line); break;
+    case 1: snprintf(b, n, "__shared__ %s %s[%ld] (%s:%d)", s->site->type, s->site->name, s->d0, f, s->site->line); break;
+    case 2: snprintf(b, n, "__shared__ %s %s[%ld][%ld] (%s:%d)", s->site->type, s->site->name, s->d0, s->d1, f, s->site->line); break;
+    default: snprintf(b, n, "extern __shared__ %s %s[] (%zu elements from the launch; %s:%d)", s->site->type,
+                      s->site->name, s->n, f, s->site->line);
+    }
+}
+static void fmt_elem(char *b, size_t n, const Slot *s, size_t i) {
+    if (s->ndim == 0) snprintf(b, n, "%s", s->site->name);
+    else if (s->ndim == 2) snprintf(b, n, "%s[%zu][%zu]", s->site->name, i / (size_t)s->d1, i % (size_t)s->d1);
+    else snprintf(b, n, "%s[%zu]", s->site->name, i);
+}
+
+void describe_current_thread(char *buf, size_t n) {
+    Worker *w = t_worker;
+    if (!w || !w->L || !tl_emu_cur_thread) { snprintf(buf, n, "in host code (not in a kernel)"); return; }
+    char where[512], t[64];
+    fmt_where(where, sizeof where, w);
+    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    snprintf(buf, n, "in thread %s of %s", t, where);
+}
+
+bool in_stack_guard(const void *addr, size_t *stack_kb) {
+    Worker *w = t_worker;
+    if (!w || !w->stacks) return false;
+    const char *a = (const char *)addr;
+    if (a < w->stacks || a >= w->stacks + MAX_BLOCK_THREADS * w->stride) return false;
+    size_t off = (size_t)(a - w->stacks) % w->stride;
+    *stack_kb = w->stack_size / 1024;
+    return off < STACK_GUARD;
+}
+
+/* ---- workers ---------------------------------------------------------------------------------- */
+static void *map_or_die(size_t bytes, const char *what) {
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr, "tilelab-emu: cannot reserve %zu bytes for %s: %s\n", bytes, what, strerror(errno));
+        exit(1);
+    }
+    return p;
+}
+
+static Worker *new_worker(int id) {
+    Worker *w = (Worker *)calloc(1, sizeof(Worker));
+    w->id = id;
+    w->threads = (Thread *)calloc(MAX_BLOCK_THREADS, sizeof(Thread));
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    w->stack_size = (g_stack_kb * 1024 + page - 1) / page * page;
+    w->stride = w->stack_size + STACK_GUARD;             /* a guard below each stack */
+    w->stacks = (char *)map_or_die(MAX_BLOCK_THREADS * w->stride, "fiber stacks");
+    w->arena = (char *)map_or_die(ARENA_BYTES, "__shared__ memory");
+    w->sharena = (Shadow *)map_or_die(SHADOW_ELEMS * sizeof(Shadow), "race-check shadow memory");
+    return w;
+}
+
+/* Guard pages go in as blocks need more stacks (mprotect per stack is not free). */
+static void ready_stacks(Worker *w, unsigned n) {
+    for (; w->nready < n; w->nready++)
+        mprotect(w->stacks + w->nready * w->stride, STACK_GUARD, PROT_NONE);
+}
+
+/* The next thread but one will need the top of its stack (its saved registers and the kernel's frame):
+ * fetch it while this one runs. With 256 threads the stack tops do not all stay in L1. */
+/* always_inline: as a function of its own, g++ 12 finds it free of side effects and drops the call. */
+static inline __attribute__((always_inline)) void prefetch_stack(const Thread *t) {
+    const char *sp = (const char *)t->f.sp;
+    __builtin_prefetch(sp);
+    __builtin_prefetch(sp + 64);
+    __builtin_prefetch(sp + 128);
+    __builtin_prefetch(sp + 192);
+    __builtin_prefetch(sp + 256);
+}
+
+/* A thread that stops (barrier or end) hands the CPU straight to the next runnable thread in this
+ * interval's order; the last one returns to the scheduler. One switch per thread and interval. */
+static inline void pass_on(Thread *t) {
+    Worker *w = t->w;
+    unsigned k = w->pos + 1, n = w->nthreads;
+    while (k < n && !alive(w->threads[w->order[k]].state)) k++;
+    if (k < n) {
+        Thread *nx = &w->threads[w->order[k]];
+        if (k + 1 < n) prefetch_stack(&w->threads[w->order[k + 1]]);
+        w->pos = k;
+        tl_emu_cur_thread = nx;
+        tl_emu_cur_tid = nx->lin;
+        tl_emu_cur_tid3 = nx->tid;
+        fiber_switch(&t->f, &nx->f);
+    } else {
+        fiber_switch(&t->f, &w->sched);
+    }
+}
+
+static void fiber_main(void *arg) {
+    Thread *t = (Thread *)arg;
+    const LaunchDesc *d = t->w->L->d;
+    d->thunk(d->ctx);
+    t->state = T_DONE;
+    t->w->ndone++;
+    pass_on(t);
+    __builtin_trap();                                   /* a finished fiber is never resumed */
+}
+
+static void make_order(Worker *w, unsigned n, uint64_t block) {
+    Launch *L = w->L;
+    for (unsigned i = 0; i < n; i++) w->order[i] = (uint16_t)(L->order == 1 ? n - 1 - i : i);
+    if (L->order == 2) {
+        uint64_t x = (uint64_t)L->seed * 0x9E3779B97F4A7C15ull + block * 0xBF58476D1CE4E5B9ull + 1;
+        for (unsigned i = n - 1; i > 0; i--) {
+            x ^= x >> 12; x ^= x << 25; x ^= x >> 27;
+            unsigned j = (unsigned)((x * 0x2545F4914F6CDD1Dull) >> 33) % (i + 1);
+            uint16_t tmp = w->order[i]; w->order[i] = w->order[j]; w->order[j] = tmp;
+        }
+    }
+}
+
+static void report_pending(Worker *w);
+
+static void abort_launch_block(Worker *w) {
+    w->abort_block = true;
+    w->L->stop.store(true, std::memory_order_relaxed);
+}
+
+/* The threads of one interval have all stopped: at a barrier, finished, or aborted. */
+static bool check_barrier(Worker *w, unsigned n) {
+    unsigned nwait = 0, ndone = 0, first_wait = 0, first_done = 0, first_other = 0, nother = 0;
+    int line = 0; const char *file = nullptr; int oline = 0; const char *ofile = nullptr;
+    for (unsigned i = 0; i < n; i++) {
+        Thread *t = &w->threads[i];
+        if (t->state == T_WAIT) {
+            if (nwait++ == 0) { first_wait = i; line = t->wait_line; file = t->wait_file; }
+            else if (t->wait_line != line || (t->wait_file != file && strcmp(t->wait_file, file))) {
+                if (nother++ == 0) { first_other = i; oline = t->wait_line; ofile = t->wait_file; }
+            }
+        } else if (t->state == T_DONE) {
+            if (ndone++ == 0) first_done = i;
+        }
+    }
+    if (nwait == 0) return false;                      /* the block is finished */
+    if (ndone == 0 && nother == 0) return true;        /* all at the same barrier */
+    char where[512], a[64], b[64];
+    fmt_where(where, sizeof where, w);
+    fmt_tid(a, sizeof a, w->bi, first_wait);
+    if (nother) {
+        fmt_tid(b, sizeof b, w->bi, first_other);
+        diag_launch("divergent-barrier",
+                    "%s: its threads wait at different __syncthreads() calls\n"
+                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
+                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
+                    "  every thread of a block must reach the same __syncthreads(); a barrier inside an if or a loop\n"
+                    "  whose condition differs between threads hangs or corrupts a real GPU",
+                    where, nwait - nother, a, base_name(file), line, nother, b, base_name(ofile), oline);
+    } else {
+        fmt_tid(b, sizeof b, w->bi, first_done);
+        diag_launch("divergent-barrier",
+                    "%s: some threads returned while others wait at a barrier\n"
+                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
+                    "  %u thread(s), e.g. thread %s, have returned from the kernel without reaching it\n"
+                    "  every thread of a block must reach each __syncthreads(): keep the barrier outside the bounds\n"
+                    "  check (guard the loads, writing 0, and the store instead of skipping the whole tile loop)",
+                    where, nwait, a, base_name(file), line, ndone, b);
+    }
+    abort_launch_block(w);
+    return false;
+}
+
+static void run_block(Worker *w, uint64_t b) {
+    Launch *L = w->L;
+    const LaunchDesc *d = L->d;
+    unsigned n = L->nthreads;
+    w->bi.bidx.x = (unsigned)(b % d->grid.x);
+    w->bi.bidx.y = (unsigned)((b / d->grid.x) % d->grid.y);
+    w->bi.bidx.z = (unsigned)(b / ((uint64_t)d->grid.x * d->grid.y));
+    w->bi.bdim = d->block;
+    w->bi.gdim = d->grid;
+    w->bi.epoch = 1;
+    w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
+    w->dyn_data = nullptr; w->dyn_kind = -1;
+    w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
+    tl_emu_cur_block = &w->bi;
+
+    w->nthreads = n;
+    for (unsigned i = 0; i < n; i++) {
+        Thread *t = &w->threads[i];
+        t->lin = i;
+        t->tid.x = i % d->block.x;
+        t->tid.y = (i / d->block.x) % d->block.y;
+        t->tid.z = i / (d->block.x * d->block.y);
+        t->state = T_RUN;
+        t->w = w;
+        /* Stagger the stack tops by cache lines: same-offset tops would all fall in one cache set. */
+        size_t color = (i & 63) * 64;
+        fiber_init(&t->f, w->stacks + i * w->stride + (w->stride - w->stack_size), w->stack_size - color, fiber_main, t);
+    }
+    make_order(w, n, b);
+    for (;;) {
+        unsigned k = 0;
+        while (k < n && !alive(w->threads[w->order[k]].state)) k++;
+        w->nwait = 0;
+        w->bar_mismatch = false;
+        if (k < n) {
+            Thread *t = &w->threads[w->order[k]];
+            w->pos = k;
+            tl_emu_cur_thread = t;
+            tl_emu_cur_tid = t->lin;
+            tl_emu_cur_tid3 = t->tid;
+            fiber_switch(&w->sched, &t->f);           /* returns when the last thread of the pass stops */
+        }
+        tl_emu_cur_thread = nullptr;
+        if (w->abort_block) break;
+        if (w->npend) report_pending(w);
+        if (w->nwait == 0) break;                                       /* every thread has returned */
+        if ((w->ndone > 0 || w->bar_mismatch) && !check_barrier(w, n)) break;
+        w->bi.epoch++;
+    }
+    tl_emu_cur_thread = nullptr;
+    if (!w->abort_block && w->npend) report_pending(w);
+}
+
+static void run_blocks(Worker *w, Launch *L) {
+    t_worker = w;
+    w->L = L;
+    ready_stacks(w, L->nthreads);
+    for (;;) {
+        if (L->stop.load(std::memory_order_relaxed)) break;
+        uint64_t b = L->next.fetch_add(1, std::memory_order_relaxed);
+        if (b >= L->nblocks) break;
+        run_block(w, b);
+    }
+    tl_emu_cur_block = nullptr;
+    w->L = nullptr;
+}
+
+/* ---- the pool ---------------------------------------------------------------------------------- */
+static std::mutex g_launch_mu;           /* one launch at a time */
+static Worker *g_workers[256];
+static int g_nworkers;
+static pthread_mutex_t g_pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_pool_go = PTHREAD_COND_INITIALIZER, g_pool_done = PTHREAD_COND_INITIALIZER;
+static Launch *g_pool_launch;
+static uint64_t g_pool_gen;
+static int g_pool_busy, g_pool_want;
+
+static void *worker_loop(void *arg) {
+    Worker *w = (Worker *)arg;
+    ensure_altstack();
+    uint64_t seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&g_pool_mu);
+        while (g_pool_gen == seen || w->id >= g_pool_want) {
+            if (g_pool_gen != seen) seen = g_pool_gen;     /* a launch that does not need this worker */
+            pthread_cond_wait(&g_pool_go, &g_pool_mu);
+        }
+        seen = g_pool_gen;
+        Launch *L = g_pool_launch;
+        pthread_mutex_unlock(&g_pool_mu);
+        run_blocks(w, L);
+        pthread_mutex_lock(&g_pool_mu);
+        if (--g_pool_busy == 0) pthread_cond_signal(&g_pool_done);
+        pthread_mutex_unlock(&g_pool_mu);
+    }
+    return nullptr;
+}
+
+/* fork() keeps only the calling thread: the child starts its own pool when it first needs one. */
+static void after_fork_in_child(void) {
+    g_nworkers = g_workers[0] ? 1 : 0;
+    for (int i = 1; i < 256; i++) g_workers[i] = nullptr;
+    pthread_mutex_init(&g_pool_mu, nullptr);
+    pthread_cond_init(&g_pool_go, nullptr);
+    pthread_cond_init(&g_pool_done, nullptr);
+    g_pool_busy = 0;
+}
+
+static void run_launch(Launch *L) {
+    int want = g_threads;
+    if ((uint64_t)want > L->nblocks) want = (int)L->nblocks;
+    if (!g_workers[0]) { g_workers[0] = new_worker(0); g_nworkers = 1; }
+    while (g_nworkers < want) {
+        Worker *w = new_worker(g_nworkers);
+        if (pthread_create(&w->th, nullptr, worker_loop, w) != 0) break;
+        g_workers[g_nworkers++] = w;
+    }
+    if (want > g_nworkers) want = g_nworkers;
+    if (want > 1) {
+        pthread_mutex_lock(&g_pool_mu);
+        g_pool_launch = L;
+        g_pool_want = want;
+        g_pool_busy = want - 1;
+        g_pool_gen++;
+        pthread_cond_broadcast(&g_pool_go);
+        pthread_mutex_unlock(&g_pool_mu);
+    }
+    run_blocks(g_workers[0], L);
+    if (want > 1) {
+        pthread_mutex_lock(&g_pool_mu);
+        while (g_pool_busy > 0) pthread_cond_wait(&g_pool_done, &g_pool_mu);
+        pthread_mutex_unlock(&g_pool_mu);
+    }
+}
+
+/* ---- launches ---------------------------------------------------------------------------------- */
+static bool config_error(const LaunchDesc *d, const KernelInfo *ki, cudaError_t *err, char *why, size_t n) {
+    const Model &m = model();
+    const dim3 g = d->grid, b = d->block;
+    unsigned long long threads = (unsigned long long)b.x * b.y * b.z;
+    *err = cudaErrorInvalidConfiguration;
+    if (b.x == 0 || b.y == 0 || b.z == 0) { snprintf(why, n, "a block dimension is 0"); return true; }
+    if ((int)b.x > m.max_block_x || (int)b.y > m.max_block_y || (int)b.z > m.max_block_z) {
+        snprintf(why, n, "block (%u,%u,%u) exceeds the %s limits of %d x %d x %d per dimension", b.x, b.y, b.z,
+                 m.name, m.max_block_x, m.max_block_y, m.max_block_z);
+        return true;
+    }
+    if (threads > (unsigned long long)m.max_threads_block) {
+        snprintf(why, n, "a block of %u x %u x %u = %llu threads exceeds the %s limit of %d threads per block", b.x,
+                 b.y, b.z, threads, m.name, m.max_threads_block);
+        return true;
+    }
+    if (g.x == 0 || g.y == 0 || g.z == 0) {
+        snprintf(why, n, "grid (%u,%u,%u) has a dimension of 0 (is the ceiling division right?)", g.x, g.y, g.z);
+        return true;
+    }
+    if ((long long)g.x > m.max_grid_x || (int)g.y > m.max_grid_y || (int)g.z > m.max_grid_z) {
+        snprintf(why, n, "grid (%u,%u,%u) exceeds the %s limits of %d x %d x %d", g.x, g.y, g.z, m.name, m.max_grid_x,
+                 m.max_grid_y, m.max_grid_z);
+        return true;
+    }
+    if (ki->static_smem > m.smem_block) {
+        *err = cudaErrorInvalidValue;
+        snprintf(why, n,
+                 "its static __shared__ arrays take %zu bytes, over the %s limit of %zu bytes for static shared memory\n"
+                 "  (nvcc refuses to compile such a kernel; above 48 KiB use extern __shared__ and cudaFuncSetAttribute)",
+                 ki->static_smem, m.name, m.smem_block);
+        return true;
+    }
+    size_t dyn_limit = ki->max_dyn_smem >= 0 ? (size_t)ki->max_dyn_smem
+                       : (m.smem_block > ki->static_smem ? m.smem_block - ki->static_smem : 0);
+    if (d->shmem > dyn_limit || ki->static_smem + d->shmem > m.smem_block_optin) {
+        *err = cudaErrorInvalidValue;
+        snprintf(why, n,
+                 "%zu bytes of dynamic shared memory (+ %zu static) exceed what the kernel may use: %zu bytes%s", d->shmem,
+                 ki->static_smem, dyn_limit,
+                 ki->max_dyn_smem >= 0 ? "" : " (raise it with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes))");
+        return true;
+    }
+    return false;
+}
+
+void launch(const LaunchDesc *d) {
+    init();
+    std::lock_guard<std::mutex> lk(g_launch_mu);
+    KernelInfo *ki = kernel_info(d->key, d->name);
+    if (g_sticky != cudaSuccess) { set_error(g_sticky); return; }
+    cudaError_t err;
+    char why[512];
+    g_launch_diags = 0;
+    if (config_error(d, ki, &err, why, sizeof why)) {
+        diag_launch("invalid-launch",
+                    "%s<<<(%u,%u,%u), (%u,%u,%u), %zu>>> at %s:%d: %s\n"
+                    "  the kernel did not run; cudaGetLastError() returns %s, as on a GPU",
+                    d->name, d->grid.x, d->grid.y, d->grid.z, d->block.x, d->block.y, d->block.z, d->shmem,
+                    base_name(d->file), d->line, why, cudaGetErrorName(err));
+        set_error(err);
+        return;
+    }
+    Launch L;
+    L.d = d;
+    L.ki = ki;
+    L.nblocks = (uint64_t)d->grid.x * d->grid.y * d->grid.z;
+    L.nthreads = d->block.x * d->block.y * d->block.z;
+    L.next.store(0);
+    L.stop.store(false);
+    L.check = g_check != 0;
+    L.order = g_order;
+    L.seed = g_seed;
+    run_launch(&L);
+    if (g_launch_diags > 0) {
+        std::lock_guard<std::mutex> lk2(g_mu);
+        if (g_launch_diags > PRINT_PER_LAUNCH)
+            fprintf(stderr, "tilelab-emu: %d more diagnostic(s) in this launch not shown; fix the first one first\n",
+                    g_launch_diags - PRINT_PER_LAUNCH);
+        fprintf(stderr, "tilelab-emu: kernel %s launched at %s:%d failed: the launch reports cudaErrorLaunchFailure "
+                        "(from cudaGetLastError() and cudaDeviceSynchronize())\n",
+                d->name, base_name(d->file), d->line);
+        set_sticky(cudaErrorLaunchFailure);
+    }
+}
+
+/* ---- __shared__ storage ---------------------------------------------------------------------- */
+static void poison(void *p, size_t bytes, int kind) {
+    if (kind == KIND_FLOAT) {
+        uint32_t v = 0x7FFFA5A5u;                       /* a quiet NaN */
+        for (size_t i = 0; i + 4 <= bytes; i += 4) memcpy((char *)p + i, &v, 4);
+    } else if (kind == KIND_DOUBLE) {
+        uint64_t v = 0x7FFFA5A5A5A5A5A5ull;
+        for (size_t i = 0; i + 8 <= bytes; i += 8) memcpy((char *)p + i, &v, 8);
+    } else {
+        memset(p, 0xA5, bytes);
+    }
+}
+
+[[noreturn]] static void abort_thread(Worker *w) {
+    Thread *t = tl_emu_cur_thread;
+    abort_launch_block(w);
+    t->state = T_ABORT;
+    fiber_switch(&t->f, &w->sched);
+    __builtin_trap();
+}
+
+void not_in_kernel(const char *what, const char *file, int line) {
+    fprintf(stderr, "tilelab-emu: %s at %s:%d called from host code: it is only meaningful inside a kernel\n", what,
+            base_name(file), line);
+    exit(1);
+}
+
+Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1) {
+    Worker *w = t_worker;
+    if (!w || !tl_emu_cur_thread) not_in_kernel("a __shared__ declaration", site->file, site->line);
+    for (int i = 0; i < w->nslots; i++)
+        if (w->slots[i].site == site) return &w->slots[i];
+    const Model &m = model();
+    if (w->nslots == MAX_SLOTS) {
+        fprintf(stderr, "tilelab-emu: more than %d __shared__ declarations in one kernel are not supported\n", MAX_SLOTS);
+        exit(1);
+    }
+    Slot *s = &w->slots[w->nslots];
+    size_t n, bytes;
+    void *data;
+    if (ndim < 0) {                                   /* extern __shared__: the launch's dynamic memory */
+        bytes = w->L->d->shmem;
+        n = bytes / elem_size;
+        if (!w->dyn_data) {
+            w->dyn_data = w->arena + w->arena_used;
+            w->arena_used = (w->arena_used + bytes + 15) & ~(size_t)15;
+            poison(w->dyn_data, bytes, kind);
+            w->dyn_kind = kind;
+        }
+        data = w->dyn_data;
+    } else {
+        n = ndim == 0 ? 1 : ndim == 1 ? (size_t)d0 : (size_t)d0 * (size_t)d1;
+        bytes = n * elem_size;
+        w->static_bytes += bytes;
+        if (w->static_bytes > m.smem_block || w->arena_used + bytes > ARENA_BYTES) {
+            char where[512];
+            fmt_where(where, sizeof where, w);
+            diag_launch("invalid-launch",
+                        "%s: __shared__ %s %s at %s:%d brings the block's static shared memory to %zu bytes,\n"
+                        "  over the %s limit of %zu bytes per block for static __shared__ arrays (nvcc rejects this kernel)",
+                        where, site->type, site->name, base_name(site->file), site->line, w->static_bytes, m.name,
+                        m.smem_block);
+            abort_thread(w);
+        }
+        data = w->arena + w->arena_used;
+        w->arena_used = (w->arena_used + bytes + 15) & ~(size_t)15;
+        poison(data, bytes, kind);
+        KernelInfo *ki = w->L->ki;
+        if (ki && w->static_bytes > ki->static_smem) ki->static_smem = w->static_bytes;   /* racy max: benign */
+    }
+    s->data = data;
+    s->n = n;
+    s->ndim = ndim;
+    s->d0 = ndim == 1 ? d0 : ndim == 2 ? d0 : (long)n;
+    s->d1 = d1;
+    s->site = site;
+    s->blk = &w->bi;
+    s->sh = nullptr;
+    if (w->L->check) {
+        if (w->sh_used + n > SHADOW_ELEMS) {
+            fprintf(stderr, "tilelab-emu: race checking: out of shadow memory for __shared__ %s; "
+                            "run with TL_EMU_RACECHECK=0\n", site->name);
+            exit(1);
+        }
+        s->sh = w->sharena + w->sh_used;
+        memset(s->sh, 0, n * sizeof(Shadow));
+        w->sh_used += n;
+    }
+    w->nslots++;
+    return s;
+}
+
+void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
+    Worker *w = t_worker;
+    char where[512], decl[300], t[64], what[128];
+    fmt_where(where, sizeof where, w);
+    fmt_decl(decl, sizeof decl, s);
+    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    long bound = s->ndim == 2 && dim == 1 ? s->d1 : (s->ndim == -1 ? (long)s->n : s->d0);
+    if (s->ndim == 2 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld]", s->site->name, outer, index);
+    else if (s->ndim == 2) snprintf(what, sizeof what, "%s[%ld][...]", s->site->name, index);
+    else snprintf(what, sizeof what, "%s[%ld]", s->site->name, index);
+    diag_launch("shared-out-of-bounds",
+                "%s at %s:%d in thread %s of %s\n"
+                "  index %ld of dimension %d is outside 0..%ld of %s\n"
+                "  (on a GPU this reads or overwrites another part of shared memory, or faults)",
+                what, base_name(s->site->file), line, t, where, index, dim + 1, bound - 1, decl);
+    abort_thread(w);
+}
+
+/* ---- race checking (the fast paths are inline in tl_emu.h) ---------------------------------------- */
+static void record_read(Shadow &h, uint32_t ep, uint16_t tid, int line) {
+    if (h.r_ep != ep) { h.r_ep = ep; h.r_tid = tid; h.r_line = (uint32_t)line; h.r_tid2 = NO_TID; }
+    else if (h.r_tid != tid && h.r_tid2 == NO_TID) { h.r_tid2 = tid; h.r_line2 = (uint32_t)line; }
+}
+
+void race_read(const Slot *s, size_t i, int line) {
+    Worker *w = t_worker;
+    Shadow &h = s->sh[i];
+    uint32_t ep = w->bi.epoch;
+    uint16_t tid = (uint16_t)tl_emu_cur_tid;
+    if (h.w_ep == 0) {
+        if (w->npend < MAX_PENDING) w->pend[w->npend++] = Pending{s, i, ep, tid, line};
+    } else if (h.w_ep == ep && h.w_tid != tid && diag_quota()) {
+        char where[512], decl[300], el[96], a[64], b[64];
+        fmt_where(where, sizeof where, w);
+        fmt_decl(decl, sizeof decl, s);
+        fmt_elem(el, sizeof el, s, i);
+        fmt_tid(a, sizeof a, w->bi, tid);
+        fmt_tid(b, sizeof b, w->bi, h.w_tid);
+        const char *f = base_name(s->site->file);
+        diag_launch("race",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s reads it at %s:%d\n"
+                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
+                    "  (read after another thread's write in the same barrier interval: on a GPU the read may see the old value)",
+                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
+        w->L->stop.store(true, std::memory_order_relaxed);
+    }
+    record_read(h, ep, tid, line);
+}
+
+void race_write(const Slot *s, size_t i, int line) {
+    Worker *w = t_worker;
+    Shadow &h = s->sh[i];
+    uint32_t ep = w->bi.epoch;
+    uint16_t tid = (uint16_t)tl_emu_cur_tid;
+    w->L->stop.store(true, std::memory_order_relaxed);
+    if (!diag_quota()) { h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; return; }
+    char where[512], decl[300], el[96], a[64], b[64];
+    fmt_where(where, sizeof where, w);
+    fmt_decl(decl, sizeof decl, s);
+    fmt_elem(el, sizeof el, s, i);
+    fmt_tid(a, sizeof a, w->bi, tid);
+    const char *f = base_name(s->site->file);
+    if (h.w_ep == ep && h.w_tid != tid) {
+        fmt_tid(b, sizeof b, w->bi, h.w_tid);
+        diag_launch("race",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s writes it at %s:%d\n"
+                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
+                    "  (two writes in the same barrier interval: on a GPU either may win)",
+                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
+    } else {
+        bool first = h.r_tid != tid;
+        fmt_tid(b, sizeof b, w->bi, first ? h.r_tid : h.r_tid2);
+        diag_launch("race",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s writes it at %s:%d\n"
+                    "  after thread %s read it at %s:%d, with no __syncthreads() between the two\n"
+                    "  (write after another thread's read in the same barrier interval: on a GPU the read may see the new value)",
+                    s->site->name, el, decl, where, a, f, line, b, f, (int)(first ? h.r_line : h.r_line2));
+    }
+    w->L->stop.store(true, std::memory_order_relaxed);
+    h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line;
+}
+
+/* Reads of elements that no thread had written: reported at the end of their barrier interval,
+ * unless another thread wrote the element later in the same interval (then it was a race, and the
+ * write already said so). */
+static void report_pending(Worker *w) {
+    for (int k = 0; k < w->npend; k++) {
+        const Pending &p = w->pend[k];
+        const Shadow &h = p.s->sh[p.i];
+        if (h.w_ep == p.ep && h.w_tid != p.tid) continue;
+        w->L->stop.store(true, std::memory_order_relaxed);
+        if (w->uninit_reported) break;
+        w->uninit_reported = true;
+        if (!diag_quota()) break;
+        char where[512], decl[300], el[96], a[64], later[200] = "";
+        fmt_where(where, sizeof where, w);
+        fmt_decl(decl, sizeof decl, p.s);
+        fmt_elem(el, sizeof el, p.s, p.i);
+        fmt_tid(a, sizeof a, w->bi, p.tid);
+        const char *f = base_name(p.s->site->file);
+        if (h.w_ep != 0) {
+            char b[64];
+            fmt_tid(b, sizeof b, w->bi, h.w_tid);
+            snprintf(later, sizeof later, "\n  it is written only afterwards, by thread %s at %s:%d", b, f, (int)h.w_line);
+        }
+        diag_launch("uninitialized-shared-read",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s reads it at %s:%d, but no thread of the block has written it\n"
+                    "  (shared memory starts with leftover data: here a poison value, %s)%s",
+                    p.s->site->name, el, decl, where, a, f, p.line,
+                    p.s->ndim >= -1 && strcmp(p.s->site->type, "float") && strcmp(p.s->site->type, "double")
+                        ? "bytes 0xA5" : "NaN",
+                    later);
+        w->L->stop.store(true, std::memory_order_relaxed);
+        break;                       /* one per interval is enough to act on */
+    }
+    w->npend = 0;
+}
+
+/* ---- barriers ------------------------------------------------------------------------------------ */
+void syncthreads(const char *file, int line) {
+    Thread *t = tl_emu_cur_thread;
+    if (!t) not_in_kernel("__syncthreads()", file, line);
+    Worker *w = t->w;
+    t->state = T_WAIT;
+    t->wait_line = line;
+    t->wait_file = file;
+    if (w->nwait++ == 0) { w->bar_line = line; w->bar_file = file; }
+    else if (line != w->bar_line || (file != w->bar_file && strcmp(file, w->bar_file))) w->bar_mismatch = true;
+    pass_on(t);
+}
+
+} /* namespace tl_emu */

@@ -1,0 +1,509 @@
+/* tl-emu-rewrite: turns a CUDA C source (.cu) into C++ that the host compiler builds against tl_emu.h.
+ *
+ *   tl-emu-rewrite IN.cu OUT.cpp        (Meson: the tl_emu_rewrite generator, X.cu -> X.emu.cpp)
+ *
+ * What changes, always within the student's line so that every line keeps its number (the output
+ * starts with `#line 1 "IN.cu"` and no newline is added or removed before the end of the file):
+ *   - kernel<<<grid, block[, shmem[, stream]]>>>(args)
+ *       -> tl_emu_launch(kernel, "kernel", __FILE__, __LINE__, grid, block[, shmem[, stream]])(args)
+ *   - __shared__ T name[A][B];  (scalars, 1-D and 2-D arrays, several declarators)
+ *       -> a static Site (name, file, line) and a view bound to the block's storage; a declaration's
+ *          newlines move to its end
+ *   - extern __shared__ T name[];   -> a view of the launch's dynamic shared memory
+ *   - each later use of such a name, `name`  -> `name(__LINE__)`, so every access knows its line
+ *   - `#pragma unroll` lines become comments (g++ does not know them)
+ * __global__, __device__ and __host__ stay: tl_emu.h defines them away. After the last line the
+ * rewrite registers each kernel with its static shared memory size, for cudaFuncGetAttributes.
+ * Errors are printed as FILE:LINE: error: ..., like a compiler's, and the exit code is 1.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- growable text ---------------------------------------------------------------------------- */
+typedef struct { char *p; size_t n, cap; } Buf;
+
+static void buf_add(Buf *b, const char *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) { fprintf(stderr, "tl-emu-rewrite: out of memory\n"); exit(1); }
+        b->p = p; b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+static void buf_fmt(Buf *b, const char *fmt, ...) {
+    char tmp[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof tmp) { fprintf(stderr, "tl-emu-rewrite: generated text too long\n"); exit(1); }
+    buf_add(b, tmp, (size_t)n);
+}
+
+/* ---- state ------------------------------------------------------------------------------------- */
+static const char *src;          /* the whole input */
+static size_t len, pos;
+static int line = 1;             /* line of src[pos] */
+static const char *in_path;
+static Buf out;
+static char last_sig = ';', prev_sig = ';';   /* last two significant characters written */
+
+enum { MAX_NAMES = 256, MAX_KERNELS = 256, MAX_DEPTH = 256 };
+typedef struct { char name[128]; int depth; } Name;     /* a __shared__ name in scope */
+static Name names[MAX_NAMES];
+static int nnames;
+
+typedef struct { char name[128]; Buf smem; Buf idents; } Kernel;
+static Kernel kernels[MAX_KERNELS];
+static int nkernels;
+
+static int depth;                                 /* braces */
+static int func_body_depth[MAX_DEPTH];            /* 1 where a brace opened a function body */
+static int in_func;                               /* how many function bodies are open */
+static int kstate;                                /* 0 none, 1 saw __global__, 2 in its params, 3 after them */
+static int kparen;                                /* paren depth while looking for a kernel's params */
+static char kname[128];
+static int kbody_depth = -1;                      /* depth of the kernel body being read, or -1 */
+static int cur_kernel = -1;
+
+static void die(int at_line, const char *fmt, ...) {
+    va_list ap;
+    fprintf(stderr, "%s:%d: error: tl-emu-rewrite: ", in_path, at_line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+static int is_id0(int c) { return isalpha(c) || c == '_'; }
+static int is_id(int c) { return isalnum(c) || c == '_'; }
+
+static void emit(const char *s, size_t n) {
+    buf_add(&out, s, n);
+    for (size_t i = 0; i < n; i++)
+        if (!isspace((unsigned char)s[i])) { prev_sig = last_sig; last_sig = s[i]; }
+}
+
+/* Copies a comment or a string/char literal starting at pos, verbatim. Returns 0 if none starts here. */
+static int copy_comment_or_literal(void) {
+    size_t s = pos;
+    if (src[pos] == '/' && pos + 1 < len && src[pos + 1] == '/') {
+        while (pos < len && src[pos] != '\n') pos++;
+        buf_add(&out, src + s, pos - s);
+        return 1;
+    }
+    if (src[pos] == '/' && pos + 1 < len && src[pos + 1] == '*') {
+        pos += 2;
+        while (pos + 1 < len && !(src[pos] == '*' && src[pos + 1] == '/')) { if (src[pos] == '\n') line++; pos++; }
+        if (pos + 1 >= len) die(line, "unterminated /* comment");
+        pos += 2;
+        buf_add(&out, src + s, pos - s);
+        return 1;
+    }
+    if (src[pos] == '"' || src[pos] == '\'') {
+        char q = src[pos++];
+        while (pos < len && src[pos] != q) {
+            if (src[pos] == '\\' && pos + 1 < len) pos++;
+            if (src[pos] == '\n') die(line, "unterminated %s literal", q == '"' ? "string" : "character");
+            pos++;
+        }
+        if (pos >= len) die(line, "unterminated literal");
+        pos++;
+        emit(src + s, pos - s);
+        return 1;
+    }
+    return 0;
+}
+
+/* Skips blanks and comments in src from p; returns the new position; counts newlines into *nl. */
+static size_t skip_space(size_t p, int *nl) {
+    for (;;) {
+        while (p < len && isspace((unsigned char)src[p])) { if (src[p] == '\n' && nl) (*nl)++; p++; }
+        if (p + 1 < len && src[p] == '/' && src[p + 1] == '/') { while (p < len && src[p] != '\n') p++; continue; }
+        if (p + 1 < len && src[p] == '/' && src[p + 1] == '*') {
+            p += 2;
+            while (p + 1 < len && !(src[p] == '*' && src[p + 1] == '/')) { if (src[p] == '\n' && nl) (*nl)++; p++; }
+            p += 2;
+            continue;
+        }
+        return p;
+    }
+}
+
+static const Name *find_name(const char *id, size_t n) {
+    for (int i = nnames - 1; i >= 0; i--)
+        if (strlen(names[i].name) == n && !memcmp(names[i].name, id, n)) return &names[i];
+    return NULL;
+}
+
+/* ---- __shared__ declarations --------------------------------------------------------------------- */
+static void trim(char *s) {
+    size_t n = strlen(s), a = 0;
+    while (a < n && isspace((unsigned char)s[a])) a++;
+    while (n > a && isspace((unsigned char)s[n - 1])) n--;
+    memmove(s, s + a, n - a);
+    s[n - a] = 0;
+}
+/* Collapses runs of blanks into one space. */
+static void squeeze(char *s) {
+    char *w = s; int sp = 0;
+    for (char *r = s; *r; r++) {
+        if (isspace((unsigned char)*r)) { sp = 1; continue; }
+        if (sp && w != s) *w++ = ' ';
+        sp = 0;
+        *w++ = *r;
+    }
+    *w = 0;
+}
+/* Removes the word kw (and a following parenthesised argument when paren) from s. */
+static void drop_word(char *s, const char *kw, int paren) {
+    size_t k = strlen(kw);
+    for (char *p = s; (p = strstr(p, kw));) {
+        if ((p > s && is_id((unsigned char)p[-1])) || is_id((unsigned char)p[k])) { p += k; continue; }
+        char *e = p + k;
+        if (paren) {
+            while (isspace((unsigned char)*e)) e++;
+            if (*e == '(') { int d = 0; do { if (*e == '(') d++; else if (*e == ')') d--; e++; } while (*e && d); }
+        }
+        memmove(p, e, strlen(e) + 1);
+    }
+}
+
+static void add_idents(Buf *b, const char *expr) {
+    static const char *kw[] = {"sizeof", "int", "float", "double", "char", "unsigned", "long", "short", "signed", NULL};
+    for (const char *p = expr; *p;) {
+        if (is_id0((unsigned char)*p)) {
+            const char *s = p;
+            while (is_id((unsigned char)*p)) p++;
+            int skip = 0;
+            for (int i = 0; kw[i]; i++)
+                if ((size_t)(p - s) == strlen(kw[i]) && !memcmp(s, kw[i], (size_t)(p - s))) skip = 1;
+            if (!skip) buf_fmt(b, " && defined(%.*s)", (int)(p - s), s);
+        } else if (isdigit((unsigned char)*p)) {
+            while (is_id((unsigned char)*p)) p++;           /* 16, 0x10, 16u */
+        } else {
+            p++;
+        }
+    }
+}
+
+static void shared_decl(int is_extern, int decl_line) {
+    /* Read up to the ';' that ends the declaration, comments blanked, newlines counted. */
+    Buf d = {0};
+    int nl = 0, par = 0;
+    for (;;) {
+        if (pos >= len) die(decl_line, "__shared__ declaration without a ';'");
+        char c = src[pos];
+        if (c == '/' && pos + 1 < len && (src[pos + 1] == '/' || src[pos + 1] == '*')) {
+            int cn = 0;
+            pos = skip_space(pos, &cn);
+            nl += cn; line += cn;
+            buf_add(&d, " ", 1);
+            continue;
+        }
+        if (c == '\n') { nl++; line++; }
+        if (c == '(' || c == '[') par++;
+        if (c == ')' || c == ']') par--;
+        if (c == '=' && par == 0) die(decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
+        if (c == '{') die(decl_line, "could not read this __shared__ declaration");
+        pos++;
+        if (c == ';' && par == 0) break;
+        buf_add(&d, &c, 1);
+    }
+    /* Split into declarators at top-level commas. */
+    char *text = d.p ? d.p : calloc(1, 1);
+    char *parts[64]; int np = 0; par = 0;
+    parts[np++] = text;
+    for (char *p = text; *p; p++) {
+        if (*p == '(' || *p == '[') par++;
+        else if (*p == ')' || *p == ']') par--;
+        else if (*p == ',' && par == 0) {
+            if (np == 64) die(decl_line, "too many declarators in one __shared__ declaration");
+            *p = 0; parts[np++] = p + 1;
+        }
+    }
+    char type[256] = "";
+    int file_scope = in_func == 0;
+    Buf o = {0};
+    for (int k = 0; k < np; k++) {
+        char *part = parts[k];
+        char *br = strchr(part, '[');
+        char head[512];
+        size_t hl = br ? (size_t)(br - part) : strlen(part);
+        if (hl >= sizeof head) die(decl_line, "__shared__ declaration too long");
+        memcpy(head, part, hl); head[hl] = 0;
+        trim(head);
+        size_t e = strlen(head);
+        if (!e || !is_id((unsigned char)head[e - 1])) die(decl_line, "cannot find the variable name in this __shared__ declaration");
+        size_t b = e;
+        while (b > 0 && is_id((unsigned char)head[b - 1])) b--;
+        char name[128];
+        if (e - b >= sizeof name) die(decl_line, "name too long");
+        memcpy(name, head + b, e - b); name[e - b] = 0;
+        head[b] = 0;
+        char ty[256];
+        if (k == 0) {
+            snprintf(type, sizeof type, "%s", head);
+            drop_word(type, "volatile", 0);
+            drop_word(type, "static", 0);
+            drop_word(type, "__align__", 1);
+            squeeze(type); trim(type);
+            if (!type[0]) die(decl_line, "cannot find the type of __shared__ %s", name);
+            snprintf(ty, sizeof ty, "%s", type);
+        } else {
+            squeeze(head); trim(head);                       /* e.g. "*" for a pointer declarator */
+            snprintf(ty, sizeof ty, "%s%s%s", type, head[0] ? " " : "", head);
+        }
+        /* Dimensions. */
+        char dims[4][256]; int nd = 0;
+        for (char *p = br; p && *p;) {
+            while (isspace((unsigned char)*p)) p++;
+            if (!*p) break;
+            if (*p != '[') die(decl_line, "unexpected '%c' after __shared__ %s[...]", *p, name);
+            int dd = 0; char *s = p + 1;
+            for (; *p; p++) { if (*p == '[') dd++; else if (*p == ']' && --dd == 0) break; }
+            if (!*p) die(decl_line, "missing ']' in __shared__ %s", name);
+            if (nd == 4) die(decl_line, "too many dimensions");
+            size_t dl = (size_t)(p - s);
+            if (dl >= sizeof dims[0]) die(decl_line, "array size too long");
+            memcpy(dims[nd], s, dl); dims[nd][dl] = 0; trim(dims[nd]);
+            nd++;
+            p++;
+        }
+        char shape[1200];
+        if (is_extern) {
+            if (nd != 1 || dims[0][0]) die(decl_line, "extern __shared__ %s must be declared as a 1-D array without a size, e.g. extern __shared__ float %s[];", name, name);
+            snprintf(shape, sizeof shape, "tl_emu::ADyn<%s>", ty);
+        } else if (nd == 0) {
+            snprintf(shape, sizeof shape, "tl_emu::A0<%s>", ty);
+        } else if (nd == 1) {
+            if (!dims[0][0]) die(decl_line, "__shared__ %s[] needs a size (or extern for dynamic shared memory)", name);
+            snprintf(shape, sizeof shape, "tl_emu::A1<%s, (%s)>", ty, dims[0]);
+        } else if (nd == 2) {
+            if (!dims[0][0] || !dims[1][0]) die(decl_line, "__shared__ %s needs both sizes", name);
+            snprintf(shape, sizeof shape, "tl_emu::A2<%s, (%s), (%s)>", ty, dims[0], dims[1]);
+        } else {
+            die(decl_line, "__shared__ %s has %d dimensions; emulation supports scalars, 1-D and 2-D arrays "
+                           "(flatten it: T %s[A*B*C] indexed [(i*B + j)*C + k])", name, nd, name);
+        }
+        if (file_scope)
+            buf_fmt(&o, "static tl_emu::GShared<%s> %s{{\"%s\", __FILE__, __LINE__, \"%s\"}}; ", shape, name, name, ty);
+        else
+            buf_fmt(&o, "static const tl_emu::Site %s_tl_site_ = {\"%s\", __FILE__, __LINE__, \"%s\"}; "
+                        "tl_emu::Shared<%s> %s(%s_tl_site_); ", name, name, ty, shape, name, name);
+        if (nnames == MAX_NAMES) die(decl_line, "too many __shared__ names");
+        snprintf(names[nnames].name, sizeof names[nnames].name, "%s", name);
+        names[nnames++].depth = file_scope ? 0 : depth;
+        if (cur_kernel >= 0 && !is_extern) {
+            Kernel *K = &kernels[cur_kernel];
+            buf_fmt(&K->smem, " + sizeof(%s)", ty);
+            add_idents(&K->idents, ty);
+            for (int i = 0; i < nd; i++) { buf_fmt(&K->smem, " * (%s)", dims[i]); add_idents(&K->idents, dims[i]); }
+        }
+    }
+    emit(o.p, o.n);
+    for (int i = 0; i < nl; i++) buf_add(&out, "\n", 1);
+    free(o.p);
+    free(text);
+}
+
+/* ---- kernel<<<...>>>(...) ------------------------------------------------------------------------ */
+static void launch(void) {
+    int at = line;
+    /* The kernel name is what was just written: back over blanks on this line and the identifier. */
+    size_t e = out.n;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    size_t b = e;
+    while (b > 0 && (is_id((unsigned char)out.p[b - 1]) || out.p[b - 1] == ':')) b--;
+    if (b == e || !is_id0((unsigned char)out.p[b]))
+        die(at, "cannot find the kernel name before <<<; write kernel<<<grid, block>>>(args) with a plain name");
+    char name[256];
+    if (e - b >= sizeof name) die(at, "kernel name too long");
+    memcpy(name, out.p + b, e - b); name[e - b] = 0;
+    out.n = b; out.p[b] = 0;
+    pos += 3;                                                   /* <<< */
+    Buf args[4] = {{0}};
+    int na = 0, d = 0;
+    for (;;) {
+        if (pos >= len) die(at, "<<< without a matching >>>");
+        char c = src[pos];
+        if (d == 0 && c == '>' && pos + 2 < len && src[pos + 1] == '>' && src[pos + 2] == '>') { pos += 3; break; }
+        if (c == '"' || c == '\'' || (c == '/' && pos + 1 < len && (src[pos + 1] == '/' || src[pos + 1] == '*'))) {
+            Buf save = out; out = args[na];                     /* literal or comment: copy through */
+            copy_comment_or_literal();
+            args[na] = out; out = save;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{') d++;
+        if (c == ')' || c == ']' || c == '}') d--;
+        if (c == ',' && d == 0) {
+            if (++na == 4) die(at, "a launch takes at most 4 arguments between <<< and >>>: grid, block, shared bytes, stream");
+            pos++;
+            continue;
+        }
+        if (c == '\n') line++;
+        buf_add(&args[na], &c, 1);
+        pos++;
+    }
+    na++;
+    if (na < 2) die(at, "a launch needs at least a grid and a block: kernel<<<grid, block>>>(args)");
+    Buf o = {0};
+    buf_fmt(&o, "tl_emu_launch(%s, \"%s\", __FILE__, __LINE__", name, name);
+    for (int i = 0; i < na; i++) {
+        buf_str(&o, ", ");
+        if (args[i].n) buf_add(&o, args[i].p, args[i].n);
+        free(args[i].p);
+    }
+    buf_str(&o, ")");
+    emit(o.p, o.n);
+    free(o.p);
+}
+
+/* ---- main loop ----------------------------------------------------------------------------------- */
+static void preprocessor_line(void) {
+    size_t s = pos;
+    while (pos < len && src[pos] != '\n') {
+        if (src[pos] == '\\' && pos + 1 < len && src[pos + 1] == '\n') { pos += 2; line++; continue; }
+        pos++;
+    }
+    /* "#pragma unroll [N]": nvcc's; g++ would warn about an unknown pragma. */
+    size_t p = s + 1;
+    while (p < pos && (src[p] == ' ' || src[p] == '\t')) p++;
+    if (pos - p >= 13 && !memcmp(src + p, "pragma", 6)) {
+        size_t q = p + 6;
+        while (q < pos && (src[q] == ' ' || src[q] == '\t')) q++;
+        if (pos - q >= 6 && !memcmp(src + q, "unroll", 6) && (q + 6 == pos || !is_id((unsigned char)src[q + 6]))) {
+            buf_str(&out, "/* ");
+            for (size_t i = s; i < pos; i++) if (src[i] != '\n' && !(src[i] == '*' && i + 1 < pos && src[i + 1] == '/')) buf_add(&out, src + i, 1);
+            buf_str(&out, " */");
+            return;
+        }
+    }
+    buf_add(&out, src + s, pos - s);
+}
+
+static void rewrite(void) {
+    int at_line_start = 1;
+    while (pos < len) {
+        char c = src[pos];
+        if (c == '\n') { buf_add(&out, "\n", 1); pos++; line++; at_line_start = 1; continue; }
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { buf_add(&out, &c, 1); pos++; continue; }
+        if (c == '#' && at_line_start) { preprocessor_line(); continue; }
+        at_line_start = 0;
+        if (copy_comment_or_literal()) continue;
+        if (is_id0((unsigned char)c)) {
+            size_t s = pos;
+            while (pos < len && is_id((unsigned char)src[pos])) pos++;
+            size_t n = pos - s;
+            const char *id = src + s;
+#define IS(w) (n == sizeof(w) - 1 && !memcmp(id, w, n))
+            if (IS("__shared__")) { shared_decl(0, line); continue; }
+            if (IS("extern")) {
+                int nl = 0;
+                size_t q = skip_space(pos, &nl);
+                if (len - q >= 10 && !memcmp(src + q, "__shared__", 10) && !is_id((unsigned char)src[q + 10])) {
+                    int decl_line = line;
+                    for (size_t i = pos; i < q; i++) if (src[i] == '\n') line++;
+                    pos = q + 10;
+                    shared_decl(1, decl_line);
+                    for (int i = 0; i < nl; i++) buf_add(&out, "\n", 1);
+                    continue;
+                }
+            }
+            if (IS("__global__") && !in_func) { kstate = 1; kparen = 0; kname[0] = 0; emit(id, n); continue; }
+            /* The kernel's name is the last identifier before its parameters; "__launch_bounds__(...)"
+             * between the return type and the name is passed over by the '(' logic below. */
+            if (kstate == 1 && kparen == 0 && n < sizeof kname) { memcpy(kname, id, n); kname[n] = 0; }
+            const Name *nm = (last_sig == '.' || (last_sig == '>' && prev_sig == '-') || last_sig == ':') ? NULL
+                                                                                                            : find_name(id, n);
+            emit(id, n);
+            if (nm) buf_str(&out, "(__LINE__)");
+            continue;
+#undef IS
+        }
+        if (c == '<' && pos + 2 < len && src[pos + 1] == '<' && src[pos + 2] == '<') { launch(); continue; }
+        if (c == '(') {
+            if (kstate == 1 && kparen == 0 && kname[0] && strcmp(kname, "__launch_bounds__")) kstate = 2;
+            if (kstate == 1 || kstate == 2) kparen++;
+        } else if (c == ')') {
+            if (kstate == 1 || kstate == 2) {
+                if (--kparen == 0 && kstate == 2) kstate = 3;
+            }
+        } else if (c == ';') {
+            if (kstate == 3 || (kstate != 0 && kparen == 0)) kstate = 0;      /* a prototype */
+        } else if (c == '{') {
+            if (depth + 1 >= MAX_DEPTH) die(line, "braces nested too deeply");
+            int is_func = !in_func && last_sig == ')';
+            depth++;
+            func_body_depth[depth] = is_func;
+            if (is_func) in_func++;
+            if (kstate == 3) {
+                if (nkernels == MAX_KERNELS) die(line, "too many kernels in one file");
+                cur_kernel = nkernels++;
+                snprintf(kernels[cur_kernel].name, sizeof kernels[cur_kernel].name, "%s", kname);
+                kbody_depth = depth;
+                kstate = 0;
+            }
+        } else if (c == '}') {
+            if (depth == 0) die(line, "unbalanced '}'");
+            if (func_body_depth[depth]) in_func--;
+            if (depth == kbody_depth) { kbody_depth = -1; cur_kernel = -1; }
+            depth--;
+            while (nnames > 0 && names[nnames - 1].depth > depth) nnames--;
+        }
+        emit(&c, 1);
+        pos++;
+    }
+}
+
+static char *read_file(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { perror(path); exit(1); }
+    Buf b = {0};
+    char tmp[65536];
+    size_t r;
+    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) buf_add(&b, tmp, r);
+    fclose(f);
+    *n = b.n;
+    return b.p ? b.p : calloc(1, 1);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: tl-emu-rewrite IN.cu OUT.cpp\n"
+                        "  rewrites a CUDA C source for tilelab's emulation mode (see common/emu/README.md)\n");
+        return 2;
+    }
+    in_path = argv[1];
+    src = read_file(in_path, &len);
+    buf_str(&out, "#line 1 \"");
+    for (const char *p = in_path; *p; p++) {
+        if (*p == '"' || *p == '\\') buf_add(&out, "\\", 1);
+        buf_add(&out, p, 1);
+    }
+    buf_str(&out, "\"\n");
+    rewrite();
+    if (depth != 0) die(line, "unbalanced braces at the end of the file");
+    /* After the student's last line: register the kernels with their static shared memory. */
+    if (out.n && out.p[out.n - 1] != '\n') buf_str(&out, "\n");
+    if (nkernels) buf_str(&out, "#line 1 \"<tl-emu-rewrite: kernel registry>\"\n");
+    for (int k = 0; k < nkernels; k++) {
+        Kernel *K = &kernels[k];
+        buf_fmt(&out, "#if 1%s\nstatic tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0%s);\n#else\n"
+                      "static tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0);\n#endif\n",
+                K->idents.p ? K->idents.p : "", K->name, k, K->name, K->name, K->smem.p ? K->smem.p : "", K->name, k,
+                K->name, K->name);
+    }
+    FILE *f = fopen(argv[2], "wb");
+    if (!f || fwrite(out.p, 1, out.n, f) != out.n || fclose(f) != 0) { perror(argv[2]); return 1; }
+    return 0;
+}

@@ -1,0 +1,134 @@
+/* test_rewrite.c: tl-emu-rewrite keeps the student's line numbers (g++'s errors point at the .cu
+ * line), rewrites what it must, and refuses what it cannot do with a compiler-style message.
+ * Needs TL_EMU_REWRITE, TL_EMU_CXX, TL_EMU_INCLUDE and TL_EMU_FIXTURES (set by meson.build). */
+#include "emu_test.h"
+
+static const char *env(const char *name) {
+    const char *v = getenv(name);
+    cr_assert(v && *v, "%s is not set (run through meson test)", name);
+    return v;
+}
+
+/* Runs a shell command, returns its exit status, output (stdout+stderr) in out. */
+static int run(const char *cmd, char *out, size_t n) {
+    char full[8192];
+    snprintf(full, sizeof full, "{ LC_ALL=C; export LC_ALL; %s; } 2>&1", cmd);
+    FILE *f = popen(full, "r");
+    cr_assert(f != NULL, "popen failed: %s", cmd);
+    size_t len = fread(out, 1, n - 1, f);
+    out[len] = 0;
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char tmpdir[256];
+static void make_tmpdir(void) {
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/tl-emu-rewrite-test-XXXXXX");
+    cr_assert(mkdtemp(tmpdir) != NULL);
+}
+static void remove_tmpdir(void) {
+    char cmd[512], out[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    run(cmd, out, sizeof out);
+}
+
+static void write_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    cr_assert(f != NULL, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int count_lines_until(const char *path, const char *stop) {
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "cannot read %s", path);
+    char line[8192];
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (stop && strstr(line, stop)) break;
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+Test(rewrite, a_compile_error_points_at_the_students_line, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120) {
+    char cmd[4096], out[65536];
+    snprintf(cmd, sizeof cmd, "'%s' '%s/bad_compile.cu' '%s/bad.emu.cpp'", env("TL_EMU_REWRITE"), env("TL_EMU_FIXTURES"), tmpdir);
+    cr_assert_eq(run(cmd, out, sizeof out), 0, "rewrite failed: %s", out);
+    snprintf(cmd, sizeof cmd, "%s -std=c++17 -fsyntax-only -include '%s/tl_emu.h' -I'%s' '%s/bad.emu.cpp'", env("TL_EMU_CXX"),
+             env("TL_EMU_INCLUDE"), env("TL_EMU_INCLUDE"), tmpdir);
+    cr_assert_neq(run(cmd, out, sizeof out), 0, "bad_compile.cu compiled:\n%s", out);
+    assert_has(out, "bad_compile.cu:21:13: error: 'this_name_is_not_declared' was not declared in this scope");
+}
+
+Test(rewrite, every_fixture_keeps_its_line_count, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 60) {
+    const char *names[] = {"naive", "tiled", "boundary", "tiled_nosync1", "tiled_nosync2", "boundary_sync_in_if",
+                           "boundary_noguard", "uninit_shared", "shared_oob", "reduce", "bad_compile",
+                           "tricky_syntax", "device_query", "boundary_nostoreguard", "sync_only"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char in[1024], outp[1024], cmd[4096], out[8192];
+        snprintf(in, sizeof in, "%s/%s.cu", env("TL_EMU_FIXTURES"), names[i]);
+        snprintf(outp, sizeof outp, "%s/%s.emu.cpp", tmpdir, names[i]);
+        snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", env("TL_EMU_REWRITE"), in, outp);
+        cr_assert_eq(run(cmd, out, sizeof out), 0, "rewrite of %s failed: %s", in, out);
+        int a = count_lines_until(in, NULL), b = count_lines_until(outp, "<tl-emu-rewrite: kernel registry>");
+        cr_assert_eq(b, a + 1, "%s: %d lines in, %d out (+1 for the #line) before the registry", names[i], a, b);
+    }
+}
+
+static void rewrite_text(const char *text, char *result, size_t n, int *status) {
+    char in[512], outp[512], cmd[2048];
+    snprintf(in, sizeof in, "%s/t.cu", tmpdir);
+    snprintf(outp, sizeof outp, "%s/t.emu.cpp", tmpdir);
+    write_file(in, text);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' && cat '%s'", env("TL_EMU_REWRITE"), in, outp, outp);
+    *status = run(cmd, result, n);
+}
+
+Test(rewrite, launches_with_shared_bytes_and_stream_keep_their_arguments, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("void f(int *p) {\n  k<<<dim3(2, 2), 64, 128 * sizeof(float), 0>>>(p,\n  1);\n  k <<< (n >> 1), 32 >>> (p, 2);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+    assert_has(out, "tl_emu_launch(k, \"k\", __FILE__, __LINE__, dim3(2, 2),  64,  128 * sizeof(float),  0)(p,\n  1);");
+    assert_has(out, "tl_emu_launch(k, \"k\", __FILE__, __LINE__,  (n >> 1),  32 ) (p, 2);");
+}
+
+Test(rewrite, shared_names_get_their_line_and_leave_members_alone, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("__global__ void k(S *s) {\n  __shared__ int tile[4], n;\n  #pragma unroll 4\n  for (int i = 0; i < 4; i++) tile[i] = s->tile + s.n + n;\n}\n",
+                 out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+    assert_has(out, "tl_emu::Shared<tl_emu::A1<int, (4)>> tile(tile_tl_site_);");
+    assert_has(out, "tl_emu::Shared<tl_emu::A0<int>> n(n_tl_site_);");
+    assert_has(out, "/* #pragma unroll 4 */");
+    assert_has(out, "tile(__LINE__)[i] = s->tile + s.n + n(__LINE__);");
+    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int));");
+}
+
+Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("extern \"C\" {\n__global__ void __launch_bounds__(256, 2) scale(float *a) {\n  __shared__ float t[256];\n"
+                 "  t[threadIdx.x] = a[threadIdx.x];\n}\n__global__ void proto(int);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+    assert_has(out, "static const tl_emu::Site t_tl_site_ = {\"t\", __FILE__, __LINE__, \"float\"}; tl_emu::Shared<tl_emu::A1<float, (256)>> t(t_tl_site_);");
+    assert_has(out, "t(__LINE__)[threadIdx.x] = a[threadIdx.x];");
+    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256));");
+    assert_lacks(out, "tl_emu_reg_proto");
+}
+
+Test(rewrite, what_it_cannot_emulate_is_an_error_at_the_line, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("__global__ void k() {\n\n  __shared__ float cube[2][2][2];\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1);
+    assert_has(out, "t.cu:3: error: tl-emu-rewrite: __shared__ cube has 3 dimensions");
+    rewrite_text("void f() {\n  (*kp)<<<1, 1>>>();\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1);
+    assert_has(out, "t.cu:2: error: tl-emu-rewrite: cannot find the kernel name before <<<");
+    rewrite_text("void f() {\n  k<<<1>>>();\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1);
+    assert_has(out, "t.cu:2: error: tl-emu-rewrite: a launch needs at least a grid and a block");
+    rewrite_text("__global__ void k() {\n  __shared__ float a[4] = {0};\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1);
+    assert_has(out, "t.cu:2: error: tl-emu-rewrite: a __shared__ variable cannot have an initializer");
+}
