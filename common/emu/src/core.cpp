@@ -35,6 +35,9 @@ static const size_t SHADOW_ELEMS = 256 * 1024;
 /* Below each fiber stack: as much as the compiler's stack-clash probing may skip at once (4 KiB on
  * x86-64, 64 KiB on arm64), so that a big frame faults in its own guard, not in a neighbour. */
 static const size_t STACK_GUARD = 64 * 1024;
+/* Stack tops are staggered by cache lines over this span (added to each stack, so that every thread
+ * still has TL_EMU_STACK_KB): tops at one offset modulo the stride would share a few cache sets. */
+static const size_t COLOR_SPAN = 16 * 1024;
 
 struct Worker;
 struct Thread {
@@ -296,7 +299,7 @@ static Worker *new_worker(int id) {
     w->threads = (Thread *)calloc(MAX_BLOCK_THREADS, sizeof(Thread));
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     w->stack_size = (g_stack_kb * 1024 + page - 1) / page * page;
-    w->stride = w->stack_size + STACK_GUARD;             /* a guard below each stack */
+    w->stride = STACK_GUARD + w->stack_size + COLOR_SPAN;  /* [guard][stack + colour span] */
     w->stacks = (char *)map_or_die(MAX_BLOCK_THREADS * w->stride, "fiber stacks");
     w->arena = (char *)map_or_die(ARENA_BYTES, "__shared__ memory");
     w->sharena = (Shadow *)map_or_die(SHADOW_ELEMS * sizeof(Shadow), "race-check shadow memory");
@@ -437,9 +440,8 @@ static void run_block(Worker *w, uint64_t b) {
         t->tid.z = i / (d->block.x * d->block.y);
         t->state = T_RUN;
         t->w = w;
-        /* Stagger the stack tops by cache lines: same-offset tops would all fall in one cache set. */
-        size_t color = (i & 63) * 64;
-        fiber_init(&t->f, w->stacks + i * w->stride + (w->stride - w->stack_size), w->stack_size - color, fiber_main, t);
+        size_t color = (i * 64) % COLOR_SPAN;
+        fiber_init(&t->f, w->stacks + i * w->stride + STACK_GUARD, w->stack_size + COLOR_SPAN - color, fiber_main, t);
     }
     make_order(w, n, b);
     for (;;) {
