@@ -19,9 +19,11 @@
 #include <unistd.h>
 
 __thread tl_emu::Thread *tl_emu_cur_thread;
-__thread uint3 tl_emu_cur_tid3;
 __thread uint32_t tl_emu_cur_tid;
-__thread const tl_emu::BlockInfo *tl_emu_cur_block;
+__thread uint3 threadIdx;
+__thread uint3 blockIdx;
+__thread dim3 blockDim;
+__thread dim3 gridDim;
 
 namespace tl_emu {
 
@@ -336,7 +338,7 @@ static inline void pass_on(Thread *t) {
         w->pos = k;
         tl_emu_cur_thread = nx;
         tl_emu_cur_tid = nx->lin;
-        tl_emu_cur_tid3 = nx->tid;
+        threadIdx = nx->tid;
         fiber_switch(&t->f, &nx->f);
     } else {
         fiber_switch(&t->f, &w->sched);
@@ -429,7 +431,9 @@ static void run_block(Worker *w, uint64_t b) {
     w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
     w->dyn_data = nullptr; w->dyn_kind = -1;
     w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
-    tl_emu_cur_block = &w->bi;
+    blockIdx = w->bi.bidx;
+    blockDim = w->bi.bdim;
+    gridDim = w->bi.gdim;
 
     w->nthreads = n;
     for (unsigned i = 0; i < n; i++) {
@@ -454,7 +458,7 @@ static void run_block(Worker *w, uint64_t b) {
             w->pos = k;
             tl_emu_cur_thread = t;
             tl_emu_cur_tid = t->lin;
-            tl_emu_cur_tid3 = t->tid;
+            threadIdx = t->tid;
             fiber_switch(&w->sched, &t->f);           /* returns when the last thread of the pass stops */
         }
         tl_emu_cur_thread = nullptr;
@@ -478,7 +482,7 @@ static void run_blocks(Worker *w, Launch *L) {
         if (b >= L->nblocks) break;
         run_block(w, b);
     }
-    tl_emu_cur_block = nullptr;
+    blockIdx = uint3{0, 0, 0};
     w->L = nullptr;
 }
 
