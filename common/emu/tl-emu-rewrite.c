@@ -12,6 +12,7 @@
  *   - extern __shared__ T name[];   -> a view of the launch's dynamic shared memory
  *   - each later use of such a name, `name`  -> `name(__LINE__)`, so every access knows its line
  *   - `#pragma unroll` lines become comments (g++ does not know them)
+ *   - __noinline__ becomes __attribute__((noinline)) (a macro would break libstdc++'s own use of it)
  * __global__, __device__ and __host__ stay: tl_emu.h defines them away. After the last line the
  * rewrite registers each kernel with its static shared memory size, for cudaFuncGetAttributes.
  * Errors are printed as FILE:LINE: error: ..., like a compiler's, and the exit code is 1.
@@ -419,6 +420,7 @@ static void rewrite(void) {
                     continue;
                 }
             }
+            if (IS("__noinline__")) { emit("__attribute__((noinline))", 25); continue; }
             if (IS("__global__") && !in_func) { kstate = 1; kparen = 0; kname[0] = 0; emit(id, n); continue; }
             /* The kernel's name is the last identifier before its parameters; "__launch_bounds__(...)"
              * between the return type and the name is passed over by the '(' logic below. */

@@ -238,3 +238,9 @@ Test(reduce, comments_strings_and_char_literals_do_not_confuse_the_rewrite, .tim
     /* p[i] = a[(i + 1) % 4] + b[0][0] for p = {1, 2, 3, 4}: {3, 4, 5, 2} */
     cr_assert_eq(run_tricky(), 3452);
 }
+
+int run_tricky_named(void);
+
+Test(reduce, host_variables_may_be_named_blockDim_and_gridDim, .timeout = 30) {
+    cr_assert_eq(run_tricky_named(), 43452);
+}

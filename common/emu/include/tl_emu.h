@@ -15,9 +15,10 @@
 #define __host__
 #define __constant__
 #define __managed__
-#define __noinline__ __attribute__((noinline))
+/* Not __noinline__: libstdc++ writes __attribute__((__noinline__)), which such a macro would break
+ * (<memory> then fails to compile); tl-emu-rewrite turns the student's __noinline__ into the
+ * attribute instead. __restrict__ is a GNU keyword already. */
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __restrict__ __restrict
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 /* __shared__ must go through tl-emu-rewrite; left alone it names this on purpose in the error. */
@@ -171,14 +172,15 @@ void syncthreads(const char *file, int line);
 } /* namespace tl_emu */
 
 extern __thread tl_emu::Thread *tl_emu_cur_thread;   /* null outside a kernel */
-extern __thread uint3 tl_emu_cur_tid3;               /* threadIdx of the running thread */
-extern __thread uint32_t tl_emu_cur_tid;             /* its linear index in the block */
-extern __thread const tl_emu::BlockInfo *tl_emu_cur_block;
+extern __thread uint32_t tl_emu_cur_tid;             /* linear index in the block of the running thread */
 
-#define threadIdx (static_cast<const uint3 &>(tl_emu_cur_tid3))
-#define blockIdx  (static_cast<const uint3 &>(tl_emu_cur_block->bidx))
-#define blockDim  (static_cast<const dim3 &>(tl_emu_cur_block->bdim))
-#define gridDim   (static_cast<const dim3 &>(tl_emu_cur_block->gdim))
+/* The built-in variables are real (thread-local) variables, not macros, as under nvcc: host code may
+ * still name a local variable blockDim or gridDim. The scheduler sets them on every switch and block. */
+extern __thread uint3 threadIdx;
+extern __thread uint3 blockIdx;
+extern __thread dim3 blockDim;
+extern __thread dim3 gridDim;
+
 #define __syncthreads() tl_emu::syncthreads(__FILE__, __LINE__)
 
 namespace tl_emu {

@@ -19,9 +19,11 @@
 #include <unistd.h>
 
 __thread tl_emu::Thread *tl_emu_cur_thread;
-__thread uint3 tl_emu_cur_tid3;
 __thread uint32_t tl_emu_cur_tid;
-__thread const tl_emu::BlockInfo *tl_emu_cur_block;
+__thread uint3 threadIdx;
+__thread uint3 blockIdx;
+__thread dim3 blockDim;
+__thread dim3 gridDim;
 
 namespace tl_emu {
 
@@ -35,6 +37,9 @@ static const size_t SHADOW_ELEMS = 256 * 1024;
 /* Below each fiber stack: as much as the compiler's stack-clash probing may skip at once (4 KiB on
  * x86-64, 64 KiB on arm64), so that a big frame faults in its own guard, not in a neighbour. */
 static const size_t STACK_GUARD = 64 * 1024;
+/* Stack tops are staggered by cache lines over this span (added to each stack, so that every thread
+ * still has TL_EMU_STACK_KB): tops at one offset modulo the stride would share a few cache sets. */
+static const size_t COLOR_SPAN = 16 * 1024;
 
 struct Worker;
 struct Thread {
@@ -296,7 +301,7 @@ static Worker *new_worker(int id) {
     w->threads = (Thread *)calloc(MAX_BLOCK_THREADS, sizeof(Thread));
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     w->stack_size = (g_stack_kb * 1024 + page - 1) / page * page;
-    w->stride = w->stack_size + STACK_GUARD;             /* a guard below each stack */
+    w->stride = STACK_GUARD + w->stack_size + COLOR_SPAN;  /* [guard][stack + colour span] */
     w->stacks = (char *)map_or_die(MAX_BLOCK_THREADS * w->stride, "fiber stacks");
     w->arena = (char *)map_or_die(ARENA_BYTES, "__shared__ memory");
     w->sharena = (Shadow *)map_or_die(SHADOW_ELEMS * sizeof(Shadow), "race-check shadow memory");
@@ -333,7 +338,7 @@ static inline void pass_on(Thread *t) {
         w->pos = k;
         tl_emu_cur_thread = nx;
         tl_emu_cur_tid = nx->lin;
-        tl_emu_cur_tid3 = nx->tid;
+        threadIdx = nx->tid;
         fiber_switch(&t->f, &nx->f);
     } else {
         fiber_switch(&t->f, &w->sched);
@@ -426,7 +431,9 @@ static void run_block(Worker *w, uint64_t b) {
     w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
     w->dyn_data = nullptr; w->dyn_kind = -1;
     w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
-    tl_emu_cur_block = &w->bi;
+    blockIdx = w->bi.bidx;
+    blockDim = w->bi.bdim;
+    gridDim = w->bi.gdim;
 
     w->nthreads = n;
     for (unsigned i = 0; i < n; i++) {
@@ -437,9 +444,8 @@ static void run_block(Worker *w, uint64_t b) {
         t->tid.z = i / (d->block.x * d->block.y);
         t->state = T_RUN;
         t->w = w;
-        /* Stagger the stack tops by cache lines: same-offset tops would all fall in one cache set. */
-        size_t color = (i & 63) * 64;
-        fiber_init(&t->f, w->stacks + i * w->stride + (w->stride - w->stack_size), w->stack_size - color, fiber_main, t);
+        size_t color = (i * 64) % COLOR_SPAN;
+        fiber_init(&t->f, w->stacks + i * w->stride + STACK_GUARD, w->stack_size + COLOR_SPAN - color, fiber_main, t);
     }
     make_order(w, n, b);
     for (;;) {
@@ -452,7 +458,7 @@ static void run_block(Worker *w, uint64_t b) {
             w->pos = k;
             tl_emu_cur_thread = t;
             tl_emu_cur_tid = t->lin;
-            tl_emu_cur_tid3 = t->tid;
+            threadIdx = t->tid;
             fiber_switch(&w->sched, &t->f);           /* returns when the last thread of the pass stops */
         }
         tl_emu_cur_thread = nullptr;
@@ -476,7 +482,7 @@ static void run_blocks(Worker *w, Launch *L) {
         if (b >= L->nblocks) break;
         run_block(w, b);
     }
-    tl_emu_cur_block = nullptr;
+    blockIdx = uint3{0, 0, 0};
     w->L = nullptr;
 }
 
