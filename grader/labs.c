@@ -15,7 +15,7 @@ const tg_lab tg_labs[] = {
         .gpu = 0,
         .public_sizes = "1,2,17,64,100,128,255,300,512",
         .hidden_count = 4, .hidden_min = 3, .hidden_max = 400, .hidden_ragged = 1,
-        .case_limit_s = 10.0,
+        .case_limit_s = 5.0,
         .variants = {{"cpu_ijk", 0, 1, 0}, {"cpu_ikj", 0, 1, 0}, {"cpu_blocked", 32, 1, 0},
                      {"cpu_blocked64", 64, 1, 0}},
         .nvariants = 4,

@@ -43,7 +43,7 @@
 
 enum { EXIT_GRADER = 3 };
 
-#define TIMEOUTS_PER_SUBMISSION 2        /* after this many time-outs the rest is not run    */
+#define TIMEOUTS_PER_SUBMISSION 4        /* after this many time-outs the rest is not run    */
 #define BUILD_LIMIT_S           300.0    /* meson setup, and ninja, each                     */
 #define EVIDENCE_SHOWN          1200     /* bytes of a program's output quoted per report    */
 #define ERRORS_SHOWN            2000     /* bytes of compiler errors quoted                  */
@@ -245,6 +245,7 @@ typedef struct gsub {
     const gstudent *s;
     char     work[PATH_MAX], kit[PATH_MAX], build[PATH_MAX], odir[PATH_MAX];
     int      timeouts;
+    char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */
     tg_buf   evidence;        /* what the program printed: shown, never believed               */
     unsigned long long printed;
     tg_buf   notes;
@@ -296,7 +297,7 @@ static int sess_start(gsub *g, gsess *ss, char *err, size_t errlen)
     tg_spawn_opts o = {.argv = ss->tool ? argv_tool : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R.lab->gpu,
                        .max_tasks = ss->tool ? 128 : 64,
-                       .mem_bytes = R.lab->gpu ? (32LL << 30) : (4LL << 30),
+                       .mem_bytes = R.lab->gpu ? (32LL << 30) : (1LL << 30),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
                        .extra_path = R.cuda_bin[0] ? R.cuda_bin : NULL};
     o.ro[0] = (tg_bind){ss->build, "/build"};
@@ -341,6 +342,17 @@ static void oneline(char *s)
             *s = ' ';
 }
 
+static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
+{
+    char extra[160] = "";
+    if (ss->c.out_total > (1u << 20))
+        snprintf(extra, sizeof extra, " (meanwhile it printed %.1f MiB; %d KiB kept, the rest counted and dropped)",
+                 ss->c.out_total / 1048576.0, TG_CAPTURE_KEEP / 1024);
+    snprintf(r->reason, sizeof r->reason, "no answer within the %.0f s wall-clock limit: the program "
+             "(its whole process tree) was killed; an endless loop, a fork bomb, or far too slow%s",
+             limit_s, extra);
+}
+
 /* Runs one case in the session (started on demand) and judges the answer. */
 static void run_case(gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r)
 {
@@ -348,6 +360,13 @@ static void run_case(gsub *g, gsess *ss, const gsize *s, const tg_variant *v, in
     r->reported_ms = -1;
     char sz[48];
     size_str(sz, sizeof sz, s);
+    char vkey[80];
+    snprintf(vkey, sizeof vkey, " %s ", v->name);
+    if (strstr(g->timed_out_variants, vkey)) {
+        r->st = C_NOTRUN;
+        snprintf(r->reason, sizeof r->reason, "not run: an earlier case of %s hit the time or memory limit", v->name);
+        return;
+    }
     if (g->timeouts >= TIMEOUTS_PER_SUBMISSION) {
         r->st = C_NOTRUN;
         snprintf(r->reason, sizeof r->reason, "not run: this submission already hit the time limit %d times",
@@ -375,8 +394,9 @@ static void run_case(gsub *g, gsess *ss, const gsize *s, const tg_variant *v, in
     if (rc == 2) {
         r->st = C_TIMEOUT;
         g->timeouts++;
-        snprintf(r->reason, sizeof r->reason, "no answer within the %.0f s wall-clock limit: the program "
-                 "(its whole process tree) was killed; an endless loop, or far too slow", limit_s);
+        if (strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
+            strcat(g->timed_out_variants, vkey[0] && g->timed_out_variants[0] ? vkey + 1 : vkey);
+        take_note_of_output(ss, r, limit_s);
         sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -390,11 +410,16 @@ static void run_case(gsub *g, gsess *ss, const gsize *s, const tg_variant *v, in
     }
     if (rc == 1 && !answer_complete(&ans, &ac)) {
         tg_child_wait(&ss->c, tl_now_ms() + 2000);
+        tg_child_kill(&ss->c);                 /* reaps, and reads the cgroup's OOM count */
         char how[200];
         tg_child_describe(&ss->c, how, sizeof how);
         r->st = C_DIED;
+        if (ss->c.oom && strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
+            strcat(g->timed_out_variants, g->timed_out_variants[0] ? vkey + 1 : vkey);
         snprintf(r->reason, sizeof r->reason, "the program ended without answering (%s)%s", how,
-                 ss->c.oom ? ": it used more memory than allowed" : "");
+                 ss->c.oom ? "" :
+                 (ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status))
+                     ? ": an exit status is not an answer" : "");
         sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -508,6 +533,8 @@ static void correctness_test(gsub *g, tres *tr)
     int total = 0, pass = 0, nodev = 0, explained = 0;
     tg_buf fails = {0};
     tg_buf sizes_ok = {0};
+    char last_reason[600] = "";
+    tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     for (int i = 0; i < R.nsizes; ++i) {
         const gsize *s = &R.sizes[i];
         if (s->hidden != want_hidden || !variant_accepts(v, s))
@@ -522,8 +549,14 @@ static void correctness_test(gsub *g, tres *tr)
             tg_buf_printf(&sizes_ok, "%s%s", sizes_ok.len ? ", " : "", sz);
         } else if (r.st == C_NODEV) {
             ++nodev;
+        } else if (!r.explain.len && strcmp(r.reason, last_reason) == 0) {
+            tg_buf_printf(&same, ", %s", sz);   /* same reason again: one line for all of them */
         } else {
+            if (same.len)
+                tg_buf_printf(&fails, "  also sizes %s: the same\n", same.s + 2);
+            tg_buf_free(&same);
             tg_buf_printf(&fails, "  size %s: %s\n", sz, r.reason);
+            snprintf(last_reason, sizeof last_reason, "%s", r.explain.len ? "" : r.reason);
             if (r.explain.len && explained < 1) {
                 tg_buf_add(&fails, r.explain.s, r.explain.len);
                 ++explained;
@@ -531,6 +564,9 @@ static void correctness_test(gsub *g, tres *tr)
         }
         tg_buf_free(&r.explain);
     }
+    if (same.len)
+        tg_buf_printf(&fails, "  also sizes %s: the same\n", same.s + 2);
+    tg_buf_free(&same);
     sess_end(g, &ss, 1);
     if (nodev && nodev == total) {
         tr->graded = 0;
@@ -694,13 +730,15 @@ static void speed_test(gsub *g, tres *tr)
     gsess ref = {.build = R.ref_build, .binary = R.lab->ref_binary};
     gsess stu = {.build = g->build, .binary = R.lab->binary};
     cres r0, r1, s0, s1;
-    int saved = g->timeouts;
-    g->timeouts = 0;                 /* the reference's run must not count against the student */
-    run_case(g, &ref, s, v, 0, R.lab->case_limit_s * 3, &r0);
-    run_case(g, &ref, s, v, 1, R.lab->case_limit_s * 3, &r1);
-    g->timeouts = saved;
-    sess_end(g, &ref, 1);
-    g->evidence.len = g->evidence.len;   /* (the reference prints nothing worth quoting) */
+    /* The reference runs in a scratch submission record: its time-outs and prints are not the student's. */
+    gsub scratch;
+    memset(&scratch, 0, sizeof scratch);
+    scratch.s = g->s;
+    snprintf(scratch.work, sizeof scratch.work, "%s", g->work);
+    run_case(&scratch, &ref, s, v, 0, R.lab->case_limit_s * 3, &r0);
+    run_case(&scratch, &ref, s, v, 1, R.lab->case_limit_s * 3, &r1);
+    sess_end(&scratch, &ref, 1);
+    tg_buf_free(&scratch.evidence);
     run_case(g, &stu, s, v, 0, R.lab->case_limit_s * 3, &s0);
     run_case(g, &stu, s, v, 1, R.lab->case_limit_s * 3, &s1);
     sess_end(g, &stu, 1);
