@@ -884,6 +884,41 @@ static void quote_evidence(tg_buf *b, const gsub *g, const char *indent)
     }
 }
 
+/* kit check: the teaching output for one student at a terminal. */
+static void print_check(const gsub *g, const tres *tr, int nt, double score, double max)
+{
+    if (g->notes.len)
+        printf("%s", g->notes.s);
+    if (!g->built) {
+        printf("\nBUILD FAILED: the compiler's first errors:\n%s\n", g->build_errors.s ? g->build_errors.s : "");
+        return;
+    }
+    if (g->warnings)
+        printf("built with %d compiler warning(s)\n", g->warnings);
+    for (int i = 0; i < nt; ++i) {
+        const char *word = !tr[i].graded ? "SKIP" : tr[i].passed ? "PASS" : "FAIL";
+        printf("\n%s  %s", word, tr[i].t->name);
+        if (tr[i].graded)
+            printf("  (%g/%g)", tr[i].score, tr[i].t->points);
+        printf("\n");
+        if (tr[i].passed)
+            continue;
+        for (const char *q = tr[i].out.s; q && *q;) {
+            const char *e = strchr(q, '\n');
+            size_t l = e ? (size_t)(e - q) : strlen(q);
+            printf("      %.*s\n", (int)l, q);
+            q = e ? e + 1 : q + l;
+        }
+    }
+    if (g->printed) {
+        tg_buf ev = {0};
+        quote_evidence(&ev, g, "");
+        printf("\n%s", ev.s);
+        tg_buf_free(&ev);
+    }
+    (void)score; (void)max;
+}
+
 static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_out, double *max_out)
 {
     const tg_lab *L = R.lab;
@@ -1004,9 +1039,8 @@ static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_
     tg_buf_printf(&md, "\n");
     snprintf(p, sizeof p, "%s/summary.part.md", g->odir);
     tg_write_atomic(p, md.s, md.len);
-    if (R.check) {
-        fputs(md.s, stdout);
-    }
+    if (R.check)
+        print_check(g, tr, nt, score, max);
     tg_buf_free(&md);
     tg_buf_free(&top);
 }
@@ -1264,7 +1298,8 @@ static int usage(FILE *out, int code)
             "  --check           kit check: one folder, public cases, teaching output on stdout\n"
             "  --emulate         GPU labs: the emulated build instead of the GPU\n"
             "  --kit DIR         the kit's top folder (default: $TL_ROOT, else the current folder)\n"
-            "  --print-files NN  print lab NN's student files, one per line, and exit\n\n"
+            "  --print-files NN  print lab NN's student files, one per line, and exit\n"
+            "  --print-dir NN    print lab NN's folder name (labs/NAME), and exit\n\n"
             "exit codes: 0 graded (--check: all correctness tests pass), 1 --check: a test failed,\n"
             "2 usage, 3 a grader-side problem, 77 --check: nothing could be run here\n");
     return code;
@@ -1438,7 +1473,8 @@ int main(int argc, char **argv)
         {"secret", required_argument, NULL, 's'},    {"public-only", no_argument, NULL, 'p'},
         {"jobs", required_argument, NULL, 'j'},      {"check", no_argument, NULL, 'c'},
         {"emulate", no_argument, NULL, 'e'},         {"kit", required_argument, NULL, 'k'},
-        {"print-files", required_argument, NULL, 'f'}, {"quiet", no_argument, NULL, 'q'},
+        {"print-files", required_argument, NULL, 'f'}, {"print-dir", required_argument, NULL, 'd'},
+        {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
     long v;
@@ -1461,18 +1497,29 @@ int main(int argc, char **argv)
             }
             R.jobs = (int)v;
             break;
-        case 'c': R.check = 1; R.public_only = 1; break;
+        case 'c':
+            R.check = 1;
+            R.public_only = 1;
+            setenv("TL_GRADE_CHECK", "1", 1);
+            break;
         case 'e': R.emulate = 1; break;
         case 'k': kit = optarg; break;
         case 'q': R.quiet = 1; break;
-        case 'f': {
+        case 'f':
+        case 'd': {
             const tg_lab *L = tg_lab_find(optarg);
             if (!L) {
-                fprintf(stderr, "tl-grade: unknown lab '%s'\n", optarg);
+                fprintf(stderr, "tl-grade: unknown lab '%s'; the labs are:", optarg);
+                for (int i = 0; i < tg_nlabs; ++i)
+                    fprintf(stderr, " %s", tg_labs[i].id);
+                fprintf(stderr, "\n");
                 return TL_EXIT_USAGE;
             }
-            for (int i = 0; i < TG_MAX_FILES && L->files[i]; ++i)
-                printf("%s\n", L->files[i]);
+            if (c == 'd')
+                printf("%s\n", L->dir);
+            else
+                for (int i = 0; i < TG_MAX_FILES && L->files[i]; ++i)
+                    printf("%s\n", L->files[i]);
             return 0;
         }
         case 'h': return usage(stdout, 0);
@@ -1706,8 +1753,9 @@ int main(int argc, char **argv)
             if (WIFEXITED(wst) && WEXITSTATUS(wst) == 0 && m &&
                 sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3) {
                 rows[i].done = 1;
-                fprintf(stderr, "[%d/%d] %s ... %g/%g (%.1f s)\n", finished, ns, st[i].name, rows[i].score,
-                        rows[i].max, rows[i].secs);
+                if (!R.check)
+                    fprintf(stderr, "[%d/%d] %s ... %g/%g (%.1f s)\n", finished, ns, st[i].name, rows[i].score,
+                            rows[i].max, rows[i].secs);
             } else {
                 char np[PATH_MAX + 160];
                 snprintf(np, sizeof np, "%s/%s/not-graded.txt", R.out, st[i].name);
