@@ -250,6 +250,15 @@ static int check_listing(const char *list, int zip, char *err, size_t errlen)
         p += l + (e ? 1 : 0);
         if (!l)
             continue;
+        const char *note = strstr(line, "tar: ");   /* "tar: ..." or "/usr/bin/tar: ..." on stderr */
+        if (!zip && note && (note == line || (line[0] == '/' && note[-1] == '/' && !memchr(line, ' ', (size_t)(note - line))))) {
+            if (strstr(line, "Removing leading")) {   /* GNU tar's note on "/x" and "../x" names */
+                snprintf(err, errlen, "archive refused: it holds absolute paths or entries that climb out "
+                         "with '..' (%.200s)", note + 5);
+                return 1;
+            }
+            continue;                         /* other notes of tar's on stderr */
+        }
         if (zip && (strncmp(line, "Archive:", 8) == 0 || strncmp(line, "Zip file size", 13) == 0 ||
                     isdigit((unsigned char)line[0])))
             continue;                         /* zipinfo header and trailer lines */
