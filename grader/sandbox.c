@@ -163,6 +163,18 @@ static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *
     A(a, "--ro-bind-try"); A(a, "/etc/alternatives"); A(a, "/etc/alternatives");
     A(a, "--dev"); A(a, "/dev");
     if (o->gpu) {
+        /* Driver libraries reached through LD_LIBRARY_PATH (containers): bind those folders. */
+        const char *llp = getenv("LD_LIBRARY_PATH");
+        if (llp && *llp) {
+            char buf[2048];
+            snprintf(buf, sizeof buf, "%s", llp);
+            char *save = NULL;
+            for (char *d = strtok_r(buf, ":", &save); d && a->ns < 24; d = strtok_r(NULL, ":", &save))
+                if (d[0] == '/' && strncmp(d, "/usr/", 5) != 0) {
+                    const char *p = S(a, "%s", d);
+                    A(a, "--ro-bind-try"); A(a, p); A(a, p);
+                }
+        }
         glob_t g;
         if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
             for (size_t i = 0; i < g.gl_pathc && a->ns < 30; ++i) {
@@ -237,6 +249,24 @@ static int probe_cgroup_dir(const char *parent, const char *probe_file)
     return ok ? 0 : -1;
 }
 
+/* Empty cgroups left by a grader that was killed (tilelab-PID-N with PID gone): remove them. */
+static void sweep_stale_cgroups(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long pid;
+        if (sscanf(e->d_name, "tilelab-%ld-", &pid) != 1 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue;
+        char p[600];
+        snprintf(p, sizeof p, "%s/%s", parent, e->d_name);
+        rmdir(p);     /* fails, harmlessly, while anything still runs in it */
+    }
+    closedir(d);
+}
+
 void tg_iso_probe(tg_iso *iso)
 {
     memset(iso, 0, sizeof *iso);
@@ -284,19 +314,22 @@ void tg_iso_probe(tg_iso *iso)
         iso->cgroup = 1;
         snprintf(iso->cg_pids, sizeof iso->cg_pids, "/sys/fs/cgroup/pids");
         snprintf(iso->cg_mem, sizeof iso->cg_mem, "/sys/fs/cgroup/memory");
+        sweep_stale_cgroups(iso->cg_pids);
+        sweep_stale_cgroups(iso->cg_mem);
     } else if (tg_is_file("/sys/fs/cgroup/cgroup.controllers") &&
                probe_cgroup_dir("/sys/fs/cgroup", "pids.max") == 0 &&
                probe_cgroup_dir("/sys/fs/cgroup", "memory.max") == 0) {
         iso->cgroup = 2;
         snprintf(iso->cg_pids, sizeof iso->cg_pids, "/sys/fs/cgroup");
         snprintf(iso->cg_mem, sizeof iso->cg_mem, "/sys/fs/cgroup");
+        sweep_stale_cgroups(iso->cg_pids);
     } else {
         NOTE("cgroup: no writable pids/memory cgroup (run as root, or delegate one); %s; ",
              iso->is_root ? "fork bombs meet only the time limit (RLIMIT_NPROC does not bind root)"
                           : "fork bombs meet RLIMIT_NPROC");
     }
 #undef NOTE
-    snprintf(iso->desc, sizeof iso->desc, "%s%s%s + rlimits (core 0, nofile 256, fsize) + process group + wall-clock limit",
+    snprintf(iso->desc, sizeof iso->desc, "%s%s%s + rlimits (core 0, nofile 1024, fsize) + process group + wall-clock limit",
              iso->bwrap ? "bubblewrap (net, pid, ipc, uts, fs: read-only /usr and build, tmpfs /tmp)"
                         : iso->unshare_net ? "unshare (net) only, no filesystem isolation"
                                            : "no namespaces (network not isolated, filesystem visible)",
@@ -370,10 +403,14 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
                                                         : (o->host_cwd ? o->host_cwd : "/tmp"));
     const char *envp[8] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
     int ne = 4;
-    static char cvd[200];
+    static char cvd[200], llp[2100];
     if (getenv("CUDA_VISIBLE_DEVICES")) {
         snprintf(cvd, sizeof cvd, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
         envp[ne++] = cvd;
+    }
+    if (o->gpu && getenv("LD_LIBRARY_PATH")) {   /* where the CUDA driver library may live */
+        snprintf(llp, sizeof llp, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
+        envp[ne++] = llp;
     }
     long uid_tasks = (!iso->cgroup && !iso->is_root) ? tasks_of_uid(getuid()) : -1;
 
@@ -410,7 +447,7 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
         struct rlimit rl;
         rl.rlim_cur = rl.rlim_max = 0;
         setrlimit(RLIMIT_CORE, &rl);
-        rl.rlim_cur = rl.rlim_max = 256;          /* CUDA needs >= 64 (toolchain.md) */
+        rl.rlim_cur = rl.rlim_max = 1024;         /* CUDA needs >= 64 (toolchain.md); tools more */
         setrlimit(RLIMIT_NOFILE, &rl);
         if (o->fsize_bytes > 0) {
             rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize_bytes;

@@ -1199,7 +1199,7 @@ static void write_class(const gstudent *st, const srow *rows, int ns, double tot
     if (R.iso.notes[0])
         tg_buf_printf(&md, "- isolation notes: %s\n", R.iso.notes);
     if (L->gpu)
-        tg_buf_printf(&md, "- GPU: %s\n", R.gpu_ok ? R.gpu_why : R.gpu_why);
+        tg_buf_printf(&md, "- GPU: %s\n", R.gpu_why);
     tg_buf_printf(&md, "- rubric: grader/rubric.md (points per test); a test worth P points scores P x (cases passed / cases run)\n\n");
     tg_buf_printf(&md, "| student | score | time | tests failed |\n|---|---|---|---|\n");
     tg_buf problems = {0};
@@ -1664,8 +1664,18 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < pub.count; ++i)
         add_size(pub.m[i], pub.k[i], pub.n[i], 0);
-    if (!R.public_only)
+    if (!R.public_only) {
         make_hidden_sizes();
+        /* The safety and speed cases too: computed once here, not once per worker. */
+        const char *extra[2] = {R.lab->gpu ? R.lab->safety_sizes : NULL,
+                                R.lab->gpu && !R.emulate && R.iso.gpu_nodes ? R.lab->speed_size : NULL};
+        for (int e = 0; e < 2; ++e) {
+            tl_sizes xs;
+            if (extra[e] && tl_parse_sizes(extra[e], &xs, err, sizeof err) == 0)
+                for (int i = 0; i < xs.count; ++i)
+                    add_size(xs.m[i], xs.k[i], xs.n[i], 2);
+        }
+    }
     for (int i = 0; i < R.nsizes; ++i)
         if (prepare_size(&R.sizes[i], err, sizeof err) != 0) {
             fprintf(stderr, "tl-grade: not graded: %s\n", err);

@@ -65,6 +65,7 @@ static void make_class(void)
         snprintf(src, sizeof src, "%s/tests/wrong/01/%s.c", TL_SOURCE_ROOT, wrong[i]);
         put_submission(wrong[i], src, NULL);
     }
+    put_submission("does_not_compile", TL_SOURCE_ROOT "/tests/wrong/01/does_not_compile.c", NULL);
     for (int i = 0; hostile[i]; ++i) {
         char src[1024];
         snprintf(src, sizeof src, "%s/tests/hostile/01/%s.c", TL_SOURCE_ROOT, hostile[i]);
@@ -272,6 +273,15 @@ Test(wrong01, a_dropped_partial_block_fails_ragged_sizes_only_as_boundary_handli
     assert_test("blocked_drops_partial", BL_PUB, 0, "correct: 64, 128, 512");
     assert_test("blocked_drops_partial", BL_HID, 0, NULL);
     assert_test("blocked_drops_partial", IJK_PUB, 1, NULL);
+}
+
+Test(wrong01, a_build_failure_scores_0_and_quotes_the_compiler, .timeout = LIMIT)
+{
+    class_run();
+    char *js = results("does_not_compile");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(js, "the build failed") && strstr(js, "gmm.c") && strstr(js, "error"), "%s", js);
+    free(js);
 }
 
 Test(wrong01, every_wrong_submission_scores_less_than_the_solution, .timeout = LIMIT)
