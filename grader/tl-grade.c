@@ -46,7 +46,8 @@ enum { EXIT_GRADER = 3 };
 #define TIMEOUTS_PER_SUBMISSION 4        /* after this many time-outs the rest is not run    */
 #define BUILD_LIMIT_S           300.0    /* meson setup, and ninja, each                     */
 #define SPEED_SUSPICIOUS        3.0      /* wall-clock estimate / reported median: flagged  */
-#define EVIDENCE_SHOWN          1200     /* bytes of a program's output quoted per report    */
+#define EVIDENCE_SHOWN          1200
+#define SUMMARY_LINES           12       /* lines of one test's output in summary.md        */     /* bytes of a program's output quoted per report    */
 #define ERRORS_SHOWN            2000     /* bytes of compiler errors quoted                  */
 
 /* ------------------------------------------------------------------ the class run */
@@ -1049,8 +1050,23 @@ static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_
             tg_buf_printf(&md, "- %s (%g points): %s", tr[i].t->name, tr[i].t->points,
                           tr[i].out.s ? tr[i].out.s : "\n");
         else {
-            tg_buf_printf(&md, "- **failed: %s** (%s) %g/%g\n\n```\n%s```\n", tr[i].t->name, kind_word(tr[i].t->kind),
-                          tr[i].score, tr[i].t->points, tr[i].out.s ? tr[i].out.s : "");
+            tg_buf_printf(&md, "- **failed: %s** (%s) %g/%g\n\n```\n", tr[i].t->name, kind_word(tr[i].t->kind),
+                          tr[i].score, tr[i].t->points);
+            int lines = 0;
+            for (const char *q = tr[i].out.s; q && *q;) {
+                const char *e = strchr(q, '\n');
+                size_t l = e ? (size_t)(e - q) : strlen(q);
+                if (++lines > SUMMARY_LINES) {
+                    int more = 0;
+                    for (; q && *q; q = strchr(q, '\n'), q = q ? q + 1 : NULL)
+                        ++more;
+                    tg_buf_printf(&md, "... %d more line(s) in %s/results.json\n", more, g->s->name);
+                    break;
+                }
+                tg_buf_printf(&md, "%.*s\n", (int)l, q);
+                q = e ? e + 1 : q + l;
+            }
+            tg_buf_printf(&md, "```\n");
         }
     }
     if (g->built && !failed)
@@ -1642,6 +1658,27 @@ int main(int argc, char **argv)
     if (state_seed(secret, err, sizeof err) != 0) {
         fprintf(stderr, "tl-grade: %s\n", err);
         return TL_EXIT_USAGE;
+    }
+    /* An out dir belongs to one lab and one secret: finished results of another must never be
+     * taken for this run's. The secret is kept as a fingerprint only. */
+    if (!R.check) {
+        char ident[160], idp[PATH_MAX + 32];
+        int il = snprintf(ident, sizeof ident, "lab %s secret %016llx\n", R.lab->id,
+                          (unsigned long long)mix64(R.seed ^ 0x5EC2E7ull));
+        snprintf(idp, sizeof idp, "%s/identity", R.state);
+        char *have = tg_read_file(idp, 256, NULL);
+        if (have && strcmp(have, ident) != 0) {
+            fprintf(stderr, "tl-grade: bad out dir '%s': it holds results of another run (%.*s), not lab %s with "
+                    "this secret; use another --out, or give the same --secret\n", out, (int)strcspn(have, "\n"), have,
+                    R.lab->id);
+            free(have);
+            return TL_EXIT_USAGE;
+        }
+        free(have);
+        if (tg_write_atomic(idp, ident, (size_t)il) != 0) {
+            fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s (%s)\n", out, idp, strerror(errno));
+            return TL_EXIT_USAGE;
+        }
     }
     if (find_tool("meson", R.meson, sizeof R.meson) != 0 || find_tool("ninja", R.ninja, sizeof R.ninja) != 0) {
         fprintf(stderr, "tl-grade: not graded: build tool missing (%s not found on PATH); install meson and ninja\n",

@@ -441,6 +441,15 @@ Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
     sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
 }
 
+Test(usage, an_out_dir_of_another_secret_or_lab_is_refused, .timeout = LIMIT)
+{
+    class_run();
+    cr_assert_eq(sh("echo 777 > /tmp/tl-other-secret && '%s' --kit '%s' --lab 01 --out '%s' --secret /tmp/tl-other-secret "
+                    "'%s/solution' 2>/dev/null", TG, TL_SOURCE_ROOT, OUT, IN), 2,
+                 "results of one secret must not be mixed with another's");
+    sh("rm -f /tmp/tl-other-secret");
+}
+
 /* ------------------------------------------------------------ restart */
 
 Test(resume, a_killed_run_started_again_loses_nothing_and_skips_finished_work, .timeout = LIMIT)
