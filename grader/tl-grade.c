@@ -1521,6 +1521,7 @@ int main(int argc, char **argv)
     long v;
     int c;
     opterr = 0;
+    signal(SIGPIPE, SIG_IGN);      /* a student's process that dies mid-request must not take us along */
     memset(&R, 0, sizeof R);
     R.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (R.jobs < 1)
@@ -1755,7 +1756,6 @@ int main(int argc, char **argv)
     double t_start = tl_now_ms();
     int next = 0, running = 0, finished = 0;
     pid_t *pids = calloc((size_t)ns, sizeof *pids);
-    signal(SIGPIPE, SIG_IGN);
     while (finished < ns) {
         while (running < R.jobs && next < ns) {
             int i = next++;
