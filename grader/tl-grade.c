@@ -252,6 +252,7 @@ typedef struct gsub {
     unsigned long long printed;
     tg_buf   notes;
     int      built, emu_built;
+    char     refused[600];    /* the submission itself was refused (an archive): why          */
     tg_buf   build_errors;
     int      warnings;
 } gsub;
@@ -532,7 +533,9 @@ static void correctness_test(gsub *g, tres *tr)
         return;
     }
     gsess ss = {.build = build, .binary = bin};
-    int total = 0, pass = 0, nodev = 0, explained = 0;
+    int total = 0, pass = 0, nodev = 0;
+    long explained = 0;
+    tg_buf explain = {0};
     tg_buf fails = {0};
     tg_buf sizes_ok = {0};
     char last_reason[600] = "";
@@ -551,24 +554,47 @@ static void correctness_test(gsub *g, tres *tr)
             tg_buf_printf(&sizes_ok, "%s%s", sizes_ok.len ? ", " : "", sz);
         } else if (r.st == C_NODEV) {
             ++nodev;
-        } else if (!r.explain.len && strcmp(r.reason, last_reason) == 0) {
-            tg_buf_printf(&same, ", %s", sz);   /* same reason again: one line for all of them */
         } else {
+            /* The same reason up to its numbers (counts, times): one line for all those sizes. */
+            char key[600];
+            size_t kl = 0;
+            for (const char *q = r.reason; *q && kl + 1 < sizeof key; ++q)
+                if (!isdigit((unsigned char)*q))
+                    key[kl++] = *q;
+            key[kl] = '\0';
+            if (last_reason[0] && strcmp(key, last_reason) == 0) {
+                tg_buf_printf(&same, ", %s", sz);
+                if (r.explain.len && (long)s->m * s->n > explained) {
+                    explained = (long)s->m * s->n;
+                    tg_buf_free(&explain);
+                    tg_buf_printf(&explain, "  where and why, at size %s:\n", sz);
+                    tg_buf_add(&explain, r.explain.s, r.explain.len);
+                }
+                tg_buf_free(&r.explain);
+                continue;
+            }
             if (same.len)
                 tg_buf_printf(&fails, "  also sizes %s: the same\n", same.s + 2);
             tg_buf_free(&same);
             tg_buf_printf(&fails, "  size %s: %s\n", sz, r.reason);
-            snprintf(last_reason, sizeof last_reason, "%s", r.explain.len ? "" : r.reason);
-            if (r.explain.len && explained < 1) {
-                tg_buf_add(&fails, r.explain.s, r.explain.len);
-                ++explained;
-            }
+            snprintf(last_reason, sizeof last_reason, "%s", key);
+        }
+        /* The teaching report of the largest wrong case: it shows the pattern best (which rows,
+         * columns and tiles; at size 1 every element is an edge element). */
+        if (r.explain.len && (long)s->m * s->n > explained) {
+            explained = (long)s->m * s->n;
+            tg_buf_free(&explain);
+            tg_buf_printf(&explain, "  where and why, at size %s:\n", sz);
+            tg_buf_add(&explain, r.explain.s, r.explain.len);
         }
         tg_buf_free(&r.explain);
     }
     if (same.len)
         tg_buf_printf(&fails, "  also sizes %s: the same\n", same.s + 2);
     tg_buf_free(&same);
+    if (explain.len)
+        tg_buf_add(&fails, explain.s, explain.len);
+    tg_buf_free(&explain);
     sess_end(g, &ss, 1);
     if (nodev && nodev == total) {
         tr->graded = 0;
@@ -964,7 +990,9 @@ static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_
     FILE *f = open_memstream(&js, &jl);
     tg_buf top = {0};
     tg_buf_printf(&top, "tilelab lab %s (%s): %s\n", L->id, L->dir, L->title);
-    if (!g->built)
+    if (g->refused[0])
+        tg_buf_printf(&top, "%s: no test could run\n", g->refused);
+    else if (!g->built)
         tg_buf_printf(&top, "the build failed: no test could run. The compiler's first errors:\n%s",
                       g->build_errors.s ? g->build_errors.s : "");
     else if (g->warnings)
@@ -1027,10 +1055,17 @@ static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_
     /* summary.part.md: this student's section of summary.md */
     tg_buf md = {0};
     tg_buf_printf(&md, "### %s: %g/%g (%.1f s)\n\n", g->s->name, score, max, secs);
-    if (!g->built) {
+    char status[700] = "";
+    if (g->refused[0]) {
+        tg_buf_printf(&md, "- **%s**: every test scores 0\n", g->refused);
+        snprintf(status, sizeof status, "%s", g->refused);
+    } else if (!g->built) {
         tg_buf_printf(&md, "- **build failed**: every test scores 0. First errors:\n\n```\n%s```\n",
                       g->build_errors.s ? g->build_errors.s : "");
+        snprintf(status, sizeof status, "build failed");
     }
+    snprintf(p, sizeof p, "%s/status.txt", g->odir);
+    tg_write_atomic(p, status, strlen(status));
     if (g->notes.len) {
         for (const char *q = g->notes.s; *q;) {
             const char *e = strchr(q, '\n');
@@ -1041,7 +1076,7 @@ static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_
     }
     int failed = 0;
     for (int i = 0; i < nt; ++i) {
-        if (!g->built)
+        if (!g->built || g->refused[0])
             break;
         if (tr[i].graded && tr[i].passed)
             continue;
@@ -1052,11 +1087,15 @@ static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_
         else {
             tg_buf_printf(&md, "- **failed: %s** (%s) %g/%g\n\n```\n", tr[i].t->name, kind_word(tr[i].t->kind),
                           tr[i].score, tr[i].t->points);
-            int lines = 0;
+            int lines = 0, max_lines = SUMMARY_LINES;
+            for (int j = 0; j < i; ++j)
+                if (tr[i].t->kind == TG_CORRECT_HIDDEN && tr[j].t->kind == TG_CORRECT_PUBLIC && tr[j].graded &&
+                    !tr[j].passed && strcmp(tr[j].t->variant, tr[i].t->variant) == 0)
+                    max_lines = 3;      /* the public test above already explains this variant */
             for (const char *q = tr[i].out.s; q && *q;) {
                 const char *e = strchr(q, '\n');
                 size_t l = e ? (size_t)(e - q) : strlen(q);
-                if (++lines > SUMMARY_LINES) {
+                if (++lines > max_lines) {
                     int more = 0;
                     for (; q && *q; q = strchr(q, '\n'), q = q ? q + 1 : NULL)
                         ++more;
@@ -1126,7 +1165,7 @@ static int grade_one(const gstudent *st, double *score, double *max, double *sec
         tr[nt++].t = t;
     }
     if (rc > 0) {                  /* refused submission: graded, every test 0 */
-        tg_buf_printf(&g.notes, "%s\n", err);
+        snprintf(g.refused, sizeof g.refused, "%s", err);
         for (int i = 0; i < nt; ++i) {
             tr[i].graded = 1;
             tg_buf_printf(&tr[i].out, "not run: %s\n", err);
@@ -1288,6 +1327,13 @@ static void write_class(const gstudent *st, const srow *rows, int ns, double tot
         tg_buf_add(&csv, "\n", 1);
         if (nfailed > 3)
             tg_buf_printf(&failed, "; and %d more", nfailed - 3);
+        snprintf(p, sizeof p, "%s/%s/status.txt", R.out, st[i].name);
+        char *status = tg_read_file(p, 4096, NULL);
+        if (status && *status) {
+            tg_buf_free(&failed);
+            tg_buf_printf(&failed, "all: %s", status);
+        }
+        free(status);
         tg_buf_printf(&md, "| %s | %g/%g | %.1f s | %s |\n", st[i].name, rows[i].score, rows[i].max, rows[i].secs,
                       failed.len ? failed.s : "none");
         tg_buf_free(&failed);
