@@ -14,10 +14,12 @@
 #define TG_UNPACK_MAX   (32LL << 20)       /* largest total of an archive's contents          */
 #define TG_ENTRIES_MAX  2000               /* most entries in an archive                      */
 
-/* Copies the kit at root to dst without solutions/, tests/, build folders, .git and grader
- * secrets or hidden data: `git ls-files -co --exclude-standard` in a git tree, else a walk.
+/* Copies the kit at root to dst without solutions/, tests/, build folders, .git, grader out
+ * dirs and grader secrets or hidden data. In a git tree the files are `git ls-files` (tracked
+ * only: an instructor's untracked class folders stay out), or with untracked = 1 also the new
+ * files git does not ignore (kit check on a student's working tree); elsewhere a walk.
  * 0 ok, -1 with err set. *nfiles gets the count. */
-int tg_copy_pristine(const char *root, const char *dst, int *nfiles, char *err, size_t errlen);
+int tg_copy_pristine(const char *root, const char *dst, int untracked, int *nfiles, char *err, size_t errlen);
 /* 1 when a kit-relative path must never reach a student build or the student edition. */
 int tg_path_excluded(const char *rel);
 

@@ -131,7 +131,22 @@ static int walk_one(const char *path, const struct stat *st, int flag, struct FT
     return 0;
 }
 
-int tg_copy_pristine(const char *root, const char *dst, int *nfiles, char *err, size_t errlen)
+/* Is rel inside a grader out dir (a folder holding .state/lock) below root? Its seed and other
+ * students' results must never reach a student build. */
+static int under_out_dir(const char *root, const char *rel)
+{
+    char pre[4200];
+    const char *p = rel;
+    while ((p = strchr(p, '/'))) {
+        snprintf(pre, sizeof pre, "%s/%.*s/.state/lock", root, (int)(p - rel), rel);
+        if (access(pre, F_OK) == 0)
+            return 1;
+        ++p;
+    }
+    return 0;
+}
+
+int tg_copy_pristine(const char *root, const char *dst, int untracked, int *nfiles, char *err, size_t errlen)
 {
     *nfiles = 0;
     if (tg_mkdirs(dst, 0755) != 0) {
@@ -143,7 +158,8 @@ int tg_copy_pristine(const char *root, const char *dst, int *nfiles, char *err, 
     if (access(gitdir, F_OK) == 0) {
         /* Tracked files plus new ones not ignored: the working tree as its author sees it. */
         char cmd[4400];
-        snprintf(cmd, sizeof cmd, "git -C '%s' ls-files -z -co --exclude-standard 2>/dev/null", root);
+        snprintf(cmd, sizeof cmd, "git -C '%s' ls-files -z %s 2>/dev/null", root,
+                 untracked ? "-co --exclude-standard" : "");
         FILE *p = popen(cmd, "r");
         if (p) {
             tg_buf b = {0};
@@ -157,7 +173,7 @@ int tg_copy_pristine(const char *root, const char *dst, int *nfiles, char *err, 
                     const char *rel = b.s + i;
                     size_t l = strlen(rel);
                     i += l + 1;
-                    if (!l || tg_path_excluded(rel))
+                    if (!l || tg_path_excluded(rel) || under_out_dir(root, rel))
                         continue;
                     int c = copy_rel(root, dst, rel, err, errlen);
                     if (c < 0) {

@@ -48,7 +48,10 @@ excluded() {
 
 list=$tmp.list
 if [ -e "$root/.git" ] && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
-    git -C "$root" ls-files -co --exclude-standard >"$list"
+    # Tracked files only: an instructor's untracked class folders and grading results stay out.
+    git -C "$root" ls-files >"$list"
+    u=$(git -C "$root" ls-files -o --exclude-standard | wc -l)
+    [ "$u" -eq 0 ] || echo "kit release: note: $u untracked file(s) left out (git add what belongs to the kit)"
 else
     (cd "$root" && find . -type f | sed 's|^\./||') >"$list"
 fi
@@ -57,6 +60,7 @@ while IFS= read -r f; do
     [ -n "$f" ] || continue
     excluded "$f" && continue
     [ -f "$root/$f" ] && [ ! -L "$root/$f" ] || continue
+    case /$f in */.state/*) continue ;; esac     # a grader out dir's private state
     mkdir -p "$tmp/$(dirname "$f")"
     cp -p "$root/$f" "$tmp/$f"
     n=$((n + 1))

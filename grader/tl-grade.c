@@ -1143,7 +1143,7 @@ static int grade_one(const gstudent *st, double *score, double *max, double *sec
     }
     char err[800];
     int n;
-    if (tg_copy_pristine(R.pristine, g.kit, &n, err, sizeof err) != 0) {
+    if (tg_copy_pristine(R.pristine, g.kit, 0, &n, err, sizeof err) != 0) {
         snprintf(why, whylen, "cannot copy the pristine kit: %s", err);
         return EXIT_GRADER;
     }
@@ -1761,8 +1761,14 @@ int main(int argc, char **argv)
     snprintf(R.pristine, sizeof R.pristine, "%s/pristine", R.state);
     tg_rmtree(R.pristine);
     int nfiles;
-    if (tg_copy_pristine(R.root, R.pristine, &nfiles, err, sizeof err) != 0) {
+    if (tg_copy_pristine(R.root, R.pristine, R.check, &nfiles, err, sizeof err) != 0) {
         fprintf(stderr, "tl-grade: not graded: cannot copy the kit: %s\n", err);
+        return EXIT_GRADER;
+    }
+    snprintf(p, sizeof p, "%s/labs/%s/meson.build", R.pristine, R.lab->dir);
+    if (!tg_is_file(p)) {
+        fprintf(stderr, "tl-grade: not graded: labs/%s is not in the kit's git tree (untracked files are not "
+                "graded against: an instructor's class folders must stay out); git add it first\n", R.lab->dir);
         return EXIT_GRADER;
     }
     /* Cases: public, then hidden from the secret seed; references computed once, here. */

@@ -219,7 +219,7 @@ Test(pristine, the_copy_of_this_kit_has_no_solution_and_builds_nothing_extra, .t
     cr_assert(mkdtemp(dst));
     char err[512];
     int n = 0;
-    int rc = tg_copy_pristine(TL_SOURCE_ROOT, dst, &n, err, sizeof err);
+    int rc = tg_copy_pristine(TL_SOURCE_ROOT, dst, 0, &n, err, sizeof err);
     cr_assert_eq(rc, 0, "%s", err);
     char p[1024];
     snprintf(p, sizeof p, "%s/solutions", dst);
