@@ -329,12 +329,12 @@ void tg_iso_probe(tg_iso *iso)
                           : "fork bombs meet RLIMIT_NPROC");
     }
 #undef NOTE
-    snprintf(iso->desc, sizeof iso->desc, "%s%s%s + rlimits (core 0, nofile 1024, fsize) + process group + wall-clock limit",
+    snprintf(iso->desc, sizeof iso->desc, "%s%s + rlimits (core 0, nofile 1024, fsize%s) + process group + wall-clock limit",
              iso->bwrap ? "bubblewrap (net, pid, ipc, uts, fs: read-only /usr and build, tmpfs /tmp)"
                         : iso->unshare_net ? "unshare (net) only, no filesystem isolation"
                                            : "no namespaces (network not isolated, filesystem visible)",
              iso->cgroup == 1 ? " + cgroup v1 (pids, memory)" : iso->cgroup == 2 ? " + cgroup v2 (pids, memory)" : "",
-             "");
+             !iso->cgroup && !iso->is_root ? ", nproc" : "");
 }
 
 /* ------------------------------------------------------------------ spawn */
