@@ -444,8 +444,6 @@ static int locate(const char *top, const tg_lab *lab, const char *name, char *ou
         if (dirs == 1 && strcmp(only, "labs") != 0)
             snprintf(wrap, sizeof wrap, "%s/", only);
     }
-    const char *forms[4] = {"%s%s", "%slabs/%s/%s", "%s%s", "%s%slabs/%s/%s"};
-    (void)forms;
     char cands[4][2048];
     snprintf(cands[0], sizeof cands[0], "%s/%s", top, name);
     snprintf(cands[1], sizeof cands[1], "%s/labs/%s/%s", top, lab->dir, name);

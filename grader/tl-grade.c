@@ -286,7 +286,6 @@ static void sess_end(gsub *g, gsess *ss, int quit)
 
 static int sess_start(gsub *g, gsess *ss, char *err, size_t errlen)
 {
-    (void)g;
     char inside[PATH_MAX], host[PATH_MAX], casedir[PATH_MAX];
     snprintf(inside, sizeof inside, "/build/%s", ss->binary);
     snprintf(host, sizeof host, "%s/%s", ss->build, ss->binary);
