@@ -666,6 +666,10 @@ void tg_child_kill(tg_child *c)
         snprintf(f, sizeof f, "%s/memory.events", c->cg[i]);            /* v2 */
         if (read_counter(f, "oom_kill") > 0)
             c->oom = 1;
+        snprintf(f, sizeof f, "%s/pids.events", c->cg[i]);              /* "max N": forks refused */
+        long refused = read_counter(f, "max");
+        if (refused > c->forks_refused)
+            c->forks_refused = refused;
         kill_cgroup(c->cg[i]);
         for (int t = 0; t < 50 && rmdir(c->cg[i]) != 0 && errno == EBUSY; ++t) {
             struct timespec ts = {0, 20 * 1000 * 1000};

@@ -62,6 +62,7 @@ typedef struct tg_child {
     int    reaped, status;
     int    timed_out;                 /* we killed it at the deadline                           */
     int    oom;                       /* the cgroup's memory limit killed something            */
+    long   forks_refused;             /* forks the pids cgroup refused (a fork bomb's trace)   */
     int    via_bwrap;
 } tg_child;
 

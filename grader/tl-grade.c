@@ -346,10 +346,14 @@ static void oneline(char *s)
 
 static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
 {
-    char extra[160] = "";
+    char extra[300] = "";
+    size_t el = 0;
     if (ss->c.out_total > (1u << 20))
-        snprintf(extra, sizeof extra, " (meanwhile it printed %.1f MiB; %d KiB kept, the rest counted and dropped)",
-                 ss->c.out_total / 1048576.0, TG_CAPTURE_KEEP / 1024);
+        el += (size_t)snprintf(extra, sizeof extra, " (meanwhile it printed %.1f MiB; %d KiB kept, the rest counted "
+                               "and dropped)", ss->c.out_total / 1048576.0, TG_CAPTURE_KEEP / 1024);
+    if (ss->c.forks_refused > 0 && el < sizeof extra)
+        snprintf(extra + el, sizeof extra - el, " (the process limit refused %ld of its forks: a fork bomb)",
+                 ss->c.forks_refused);
     snprintf(r->reason, sizeof r->reason, "no answer within the %.0f s wall-clock limit: the program "
              "(its whole process tree) was killed; an endless loop, a fork bomb, or far too slow%s",
              limit_s, extra);
