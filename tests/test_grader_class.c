@@ -82,16 +82,24 @@ static void make_class(void)
                     "tar -cf evil_dotdot.tar --transform 's,^,../../,' -C e gmm.c && "
                     "ln -s /etc/passwd e/link && tar -cf evil_symlink.tar -C e link gmm.c && rm -rf e",
                     CLASS, TL_SOURCE_ROOT), 0);
+    /* Oversized (incompressible 9 MiB) and a device node (root only: mknod). */
+    cr_assert_eq(sh("cd '%s' && mkdir -p o && head -c 9437184 /dev/urandom > o/gmm.c && "
+                    "tar -czf evil_oversized.tar.gz -C o gmm.c && rm -rf o", CLASS), 0);
+    sh("cd '%s' && mkdir -p d && cp '%s/solutions/01-cpu-baseline/gmm.c' d/ && mknod d/null c 1 3 2>/dev/null && "
+       "tar -cf evil_device.tar -C d gmm.c null; rm -rf d", CLASS, TL_SOURCE_ROOT);
     cr_assert_eq(sh("echo 424242 > '%s/secret'", CLASS), 0);
 }
 
-/* Grades the class once per tl-grade binary; later tests reuse the verdicts. */
+/* Grades the class once per tl-grade binary and test binary; later tests reuse the verdicts. */
 static void class_run(void)
 {
     struct stat st;
     cr_assert_eq(stat(TG, &st), 0, "tl-grade is not built");
-    char stamp[128];
-    snprintf(stamp, sizeof stamp, "%lld-%lld\n", (long long)st.st_mtime, (long long)st.st_size);
+    struct stat me;                                /* this test binary: the class it builds */
+    cr_assert_eq(stat("/proc/self/exe", &me), 0);
+    char stamp[160];
+    snprintf(stamp, sizeof stamp, "%lld-%lld %lld-%lld\n", (long long)st.st_mtime, (long long)st.st_size,
+             (long long)me.st_mtime, (long long)me.st_size);
     char *old = tg_read_file(CLASS "/stamp", 128, NULL);
     int fresh = old && strcmp(old, stamp) == 0;
     free(old);
@@ -426,6 +434,16 @@ Test(hostile01, archives_with_dotdot_or_links_are_refused_with_the_reason, .time
     cr_assert_float_eq(score_of(js), 0.0, 1e-9);
     cr_assert(strstr(js, "archive refused") && strstr(js, "link"), "%s", js);
     free(js);
+    js = results("evil_oversized");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(js, "archive refused") && strstr(js, "MiB accepted"), "%s", js);
+    free(js);
+    if (tg_is_file(CLASS "/evil_device.tar")) {
+        js = results("evil_device");
+        cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+        cr_assert(strstr(js, "archive refused") && strstr(js, "device"), "%s", js);
+        free(js);
+    }
 }
 
 /* ------------------------------------------------------------ usage */
@@ -440,6 +458,13 @@ Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
     cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --out /tmp/tl-u 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "no submissions");
     cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --bogus 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "unknown option");
     cr_assert_eq(sh("'%s' --kit '%s' --lab 01 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "no --out");
+    /* The same through the front door's script. */
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-grade.sh' --help >/dev/null", TL_SOURCE_ROOT,
+                    TL_BUILD_ROOT, TL_SOURCE_ROOT), 0, "kit grade --help");
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-grade.sh' --lab 07 --out /tmp/tl-u x 2>/dev/null",
+                    TL_SOURCE_ROOT, TL_BUILD_ROOT, TL_SOURCE_ROOT), 2, "kit grade with an unknown lab");
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD=/nonexistent sh '%s/grader/kit-grade.sh' --help 2>/dev/null",
+                    TL_SOURCE_ROOT, TL_SOURCE_ROOT), 2, "kit grade without a configured build");
     sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
 }
 
