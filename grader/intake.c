@@ -527,6 +527,11 @@ int tg_intake(const tg_lab *lab, const tg_iso *iso, const char *submission, cons
         while ((e = readdir(d))) {
             if (e->d_name[0] == '.' || tg_is_student_file(lab, e->d_name))
                 continue;
+            char p[4200];
+            struct stat est;
+            snprintf(p, sizeof p, "%s/%s", top, e->d_name);
+            if (lstat(p, &est) == 0 && S_ISDIR(est.st_mode))
+                continue;       /* folders: labs/, a wrapping folder; their files are not listed */
             if (shown < 8) {
                 tg_buf_printf(&ign, "%s%s", shown ? ", " : "", e->d_name);
                 ++shown;

@@ -1111,7 +1111,7 @@ static void write_reports(gsub *g, tres *tr, int nt, double secs, double *score_
             tg_buf_printf(&md, "```\n");
         }
     }
-    if (g->built && !failed)
+    if (g->built && !g->refused[0] && !failed)
         tg_buf_printf(&md, "- every test passed\n");
     if (g->printed) {
         tg_buf ev = {0};

@@ -434,6 +434,9 @@ Test(hostile01, archives_with_dotdot_or_links_are_refused_with_the_reason, .time
     cr_assert_float_eq(score_of(js), 0.0, 1e-9);
     cr_assert(strstr(js, "archive refused") && strstr(js, "link"), "%s", js);
     free(js);
+    char *part = tg_read_file(OUT "/evil_symlink/summary.part.md", 1 << 20, NULL);
+    cr_assert(part && !strstr(part, "every test passed"), "a refused archive's summary says it passed:\n%s", part);
+    free(part);
     js = results("evil_oversized");
     cr_assert_float_eq(score_of(js), 0.0, 1e-9);
     cr_assert(strstr(js, "archive refused") && strstr(js, "MiB accepted"), "%s", js);
