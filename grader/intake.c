@@ -1,0 +1,549 @@
+/* intake.c: from a student's folder or archive to the files the grader builds, and the
+ * pristine copy of the kit they are laid over. Nothing here trusts the submission: archives
+ * are listed and checked before anything is unpacked, unpacking runs in the sandbox, and only
+ * the allow-listed file names are ever copied out, as regular files of bounded size. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "tilelab.h"
+
+/* ------------------------------------------------------------ pristine copy */
+
+int tg_path_excluded(const char *rel)
+{
+    while (rel[0] == '.' && rel[1] == '/')
+        rel += 2;
+    static const char *const top[] = {"solutions", "tests", ".git", ".carry", ".gl", ".whl", NULL};
+    for (int i = 0; top[i]; ++i) {
+        size_t n = strlen(top[i]);
+        if (strncmp(rel, top[i], n) == 0 && (rel[n] == '/' || rel[n] == '\0'))
+            return 1;
+    }
+    if (strncmp(rel, "build", 5) == 0)   /* build/ and build-X/: configured trees */
+        return 1;
+    /* Grader secrets and hidden data, whatever their extension. */
+    if (strncmp(rel, "grader/secret", 13) == 0 || strncmp(rel, "grader/hidden", 13) == 0 ||
+        strstr(rel, "/.secret") || strstr(rel, ".secret"))
+        return 1;
+    return 0;
+}
+
+int tg_copy_file(const char *from, const char *to, char *err, size_t errlen)
+{
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (in < 0) {
+        snprintf(err, errlen, "cannot open '%s' (%s)", from, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(in);
+        snprintf(err, errlen, "'%s' is not a regular file", from);
+        return -1;
+    }
+    int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, (st.st_mode & 0111) ? 0755 : 0644);
+    if (out < 0) {
+        close(in);
+        snprintf(err, errlen, "cannot create '%s' (%s)", to, strerror(errno));
+        return -1;
+    }
+    char buf[65536];
+    ssize_t r;
+    int rc = 0;
+    while ((r = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)r) != r) {
+            rc = -1;
+            break;
+        }
+    if (r < 0)
+        rc = -1;
+    close(in);
+    if (close(out) != 0)
+        rc = -1;
+    if (rc)
+        snprintf(err, errlen, "copying '%s' to '%s' failed (%s)", from, to, strerror(errno));
+    return rc;
+}
+
+static int copy_rel(const char *root, const char *dst, const char *rel, char *err, size_t errlen)
+{
+    char from[4200], to[4200];
+    snprintf(from, sizeof from, "%s/%s", root, rel);
+    snprintf(to, sizeof to, "%s/%s", dst, rel);
+    struct stat st;
+    if (lstat(from, &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;                              /* deleted in the working tree, or a link */
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", to);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        if (tg_mkdirs(dir, 0755) != 0) {
+            snprintf(err, errlen, "cannot make '%s' (%s)", dir, strerror(errno));
+            return -1;
+        }
+    }
+    return tg_copy_file(from, to, err, errlen) == 0 ? 1 : -1;
+}
+
+static const char *walk_root, *walk_dst;
+static int walk_count, walk_fail;
+static char walk_err[512];
+
+static int walk_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)ftw;
+    const char *rel = path + strlen(walk_root);
+    while (*rel == '/')
+        ++rel;
+    if (!*rel)
+        return 0;
+    if (flag == FTW_D && tg_path_excluded(rel))
+        return FTW_SKIP_SUBTREE;
+    if (flag == FTW_D) {
+        /* A build folder under another name, or a grader out dir: never part of the kit. */
+        char probe[4200];
+        snprintf(probe, sizeof probe, "%s/meson-private", path);
+        if (tg_is_dir(probe))
+            return FTW_SKIP_SUBTREE;
+        snprintf(probe, sizeof probe, "%s/.state/lock", path);
+        if (tg_is_file(probe))
+            return FTW_SKIP_SUBTREE;
+    }
+    if (flag != FTW_F || tg_path_excluded(rel))
+        return 0;
+    int r = copy_rel(walk_root, walk_dst, rel, walk_err, sizeof walk_err);
+    if (r < 0) {
+        walk_fail = 1;
+        return FTW_STOP;
+    }
+    walk_count += r;
+    return 0;
+}
+
+/* Is rel inside a grader out dir (a folder holding .state/lock) below root? Its seed and other
+ * students' results must never reach a student build. */
+static int under_out_dir(const char *root, const char *rel)
+{
+    char pre[4200];
+    const char *p = rel;
+    while ((p = strchr(p, '/'))) {
+        snprintf(pre, sizeof pre, "%s/%.*s/.state/lock", root, (int)(p - rel), rel);
+        if (access(pre, F_OK) == 0)
+            return 1;
+        ++p;
+    }
+    return 0;
+}
+
+int tg_copy_pristine(const char *root, const char *dst, int untracked, int *nfiles, char *err, size_t errlen)
+{
+    *nfiles = 0;
+    if (tg_mkdirs(dst, 0755) != 0) {
+        snprintf(err, errlen, "cannot make '%s' (%s)", dst, strerror(errno));
+        return -1;
+    }
+    char gitdir[4200];
+    snprintf(gitdir, sizeof gitdir, "%s/.git", root);
+    if (access(gitdir, F_OK) == 0) {
+        /* Tracked files plus new ones not ignored: the working tree as its author sees it. */
+        char cmd[4400];
+        snprintf(cmd, sizeof cmd, "git -C '%s' ls-files -z %s 2>/dev/null", root,
+                 untracked ? "-co --exclude-standard" : "");
+        FILE *p = popen(cmd, "r");
+        if (p) {
+            tg_buf b = {0};
+            char chunk[8192];
+            size_t r;
+            while ((r = fread(chunk, 1, sizeof chunk, p)) > 0)
+                tg_buf_add(&b, chunk, r);
+            int st = pclose(p);
+            if (st == 0 && b.len > 0) {
+                for (size_t i = 0; i < b.len;) {
+                    const char *rel = b.s + i;
+                    size_t l = strlen(rel);
+                    i += l + 1;
+                    if (!l || tg_path_excluded(rel) || under_out_dir(root, rel))
+                        continue;
+                    int c = copy_rel(root, dst, rel, err, errlen);
+                    if (c < 0) {
+                        tg_buf_free(&b);
+                        return -1;
+                    }
+                    *nfiles += c;
+                }
+                tg_buf_free(&b);
+                return 0;
+            }
+            tg_buf_free(&b);
+        }
+        /* git missing or not a repository after all: walk the tree instead. */
+    }
+    walk_root = root;
+    walk_dst = dst;
+    walk_count = walk_fail = 0;
+    nftw(root, walk_one, 32, FTW_PHYS | FTW_ACTIONRETVAL);
+    if (walk_fail) {
+        snprintf(err, errlen, "%s", walk_err);
+        return -1;
+    }
+    *nfiles = walk_count;
+    return 0;
+}
+
+/* ------------------------------------------------------------ sandboxed helper runs */
+
+int tg_run_sandboxed(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output,
+                     char *desc, size_t desclen, char *err, size_t errlen)
+{
+    tg_child c;
+    if (tg_spawn(&c, iso, o, err, errlen) != 0)
+        return -1;
+    int w = tg_child_wait(&c, tl_now_ms() + limit_s * 1000.0);
+    tg_child_kill(&c);   /* leftovers of the tree, cgroup removal */
+    if (output)
+        tg_buf_add(output, c.cap.s ? c.cap.s : "", c.cap.len);
+    if (c.out_total > c.cap.len && output)
+        tg_buf_printf(output, "\n[... %llu more bytes of output dropped]\n", c.out_total - c.cap.len);
+    tg_child_describe(&c, desc, desclen);
+    int ok = w == 0 && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
+    tg_child_free(&c);
+    return ok ? 0 : 1;
+}
+
+/* ------------------------------------------------------------ archives */
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* A name from an archive listing is safe when relative, without ".." components. */
+static int safe_name(const char *n)
+{
+    if (!*n || n[0] == '/')
+        return 0;
+    const char *p = n;
+    while (*p) {
+        size_t l = strcspn(p, "/");
+        if (l == 2 && p[0] == '.' && p[1] == '.')
+            return 0;
+        p += l;
+        while (*p == '/')
+            ++p;
+    }
+    return 1;
+}
+
+/* Checks a listing: tar -tvf lines ("-rw-r--r-- u/g SIZE DATE TIME NAME") or zipinfo lines
+ * ("-rw-r--r--  3.0 unx SIZE tx defN DATE TIME NAME"). */
+static int check_listing(const char *list, int zip, char *err, size_t errlen)
+{
+    long long total = 0;
+    int entries = 0;
+    const char *p = list;
+    while (*p) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        char line[2048];
+        if (l >= sizeof line) {
+            snprintf(err, errlen, "archive refused: an entry name is longer than %zu bytes", sizeof line);
+            return 1;
+        }
+        memcpy(line, p, l);
+        line[l] = '\0';
+        p += l + (e ? 1 : 0);
+        if (!l)
+            continue;
+        const char *note = strstr(line, "tar: ");   /* "tar: ..." or "/usr/bin/tar: ..." on stderr */
+        if (!zip && note && (note == line || (line[0] == '/' && note[-1] == '/' && !memchr(line, ' ', (size_t)(note - line))))) {
+            if (strstr(line, "Removing leading")) {   /* GNU tar's note on "/x" and "../x" names */
+                snprintf(err, errlen, "archive refused: it holds absolute paths or entries that climb out "
+                         "with '..' (%.200s)", note + 5);
+                return 1;
+            }
+            continue;                         /* other notes of tar's on stderr */
+        }
+        if (zip && (strncmp(line, "Archive:", 8) == 0 || strncmp(line, "Zip file size", 13) == 0 ||
+                    isdigit((unsigned char)line[0])))
+            continue;                         /* zipinfo header and trailer lines */
+        char type = line[0];
+        if (++entries > TG_ENTRIES_MAX) {
+            snprintf(err, errlen, "archive refused: more than %d entries", TG_ENTRIES_MAX);
+            return 1;
+        }
+        /* Fields: skip mode, then (tar) owner, size; (zip) version, os, size. */
+        char f[6][256];
+        int n = sscanf(line, "%255s %255s %255s %255s %255s %255s", f[0], f[1], f[2], f[3], f[4], f[5]);
+        long long size = 0;
+        const char *name = NULL;
+        if (!zip && n >= 6) {
+            size = atoll(f[2]);
+            /* the name starts after the time field: 6th token onwards */
+            const char *q = line;
+            for (int t = 0; t < 5; ++t) {
+                q += strspn(q, " ");
+                q += strcspn(q, " ");
+            }
+            name = q + strspn(q, " ");
+        } else if (zip && n >= 6) {
+            size = atoll(f[3]);
+            const char *q = line;
+            for (int t = 0; t < 8; ++t) {
+                q += strspn(q, " ");
+                q += strcspn(q, " ");
+            }
+            name = q + strspn(q, " ");
+        } else {
+            snprintf(err, errlen, "archive refused: cannot read the listing line '%.80s'", line);
+            return 1;
+        }
+        if (type == 'l' || type == 'h') {
+            snprintf(err, errlen, "archive refused: '%.200s' is a link (only regular files and folders are accepted)", name);
+            return 1;
+        }
+        if (type != '-' && type != 'd') {
+            snprintf(err, errlen, "archive refused: '%.200s' is a device, pipe or other special file", name);
+            return 1;
+        }
+        if (!zip && strstr(name, " -> ")) {
+            snprintf(err, errlen, "archive refused: '%.200s' is a link", name);
+            return 1;
+        }
+        if (!safe_name(name)) {
+            snprintf(err, errlen, "archive refused: entry '%.200s' is an absolute path or climbs out with '..'", name);
+            return 1;
+        }
+        total += size;
+        if (total > TG_UNPACK_MAX) {
+            snprintf(err, errlen, "archive refused: its contents exceed %lld MiB", TG_UNPACK_MAX >> 20);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* After unpacking: every entry must be a folder or a regular file (belt and braces). */
+static char bad_entry[512];
+static int verify_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)ftw; (void)flag;
+    if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode)) {
+        snprintf(bad_entry, sizeof bad_entry, "%s", path);
+        return 1;
+    }
+    return 0;
+}
+
+static int unpack(const tg_iso *iso, const char *archive, const char *into, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(archive, &st) != 0) {
+        snprintf(err, errlen, "cannot read '%s' (%s)", archive, strerror(errno));
+        return -1;
+    }
+    if (st.st_size > TG_ARCHIVE_MAX) {
+        snprintf(err, errlen, "archive refused: %lld bytes, more than the %lld MiB accepted",
+                 (long long)st.st_size, TG_ARCHIVE_MAX >> 20);
+        return 1;
+    }
+    int zip = ends_with(archive, ".zip");
+    char abs_archive[4200];
+    if (!realpath(archive, abs_archive)) {
+        snprintf(err, errlen, "cannot resolve '%s' (%s)", archive, strerror(errno));
+        return -1;
+    }
+    const char *inside = zip ? "/tmp/in.zip" : "/tmp/in.tar";
+    const char *list_tar[] = {"/usr/bin/tar", "-tvf", iso->bwrap ? inside : abs_archive, NULL};
+    const char *list_zip[] = {"/usr/bin/zipinfo", iso->bwrap ? inside : abs_archive, NULL};
+    tg_spawn_opts o = {.argv = zip ? list_zip : list_tar, .host_cwd = into, .sandbox_cwd = NULL,
+                       .max_tasks = 16, .mem_bytes = 512LL << 20, .fsize_bytes = TG_UNPACK_MAX,
+                       .tmp_bytes = 16LL << 20};
+    o.ro[0] = (tg_bind){abs_archive, inside};
+    o.rw[0] = (tg_bind){into, into};
+    tg_buf listing = {0};
+    char desc[200];
+    int rc = tg_run_sandboxed(iso, &o, 60, &listing, desc, sizeof desc, err, errlen);
+    if (rc < 0) {
+        tg_buf_free(&listing);
+        return -1;
+    }
+    if (rc != 0) {
+        snprintf(err, errlen, "archive refused: it cannot be listed (%s: %.200s)", desc,
+                 listing.s ? listing.s : "");
+        tg_buf_free(&listing);
+        return 1;
+    }
+    if (listing.len >= TG_CAPTURE_KEEP) {
+        snprintf(err, errlen, "archive refused: its listing is too long (more than %d KiB)", TG_CAPTURE_KEEP / 1024);
+        tg_buf_free(&listing);
+        return 1;
+    }
+    rc = check_listing(listing.s ? listing.s : "", zip, err, errlen);
+    tg_buf_free(&listing);
+    if (rc)
+        return 1;
+    const char *x_tar[] = {"/usr/bin/tar", "-xf", iso->bwrap ? inside : abs_archive, "-C", into,
+                           "--no-same-owner", "--no-same-permissions", NULL};
+    const char *x_zip[] = {"/usr/bin/unzip", "-q", "-o", iso->bwrap ? inside : abs_archive, "-d", into, NULL};
+    o.argv = zip ? x_zip : x_tar;
+    tg_buf out = {0};
+    rc = tg_run_sandboxed(iso, &o, 120, &out, desc, sizeof desc, err, errlen);
+    if (rc != 0) {
+        if (rc > 0)
+            snprintf(err, errlen, "archive refused: unpacking failed (%s: %.200s)", desc, out.s ? out.s : "");
+        tg_buf_free(&out);
+        return rc;
+    }
+    tg_buf_free(&out);
+    bad_entry[0] = '\0';
+    if (nftw(into, verify_one, 32, FTW_PHYS) != 0) {
+        snprintf(err, errlen, "archive refused: '%s' unpacked as something other than a file or folder", bad_entry);
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ intake */
+
+/* Where a student file may sit in a submission: at the top, in labs/DIR/, in one wrapping
+ * folder, or in one wrapping folder's labs/DIR/. */
+static int locate(const char *top, const tg_lab *lab, const char *name, char *out, size_t len)
+{
+    char wrap[1024] = "";
+    DIR *d = opendir(top);
+    if (d) {
+        struct dirent *e;
+        int dirs = 0, files = 0;
+        char only[256] = "";
+        while ((e = readdir(d))) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char p[4200];
+            snprintf(p, sizeof p, "%s/%s", top, e->d_name);
+            struct stat st;
+            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+                ++dirs;
+                snprintf(only, sizeof only, "%s", e->d_name);
+            } else {
+                ++files;
+            }
+        }
+        closedir(d);
+        if (dirs == 1 && strcmp(only, "labs") != 0)
+            snprintf(wrap, sizeof wrap, "%s/", only);
+    }
+    char cands[4][2048];
+    snprintf(cands[0], sizeof cands[0], "%s/%s", top, name);
+    snprintf(cands[1], sizeof cands[1], "%s/labs/%s/%s", top, lab->dir, name);
+    snprintf(cands[2], sizeof cands[2], "%s/%s%s", top, wrap, name);
+    snprintf(cands[3], sizeof cands[3], "%s/%slabs/%s/%s", top, wrap, lab->dir, name);
+    for (int i = 0; i < 4; ++i) {
+        if ((i >= 2) && !wrap[0])
+            break;
+        struct stat st;
+        if (lstat(cands[i], &st) == 0) {
+            snprintf(out, len, "%s", cands[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int tg_intake(const tg_lab *lab, const tg_iso *iso, const char *submission, const char *work,
+              const char *dest_dir, int found[TG_MAX_FILES], tg_buf *notes, char *err, size_t errlen)
+{
+    int quiet_extra = getenv("TL_GRADE_CHECK") != NULL;   /* kit check: the lab folder, not a hand-in */
+    for (int i = 0; i < TG_MAX_FILES; ++i)
+        found[i] = 0;
+    char top[4200];
+    struct stat st;
+    if (lstat(submission, &st) != 0) {
+        snprintf(err, errlen, "submission '%s' is missing (%s)", submission, strerror(errno));
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(top, sizeof top, "%s", submission);
+    } else if (S_ISREG(st.st_mode) &&
+               (ends_with(submission, ".tar") || ends_with(submission, ".tar.gz") ||
+                ends_with(submission, ".tgz") || ends_with(submission, ".zip"))) {
+        snprintf(top, sizeof top, "%s/unpacked", work);
+        tg_rmtree(top);
+        if (tg_mkdirs(top, 0700) != 0) {
+            snprintf(err, errlen, "cannot make '%s' (%s)", top, strerror(errno));
+            return -1;
+        }
+        int rc = unpack(iso, submission, top, err, errlen);
+        if (rc)
+            return rc;
+    } else {
+        snprintf(err, errlen, "submission '%s' is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive",
+                 submission);
+        return 1;
+    }
+    for (int i = 0; i < TG_MAX_FILES && lab->files[i]; ++i) {
+        char at[4200];
+        if (!locate(top, lab, lab->files[i], at, sizeof at)) {
+            tg_buf_printf(notes, "missing %s: the kit's skeleton was built in its place\n", lab->files[i]);
+            continue;
+        }
+        if (lstat(at, &st) != 0 || !S_ISREG(st.st_mode)) {
+            tg_buf_printf(notes, "%s is not a regular file (a link or a folder?): the kit's skeleton was "
+                          "built in its place\n", lab->files[i]);
+            continue;
+        }
+        if (st.st_size > TG_FILE_MAX) {
+            tg_buf_printf(notes, "%s is %lld bytes, more than the %d KiB accepted: the kit's skeleton "
+                          "was built in its place\n", lab->files[i], (long long)st.st_size, TG_FILE_MAX / 1024);
+            continue;
+        }
+        char to[4200];
+        snprintf(to, sizeof to, "%s/%s", dest_dir, lab->files[i]);
+        char e2[512];
+        if (tg_copy_file(at, to, e2, sizeof e2) != 0) {
+            tg_buf_printf(notes, "%s could not be taken (%s): the skeleton was built in its place\n",
+                          lab->files[i], e2);
+            continue;
+        }
+        found[i] = 1;
+    }
+    /* Tell the student what else they handed in (ignored by design), briefly. */
+    DIR *d = quiet_extra ? NULL : opendir(top);
+    if (d) {
+        struct dirent *e;
+        int shown = 0, more = 0;
+        tg_buf ign = {0};
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.' || tg_is_student_file(lab, e->d_name))
+                continue;
+            char p[4200];
+            struct stat est;
+            snprintf(p, sizeof p, "%s/%s", top, e->d_name);
+            if (lstat(p, &est) == 0 && S_ISDIR(est.st_mode))
+                continue;       /* folders: labs/, a wrapping folder; their files are not listed */
+            if (shown < 8) {
+                tg_buf_printf(&ign, "%s%s", shown ? ", " : "", e->d_name);
+                ++shown;
+            } else {
+                ++more;
+            }
+        }
+        closedir(d);
+        if (shown)
+            tg_buf_printf(notes, "ignored (only the lab's student files are taken): %s%s\n", ign.s,
+                          more ? ", ..." : "");
+        tg_buf_free(&ign);
+    }
+    return 0;
+}

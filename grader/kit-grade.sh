@@ -1,0 +1,13 @@
+#!/bin/sh
+# grader/kit-grade.sh: `./kit grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...`
+# Called by the kit's front door as `sh grader/kit-grade.sh ARGS` with TL_ROOT (the kit's top folder)
+# and TL_BUILD (its configured build folder) exported. Builds tl-grade if needed, then runs it.
+# Everything else (options, exit codes) is tl-grade's: `./kit grade --help`.
+set -eu
+
+: "${TL_ROOT:?kit grade: TL_ROOT is not set (run it as ./kit grade ...)}"
+: "${TL_BUILD:?kit grade: TL_BUILD is not set (run it as ./kit grade ...)}"
+
+. "$TL_ROOT/grader/kit-lib.sh"
+tl_build_grader "kit grade"
+exec "$TL_BUILD/grader/tl-grade" --kit "$TL_ROOT" "$@"

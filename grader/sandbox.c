@@ -1,0 +1,719 @@
+/* sandbox.c: see sandbox.h. Linux gives the strongest isolation (namespaces through bubblewrap,
+ * cgroups); elsewhere, or when those are not permitted, process groups and rlimits remain. */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include "sandbox.h"
+#include "tilelab.h"
+
+extern char **environ;
+
+/* ------------------------------------------------------------------ helpers */
+
+static int write_str(const char *path, const char *s)
+{
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = write(fd, s, strlen(s));
+    int e = errno;
+    close(fd);
+    errno = e;
+    return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static long read_counter(const char *path, const char *key)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[256];
+    long v = -1;
+    size_t kl = strlen(key);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, kl) == 0 && line[kl] == ' ')
+            v = atol(line + kl + 1);
+    fclose(f);
+    return v;
+}
+
+static int find_in_path(const char *name, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/usr/bin:/bin";
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    char *save = NULL;
+    for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/%s", d, name);
+        if (access(out, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+static void close_from(int lowfd)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)lowfd, ~0u, 0u) == 0)
+        return;
+#endif
+    long max = sysconf(_SC_OPEN_MAX);
+    if (max < 0 || max > 65536)
+        max = 65536;
+    for (int fd = lowfd; fd < max; ++fd)
+        close(fd);
+}
+
+/* Counts the tasks (threads) the current real uid runs: RLIMIT_NPROC counts them all. */
+static long tasks_of_uid(uid_t uid)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    long n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char p[300];
+        snprintf(p, sizeof p, "/proc/%s", e->d_name);
+        struct stat st;
+        if (stat(p, &st) == 0 && st.st_uid == uid) {
+            snprintf(p, sizeof p, "/proc/%s/task", e->d_name);
+            DIR *t = opendir(p);
+            if (!t) { ++n; continue; }
+            struct dirent *te;
+            while ((te = readdir(t)))
+                n += te->d_name[0] != '.';
+            closedir(t);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* ---------------------------------------------------------------- bwrap argv */
+
+typedef struct argv_b {
+    const char *v[160];
+    int n;
+    char store[40][320];   /* strings we had to build */
+    int ns;
+} argv_b;
+
+static void A(argv_b *a, const char *s)
+{
+    if (a->n < (int)(sizeof a->v / sizeof a->v[0]) - 1)
+        a->v[a->n++] = s;
+    a->v[a->n] = NULL;
+}
+
+static const char *S(argv_b *a, const char *fmt, const char *x)
+{
+    if (a->ns == 40)
+        return "";
+    snprintf(a->store[a->ns], sizeof a->store[0], fmt, x);
+    return a->store[a->ns++];
+}
+
+/* /bin, /lib, ... are symlinks into /usr on merged-/usr systems: mirror them, else bind. */
+static void root_dir(argv_b *a, const char *p)
+{
+    char target[256];
+    ssize_t n = readlink(p, target, sizeof target - 1);
+    if (n > 0) {
+        target[n] = '\0';
+        A(a, "--symlink"); A(a, S(a, "%s", target)); A(a, p);
+    } else if (access(p, F_OK) == 0) {
+        A(a, "--ro-bind"); A(a, p); A(a, p);
+    }
+}
+
+static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *o)
+{
+    A(a, iso->bwrap_path);
+    A(a, "--unshare-all");          /* net, pid, ipc, uts, cgroup (and user where it can)   */
+    A(a, "--die-with-parent");
+    A(a, "--new-session");
+    A(a, "--ro-bind"); A(a, "/usr"); A(a, "/usr");
+    root_dir(a, "/bin"); root_dir(a, "/sbin"); root_dir(a, "/lib"); root_dir(a, "/lib64");
+    root_dir(a, "/lib32"); root_dir(a, "/libx32");
+    /* /etc minimal: the loader's cache (without it libc is not found on multiarch systems). */
+    A(a, "--ro-bind-try"); A(a, "/etc/ld.so.cache"); A(a, "/etc/ld.so.cache");
+    A(a, "--ro-bind-try"); A(a, "/etc/alternatives"); A(a, "/etc/alternatives");
+    A(a, "--dev"); A(a, "/dev");
+    if (o->gpu) {
+        /* Driver libraries reached through LD_LIBRARY_PATH (containers): bind those folders. */
+        const char *llp = getenv("LD_LIBRARY_PATH");
+        if (llp && *llp) {
+            char buf[2048];
+            snprintf(buf, sizeof buf, "%s", llp);
+            char *save = NULL;
+            for (char *d = strtok_r(buf, ":", &save); d && a->ns < 24; d = strtok_r(NULL, ":", &save))
+                if (d[0] == '/' && strncmp(d, "/usr/", 5) != 0) {
+                    const char *p = S(a, "%s", d);
+                    A(a, "--ro-bind-try"); A(a, p); A(a, p);
+                }
+        }
+        glob_t g;
+        if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
+            for (size_t i = 0; i < g.gl_pathc && a->ns < 30; ++i) {
+                const char *p = S(a, "%s", g.gl_pathv[i]);
+                A(a, "--dev-bind"); A(a, p); A(a, p);
+            }
+            globfree(&g);
+        }
+        A(a, "--ro-bind-try"); A(a, "/sys"); A(a, "/sys");   /* the CUDA driver reads PCI facts */
+    }
+    A(a, "--proc"); A(a, "/proc");
+    char sz[32];
+    snprintf(sz, sizeof sz, "%lld", o->tmp_bytes > 0 ? o->tmp_bytes : 256LL << 20);
+    A(a, "--size"); A(a, S(a, "%s", sz));
+    A(a, "--tmpfs"); A(a, "/tmp");
+    for (int i = 0; i < 8 && o->ro[i].host; ++i) {
+        A(a, "--ro-bind"); A(a, o->ro[i].host); A(a, o->ro[i].inside ? o->ro[i].inside : o->ro[i].host);
+    }
+    for (int i = 0; i < 4 && o->rw[i].host; ++i) {
+        A(a, "--bind"); A(a, o->rw[i].host); A(a, o->rw[i].inside ? o->rw[i].inside : o->rw[i].host);
+    }
+    if (o->sandbox_cwd) {
+        A(a, "--dir"); A(a, o->sandbox_cwd);
+        A(a, "--chdir"); A(a, o->sandbox_cwd);
+    } else if (o->host_cwd) {
+        A(a, "--chdir"); A(a, o->host_cwd);
+    }
+    A(a, "--remount-ro"); A(a, "/");   /* the sandbox's own root: nothing to write there */
+    A(a, "--");
+    for (int i = 0; o->argv[i]; ++i)
+        A(a, o->argv[i]);
+}
+
+/* ------------------------------------------------------------------ probe */
+
+static int run_quiet(char *const argv[], int unshare_net)
+{
+    pid_t p = fork();
+    if (p < 0)
+        return -1;
+    if (p == 0) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0); dup2(nul, 1); dup2(nul, 2);
+        }
+#ifdef __linux__
+        if (unshare_net && unshare(CLONE_NEWNET) != 0)
+            _exit(126);
+#else
+        if (unshare_net)
+            _exit(126);
+#endif
+        if (argv)
+            execv(argv[0], argv);
+        _exit(argv ? 127 : 0);
+    }
+    int st;
+    while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+        ;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int probe_cgroup_dir(const char *parent, const char *probe_file)
+{
+    char d[300], f[340];
+    snprintf(d, sizeof d, "%s/tilelab-probe-%ld", parent, (long)getpid());
+    if (mkdir(d, 0700) != 0)
+        return -1;
+    snprintf(f, sizeof f, "%s/%s", d, probe_file);
+    int ok = access(f, W_OK) == 0;
+    rmdir(d);
+    return ok ? 0 : -1;
+}
+
+/* Empty cgroups left by a grader that was killed (tilelab-PID-N with PID gone): remove them. */
+static void sweep_stale_cgroups(const char *parent)
+{
+    DIR *d = opendir(parent);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        long pid;
+        if (sscanf(e->d_name, "tilelab-%ld-", &pid) != 1 || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+            continue;
+        char p[600];
+        snprintf(p, sizeof p, "%s/%s", parent, e->d_name);
+        rmdir(p);     /* fails, harmlessly, while anything still runs in it */
+    }
+    closedir(d);
+}
+
+void tg_iso_probe(tg_iso *iso)
+{
+    memset(iso, 0, sizeof *iso);
+    iso->is_root = geteuid() == 0;
+    glob_t g;
+    if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
+        iso->gpu_nodes = (int)g.gl_pathc;
+        globfree(&g);
+    }
+    size_t nl = 0;
+#define NOTE(...) (nl += (size_t)snprintf(iso->notes + nl, nl < sizeof iso->notes ? sizeof iso->notes - nl : 0, __VA_ARGS__))
+
+    /* bubblewrap: try exactly the sandbox we will use, running /usr/bin/true inside. */
+    if (getenv("TL_GRADE_NO_BWRAP")) {
+        NOTE("bubblewrap: disabled by TL_GRADE_NO_BWRAP; ");
+    } else if (find_in_path("bwrap", iso->bwrap_path, sizeof iso->bwrap_path) != 0) {
+        NOTE("bubblewrap: not installed (apt-get install bubblewrap); ");
+    } else {
+        const char *targv[] = {"/usr/bin/true", NULL};
+        tg_spawn_opts o = {.argv = targv, .sandbox_cwd = "/tmp/case"};
+        argv_b a = {0};
+        tg_iso tmp = *iso;
+        build_bwrap_argv(&a, &tmp, &o);
+        int rc = run_quiet((char *const *)a.v, 0);
+        if (rc == 0)
+            iso->bwrap = 1;
+        else
+            NOTE("bubblewrap: installed but cannot make namespaces here (exit %d); ", rc);
+    }
+    if (!iso->bwrap) {
+        if (getenv("TL_GRADE_NO_UNSHARE"))
+            NOTE("unshare -n: disabled by TL_GRADE_NO_UNSHARE; ");
+        else if (run_quiet(NULL, 1) == 0)
+            iso->unshare_net = 1;
+        else
+            NOTE("unshare -n: not permitted; network not isolated; ");
+    }
+
+    /* cgroups: v1 pids + memory hierarchies, or v2 with both controllers enabled. */
+    if (getenv("TL_GRADE_NO_CGROUP")) {
+        NOTE("cgroup: disabled by TL_GRADE_NO_CGROUP; ");
+    } else if (tg_is_dir("/sys/fs/cgroup/pids") && tg_is_dir("/sys/fs/cgroup/memory") &&
+               probe_cgroup_dir("/sys/fs/cgroup/pids", "pids.max") == 0 &&
+               probe_cgroup_dir("/sys/fs/cgroup/memory", "memory.limit_in_bytes") == 0) {
+        iso->cgroup = 1;
+        snprintf(iso->cg_pids, sizeof iso->cg_pids, "/sys/fs/cgroup/pids");
+        snprintf(iso->cg_mem, sizeof iso->cg_mem, "/sys/fs/cgroup/memory");
+        sweep_stale_cgroups(iso->cg_pids);
+        sweep_stale_cgroups(iso->cg_mem);
+    } else if (tg_is_file("/sys/fs/cgroup/cgroup.controllers") &&
+               probe_cgroup_dir("/sys/fs/cgroup", "pids.max") == 0 &&
+               probe_cgroup_dir("/sys/fs/cgroup", "memory.max") == 0) {
+        iso->cgroup = 2;
+        snprintf(iso->cg_pids, sizeof iso->cg_pids, "/sys/fs/cgroup");
+        snprintf(iso->cg_mem, sizeof iso->cg_mem, "/sys/fs/cgroup");
+        sweep_stale_cgroups(iso->cg_pids);
+    } else {
+        NOTE("cgroup: no writable pids/memory cgroup (run as root, or delegate one); %s; ",
+             iso->is_root ? "fork bombs meet only the time limit (RLIMIT_NPROC does not bind root)"
+                          : "fork bombs meet RLIMIT_NPROC");
+    }
+#undef NOTE
+    snprintf(iso->desc, sizeof iso->desc, "%s%s + rlimits (core 0, nofile 1024, fsize%s) + process group + wall-clock limit",
+             iso->bwrap ? "bubblewrap (net, pid, ipc, uts, fs: read-only /usr and build, tmpfs /tmp)"
+                        : iso->unshare_net ? "unshare (net) only, no filesystem isolation"
+                                           : "no namespaces (network not isolated, filesystem visible)",
+             iso->cgroup == 1 ? " + cgroup v1 (pids, memory)" : iso->cgroup == 2 ? " + cgroup v2 (pids, memory)" : "",
+             !iso->cgroup && !iso->is_root ? ", nproc" : "");
+}
+
+/* ------------------------------------------------------------------ spawn */
+
+static int make_cgroup(char *out, size_t len, const char *parent, const char *file, const char *value)
+{
+    static unsigned seq;
+    snprintf(out, len, "%s/tilelab-%ld-%u", parent, (long)getpid(), seq++);
+    if (mkdir(out, 0700) != 0 && errno != EEXIST)
+        return -1;
+    char f[400];
+    snprintf(f, sizeof f, "%s/%s", out, file);
+    return write_str(f, value);
+}
+
+int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->to_child = c->from_child = c->out = -1;
+    int req[2] = {-1, -1}, ans[2] = {-1, -1}, outp[2];
+    if (pipe2(outp, O_CLOEXEC) != 0 ||
+        (o->serve && (pipe2(req, O_CLOEXEC) != 0 || pipe2(ans, O_CLOEXEC) != 0))) {
+        snprintf(err, errlen, "grader: cannot make pipes (%s)", strerror(errno));
+        return -1;
+    }
+    char v[64];
+    if (iso->cgroup) {
+        int tasks = o->max_tasks > 0 ? o->max_tasks : 64;
+        snprintf(v, sizeof v, "%d", tasks);
+        if (make_cgroup(c->cg[0], sizeof c->cg[0], iso->cg_pids, "pids.max", v) != 0) {
+            snprintf(err, errlen, "grader: cannot set up the pids cgroup %s (%s)", c->cg[0], strerror(errno));
+            return -1;
+        }
+        if (o->mem_bytes > 0) {
+            snprintf(v, sizeof v, "%lld", o->mem_bytes);
+            if (iso->cgroup == 2) {
+                char f[400];
+                snprintf(f, sizeof f, "%s/memory.max", c->cg[0]);
+                if (write_str(f, v) != 0) {
+                    snprintf(err, errlen, "grader: cannot set memory.max (%s)", strerror(errno));
+                    return -1;
+                }
+            } else if (make_cgroup(c->cg[1], sizeof c->cg[1], iso->cg_mem, "memory.limit_in_bytes", v) != 0) {
+                snprintf(err, errlen, "grader: cannot set up the memory cgroup (%s)", strerror(errno));
+                return -1;
+            } else {
+                char f[400];   /* no swap either, where the kernel offers the knob */
+                snprintf(f, sizeof f, "%s/memory.memsw.limit_in_bytes", c->cg[1]);
+                if (access(f, W_OK) == 0)
+                    write_str(f, v);
+            }
+        }
+    }
+    argv_b a = {0};
+    const char *const *argv = o->argv;
+    if (iso->bwrap) {
+        build_bwrap_argv(&a, iso, o);
+        argv = a.v;
+        c->via_bwrap = 1;
+    }
+    /* The environment: scrubbed, only what a program needs. */
+    char pathv[600], homev[300];
+    snprintf(pathv, sizeof pathv, "PATH=%s%s/usr/local/bin:/usr/bin:/bin", o->extra_path ? o->extra_path : "",
+             o->extra_path ? ":" : "");
+    snprintf(homev, sizeof homev, "HOME=%s", iso->bwrap ? (o->sandbox_cwd ? o->sandbox_cwd : "/tmp")
+                                                        : (o->host_cwd ? o->host_cwd : "/tmp"));
+    const char *envp[8] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
+    int ne = 4;
+    static char cvd[200], llp[2100];
+    if (getenv("CUDA_VISIBLE_DEVICES")) {
+        snprintf(cvd, sizeof cvd, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
+        envp[ne++] = cvd;
+    }
+    if (o->gpu && getenv("LD_LIBRARY_PATH")) {   /* where the CUDA driver library may live */
+        snprintf(llp, sizeof llp, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
+        envp[ne++] = llp;
+    }
+    long uid_tasks = (!iso->cgroup && !iso->is_root) ? tasks_of_uid(getuid()) : -1;
+
+    pid_t p = fork();
+    if (p < 0) {
+        snprintf(err, errlen, "grader: cannot fork (%s)", strerror(errno));
+        return -1;
+    }
+    if (p == 0) {
+        setsid();                                  /* own session and process group */
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL);          /* the grader dies: so does the sandbox */
+#endif
+        char pid[32];
+        snprintf(pid, sizeof pid, "%ld", (long)getpid());
+        for (int i = 0; i < 2; ++i)
+            if (c->cg[i][0]) {
+                char f[400];
+                snprintf(f, sizeof f, "%s/cgroup.procs", c->cg[i]);
+                if (write_str(f, pid) != 0)
+                    _exit(125);
+            }
+        int nul = open("/dev/null", O_RDONLY);
+        dup2(nul, 0);
+        dup2(outp[1], 1);
+        dup2(outp[1], 2);
+        if (o->serve) {
+            /* req[0] and ans[1] may already sit on 3 or 4: move them up first. */
+            int r = fcntl(req[0], F_DUPFD, 10), w = fcntl(ans[1], F_DUPFD, 10);
+            dup2(r, 3);
+            dup2(w, 4);
+        }
+        close_from(o->serve ? 5 : 3);
+        struct rlimit rl;
+        rl.rlim_cur = rl.rlim_max = 0;
+        setrlimit(RLIMIT_CORE, &rl);
+        rl.rlim_cur = rl.rlim_max = 1024;         /* CUDA needs >= 64 (toolchain.md); tools more */
+        setrlimit(RLIMIT_NOFILE, &rl);
+        if (o->fsize_bytes > 0) {
+            rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize_bytes;
+            setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        if (uid_tasks >= 0) {                     /* fallback fork-bomb limit (not root) */
+            rl.rlim_cur = rl.rlim_max = (rlim_t)(uid_tasks + (o->max_tasks > 0 ? o->max_tasks : 64));
+            setrlimit(RLIMIT_NPROC, &rl);
+        }
+        signal(SIGPIPE, SIG_DFL);
+#ifdef __linux__
+        if (!iso->bwrap && iso->unshare_net && unshare(CLONE_NEWNET) != 0)
+            _exit(126);
+#endif
+        if (!iso->bwrap && o->host_cwd && chdir(o->host_cwd) != 0)
+            _exit(126);
+        execve(argv[0], (char *const *)argv, (char *const *)envp);
+        _exit(127);
+    }
+    c->pid = p;
+    close(outp[1]);
+    c->out = outp[0];
+    if (o->serve) {
+        close(req[0]);
+        close(ans[1]);
+        c->to_child = req[1];
+        c->from_child = ans[0];
+        fcntl(c->to_child, F_SETFL, O_NONBLOCK);
+        fcntl(c->from_child, F_SETFL, O_NONBLOCK);
+    }
+    fcntl(c->out, F_SETFL, O_NONBLOCK);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ I/O pump */
+
+static void take_output(tg_child *c)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t r = read(c->out, buf, sizeof buf);
+        if (r > 0) {
+            c->out_total += (unsigned long long)r;
+            if (c->cap.len < TG_CAPTURE_KEEP) {
+                size_t keep = TG_CAPTURE_KEEP - c->cap.len;
+                tg_buf_add(&c->cap, buf, (size_t)r < keep ? (size_t)r : keep);
+            }
+            continue;
+        }
+        if (r == 0) {
+            close(c->out);
+            c->out = -1;
+        }
+        return;   /* EAGAIN or EOF */
+    }
+}
+
+static void try_reap(tg_child *c)
+{
+    if (c->reaped || c->pid <= 0)
+        return;
+    int st;
+    pid_t r = waitpid(c->pid, &st, WNOHANG);
+    if (r == c->pid) {
+        c->reaped = 1;
+        c->status = st;
+    }
+}
+
+int tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, size_t ans_max,
+                      int (*complete)(const tg_buf *ans, void *ctx), void *ctx, double deadline_ms)
+{
+    const char *p = req;
+    size_t sent = 0;
+    for (;;) {
+        if (complete(ans, ctx))
+            return 0;
+        double left = deadline_ms - tl_now_ms();
+        if (left <= 0) {
+            c->timed_out = 1;
+            tg_child_kill(c);
+            return 2;
+        }
+        struct pollfd pf[3];
+        int n = 0, ito = -1, ians = -1, iout = -1;
+        if (c->to_child >= 0 && sent < reqlen) {
+            pf[n] = (struct pollfd){c->to_child, POLLOUT, 0};
+            ito = n++;
+        }
+        if (c->from_child >= 0) {
+            pf[n] = (struct pollfd){c->from_child, POLLIN, 0};
+            ians = n++;
+        }
+        if (c->out >= 0) {
+            pf[n] = (struct pollfd){c->out, POLLIN, 0};
+            iout = n++;
+        }
+        if (ians < 0)
+            return 1;                      /* fd 4 closed: nothing more can come */
+        int wait = left > 200 ? 200 : (int)left + 1;
+        int r = poll(pf, (nfds_t)n, wait);
+        if (r < 0 && errno != EINTR)
+            return 1;
+        if (iout >= 0 && pf[iout].revents)
+            take_output(c);
+        if (ito >= 0 && pf[ito].revents) {
+            if (pf[ito].revents & (POLLERR | POLLHUP)) {
+                close(c->to_child);
+                c->to_child = -1;
+            } else {
+                ssize_t w = write(c->to_child, p + sent, reqlen - sent);
+                if (w > 0)
+                    sent += (size_t)w;
+                else if (w < 0 && errno != EAGAIN && errno != EINTR) {
+                    close(c->to_child);     /* EPIPE: the child is gone or closed fd 3 */
+                    c->to_child = -1;
+                }
+            }
+        }
+        if (ians >= 0 && pf[ians].revents) {
+            char buf[65536];
+            ssize_t rd = read(c->from_child, buf, sizeof buf);
+            if (rd > 0) {
+                if (ans->len + (size_t)rd > ans_max) {
+                    tg_child_kill(c);
+                    return 3;
+                }
+                tg_buf_add(ans, buf, (size_t)rd);
+            } else if (rd == 0 || (errno != EAGAIN && errno != EINTR)) {
+                close(c->from_child);
+                c->from_child = -1;
+                if (complete(ans, ctx))
+                    return 0;
+                return 1;
+            }
+        }
+        try_reap(c);
+    }
+}
+
+int tg_child_wait(tg_child *c, double deadline_ms)
+{
+    for (;;) {
+        if (c->out >= 0)
+            take_output(c);
+        try_reap(c);
+        if (c->reaped && c->out < 0)
+            return 0;
+        double left = deadline_ms - tl_now_ms();
+        if (left <= 0) {
+            c->timed_out = 1;
+            tg_child_kill(c);
+            return 2;
+        }
+        if (c->out >= 0) {
+            struct pollfd pf = {c->out, POLLIN, 0};
+            poll(&pf, 1, left > 100 ? 100 : (int)left + 1);
+        } else {
+            /* Output closed (a grandchild may still hold it, or it closed it): wait a little. */
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+}
+
+static void kill_cgroup(const char *dir)
+{
+    char f[400];
+    snprintf(f, sizeof f, "%s/cgroup.kill", dir);          /* v2 >= 5.14: all at once */
+    if (access(f, W_OK) == 0)
+        write_str(f, "1");
+    snprintf(f, sizeof f, "%s/cgroup.procs", dir);
+    for (int round = 0; round < 100; ++round) {
+        FILE *pf = fopen(f, "r");
+        if (!pf)
+            return;
+        long pid;
+        int any = 0;
+        while (fscanf(pf, "%ld", &pid) == 1) {
+            kill((pid_t)pid, SIGKILL);
+            any = 1;
+        }
+        fclose(pf);
+        if (!any)
+            return;
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+void tg_child_kill(tg_child *c)
+{
+    if (c->pid > 0 && !c->reaped) {
+        kill(-c->pid, SIGKILL);
+        kill(c->pid, SIGKILL);
+    }
+    for (int i = 0; i < 2; ++i)
+        if (c->cg[i][0])
+            kill_cgroup(c->cg[i]);
+    if (c->pid > 0 && !c->reaped) {
+        int st;
+        while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        c->reaped = 1;
+        c->status = st;
+    }
+    if (c->out >= 0)
+        take_output(c);
+    for (int i = 0; i < 2; ++i) {
+        if (!c->cg[i][0])
+            continue;
+        char f[400];
+        snprintf(f, sizeof f, "%s/memory.oom_control", c->cg[i]);       /* v1 */
+        if (read_counter(f, "oom_kill") > 0)
+            c->oom = 1;
+        snprintf(f, sizeof f, "%s/memory.events", c->cg[i]);            /* v2 */
+        if (read_counter(f, "oom_kill") > 0)
+            c->oom = 1;
+        snprintf(f, sizeof f, "%s/pids.events", c->cg[i]);              /* "max N": forks refused */
+        long refused = read_counter(f, "max");
+        if (refused > c->forks_refused)
+            c->forks_refused = refused;
+        kill_cgroup(c->cg[i]);
+        for (int t = 0; t < 50 && rmdir(c->cg[i]) != 0 && errno == EBUSY; ++t) {
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        c->cg[i][0] = '\0';
+    }
+}
+
+void tg_child_describe(const tg_child *c, char *buf, size_t len)
+{
+    if (c->timed_out) {
+        snprintf(buf, len, "killed at the wall-clock limit (the whole process tree)");
+        return;
+    }
+    if (c->oom) {
+        snprintf(buf, len, "killed by the memory limit (cgroup out-of-memory)");
+        return;
+    }
+    if (!c->reaped) {
+        snprintf(buf, len, "still running");
+        return;
+    }
+    if (WIFSIGNALED(c->status)) {
+        int s = WTERMSIG(c->status);
+        snprintf(buf, len, "killed by signal %d (SIG%s)", s, sigabbrev_np(s) ? sigabbrev_np(s) : "?");
+        return;
+    }
+    int code = WEXITSTATUS(c->status);
+    /* bubblewrap passes on 128+N when its child died of signal N. */
+    if (c->via_bwrap && code > 128 && code < 128 + 65 && sigabbrev_np(code - 128))
+        snprintf(buf, len, "killed by signal %d (SIG%s)", code - 128, sigabbrev_np(code - 128));
+    else if (code == 127)
+        snprintf(buf, len, "could not be started (exit status 127)");
+    else
+        snprintf(buf, len, "exited with status %d", code);
+}
+
+void tg_child_free(tg_child *c)
+{
+    tg_child_kill(c);
+    if (c->to_child >= 0) close(c->to_child);
+    if (c->from_child >= 0) close(c->from_child);
+    if (c->out >= 0) close(c->out);
+    c->to_child = c->from_child = c->out = -1;
+    tg_buf_free(&c->cap);
+}

@@ -1,0 +1,32 @@
+/* util.h: small pieces the grader needs: a JSON string escaper, atomic file writes, folders. */
+#ifndef TILELAB_GRADER_UTIL_H
+#define TILELAB_GRADER_UTIL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* Writes s (len bytes, any content) as a JSON string with its quotes: '"' and '\' escaped,
+ * control characters as \n \t \r \b \f or \u00XX, DEL as \u007f, and every byte that is not
+ * part of well-formed UTF-8 (stray continuation bytes, overlong forms, surrogates, code points
+ * above U+10FFFF, truncated sequences) replaced by U+FFFD. Valid UTF-8 passes unchanged. */
+void tg_json_str(FILE *out, const char *s, size_t len);
+void tg_json_cstr(FILE *out, const char *s);   /* NULL writes null */
+
+/* Writes data to path atomically: path.tmp, fsync, rename, fsync of the folder. 0 or -1. */
+int  tg_write_atomic(const char *path, const void *data, size_t len);
+int  tg_mkdirs(const char *path, int mode);      /* mkdir -p; 0 or -1 (errno set)          */
+int  tg_rmtree(const char *path);                /* rm -rf without following symlinks      */
+int  tg_is_dir(const char *path);
+int  tg_is_file(const char *path);
+/* Reads a whole (small) file; NULL on error. *len gets its size. Caller frees. */
+char *tg_read_file(const char *path, size_t max, size_t *len);
+/* Appends printf output to a growing string (a small string builder). */
+typedef struct tg_buf {
+    char  *s;
+    size_t len, cap;
+} tg_buf;
+void tg_buf_printf(tg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tg_buf_add(tg_buf *b, const char *s, size_t len);
+void tg_buf_free(tg_buf *b);
+
+#endif

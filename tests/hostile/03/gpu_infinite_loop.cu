@@ -1,0 +1,48 @@
+/* hostile/03/gpu_infinite_loop.cu: the kernel never finishes (a spin on a volatile flag that is never set).
+ * Expected: the case is killed at the wall-clock limit (a spinning kernel costs almost no CPU,
+ * toolchain.md), SIGKILL frees the GPU, the next submission runs normally.
+ * Written to common/CONTRACTS.md section 1 (lab 03: tiled.cu, MatrixMulKernel, launch_tiled);
+ * align with labs/03-tiled-kernel when that lab lands. Graded on a GPU only. */
+#include <cuda_runtime.h>
+
+#include "lab.h"
+
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16
+#endif
+
+static int ceil_div(int a, int b)
+{
+    return (a + b - 1) / b;
+}
+
+/* A correct tiled kernel (Width a multiple of TILE_WIDTH), so only the hostile part differs. */
+__global__ void MatrixMulKernel(const float *Md, const float *Nd, float *Pd, int Width)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int Row = blockIdx.y * TILE_WIDTH + ty, Col = blockIdx.x * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    volatile int *never = (volatile int *)Pd;   /* reads P, which the harness poisoned (NaN bits) */
+    while (never[0] != 0x12345678)
+        ;
+    for (int ph = 0; ph < Width / TILE_WIDTH; ++ph) {
+        Mds[ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];
+        Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * Width + Col];
+        __syncthreads();
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
+        __syncthreads();
+    }
+    Pd[Row * Width + Col] = Pvalue;
+}
+
+extern "C" cudaError_t launch_tiled(const float *d_M, const float *d_N, float *d_P, int Width)
+{
+    dim3 block(TILE_WIDTH, TILE_WIDTH);
+    dim3 grid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH));
+    MatrixMulKernel<<<grid, block>>>(d_M, d_N, d_P, Width);
+    cudaError_t err = cudaGetLastError();
+    return err;
+}

@@ -1,0 +1,587 @@
+/* test_grader_class.c: the grader end to end on a lab 01 class folder: the solution (as a folder,
+ * a .tar.gz and a .zip), the known-wrong submissions (tests/wrong/01), the hostile corpus
+ * (tests/hostile/01) and refused archives. The class is graded once per tl-grade binary (a stamp
+ * file); every test below reads its verdicts. Also: usage errors, a killed run that is restarted,
+ * the student edition, and the GPU hostiles (skipped without a GPU and lab 03). */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define TG      TL_BUILD_ROOT "/grader/tl-grade"
+#define CLASS   TL_BUILD_ROOT "/tests/class01"
+#define IN      CLASS "/in"
+#define OUT     CLASS "/out"
+#define LIMIT   900
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void put_submission(const char *name, const char *src, const char *prefix)
+{
+    cr_assert_eq(sh("mkdir -p '%s/%s'", IN, name), 0);
+    char to[1024];
+    snprintf(to, sizeof to, "%s/%s/gmm.c", IN, name);
+    FILE *f = fopen(to, "w");
+    cr_assert(f);
+    if (prefix)
+        fputs(prefix, f);
+    fclose(f);
+    cr_assert_eq(sh("cat '%s' >> '%s'", src, to), 0);
+}
+
+static const char *const wrong[] = {"loop_short", "acc_not_reset", "transposed", "blocked_drops_partial", NULL};
+static const char *const hostile[] = {"cpu_infinite_loop", "fork_bomb", "gigabytes_of_output", "exit_early", "print_pass",
+                                      "abort", "huge_malloc", "read_secrets", "network_socket", "write_outside", NULL};
+
+static void make_class(void)
+{
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s'", CLASS, IN), 0);
+    char defs[2048];
+    snprintf(defs, sizeof defs, "#define TL_HOSTILE_ROOT \"%s\"\n#define TL_HOSTILE_OUT \"%s\"\n", TL_SOURCE_ROOT, OUT);
+    put_submission("solution", TL_SOURCE_ROOT "/solutions/01-cpu-baseline/gmm.c", NULL);
+    for (int i = 0; wrong[i]; ++i) {
+        char src[1024];
+        snprintf(src, sizeof src, "%s/tests/wrong/01/%s.c", TL_SOURCE_ROOT, wrong[i]);
+        put_submission(wrong[i], src, NULL);
+    }
+    put_submission("does_not_compile", TL_SOURCE_ROOT "/tests/wrong/01/does_not_compile.c", NULL);
+    for (int i = 0; hostile[i]; ++i) {
+        char src[1024];
+        snprintf(src, sizeof src, "%s/tests/hostile/01/%s.c", TL_SOURCE_ROOT, hostile[i]);
+        put_submission(hostile[i], src, defs);
+    }
+    /* Archives: the solution wrapped in a folder (.tar.gz) and in a labs/ tree (.zip); two evil ones. */
+    cr_assert_eq(sh("cd '%s' && mkdir -p t/alice && cp '%s/solutions/01-cpu-baseline/gmm.c' t/alice/ && "
+                    "tar -czf tarball_solution.tar.gz -C t alice && rm -rf t", CLASS, TL_SOURCE_ROOT), 0);
+    if (sh("command -v zip >/dev/null") == 0)
+        cr_assert_eq(sh("cd '%s' && mkdir -p z/labs/01-cpu-baseline && cp '%s/solutions/01-cpu-baseline/gmm.c' "
+                        "z/labs/01-cpu-baseline/ && (cd z && zip -qr ../zipped_solution.zip labs) && rm -rf z",
+                        CLASS, TL_SOURCE_ROOT), 0);
+    cr_assert_eq(sh("cd '%s' && mkdir -p e && cp '%s/solutions/01-cpu-baseline/gmm.c' e/gmm.c && "
+                    "tar -cf evil_dotdot.tar --transform 's,^,../../,' -C e gmm.c && "
+                    "ln -s /etc/passwd e/link && tar -cf evil_symlink.tar -C e link gmm.c && rm -rf e",
+                    CLASS, TL_SOURCE_ROOT), 0);
+    /* Oversized (incompressible 9 MiB) and a device node (root only: mknod). */
+    cr_assert_eq(sh("cd '%s' && mkdir -p o && head -c 9437184 /dev/urandom > o/gmm.c && "
+                    "tar -czf evil_oversized.tar.gz -C o gmm.c && rm -rf o", CLASS), 0);
+    sh("cd '%s' && mkdir -p d && cp '%s/solutions/01-cpu-baseline/gmm.c' d/ && mknod d/null c 1 3 2>/dev/null && "
+       "tar -cf evil_device.tar -C d gmm.c null; rm -rf d", CLASS, TL_SOURCE_ROOT);
+    cr_assert_eq(sh("echo 424242 > '%s/secret'", CLASS), 0);
+}
+
+/* Grades the class once per tl-grade binary and test binary; later tests reuse the verdicts. */
+static void class_run(void)
+{
+    struct stat st;
+    cr_assert_eq(stat(TG, &st), 0, "tl-grade is not built");
+    struct stat me;                                /* this test binary: the class it builds */
+    cr_assert_eq(stat("/proc/self/exe", &me), 0);
+    char stamp[160];
+    snprintf(stamp, sizeof stamp, "%lld-%lld %lld-%lld\n", (long long)st.st_mtime, (long long)st.st_size,
+             (long long)me.st_mtime, (long long)me.st_size);
+    char *old = tg_read_file(CLASS "/stamp", 128, NULL);
+    int fresh = old && strcmp(old, stamp) == 0;
+    free(old);
+    if (fresh && tg_is_file(OUT "/summary.md"))
+        return;
+    make_class();
+    int rc = sh("'%s' --kit '%s' --lab 01 --out '%s' --secret '%s/secret' --jobs 2 '%s'/* '%s'/*.tar* %s "
+                "> '%s/run.log' 2>&1", TG, TL_SOURCE_ROOT, OUT, CLASS, IN, CLASS,
+                tg_is_file(CLASS "/zipped_solution.zip") ? CLASS "/zipped_solution.zip" : "", CLASS);
+    char *log = tg_read_file(CLASS "/run.log", 1 << 20, NULL);
+    cr_assert_eq(rc, 0, "the class run failed (exit %d):\n%s", rc, log ? log : "");
+    free(log);
+    tg_write_atomic(CLASS "/stamp", stamp, strlen(stamp));
+}
+
+static char *results(const char *student)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s/results.json", OUT, student);
+    char *s = tg_read_file(p, 1 << 22, NULL);
+    cr_assert(s, "no results.json for %s", student);
+    return s;
+}
+
+static double score_of(const char *json)
+{
+    const char *p = strstr(json, "\"score\": ");
+    cr_assert(p);
+    return atof(p + 9);
+}
+
+/* The JSON text of one test, from its name to its visibility (outputs are escaped, so the
+ * substring search is safe for ASCII reasons). */
+static char *test_of(const char *json, const char *name)
+{
+    char key[300];
+    snprintf(key, sizeof key, "{\"name\": \"%s\"", name);
+    const char *p = strstr(json, key);
+    cr_assert(p, "no test '%s' in results.json", name);
+    const char *e = strstr(p, "\"visibility\"");
+    cr_assert(e);
+    return strndup(p, (size_t)(e - p));
+}
+
+static void assert_test(const char *student, const char *test, int passed, const char *needle)
+{
+    class_run();
+    char *js = results(student);
+    char *t = test_of(js, test);
+    cr_assert(strstr(t, passed ? "\"status\": \"passed\"" : "\"status\": \"failed\""),
+              "%s: test '%s' should have %s:\n%s", student, test, passed ? "passed" : "failed", t);
+    if (needle)
+        cr_assert(strstr(t, needle), "%s: test '%s' should say '%s':\n%s", student, test, needle, t);
+    free(t);
+    free(js);
+}
+
+static const char *isolation(void)
+{
+    static char iso[512];
+    char *s = tg_read_file(OUT "/summary.md", 1 << 22, NULL);
+    cr_assert(s);
+    const char *p = strstr(s, "- isolation: ");
+    cr_assert(p);
+    snprintf(iso, sizeof iso, "%.*s", (int)strcspn(p, "\n"), p);
+    free(s);
+    return iso;
+}
+
+#define IJK_PUB "GMM_CPU (cpu_ijk), public sizes"
+#define IJK_HID "GMM_CPU (cpu_ijk), hidden sizes"
+#define IKJ_PUB "GMM_CPU_ikj (cpu_ikj), public sizes"
+#define IKJ_HID "GMM_CPU_ikj (cpu_ikj), hidden sizes"
+#define BL_PUB  "GMM_CPU_blocked Block 32 (cpu_blocked), public sizes"
+#define BL_HID  "GMM_CPU_blocked Block 32 (cpu_blocked), hidden sizes"
+
+/* ------------------------------------------------------------ the class */
+
+Test(class01, the_whole_batch_finishes_with_a_row_per_submission, .timeout = LIMIT)
+{
+    class_run();
+    char *csv = tg_read_file(OUT "/gradebook.csv", 1 << 20, NULL);
+    cr_assert(csv);
+    cr_assert(strncmp(csv, "student,score,max,", 18) == 0, "gradebook header: %.80s", csv);
+    const char *all[] = {"solution", "tarball_solution", "evil_dotdot", "evil_symlink", NULL};
+    for (int i = 0; all[i]; ++i) {
+        char row[80];
+        snprintf(row, sizeof row, "\n%s,", all[i]);
+        cr_assert(strstr(csv, row), "no gradebook row for %s", all[i]);
+    }
+    for (int i = 0; hostile[i]; ++i) {
+        char row[80];
+        snprintf(row, sizeof row, "\n%s,", hostile[i]);
+        cr_assert(strstr(csv, row), "no gradebook row for %s", hostile[i]);
+    }
+    free(csv);
+    char *md = tg_read_file(OUT "/summary.md", 1 << 22, NULL);
+    cr_assert(md && strstr(md, "## Grader-side problems\n\nnone"), "grader-side problems in the class run");
+    free(md);
+}
+
+Test(class01, every_results_json_is_valid_json, .timeout = LIMIT)
+{
+    class_run();
+    int rc = sh("command -v python3 >/dev/null || exit 77; for f in '%s'/*/results.json; do "
+                "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert \"score\" in d and \"tests\" in d' \"$f\" || exit 1; done", OUT);
+    if (rc == 77)
+        cr_skip_test("python3 is not installed");
+    cr_assert_eq(rc, 0, "a results.json is not valid JSON in Gradescope's shape");
+}
+
+Test(class01, no_submission_takes_more_than_a_minute, .timeout = LIMIT)
+{
+    class_run();
+    DIR *d = opendir(OUT);
+    cr_assert(d);
+    struct dirent *e;
+    int n = 0;
+    double total = 0, worst = 0;
+    while ((e = readdir(d))) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s/.done", OUT, e->d_name);
+        char *m = tg_read_file(p, 256, NULL);
+        if (!m)
+            continue;
+        double sc, mx, secs;
+        cr_assert_eq(sscanf(m, "%lf %lf %lf", &sc, &mx, &secs), 3);
+        free(m);
+        total += secs;
+        if (secs > worst)
+            worst = secs;
+        ++n;
+        cr_expect(secs < 60, "%s took %.1f s", e->d_name, secs);
+    }
+    closedir(d);
+    cr_assert(n >= 15);
+    cr_log_info("%d submissions, %.1f s each on average, %.1f s at most", n, total / n, worst);
+}
+
+Test(class01, the_solution_gets_full_marks_as_folder_tarball_and_zip, .timeout = LIMIT)
+{
+    class_run();
+    const char *names[] = {"solution", "tarball_solution", "zipped_solution", NULL};
+    for (int i = 0; names[i]; ++i) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s/results.json", OUT, names[i]);
+        if (!tg_is_file(p) && strcmp(names[i], "zipped_solution") == 0)
+            continue;                               /* no zip tool on this machine */
+        char *js = results(names[i]);
+        cr_assert_float_eq(score_of(js), 100.0, 1e-9, "%s scored %g", names[i], score_of(js));
+        free(js);
+    }
+}
+
+/* ------------------------------------------------------------ known-wrong */
+
+Test(wrong01, a_loop_bound_one_short_loses_the_ijk_points_with_the_reason, .timeout = LIMIT)
+{
+    assert_test("loop_short", IJK_PUB, 0, "loop bound");
+    assert_test("loop_short", IKJ_PUB, 1, NULL);
+}
+
+Test(wrong01, an_accumulator_not_reset_is_named, .timeout = LIMIT)
+{
+    assert_test("acc_not_reset", IJK_PUB, 0, "accumulator not reset");
+    assert_test("acc_not_reset", BL_PUB, 1, NULL);
+}
+
+Test(wrong01, a_transposed_index_is_named, .timeout = LIMIT)
+{
+    assert_test("transposed", IJK_PUB, 0, "swapped indices");
+    assert_test("transposed", IJK_PUB, 0, "M * transpose(N)");
+    assert_test("transposed", IKJ_PUB, 1, NULL);
+}
+
+Test(wrong01, a_dropped_partial_block_fails_ragged_sizes_only_and_is_named, .timeout = LIMIT)
+{
+    assert_test("blocked_drops_partial", BL_PUB, 0, "last partial tile dropped");
+    assert_test("blocked_drops_partial", BL_PUB, 0, "correct: 64, 128, 512");
+    assert_test("blocked_drops_partial", BL_HID, 0, NULL);
+    assert_test("blocked_drops_partial", IJK_PUB, 1, NULL);
+}
+
+Test(wrong01, a_build_failure_scores_0_and_quotes_the_compiler, .timeout = LIMIT)
+{
+    class_run();
+    char *js = results("does_not_compile");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(js, "the build failed") && strstr(js, "gmm.c") && strstr(js, "error"), "%s", js);
+    free(js);
+}
+
+Test(wrong01, every_wrong_submission_scores_less_than_the_solution, .timeout = LIMIT)
+{
+    class_run();
+    for (int i = 0; wrong[i]; ++i) {
+        char *js = results(wrong[i]);
+        double s = score_of(js);
+        cr_assert(s < 100.0 && s > 0.0, "%s scored %g", wrong[i], s);
+        free(js);
+    }
+}
+
+/* ------------------------------------------------------------ hostile */
+
+Test(hostile01, an_endless_loop_is_killed_at_the_wall_clock_limit_and_the_rest_is_graded, .timeout = LIMIT)
+{
+    assert_test("cpu_infinite_loop", IJK_PUB, 0, "wall-clock limit");
+    assert_test("cpu_infinite_loop", IJK_HID, 0, "not run: an earlier case of cpu_ijk");
+    assert_test("cpu_infinite_loop", IKJ_PUB, 1, NULL);
+    assert_test("cpu_infinite_loop", BL_HID, 1, NULL);
+}
+
+static int processes_running(const char *needle)
+{
+    DIR *d = opendir("/proc");
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char p[300], cmd[4096] = "";
+        snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        size_t r = fread(cmd, 1, sizeof cmd - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < r; ++i)
+            if (!cmd[i])
+                cmd[i] = ' ';
+        cmd[r] = '\0';
+        n += strstr(cmd, needle) != NULL;
+    }
+    closedir(d);
+    return n;
+}
+
+Test(hostile01, a_fork_bomb_is_contained_and_leaves_no_process_behind, .timeout = LIMIT)
+{
+    assert_test("fork_bomb", IJK_PUB, 0, "wall-clock limit");
+    if (strstr(isolation(), "cgroup"))
+        assert_test("fork_bomb", IJK_PUB, 0, "the process limit refused");
+    assert_test("fork_bomb", IKJ_PUB, 1, NULL);
+    cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve"), 0, "student processes survived the class run");
+}
+
+Test(hostile01, gigabytes_of_output_are_counted_not_kept, .timeout = LIMIT)
+{
+    assert_test("gigabytes_of_output", IJK_PUB, 0, "MiB; 64 KiB kept");
+    char *js = results("gigabytes_of_output");
+    cr_assert(strlen(js) < 200 * 1024, "results.json is %zu bytes: the output was not capped", strlen(js));
+    free(js);
+}
+
+Test(hostile01, exiting_0_early_is_not_a_pass, .timeout = LIMIT)
+{
+    assert_test("exit_early", IJK_PUB, 0, "exited with status 0");
+    assert_test("exit_early", IKJ_PUB, 1, NULL);
+}
+
+Test(hostile01, printing_pass_and_score_100_earns_nothing, .timeout = LIMIT)
+{
+    class_run();
+    char *js = results("print_pass");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(js, "Score: 100/100") && strstr(js, "evidence only"), "its prints should be quoted as evidence");
+    free(js);
+}
+
+Test(hostile01, abort_is_reported_as_sigabrt, .timeout = LIMIT)
+{
+    assert_test("abort", IJK_PUB, 0, "SIGABRT");
+    assert_test("abort", IKJ_PUB, 1, NULL);
+}
+
+Test(hostile01, a_huge_malloc_meets_the_memory_or_time_limit, .timeout = LIMIT)
+{
+    class_run();
+    if (strstr(isolation(), "cgroup"))
+        assert_test("huge_malloc", IJK_PUB, 0, "memory limit");
+    else
+        assert_test("huge_malloc", IJK_PUB, 0, NULL);
+    assert_test("huge_malloc", IKJ_PUB, 1, NULL);
+}
+
+Test(hostile01, the_solutions_the_kit_and_the_out_dir_are_unreadable, .timeout = LIMIT)
+{
+    class_run();
+    if (!strstr(isolation(), "bubblewrap"))
+        cr_skip_test("no bubblewrap here: the filesystem is not isolated (%s)", isolation());
+    char *js = results("read_secrets");
+    cr_assert_not(strstr(js, "LEAK"), "the sandbox leaked:\n%s", js);
+    cr_assert_float_eq(score_of(js), 100.0, 1e-9);
+    free(js);
+}
+
+Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
+{
+    class_run();
+    if (!strstr(isolation(), "bubblewrap") && !strstr(isolation(), "unshare"))
+        cr_skip_test("network not isolated here (%s)", isolation());
+    char *js = results("network_socket");
+    cr_assert_not(strstr(js, "LEAK"), "the sandbox has network:\n%s", js);
+    cr_assert_float_eq(score_of(js), 100.0, 1e-9);
+    free(js);
+}
+
+Test(hostile01, nothing_is_written_outside_the_sandbox, .timeout = LIMIT)
+{
+    class_run();
+    if (!strstr(isolation(), "bubblewrap"))
+        cr_skip_test("no bubblewrap here: the filesystem is not isolated (%s)", isolation());
+    const char *paths[] = {"/root/tl_hostile_was_here", "/tl_hostile_was_here", "/tmp/tl_hostile_was_here",
+                           TL_SOURCE_ROOT "/tl_hostile_was_here", OUT "/tl_hostile_was_here",
+                           OUT "/.state/tl_hostile_was_here", NULL};
+    for (int i = 0; paths[i]; ++i)
+        cr_assert_not(access(paths[i], F_OK) == 0, "the hostile submission wrote %s", paths[i]);
+    char *js = results("write_outside");
+    cr_assert_float_eq(score_of(js), 100.0, 1e-9);
+    free(js);
+}
+
+Test(hostile01, archives_with_dotdot_or_links_are_refused_with_the_reason, .timeout = LIMIT)
+{
+    class_run();
+    char *js = results("evil_dotdot");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(js, "archive refused") && strstr(js, ".."), "%s", js);
+    free(js);
+    js = results("evil_symlink");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(js, "archive refused") && strstr(js, "link"), "%s", js);
+    free(js);
+    char *part = tg_read_file(OUT "/evil_symlink/summary.part.md", 1 << 20, NULL);
+    cr_assert(part && !strstr(part, "every test passed"), "a refused archive's summary says it passed:\n%s", part);
+    free(part);
+    js = results("evil_oversized");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(js, "archive refused") && strstr(js, "MiB accepted"), "%s", js);
+    free(js);
+    if (tg_is_file(CLASS "/evil_device.tar")) {
+        js = results("evil_device");
+        cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+        cr_assert(strstr(js, "archive refused") && strstr(js, "device"), "%s", js);
+        free(js);
+    }
+}
+
+/* ------------------------------------------------------------ usage */
+
+Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
+{
+    cr_assert_eq(sh("'%s' --kit '%s' --lab 07 --out /tmp/tl-u x 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "unknown lab");
+    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --out /tmp/tl-u /nonexistent/alice 2>/dev/null", TG, TL_SOURCE_ROOT), 2,
+                 "missing submission");
+    cr_assert_eq(sh("touch /tmp/tl-u-file && '%s' --kit '%s' --lab 01 --out /tmp/tl-u-file '%s/labs/01-cpu-baseline' "
+                    "2>/dev/null", TG, TL_SOURCE_ROOT, TL_SOURCE_ROOT), 2, "out dir is a file");
+    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --out /tmp/tl-u 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "no submissions");
+    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --bogus 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "unknown option");
+    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "no --out");
+    /* The same through the front door's script. */
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-grade.sh' --help >/dev/null", TL_SOURCE_ROOT,
+                    TL_BUILD_ROOT, TL_SOURCE_ROOT), 0, "kit grade --help");
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-grade.sh' --lab 07 --out /tmp/tl-u x 2>/dev/null",
+                    TL_SOURCE_ROOT, TL_BUILD_ROOT, TL_SOURCE_ROOT), 2, "kit grade with an unknown lab");
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD=/nonexistent sh '%s/grader/kit-grade.sh' --help 2>/dev/null",
+                    TL_SOURCE_ROOT, TL_SOURCE_ROOT), 2, "kit grade without a configured build");
+    sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
+}
+
+Test(usage, an_out_dir_of_another_secret_or_lab_is_refused, .timeout = LIMIT)
+{
+    class_run();
+    cr_assert_eq(sh("echo 777 > /tmp/tl-other-secret && '%s' --kit '%s' --lab 01 --out '%s' --secret /tmp/tl-other-secret "
+                    "'%s/solution' 2>/dev/null", TG, TL_SOURCE_ROOT, OUT, IN), 2,
+                 "results of one secret must not be mixed with another's");
+    sh("rm -f /tmp/tl-other-secret");
+}
+
+/* ------------------------------------------------------------ restart */
+
+Test(resume, a_killed_run_started_again_loses_nothing_and_skips_finished_work, .timeout = LIMIT)
+{
+    const char *dir = TL_BUILD_ROOT "/tests/resume01";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/a_solution' '%s/in/b_wrong' '%s/in/c_slow'", dir, dir, dir, dir), 0);
+    cr_assert_eq(sh("cp '%s/solutions/01-cpu-baseline/gmm.c' '%s/in/a_solution/' && "
+                    "cp '%s/tests/wrong/01/loop_short.c' '%s/in/b_wrong/gmm.c' && "
+                    "cp '%s/tests/hostile/01/cpu_infinite_loop.c' '%s/in/c_slow/gmm.c'",
+                    TL_SOURCE_ROOT, dir, TL_SOURCE_ROOT, dir, TL_SOURCE_ROOT, dir), 0);
+    char out[1024], a[1024], b[1024], c[1024];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(a, sizeof a, "%s/in/a_solution", dir);
+    snprintf(b, sizeof b, "%s/in/b_wrong", dir);
+    snprintf(c, sizeof c, "%s/in/c_slow", dir);
+    pid_t p = fork();
+    if (p == 0) {
+        int nul = open("/dev/null", O_WRONLY);
+        dup2(nul, 1);
+        dup2(nul, 2);
+        execl(TG, TG, "--kit", TL_SOURCE_ROOT, "--lab", "01", "--out", out, "--jobs", "1", a, b, c, (char *)NULL);
+        _exit(127);
+    }
+    char marker[1100];
+    snprintf(marker, sizeof marker, "%s/a_solution/.done", out);
+    for (int i = 0; i < 600 && access(marker, F_OK) != 0; ++i)
+        usleep(100 * 1000);
+    cr_assert_eq(access(marker, F_OK), 0, "the first submission never finished");
+    kill(p, SIGKILL);                            /* mid-run: b or c is being graded */
+    waitpid(p, NULL, 0);
+    char *first = tg_read_file(marker, 256, NULL);
+    usleep(300 * 1000);
+    char log[1100];
+    snprintf(log, sizeof log, "%s/rerun.log", dir);
+    int rc = sh("'%s' --kit '%s' --lab 01 --out '%s' --jobs 1 '%s' '%s' '%s' > '%s' 2>&1", TG, TL_SOURCE_ROOT, out, a, b, c, log);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 0, "the restarted run failed:\n%s", text);
+    cr_assert(strstr(text, "a_solution ... 100/100 (graded earlier"), "the finished submission was graded again:\n%s", text);
+    char *again = tg_read_file(marker, 256, NULL);
+    cr_assert_str_eq(first, again, "the finished result changed");
+    char *csv = tg_read_file(TL_BUILD_ROOT "/tests/resume01/out/gradebook.csv", 1 << 20, NULL);
+    cr_assert(csv && strstr(csv, "\na_solution,100.00") && strstr(csv, "\nb_wrong,70.00") && strstr(csv, "\nc_slow,70.00"),
+              "gradebook after the restart:\n%s", csv ? csv : "(none)");
+    free(first); free(again); free(text); free(csv);
+    cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve"), 0, "the killed run left student processes");
+}
+
+/* ------------------------------------------------------------ kit check, kit release */
+
+Test(kit, kit_check_fails_on_the_skeleton_with_the_teaching_output, .timeout = LIMIT)
+{
+    char log[] = TL_BUILD_ROOT "/tests/kitcheck.log";
+    int rc = sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-check.sh' 01 > '%s' 2>&1", TL_SOURCE_ROOT, TL_BUILD_ROOT,
+                TL_SOURCE_ROOT, log);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 1, "kit check 01 on the skeleton should exit 1:\n%s", text);
+    cr_assert(strstr(text, "FAIL  GMM_CPU (cpu_ijk), public sizes") && strstr(text, "likely:"), "%s", text);
+    free(text);
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-check.sh' 09 >/dev/null 2>&1", TL_SOURCE_ROOT,
+                    TL_BUILD_ROOT, TL_SOURCE_ROOT), 2, "an unknown lab is a usage error");
+}
+
+Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIMIT)
+{
+    char dest[] = "/tmp/tl-release-XXXXXX";
+    cr_assert(mkdtemp(dest));                     /* empty: kit release may use it */
+    char log[] = TL_BUILD_ROOT "/tests/release.log";
+    int rc = sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT, dest, log);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 0, "kit release failed:\n%s", text);
+    free(text);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/solutions", dest);
+    cr_assert_not(tg_is_dir(p), "the student edition has solutions/");
+    snprintf(p, sizeof p, "%s/tests", dest);
+    cr_assert_not(tg_is_dir(p), "the student edition has tests/ (the wrong and hostile corpus)");
+    snprintf(p, sizeof p, "%s/labs/01-cpu-baseline/gmm.c", dest);
+    cr_assert(tg_is_file(p));
+    cr_assert_eq(sh("grep -q 'TODO' '%s'", p), 0, "the lab file is not the skeleton");
+    cr_assert_eq(sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT,
+                    dest), 2, "kit release overwrote a non-empty folder");
+    sh("rm -rf '%s'", dest);
+}
+
+/* ------------------------------------------------------------ GPU hostiles */
+
+Test(hostile03, gpu_hostiles_are_graded_on_a_gpu_only, .timeout = LIMIT)
+{
+    if (!tg_is_dir(TL_SOURCE_ROOT "/labs/03-tiled-kernel"))
+        cr_skip_test("lab 03 is not in this kit yet: tests/hostile/03 waits for it");
+    if (access("/dev/nvidiactl", F_OK) != 0)
+        cr_skip_test("no GPU here: tests/hostile/03 runs on the GPU machine (grader/README.md says how)");
+    const char *dir = TL_BUILD_ROOT "/tests/class03";
+    const char *names[] = {"gpu_infinite_loop", "huge_cudamalloc", "device_reset", NULL};
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in'", dir, dir), 0);
+    for (int i = 0; names[i]; ++i)
+        cr_assert_eq(sh("mkdir -p '%s/in/%s' && cp '%s/tests/hostile/03/%s.cu' '%s/in/%s/tiled.cu'", dir, names[i],
+                        TL_SOURCE_ROOT, names[i], dir, names[i]), 0);
+    int rc = sh("'%s' --kit '%s' --lab 03 --out '%s/out' --jobs 1 '%s'/in/* > '%s/run.log' 2>&1", TG, TL_SOURCE_ROOT,
+                dir, dir, dir);
+    cr_assert_eq(rc, 0, "the lab 03 hostile run failed (see %s/run.log)", dir);
+    char *md = tg_read_file(TL_BUILD_ROOT "/tests/class03/out/summary.md", 1 << 22, NULL);
+    cr_assert(md && strstr(md, "gpu_infinite_loop") && strstr(md, "wall-clock limit"), "%s", md ? md : "");
+    free(md);
+}

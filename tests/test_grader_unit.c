@@ -1,0 +1,235 @@
+/* test_grader_unit.c: the grader's pieces that need no class run: the JSON escaper, the speed
+ * credit, the rubric table against grader/rubric.md and the labs' --help, the pristine copy's
+ * exclusions. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "labs.h"
+#include "util.h"
+
+/* ------------------------------------------------------------ helpers */
+
+static char *escape(const char *s, size_t len)
+{
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    tg_json_str(f, s, len);
+    fclose(f);
+    return out;
+}
+
+static void assert_escapes(const char *in, size_t len, const char *want)
+{
+    char *got = escape(in, len);
+    cr_assert_str_eq(got, want, "escaping %zu bytes: got %s, expected %s", len, got, want);
+    free(got);
+}
+
+/* ------------------------------------------------------------ JSON */
+
+Test(json, quotes_and_backslashes_are_escaped, .timeout = 10)
+{
+    assert_escapes("say \"hi\" \\ bye", 14, "\"say \\\"hi\\\" \\\\ bye\"");
+}
+
+Test(json, control_characters_become_short_or_u_escapes, .timeout = 10)
+{
+    assert_escapes("a\nb\tc\rd\be\ff", 11, "\"a\\nb\\tc\\rd\\be\\ff\"");
+    assert_escapes("\x01\x1f\x7f", 3, "\"\\u0001\\u001f\\u007f\"");
+}
+
+Test(json, an_embedded_nul_is_escaped_not_a_terminator, .timeout = 10)
+{
+    assert_escapes("a\0b", 3, "\"a\\u0000b\"");
+}
+
+Test(json, valid_utf8_passes_unchanged, .timeout = 10)
+{
+    const char *s = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";   /* café € 😀 */
+    char want[64];
+    snprintf(want, sizeof want, "\"%s\"", s);
+    assert_escapes(s, strlen(s), want);
+}
+
+Test(json, invalid_utf8_is_replaced_byte_by_byte, .timeout = 10)
+{
+    assert_escapes("a\xff" "b", 3, "\"a\\ufffdb\"");                       /* never valid        */
+    assert_escapes("\xc0\xaf", 2, "\"\\ufffd\\ufffd\"");                   /* overlong '/'       */
+    assert_escapes("\xed\xa0\x80", 3, "\"\\ufffd\\ufffd\\ufffd\"");        /* a UTF-16 surrogate */
+    assert_escapes("\xe2\x82", 2, "\"\\ufffd\\ufffd\"");                   /* truncated          */
+    assert_escapes("\xf4\x90\x80\x80", 4, "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* above U+10FFFF */
+    assert_escapes("\x80x", 2, "\"\\ufffdx\"");                            /* stray continuation */
+}
+
+Test(json, null_string_writes_null, .timeout = 10)
+{
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    tg_json_cstr(f, NULL);
+    fclose(f);
+    cr_assert_str_eq(out, "null");
+    free(out);
+}
+
+Test(json, every_byte_value_gives_valid_json_per_python, .timeout = 30)
+{
+    char all[256];
+    for (int i = 0; i < 256; ++i)
+        all[i] = (char)i;
+    char *got = escape(all, sizeof all);
+    char path[] = "/tmp/tl-json-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "{\"s\": %s}\n", got);
+    fclose(f);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "python3 -c 'import json,sys; json.load(open(sys.argv[1], encoding=\"utf-8\"))' %s", path);
+    int rc = system(cmd);
+    unlink(path);
+    free(got);
+    if (rc == 127 << 8)
+        cr_skip_test("python3 is not installed: cannot cross-check the JSON");
+    cr_assert_eq(rc, 0, "python's json module rejects the escaper's output for bytes 0..255");
+}
+
+/* ------------------------------------------------------------ speed credit */
+
+Test(speed, full_credit_within_1_2x_none_from_4x_linear_between, .timeout = 10)
+{
+    cr_assert_float_eq(tg_speed_credit(0.5), 1.0, 1e-12);
+    cr_assert_float_eq(tg_speed_credit(1.2), 1.0, 1e-12);
+    cr_assert_float_eq(tg_speed_credit(2.6), 0.5, 1e-12);
+    cr_assert_float_eq(tg_speed_credit(4.0), 0.0, 1e-12);
+    cr_assert_float_eq(tg_speed_credit(9.0), 0.0, 1e-12);
+    cr_assert_float_eq(tg_speed_credit(0.0), 0.0, 1e-12, "a zero or missing ratio earns nothing");
+}
+
+/* ------------------------------------------------------------ the table */
+
+Test(labs, every_lab_is_worth_100_points, .timeout = 10)
+{
+    for (int i = 0; i < tg_nlabs; ++i)
+        cr_assert_float_eq(tg_lab_points(&tg_labs[i]), 100.0, 1e-9, "lab %s is worth %g points", tg_labs[i].id,
+                           tg_lab_points(&tg_labs[i]));
+}
+
+Test(labs, every_test_names_a_variant_of_its_lab, .timeout = 10)
+{
+    for (int i = 0; i < tg_nlabs; ++i)
+        for (int t = 0; t < tg_labs[i].ntests; ++t) {
+            const tg_test *x = &tg_labs[i].tests[t];
+            if (x->kind == TG_CALC)
+                continue;
+            cr_assert(tg_variant_find(&tg_labs[i], x->variant), "lab %s test '%s' names unknown variant '%s'",
+                      tg_labs[i].id, x->name, x->variant);
+        }
+}
+
+Test(labs, rubric_md_holds_the_same_points_as_the_code, .timeout = 10)
+{
+    char *md = tg_read_file(TL_SOURCE_ROOT "/grader/rubric.md", 1 << 20, NULL);
+    cr_assert(md, "cannot read grader/rubric.md");
+    for (int i = 0; i < tg_nlabs; ++i)
+        for (int t = 0; t < tg_labs[i].ntests; ++t) {
+            const tg_test *x = &tg_labs[i].tests[t];
+            char head[300];
+            snprintf(head, sizeof head, "\n| %s |", x->name);
+            char *row = strstr(md, head);
+            cr_assert(row, "rubric.md has no row for lab %s test '%s'", tg_labs[i].id, x->name);
+            char *end = strchr(row + 1, '\n');
+            cr_assert(end);
+            char want[32];
+            snprintf(want, sizeof want, "| %g |", x->points);
+            cr_assert(memmem(row, (size_t)(end - row), want, strlen(want)),
+                      "rubric.md gives '%s' other points than labs.c (%g)", x->name, x->points);
+        }
+    free(md);
+}
+
+Test(labs, lab_lookup_accepts_01_1_and_the_folder_name, .timeout = 10)
+{
+    cr_assert_eq(tg_lab_find("01"), &tg_labs[0]);
+    cr_assert_eq(tg_lab_find("1"), &tg_labs[0]);
+    cr_assert_eq(tg_lab_find("01-cpu-baseline"), &tg_labs[0]);
+    cr_assert_null(tg_lab_find("07"));
+    cr_assert_null(tg_lab_find(""));
+}
+
+Test(labs, public_sizes_equal_each_built_labs_default_sizes, .timeout = 30)
+{
+    int checked = 0;
+    for (int i = 0; i < tg_nlabs; ++i) {
+        char bin[1024];
+        snprintf(bin, sizeof bin, "%s/%s", TL_BUILD_ROOT, tg_labs[i].binary);
+        if (access(bin, X_OK) != 0)
+            continue;                 /* that lab is not in this kit (yet) */
+        char cmd[1200];
+        snprintf(cmd, sizeof cmd, "'%s' --help", bin);
+        FILE *p = popen(cmd, "r");
+        cr_assert(p);
+        char text[8192];
+        size_t n = fread(text, 1, sizeof text - 1, p);
+        text[n] = '\0';
+        pclose(p);
+        char want[300];
+        snprintf(want, sizeof want, "(default %s)", tg_labs[i].public_sizes);
+        cr_assert(strstr(text, want), "lab %s: the grader's public sizes '%s' are not the binary's default sizes",
+                  tg_labs[i].id, tg_labs[i].public_sizes);
+        for (int v = 0; v < tg_labs[i].nvariants; ++v) {
+            char name[80];
+            snprintf(name, sizeof name, "  %s ", tg_labs[i].variants[v].name);
+            cr_assert(strstr(text, name), "lab %s: the binary has no variant '%s'", tg_labs[i].id,
+                      tg_labs[i].variants[v].name);
+        }
+        ++checked;
+    }
+    cr_assert(checked >= 1, "no lab binary was built");
+}
+
+/* ------------------------------------------------------------ pristine copy */
+
+Test(pristine, solutions_tests_builds_and_secrets_are_excluded, .timeout = 10)
+{
+    cr_assert(tg_path_excluded("solutions/01-cpu-baseline/gmm.c"));
+    cr_assert(tg_path_excluded("tests/wrong/01/loop_bound.c"));
+    cr_assert(tg_path_excluded("tests/hostile/01/fork_bomb.c"));
+    cr_assert(tg_path_excluded("build/build.ninja"));
+    cr_assert(tg_path_excluded("build-gpu/x"));
+    cr_assert(tg_path_excluded("grader/secret.seed"));
+    cr_assert(tg_path_excluded("grader/hidden/cases.txt"));
+    cr_assert(tg_path_excluded("labs/x.secret"));
+    cr_assert(tg_path_excluded(".git/config"));
+    cr_assert_not(tg_path_excluded("labs/01-cpu-baseline/gmm.c"));
+    cr_assert_not(tg_path_excluded("common/check.c"));
+    cr_assert_not(tg_path_excluded("grader/tl-grade.c"));
+    cr_assert_not(tg_path_excluded("meson.build"));
+}
+
+Test(pristine, the_copy_of_this_kit_has_no_solution_and_builds_nothing_extra, .timeout = 60)
+{
+    char dst[] = "/tmp/tl-pristine-XXXXXX";
+    cr_assert(mkdtemp(dst));
+    char err[512];
+    int n = 0;
+    int rc = tg_copy_pristine(TL_SOURCE_ROOT, dst, 0, &n, err, sizeof err);
+    cr_assert_eq(rc, 0, "%s", err);
+    char p[1024];
+    snprintf(p, sizeof p, "%s/solutions", dst);
+    cr_assert_not(tg_is_dir(p), "the pristine copy holds solutions/");
+    snprintf(p, sizeof p, "%s/tests", dst);
+    cr_assert_not(tg_is_dir(p), "the pristine copy holds tests/");
+    snprintf(p, sizeof p, "%s/labs/01-cpu-baseline/gmm.c", dst);
+    cr_assert(tg_is_file(p), "the pristine copy lacks the lab's skeleton");
+    snprintf(p, sizeof p, "%s/build", dst);
+    cr_assert_not(tg_is_dir(p), "the pristine copy holds a build folder");
+    cr_assert(n > 10);
+    tg_rmtree(dst);
+}
