@@ -12,7 +12,7 @@ call here . "common.gp" ARG1 ARG2 ARG3
 set ylabel "GFLOP/s (2 n^3 / median time)"
 set xlabel "matrix size n\n(tiled, lab 03, runs only where n is a multiple of its TILE_WIDTH)"
 set style fill solid 0.9 border lc rgb "#404040"
-set xtics nomirror scale 0
+set xtics nomirror scale 0 rotate by 45 right
 set key inside top center horizontal samplen 1.5 spacing 1.1 font ",24" width 1 maxcols 4
 
 w = 0.19     # bar width; four bars per size

@@ -125,7 +125,7 @@ fi
 # One file: the metadata of the ceilings run (device, clocks, build, date), the bench's own
 # keys, one header, then every step's rows.
 {
-    grep '^# ' "$work/01.csv" | grep -v -e '^# timing:' -e '^# seed:'
+    grep '^# ' "$work/01.csv" | grep -v -e '^# timing:' -e '^# seed:' -e '^# command:'
     say "# seed: $(sed -n 's/^# seed: //p' "$work/03.csv")"
     say "# timing: cuda-events (GPU) / host monotonic clock (CPU), median of $reps after warm-up, L2 flushed between runs when the inputs fit in it; every run checked correct first"
     say "# command: ./kit bench$( [ $quick = 1 ] && echo ' --quick')"

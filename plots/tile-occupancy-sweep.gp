@@ -10,18 +10,19 @@ call here . "common.gp" ARG1 ARG2 ARG3
 
 set ylabel "GFLOP/s (bars)"
 set y2label "occupancy (points)"
-set xlabel "tile width, registers per thread, shared memory per block" offset 0, -2.2
+set xlabel "tile width, registers per thread, shared memory per block"
 set bmargin 7.5
 set y2range [0:125]
 set ytics nomirror
 set y2tics 0, 25, 100 format "%g%%"
-set xtics nomirror font ",22"
+# 24 configurations: one rotated line each, or the labels run into each other
+set xtics nomirror font ",18" rotate by 50 right
 set style fill solid 0.85 border lc rgb "#404040"
 set boxwidth 0.6
 set key inside top center horizontal samplen 1.5 spacing 1.1 font ",24" width 2
 kib(b) = b != b ? "? smem" : b < 1024 ? sprintf("%.0f B", b) : sprintf("%.0f KiB", b / 1024.0)
 regs(r) = r != r ? "? regs" : sprintf("%.0f regs", r)
-config(t, r, b) = sprintf("T%d\n%s\n%s", t, regs(r), kib(b))
+config(t, r, b) = sprintf("T%d %s %s", t, regs(r), kib(b))
 
 if (n_sweep == 0) {
     eval no_data_note("no sweep rows in the records:\nrun lab 05's sweep (./kit bench does)")
@@ -37,7 +38,6 @@ if (n_sweep == 0) {
     set xrange [-0.6 : n_sweep - 0.4]
     plot datafile("sweep.dat") using 1:8:xticlabels(config($3, $4, $5)) with boxes lc rgb color("tiled16") \
              title "GFLOP/s", \
-         "" using 1:8:(sprintf("%.0f", $8)) with labels offset 0, -0.9 font ",22" textcolor rgb "#ffffff" notitle, \
          "" using 1:($6 * 100) axes x1y2 with points pt 7 ps 3.2 * psf lc rgb "#d62728" title "occ_calc (lab 05)", \
          "" using 1:($7 * 100) axes x1y2 with points pt 6 ps 4.2 * psf lw 2 lc rgb "#000000" title "occ_api (CUDA)"
 }
