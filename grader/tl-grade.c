@@ -1475,6 +1475,7 @@ static void write_class(const gstudent *st, const srow *rows, int ns, double tot
         tg_buf_printf(&md, ", mean %.1f%%, %.1f s per submission (build and run; %.0f s for the run)",
                       sum / graded, secs / graded, total_s);
     tg_buf_printf(&md, "\n- cases: public sizes %s; %s\n", L->public_sizes ? L->public_sizes : "none (lab program's own checks)",
+                  !L->public_sizes ? "no hidden sizes" :
                   R.public_only ? "hidden sizes not run (--public-only)" : "hidden sizes drawn from the secret seed");
     tg_buf_printf(&md, "- isolation: %s\n", R.iso.desc);
     if (R.iso.notes[0])
