@@ -687,7 +687,7 @@ static void safety_test(gsub *g, tres *tr)
     }
     gsess ss = {.build = g->build, .binary = use_gpu ? R.lab->binary : R.lab->emu_binary,
                 .tool = use_gpu ? tool : NULL};
-    int all_ok = 1;
+    int all_ok = 1, stored = 0;
     tg_buf lines = {0};
     for (int i = 0; i < list.count; ++i) {
         int si = add_size(list.m[i], list.k[i], list.n[i], 2);
@@ -703,6 +703,8 @@ static void safety_test(gsub *g, tres *tr)
         tg_buf_printf(&lines, "  size %s: %s\n", sz, r.reason);
         if (r.st != C_PASS && r.st != C_WRONG)   /* a wrong product is correctness's business */
             all_ok = 0;
+        if (r.st == C_PASS || (r.st == C_WRONG && !strstr(r.reason, "unwritten elements")))
+            ++stored;
         tg_buf_free(&r.explain);
     }
     int verdict_ok = all_ok;
@@ -753,6 +755,12 @@ static void safety_test(gsub *g, tres *tr)
         }
     }
     sess_end(g, &ss, 1);
+    if (ss.runs && !stored) {
+        /* A kernel that stores nothing (the skeleton) has nothing to race on or overrun. */
+        verdict_ok = 0;
+        tg_buf_printf(&tr->out, "no safety credit: no case stored its product (every element of P still held "
+                      "the poison), so there was nothing for the check to find\n");
+    }
     tg_buf_add(&tr->out, lines.s ? lines.s : "", lines.len);
     tg_buf_free(&lines);
     tr->graded = 1;
