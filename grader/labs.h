@@ -20,7 +20,10 @@ typedef enum tg_kind {
     TG_RACECHECK,        /* compute-sanitizer --tool racecheck at small sizes (GPU), emulator    */
     TG_MEMCHECK,         /* compute-sanitizer --tool memcheck at small sizes (GPU), emulator     */
     TG_SPEED,            /* median time against the reference solution, same GPU, same run       */
-    TG_CALC              /* lab 05 part A: the occupancy calculator against the device tables    */
+    TG_CALC,             /* lab 05 part A: `lab05 --calc`, the calculator on known answers (CPU)  */
+    TG_CALC_API,         /* lab 05 part A on a GPU: the calculator against the CUDA occupancy API */
+    TG_POLICY            /* the student files call nothing a lab never needs (static scan), and no
+                          * case was killed by the run-time filter (seccomp: no inet sockets)   */
 } tg_kind;
 
 typedef struct tg_variant {
@@ -33,7 +36,7 @@ typedef struct tg_variant {
 typedef struct tg_test {
     const char *name;        /* the test's name in every report                              */
     tg_kind     kind;
-    const char *variant;     /* which variant it runs (NULL for TG_CALC)                     */
+    const char *variant;     /* which variant it runs (NULL for TG_CALC, TG_CALC_API, TG_POLICY) */
     double      points;
 } tg_test;
 
@@ -47,11 +50,12 @@ typedef struct tg_lab {
     const char *ref_target, *ref_binary;  /* the reference solution's build (speed)           */
     const char *emu_target, *emu_binary;  /* the emulated build of the same sources (no GPU)   */
     int         gpu;                      /* 1: its variants run on a GPU                      */
-    const char *public_sizes;             /* = lab.c's default_sizes                           */
+    const char *public_sizes;             /* = lab.c's default_sizes (NULL: lab 05, own main)  */
     int         hidden_count;             /* hidden sizes drawn from the secret seed           */
     int         hidden_min, hidden_max;   /* their range                                       */
     int         hidden_ragged;            /* 1: include sizes off the tile grid                */
-    int         hidden_rect;              /* 1: include rectangular m x k x n                  */
+    int         hidden_rect;              /* 1: include rectangular m x k x n (1-wide, tall and
+                                           *    skinny, wide and flat, then any)                  */
     int         hidden_multiple;          /* > 0: hidden sizes are multiples of this           */
     const char *safety_sizes;             /* small sizes for the sanitizer runs                */
     const char *speed_size;               /* the timed case                                    */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +22,7 @@
 #include <sys/prctl.h>
 #endif
 
+#include "policy.h"
 #include "sandbox.h"
 #include "tilelab.h"
 
@@ -305,6 +307,54 @@ void tg_iso_probe(tg_iso *iso)
             NOTE("unshare -n: not permitted; network not isolated; ");
     }
 
+    /* seccomp: the network filter must install, kill an AF_INET socket() with SIGSYS, and let
+     * AF_UNIX through (and bubblewrap start under it, where bubblewrap is used). */
+    if (getenv("TL_GRADE_NO_SECCOMP")) {
+        NOTE("seccomp: disabled by TL_GRADE_NO_SECCOMP; ");
+    } else {
+        int ok = 0;
+        pid_t p = fork();
+        if (p == 0) {
+            if (tg_seccomp_net_install() != 0)
+                _exit(3);
+            int u = socket(AF_UNIX, SOCK_STREAM, 0);
+            if (u < 0)
+                _exit(4);
+            close(u);
+            (void)!socket(AF_INET, SOCK_STREAM, 0);
+            _exit(5);                               /* not killed: the filter does not work */
+        }
+        int st = 0;
+        if (p > 0) {
+            while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+                ;
+            ok = WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS;
+        }
+        if (ok && iso->bwrap) {
+            p = fork();
+            if (p == 0) {
+                if (tg_seccomp_net_install() != 0)
+                    _exit(3);
+                const char *targv[] = {"/usr/bin/true", NULL};
+                tg_spawn_opts o = {.argv = targv, .sandbox_cwd = "/tmp/case"};
+                argv_b a = {0};
+                tg_iso tmp = *iso;
+                build_bwrap_argv(&a, &tmp, &o);
+                _exit(run_quiet((char *const *)a.v, 0) == 0 ? 0 : 6);
+            }
+            if (p > 0) {
+                while (waitpid(p, &st, 0) < 0 && errno == EINTR)
+                    ;
+                ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+            }
+        }
+        if (ok)
+            iso->seccomp = 1;
+        else
+            NOTE("seccomp: the network filter could not be installed or did not work here (status 0x%x); "
+                 "not used; ", st);
+    }
+
     /* cgroups: v1 pids + memory hierarchies, or v2 with both controllers enabled. */
     if (getenv("TL_GRADE_NO_CGROUP")) {
         NOTE("cgroup: disabled by TL_GRADE_NO_CGROUP; ");
@@ -329,11 +379,12 @@ void tg_iso_probe(tg_iso *iso)
                           : "fork bombs meet RLIMIT_NPROC");
     }
 #undef NOTE
-    snprintf(iso->desc, sizeof iso->desc, "%s%s + rlimits (core 0, nofile 1024, fsize%s) + process group + wall-clock limit",
+    snprintf(iso->desc, sizeof iso->desc, "%s%s%s + rlimits (core 0, nofile 1024, fsize%s) + process group + wall-clock limit",
              iso->bwrap ? "bubblewrap (net, pid, ipc, uts, fs: read-only /usr and build, tmpfs /tmp)"
                         : iso->unshare_net ? "unshare (net) only, no filesystem isolation"
                                            : "no namespaces (network not isolated, filesystem visible)",
              iso->cgroup == 1 ? " + cgroup v1 (pids, memory)" : iso->cgroup == 2 ? " + cgroup v2 (pids, memory)" : "",
+             iso->seccomp ? " + seccomp (no inet sockets)" : "",
              !iso->cgroup && !iso->is_root ? ", nproc" : "");
 }
 
@@ -464,10 +515,13 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
 #endif
         if (!iso->bwrap && o->host_cwd && chdir(o->host_cwd) != 0)
             _exit(126);
+        if (o->seccomp_net && iso->seccomp)
+            (void)tg_seccomp_net_install();     /* probed at start-up; the last step before exec */
         execve(argv[0], (char *const *)argv, (char *const *)envp);
         _exit(127);
     }
     c->pid = p;
+    c->seccomp = o->seccomp_net && iso->seccomp;
     close(outp[1]);
     c->out = outp[0];
     if (o->serve) {
@@ -679,8 +733,21 @@ void tg_child_kill(tg_child *c)
     }
 }
 
+int tg_child_net_killed(const tg_child *c)
+{
+    if (!c->seccomp || !c->reaped || c->timed_out)
+        return 0;
+    if (WIFSIGNALED(c->status))
+        return WTERMSIG(c->status) == SIGSYS;
+    return c->via_bwrap && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 128 + SIGSYS;
+}
+
 void tg_child_describe(const tg_child *c, char *buf, size_t len)
 {
+    if (tg_child_net_killed(c)) {
+        snprintf(buf, len, "killed: tried to open a network socket (SIGSYS from the grader's seccomp filter)");
+        return;
+    }
     if (c->timed_out) {
         snprintf(buf, len, "killed at the wall-clock limit (the whole process tree)");
         return;

@@ -27,7 +27,8 @@ typedef struct tg_iso {
     char cg_pids[256], cg_mem[256];   /* parent folders to make per-run cgroups in             */
     int  is_root;
     int  gpu_nodes;                   /* /dev/nvidia* present                                  */
-    char desc[256];                   /* e.g. "bubblewrap (net, pid, ipc, fs) + cgroup ..."   */
+    int  seccomp;                     /* the network filter (policy.h) installs and works here  */
+    char desc[384];                   /* e.g. "bubblewrap (net, pid, ipc, fs) + cgroup ..."   */
     char notes[768];                  /* what was tried and did not work                       */
 } tg_iso;
 
@@ -51,6 +52,7 @@ typedef struct tg_spawn_opts {
     long long   fsize_bytes;          /* RLIMIT_FSIZE                                           */
     long long   tmp_bytes;            /* size of the sandbox's tmpfs /tmp                       */
     const char *extra_path;           /* prepended to PATH (nvcc, compute-sanitizer)           */
+    int         seccomp_net;          /* install the network filter before exec (iso->seccomp) */
 } tg_spawn_opts;
 
 typedef struct tg_child {
@@ -64,6 +66,7 @@ typedef struct tg_child {
     int    oom;                       /* the cgroup's memory limit killed something            */
     long   forks_refused;             /* forks the pids cgroup refused (a fork bomb's trace)   */
     int    via_bwrap;
+    int    seccomp;                   /* the network filter was asked for (and probed to work) */
 } tg_child;
 
 /* 0 ok; -1 with err set (the grader's problem, not the student's). */
@@ -80,6 +83,8 @@ int  tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans,
 int  tg_child_wait(tg_child *c, double deadline_ms);
 /* Kills the whole tree (process group, cgroup), reaps, removes the cgroups. Idempotent. */
 void tg_child_kill(tg_child *c);
+/* 1 when the child died of SIGSYS under the network filter: it asked for an inet socket. */
+int  tg_child_net_killed(const tg_child *c);
 /* "exited with status 0", "killed by SIGSEGV", "killed at the time limit", ... */
 void tg_child_describe(const tg_child *c, char *buf, size_t len);
 void tg_child_free(tg_child *c);

@@ -1,15 +1,19 @@
 #!/bin/sh
 # grader/selftest.sh NN OUT: grades the kit's own class for lab NN and writes OUT/graded-NN/summary.md.
 #
-# The class: the reference solution, every known-wrong submission (tests/wrong/NN/*) and every hostile
-# one (tests/hostile/NN/*), each laid over a copy of the solution's files under the lab's student file
-# name with the same extension. This is the GPU machine's stand-in for the Criterion class test (that
-# machine has no Criterion): one command, no GPU-specific flags.
+# The class: the reference solution, the skeleton (labs/NN-*/ as handed out), every known-wrong
+# submission (tests/wrong/NN/*) and every hostile one (tests/hostile/NN/*), each laid over a copy of the
+# solution's files under the lab's student file name with the same extension. This is the GPU
+# machine's stand-in for the Criterion class test (that machine has no Criterion): one command, no
+# GPU-specific flags. Extra tl-grade options go in TL_GRADE_ARGS (e.g. --emulate).
 #
 #   meson setup build-gpu -Dtests=false && ninja -C build-gpu && \
 #     TL_BUILD=build-gpu sh grader/selftest.sh 03 /tmp/selftest && cat /tmp/selftest/graded-03/summary.md
 #
-# Exit: tl-grade's (0 graded; 2 usage; 3 a grader-side problem). Read the summary for the verdicts.
+# Then it checks the verdicts: the solution scores its whole maximum; the skeleton and every wrong
+# and hostile submission score less than the solution, each with a failed test that says why.
+# Exit: 0 graded and every verdict as expected; 1 a verdict is not; else tl-grade's (2 usage,
+# 3 a grader-side problem).
 set -eu
 
 if [ $# -ne 2 ]; then
@@ -35,9 +39,12 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cls=$out/class-$lab
 rm -rf "$cls" "$out/graded-$lab"
-mkdir -p "$cls/solution"
-for sf in $files; do cp "$root/solutions/$dir/$sf" "$cls/solution/"; done
-n=1
+mkdir -p "$cls/solution" "$cls/skeleton"
+for sf in $files; do
+    cp "$root/solutions/$dir/$sf" "$cls/solution/"
+    cp "$root/labs/$dir/$sf" "$cls/skeleton/"
+done
+n=2
 for f in "$root"/tests/wrong/"$lab"/* "$root"/tests/hostile/"$lab"/*; do
     [ -f "$f" ] || continue
     kind=$(basename "$(dirname "$(dirname "$f")")")
@@ -53,4 +60,33 @@ for f in "$root"/tests/wrong/"$lab"/* "$root"/tests/hostile/"$lab"/*; do
     n=$((n + 1))
 done
 echo "selftest: lab $lab, $n submissions in $cls"
-exec "$tg" --kit "$root" --lab "$lab" --out "$out/graded-$lab" --jobs "${JOBS:-2}" "$cls"/*
+rc=0
+# shellcheck disable=SC2086
+"$tg" --kit "$root" --lab "$lab" --out "$out/graded-$lab" --jobs "${JOBS:-2}" ${TL_GRADE_ARGS:-} "$cls"/* || rc=$?
+[ "$rc" -eq 0 ] || exit "$rc"
+
+# The verdicts, from each .done marker (score max seconds).
+g=$out/graded-$lab
+read -r ssc smax _ < "$g/solution/.done"
+bad=0
+printf '\nselftest verdicts (lab %s):\n' "$lab"
+if [ "$(echo "$ssc $smax" | awk '{print ($1 == $2)}')" = 1 ]; then
+    echo "  ok    solution: $ssc/$smax (every graded point)"
+else
+    echo "  WRONG solution: $ssc/$smax: the reference solution must get every graded point"; bad=1
+fi
+for d in "$g"/*/; do
+    name=$(basename "$d")
+    [ "$name" = solution ] && continue
+    [ -f "$d/.done" ] || { echo "  WRONG $name: not graded (see $d)"; bad=1; continue; }
+    read -r sc mx _ < "$d/.done"
+    why=$(grep -o '"status": "failed"' "$d/results.json" | head -1)
+    if [ "$(echo "$sc $ssc" | awk '{print ($1 < $2)}')" = 1 ] && [ -n "$why" ]; then
+        echo "  ok    $name: $sc/$mx"
+    else
+        echo "  WRONG $name: $sc/$mx: must score less than the solution ($ssc), with a failed test"; bad=1
+    fi
+done
+[ "$bad" -eq 0 ] && echo "selftest: every verdict as expected; details in $g/summary.md" || \
+    echo "selftest: some verdicts are not as expected; details in $g/summary.md"
+exit "$bad"

@@ -175,6 +175,7 @@ static const char *isolation(void)
 #define IKJ_HID "GMM_CPU_ikj (cpu_ikj), hidden sizes"
 #define BL_PUB  "GMM_CPU_blocked Block 32 (cpu_blocked), public sizes"
 #define BL_HID  "GMM_CPU_blocked Block 32 (cpu_blocked), hidden sizes"
+#define POLICY  "policy: no network, processes, files or asm (gmm.c)"
 
 /* ------------------------------------------------------------ the class */
 
@@ -365,7 +366,7 @@ Test(hostile01, printing_pass_and_score_100_earns_nothing, .timeout = LIMIT)
 {
     class_run();
     char *js = results("print_pass");
-    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert_float_eq(score_of(js), 5.0, 1e-9, "print_pass: no correctness point, only the policy's 5");
     cr_assert(strstr(js, "Score: 100/100") && strstr(js, "evidence only"), "its prints should be quoted as evidence");
     free(js);
 }
@@ -393,8 +394,10 @@ Test(hostile01, the_solutions_the_kit_and_the_out_dir_are_unreadable, .timeout =
         cr_skip_test("no bubblewrap here: the filesystem is not isolated (%s)", isolation());
     char *js = results("read_secrets");
     cr_assert_not(strstr(js, "LEAK"), "the sandbox leaked:\n%s", js);
-    cr_assert_float_eq(score_of(js), 100.0, 1e-9);
+    cr_assert_float_eq(score_of(js), 95.0, 1e-9, "read_secrets: every case right, the policy points lost");
     free(js);
+    assert_test("read_secrets", POLICY, 0, "calls fopen()");
+    assert_test("read_secrets", POLICY, 0, "calls getenv()");
 }
 
 Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
@@ -404,8 +407,14 @@ Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
         cr_skip_test("network not isolated here (%s)", isolation());
     char *js = results("network_socket");
     cr_assert_not(strstr(js, "LEAK"), "the sandbox has network:\n%s", js);
-    cr_assert_float_eq(score_of(js), 100.0, 1e-9);
+    cr_assert(score_of(js) < 100.0, "network_socket scored %g", score_of(js));
     free(js);
+    assert_test("network_socket", POLICY, 0, "calls socket()");
+    assert_test("network_socket", POLICY, 0, "includes <sys/socket.h");
+    if (strstr(isolation(), "seccomp")) {
+        assert_test("network_socket", IJK_PUB, 0, "killed: tried to open a network socket");
+        assert_test("network_socket", POLICY, 0, "killed: tried to open a network socket");
+    }
 }
 
 Test(hostile01, nothing_is_written_outside_the_sandbox, .timeout = LIMIT)
@@ -419,8 +428,9 @@ Test(hostile01, nothing_is_written_outside_the_sandbox, .timeout = LIMIT)
     for (int i = 0; paths[i]; ++i)
         cr_assert_not(access(paths[i], F_OK) == 0, "the hostile submission wrote %s", paths[i]);
     char *js = results("write_outside");
-    cr_assert_float_eq(score_of(js), 100.0, 1e-9);
+    cr_assert_float_eq(score_of(js), 95.0, 1e-9, "write_outside: every case right, the policy points lost");
     free(js);
+    assert_test("write_outside", POLICY, 0, "calls fopen()");
 }
 
 Test(hostile01, archives_with_dotdot_or_links_are_refused_with_the_reason, .timeout = LIMIT)
@@ -446,6 +456,161 @@ Test(hostile01, archives_with_dotdot_or_links_are_refused_with_the_reason, .time
         cr_assert_float_eq(score_of(js), 0.0, 1e-9);
         cr_assert(strstr(js, "archive refused") && strstr(js, "device"), "%s", js);
         free(js);
+    }
+}
+
+Test(hostile01, every_hostile_submission_scores_less_than_the_solution_with_a_reason, .timeout = LIMIT)
+{
+    class_run();
+    for (int i = 0; hostile[i]; ++i) {
+        char *js = results(hostile[i]);
+        cr_assert(score_of(js) < 100.0, "%s scored %g, as much as the solution", hostile[i], score_of(js));
+        cr_assert(strstr(js, "\"status\": \"failed\""), "%s: no failed test names the reason", hostile[i]);
+        free(js);
+    }
+    assert_test("solution", POLICY, 1, "static scan of gmm.c");
+    assert_test("fork_bomb", POLICY, 0, "calls fork()");
+}
+
+Test(hostile01, the_report_says_whether_seccomp_was_used, .timeout = LIMIT)
+{
+    class_run();
+    char *js = results("solution");
+    cr_assert(strstr(js, "seccomp was used") || strstr(js, "seccomp was not used"), "%s", js);
+    free(js);
+}
+
+/* ------------------------------------------------------------ lab 03, emulated */
+
+#define CLASS3  TL_BUILD_ROOT "/tests/class03emu"
+#define T16_PUB "tiled kernel TILE_WIDTH 16 (tiled16), public sizes"
+#define T32_PUB "tiled kernel TILE_WIDTH 32 (tiled32), public sizes"
+#define RACE03  "no shared-memory races (racecheck, tiled16)"
+#define SPEED03 "speed against the reference (tiled32)"
+
+/* A lab 03 class graded with --emulate (the labs/emulated programs): the solution, two known-wrong
+ * kernels and a policy breaker. Graded once per tl-grade binary, like the lab 01 class. */
+static void class03_run(void)
+{
+    if (!tg_is_dir(TL_SOURCE_ROOT "/labs/03-tiled-kernel"))
+        cr_skip_test("lab 03 is not in this kit");
+    if (sh("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc") != 0)
+        cr_skip_test("no nvcc: lab 03 cannot be built here");
+    struct stat st, me;
+    cr_assert_eq(stat(TG, &st), 0, "tl-grade is not built");
+    cr_assert_eq(stat("/proc/self/exe", &me), 0);
+    char stamp[160];
+    snprintf(stamp, sizeof stamp, "%lld-%lld %lld-%lld\n", (long long)st.st_mtime, (long long)st.st_size,
+             (long long)me.st_mtime, (long long)me.st_size);
+    char *old = tg_read_file(CLASS3 "/stamp", 128, NULL);
+    int fresh = old && strcmp(old, stamp) == 0;
+    free(old);
+    if (fresh && tg_is_file(CLASS3 "/out/summary.md"))
+        return;
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/solution' '%s/in/nosync1' '%s/in/tile-transposed' "
+                    "'%s/in/getenv' '%s/in/network_socket' && echo 31337 > '%s/secret' && "
+                    "cp '%s/tests/hostile/03/network_socket.cu' '%s/in/network_socket/tiled.cu'",
+                    CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
+    cr_assert_eq(sh("cp '%s/solutions/03-tiled-kernel/tiled.cu' '%s/in/solution/' && "
+                    "cp '%s/tests/wrong/03/nosync1.cu' '%s/in/nosync1/tiled.cu' && "
+                    "cp '%s/tests/wrong/03/tile-transposed.cu' '%s/in/tile-transposed/tiled.cu' && "
+                    "{ cat '%s/solutions/03-tiled-kernel/tiled.cu'; printf '#include <stdlib.h>\\n"
+                    "static const char *tl_peek(void) { return getenv(\"HOME\"); }\\n'; } "
+                    "> '%s/in/getenv/tiled.cu'",
+                    TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
+    int rc = sh("PATH=\"$PATH:/usr/local/cuda/bin\" '%s' --kit '%s' --lab 03 --emulate --out '%s/out' "
+                "--secret '%s/secret' --jobs 2 '%s'/in/* > '%s/run.log' 2>&1", TG, TL_SOURCE_ROOT, CLASS3, CLASS3,
+                CLASS3, CLASS3);
+    char *log = tg_read_file(CLASS3 "/run.log", 1 << 20, NULL);
+    cr_assert_eq(rc, 0, "the lab 03 emulated class run failed (exit %d):\n%s", rc, log ? log : "");
+    free(log);
+    tg_write_atomic(CLASS3 "/stamp", stamp, strlen(stamp));
+}
+
+static char *results3(const char *student)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/out/%s/results.json", CLASS3, student);
+    char *s = tg_read_file(p, 1 << 22, NULL);
+    cr_assert(s, "no results.json for %s", student);
+    return s;
+}
+
+static double max_of(const char *json)
+{
+    const char *p = strstr(json, "\"max\": ");
+    cr_assert(p);
+    return atof(p + 7);
+}
+
+static void assert_test3(const char *student, const char *test, int passed, const char *needle)
+{
+    char *js = results3(student);
+    char *t = test_of(js, test);
+    cr_assert(strstr(t, passed ? "\"status\": \"passed\"" : "\"status\": \"failed\""),
+              "%s: test '%s' should have %s:\n%s", student, test, passed ? "passed" : "failed", t);
+    if (needle)
+        cr_assert(strstr(t, needle), "%s: test '%s' should say '%s':\n%s", student, test, needle, t);
+    free(t);
+    free(js);
+}
+
+Test(class03emu, the_solution_gets_every_graded_point_and_speed_is_not_graded, .timeout = LIMIT)
+{
+    class03_run();
+    char *js = results3("solution");
+    cr_assert_float_eq(score_of(js), max_of(js), 1e-9, "the solution scored %g of %g", score_of(js), max_of(js));
+    cr_assert_float_eq(max_of(js), 80.0, 1e-9, "emulated: out of 100 minus the 20 speed points");
+    cr_assert(strstr(js, "refused (not attempted): speed is measured only on a real GPU"), "%s", js);
+    cr_assert(strstr(js, "not run under emulation (too large for the CPU"), "%s", js);
+    free(js);
+    assert_test3("solution", T16_PUB, 1, "not run under emulation");
+    assert_test3("solution", RACE03, 1, "emulated build");
+}
+
+Test(class03emu, a_missing_syncthreads_loses_points_as_a_race, .timeout = LIMIT)
+{
+    class03_run();
+    char *js = results3("nosync1");
+    cr_assert(score_of(js) < max_of(js), "nosync1 scored %g of %g", score_of(js), max_of(js));
+    free(js);
+    assert_test3("nosync1", T16_PUB, 0, "race");
+    assert_test3("nosync1", RACE03, 0, "tilelab-emu:");
+}
+
+Test(class03emu, a_transposed_tile_load_loses_points_as_swapped_indices, .timeout = LIMIT)
+{
+    class03_run();
+    char *js = results3("tile-transposed");
+    cr_assert(score_of(js) < max_of(js), "tile-transposed scored %g of %g", score_of(js), max_of(js));
+    free(js);
+    assert_test3("tile-transposed", T32_PUB, 0, "wrong result");
+}
+
+Test(class03emu, a_getenv_call_loses_the_policy_points_and_is_named, .timeout = LIMIT)
+{
+    class03_run();
+    char *js = results3("getenv");
+    cr_assert_float_eq(score_of(js), max_of(js) - 5, 1e-9, "getenv scored %g of %g", score_of(js), max_of(js));
+    free(js);
+    assert_test3("getenv", "policy: no network, processes, files or asm (tiled.cu)", 0, "calls getenv()");
+    char *md = tg_read_file(CLASS3 "/out/summary.md", 1 << 22, NULL);
+    cr_assert(md && strstr(md, "policy violation"), "summary.md does not name the violation");
+    free(md);
+}
+
+Test(class03emu, a_network_socket_is_killed_by_seccomp_and_named, .timeout = LIMIT)
+{
+    class03_run();
+    char *js = results3("network_socket");
+    cr_assert(score_of(js) < max_of(js) - 5, "network_socket scored %g of %g", score_of(js), max_of(js));
+    int seccomp = strstr(js, "seccomp (no inet sockets)") != NULL;
+    free(js);
+    assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0, "calls socket()");
+    if (seccomp) {
+        assert_test3("network_socket", T16_PUB, 0, "killed: tried to open a network socket");
+        assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0,
+                     "killed: tried to open a network socket");
     }
 }
 

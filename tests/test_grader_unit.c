@@ -10,6 +10,7 @@
 
 #include "grade.h"
 #include "labs.h"
+#include "policy.h"
 #include "util.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -126,7 +127,7 @@ Test(labs, every_test_names_a_variant_of_its_lab, .timeout = 10)
     for (int i = 0; i < tg_nlabs; ++i)
         for (int t = 0; t < tg_labs[i].ntests; ++t) {
             const tg_test *x = &tg_labs[i].tests[t];
-            if (x->kind == TG_CALC)
+            if (x->kind == TG_CALC || x->kind == TG_CALC_API || x->kind == TG_POLICY)
                 continue;
             cr_assert(tg_variant_find(&tg_labs[i], x->variant), "lab %s test '%s' names unknown variant '%s'",
                       tg_labs[i].id, x->name, x->variant);
@@ -169,8 +170,8 @@ Test(labs, public_sizes_equal_each_built_labs_default_sizes, .timeout = 30)
     for (int i = 0; i < tg_nlabs; ++i) {
         char bin[1024];
         snprintf(bin, sizeof bin, "%s/%s", TL_BUILD_ROOT, tg_labs[i].binary);
-        if (access(bin, X_OK) != 0)
-            continue;                 /* that lab is not in this kit (yet) */
+        if (access(bin, X_OK) != 0 || !tg_labs[i].public_sizes)
+            continue;                 /* not in this kit (yet), or lab 05 (its own main, no sizes) */
         char cmd[1200];
         snprintf(cmd, sizeof cmd, "'%s' --help", bin);
         FILE *p = popen(cmd, "r");
@@ -192,6 +193,77 @@ Test(labs, public_sizes_equal_each_built_labs_default_sizes, .timeout = 30)
         ++checked;
     }
     cr_assert(checked >= 1, "no lab binary was built");
+}
+
+Test(labs, lab_05_grades_occupancy_c_only_and_no_variant, .timeout = 10)
+{
+    const tg_lab *l = tg_lab_find("05");
+    cr_assert(l);
+    cr_assert(tg_is_student_file(l, "occupancy.c"));
+    cr_assert(!tg_is_student_file(l, "sweep.cu"), "sweep.cu is the kit's");
+    cr_assert(!tg_is_student_file(l, "devices.c"), "devices.c is the kit's");
+    for (int i = 0; i < tg_nlabs; ++i)
+        cr_assert_null(tg_variant_find(&tg_labs[i], "cublas"), "lab %s grades the kit's cublas", tg_labs[i].id);
+}
+
+Test(labs, every_lab_has_a_policy_test, .timeout = 10)
+{
+    for (int i = 0; i < tg_nlabs; ++i) {
+        int n = 0;
+        for (int t = 0; t < tg_labs[i].ntests; ++t)
+            n += tg_labs[i].tests[t].kind == TG_POLICY;
+        cr_assert_eq(n, 1, "lab %s has %d policy tests", tg_labs[i].id, n);
+    }
+}
+
+/* ------------------------------------------------------------ policy scan */
+
+static int scan(const char *text, tg_buf *out)
+{
+    return tg_policy_scan("f.cu", text, strlen(text), out);
+}
+
+Test(policy, calls_are_named_with_their_line, .timeout = 10)
+{
+    tg_buf b = {0};
+    cr_assert_eq(scan("int x;\nint f(void) {\n  return socket (2, 1, 0);\n}\n", &b), 1);
+    cr_assert(strstr(b.s, "f.cu:3: calls socket()"), "%s", b.s);
+    tg_buf_free(&b);
+    cr_assert_eq(scan("void g(){ FILE *f = fopen(\"x\", \"r\"); system(\"ls\"); execvp(a, b); }", &b), 3);
+    cr_assert(strstr(b.s, "fopen()") && strstr(b.s, "system()") && strstr(b.s, "execvp()"), "%s", b.s);
+    tg_buf_free(&b);
+    cr_assert_eq(scan("void g(){ char *h = getenv(\"HOME\"); __asm__(\"nop\"); }", &b), 2, "%s", b.s);
+    tg_buf_free(&b);
+    cr_assert_eq(scan("#include <sys/socket.h>\n#include <netinet/in.h>\n", &b), 2, "%s", b.s);
+    tg_buf_free(&b);
+}
+
+Test(policy, comments_strings_members_and_longer_names_are_not_calls, .timeout = 10)
+{
+    tg_buf b = {0};
+    cr_assert_eq(scan("// socket(1)\n/* fopen(x)\n system(y) */\nconst char *s = \"open(\\\"x\\\")\";\n"
+                      "int my_open(int); int y = my_open(1) + s.open(2) + p->remove(3) + q::fork(4);\n"
+                      "__global__ void MatrixMulKernel(float *Md) { int system_size = 4; }\n", &b), 0,
+                 "%s", b.s ? b.s : "");
+    tg_buf_free(&b);
+}
+
+Test(policy, the_solutions_and_skeletons_are_clean, .timeout = 10)
+{
+    for (int i = 0; i < tg_nlabs; ++i)
+        for (int f = 0; f < TG_MAX_FILES && tg_labs[i].files[f]; ++f)
+            for (int w = 0; w < 2; ++w) {
+                char p[1024];
+                snprintf(p, sizeof p, "%s/%s/%s/%s", TL_SOURCE_ROOT, w ? "solutions" : "labs", tg_labs[i].dir,
+                         tg_labs[i].files[f]);
+                size_t len;
+                char *t = tg_read_file(p, 1 << 20, &len);
+                if (!t)
+                    continue;
+                tg_buf b = {0};
+                cr_assert_eq(tg_policy_scan(tg_labs[i].files[f], t, len, &b), 0, "%s: %s", p, b.s);
+                free(t);
+            }
 }
 
 /* ------------------------------------------------------------ pristine copy */

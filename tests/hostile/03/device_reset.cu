@@ -2,7 +2,7 @@
  * Expected: a CUDA error reported for the case (not a crash of the grader), the next case and
  * submission unaffected.
  * Written to common/CONTRACTS.md section 1 (lab 03: tiled.cu, MatrixMulKernel, launch_tiled);
- * align with labs/03-tiled-kernel when that lab lands. Graded on a GPU only. */
+ * aligned with labs/03-tiled-kernel (int launcher, float * inputs). Graded on a GPU (selftest.sh 03). */
 #include <cuda_runtime.h>
 
 #include "lab.h"
@@ -17,7 +17,7 @@ static int ceil_div(int a, int b)
 }
 
 /* A correct tiled kernel (Width a multiple of TILE_WIDTH), so only the hostile part differs. */
-__global__ void MatrixMulKernel(const float *Md, const float *Nd, float *Pd, int Width)
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
 {
     __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
     __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
@@ -35,7 +35,7 @@ __global__ void MatrixMulKernel(const float *Md, const float *Nd, float *Pd, int
     Pd[Row * Width + Col] = Pvalue;
 }
 
-extern "C" cudaError_t launch_tiled(const float *d_M, const float *d_N, float *d_P, int Width)
+extern "C" int launch_tiled(float *d_M, float *d_N, float *d_P, int Width)
 {
     dim3 block(TILE_WIDTH, TILE_WIDTH);
     dim3 grid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH));
@@ -43,5 +43,5 @@ extern "C" cudaError_t launch_tiled(const float *d_M, const float *d_N, float *d
     cudaError_t err = cudaGetLastError();
     cudaDeviceSynchronize();
     cudaDeviceReset();
-    return err;
+    return (int)err;
 }
