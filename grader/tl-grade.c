@@ -77,7 +77,7 @@ typedef struct grun {
     char     ref_why[400];
     char     sanitizer[PATH_MAX];     /* compute-sanitizer ("" none)                        */
     char     meson[PATH_MAX], ninja[PATH_MAX];
-    char     cuda_bin[PATH_MAX];
+    char     tool_path[3 * PATH_MAX]; /* folders of nvcc, meson, ninja: the sandbox's PATH starts with them */
     int      have_emu_target;
 } grun;
 
@@ -316,7 +316,7 @@ static int sess_start(gsub *g, gsess *ss, char *err, size_t errlen)
                        .max_tasks = ss->tool ? 128 : 64,
                        .mem_bytes = R.lab->gpu ? (32LL << 30) : (1LL << 30),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
-                       .extra_path = R.cuda_bin[0] ? R.cuda_bin : NULL,
+                       .extra_path = R.tool_path[0] ? R.tool_path : NULL,
                        .seccomp_net = ss->tool == NULL};   /* compute-sanitizer talks over TCP */
     o.ro[0] = (tg_bind){ss->build, "/build"};
     if (tg_spawn(&ss->c, &R.iso, &o, err, errlen) != 0)
@@ -957,7 +957,7 @@ static void calc_test(gsub *g, tres *tr, int api)
     tg_spawn_opts o = {.argv = api ? argv_api : argv_calc, .host_cwd = casedir, .sandbox_cwd = "/tmp/case",
                        .gpu = api, .max_tasks = 64, .mem_bytes = api ? (32LL << 30) : (1LL << 30),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
-                       .extra_path = R.cuda_bin[0] ? R.cuda_bin : NULL, .seccomp_net = 1};
+                       .extra_path = R.tool_path[0] ? R.tool_path : NULL, .seccomp_net = 1};
     o.ro[0] = (tg_bind){g->build, "/build"};
     tg_child c;
     char err[600];
@@ -1062,7 +1062,7 @@ static int build_submission(gsub *g, char *err, size_t errlen)
                            g->build, g->kit, NULL};
     tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
                        .mem_bytes = 8LL << 30, .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R.cuda_bin[0] ? R.cuda_bin : NULL};
+                       .extra_path = R.tool_path[0] ? R.tool_path : NULL};
     o.rw[0] = (tg_bind){g->work, g->work};
     int rc = tg_run_sandboxed(&R.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
     if (rc == 0) {
@@ -1947,10 +1947,18 @@ int main(int argc, char **argv)
                 R.meson[0] ? "ninja" : "meson");
         return EXIT_GRADER;
     }
-    char nvcc[PATH_MAX];
-    if (find_tool("nvcc", nvcc, sizeof nvcc) == 0) {
-        snprintf(R.cuda_bin, sizeof R.cuda_bin, "%s", nvcc);
-        *strrchr(R.cuda_bin, '/') = '\0';
+    char nvcc[PATH_MAX] = "";
+    /* The sandbox's scrubbed PATH must still find the build tools the grader found (on the GPU
+     * server meson and ninja live in a virtualenv, not /usr/bin): their folders go first. */
+    const char *tools[3] = {R.meson, R.ninja, NULL};
+    if (find_tool("nvcc", nvcc, sizeof nvcc) == 0)
+        tools[2] = nvcc;
+    for (int t = 2; t >= 0; --t) {
+        if (!tools[t] || !strrchr(tools[t], '/'))
+            continue;
+        size_t dl = (size_t)(strrchr(tools[t], '/') - tools[t]), used = strlen(R.tool_path);
+        if (used + dl + 2 < sizeof R.tool_path)
+            snprintf(R.tool_path + used, sizeof R.tool_path - used, "%s%.*s", used ? ":" : "", (int)dl, tools[t]);
     }
     if (R.lab->gpu && !nvcc[0]) {
         fprintf(stderr, "tl-grade: not graded: lab %s needs nvcc to build, and none is on PATH or in /usr/local/cuda/bin\n",
