@@ -5,23 +5,16 @@
  *
  * Run:  meson test -C build gpu-labs -v     (Criterion through TAP; one test at a time)
  * Without a usable CUDA device a GPU program exits 77 and its test is SKIPPED, never passed.
- * No CUDA call happens in this process: every program runs in a child (posix_spawn). */
-#define _POSIX_C_SOURCE 200809L
+ * No CUDA call happens in this process: every program runs in a child (run_capture.h). */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <errno.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-extern char **environ;
+#include "run_capture.h"
 
-#define OUT_MAX (4u << 20)   /* bytes of a program's output kept for the assertions */
-
-/* Runs TL_BUILD_ROOT/rel with args (space-separated), stdout and stderr into a fresh buffer.
+/* Runs TL_BUILD_ROOT/rel with args (space-separated), stdout and stderr into *out (malloc'ed).
  * Returns the exit code (128 + signal when killed), -1 when the program is not there. */
 static int run_program(const char *rel, const char *args, char **out)
 {
@@ -29,9 +22,10 @@ static int run_program(const char *rel, const char *args, char **out)
     cr_assert(root, "TL_BUILD_ROOT is not set (meson test sets it)");
     char path[1024], argbuf[1024];
     snprintf(path, sizeof path, "%s/%s", root, rel);
-    *out = calloc(1, OUT_MAX + 1);
-    if (access(path, X_OK) != 0)
+    if (access(path, X_OK) != 0) {
+        *out = calloc(1, 1);
         return -1;
+    }
     char *argv[64];
     int argc = 0;
     argv[argc++] = path;
@@ -39,34 +33,10 @@ static int run_program(const char *rel, const char *args, char **out)
     for (char *save = NULL, *a = strtok_r(argbuf, " ", &save); a && argc < 63; a = strtok_r(NULL, " ", &save))
         argv[argc++] = a;
     argv[argc] = NULL;
-    int pfd[2];
-    cr_assert_eq(pipe(pfd), 0, "pipe: %s", strerror(errno));
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
-    posix_spawn_file_actions_addclose(&fa, pfd[0]);
-    pid_t pid;
-    int rc = posix_spawn(&pid, path, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(pfd[1]);
-    cr_assert_eq(rc, 0, "posix_spawn %s: %s", path, strerror(rc));
-    size_t used = 0;
-    char sink[4096];
-    for (;;) {
-        ssize_t n = used < OUT_MAX ? read(pfd[0], *out + used, OUT_MAX - used) : read(pfd[0], sink, sizeof sink);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        if (used < OUT_MAX)
-            used += (size_t)n;
-    }
-    close(pfd[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0, "cannot start %s", path);
+    *out = r.out;
+    return r.signal ? 128 + r.signal : r.exit_code;
 }
 
 /* The last lines of a program's output, for failure messages. */
