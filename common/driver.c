@@ -293,6 +293,43 @@ static void inputs_free(case_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
+/* One checked-launch of a GPU variant into P. Under emulation the same case also runs with the
+ * threads of each block in reversed and in shuffled order, which must give the same bits (a
+ * result that depends on the order is a race), and the emulator's diagnostic (race, divergent
+ * barrier, out-of-bounds, ...) replaces a bare CUDA error. Used by the checks and by --serve,
+ * so the grader sees exactly what ./kit check sees. */
+static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, char *err, size_t errlen)
+{
+    int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
+#ifdef TL_EMULATED
+    if (rc == 0) {
+        tl_matrix Q;
+        if (tl_matrix_alloc(&Q, "P", P->rows, P->cols) == 0) {
+            for (int mode = 1; mode <= 2 && rc == 0; ++mode) {
+                tl_emu_set_order(mode, seed);
+                rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
+                if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
+                    snprintf(err, errlen, "order-dependent result: P differs when the threads of a "
+                             "block run in %s order (a race: a missing __syncthreads?)",
+                             mode == 1 ? "reverse" : "shuffled");
+                    rc = -1;
+                }
+            }
+            tl_emu_set_order(0, 0);
+            tl_matrix_free(&Q);
+        }
+    }
+    if (rc != 0) {
+        char diag[400];
+        if (tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+            snprintf(err, errlen, "%s", diag);
+    }
+#else
+    (void)seed;
+#endif
+    return rc;
+}
+
 typedef enum { CASE_PASS, CASE_FAIL, CASE_SKIP, CASE_REFUSED } case_result;
 
 typedef struct case_out {
@@ -352,7 +389,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &P, err, sizeof err);
+            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that
@@ -375,31 +412,6 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
                 }
             }
         }
-#ifdef TL_EMULATED
-        /* Results must not depend on the order threads run in: compare with reversed and
-         * shuffled orders (the emulator's strongest race test short of its race checker). */
-        if (run_rc == 0) {
-            tl_matrix Q;
-            tl_matrix_alloc(&Q, "P", m, n);
-            for (int mode = 1; mode <= 2 && run_rc == 0; ++mode) {
-                tl_emu_set_order(mode, (unsigned)case_seed);
-                run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &Q, err, sizeof err);
-                if (run_rc == 0 && memcmp(Q.data, P.data, sizeof(float) * tl_matrix_count(&P)) != 0) {
-                    snprintf(err, sizeof err, "order-dependent result: P differs when the threads of "
-                             "a block run in %s order (a race: a missing __syncthreads?)",
-                             mode == 1 ? "reverse" : "shuffled");
-                    run_rc = -1;
-                }
-            }
-            tl_emu_set_order(0, 0);
-            tl_matrix_free(&Q);
-        }
-        if (run_rc != 0) {
-            char diag[400];
-            if (tl_emu_last_diagnostic(diag, sizeof diag) > 0)
-                snprintf(err, sizeof err, "%s", diag);
-        }
-#endif
     }
     if (run_rc < 0) {
         out->result = CASE_FAIL;
@@ -542,14 +554,7 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 tl_gpu_case gc;
                 rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
                 if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
-                if (rc == 0) rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &P, err, sizeof err);
-#ifdef TL_EMULATED
-                if (rc != 0) {
-                    char diag[400];
-                    if (tl_emu_last_diagnostic(diag, sizeof diag) > 0)
-                        snprintf(err, sizeof err, "%s", diag);
-                }
-#endif
+                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), err, sizeof err);
                 if (rc == 0 && timed && !dev->emulated) {
                     int fl;
                     rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &st, &fl, err, sizeof err);
