@@ -133,7 +133,7 @@ sanitize lab03-nosync2      racecheck yes tests/wrong/lab03-wrong-nosync2 $SMALL
 sanitize ref04-clean        racecheck no  solutions/04-boundary-handling/lab04-ref $SMALL --variants boundary16 --sizes 40
 # A barrier skipped by the threads outside P: they never write their tile entries, so the others
 # read stale values that nobody races on, and synccheck missed a similar early return before a
-# barrier (toolchain.md). What the tools say is recorded, not required; the checker must catch it.
+# barrier (measured on an H200, 2026-11). What the tools say is recorded, not required; the checker must catch it.
 sanitize lab04-sync-branch  racecheck any tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
 sanitize lab04-sync-branch  synccheck any tests/wrong/lab04-wrong-sync-in-branch $SMALL --variants boundary16 --sizes 40
 sanitize ref04-mem-clean    memcheck  no  solutions/04-boundary-handling/lab04-ref $SMALL --exact-alloc --variants boundary16,boundary32,rect16 --sizes 17,100,33x65x17
