@@ -93,3 +93,14 @@ Test(emulated, refuses_to_report_times, .timeout = 120)
     cr_assert(row && strstr(row, " -") != NULL, "%s", r.out);
     run_free(&r);
 }
+
+Test(emulated, the_manifest_reads_and_lists_emulated_diagnostics, .timeout = 10)
+{
+    static wrong_row rows[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, "!01", rows, why, sizeof why);
+    cr_assert_geq(n, 0, "%s", why);
+    cr_assert_gt(n, 0, "tests/wrong/manifest.tsv lists no GPU lab's known-wrong submission");
+    for (int i = 0; i < n; ++i)
+        cr_assert_gt(rows[i].nemu_expect, 0, "%s: a GPU lab's row needs the emulator's diagnostics", rows[i].file);
+}
