@@ -274,3 +274,25 @@ Test(programs, a_lab_c_that_disagrees_with_the_table_is_refused_with_exit_2, .ti
         run_free(&r);
     }
 }
+
+static int no_launch(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+{
+    (void)M; (void)N; (void)P; (void)m; (void)k; (void)n; (void)ctx;
+    return 0;
+}
+
+Test(table, a_variant_of_any_lab_is_assembled_from_the_table_for_multi_lab_programs, .timeout = 10)
+{
+    tl_variant v;
+    cr_assert_eq(tl_variant_from_table(&v, "tiled16", NULL, no_launch, NULL), 0);
+    cr_assert_str_eq(v.name, "tiled16");
+    cr_assert_eq(v.where, TL_ON_GPU);
+    cr_assert_eq(v.tile, 16);
+    cr_assert_eq(v.multiple_of, 16);
+    cr_assert(v.square_only);
+    cr_assert_eq(v.gpu, no_launch);
+    cr_assert_eq(tl_variant_from_table(&v, "rect32", NULL, no_launch, NULL), 0);
+    cr_assert(!v.square_only && v.tile == 32);
+    cr_assert_eq(tl_variant_from_table(&v, "cublas", NULL, no_launch, NULL), 0, "the yardstick");
+    cr_assert_eq(tl_variant_from_table(&v, "warp_magic", NULL, no_launch, NULL), -1);
+}
