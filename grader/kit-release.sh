@@ -46,7 +46,8 @@ mkdir -p "$(dirname "$dest")" 2>/dev/null || tl_die "cannot make the folder abov
 tmp=$dest.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp" || tl_die "cannot make '$tmp'"
-trap 'rm -rf "$tmp" "$tmp.list" "$tmp.tracked" "$tmp.sums" "$tmp.log"' EXIT INT TERM
+trap 'rm -rf "$tmp" "$tmp.list" "$tmp.tracked" "$tmp.sums" "$tmp.log"' EXIT
+trap 'exit 143' INT TERM
 
 # ------------------------------------------------------------------ what goes in
 tl_build grader/tl-grade || exit 1

@@ -54,7 +54,8 @@ done
 TL_BUILD=${TL_BUILD:-$kit/build}
 export TL_BUILD
 work=$(mktemp -d "${TMPDIR:-/tmp}/tl-latency.XXXXXX") || die "cannot make a temporary folder"
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 143' INT TERM
 failed=0
 
 now() { date +%s.%N; }

@@ -32,7 +32,8 @@ done
 [ -f "$TL_BUILD/build.ninja" ] || { echo "1..0 # SKIP '$TL_BUILD' is not a configured build folder"; exit 0; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tl-edition.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT INT TERM
+trap 'rm -rf "$work"' EXIT
+trap 'exit 143' INT TERM
 ed=$work/edition
 B=$ed/build
 
