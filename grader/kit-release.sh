@@ -9,12 +9,12 @@
 # excluded kinds may be in it, it is configured and built from clean in DIR.tmp, and `./kit check
 # 01` (grader/kit-check.sh) must fail on the skeleton with the teaching output. Only then is DIR.tmp
 # renamed to DIR. A non-empty DIR is never overwritten.
-# Called by ./kit with TL_ROOT and TL_BUILD (a configured build folder) exported.
+# Called by ./kit with TL_ROOT and TL_BUILD (a configured build folder; default TL_ROOT/build) exported.
 # Exit: 0 written, 1 the edition failed its proof (nothing published), 2 bad usage.
 set -eu
 
 : "${TL_ROOT:?kit release: TL_ROOT is not set (run it as ./kit release DIR)}"
-: "${TL_BUILD:?kit release: TL_BUILD is not set (run it as ./kit release DIR)}"
+TL_BUILD=${TL_BUILD:-$TL_ROOT/build}   # where tl-grade is built (the kit's build folder)
 . "$TL_ROOT/common/kit-lib.sh"
 TL_WHO="kit release"
 
