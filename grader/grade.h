@@ -22,19 +22,23 @@
 /* Copies the kit at root to dst without solutions/, tests/, build folders, .git, grader out
  * dirs and grader secrets or hidden data. In a git tree the files are `git ls-files` (tracked
  * only: an instructor's untracked class folders stay out), or with untracked = 1 also the new
- * files git does not ignore (kit check on a student's working tree); elsewhere a walk.
+ * files git does not ignore (kit check on a student's working tree); elsewhere a walk. With dst
+ * NULL nothing is copied: the relative paths are printed, one a line (--print-pristine).
  * 0 ok, -1 with err set. *nfiles gets the count. */
 int tg_copy_pristine(const char *root, const char *dst, int untracked, int *nfiles, char *err, size_t errlen);
 /* 1 when a kit-relative path must never reach a student build or the student edition. */
 int tg_path_excluded(const char *rel);
 
 /* Takes a submission (folder or archive) into work/: the allow-listed files only, each a
- * regular file up to TG_FILE_MAX. Archives are listed and checked first (no absolute paths,
- * no "..", no links, no devices, size caps), then unpacked in the sandbox. found[i] says
- * whether lab->files[i] was found; notes gets what the student should know ("ignored: ...").
+ * regular file up to TG_FILE_MAX. Archives are read with libarchive in a child under limits,
+ * each entry checked before it is written (no absolute paths, no "..", no links, no devices),
+ * sizes capped on the bytes written. found[i] says
+ * whether lab->files[i] was found; notes gets what the student should know (with list_ignored,
+ * "ignored: ..." for the other files handed in; kit check's lab folder is not a hand-in).
  * Returns 0 ok, 1 refused (the student's problem: reason in err), -1 grader-side error. */
-int tg_intake(const tg_lab *lab, const tg_iso *iso, const char *submission, const char *work,
-              const char *dest_dir, int found[TG_MAX_FILES], tg_buf *notes, char *err, size_t errlen);
+int tg_intake(const tg_lab *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+              size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen);
@@ -70,11 +74,17 @@ typedef struct grun {
     char     root[PATH_MAX], out[PATH_MAX], state[PATH_MAX], pristine[PATH_MAX];
     uint64_t seed;
     int      public_only, jobs, check, emulate, quiet;
+    int      keep_work;               /* --keep-work: leave DIR/.state/work/<student> for a post-mortem */
+    char     prebuilt[PATH_MAX];      /* --check --prebuilt: the lab program built by kit check ("" none) */
+    char     build_log[PATH_MAX];     /* --check --build-failed: kit check's failed build's log ("" none)  */
+    int      random_seed;             /* --random-seed: kit check draws fresh inputs (default: the kit's seed) */
     tg_iso   iso;
     gsize    sizes[96];
     int      nsizes;
     int      gpu_ok;                  /* a usable CUDA device answered                      */
     char     gpu_why[300];
+    char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
+    char     kit_build_why[700];
     char     ref_build[PATH_MAX];     /* the reference solution's build dir ("" none)      */
     char     ref_why[400];
     char     sanitizer[PATH_MAX];     /* compute-sanitizer ("" none)                        */
@@ -110,6 +120,7 @@ typedef struct gsess {
 typedef struct gsub {
     const gstudent *s;
     char     work[PATH_MAX], kit[PATH_MAX], build[PATH_MAX], odir[PATH_MAX];
+    char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
     int      timeouts;
     char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */
     tg_buf   evidence;        /* what the program printed: shown, never believed               */
@@ -162,12 +173,18 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api);
 /* build.c */
 int  tg_find_tool(const char *name, char *out, size_t len);
 void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
+void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
 void tg_build_reference(grun *R);
 
 /* report.c */
 void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double max);
 void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *score_out, double *max_out);
+/* results.json read back (cJSON; NULL when missing or not JSON), and one test's score in it:
+ * 1 graded (*score, *max set), 0 not graded, -1 absent. */
+struct cJSON;
+struct cJSON *tg_read_results(const char *path);
+int  tg_results_test(const struct cJSON *js, const char *name, double *score, double *max);
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */

@@ -25,6 +25,10 @@ static const char *binary_for(grun *R, gsub *g, const char **build, int *emulate
 {
     *emulated = 0;
     *build = g->build;
+    if (R->prebuilt[0]) {          /* kit check: the program it built (g->build is its folder) */
+        *emulated = R->lab->gpu && R->emulate;
+        return strrchr(R->prebuilt, '/') + 1;
+    }
     if (!R->lab->gpu)
         return R->lab->binary;
     if (R->gpu_ok && !R->emulate)
@@ -377,8 +381,10 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     int n = 0;
     tg_buf names = {0};
     for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
-        char p[PATH_MAX + 300];
-        snprintf(p, sizeof p, "%s/labs/%s/%s", g->kit, R->lab->dir, R->lab->files[i]);
+        char p[PATH_MAX + 300];         /* the file as taken, else the kit's skeleton built in its place */
+        snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
+        if (!tg_is_file(p))
+            snprintf(p, sizeof p, "%s/labs/%s/%s", R->pristine, R->lab->dir, R->lab->files[i]);
         size_t len = 0;
         char *text = tg_read_file(p, 4 << 20, &len);
         tg_buf_printf(&names, "%s%s", names.len ? ", " : "", R->lab->files[i]);

@@ -1,4 +1,4 @@
-/* report.c: what the grader writes: results.json (Gradescope), scores.tsv, summary.part.md,
+/* report.c: what the grader writes: results.json (Gradescope; with cJSON), summary.part.md,
  * the class's gradebook.csv and summary.md, and the `kit check` printout. */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -17,11 +17,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "grade.h"
 #include "policy.h"
 #include "tilelab.h"
 
 /* ------------------------------------------------------------------ reports */
+
+/* A JSON string of any bytes: made valid UTF-8 first (cJSON passes bytes >= 0x80 as they are). */
+static cJSON *jtext(const char *s, size_t len)
+{
+    char *clean = tg_utf8_clean(s ? s : "", s ? len : 0);
+    cJSON *j = cJSON_CreateString(clean ? clean : "");
+    free(clean);
+    return j;
+}
 
 static const char *kind_word(tg_kind k)
 {
@@ -109,10 +120,7 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     *score_out = score;
     *max_out = max;
 
-    /* results.json (Gradescope) */
-    char *js = NULL;
-    size_t jl = 0;
-    FILE *f = open_memstream(&js, &jl);
+    /* results.json (Gradescope's fields, and ours under "tilelab"): written with cJSON. */
     tg_buf top = {0};
     tg_buf_printf(&top, "tilelab lab %s (%s): %s\n", L->id, L->dir, L->title);
     if (g->refused[0])
@@ -127,70 +135,53 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     quote_evidence(&top, g, "");
     tg_buf_printf(&top, "isolation: %s\n", R->iso.desc);
     tg_buf_printf(&top, "Score: %g/%g\n", score, max);
-    fprintf(f, "{\n  \"score\": %.2f,\n  \"execution_time\": %.2f,\n  \"output\": ", score, secs);
-    tg_json_str(f, top.s, top.len);
-    fprintf(f, ",\n  \"tests\": [");
-    int first = 1;
+    const char *status = g->refused[0] ? g->refused : !g->built ? "build failed" : "";
+    cJSON *js = cJSON_CreateObject();
+    cJSON_AddNumberToObject(js, "score", score);
+    cJSON_AddNumberToObject(js, "execution_time", tg_round2(secs));
+    cJSON_AddItemToObject(js, "output", jtext(top.s, top.len));
+    cJSON *tests = cJSON_AddArrayToObject(js, "tests");
+    cJSON *tl = cJSON_CreateObject();
+    cJSON_AddItemToObject(tl, "student", jtext(g->s->name, strlen(g->s->name)));
+    cJSON_AddStringToObject(tl, "lab", L->id);
+    cJSON_AddNumberToObject(tl, "max", max);
+    cJSON_AddBoolToObject(tl, "built", g->built);
+    cJSON_AddItemToObject(tl, "status", jtext(status, strlen(status)));   /* "" or why every test is 0 */
+    cJSON_AddItemToObject(tl, "isolation", jtext(R->iso.desc, strlen(R->iso.desc)));
+    cJSON *ng = cJSON_AddArrayToObject(tl, "not_graded");
     for (int i = 0; i < nt; ++i) {
-        if (!tr[i].graded)
-            continue;
-        fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
-        first = 0;
-        tg_json_cstr(f, tr[i].t->name);
-        fprintf(f, ", \"score\": %.2f, \"max_score\": %.2f, \"status\": \"%s\", \"output\": ", tr[i].score,
-                tr[i].t->points, tr[i].passed ? "passed" : "failed");
-        tg_json_str(f, tr[i].out.s ? tr[i].out.s : "", tr[i].out.len);
-        fprintf(f, ", \"visibility\": \"%s\"}", tr[i].t->kind == TG_CORRECT_HIDDEN ? "after_published" : "visible");
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", tr[i].t->name);
+        if (tr[i].graded) {
+            cJSON_AddNumberToObject(o, "score", tr[i].score);
+            cJSON_AddNumberToObject(o, "max_score", tr[i].t->points);
+            cJSON_AddStringToObject(o, "status", tr[i].passed ? "passed" : "failed");
+            cJSON_AddItemToObject(o, "output", jtext(tr[i].out.s ? tr[i].out.s : "", tr[i].out.len));
+            cJSON_AddStringToObject(o, "visibility", tr[i].t->kind == TG_CORRECT_HIDDEN ? "after_published" : "visible");
+            cJSON_AddItemToArray(tests, o);
+        } else {
+            cJSON_AddNumberToObject(o, "max_score", tr[i].t->points);
+            cJSON_AddItemToObject(o, "why", jtext(tr[i].out.s ? tr[i].out.s : "", tr[i].out.len));
+            cJSON_AddItemToArray(ng, o);
+        }
     }
-    fprintf(f, "\n  ],\n  \"tilelab\": {\"student\": ");
-    tg_json_cstr(f, g->s->name);
-    fprintf(f, ", \"lab\": \"%s\", \"max\": %.2f, \"built\": %s, \"isolation\": ", L->id, max, g->built ? "true" : "false");
-    tg_json_cstr(f, R->iso.desc);
-    fprintf(f, ", \"not_graded\": [");
-    first = 1;
-    for (int i = 0; i < nt; ++i) {
-        if (tr[i].graded)
-            continue;
-        fprintf(f, "%s{\"name\": ", first ? "" : ", ");
-        first = 0;
-        tg_json_cstr(f, tr[i].t->name);
-        fprintf(f, ", \"max_score\": %.2f, \"why\": ", tr[i].t->points);
-        tg_json_str(f, tr[i].out.s ? tr[i].out.s : "", tr[i].out.len);
-        fprintf(f, "}");
-    }
-    fprintf(f, "]}\n}\n");
-    fclose(f);
+    cJSON_AddItemToObject(js, "tilelab", tl);
+    char *text = cJSON_Print(js);
+    cJSON_Delete(js);
     char p[PATH_MAX + 32];
     snprintf(p, sizeof p, "%s/results.json", g->odir);
-    tg_write_atomic(p, js, jl);
-    free(js);
-
-    /* scores.tsv: the gradebook's row (name TAB score TAB max, or "not graded") */
-    tg_buf tsv = {0};
-    for (int i = 0; i < nt; ++i) {
-        if (tr[i].graded)
-            tg_buf_printf(&tsv, "%s\t%.2f\t%.2f\n", tr[i].t->name, tr[i].score, tr[i].t->points);
-        else
-            tg_buf_printf(&tsv, "%s\tnot graded\t%.2f\n", tr[i].t->name, tr[i].t->points);
-    }
-    snprintf(p, sizeof p, "%s/scores.tsv", g->odir);
-    tg_write_atomic(p, tsv.s ? tsv.s : "", tsv.len);
-    tg_buf_free(&tsv);
+    if (!text || tg_write_atomic(p, text, strlen(text)) != 0)
+        fprintf(stderr, "tl-grade: cannot write %s (%s)\n", p, text ? strerror(errno) : "out of memory");
+    free(text);
 
     /* summary.part.md: this student's section of summary.md */
     tg_buf md = {0};
     tg_buf_printf(&md, "### %s: %g/%g (%.1f s)\n\n", g->s->name, score, max, secs);
-    char status[700] = "";
-    if (g->refused[0]) {
+    if (g->refused[0])
         tg_buf_printf(&md, "- **%s**: every test scores 0\n", g->refused);
-        snprintf(status, sizeof status, "%s", g->refused);
-    } else if (!g->built) {
+    else if (!g->built)
         tg_buf_printf(&md, "- **build failed**: every test scores 0. First errors:\n\n```\n%s```\n",
                       g->build_errors.s ? g->build_errors.s : "");
-        snprintf(status, sizeof status, "build failed");
-    }
-    snprintf(p, sizeof p, "%s/status.txt", g->odir);
-    tg_write_atomic(p, status, strlen(status));
     if (g->notes.len) {
         for (const char *q = g->notes.s; *q;) {
             const char *e = strchr(q, '\n');
@@ -270,6 +261,39 @@ static void csv_field(tg_buf *b, const char *s)
 }
 
 
+cJSON *tg_read_results(const char *path)
+{
+    size_t len = 0;
+    char *text = tg_read_file(path, 1 << 24, &len);
+    if (!text)
+        return NULL;
+    cJSON *js = cJSON_ParseWithLength(text, len);
+    free(text);
+    return js;
+}
+
+int tg_results_test(const cJSON *js, const char *name, double *score, double *max)
+{
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(js, "tests")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name");
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(o, "score");
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "max_score");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0 && cJSON_IsNumber(s) && cJSON_IsNumber(m)) {
+            *score = s->valuedouble;
+            if (max)
+                *max = m->valuedouble;
+            return 1;
+        }
+    }
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "not_graded")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return 0;
+    }
+    return -1;
+}
+
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s)
 {
     const tg_lab *L = R->lab;
@@ -325,29 +349,23 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         }
         tg_buf_printf(&csv, ",%.2f,%.2f", rows[i].score, rows[i].max);
         char p[PATH_MAX + 32];
-        snprintf(p, sizeof p, "%s/%s/scores.tsv", R->out, st[i].name);
-        char *tsv = tg_read_file(p, 1 << 20, NULL);
+        snprintf(p, sizeof p, "%s/%s/results.json", R->out, st[i].name);
+        cJSON *js = tg_read_results(p);
         tg_buf failed = {0};
         int nfailed = 0;
         for (int t = 0; t < L->ntests; ++t) {
             if (R->public_only && L->tests[t].kind != TG_CORRECT_PUBLIC)
                 continue;
-            const char *val = "";
-            char vb[64];
-            if (tsv) {
-                size_t nl = strlen(L->tests[t].name);
-                for (char *q = tsv; q && *q;) {
-                    char *e = strchr(q, '\n');
-                    if (strncmp(q, L->tests[t].name, nl) == 0 && q[nl] == '\t') {
-                        snprintf(vb, sizeof vb, "%.*s", (int)strcspn(q + nl + 1, "\t\n"), q + nl + 1);
-                        val = vb;
-                        double sc = atof(vb), mx = L->tests[t].points;
-                        if (strcmp(vb, "not graded") != 0 && sc < mx && ++nfailed <= 3)
-                            tg_buf_printf(&failed, "%s%s (%g/%g)", failed.len ? "; " : "", L->tests[t].name, sc, mx);
-                        break;
-                    }
-                    q = e ? e + 1 : NULL;
-                }
+            char val[64] = "";
+            double sc;
+            int r = tg_results_test(js, L->tests[t].name, &sc, NULL);
+            if (r == 1) {
+                snprintf(val, sizeof val, "%.2f", sc);
+                if (sc < L->tests[t].points && ++nfailed <= 3)
+                    tg_buf_printf(&failed, "%s%s (%g/%g)", failed.len ? "; " : "", L->tests[t].name, sc,
+                                  L->tests[t].points);
+            } else if (r == 0) {
+                snprintf(val, sizeof val, "not graded");
             }
             tg_buf_add(&csv, ",", 1);
             csv_field(&csv, val);
@@ -355,17 +373,15 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf_add(&csv, "\n", 1);
         if (nfailed > 3)
             tg_buf_printf(&failed, "; and %d more", nfailed - 3);
-        snprintf(p, sizeof p, "%s/%s/status.txt", R->out, st[i].name);
-        char *status = tg_read_file(p, 4096, NULL);
-        if (status && *status) {
+        const cJSON *status = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "status");
+        if (cJSON_IsString(status) && status->valuestring[0]) {
             tg_buf_free(&failed);
-            tg_buf_printf(&failed, "all: %s", status);
+            tg_buf_printf(&failed, "all: %s", status->valuestring);
         }
-        free(status);
+        cJSON_Delete(js);
         tg_buf_printf(&md, "| %s | %g/%g | %.1f s | %s |\n", st[i].name, rows[i].score, rows[i].max, rows[i].secs,
                       failed.len ? failed.s : "none");
         tg_buf_free(&failed);
-        free(tsv);
     }
     tg_buf_printf(&md, "\n## Per student: what failed, where, the likely bug\n\n");
     for (int i = 0; i < ns; ++i) {

@@ -21,6 +21,8 @@
 #include <sys/prctl.h>
 #endif
 
+#include <cjson/cJSON.h>
+
 #include "grade.h"
 #include "policy.h"
 #include "tilelab.h"
@@ -60,18 +62,42 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         return EXIT_GRADER;
     }
     char err[800];
-    int n;
-    if (tg_copy_pristine(R->pristine, g.kit, 0, &n, err, sizeof err) != 0) {
-        snprintf(why, whylen, "cannot copy the pristine kit: %s", err);
-        return EXIT_GRADER;
-    }
-    char labdir[PATH_MAX + 64];
-    snprintf(labdir, sizeof labdir, "%s/labs/%s", g.kit, R->lab->dir);
-    int found[TG_MAX_FILES];
-    int rc = tg_intake(R->lab, &R->iso, st->path, g.work, labdir, found, &g.notes, err, sizeof err);
-    if (rc < 0) {
-        snprintf(why, whylen, "%s", err);
-        return EXIT_GRADER;
+    int rc = 0;
+    if (R->prebuilt[0]) {          /* kit check: the lab program ninja built in the student's build/ */
+        snprintf(g.build, sizeof g.build, "%.*s", (int)(strrchr(R->prebuilt, '/') - R->prebuilt), R->prebuilt);
+        g.built = 1;
+        g.emu_built = R->lab->gpu && R->emulate;
+    } else if (R->build_log[0]) {  /* kit check: that build failed; its log has the compiler's errors */
+        tg_buf log = {0};
+        size_t len = 0;
+        char *text = tg_read_file(R->build_log, 4 << 20, &len);
+        tg_buf_add(&log, text ? text : "", text ? len : 0);
+        free(text);
+        tg_first_errors(&log, &g.build_errors, &g.warnings);
+        tg_buf_free(&log);
+        g.built = 0;
+    } else {
+        if (R->kit_build[0]) {     /* the kit built once: the student's files alone, built over it */
+            snprintf(g.files, sizeof g.files, "%s/files", g.work);
+            snprintf(g.build, sizeof g.build, "%s/build", g.work);
+            if (tg_mkdirs(g.files, 0700) != 0) {
+                snprintf(why, whylen, "cannot make %s (%s)", g.files, strerror(errno));
+                return EXIT_GRADER;
+            }
+        } else {                   /* from clean: a pristine copy with the student's files laid over */
+            int n;
+            if (tg_copy_pristine(R->pristine, g.kit, 0, &n, err, sizeof err) != 0) {
+                snprintf(why, whylen, "cannot copy the pristine kit: %s", err);
+                return EXIT_GRADER;
+            }
+            snprintf(g.files, sizeof g.files, "%s/labs/%s", g.kit, R->lab->dir);
+        }
+        int found[TG_MAX_FILES];
+        rc = tg_intake(R->lab, st->path, g.work, g.files, !R->check, found, &g.notes, err, sizeof err);
+        if (rc < 0) {
+            snprintf(why, whylen, "%s", err);
+            return EXIT_GRADER;
+        }
     }
     tres tr[TG_MAX_TESTS];
     memset(tr, 0, sizeof tr);
@@ -90,7 +116,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         }
         g.built = 1;               /* (no build log to show; the note says why) */
     } else {
-        if (tg_build_submission(R, &g, err, sizeof err) != 0) {
+        if (!R->prebuilt[0] && !R->build_log[0] && tg_build_submission(R, &g, err, sizeof err) != 0) {
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
@@ -123,7 +149,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
     for (int i = 0; i < nt; ++i)
         tg_buf_free(&tr[i].out);
-    if (!getenv("TL_GRADE_KEEP_WORK"))
+    if (!R->keep_work)
         tg_rmtree(g.work);
     char marker[PATH_MAX + 16], line[128];
     snprintf(marker, sizeof marker, "%s/.done", g.odir);
@@ -296,7 +322,9 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             return TL_EXIT_USAGE;
         }
     }
-    if (tg_find_tool("meson", R->meson, sizeof R->meson) != 0 || tg_find_tool("ninja", R->ninja, sizeof R->ninja) != 0) {
+    int prebuilt = R->prebuilt[0] || R->build_log[0];   /* kit check built it: no tools, no copy */
+    if (!prebuilt &&
+        (tg_find_tool("meson", R->meson, sizeof R->meson) != 0 || tg_find_tool("ninja", R->ninja, sizeof R->ninja) != 0)) {
         fprintf(stderr, "tl-grade: not graded: build tool missing (%s not found on PATH); install meson and ninja\n",
                 R->meson[0] ? "ninja" : "meson");
         return EXIT_GRADER;
@@ -314,7 +342,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         if (used + dl + 2 < sizeof R->tool_path)
             snprintf(R->tool_path + used, sizeof R->tool_path - used, "%s%.*s", used ? ":" : "", (int)dl, tools[t]);
     }
-    if (R->lab->gpu && !nvcc[0]) {
+    if (R->lab->gpu && !nvcc[0] && !prebuilt) {
         fprintf(stderr, "tl-grade: not graded: lab %s needs nvcc to build, and none is on PATH or in /usr/local/cuda/bin\n",
                 R->lab->id);
         return EXIT_GRADER;
@@ -334,19 +362,21 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         if (R->iso.notes[0] && !R->check)
             fprintf(stderr, "tl-grade: isolation notes: %s\n", R->iso.notes);
     }
-    /* The pristine kit, copied fresh each run. */
+    /* The pristine kit, copied fresh each run (kit check with a prebuilt program needs none). */
     snprintf(R->pristine, sizeof R->pristine, "%s/pristine", R->state);
     tg_rmtree(R->pristine);
-    int nfiles;
-    if (tg_copy_pristine(R->root, R->pristine, R->check, &nfiles, err, sizeof err) != 0) {
-        fprintf(stderr, "tl-grade: not graded: cannot copy the kit: %s\n", err);
-        return EXIT_GRADER;
-    }
-    snprintf(p, sizeof p, "%s/labs/%s/meson.build", R->pristine, R->lab->dir);
-    if (!tg_is_file(p)) {
-        fprintf(stderr, "tl-grade: not graded: labs/%s is not in the kit's git tree (untracked files are not "
-                "graded against: an instructor's class folders must stay out); git add it first\n", R->lab->dir);
-        return EXIT_GRADER;
+    if (!prebuilt) {
+        int nfiles;
+        if (tg_copy_pristine(R->root, R->pristine, R->check, &nfiles, err, sizeof err) != 0) {
+            fprintf(stderr, "tl-grade: not graded: cannot copy the kit: %s\n", err);
+            return EXIT_GRADER;
+        }
+        snprintf(p, sizeof p, "%s/labs/%s/meson.build", R->pristine, R->lab->dir);
+        if (!tg_is_file(p)) {
+            fprintf(stderr, "tl-grade: not graded: labs/%s is not in the kit's git tree (untracked files are not "
+                    "graded against: an instructor's class folders must stay out); git add it first\n", R->lab->dir);
+            return EXIT_GRADER;
+        }
     }
     /* Cases: public, then hidden from the secret seed; references computed once, here. */
     tl_sizes pub = {0};
@@ -382,6 +412,16 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     else
         snprintf(R->ref_why, sizeof R->ref_why, "not needed in this run");
     probe_gpu(R);
+    if (!prebuilt) {
+        double tk = tl_now_ms();
+        tg_build_kit(R);           /* the kit's own parts, once for the whole class */
+        if (!R->check || !R->quiet)
+            fprintf(R->check ? stdout : stderr, "tl-grade: %s\n", R->kit_build[0] ?
+                    "the kit is built once for this run; each submission compiles its own files over it" :
+                    R->kit_build_why);
+        if (R->kit_build[0] && !R->check)
+            fprintf(stderr, "tl-grade: the kit's build took %.1f s\n", (tl_now_ms() - tk) / 1000.0);
+    }
     if (R->lab->gpu && !R->check)
         fprintf(stderr, "tl-grade: GPU: %s\n", R->gpu_why);
 
@@ -484,22 +524,17 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         /* kit check: exit by the correctness tests of the one submission */
         if (!rows[0].done)
             return EXIT_GRADER;
-        snprintf(p, sizeof p, "%s/%s/scores.tsv", R->out, st[0].name);
-        char *tsv = tg_read_file(p, 1 << 20, NULL);
+        snprintf(p, sizeof p, "%s/%s/results.json", R->out, st[0].name);
+        cJSON *js = tg_read_results(p);
         int graded = 0, failed = 0;
-        for (char *q = tsv; q && *q;) {
-            char *e = strchr(q, '\n');
-            char *t1 = strchr(q, '\t');
-            if (t1 && (!e || t1 < e)) {
-                if (strncmp(t1 + 1, "not graded", 10) != 0) {
-                    ++graded;
-                    double sc = atof(t1 + 1), mx = atof(strchr(t1 + 1, '\t') + 1);
-                    failed += sc < mx;
-                }
+        for (int i = 0; i < R->lab->ntests; ++i) {
+            double sc, mx;
+            if (tg_results_test(js, R->lab->tests[i].name, &sc, &mx) == 1) {
+                ++graded;
+                failed += sc < mx;
             }
-            q = e ? e + 1 : NULL;
         }
-        free(tsv);
+        cJSON_Delete(js);
         printf("Score: %g/%g\n", rows[0].score, rows[0].max);
         if (!graded) {
             printf("nothing could be checked here (see above); exit 77\n");

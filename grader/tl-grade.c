@@ -1,44 +1,34 @@
-/* tl-grade: the tilelab autograder. Grades a class's submissions for one lab.
+/* tl-grade.c: the command line of tl-grade, the tilelab autograder: options into the run context,
+ * then run.c does the rest. The parts, each a file with one job (grade.h lists them):
+ *   run.c      the class run: out dir, seed, tools, workers, progress, resume
+ *   cases.c    cases and inputs: public sizes, hidden sizes from the secret seed, references
+ *   build.c    the per-submission build in the sandbox, the kit built once per run, the reference
+ *   session.c  the student session: `labNN --serve`, requests on fd 3, answers on fd 4
+ *   judges.c   correctness, safety, speed, policy, lab 05's calculator
+ *   report.c   results.json, scores, summary.md, gradebook.csv, the `kit check` printout
+ *   intake.c   submissions (folders, archives) and the pristine copy of the kit
+ *   sandbox.c, policy.c, labs.c, util.c: isolation, the policy scan and filter, the lab table, helpers
  *
  *   tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...
- *   tl-grade --check --lab NN [--emulate] --out DIR FOLDER   (what `./kit check NN` runs)
- *   tl-grade --print-files NN                                 (the lab's student files)
+ *   tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]   (what `./kit check NN` runs)
+ *   tl-grade --check --lab NN --out DIR --build-failed LOG               (kit check: the build failed)
+ *   tl-grade --print-files NN | --print-dir NN | --print-targets NN | --print-pristine KITDIR
  *
- * For each submission: take the allow-listed student files only, lay them over a pristine copy
- * of the kit (no solutions, no tests, no secrets), build from clean in the sandbox, then run
- * the student's lab binary in `--serve` mode in the sandbox, one process per session, and feed
- * it cases made here from the secret seed over fd 3; read its product on fd 4 and compare it
- * with the double-precision reference computed here (common/check.c). The student's exit code
- * and prints are evidence only. Scores per test (labs.c, rubric.md), then results.json
- * (Gradescope format), gradebook.csv and summary.md, each written atomically; a submission's
- * marker is written last, so a killed run started again skips finished ones and loses nothing.
- * Exit codes: 0 graded (check mode: all correctness tests pass), 1 check mode: a test failed,
- * 2 usage, 3 a grader-side problem, 77 check mode: nothing could be run (no GPU, no emulation). */
+ * The student's exit code and prints are evidence only. Exit codes: 0 graded (check mode: all
+ * correctness tests pass), 1 check mode: a test failed, 2 usage, 3 a grader-side problem,
+ * 77 check mode: nothing could be run (no GPU, no emulation). */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 
 #include "grade.h"
 #include "labs.h"
-#include "policy.h"
-#include "sandbox.h"
 #include "tilelab.h"
 #include "util.h"
 
@@ -46,8 +36,10 @@ static int usage(FILE *out, int code)
 {
     fprintf(out,
             "usage: tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...\n"
+            "       tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]\n"
+            "       tl-grade --check --lab NN --out DIR --build-failed LOG\n"
             "       tl-grade --check --lab NN --out DIR [--emulate] FOLDER\n"
-            "       tl-grade --print-files NN\n\n"
+            "       tl-grade --print-files NN | --print-dir NN | --print-targets NN | --print-pristine KITDIR\n\n"
             "Grades each SUBMISSION (a student's folder, or a .tar, .tar.gz, .tgz or .zip of it) for lab NN.\n"
             "Only the lab's student files are taken; they are built over a pristine copy of the kit and\n"
             "run in a sandbox on cases made from the secret seed.\n\n"
@@ -60,11 +52,23 @@ static int usage(FILE *out, int code)
             "                    kept in DIR/.state so a restarted run uses the same one)\n"
             "  --public-only     the public cases only (no hidden sizes, no safety, no speed)\n"
             "  --jobs N          submissions built and graded at once (default: the number of cores)\n"
-            "  --check           kit check: one folder, public cases, teaching output on stdout\n"
+            "  --keep-work       keep each submission's work folder (DIR/.state/work/NAME) for a post-mortem\n"
+            "  --check           kit check: public cases, teaching output on stdout; judges one FOLDER built\n"
+            "                    over a pristine copy, or (--prebuilt) a lab program already built\n"
+            "  --prebuilt BINARY --check: judge this lab program (built by kit check with ninja); no copy,\n"
+            "                    no build; with --emulate it is the emulated build (labs/emulated/labNN-emu)\n"
+            "  --build-failed LOG  --check: the lab's build failed; report it (the compiler's first errors\n"
+            "                    from LOG) as kit check's verdict: every test fails, exit 1\n"
+            "  --random-seed     --check: draw the public cases' inputs from a fresh seed (default: the kit's)\n"
             "  --emulate         GPU labs: the emulated build instead of the GPU\n"
+            "  --quiet           --check: no isolation line\n"
             "  --kit DIR         the kit's top folder (default: $TL_ROOT, else the current folder)\n"
             "  --print-files NN  print lab NN's student files, one per line, and exit\n"
-            "  --print-dir NN    print lab NN's folder name (labs/NAME), and exit\n\n"
+            "  --print-dir NN    print lab NN's folder name (labs/NAME), and exit\n"
+            "  --print-targets NN  print lab NN's build targets, one a line: its program, then its emulated\n"
+            "                    program (none for a CPU lab), as ninja names them\n"
+            "  --print-pristine KITDIR  print the kit-relative paths a pristine copy of KITDIR holds (what\n"
+            "                    a submission is built over and ./kit release ships), one a line\n\n"
             "exit codes: 0 graded (--check: all correctness tests pass), 1 --check: a test failed,\n"
             "2 usage, 3 a grader-side problem, 77 --check: nothing could be run here\n");
     return code;
@@ -78,7 +82,10 @@ int main(int argc, char **argv)
         {"jobs", required_argument, NULL, 'j'},      {"check", no_argument, NULL, 'c'},
         {"emulate", no_argument, NULL, 'e'},         {"kit", required_argument, NULL, 'k'},
         {"print-files", required_argument, NULL, 'f'}, {"print-dir", required_argument, NULL, 'd'},
-        {"quiet", no_argument, NULL, 'q'},
+        {"quiet", no_argument, NULL, 'q'},           {"prebuilt", required_argument, NULL, 'B'},
+        {"build-failed", required_argument, NULL, 'F'}, {"print-pristine", required_argument, NULL, 'P'},
+        {"print-targets", required_argument, NULL, 't'}, {"keep-work", no_argument, NULL, 'K'},
+        {"random-seed", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
     long v;
@@ -106,12 +113,35 @@ int main(int argc, char **argv)
         case 'c':
             R.check = 1;
             R.public_only = 1;
-            setenv("TL_GRADE_CHECK", "1", 1);
             break;
         case 'e': R.emulate = 1; break;
         case 'k': kit = optarg; break;
         case 'q': R.quiet = 1; break;
+        case 'K': R.keep_work = 1; break;
+        case 'S': R.random_seed = 1; break;
+        case 'B':
+        case 'F':
+            if (!realpath(optarg, c == 'B' ? R.prebuilt : R.build_log) || !tg_is_file(optarg)) {
+                fprintf(stderr, "tl-grade: --%s '%s': no such file; build the lab first (./kit check NN does)\n",
+                        c == 'B' ? "prebuilt" : "build-failed", optarg);
+                return TL_EXIT_USAGE;
+            }
+            break;
+        case 'P': {
+            char root[PATH_MAX], err[600];
+            int n;
+            if (!realpath(optarg, root) || !tg_is_dir(root)) {
+                fprintf(stderr, "tl-grade: --print-pristine '%s': no such folder; give the kit's top folder\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            if (tg_copy_pristine(root, NULL, 0, &n, err, sizeof err) != 0) {
+                fprintf(stderr, "tl-grade: --print-pristine: %s\n", err);
+                return EXIT_GRADER;
+            }
+            return 0;
+        }
         case 'f':
+        case 't':
         case 'd': {
             const tg_lab *L = tg_lab_find(optarg);
             if (!L) {
@@ -123,6 +153,12 @@ int main(int argc, char **argv)
             }
             if (c == 'd')
                 printf("%s\n", L->dir);
+            else if (c == 't')
+            {
+                printf("%s\n", L->binary);
+                if (L->gpu && L->emu_binary)
+                    printf("%s\n", L->emu_binary);
+            }
             else
                 for (int i = 0; i < TG_MAX_FILES && L->files[i]; ++i)
                     printf("%s\n", L->files[i]);
@@ -151,7 +187,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "tl-grade: give the results folder with --out DIR\n");
         return TL_EXIT_USAGE;
     }
-    if (optind >= argc) {
+    int prebuilt = R.prebuilt[0] || R.build_log[0];
+    if (prebuilt && (!R.check || optind < argc || (R.prebuilt[0] && R.build_log[0]))) {
+        fprintf(stderr, "tl-grade: --prebuilt and --build-failed go with --check and no FOLDER (one of them)\n");
+        return usage(stderr, TL_EXIT_USAGE);
+    }
+    if (!prebuilt && optind >= argc) {
         fprintf(stderr, "tl-grade: no submissions given: name one folder or archive per student\n");
         return TL_EXIT_USAGE;
     }
@@ -169,6 +210,10 @@ int main(int argc, char **argv)
     if (!tg_is_dir(p)) {
         fprintf(stderr, "tl-grade: lab %s is not in this kit yet (no %s)\n", R.lab->id, p);
         return TL_EXIT_USAGE;
+    }
+    if (prebuilt) {
+        char *one[] = {R.prebuilt[0] ? R.prebuilt : R.build_log};
+        return tg_class_run(&R, 1, one, out, secret);
     }
     return tg_class_run(&R, argc - optind, argv + optind, out, secret);
 }
