@@ -85,6 +85,8 @@ typedef struct grun {
     char     gpu_why[300];
     char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
     char     kit_build_why[700];
+    char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
+    char     kit_archs[80];           /* those the kit's build used ("" the kit's default)          */
     char     ref_build[PATH_MAX];     /* the reference solution's build dir ("" none)      */
     char     ref_why[400];
     char     sanitizer[PATH_MAX];     /* compute-sanitizer ("" none)                        */
@@ -132,6 +134,7 @@ typedef struct gsub {
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
     int      warnings;
+    double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
 } gsub;
 
 typedef struct tres {

@@ -148,6 +148,10 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     cJSON_AddBoolToObject(tl, "built", g->built);
     cJSON_AddItemToObject(tl, "status", jtext(status, strlen(status)));   /* "" or why every test is 0 */
     cJSON_AddItemToObject(tl, "isolation", jtext(R->iso.desc, strlen(R->iso.desc)));
+    cJSON *b = cJSON_AddObjectToObject(tl, "build");   /* what building this submission cost */
+    cJSON_AddStringToObject(b, "how", R->prebuilt[0] || R->build_log[0] ? "kit check (ninja in the student's build)"
+                                      : R->kit_build[0] ? "over the kit built once" : "from clean");
+    cJSON_AddNumberToObject(b, "seconds", tg_round2(g->build_s));
     cJSON *ng = cJSON_AddArrayToObject(tl, "not_graded");
     for (int i = 0; i < nt; ++i) {
         cJSON *o = cJSON_CreateObject();

@@ -116,10 +116,12 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         }
         g.built = 1;               /* (no build log to show; the note says why) */
     } else {
+        double tb = tl_now_ms();
         if (!R->prebuilt[0] && !R->build_log[0] && tg_build_submission(R, &g, err, sizeof err) != 0) {
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
+        g.build_s = (tl_now_ms() - tb) / 1000.0;
         if (R->lab->gpu)
             gpu_lock(R, 1);
         for (int i = 0; i < nt; ++i) {
@@ -416,9 +418,10 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         double tk = tl_now_ms();
         tg_build_kit(R);           /* the kit's own parts, once for the whole class */
         if (!R->check || !R->quiet)
-            fprintf(R->check ? stdout : stderr, "tl-grade: %s\n", R->kit_build[0] ?
+            fprintf(R->check ? stdout : stderr, "tl-grade: %s%s%s\n", R->kit_build[0] ?
                     "the kit is built once for this run; each submission compiles its own files over it" :
-                    R->kit_build_why);
+                    R->kit_build_why, R->kit_build[0] && R->kit_archs[0] ? "; GPU code for sm_" : "",
+                    R->kit_build[0] ? R->kit_archs : "");
         if (R->kit_build[0] && !R->check)
             fprintf(stderr, "tl-grade: the kit's build took %.1f s\n", (tl_now_ms() - tk) / 1000.0);
     }

@@ -52,6 +52,9 @@ static int usage(FILE *out, int code)
             "                    kept in DIR/.state so a restarted run uses the same one)\n"
             "  --public-only     the public cases only (no hidden sizes, no safety, no speed)\n"
             "  --jobs N          submissions built and graded at once (default: the number of cores)\n"
+            "  --gpu-archs LIST  GPU labs: compute capabilities each submission is compiled for (e.g. 90;\n"
+            "                    default: this machine's GPU from nvidia-smi, 90 when grading emulated,\n"
+            "                    else the kit's default)\n"
             "  --keep-work       keep each submission's work folder (DIR/.state/work/NAME) for a post-mortem\n"
             "  --check           kit check: public cases, teaching output on stdout; judges one FOLDER built\n"
             "                    over a pristine copy, or (--prebuilt) a lab program already built\n"
@@ -85,7 +88,7 @@ int main(int argc, char **argv)
         {"quiet", no_argument, NULL, 'q'},           {"prebuilt", required_argument, NULL, 'B'},
         {"build-failed", required_argument, NULL, 'F'}, {"print-pristine", required_argument, NULL, 'P'},
         {"print-targets", required_argument, NULL, 't'}, {"keep-work", no_argument, NULL, 'K'},
-        {"random-seed", no_argument, NULL, 'S'},
+        {"random-seed", no_argument, NULL, 'S'},     {"gpu-archs", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
     long v;
@@ -119,6 +122,13 @@ int main(int argc, char **argv)
         case 'q': R.quiet = 1; break;
         case 'K': R.keep_work = 1; break;
         case 'S': R.random_seed = 1; break;
+        case 'A':
+            if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) || strlen(optarg) >= sizeof R.gpu_archs) {
+                fprintf(stderr, "tl-grade: --gpu-archs '%s': give compute capabilities like 90 or 80,90\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.gpu_archs, sizeof R.gpu_archs, "%s", optarg);
+            break;
         case 'B':
         case 'F':
             if (!realpath(optarg, c == 'B' ? R.prebuilt : R.build_log) || !tg_is_file(optarg)) {

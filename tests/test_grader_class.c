@@ -796,6 +796,35 @@ Test(kit, kit_check_fails_on_the_skeleton_with_the_teaching_output, .timeout = L
                     TL_BUILD_ROOT, TL_SOURCE_ROOT), 2, "an unknown lab is a usage error");
 }
 
+Test(kit, kit_checks_failed_build_is_a_fail_quoting_the_compiler_never_a_skip, .timeout = 60)
+{
+    const char *dir = TL_BUILD_ROOT "/tests/kitcheck-failed";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s' && printf '%%s\\n' '[1/2] Compiling C object lab01.p/gmm.c.o' "
+                    "'../labs/01-cpu-baseline/gmm.c:36:9: error: expected expression before token' "
+                    "'ninja: build stopped: subcommand failed.' > '%s/build.log'", dir, dir, dir), 0);
+    char log[1100];
+    snprintf(log, sizeof log, "%s/out.txt", dir);
+    int rc = sh("'%s' --kit '%s' --check --quiet --lab 01 --out '%s/out' --build-failed '%s/build.log' > '%s' 2>&1", TG,
+                TL_SOURCE_ROOT, dir, dir, log);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 1, "a failed build must exit 1 (a check failed), got %d:\n%s", rc, text);
+    cr_assert(strstr(text, "BUILD FAILED") && strstr(text, "gmm.c:36:9: error: expected expression"), "%s", text);
+    free(text);
+    cr_assert_eq(sh("'%s' --check --lab 01 --out '%s/out' --build-failed /nonexistent/log 2>/dev/null", TG, dir), 2,
+                 "a missing log is a usage error");
+}
+
+Test(kit, print_pristine_lists_the_kit_without_solutions_tests_or_builds, .timeout = 60)
+{
+    char list[] = TL_BUILD_ROOT "/tests/pristine.txt";
+    cr_assert_eq(sh("'%s' --print-pristine '%s' > '%s'", TG, TL_SOURCE_ROOT, list), 0);
+    char *text = tg_read_file(list, 1 << 22, NULL);
+    cr_assert(text && strstr(text, "labs/01-cpu-baseline/gmm.c\n") && strstr(text, "grader/tl-grade.c\n"), "%s", text);
+    cr_assert_eq(sh("grep -qE '^(solutions|tests|build[^/]*|\\.git)/' '%s'", list), 1,
+                 "the pristine list holds solutions/, tests/, a build folder or .git");
+    free(text);
+}
+
 Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIMIT)
 {
     char dest[] = "/tmp/tl-release-XXXXXX";
