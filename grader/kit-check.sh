@@ -14,8 +14,10 @@ set -eu
 : "${TL_ROOT:?kit check: TL_ROOT is not set (run it as ./kit check NN)}"
 : "${TL_BUILD:?kit check: TL_BUILD is not set (run it as ./kit check NN)}"
 
+. "$TL_ROOT/grader/kit-lib.sh"
+TL_WHO="kit check"
 usage() {
-    echo "usage: ./kit check NN [--emulate]   (NN: the lab, e.g. 01)" >&2
+    tl_err "usage: ./kit check NN [--emulate]   (NN: the lab, e.g. 01)"
     exit 2
 }
 [ $# -ge 1 ] || usage
@@ -25,24 +27,15 @@ emulate=
 for a in "$@"; do
     case $a in
     --emulate) emulate=--emulate ;;
-    *) echo "kit check: unknown option '$a'" >&2; usage ;;
+    *) tl_err "unknown option '$a'"; usage ;;
     esac
 done
 
-. "$TL_ROOT/grader/kit-lib.sh"
-if [ -f "$TL_BUILD/build.ninja" ] && command -v ninja >/dev/null 2>&1 && ! ninja -C "$TL_BUILD" -t query grader/tl-grade >/dev/null 2>&1; then
-    echo "kit check: tl-grade is not in this build: Meson found no libcjson, libarchive or libseccomp when it" >&2
-    echo "  configured '$TL_BUILD'. Install libcjson-dev libarchive-dev libseccomp-dev (./kit setup does)," >&2
-    echo "  then: meson setup --reconfigure '$TL_BUILD'" >&2
-    exit 3
-fi
+tl_need_grader_libs
 tl_build_grader "kit check"
 tg="$TL_BUILD/grader/tl-grade"
 dir=$("$tg" --print-dir "$lab") || exit 2
-if [ ! -d "$TL_ROOT/labs/$dir" ]; then
-    echo "kit check: lab $lab is not in this kit yet (no labs/$dir)" >&2
-    exit 2
-fi
+[ -d "$TL_ROOT/labs/$dir" ] || tl_die "lab $lab is not in this kit yet (no labs/$dir)"
 # The lab's targets, as ninja names them: its program, then (GPU labs) its emulated program.
 targets=$("$tg" --print-targets "$lab")
 bin=$(printf '%s\n' "$targets" | sed -n 1p)
@@ -51,24 +44,21 @@ has_target() { ninja -C "$TL_BUILD" -t query "$1" >/dev/null 2>&1; }
 target=$bin
 if [ -n "$emu" ]; then
     if [ -z "$emulate" ] && [ ! -e /dev/nvidiactl ] && [ ! -e /dev/nvidia0 ]; then
-        echo "kit check: no GPU here (no /dev/nvidia*): lab $lab runs emulated on the CPU (correctness only)"
+        tl_say "kit check: no GPU here (no /dev/nvidia*): lab $lab runs emulated on the CPU (correctness only)"
         emulate=--emulate
     elif [ -z "$emulate" ] && ! has_target "$bin"; then
-        echo "kit check: this build has no CUDA (no $bin target): lab $lab runs emulated on the CPU"
+        tl_say "kit check: this build has no CUDA (no $bin target): lab $lab runs emulated on the CPU"
         emulate=--emulate
     fi
     if [ -n "$emulate" ]; then
         target=$emu
-        if ! has_target "$emu"; then
-            echo "kit check: nothing could be run: no GPU and no emulated build of lab $lab in $TL_BUILD" >&2
-            exit 77
-        fi
+        has_target "$emu" || tl_die "nothing could be run: no GPU and no emulated build of lab $lab in $TL_BUILD" 77
     fi
 fi
 out=$TL_BUILD/check/$dir
 mkdir -p "$out"
 log=$out/build.log
-echo "kit check $lab: labs/$dir/$("$tg" --print-files "$lab" | tr '\n' ' ')on the public cases"
+tl_say "kit check $lab: labs/$dir/$("$tg" --print-files "$lab" | tr '\n' ' ')on the public cases"
 if ! ninja -C "$TL_BUILD" "$target" >"$log" 2>&1; then
     exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
 fi

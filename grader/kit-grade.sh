@@ -9,11 +9,7 @@ set -eu
 : "${TL_BUILD:?kit grade: TL_BUILD is not set (run it as ./kit grade ...)}"
 
 . "$TL_ROOT/grader/kit-lib.sh"
-if [ -f "$TL_BUILD/build.ninja" ] && command -v ninja >/dev/null 2>&1 && ! ninja -C "$TL_BUILD" -t query grader/tl-grade >/dev/null 2>&1; then
-    echo "kit grade: tl-grade is not in this build: Meson found no libcjson, libarchive or libseccomp when it" >&2
-    echo "  configured '$TL_BUILD'. Install libcjson-dev libarchive-dev libseccomp-dev (./kit setup does)," >&2
-    echo "  then: meson setup --reconfigure '$TL_BUILD'" >&2
-    exit 3
-fi
+TL_WHO="kit grade"
+tl_need_grader_libs
 tl_build_grader "kit grade"
 exec "$TL_BUILD/grader/tl-grade" --kit "$TL_ROOT" "$@"
