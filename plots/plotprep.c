@@ -13,7 +13,7 @@
  *   meta.gp            gnuplot assignments: device, date, ceilings, bounds, which series have data
  * Exit codes: 0 ok, 2 bad usage or input (the message names file, line and fix).
  */
-#include "records_in.h"
+#include "records.h"
 
 #include <errno.h>
 #include <math.h>
