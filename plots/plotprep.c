@@ -8,7 +8,7 @@
  * Reads every records file strictly (common/records.c), checks that together they hold what the
  * charts need (PASS gemm rows, the DRAM and FMA ceilings, one device), and writes into WORKDIR:
  *   gemm_VARIANT.dat   one per variant with PASS rows: size m k n gflops median_ms min_ms max_ms
- *   boundary_cost.dat  n boundary16 tiled16 boundary32 tiled32 (GFLOP/s, NaN where not measured)
+ *   boundary_cost.dat  n boundary16 tiled16 boundary32 tiled32 (GFLOP/s, NaN where not measured) "tic label"
  *   rect.dat           the rectangular runs: idx "m x k x n" rect16 rect32 (GFLOP/s)
  *   ladder.dat         the kernel ladder at the traffic size (prep_ladder.c)
  *   hroofline.dat      each kernel at its intensity at each memory level (prep_ladder.c)
@@ -363,7 +363,13 @@ static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, dou
         return -1;
     }
     fputs("# GFLOP/s at each size a boundary kernel was measured; NaN = not measured (the tiled kernels run\n"
-          "# only at multiples of their tile)\n# n boundary16 tiled16 boundary32 tiled32\n", fp);
+          "# only at multiples of their tile); the tic label gives the waves of blocks for tile 16 | 32:\n"
+          "# ceil(n/T)^2 blocks over sm_count x (2048 / T^2) resident blocks, rounded up\n"
+          "# n boundary16 tiled16 boundary32 tiled32 \"tic\"\n", fp);
+    const char *smc = tl_rec_meta_get(&d->files[0], "sm_count");
+    long sms = -1;
+    if (!smc || tl_rec_parse_count(smc, &sms) != 0 || sms <= 0)
+        sms = -1;
     static const char *const cols[] = {"boundary16", "tiled16", "boundary32", "tiled32"};
     for (size_t i = 0; i < n; i++) {
         fprintf(fp, "%ld", sizes[i]);
@@ -372,6 +378,13 @@ static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, dou
             put_real(fp, r ? r->gflops : NAN);
             if (r && r->gflops > *top)
                 *top = r->gflops;
+        }
+        if (sms > 0) {
+            long b16 = (sizes[i] + 15) / 16, b32 = (sizes[i] + 31) / 32;
+            fprintf(fp, " \"%ld\\n%ld|%ld\"", sizes[i], (b16 * b16 + sms * 8 - 1) / (sms * 8),
+                    (b32 * b32 + sms * 2 - 1) / (sms * 2));
+        } else {
+            fprintf(fp, " \"%ld\"", sizes[i]);
         }
         fputc('\n', fp);
     }
@@ -512,6 +525,11 @@ static int write_meta(const dataset *d, const char *dir, const counts *c, char *
         put_real(fp, d->level_gbps[l]);
         fputc('\n', fp);
     }
+    const char *smc = tl_rec_meta_get(&d->files[0], "sm_count");
+    long sm_count = -1;
+    if (!smc || tl_rec_parse_count(smc, &sm_count) != 0)
+        sm_count = -1;
+    fprintf(fp, "sm_count = %ld\n", sm_count);
     int tm = traffic_measured(d);
     fprintf(fp, "traffic_n = %ld\ntraffic_src = \"%s\"\n", traffic_size(d), tm < 0 ? "none" : tm ? "measured" : "model");
 
@@ -530,7 +548,8 @@ static int write_meta(const dataset *d, const char *dir, const counts *c, char *
                  gemm_series[i]);
         for (size_t j = 0; j < d->npass; j++) {
             const tl_rec_row *r = d->pass[j].row;
-            if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, gemm_series[i]) == 0 && is_square(r)) {
+            if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, gemm_series[i]) == 0 && is_square(r) &&
+                strncmp(r->variant, "cpu_", 4) != 0) {
                 lo = fmin(lo, (double)r->n);
                 hi = fmax(hi, (double)r->n);
             }
@@ -540,6 +559,28 @@ static int write_meta(const dataset *d, const char *dir, const counts *c, char *
         lo = 64;
         hi = 4096;
     }
+    /* the CPU and the GPU series apart: one chart each (a GPU chart names no CPU) */
+    char cpu_list[256] = "", gpu_list[512] = "";
+    for (size_t i = 0; i < N_GEMM_SERIES; i++) {
+        if (isnan(gemm_best(d, gemm_series[i], NULL)))
+            continue;
+        char *l = strncmp(gemm_series[i], "cpu_", 4) == 0 ? cpu_list : gpu_list;
+        size_t cap = l == cpu_list ? sizeof cpu_list : sizeof gpu_list, used = strlen(l);
+        snprintf(l + used, cap - used, "%s%s", used ? " " : "", gemm_series[i]);
+    }
+    fputs("cpu_present = ", fp);
+    put_gp_string(fp, cpu_list);
+    fputs("\ngpu_present = ", fp);
+    put_gp_string(fp, gpu_list);
+    double clo = INFINITY, chi = 0;
+    for (size_t j = 0; j < d->npass; j++) {
+        const tl_rec_row *r = d->pass[j].row;
+        if (strcmp(r->kind, "gemm") == 0 && strncmp(r->variant, "cpu_", 4) == 0 && is_square(r)) {
+            clo = fmin(clo, (double)r->n);
+            chi = fmax(chi, (double)r->n);
+        }
+    }
+    fprintf(fp, "\ncpu_size_min = %.6g\ncpu_size_max = %.6g\n", chi > 0 ? clo : 64, chi > 0 ? chi : 512);
     fputs("gemm_present = ", fp);
     put_gp_string(fp, present);
     fputs("\ngemm_missing = ", fp);
