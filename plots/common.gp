@@ -82,7 +82,7 @@ nameof(s) = s eq "cpu_ijk" ? "CPU ijk" : s eq "cpu_ikj" ? "CPU ikj" : s eq "cpu_
 levelcolor(l) = l == 0 ? "#d62728" : l == 1 ? "#ff7f0e" : l == 2 ? "#2ca02c" : "#1f77b4"
 levelpoint(l) = l == 0 ? 7 : l == 1 ? 5 : l == 2 ? 9 : 11
 # whole numbers with thousands separated by commas, as on the slides: 51378 -> "51,378"
-commas(x) = x < 1000 ? sprintf("%.0f", x) : x < 1000000 ? sprintf("%d,%03d", int(x / 1000), int(x) % 1000) : \
+commas(x) = x != x ? "-" : x < 1000 ? sprintf("%.0f", x) : x < 1000000 ? sprintf("%d,%03d", int(x / 1000), int(x) % 1000) : \
             sprintf("%d,%03d,%03d", int(x / 1000000), int(x / 1000) % 1000, int(x) % 1000)
 
 # Decades on a log axis as 1, 10, 100, 1k, 10k ... (gnuplot's %c would write 100m for 0.1).

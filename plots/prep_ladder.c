@@ -43,7 +43,11 @@ static long shown_size(const dataset *d)
     size_t ns = ladder_sizes(d, sizes, 16);
     if (n > 0 && ns > 0)
         return n;
-    return ns ? sizes[ns - 1] : -1;
+    if (ns)
+        return sizes[ns - 1];
+    long big = -1; /* records without the ladder (version 1): naive's largest square size */
+    gemm_best(d, "naive", &big);
+    return big;
 }
 
 /* A number with thousands separated by a thin space would be LaTeX; here plain digits, one style. */
