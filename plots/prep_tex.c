@@ -97,7 +97,7 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
         tex_escape(fp, g->variant);
         fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s \\\\\n", b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
     }
-    fprintf(fp, "\\bottomrule\n\\end{tabular}\\\\[2pt]\n{\\scriptsize $n$ = %ld; bytes per level %s}}\n", n,
+    fprintf(fp, "\\bottomrule\n\\multicolumn{8}{l}{\\scriptsize $n$ = %ld; bytes per level %s}\n\\end{tabular}}\n", n,
             tm == 1 ? "measured with ncu (GPU counters)" : tm == 0 ? "from the lecture's MODEL, not measured"
                                                               : "not in these records");
 }
@@ -117,9 +117,11 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     char day[16];
     snprintf(day, sizeof day, "%.10s", date);
     long n = traffic_size(d);
-    if (n <= 0) { /* no traffic rows: the largest size every main kernel has */
+    if (n <= 0) { /* no traffic rows: cuBLAS's largest size, else naive's */
         long big = -1;
         gemm_best(d, "cublas", &big);
+        if (big <= 0)
+            gemm_best(d, "naive", &big);
         n = big;
     }
     double naive = gf(d, "naive", n), t16 = gf(d, "tiled16", n), t32 = gf(d, "tiled32", n), cub = gf(d, "cublas", n);
@@ -140,6 +142,9 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     macro(fp, "tlsharedbw", d->level_gbps[LEVEL_SHARED]);
     macro(fp, "tlridge", d->peak_gflops / d->bw_gbps);
     macro(fp, "tlmodelridge", MODEL_PEAK_GFLOPS / MODEL_BW_GBPS);
+    macro(fp, "tlridgeratio", (d->peak_gflops / d->bw_gbps) / (MODEL_PEAK_GFLOPS / MODEL_BW_GBPS));
+    const char *smc = tl_rec_meta_get(&d->files[0], "sm_count");
+    macro_text(fp, "tlsmcount", smc ? smc : "?");
     macro(fp, "tlnaive", naive);
     macro(fp, "tltiledA", t16);
     macro(fp, "tltiledB", t32);
@@ -157,10 +162,11 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     macro(fp, "tltiledBspeedup", t32 / naive);
     macro(fp, "tltiledBoverA", t32 / t16);
     /* traffic: GB per level of the main rungs, and naive's reuse from the caches */
-    static const char *const who[] = {"naive", "tiled16", "tiled32", "naive_ldcg", "cublas"};
-    static const char *const tag[] = {"naive", "tiledA", "tiledB", "ldcg", "cublas"};
+    static const char *const who[] = {"naive", "tiled16", "tiled32", "naive_ldcg", "cublas", "naive_rows",
+                                      "tiled32_conflict", "tiled32_pad"};
+    static const char *const tag[] = {"naive", "tiledA", "tiledB", "ldcg", "cublas", "naiverows", "conflict", "pad"};
     static const char *const lv[] = {"dram", "ltwo", "lone", "shared"};
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 8; i++)
         for (int l = 0; l < N_LEVELS; l++) {
             char name[48];
             snprintf(name, sizeof name, "tl%s%s", tag[i], lv[l]);
@@ -169,6 +175,7 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     double model_gb = 8.0 * (double)n * n * n / 1e9;
     macro(fp, "tlnaivemodelgb", model_gb);
     macro(fp, "tlnaivereuse", model_gb / gb(d, "naive", n, LEVEL_DRAM));        /* model bytes / DRAM bytes */
+    macro(fp, "tlconflictratio", gb(d, "tiled32_conflict", n, LEVEL_SHARED) / gb(d, "tiled32_pad", n, LEVEL_SHARED));
     macro(fp, "tlnaiveintensity", 2.0 * n * n * (double)n / (gb(d, "naive", n, LEVEL_DRAM) * 1e9));
     ladder_table(fp, d, n);
     int bad = ferror(fp);
