@@ -5,8 +5,10 @@
 # the lab programs refuse to time a run that failed its check.
 set -u
 
-say() { printf '%s\n' "$*"; }
-die() { printf 'kit bench: %s\n' "$1" >&2; exit "${2:-2}"; }
+TL_WHO="kit bench"
+. "$TL_ROOT/common/kit-lib.sh"
+say() { tl_say "$@"; }
+die() { tl_die "$@"; }
 
 usage() {
     cat <<EOF
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
 done
 
 B=$TL_BUILD
-ninja -C "$B" >"$B/.bench-build.log" 2>&1 || { cat "$B/.bench-build.log" >&2; die "the build failed" 1; }
+tl_build || die "the build failed (see above)" 1
 bt=$(meson introspect "$B" --buildoptions 2>/dev/null | tr '{' '\n' | sed -n 's/.*"name": "buildtype".*"value": "\([^"]*\)".*/\1/p')
 [ "$bt" != debug ] || die "build/ is a debug build (nvcc -G): timings would mean nothing. Fix: meson configure $B -Dbuildtype=debugoptimized"
 

@@ -29,8 +29,11 @@ else the first shipped dataset in plots/data/ (the H100's); it prints which file
 EOF
 }
 
-say() { printf 'kit plots: %s\n' "$*"; }
-refuse() { printf 'kit plots: %s\n' "$*" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
+TL_WHO="kit plots"
+. "$here/../common/kit-lib.sh"   # this script's own kit (TL_ROOT may name another, in the tests)
+say() { tl_say "kit plots: $*"; }
+refuse() { tl_die "$*"; }
 
 for arg in "$@"; do
     case $arg in

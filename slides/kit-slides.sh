@@ -35,7 +35,10 @@ input or missing tools.
 EOF
 }
 
-die() { printf 'kit slides: %s\n' "$*" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+TL_WHO="kit slides"
+. "$here/../common/kit-lib.sh"   # this script's own kit
+die() { tl_die "$*"; }
 
 for a in "$@"; do
     case $a in

@@ -168,8 +168,9 @@ static char *fake_root(const char *stub)
 {
     char *d = tempdir();
     char *cmd = NULL;
-    cr_assert(asprintf(&cmd, "mkdir -p '%s/plots' && cp -R '%s/slides' '%s/' && cat > '%s/plots/kit-plots.sh' <<'EOF'\n%s\nEOF",
-                       d, root(), d, d, stub) > 0);
+    cr_assert(asprintf(&cmd, "mkdir -p '%s/plots' '%s/common' && cp -R '%s/slides' '%s/' && "
+                       "cp '%s/common/kit-lib.sh' '%s/common/' && cat > '%s/plots/kit-plots.sh' <<'EOF'\n%s\nEOF",
+                       d, d, root(), d, root(), d, d, stub) > 0);
     char *out = NULL;
     cr_assert_eq(run(cmd, &out), 0, "cannot set up a fake kit: %s", out);
     free(cmd);
