@@ -52,50 +52,61 @@ static int run_square(const float *d_M, const float *d_N, float *d_P, int m, int
 static const square_fn f_naive = launch_naive, f_t16 = launch_tiled_t16, f_t32 = launch_tiled_t32,
                        f_b16 = launch_boundary_t16, f_b32 = launch_boundary_t32;
 
-static const tl_variant variants[] = {
-    {.name = "naive_rows", .what = "ladder: lab 02 with x walking rows (uncoalesced)", .where = TL_ON_GPU,
-     .tile = 16, .square_only = 1, .gpu = launch_ladder_naive_rows},
-    {.name = "naive", .what = "lab 02 MatrixMulKernel, 16x16 blocks", .where = TL_ON_GPU, .tile = 16,
-     .square_only = 1, .gpu = run_square, .ctx = &f_naive},
-    {.name = "naive_ldcg", .what = "ladder: lab 02 with __ldcg loads (L2 only, no L1)", .where = TL_ON_GPU,
-     .tile = 16, .square_only = 1, .gpu = launch_ladder_naive_ldcg},
-    {.name = "tiled16", .what = "lab 03 tiled, TILE_WIDTH 16", .where = TL_ON_GPU, .tile = 16,
-     .square_only = 1, .multiple_of = 16, .gpu = run_square, .ctx = &f_t16},
-    {.name = "tiled32", .what = "lab 03 tiled, TILE_WIDTH 32", .where = TL_ON_GPU, .tile = 32,
-     .square_only = 1, .multiple_of = 32, .gpu = run_square, .ctx = &f_t32},
-    {.name = "boundary16", .what = "lab 04 any Width, TILE_WIDTH 16", .where = TL_ON_GPU, .tile = 16,
-     .square_only = 1, .gpu = run_square, .ctx = &f_b16},
-    {.name = "boundary32", .what = "lab 04 any Width, TILE_WIDTH 32", .where = TL_ON_GPU, .tile = 32,
-     .square_only = 1, .gpu = run_square, .ctx = &f_b32},
-    {.name = "tiled32_conflict", .what = "ladder: lab 04 T32, Nd tile transposed (32-way bank conflicts)",
-     .where = TL_ON_GPU, .tile = 32, .square_only = 1, .gpu = launch_ladder_tiled32_conflict},
-    {.name = "tiled32_pad", .what = "ladder: the same, rows padded to 33 words (no conflicts)",
-     .where = TL_ON_GPU, .tile = 32, .square_only = 1, .gpu = launch_ladder_tiled32_pad},
+/* The ladder, in order. Rungs that are a lab's variant take their facts (description, tile width,
+ * size limits) from the lab table (common/labtable.c) through tl_variant_from_table; the kit's own
+ * rungs are described here. */
+typedef struct rung {
+    const char *name;
+    tl_launch_fn gpu;
+    const void *ctx;
+    const char *what; /* the kit's own rungs only (NULL: from the lab table) */
+    int tile;
+} rung;
+
+static const rung ladder[] = {
+    {"naive_rows", launch_ladder_naive_rows, NULL, "ladder: lab 02 with x walking rows (uncoalesced)", 16},
+    {"naive", run_square, &f_naive, NULL, 0},
+    {"naive_ldcg", launch_ladder_naive_ldcg, NULL, "ladder: lab 02 with __ldcg loads (L2 only, no L1)", 16},
+    {"tiled16", run_square, &f_t16, NULL, 0},
+    {"tiled32", run_square, &f_t32, NULL, 0},
+    {"boundary16", run_square, &f_b16, NULL, 0},
+    {"boundary32", run_square, &f_b32, NULL, 0},
+    {"tiled32_conflict", launch_ladder_tiled32_conflict, NULL,
+     "ladder: lab 04 T32, Nd tile transposed (32-way bank conflicts)", 32},
+    {"tiled32_pad", launch_ladder_tiled32_pad, NULL, "ladder: the same, rows padded to 33 words (no conflicts)", 32},
 #ifdef TL_HAVE_LAB06
-    {.name = "coarse1d", .what = "lab 06 (a): several outputs a thread, one column", .where = TL_ON_GPU,
-     .gpu = run_rect, .ctx = &f_c1d},
-    {.name = "regtile", .what = "lab 06 (b): a 2-D register tile a thread", .where = TL_ON_GPU,
-     .gpu = run_rect, .ctx = &f_rt},
-    {.name = "warptile", .what = "lab 06 (c): the speed step", .where = TL_ON_GPU, .gpu = run_rect,
-     .ctx = &f_wt},
+    {"coarse1d", run_rect, &f_c1d, NULL, 0},
+    {"regtile", run_rect, &f_rt, NULL, 0},
+    {"warptile", run_rect, &f_wt, NULL, 0},
 #endif
 #ifdef TL_HAVE_CUBLAS
-    {.name = "cublas", .what = "cuBLAS SGEMM (FP32, CUBLAS_DEFAULT_MATH: no TF32)", .where = TL_ON_GPU,
-     .gpu = launch_cublas},
+    {"cublas", launch_cublas, NULL, NULL, 0},
 #endif
 };
-
-static const tl_lab lab = {
-    .id = "speed",
-    .name = "speed",
-    .title = "the kernel ladder: labs 02-04 (06), the kit's rungs and cuBLAS",
-    .variants = variants,
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .default_sizes = "4096",
-    .preamble = print_device_facts,
-};
+#define N_RUNGS (sizeof ladder / sizeof ladder[0])
 
 int main(int argc, char **argv)
 {
+    static tl_variant variants[N_RUNGS];
+    for (size_t i = 0; i < N_RUNGS; i++) {
+        const rung *r = &ladder[i];
+        if (r->what) {
+            variants[i] = (tl_variant){.name = r->name, .what = r->what, .where = TL_ON_GPU, .tile = r->tile,
+                                       .square_only = 1, .gpu = r->gpu, .ctx = r->ctx};
+        } else if (tl_variant_from_table(&variants[i], r->name, NULL, r->gpu, r->ctx) != 0) {
+            /* lab 06 before its table entry lands: any m, k, n */
+            variants[i] = (tl_variant){.name = r->name, .what = "lab 06 (not yet in the lab table)",
+                                       .where = TL_ON_GPU, .gpu = r->gpu, .ctx = r->ctx};
+        }
+    }
+    const tl_lab lab = {
+        .id = "speed",
+        .name = "speed",
+        .title = "the kernel ladder: labs 02-04 (06), the kit's rungs and cuBLAS",
+        .variants = variants,
+        .nvariants = (int)N_RUNGS,
+        .default_sizes = "4096",
+        .preamble = print_device_facts,
+    };
     return tl_lab_main(&lab, argc, argv);
 }
