@@ -735,6 +735,28 @@ Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
     sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
 }
 
+Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300)
+{
+    if (sh("command -v bwrap >/dev/null && command -v git >/dev/null") != 0)
+        cr_skip_test("no bubblewrap or git here: the kit is built per submission, not once");
+    const char *d = TL_BUILD_ROOT "/tests/brokenkit";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/kit/labs/01-cpu-baseline' '%s/in/alice' && cd '%s/kit' && git init -q && "
+                    "printf \"project('broken', 'c')\\nerror('this kit is broken on purpose')\\n\" > meson.build && "
+                    "echo '# lab 01' > labs/01-cpu-baseline/meson.build && cp '%s/solutions/01-cpu-baseline/gmm.c' "
+                    "labs/01-cpu-baseline/ && cp labs/01-cpu-baseline/gmm.c '%s/in/alice/' && git add -A && "
+                    "git -c user.email=t@example.org -c user.name=t commit -qm kit", d, d, d, d, TL_SOURCE_ROOT, d), 0);
+    char log[1100];
+    snprintf(log, sizeof log, "%s/run.log", d);
+    int rc = sh("'%s' --kit '%s/kit' --lab 01 --out '%s/out' --public-only '%s/in/alice' > '%s' 2>&1", TG, d, d, d, log);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 3, "a kit that does not build must exit 3 (grader-side), got %d:\n%s", rc, text);
+    cr_assert(text && strstr(text, "not graded: the kit itself"), "%s", text);
+    free(text);
+    char done[1100];
+    snprintf(done, sizeof done, "%s/out/alice/.done", d);
+    cr_assert_neq(access(done, F_OK), 0, "a student was marked graded while the kit itself did not build");
+}
+
 Test(usage, an_out_dir_of_another_secret_or_lab_is_refused, .timeout = LIMIT)
 {
     class_run();
