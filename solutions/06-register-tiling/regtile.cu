@@ -51,11 +51,17 @@
  *     (the two threads of a row wrote one bank: a 2-way conflict) and keeps rows 16-byte aligned. */
 #define WT_BM 128
 #define WT_BN 128
-#define WT_BK 8
+#ifndef WT_BK
+#define WT_BK 8           /* 8 or 16 */
+#endif
 #ifndef WT_PAD
 #define WT_PAD 4
 #endif
 #define WT_THREADS 256
+#define WT_LDM (WT_BM * WT_BK / 4 / WT_THREADS)   /* float4s of M's tile each thread loads a phase */
+#define WT_LDN (WT_BK * WT_BN / 4 / WT_THREADS)   /* ... and of N's tile                            */
+#define WT_MROWS (WT_THREADS / (WT_BK / 4))       /* M tile rows apart of one thread's float4s      */
+#define WT_NROWS (WT_THREADS / (WT_BN / 4))       /* N tile rows apart                              */
 
 /* ------------------------------------------------------------------ (a) 1-D coarsening */
 
@@ -233,15 +239,14 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
     int warp = tx / 32, lane = tx % 32;
     int ty4 = ((warp / 2) * 4 + lane / 8) * 4;    /* first of this thread's rows, in the tile   */
     int tx4 = ((warp % 2) * 8 + lane % 8) * 4;    /* first of this thread's columns, in the tile */
-    /* What this thread loads each phase (see load4): M's tile row mRow, columns mCol..mCol+3 from
-     * pM (advanced by WT_BK columns a phase); N's tile row nRow, columns nCol.. from pN (advanced by
-     * WT_BK rows a phase). */
-    int mRow = tx / 2, mCol = (tx % 2) * 4;
-    int nRow = tx / 32, nCol = (tx % 32) * 4;
-    int mRowOk = rowBase + mRow < m;
-    const float *pM = Md + (size_t)(mRowOk ? rowBase + mRow : 0) * k + mCol;
+    /* What this thread loads each phase (see load4): WT_LDM float4s of M's tile, rows
+     * mRow + l*WT_MROWS, columns mCol..mCol+3, from pM (advanced by WT_BK columns a phase);
+     * WT_LDN of N's tile, rows nRow + l*WT_NROWS, columns nCol.., from pN (advanced by WT_BK rows). */
+    int mRow = tx / (WT_BK / 4), mCol = (tx % (WT_BK / 4)) * 4;
+    int nRow = tx / (WT_BN / 4), nCol = (tx % (WT_BN / 4)) * 4;
+    const float *pM = Md + (size_t)(rowBase + mRow) * k + mCol;   /* dereferenced only inside M */
     const float *pN = Nd + (size_t)nRow * n + colBase + nCol;
-    size_t nStep = (size_t)WT_BK * n;
+    size_t mStepRows = (size_t)WT_MROWS * k, nStepRows = (size_t)WT_NROWS * n;
 
     float acc[8][8];
 #pragma unroll
@@ -251,17 +256,28 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
             acc[i][j] = 0.0f;
 
     int phases = ceil_div(k, WT_BK);
+    float4 a[WT_LDM], b[WT_LDN];
     /* Stage 0 before the loop. */
-    float4 a = load4(pM, mRowOk, mCol, k, vecM);
-    float4 b = load4(pN, nRow < k, colBase + nCol, n, vecN);
-    Mts[mCol + 0][mRow] = a.x;
-    Mts[mCol + 1][mRow] = a.y;
-    Mts[mCol + 2][mRow] = a.z;
-    Mts[mCol + 3][mRow] = a.w;
-    Nds[nRow][nCol + 0] = b.x;
-    Nds[nRow][nCol + 1] = b.y;
-    Nds[nRow][nCol + 2] = b.z;
-    Nds[nRow][nCol + 3] = b.w;
+#pragma unroll
+    for (int l = 0; l < WT_LDM; ++l)
+        a[l] = load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, mCol, k, vecM);
+#pragma unroll
+    for (int l = 0; l < WT_LDN; ++l)
+        b[l] = load4(pN + l * nStepRows, nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);
+#pragma unroll
+    for (int l = 0; l < WT_LDM; ++l) {
+        Mts[mCol + 0][mRow + l * WT_MROWS] = a[l].x;
+        Mts[mCol + 1][mRow + l * WT_MROWS] = a[l].y;
+        Mts[mCol + 2][mRow + l * WT_MROWS] = a[l].z;
+        Mts[mCol + 3][mRow + l * WT_MROWS] = a[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < WT_LDN; ++l) {
+        Nds[nRow + l * WT_NROWS][nCol + 0] = b[l].x;
+        Nds[nRow + l * WT_NROWS][nCol + 1] = b[l].y;
+        Nds[nRow + l * WT_NROWS][nCol + 2] = b[l].z;
+        Nds[nRow + l * WT_NROWS][nCol + 3] = b[l].w;
+    }
     __syncthreads();
 
     for (int ph = 0; ph < phases; ++ph) {
@@ -270,9 +286,13 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
         if (ph + 1 < phases) {
             int kb = (ph + 1) * WT_BK;
             pM += WT_BK;
-            pN += nStep;
-            a = load4(pM, mRowOk, kb + mCol, k, vecM);
-            b = load4(pN, kb + nRow < k, colBase + nCol, n, vecN);
+            pN += (size_t)WT_BK * n;
+#pragma unroll
+            for (int l = 0; l < WT_LDM; ++l)
+                a[l] = load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, kb + mCol, k, vecM);
+#pragma unroll
+            for (int l = 0; l < WT_LDN; ++l)
+                b[l] = load4(pN + l * nStepRows, kb + nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);
         }
 #pragma unroll
         for (int kk = 0; kk < WT_BK; ++kk) {
@@ -293,14 +313,20 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
         /* The other stage was last read in the previous phase, before the last barrier: it is
          * free. One barrier: the stores below are read only after it. */
         if (ph + 1 < phases) {
-            Mts[nxt + mCol + 0][mRow] = a.x;
-            Mts[nxt + mCol + 1][mRow] = a.y;
-            Mts[nxt + mCol + 2][mRow] = a.z;
-            Mts[nxt + mCol + 3][mRow] = a.w;
-            Nds[nxt + nRow][nCol + 0] = b.x;
-            Nds[nxt + nRow][nCol + 1] = b.y;
-            Nds[nxt + nRow][nCol + 2] = b.z;
-            Nds[nxt + nRow][nCol + 3] = b.w;
+#pragma unroll
+            for (int l = 0; l < WT_LDM; ++l) {
+                Mts[nxt + mCol + 0][mRow + l * WT_MROWS] = a[l].x;
+                Mts[nxt + mCol + 1][mRow + l * WT_MROWS] = a[l].y;
+                Mts[nxt + mCol + 2][mRow + l * WT_MROWS] = a[l].z;
+                Mts[nxt + mCol + 3][mRow + l * WT_MROWS] = a[l].w;
+            }
+#pragma unroll
+            for (int l = 0; l < WT_LDN; ++l) {
+                Nds[nxt + nRow + l * WT_NROWS][nCol + 0] = b[l].x;
+                Nds[nxt + nRow + l * WT_NROWS][nCol + 1] = b[l].y;
+                Nds[nxt + nRow + l * WT_NROWS][nCol + 2] = b[l].z;
+                Nds[nxt + nRow + l * WT_NROWS][nCol + 3] = b[l].w;
+            }
         }
         __syncthreads();
     }
