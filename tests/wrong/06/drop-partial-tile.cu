@@ -57,7 +57,7 @@
 #define WT_BM 128
 #define WT_BN 128
 #ifndef WT_BK
-#define WT_BK 8           /* 8 or 16 */
+#define WT_BK 16          /* 8 or 16: 16 measured 11% faster on an H100 (README) */
 #endif
 #ifndef WT_PAD
 #define WT_PAD 4
