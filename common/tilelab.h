@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "labtable.h"
 #include "param.h"
 
 #ifdef __cplusplus
@@ -237,7 +238,7 @@ void tl_records_abort(tl_records *r);   /* removes path.tmp */
 const char *tl_build_type(void);
 
 /* --------------------------------------------------------------- driver.c */
-/* One variant of a lab: a CPU function or a GPU launcher, with its constraints. */
+/* One variant as the driver runs it: the lab table's facts (labtable.h) with lab.c's code. */
 typedef enum { TL_ON_CPU = 0, TL_ON_GPU = 1 } tl_where;
 
 typedef void (*tl_cpu_fn)(const float *M, const float *N, float *P, int m, int k, int n,
@@ -257,6 +258,7 @@ typedef struct tl_variant {
     int          max_time_size; /* larger sizes are checked but not timed (0: no limit)     */
 } tl_variant;
 
+/* A lab program as the driver runs it (tl_lab_run fills it from the table). */
 typedef struct tl_lab {
     const char       *id;         /* "01"                                                 */
     const char       *name;       /* "01-cpu-baseline"                                    */
@@ -269,6 +271,23 @@ typedef struct tl_lab {
                                      for bit expose a race (a missing __syncthreads)       */
 } tl_lab;
 
+/* What a lab's lab.c supplies for one variant: code only; every fact is in the lab table. */
+typedef struct tl_lab_code {
+    const char  *variant;       /* a variant of the lab's table entry, or its yardstick   */
+    tl_cpu_fn    cpu;           /* TL_ON_CPU variants                                     */
+    tl_launch_fn gpu;           /* TL_ON_GPU variants                                     */
+    const void  *ctx;           /* handed to the function                                 */
+} tl_lab_code;
+
+/* The lab program of table entry id (a lab.c's whole main): every table variant needs code, and
+ * code for a variant the table lacks is refused (exit 2, naming the variant and the fix). */
+int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),
+               int argc, char **argv);
+/* Fills v with the table's facts of the variant name of any lab (or the yardstick) and the
+ * given code, for programs that gather variants of several labs (solutions/speed). 0 ok, -1
+ * unknown name. */
+int tl_variant_from_table(tl_variant *v, const char *name, tl_cpu_fn cpu, tl_launch_fn gpu,
+                          const void *ctx);
 /* The whole lab program: CLI, cases, checks, timing, table, records, --serve. */
 int tl_lab_main(const tl_lab *lab, int argc, char **argv);
 
