@@ -22,35 +22,17 @@ static int run_rect(const float *d_M, const float *d_N, float *d_P, int m, int k
 
 static const rect_fn f_coarse1d = launch_coarse1d, f_regtile = launch_regtile, f_warptile = launch_warptile;
 
-/* .tile is the block tile's side, so that failure reports name the block tiles of P. */
-static const tl_variant variants[] = {
-    {.name = "coarse1d", .what = "(a) 1-D coarsening: 64x64 block tile, 8 outputs a thread in a column",
-     .where = TL_ON_GPU, .tile = 64, .gpu = run_rect, .ctx = &f_coarse1d},
-    {.name = "regtile", .what = "(b) 2-D register tiling: 128x128x8 block tile, 8x8 outputs a thread",
-     .where = TL_ON_GPU, .tile = 128, .gpu = run_rect, .ctx = &f_regtile},
-    {.name = "warptile", .what = "(c) float4 loads, transposed M tile, warp tiling, double buffering",
-     .where = TL_ON_GPU, .tile = 128, .gpu = run_rect, .ctx = &f_warptile},
+/* The code of each variant; names, constraints and sizes are lab 06's entry in common/labtable.c. */
+static const tl_lab_code code[] = {
+    {"coarse1d", .gpu = run_rect, .ctx = &f_coarse1d},
+    {"regtile", .gpu = run_rect, .ctx = &f_regtile},
+    {"warptile", .gpu = run_rect, .ctx = &f_warptile},
 #ifdef TL_HAVE_CUBLAS
-    {.name = "cublas", .what = "cuBLAS SGEMM (FP32), the yardstick (kit code)", .where = TL_ON_GPU,
-     .gpu = launch_cublas},
+    {"cublas", .gpu = launch_cublas},
 #endif
-};
-
-static const tl_lab lab = {
-    .id = "06",
-    .name = "06-register-tiling",
-    .title = "register tiling and thread coarsening, toward cuBLAS speed",
-    .variants = variants,
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    /* Ragged around the block tiles (64, 128) and the phase (8); k not a multiple of 4 (the
-     * float4 fallback); vectors, outer products, thin and tall shapes; then 2048 for speed. */
-    .default_sizes = "1,7,63,65,127,129,257,1000,1023,"
-                     "1x1x1,1x300x1,300x1x300,1000x17x3,33x1025x65,130x7x129,129x130x131,"
-                     "4096x64x8,8x64x4096,2000x3x2000,256x1022x254,2048",
-    .repeat = 3,
 };
 
 int main(int argc, char **argv)
 {
-    return tl_lab_main(&lab, argc, argv);
+    return tl_lab_run("06", code, (int)(sizeof code / sizeof code[0]), NULL, argc, argv);
 }
