@@ -70,6 +70,7 @@ typedef struct program_case {
 #define S02 "--sizes 1,15,17,100,255,256,1000,1024 --no-time"
 #define S03 "--sizes 16,32,64,256,1024,2048 --repeat 5 --no-time"
 #define S04 "--repeat 5 --no-time"
+#define S06 "--repeat 5 --no-time"
 #define RACE {"race", "scattered errors", "all wrong", NULL}
 #define UNINIT {"NaN/Inf computed", "all wrong", "scattered errors", "race", NULL}
 
@@ -79,10 +80,12 @@ static const program_case cases[] = {
     {"solutions/03-tiled-kernel/lab03-ref", "--quiet", 0, {NULL}},
     {"solutions/04-boundary-handling/lab04-ref", "--quiet", 0, {NULL}},
     {"solutions/05-occupancy-study/lab05-ref", "--quiet", 0, {NULL}},
+    {"solutions/06-register-tiling/lab06-ref", "--quiet", 0, {NULL}},
     /* skeletons: compile, run, fail */
     {"labs/02-naive-kernel/lab02", S02, 1, {"unwritten elements", NULL}},
     {"labs/03-tiled-kernel/lab03", S03, 1, {"unwritten elements", "grid too small", NULL}},
     {"labs/04-boundary-handling/lab04", S04, 1, {"unwritten elements", "grid too small", NULL}},
+    {"labs/06-register-tiling/lab06", S06, 1, {"unwritten elements", "grid too small", NULL}},
     /* known-wrong submissions */
     {"tests/wrong/lab02-wrong-floor-grid", S02, 1, {"grid too small", NULL}},
     {"tests/wrong/lab02-wrong-swapped", S02, 1, {"swapped indices", NULL}},
@@ -98,6 +101,13 @@ static const program_case cases[] = {
     {"tests/wrong/lab04-wrong-noguard-store", S04, 1, {"write outside P", "illegal", NULL}},
     {"tests/wrong/lab04-wrong-floor-grid", S04, 1, {"grid too small", NULL}},
     {"tests/wrong/lab04-wrong-swapped", S04, 1, {"swapped indices", NULL}},
+    /* lab 06: tests/wrong/README.md; verdicts as seen on an H100 (tests/gpu/lab06-on-device.sh) */
+    {"tests/wrong/lab06-wrong-mapping", S06, 1, {"all wrong", "boundary handling", "scattered errors", NULL}},
+    {"tests/wrong/lab06-wrong-regs-off-by-one", S06, 1, {"all wrong", "boundary handling", "NaN/Inf computed", NULL}},
+    {"tests/wrong/lab06-wrong-nosync-stage", S06, 1, RACE},
+    {"tests/wrong/lab06-wrong-drop-partial-tile", S06, 1, {"grid too small", NULL}},
+    {"tests/wrong/lab06-wrong-untransposed-read", S06, 1, {"illegal", "all wrong", "NaN/Inf computed", NULL}},
+    {"tests/wrong/lab06-wrong-misaligned-vec", S06, 1, {"misaligned", "illegal", "NaN/Inf computed", NULL}},
 };
 
 ParameterizedTestParameters(gpu_labs, program_gets_its_verdict)
