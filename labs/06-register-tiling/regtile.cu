@@ -48,8 +48,10 @@
  *       hit 4 (M) and 8 (N) distinct float4s: no bank conflicts, one wavefront each;
  *     - double buffering: two stages of shared memory, the next phase's global loads in flight
  *       while this phase computes, one barrier per phase.
- *     WT_PAD: padding M's transposed tile by 4 floats a row makes its transposed store conflict-free
- *     (the two threads of a row wrote one bank: a 2-way conflict) and keeps rows 16-byte aligned. */
+ *     WT_PAD: padding M's transposed tile by 4 floats a row spreads its transposed store over more
+ *     banks (with BK 16, the 4 threads that share a row of M wrote one bank: a 4-way conflict, 2-way
+ *     with the padding) and keeps rows 16-byte aligned. Measured on an H200: 0.74 of cuBLAS
+ *     without it, 0.86 with it (README). */
 #define WT_BM 128
 #define WT_BN 128
 #ifndef WT_BK
