@@ -43,8 +43,10 @@
 #define R2_MIN_BLOCKS 1   /* __launch_bounds__'s blocks per SM; 2 caps registers at 128 (see README) */
 #endif
 
-/* (c) the speed step: the same 128 x 128 x 8 block tile and 8 x 8 outputs per thread, with
- *     - one 128-bit (float4) load per thread per tile and phase;
+/* (c) the speed step: the same 128 x 128 block tile and 8 x 8 outputs per thread, WT_BK 16 wide
+ *     phases, with
+ *     - 128-bit (float4) global loads: WT_LDM (2) per thread of M's tile and WT_LDN (2) of N's a
+ *       phase, and a scalar fallback where a row is not 16-byte aligned (k or n % 4 != 0);
  *     - M's tile stored transposed (Mts[kk][row]), so a thread's 4 rows are one float4 apart;
  *     - warp tiling: a warp computes a 2 x 2 set of 16 x 32 sub-tiles of P, each thread 4 x 4 of
  *       each (rows ty*4 and 64 + ty*4, columns tx*4 and 64 + tx*4), so that a warp's shared loads
