@@ -2,7 +2,7 @@
 # lab06-on-device.sh: everything lab 06 (register tiling) must show on a real GPU, in one run.
 #
 # Run:  from the repository root on the GPU machine (nvcc 13, compute-sanitizer, cuBLAS, meson):
-#           bash tests/gpu/lab06-on-device.sh            # everything (about 4-6 minutes on an H100)
+#           bash tests/gpu/lab06-on-device.sh            # everything (200 s on an H100, 145 s on an H200)
 #           bash tests/gpu/lab06-on-device.sh speed      # build, reference check, speed only
 #       $OUT (default ./gpu-out) receives at most 8 files (the device tool's limit): summary.txt,
 #       the speed records and logs.tgz (every log); the logs are written to $LAB06_LOGS (default /tmp/lab06-logs).
