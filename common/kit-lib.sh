@@ -13,6 +13,7 @@
 # Builds:     tl_build TARGET... runs ninja in the configured $TL_BUILD; progress on a terminal (one
 #             updating line) or a line per tenth of a long build otherwise; on failure it shows the
 #             errors from the log, names the log and returns 1. No TARGET: everything.
+#             tl_build_progress TARGET... is the same without the error report.
 # Tools:      tl_find_nvcc (puts CUDA's bin/ on PATH when nvcc is in its usual home; TL_NO_CUDA=1
 #             refuses), tl_gpu_status (builds only common/tl-device and asks it: 0 a usable GPU).
 # Exit codes (every kit program): 0 ok, 1 a check failed, 2 bad usage or input, 77 skipped.
@@ -130,6 +131,20 @@ tl_need_build() {
 
 # tl_build TARGET...: see the top of this file. The log: $TL_BUILD/kit-build.log.
 tl_build() {
+    tl_build_progress "$@" && return 0
+    # The errors: what ninja reports as failed, and the compilers' error lines with their context.
+    if grep -q -E 'FAILED:|error|Error' "$_log"; then
+        grep -E -A3 '(FAILED:|[Ee]rror[: ]|undefined reference|ninja: error)' "$_log" | grep -v '^\[[0-9]*/[0-9]*\]' | head -n 40 >&2
+    else
+        tail -n 30 "$_log" >&2
+    fi
+    tl_err "the build failed (errors above); the whole log: $_log"
+    return 1
+}
+
+# tl_build_progress TARGET...: tl_build without the error report (for a caller that reports a failed
+# build its own way, e.g. as the grader's FAIL); returns ninja's status, the log in $TL_BUILD/kit-build.log.
+tl_build_progress() {
     tl_need_build
     _log=$TL_BUILD/kit-build.log
     _rc=$TL_BUILD/.kit-build.rc
@@ -163,15 +178,7 @@ tl_build() {
     }
     _status=$(cat "$_rc" 2>/dev/null || echo 1)
     rm -f "$_rc"
-    [ "$_status" = 0 ] && return 0
-    # The errors: what ninja reports as failed, and the compilers' error lines with their context.
-    if grep -q -E 'FAILED:|error|Error' "$_log"; then
-        grep -E -A3 '(FAILED:|[Ee]rror[: ]|undefined reference|ninja: error)' "$_log" | grep -v '^\[[0-9]*/[0-9]*\]' | head -n 40 >&2
-    else
-        tail -n 30 "$_log" >&2
-    fi
-    tl_err "the build failed (errors above); the whole log: $_log"
-    return 1
+    [ "$_status" = 0 ]
 }
 
 # tl_gpu_status: builds only common/tl-device and asks it. 0: a usable CUDA device; otherwise the

@@ -255,3 +255,44 @@ Test(programs, each_built_lab_program_serves_the_tables_variants_and_public_size
     }
     cr_assert_geq(checked, 2, "no lab program was built (lab 01 always is)");
 }
+
+Test(programs, a_lab_c_that_disagrees_with_the_table_is_refused_with_exit_2, .timeout = 30)
+{
+    const char *cases[][2] = {
+        {"missing", "no CPU function for variant 'cpu_ikj'"},
+        {"extra", "code for variant 'cpu_magic', which lab 01's table entry lacks"},
+        {"own-main", "has no entry 05 with variants"},
+        {"unknown", "has no entry 99"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char *argv[] = {TL_LAB_MISMATCH, (char *)cases[i][0], "--no-time", NULL};
+        run_result r;
+        cr_assert_eq(run_capture(argv, &r), 0);
+        cr_assert_eq(r.exit_code, 2, "%s: exit %d\n%s", cases[i][0], r.exit_code, r.out);
+        cr_assert(strstr(r.out, cases[i][1]), "%s: the message lacks '%s':\n%s", cases[i][0], cases[i][1], r.out);
+        cr_assert_null(strstr(r.out, "PASS"), "%s: something ran:\n%s", cases[i][0], r.out);
+        run_free(&r);
+    }
+}
+
+static int no_launch(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+{
+    (void)M; (void)N; (void)P; (void)m; (void)k; (void)n; (void)ctx;
+    return 0;
+}
+
+Test(table, a_variant_of_any_lab_is_assembled_from_the_table_for_multi_lab_programs, .timeout = 10)
+{
+    tl_variant v;
+    cr_assert_eq(tl_variant_from_table(&v, "tiled16", NULL, no_launch, NULL), 0);
+    cr_assert_str_eq(v.name, "tiled16");
+    cr_assert_eq(v.where, TL_ON_GPU);
+    cr_assert_eq(v.tile, 16);
+    cr_assert_eq(v.multiple_of, 16);
+    cr_assert(v.square_only);
+    cr_assert_eq(v.gpu, no_launch);
+    cr_assert_eq(tl_variant_from_table(&v, "rect32", NULL, no_launch, NULL), 0);
+    cr_assert(!v.square_only && v.tile == 32);
+    cr_assert_eq(tl_variant_from_table(&v, "cublas", NULL, no_launch, NULL), 0, "the yardstick");
+    cr_assert_eq(tl_variant_from_table(&v, "warp_magic", NULL, no_launch, NULL), -1);
+}
