@@ -3,7 +3,7 @@
  * Build:  ./kit check 06          (or: meson compile -C build lab06)
  * Run:    build/labs/06-register-tiling/lab06                                  all variants, public sizes
  *         build/labs/06-register-tiling/lab06 --variants coarse1d --sizes 17,1000x17x3
- *         build/labs/06-register-tiling/lab06 --variants warptile,cublas --sizes 2048,4096   next to cuBLAS
+ *         build/labs/06-register-tiling/lab06 --sizes 2048,4096          every variant, cuBLAS too when built
  */
 #include "lab.h"
 #include "tilelab.h"

@@ -3,7 +3,7 @@
  * Check:  ./kit check 06     (variants coarse1d, regtile, warptile, next to cuBLAS)
  * Read:   labs/06-register-tiling/README.md for the steps, the measured numbers and the questions.
  * Run:    build/labs/06-register-tiling/lab06 --variants coarse1d --sizes 17,1000x17x3
- *         build/labs/06-register-tiling/lab06 --variants regtile,warptile,cublas --sizes 4096
+ *         build/labs/06-register-tiling/lab06 --sizes 2048,4096     (every variant; cublas when built)
  *
  * All matrices are row-major floats on the device: P (m x n) = M (m x k) * N (k x n), any
  * m, k, n >= 1. CUDA C only: no templates, no classes. Lab 04's boundary handling is kept in
