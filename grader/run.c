@@ -389,8 +389,16 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     if (R->slurm_finish) {             /* the dependent job: every task has ended, whatever became of it */
         tg_iso_probe(&R->iso);
         snprintf(R->gpu_why, sizeof R->gpu_why, "each Slurm task's own (results.json of each student says)");
-        for (int i = 0; i < ns; ++i)
+        for (int i = 0; i < ns; ++i) {
             collect_row(R, &st[i], &rows[i], 1);
+            char np[PATH_MAX + 160];
+            snprintf(np, sizeof np, "%s/%s/not-graded.txt", R->out, st[i].name);
+            if (!rows[i].done && !tg_is_file(np)) {   /* said once, for --status and the next submit */
+                tg_mkdirs(np, 0755);
+                rmdir(np);
+                tg_write_atomic(np, rows[i].why, strlen(rows[i].why));
+            }
+        }
         tg_write_class(R, st, rows, ns, 0);
         fprintf(stderr, "tl-grade: %s/summary.md, %s/gradebook.csv\n", R->out, R->out);
         return 0;
