@@ -201,6 +201,18 @@ struct cJSON *tg_read_results(const char *path);
 int  tg_results_test(const struct cJSON *js, const char *name, double *score, double *max);
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s);
 
+/* progress.c: what a person waiting on a class run sees (a live line on a terminal, plain lines
+ * otherwise, DIR/progress.json always). A worker names its stage with tg_stage. how: 0 graded,
+ * 1 not graded, 2 graded earlier; what: the line's end ("70/100 (6.9 s)"). */
+typedef struct tg_progress tg_progress;
+tg_progress *tg_progress_start(const grun *R, int total, int slots);
+int  tg_progress_slot(tg_progress *p, const char *student);   /* the parent, before fork: a slot or -1 */
+void tg_progress_worker(tg_progress *p, int slot);           /* the worker, after fork               */
+void tg_stage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tg_progress_tick(tg_progress *p);
+void tg_progress_done(tg_progress *p, int slot, const char *student, int how, const char *what);
+void tg_progress_end(tg_progress *p);
+
 /* slurm.c: the Slurm back end. The student list of a run lives in DIR/.state/students.tsv
  * (index, name, path; written by every class run), so tasks, the finishing job and --status
  * read the same list. */

@@ -27,23 +27,56 @@
 #include "policy.h"
 #include "tilelab.h"
 
-static int gpu_lock_fd = -1;
-static void gpu_lock(grun *R, int on)
+/* The GPU, shared fairly: untimed GPU work (correctness cases, compute-sanitizer runs) holds the
+ * device's lock shared, so several students' runs overlap and the GPU is not idle while others
+ * build; a timed run (the speed test: the student's kernel and the reference) holds it alone.
+ * A gate taken briefly before the shared lock, and held by a timed run while it waits, stops a
+ * stream of shared holders from starving it. One lock per device: CUDA_VISIBLE_DEVICES names it
+ * (in a Slurm job the job's own GPUs: SLURM_JOB_ID). Both are flock()s on files in /tmp: they die
+ * with their holder. */
+static int gpu_fd = -1, gate_fd = -1, gpu_how = 0;   /* gpu_how: 0 none, LOCK_SH or LOCK_EX */
+
+static int lock_file(const char *what)
 {
-    if (!R->lab->gpu)
+    char p[300], dev[64] = "all";
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES"), *job = getenv("SLURM_JOB_ID");
+    if (job && *job)
+        snprintf(dev, sizeof dev, "job%.50s", job);
+    else if (cvd && *cvd)
+        snprintf(dev, sizeof dev, "%.60s", cvd);
+    for (char *c = dev; *c; ++c)
+        if (!isalnum((unsigned char)*c))
+            *c = '_';
+    snprintf(p, sizeof p, "/tmp/tilelab-gpu-%ld-%s.%s", (long)getuid(), dev, what);
+    return open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+}
+
+static void flock_wait(int fd, int how)
+{
+    while (fd >= 0 && flock(fd, how) != 0 && errno == EINTR)
+        ;
+}
+
+/* how: LOCK_SH (untimed GPU work), LOCK_EX (a timed run), 0 release. */
+static void gpu_lock(grun *R, int how)
+{
+    if (!R->lab->gpu || R->emulate)
         return;
-    if (on) {
-        char p[200];
-        snprintf(p, sizeof p, "/tmp/tilelab-gpu-%ld.lock", (long)getuid());
-        gpu_lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        if (gpu_lock_fd >= 0)
-            while (flock(gpu_lock_fd, LOCK_EX) != 0 && errno == EINTR)
-                ;
-    } else if (gpu_lock_fd >= 0) {
-        flock(gpu_lock_fd, LOCK_UN);
-        close(gpu_lock_fd);
-        gpu_lock_fd = -1;
+    if (gpu_fd < 0) {
+        gpu_fd = lock_file("lock");
+        gate_fd = lock_file("gate");
     }
+    if (gpu_how) {
+        flock(gpu_fd, LOCK_UN);
+        gpu_how = 0;
+    }
+    if (!how)
+        return;
+    tg_stage(how == LOCK_EX ? "waiting: GPU alone" : "waiting: GPU");
+    flock_wait(gate_fd, LOCK_EX);
+    flock_wait(gpu_fd, how);
+    flock(gate_fd, LOCK_UN);
+    gpu_how = how;
 }
 
 static int grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen)
@@ -63,6 +96,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     }
     char err[800];
     int rc = 0;
+    tg_stage("intake");
     if (R->prebuilt[0]) {          /* kit check: the lab program ninja built in the student's build/ */
         snprintf(g.build, sizeof g.build, "%.*s", (int)(strrchr(R->prebuilt, '/') - R->prebuilt), R->prebuilt);
         g.built = 1;
@@ -118,19 +152,29 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         g.built = 1;               /* (no build log to show; the note says why) */
     } else {
         double tb = tl_now_ms();
+        tg_stage("build");
         if (!R->prebuilt[0] && !R->build_log[0] && tg_build_submission(R, &g, err, sizeof err) != 0) {
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
         g.build_s = (tl_now_ms() - tb) / 1000.0;
-        if (R->lab->gpu)
-            gpu_lock(R, 1);
+        gpu_lock(R, LOCK_SH);
         for (int i = 0; i < nt; ++i) {
             if (!g.built) {
                 tr[i].graded = 1;
                 tg_buf_printf(&tr[i].out, "not run: the build failed\n%s", g.build_errors.s ? g.build_errors.s : "");
                 continue;
             }
+            if (tr[i].t->kind == TG_SPEED)
+                gpu_lock(R, LOCK_EX);          /* timed: the GPU alone */
+            else if (gpu_how != LOCK_SH)
+                gpu_lock(R, LOCK_SH);
+            static const char *const stage_word[] = {[TG_CORRECT_PUBLIC] = "public", [TG_CORRECT_HIDDEN] = "hidden",
+                                                     [TG_RACECHECK] = "racecheck", [TG_MEMCHECK] = "memcheck",
+                                                     [TG_SPEED] = "speed", [TG_CALC] = "calc", [TG_CALC_API] = "calc-api",
+                                                     [TG_POLICY] = "policy"};
+            tg_stage("%s %.30s", stage_word[tr[i].t->kind] ? stage_word[tr[i].t->kind] : "test",
+                     tr[i].t->variant ? tr[i].t->variant : "");
             switch (tr[i].t->kind) {
             case TG_CORRECT_PUBLIC:
             case TG_CORRECT_HIDDEN: tg_judge_correctness(R, &g, &tr[i]); break;
@@ -142,13 +186,14 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             case TG_POLICY: break;            /* after every run: it reads what they saw */
             }
         }
+        gpu_lock(R, 0);
+        tg_stage("policy");
         for (int i = 0; i < nt; ++i)
             if (g.built && tr[i].t->kind == TG_POLICY)
                 tg_judge_policy(R, &g, &tr[i]);
-        if (R->lab->gpu)
-            gpu_lock(R, 0);
     }
     *secs = (tl_now_ms() - t0) / 1000.0;
+    tg_stage("report");
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
     for (int i = 0; i < nt; ++i)
         tg_buf_free(&tr[i].out);
@@ -554,6 +599,8 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     double t_start = tl_now_ms();
     int next = 0, running = 0, finished = 0;
     pid_t *pids = calloc((size_t)ns, sizeof *pids);
+    int *slots = calloc((size_t)ns, sizeof *slots);
+    tg_progress *prog = R->check ? NULL : tg_progress_start(R, ntodo, R->jobs);
     while (finished < ntodo) {
         while (running < R->jobs && next < ntodo) {
             int i = todo[next++];
@@ -563,8 +610,11 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             if (m && sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3) {
                 rows[i].done = 1;
                 ++finished;
-                fprintf(stderr, "[%d/%d] %s ... %g/%g (graded earlier; delete %s/%s to grade again)\n", finished, ntodo,
-                        st[i].name, rows[i].score, rows[i].max, R->out, st[i].name);
+                char what[PATH_MAX + 400];
+                snprintf(what, sizeof what, "%g/%g (graded earlier; delete %s/%s to grade again)", rows[i].score,
+                         rows[i].max, R->out, st[i].name);
+                if (prog)
+                    tg_progress_done(prog, -1, st[i].name, 2, what);
                 free(m);
                 continue;
             }
@@ -578,16 +628,20 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 unlink(od);
             }
             fflush(NULL);
+            slots[i] = tg_progress_slot(prog, st[i].name);
             pid_t pid = fork();
             if (pid < 0) {
                 snprintf(rows[i].why, sizeof rows[i].why, "cannot fork (%s)", strerror(errno));
                 ++finished;
+                if (prog)
+                    tg_progress_done(prog, slots[i], st[i].name, 1, rows[i].why);
                 continue;
             }
             if (pid == 0) {
 #ifdef __linux__
                 prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
+                tg_progress_worker(prog, slots[i]);
                 close(lock_fd);
                 double sc, mx, secs;
                 char why[600] = "";
@@ -608,7 +662,13 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         if (running == 0)
             continue;
         int wst;
-        pid_t w = wait(&wst);
+        pid_t w = waitpid(-1, &wst, prog ? WNOHANG : 0);
+        if (w == 0) {                  /* nobody finished: show where the run stands */
+            tg_progress_tick(prog);
+            struct timespec ts = {0, 200 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -631,15 +691,19 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 }
             }
             collect_row(R, &st[i], &rows[i], 0);
-            if (rows[i].done) {
-                if (!R->check)
-                    fprintf(stderr, "[%d/%d] %s ... %g/%g (%.1f s)\n", finished, ntodo, st[i].name, rows[i].score,
-                            rows[i].max, rows[i].secs);
-            } else {
-                fprintf(stderr, "[%d/%d] %s ... not graded: %s\n", finished, ntodo, st[i].name, rows[i].why);
-            }
+            char what[800];
+            if (rows[i].done)
+                snprintf(what, sizeof what, "%g/%g (%.1f s)", rows[i].score, rows[i].max, rows[i].secs);
+            else
+                snprintf(what, sizeof what, "not graded: %s", rows[i].why);
+            if (prog)
+                tg_progress_done(prog, slots[i], st[i].name, !rows[i].done, what);
+            else if (!rows[i].done)
+                fprintf(stderr, "[%d/%d] %s ... %s\n", finished, ntodo, st[i].name, what);
         }
     }
+    tg_progress_end(prog);
+    free(slots);
     if (R->slurm_task) {               /* the finishing job writes the class's files */
         int bad = 0;
         for (int j = 0; j < ntodo; ++j)
