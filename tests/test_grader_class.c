@@ -269,6 +269,54 @@ Test(class01, the_whole_batch_finishes_with_a_row_per_submission, .timeout = LIM
     free(md);
 }
 
+Test(class01, progress_is_plain_lines_off_a_terminal_and_a_json_file_that_ends_finished, .timeout = LIMIT)
+{
+    class_run();
+    char *log = tg_read_file(CLASS "/run.log", 1 << 20, NULL);
+    cr_assert(log);
+    cr_assert(!strchr(log, '\r') && !strstr(log, "\033["), "a live line (\\r, escapes) was written to a file:\n%.600s", log);
+    cr_assert(strstr(log, " not graded so far; "), "the plain lines carry no failure count:\n%.600s", log);
+    cr_assert(strstr(log, " left\n"), "the plain lines carry no time left:\n%.600s", log);
+    free(log);
+    char *pj = tg_read_file(OUT "/progress.json", 1 << 16, NULL);
+    cr_assert(pj, "no progress.json in the out dir");
+    cJSON *js = cJSON_Parse(pj);
+    cr_assert(js, "progress.json is not JSON:\n%s", pj);
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(js, "state");
+    const cJSON *total = cJSON_GetObjectItemCaseSensitive(js, "total");
+    const cJSON *graded = cJSON_GetObjectItemCaseSensitive(js, "graded");
+    const cJSON *ng = cJSON_GetObjectItemCaseSensitive(js, "not_graded");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(js, "workers");
+    cr_assert(cJSON_IsString(state) && strcmp(state->valuestring, "finished") == 0, "state: %s", pj);
+    cr_assert(cJSON_IsNumber(total) && cJSON_IsNumber(graded) && cJSON_IsNumber(ng), "%s", pj);
+    cr_assert_eq(graded->valueint + ng->valueint, total->valueint, "graded + not graded != total: %s", pj);
+    cr_assert(cJSON_IsArray(w) && cJSON_GetArraySize(w) == 0, "workers still listed after the run: %s", pj);
+    cJSON_Delete(js);
+    free(pj);
+}
+
+Test(class01, a_terminal_gets_one_live_line_naming_each_workers_stage, .timeout = LIMIT)
+{
+    class_run();
+    if (sh("command -v script >/dev/null") != 0)
+        cr_skip_test("no script(1) here (bsdutils) to give the grader a terminal");
+    /* Three students graded again into a fresh out dir, on a pseudo-terminal. */
+    cr_assert_eq(sh("rm -rf '%s/tty' && mkdir -p '%s/tty/in' && cp -r '%s/solution' '%s/loop_short' '%s/transposed' "
+                    "'%s/tty/in/'", CLASS, CLASS, IN, IN, IN, CLASS), 0);
+    int rc = sh("cd '%s/tty' && TERM=xterm COLUMNS=200 script -qec \"'%s' --kit '%s' --lab 01 --out out --secret "
+                "'%s/secret' --jobs 2 in/solution in/loop_short in/transposed\" typescript >/dev/null 2>&1",
+                CLASS, TG, TL_SOURCE_ROOT, CLASS);
+    cr_assert_eq(rc, 0, "the run on a terminal failed (exit %d)", rc);
+    char *t = tg_read_file(CLASS "/tty/typescript", 1 << 20, NULL);
+    cr_assert(t);
+    cr_assert(strstr(t, "\r\033[K[0/3] 0 not graded | time left: unknown yet | "), "no live line before the first "
+              "student finished:\n%.1500s", t);
+    cr_assert(strstr(t, ": build ") || strstr(t, ": public "), "the live line names no worker's stage:\n%.1500s", t);
+    cr_assert(strstr(t, "[3/3] "), "no line for the last student:\n%.1500s", t);
+    cr_assert(strstr(t, " left | ") || strstr(t, "unknown yet | "), "the live line has no time left:\n%.1500s", t);
+    free(t);
+}
+
 Test(class01, every_results_json_is_valid_json, .timeout = LIMIT)
 {
     class_run();
