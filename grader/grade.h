@@ -201,6 +201,10 @@ struct cJSON *tg_read_results(const char *path);
 int  tg_results_test(const struct cJSON *js, const char *name, double *score, double *max);
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s);
 
+/* glance.c: the class at a glance: a section appended to summary.md (md), DIR/summary.html and
+ * the chart DIR/class.png (gnuplot, grader/class.gp; skipped with the reason where it is missing). */
+void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_buf *md, const char *date);
+
 /* progress.c: what a person waiting on a class run sees (a live line on a terminal, plain lines
  * otherwise, DIR/progress.json always). A worker names its stage with tg_stage. how: 0 graded,
  * 1 not graded, 2 graded earlier; what: the line's end ("70/100 (6.9 s)"). */

@@ -317,6 +317,42 @@ Test(class01, a_terminal_gets_one_live_line_naming_each_workers_stage, .timeout 
     free(t);
 }
 
+Test(class01, the_summary_shows_the_class_at_a_glance_with_a_chart_and_an_escaped_html_page, .timeout = LIMIT)
+{
+    class_run();
+    char *md = tg_read_file(OUT "/summary.md", 1 << 22, NULL);
+    cr_assert(md && strstr(md, "## The class at a glance\n"), "no glance section in summary.md");
+    cr_assert(strstr(md, "| 90-100% | "), "no score distribution in summary.md");
+    cr_assert(strstr(md, "| GMM_CPU (cpu_ijk), public sizes | "), "no pass rate per test in summary.md");
+    cr_assert(strstr(md, "**Most common failure reasons**") && strstr(md, "wrong result: loop bound"),
+              "the loop_short bug is not among the failure reasons:\n%.3000s", strstr(md, "## The class") );
+    if (sh("command -v gnuplot >/dev/null") == 0) {
+        char *png = tg_read_file(OUT "/class.png", 1 << 22, NULL);
+        cr_assert(png && memcmp(png, "\x89PNG", 4) == 0, "gnuplot is here but class.png is not a PNG");
+        cr_assert(strstr(md, "](class.png)"), "summary.md does not show the chart");
+        free(png);
+    } else {
+        cr_assert(strstr(md, "chart not drawn: gnuplot is not installed"), "a missing chart is not explained");
+    }
+    char *h = tg_read_file(OUT "/summary.html", 1 << 22, NULL);
+    cr_assert(h && strncmp(h, "<!DOCTYPE html>", 15) == 0, "no summary.html");
+    cr_assert(strstr(h, "<td>solution</td><td>100/100</td>"), "summary.html has no row for the solution");
+    cr_assert(strstr(h, "<td>policy: no network, processes, files or asm (gmm.c)</td>"), "no pass rate rows in the page");
+    /* Escaped: the only tags are the page's own. */
+    for (const char *p = strchr(h, '<'); p; p = strchr(p + 1, '<')) {
+        static const char *const ok[] = {"<!DOCTYPE", "<html", "</html", "<head", "</head", "<meta", "<title", "</title",
+                                         "<style", "</style", "<body", "</body", "<h1", "</h1", "<h2", "</h2", "<h3",
+                                         "</h3", "<p>", "</p>", "<img ", "<table", "</table", "<tr", "</tr", "<th",
+                                         "</th", "<td", "</td", "<ol", "</ol", "<li", "</li", "<code", "</code", NULL};
+        int known = 0;
+        for (int i = 0; ok[i] && !known; ++i)
+            known = strncmp(p, ok[i], strlen(ok[i])) == 0;
+        cr_assert(known, "summary.html has a tag it did not write: %.60s", p);
+    }
+    free(h);
+    free(md);
+}
+
 Test(class01, every_results_json_is_valid_json, .timeout = LIMIT)
 {
     class_run();
