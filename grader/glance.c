@@ -51,7 +51,7 @@ static void md_cell(tg_buf *b, const char *s)
  * "wrong result: loop bound"; an output without size lines gives its first line, digits as N. */
 static int reasons_of(const char *out, char found[][160], int max)
 {
-    int n = 0;
+    int n = 0, sized = 0;
     for (const char *line = out; line && *line && n < max; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         const char *p = line;
         while (*p == ' ')
@@ -63,19 +63,22 @@ static int reasons_of(const char *out, char found[][160], int max)
         if (!c || (e && c > e))
             continue;
         c += 2;
+        sized = 1;
         size_t len = e ? (size_t)(e - c) : strlen(c);
         char r[160];
         snprintf(r, sizeof r, "%.*s", (int)(len < sizeof r ? len : sizeof r - 1), c);
         char *paren = strrchr(r, '(');        /* "(4/4 wrong)": the count, not the reason */
-        if (paren && paren > r)
+        if (paren && paren > r && isdigit((unsigned char)paren[1]) && strchr(paren, '/'))
             paren[-1] == ' ' ? (void)(paren[-1] = '\0') : (void)(*paren = '\0');
+        if (strncmp(r, "not run: ", 9) == 0)  /* a consequence of an earlier case, not a reason */
+            continue;
         int dup = 0;
         for (int i = 0; i < n; ++i)
             dup |= strcmp(found[i], r) == 0;
         if (!dup && r[0])
             snprintf(found[n++], 160, "%s", r);
     }
-    if (n == 0 && out && *out) {
+    if (n == 0 && !sized && out && *out) {
         size_t j = 0;
         for (const char *p = out; *p && *p != '\n' && j + 1 < 160; ++p) {
             if (isdigit((unsigned char)*p)) {
