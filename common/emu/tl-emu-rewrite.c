@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- growable text ---------------------------------------------------------------------------- */
-typedef struct { char *p; size_t n, cap; } Buf;
+#include "tl-emu-rewrite.h"
 
-static void buf_add(Buf *b, const char *s, size_t n) {
+/* ---- growable text ---------------------------------------------------------------------------- */
+void buf_add(Buf *b, const char *s, size_t n) {
     if (b->n + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 4096;
         while (cap < b->n + n + 1) cap *= 2;
@@ -38,8 +38,8 @@ static void buf_add(Buf *b, const char *s, size_t n) {
     b->n += n;
     b->p[b->n] = 0;
 }
-static void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-static void buf_fmt(Buf *b, const char *fmt, ...) {
+void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+void buf_fmt(Buf *b, const char *fmt, ...) {
     char tmp[4096];
     va_list ap;
     va_start(ap, fmt);
@@ -62,7 +62,12 @@ typedef struct { char name[128]; int depth; } Name;     /* a __shared__ name in 
 static Name names[MAX_NAMES];
 static int nnames;
 
-typedef struct { char name[128]; Buf smem; Buf idents; } Kernel;
+typedef struct {
+    char name[128]; Buf smem; Buf idents;
+    size_t ps, pe, bs, be;           /* in out: its parameter list and its body, between the brackets */
+    int region;                      /* put in region form (tl-emu-region.c) */
+    char why[200];                   /* why not */
+} Kernel;
 static Kernel kernels[MAX_KERNELS];
 static int nkernels;
 
@@ -74,6 +79,15 @@ static int kparen;                                /* paren depth while looking f
 static char kname[128];
 static int kbody_depth = -1;                      /* depth of the kernel body being read, or -1 */
 static int cur_kernel = -1;
+static size_t kps, kpe;                           /* in out: the parameters of the kernel being read */
+static int use_regions = 1;                       /* 0 with --fibers */
+
+/* Every function body of the file, to know which hold a barrier or a warp operation. */
+enum { MAX_FUNCS = 1024 };
+typedef struct { char name[128]; size_t bs, be; int barrier; } Func;
+static Func funcs[MAX_FUNCS];
+static int nfuncs;
+static int func_open[MAX_DEPTH];                  /* index in funcs of a body opened at this depth */
 
 static void die(int at_line, const char *fmt, ...) {
     va_list ap;
@@ -369,6 +383,95 @@ static void launch(void) {
     free(o.p);
 }
 
+/* ---- region form ---------------------------------------------------------------------------------- */
+/* The name of the function whose body opens now: the identifier before the ( of the parameters that
+ * end at the last ')' written. */
+static void func_name_before(char *name, size_t n) {
+    name[0] = 0;
+    size_t e = out.n;
+    while (e > 0 && isspace((unsigned char)out.p[e - 1])) e--;
+    if (e == 0 || out.p[e - 1] != ')') return;
+    int d = 0;
+    size_t p = e;
+    while (p > 0) {
+        p--;
+        if (out.p[p] == ')') d++;
+        else if (out.p[p] == '(' && --d == 0) break;
+    }
+    while (p > 0 && isspace((unsigned char)out.p[p - 1])) p--;
+    size_t b = p;
+    while (b > 0 && is_id((unsigned char)out.p[b - 1])) b--;
+    if (p - b == 0 || p - b >= n) return;
+    memcpy(name, out.p + b, p - b);
+    name[p - b] = 0;
+}
+
+static int has_word(const char *t, size_t n, const char *w) {
+    size_t l = strlen(w);
+    for (size_t i = 0; i + l <= n; i++)
+        if (!memcmp(t + i, w, l) && (i == 0 || !is_id((unsigned char)t[i - 1])) &&
+            (i + l == n || !is_id((unsigned char)t[i + l])))
+            return 1;
+    return 0;
+}
+/* Which functions hold a barrier or a warp operation, directly or through another such function. */
+static void mark_barrier_funcs(void) {
+    static const char *w[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                              "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "sync", NULL};
+    for (int f = 0; f < nfuncs; f++)
+        for (int k = 0; w[k] && !funcs[f].barrier; k++)
+            if (funcs[f].be > funcs[f].bs && has_word(out.p + funcs[f].bs, funcs[f].be - funcs[f].bs, w[k])) funcs[f].barrier = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int f = 0; f < nfuncs; f++) {
+            if (funcs[f].barrier || funcs[f].be <= funcs[f].bs) continue;
+            for (int g = 0; g < nfuncs; g++)
+                if (funcs[g].barrier && funcs[g].name[0] &&
+                    has_word(out.p + funcs[f].bs, funcs[f].be - funcs[f].bs, funcs[g].name)) {
+                    funcs[f].barrier = 1; changed = 1; break;
+                }
+        }
+    }
+}
+static int is_barrier_func(const char *name, size_t n) {
+    for (int f = 0; f < nfuncs; f++)
+        if (funcs[f].barrier && strlen(funcs[f].name) == n && !memcmp(funcs[f].name, name, n)) return 1;
+    return 0;
+}
+
+/* Puts every kernel it can in region form, from the last to the first so that offsets stay right. */
+static void make_regions(void) {
+    mark_barrier_funcs();
+    /* a barrier hidden in a macro cannot be seen in the kernel bodies: keep all kernels on fibers */
+    int hidden = 0;
+    for (size_t p = 0; p < len; p++)
+        if (src[p] == '#' && (p == 0 || src[p - 1] == '\n')) {
+            size_t e = p;
+            while (e < len && (src[e] != '\n' || (e > 0 && src[e - 1] == '\\'))) e++;
+            if (has_word(src + p, e - p, "__syncthreads") || has_word(src + p, e - p, "__syncwarp")) hidden = 1;
+            p = e;
+        }
+    for (int k = nkernels - 1; k >= 0; k--) {
+        Kernel *K = &kernels[k];
+        if (!use_regions) { snprintf(K->why, sizeof K->why, "tl-emu-rewrite --fibers"); continue; }
+        if (hidden) { snprintf(K->why, sizeof K->why, "a #define of the file holds a barrier"); continue; }
+        Buf nb = {0};
+        if (!tl_region_body(out.p + K->ps, K->pe - K->ps, out.p + K->bs, K->be - K->bs, is_barrier_func, &nb, K->why,
+                            sizeof K->why)) {
+            free(nb.p);
+            continue;
+        }
+        Buf o = {0};
+        buf_add(&o, out.p, K->bs);
+        buf_add(&o, nb.p ? nb.p : "", nb.n);
+        buf_add(&o, out.p + K->be, out.n - K->be);
+        free(out.p);
+        free(nb.p);
+        out = o;
+        K->region = 1;
+    }
+}
+
 /* ---- main loop ----------------------------------------------------------------------------------- */
 static void preprocessor_line(void) {
     size_t s = pos;
@@ -434,11 +537,11 @@ static void rewrite(void) {
         }
         if (c == '<' && pos + 2 < len && src[pos + 1] == '<' && src[pos + 2] == '<') { launch(); continue; }
         if (c == '(') {
-            if (kstate == 1 && kparen == 0 && kname[0] && strcmp(kname, "__launch_bounds__")) kstate = 2;
+            if (kstate == 1 && kparen == 0 && kname[0] && strcmp(kname, "__launch_bounds__")) { kstate = 2; kps = out.n + 1; }
             if (kstate == 1 || kstate == 2) kparen++;
         } else if (c == ')') {
             if (kstate == 1 || kstate == 2) {
-                if (--kparen == 0 && kstate == 2) kstate = 3;
+                if (--kparen == 0 && kstate == 2) { kstate = 3; kpe = out.n; }
             }
         } else if (c == ';') {
             if (kstate == 3 || (kstate != 0 && kparen == 0)) kstate = 0;      /* a prototype */
@@ -447,18 +550,31 @@ static void rewrite(void) {
             int is_func = !in_func && last_sig == ')';
             depth++;
             func_body_depth[depth] = is_func;
-            if (is_func) in_func++;
+            func_open[depth] = -1;
+            if (is_func) {
+                in_func++;
+                if (nfuncs < MAX_FUNCS) {
+                    Func *F = &funcs[nfuncs];
+                    func_name_before(F->name, sizeof F->name);
+                    F->bs = out.n + 1;
+                    func_open[depth] = nfuncs++;
+                }
+            }
             if (kstate == 3) {
                 if (nkernels == MAX_KERNELS) die(line, "too many kernels in one file");
                 cur_kernel = nkernels++;
                 snprintf(kernels[cur_kernel].name, sizeof kernels[cur_kernel].name, "%s", kname);
+                kernels[cur_kernel].ps = kps;
+                kernels[cur_kernel].pe = kpe;
+                kernels[cur_kernel].bs = out.n + 1;
                 kbody_depth = depth;
                 kstate = 0;
             }
         } else if (c == '}') {
             if (depth == 0) die(line, "unbalanced '}'");
             if (func_body_depth[depth]) in_func--;
-            if (depth == kbody_depth) { kbody_depth = -1; cur_kernel = -1; }
+            if (func_open[depth] >= 0) funcs[func_open[depth]].be = out.n;
+            if (depth == kbody_depth) { kernels[cur_kernel].be = out.n; kbody_depth = -1; cur_kernel = -1; }
             depth--;
             while (nnames > 0 && names[nnames - 1].depth > depth) nnames--;
         }
@@ -480,9 +596,11 @@ static char *read_file(const char *path, size_t *n) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 4 && !strcmp(argv[1], "--fibers")) { use_regions = 0; argv++; argc--; }
     if (argc != 3) {
-        fprintf(stderr, "usage: tl-emu-rewrite IN.cu OUT.cpp\n"
-                        "  rewrites a CUDA C source for tilelab's emulation mode (see common/emu/README.md)\n");
+        fprintf(stderr, "usage: tl-emu-rewrite [--fibers] IN.cu OUT.cpp\n"
+                        "  rewrites a CUDA C source for tilelab's emulation mode (see common/emu/README.md);\n"
+                        "  --fibers: run every kernel as fibers, never in region form\n");
         return 2;
     }
     in_path = argv[1];
@@ -495,15 +613,18 @@ int main(int argc, char **argv) {
     buf_str(&out, "\"\n");
     rewrite();
     if (depth != 0) die(line, "unbalanced braces at the end of the file");
+    make_regions();
     /* After the student's last line: register the kernels with their static shared memory. */
     if (out.n && out.p[out.n - 1] != '\n') buf_str(&out, "\n");
     if (nkernels) buf_str(&out, "#line 1 \"<tl-emu-rewrite: kernel registry>\"\n");
     for (int k = 0; k < nkernels; k++) {
         Kernel *K = &kernels[k];
-        buf_fmt(&out, "#if 1%s\nstatic tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0%s);\n#else\n"
-                      "static tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0);\n#endif\n",
-                K->idents.p ? K->idents.p : "", K->name, k, K->name, K->name, K->smem.p ? K->smem.p : "", K->name, k,
-                K->name, K->name);
+        if (K->region) buf_fmt(&out, "// %s: region form\n", K->name);
+        else buf_fmt(&out, "// %s: fibers (%s)\n", K->name, K->why);
+        buf_fmt(&out, "#if 1%s\nstatic tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0%s, %d);\n#else\n"
+                      "static tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0, %d);\n#endif\n",
+                K->idents.p ? K->idents.p : "", K->name, k, K->name, K->name, K->smem.p ? K->smem.p : "", K->region,
+                K->name, k, K->name, K->name, K->region);
     }
     FILE *f = fopen(argv[2], "wb");
     if (!f || fwrite(out.p, 1, out.n, f) != out.n || fclose(f) != 0) { perror(argv[2]); return 1; }

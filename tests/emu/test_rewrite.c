@@ -103,7 +103,7 @@ Test(rewrite, shared_names_get_their_line_and_leave_members_alone, .init = make_
     assert_has(out, "tl_emu::Shared<tl_emu::A0<int>> n(n_tl_site_);");
     assert_has(out, "/* #pragma unroll 4 */");
     assert_has(out, "tile(__LINE__)[i] = s->tile + s.n + n(__LINE__);");
-    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int));");
+    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int), 1);");
 }
 
 Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
@@ -113,7 +113,7 @@ Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .in
     cr_assert_eq(st, 0, "%s", out);
     assert_has(out, "static const tl_emu::Site t_tl_site_ = {\"t\", __FILE__, __LINE__, \"float\"}; tl_emu::Shared<tl_emu::A1<float, (256)>> t(t_tl_site_);");
     assert_has(out, "t(__LINE__)[threadIdx.x] = a[threadIdx.x];");
-    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256));");
+    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256), 1);");
     assert_lacks(out, "tl_emu_reg_proto");
 }
 

@@ -183,11 +183,40 @@ extern __thread dim3 gridDim;
 
 #define __syncthreads() tl_emu::syncthreads(__FILE__, __LINE__)
 
+/* ---- region form: a block's threads as a loop between barriers ------------------------------------
+ * tl-emu-rewrite puts a kernel in this form when it can (barriers only as statements of the body or of
+ * loops whose bounds are the same for the whole block, locals that live across a barrier kept per
+ * thread): the kernel is then called once per block and runs each stretch between barriers as a loop
+ * over the block's threads, with no fiber switch at all. Other kernels run as fibers. */
+namespace tl_emu {
+struct RegionCtx { const uint16_t *order; const uint3 *tids; uint8_t *done; unsigned n, ndone; };
+}
+extern __thread tl_emu::RegionCtx *tl_emu_rctx;
+namespace tl_emu {
+static constexpr unsigned MAX_THREADS = 1024;     /* per block: the size of a local's per-thread slots */
+/* The next thread of the block's order that has not returned, from position i on. */
+static inline __attribute__((always_inline)) bool rnext(unsigned &i, unsigned &t) {
+    RegionCtx *r = tl_emu_rctx;
+    while (i < r->n && r->done[r->order[i]]) i++;
+    if (i >= r->n) return false;
+    t = r->order[i];
+    tl_emu_cur_tid = t;
+    threadIdx = r->tids[t];
+    return true;
+}
+/* The running thread returned from the kernel. */
+static inline void rret(void) { RegionCtx *r = tl_emu_rctx; r->done[tl_emu_cur_tid] = 1; r->ndone++; }
+/* A __syncthreads() of a kernel in region form: checks that no thread has returned (divergent
+ * barrier otherwise), starts the next barrier interval; true when every thread has returned. */
+bool rbarrier(const char *file, int line);
+} /* namespace tl_emu */
+
 namespace tl_emu {
 
 /* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
 static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
-                                                          const uint32_t *epp, uint16_t tid) {
+                                                          const uint32_t *epp) {
+    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     Shadow &h = sh[i];
     const uint32_t ep = *epp;
     if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) || h.w_ep == 0, 0)) {
@@ -201,7 +230,8 @@ static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot
     }
 }
 static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line,
-                                                           const uint32_t *epp, uint16_t tid) {
+                                                           const uint32_t *epp) {
+    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     Shadow &h = sh[i];
     const uint32_t ep = *epp;
     if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) ||
@@ -216,14 +246,14 @@ static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slo
  * and sees that "race checking off" (sh == nullptr) does not change inside a loop. */
 template <class T> struct Elem {
     using U = typename std::remove_cv<T>::type;
-    U *p; Shadow *sh; const Slot *s; size_t i; int line; uint16_t tid; const uint32_t *ep;
+    U *p; Shadow *sh; const Slot *s; size_t i; int line; const uint32_t *ep;
 
     __attribute__((always_inline)) U get() const {
-        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep, tid);
+        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep);
         return *p;
     }
     __attribute__((always_inline)) void set(U v) const {
-        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep, tid);
+        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep);
         *p = v;
     }
     __attribute__((always_inline)) operator U() const { return get(); }
@@ -252,69 +282,68 @@ template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0;
     using Ref = Elem<T>;
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, 0, line, tid, &s->blk->epoch}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, 0, line, &s->blk->epoch}; }
 };
 template <class T, long D0> struct A1 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0, "tilelab-emu: a __shared__ array needs a positive size");
     static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
+        U *d; Shadow *sh; const Slot *s; int line;
         __attribute__((always_inline)) Elem<T> operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
+            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch};
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
 };
 template <class T, long D0, long D1> struct A2 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0 && D1 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
     static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1;
     struct Row {
-        U *d; Shadow *sh; const Slot *s; int line; long i; uint16_t tid;
+        U *d; Shadow *sh; const Slot *s; int line; long i;
         __attribute__((always_inline)) Elem<T> operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             const size_t k = (size_t)i * D1 + (size_t)j;
-            return Elem<T>{d + k, sh, s, k, line, tid, &s->blk->epoch};
+            return Elem<T>{d + k, sh, s, k, line, &s->blk->epoch};
         }
         operator U *() const { return d + (size_t)i * D1; }
     };
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
+        U *d; Shadow *sh; const Slot *s; int line;
         __attribute__((always_inline)) Row operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Row{d, sh, s, line, i, tid};
+            return Row{d, sh, s, line, i};
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
 };
 /* extern __shared__ T name[]: sized by the launch's dynamic shared memory argument. */
 template <class T> struct ADyn {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
+        U *d; Shadow *sh; const Slot *s; int line;
         __attribute__((always_inline)) Elem<T> operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
+            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch};
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
 };
 
 /* A __shared__ declaration inside a kernel: each thread binds to its block's storage once. */
 template <class A> struct Shared {
     using U = typename A::U;
-    const Slot *s; U *d; Shadow *sh; uint16_t tid;   /* tid: this view belongs to one thread */
+    const Slot *s; U *d; Shadow *sh;   /* the thread is read at each checked access (tl_emu_cur_tid) */
     explicit Shared(const Site &site)
-        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh),
-          tid((uint16_t)tl_emu_cur_tid) {}
-    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, tid); }
+        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh) {}
+    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line); }
 };
 /* A __shared__ declaration at file scope: looked up in the running block at every use. */
 template <class A> struct GShared {
@@ -322,16 +351,17 @@ template <class A> struct GShared {
     Site site;
     typename A::Ref operator()(int line) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1);
-        return A::ref((U *)s->data, s->sh, s, line, (uint16_t)tl_emu_cur_tid);
+        return A::ref((U *)s->data, s->sh, s, line);
     }
 };
 
 /* ---- kernel registry and launch --------------------------------------------------------------- */
 template <class F> static inline const void *fn_key(F *f) { return reinterpret_cast<const void *>(f); }
-void register_kernel(const void *key, const char *name, size_t static_smem);
+void register_kernel(const void *key, const char *name, size_t static_smem, int region);
 struct KernelReg {
-    template <class... P> KernelReg(void (*f)(P...), const char *name, size_t static_smem) {
-        register_kernel(fn_key(f), name, static_smem);
+    /* region: 1 when tl-emu-rewrite put the kernel in region form (called once per block) */
+    template <class... P> KernelReg(void (*f)(P...), const char *name, size_t static_smem, int region = 0) {
+        register_kernel(fn_key(f), name, static_smem, region);
     }
 };
 

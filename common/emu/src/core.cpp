@@ -24,6 +24,7 @@ __thread uint3 threadIdx;
 __thread uint3 blockIdx;
 __thread dim3 blockDim;
 __thread dim3 gridDim;
+__thread tl_emu::RegionCtx *tl_emu_rctx;
 
 namespace tl_emu {
 
@@ -89,6 +90,10 @@ struct Worker {
     unsigned pos;                   /* index in order[] of the running thread */
     unsigned nwait, ndone;          /* this pass: threads that reached a barrier; all passes: finished */
     int bar_line; const char *bar_file; bool bar_mismatch;   /* the first barrier reached this pass */
+    bool region;                    /* the running block is a kernel in region form */
+    RegionCtx rc;
+    uint3 tids[MAX_BLOCK_THREADS];
+    uint8_t done[MAX_BLOCK_THREADS];
     pthread_t th;
 };
 
@@ -163,16 +168,18 @@ static KernelInfo *kernel_info_locked(const void *key, const char *name) {
     k->static_smem = 0;
     k->max_dyn_smem = -1;
     k->carveout = -1;
+    k->region = 0;
     return k;
 }
 KernelInfo *kernel_info(const void *key, const char *name) {
     std::lock_guard<std::mutex> lk(g_mu);
     return kernel_info_locked(key, name);
 }
-void register_kernel(const void *key, const char *name, size_t static_smem) {
+void register_kernel(const void *key, const char *name, size_t static_smem, int region) {
     std::lock_guard<std::mutex> lk(g_mu);
     KernelInfo *k = kernel_info_locked(key, name);
     if (k && static_smem > k->static_smem) k->static_smem = static_smem;
+    if (k) k->region = region;
 }
 
 /* ---- errors and diagnostics ------------------------------------------------------------------- */
@@ -418,6 +425,72 @@ static bool check_barrier(Worker *w, unsigned n) {
     return false;
 }
 
+struct RegionAbort {};
+
+/* A kernel in region form: called once for the whole block on the worker's own stack; it loops over
+ * the threads between barriers itself (tl_emu::rnext) and calls rbarrier at each __syncthreads(). */
+static void run_block_region(Worker *w, uint64_t b) {
+    Launch *L = w->L;
+    const LaunchDesc *d = L->d;
+    unsigned n = w->nthreads;
+    w->region = true;
+    for (unsigned i = 0; i < n; i++) {
+        w->tids[i].x = i % d->block.x;
+        w->tids[i].y = (i / d->block.x) % d->block.y;
+        w->tids[i].z = i / (d->block.x * d->block.y);
+        w->threads[i].state = T_RUN;
+        w->threads[i].w = w;
+        w->threads[i].lin = i;
+        w->threads[i].tid = w->tids[i];
+    }
+    memset(w->done, 0, n);
+    make_order(w, n, b);
+    w->rc.order = w->order;
+    w->rc.tids = w->tids;
+    w->rc.done = w->done;
+    w->rc.n = n;
+    w->rc.ndone = 0;
+    tl_emu_rctx = &w->rc;
+    tl_emu_cur_thread = &w->threads[w->order[0]];
+    tl_emu_cur_tid = w->order[0];
+    threadIdx = w->tids[w->order[0]];
+    try {
+        d->thunk(d->ctx);
+    } catch (RegionAbort &) {
+        w->abort_block = true;
+    }
+    tl_emu_cur_thread = nullptr;
+    tl_emu_rctx = nullptr;
+    if (!w->abort_block && w->npend) report_pending(w);
+}
+
+bool rbarrier(const char *file, int line) {
+    Worker *w = t_worker;
+    RegionCtx *r = &w->rc;
+    if (r->ndone == r->n) return true;                 /* every thread has returned: the block is done */
+    if (r->ndone > 0) {
+        unsigned first_wait = 0, first_done = 0;
+        while (first_wait < r->n && r->done[first_wait]) first_wait++;
+        while (first_done < r->n && !r->done[first_done]) first_done++;
+        char where[512], a[64], bb[64];
+        fmt_where(where, sizeof where, w);
+        fmt_tid(a, sizeof a, w->bi, first_wait);
+        fmt_tid(bb, sizeof bb, w->bi, first_done);
+        diag_launch("divergent-barrier",
+                    "%s: some threads returned while others wait at a barrier\n"
+                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
+                    "  %u thread(s), e.g. thread %s, have returned from the kernel without reaching it\n"
+                    "  every thread of a block must reach each __syncthreads(): keep the barrier outside the bounds\n"
+                    "  check (guard the loads, writing 0, and the store instead of skipping the whole tile loop)",
+                    where, r->n - r->ndone, a, base_name(file), line, r->ndone, bb);
+        abort_launch_block(w);
+        throw RegionAbort{};
+    }
+    if (w->npend) report_pending(w);
+    w->bi.epoch++;
+    return false;
+}
+
 static void run_block(Worker *w, uint64_t b) {
     Launch *L = w->L;
     const LaunchDesc *d = L->d;
@@ -436,6 +509,8 @@ static void run_block(Worker *w, uint64_t b) {
     gridDim = w->bi.gdim;
 
     w->nthreads = n;
+    if (L->ki && L->ki->region) { run_block_region(w, b); return; }
+    w->region = false;
     for (unsigned i = 0; i < n; i++) {
         Thread *t = &w->threads[i];
         t->lin = i;
@@ -657,6 +732,7 @@ static void poison(void *p, size_t bytes, int kind) {
 [[noreturn]] static void abort_thread(Worker *w) {
     Thread *t = tl_emu_cur_thread;
     abort_launch_block(w);
+    if (w->region) throw RegionAbort{};
     t->state = T_ABORT;
     fiber_switch(&t->f, &w->sched);
     __builtin_trap();
@@ -860,6 +936,12 @@ void syncthreads(const char *file, int line) {
     Thread *t = tl_emu_cur_thread;
     if (!t) not_in_kernel("__syncthreads()", file, line);
     Worker *w = t->w;
+    if (w->region) {
+        fprintf(stderr, "tilelab-emu: internal error: __syncthreads() at %s:%d reached a kernel that tl-emu-rewrite put in "
+                        "region form (a barrier it could not see, e.g. inside a function-like macro)\n",
+                base_name(file), line);
+        exit(1);
+    }
     t->state = T_WAIT;
     t->wait_line = line;
     t->wait_file = file;

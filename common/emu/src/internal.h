@@ -49,6 +49,7 @@ struct KernelInfo {
     size_t static_smem;       /* from the rewrite's registration, raised by what runs */
     int max_dyn_smem;         /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1 = not set */
     int carveout;
+    int region;               /* 1: in region form (tl-emu-rewrite), called once per block */
 };
 KernelInfo *kernel_info(const void *key, const char *name);   /* finds or adds */
 enum { NUM_REGS_MODEL = 32 };                                  /* what cudaFuncGetAttributes reports */
