@@ -225,9 +225,9 @@ static int operand_end(int k) {
 static const char *assign_ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL};
 /* Whether the variable named by token i is assigned, incremented, has a member assigned, or has its
  * address taken anywhere in the body (other than at token skip, its declaration). */
-static int assigned(int i, int skip, int *addr) {
+static int assigned_in(int i, int skip, int *addr, int from, int to) {
     int any = 0;
-    for (int j = 0; j < nt; j++) {
+    for (int j = from; j < to; j++) {
         if (j == skip || !isid(j) || tk[j].e - tk[j].s != tk[i].e - tk[i].s ||
             memcmp(B + tk[j].s, B + tk[i].s, tk[i].e - tk[i].s))
             continue;
@@ -238,6 +238,17 @@ static int assigned(int i, int skip, int *addr) {
         if (is(j - 1, "&") && !operand_end(j - 2)) { any = 1; if (addr) *addr = 1; }
     }
     return any;
+}
+static int assigned(int i, int skip, int *addr) { return assigned_in(i, skip, addr, 0, nt); }
+/* Whether a variable named name may change in tokens [a, b): assigned there, or passed to a call (a
+ * reference parameter). */
+static int changes_in(const char *name, int a, int b) {
+    for (int j = a; j < b; j++) {
+        if (!eqname(j, name)) continue;
+        if (assigned_in(j, -1, NULL, j, j + 1)) return 1;
+        if (is(j - 1, "(") || is(j - 1, ",")) return 1;      /* an argument: maybe a reference */
+    }
+    return 0;
 }
 
 /* ---- declarations -------------------------------------------------------------------------------- */
@@ -338,6 +349,7 @@ typedef struct {
     int open;                      /* a region loop is open */
     int has_ret;
     int no;
+    int first;                     /* its first token */
     int last_end;                  /* token after the last statement inside it */
 } Region;
 
@@ -375,6 +387,7 @@ static void open_region(Region *R, int first_tok, int run_end, int level) {
     if (t.p) buf_str(O, t.p);
     free(t.p);
     R->open = 1;
+    R->first = first_tok;
     R->has_ret = 0;
     R->no = region_no++;
     buf_str(O, "for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { ");
@@ -389,7 +402,8 @@ static void close_region(Region *R) {
     buf_str(O, " }");
     if (R->has_ret) buf_fmt(O, " tl_emu_r%d_: ;", R->no);
     for (int k = 0; k < npriv; k++)
-        if (!priv[k].ref) buf_fmt(O, " tl_p_%s[tl_emu_t_] = %s;", priv[k].name, priv[k].name);
+        if (!priv[k].ref && changes_in(priv[k].name, R->first, R->last_end))
+            buf_fmt(O, " tl_p_%s[tl_emu_t_] = %s;", priv[k].name, priv[k].name);
     buf_str(O, " }");
     R->open = 0;
 }

@@ -80,6 +80,9 @@ static char kname[128];
 static int kbody_depth = -1;                      /* depth of the kernel body being read, or -1 */
 static int cur_kernel = -1;
 static size_t kps, kpe;                           /* in out: the parameters of the kernel being read */
+enum { MAX_PTRS = 64 };
+static char kptr[MAX_PTRS][128];                  /* the pointer parameters of the kernel being read */
+static int nkptr;
 static int use_regions = 1;                       /* 0 with --fibers */
 
 /* Every function body of the file, to know which hold a barrier or a warp operation. */
@@ -383,6 +386,56 @@ static void launch(void) {
     free(o.p);
 }
 
+/* ---- counting global accesses ------------------------------------------------------------------------ */
+/* The names of the pointer parameters in out[a, b): the last identifier of each parameter with a '*'. */
+static void read_pointer_params(size_t a, size_t b) {
+    nkptr = 0;
+    size_t p = a;
+    while (p < b) {
+        size_t e = p;
+        int d = 0, star = 0;
+        while (e < b && !(out.p[e] == ',' && d == 0)) {
+            if (out.p[e] == '(' || out.p[e] == '[') d++;
+            else if (out.p[e] == ')' || out.p[e] == ']') d--;
+            else if (out.p[e] == '*') star = 1;
+            e++;
+        }
+        size_t q = e;
+        while (q > p && !is_id((unsigned char)out.p[q - 1])) q--;
+        size_t r = q;
+        while (r > p && is_id((unsigned char)out.p[r - 1])) r--;
+        if (star && q > r && q - r < 128 && nkptr < MAX_PTRS) {
+            memcpy(kptr[nkptr], out.p + r, q - r);
+            kptr[nkptr][q - r] = 0;
+            nkptr++;
+        }
+        p = e + 1;
+    }
+}
+/* For a pointer parameter followed by '[' at src[at]: 0 when the element is read, 1 written (p[i] = v),
+ * 2 both (p[i] += v, p[i]++, ++p[i]); -1 when no '[' follows. */
+static int subscript_kind(size_t at) {
+    size_t p = skip_space(at, NULL);
+    if (p >= len || src[p] != '[') return -1;
+    int d = 0;
+    for (; p < len; p++) {
+        char c = src[p];
+        if (c == '"' || c == '\'') {
+            char q = c;
+            for (p++; p < len && src[p] != q; p++) if (src[p] == '\\') p++;
+            continue;
+        }
+        if (c == '[' || c == '(') d++;
+        else if ((c == ']' || c == ')') && --d == 0) break;
+    }
+    p = skip_space(p + 1, NULL);
+    if (p + 1 < len && ((src[p] == '+' && src[p + 1] == '+') || (src[p] == '-' && src[p + 1] == '-'))) return 2;
+    if (p < len && src[p] == '=' && !(p + 1 < len && src[p + 1] == '=')) return 1;
+    if (p + 1 < len && strchr("+-*/%&|^", src[p]) && src[p] && src[p + 1] == '=') return 2;
+    if (p + 2 < len && (src[p] == '<' || src[p] == '>') && src[p + 1] == src[p] && src[p + 2] == '=') return 2;
+    return 0;
+}
+
 /* ---- region form ---------------------------------------------------------------------------------- */
 /* The name of the function whose body opens now: the identifier before the ( of the parameters that
  * end at the last ')' written. */
@@ -528,8 +581,25 @@ static void rewrite(void) {
             /* The kernel's name is the last identifier before its parameters; "__launch_bounds__(...)"
              * between the return type and the name is passed over by the '(' logic below. */
             if (kstate == 1 && kparen == 0 && n < sizeof kname) { memcpy(kname, id, n); kname[n] = 0; }
-            const Name *nm = (last_sig == '.' || (last_sig == '>' && prev_sig == '-') || last_sig == ':') ? NULL
-                                                                                                            : find_name(id, n);
+            int member = last_sig == '.' || (last_sig == '>' && prev_sig == '-') || last_sig == ':';
+            const Name *nm = member ? NULL : find_name(id, n);
+            if (cur_kernel >= 0 && !member && !nm) {
+                for (int k = 0; k < nkptr; k++)
+                    if (strlen(kptr[k]) == n && !memcmp(kptr[k], id, n)) {
+                        int kind = subscript_kind(pos);
+                        if (kind < 0) break;
+                        if (kind == 0 && last_sig == '+' && prev_sig == '+') kind = 2;
+                        if (kind == 0 && last_sig == '-' && prev_sig == '-') kind = 2;
+                        char t[64];
+                        snprintf(t, sizeof t, "(tl_emu::gcount(%d), ", kind);
+                        emit(t, strlen(t));
+                        emit(id, n);
+                        emit(")", 1);
+                        id = NULL;
+                        break;
+                    }
+                if (!id) continue;
+            }
             emit(id, n);
             if (nm) buf_str(&out, "(__LINE__)");
             continue;
@@ -567,6 +637,7 @@ static void rewrite(void) {
                 kernels[cur_kernel].ps = kps;
                 kernels[cur_kernel].pe = kpe;
                 kernels[cur_kernel].bs = out.n + 1;
+                read_pointer_params(kps, kpe);
                 kbody_depth = depth;
                 kstate = 0;
             }

@@ -112,7 +112,7 @@ Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .in
                  "  t[threadIdx.x] = a[threadIdx.x];\n}\n__global__ void proto(int);\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 0, "%s", out);
     assert_has(out, "static const tl_emu::Site t_tl_site_ = {\"t\", __FILE__, __LINE__, \"float\"}; tl_emu::Shared<tl_emu::A1<float, (256)>> t(t_tl_site_);");
-    assert_has(out, "t(__LINE__)[threadIdx.x] = a[threadIdx.x];");
+    assert_has(out, "t(__LINE__)[threadIdx.x] = (tl_emu::gcount(0), a)[threadIdx.x];");
     assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256), 1);");
     assert_lacks(out, "tl_emu_reg_proto");
 }

@@ -134,6 +134,9 @@ struct Thread;
 struct BlockCtx;
 struct BlockInfo { uint3 bidx; dim3 bdim; dim3 gdim; uint32_t epoch; };
 
+/* What the kernels running on one worker did (summed into tl_emu_counters after each launch). */
+struct Counters { uint64_t gld, gst, sld, sst; };
+
 /* One __shared__ declaration, as written (the rewrite emits one static Site per declaration). */
 struct Site { const char *name; const char *file; int line; const char *type; };
 
@@ -172,6 +175,7 @@ void syncthreads(const char *file, int line);
 } /* namespace tl_emu */
 
 extern __thread tl_emu::Thread *tl_emu_cur_thread;   /* null outside a kernel */
+extern __thread tl_emu::Counters *tl_emu_cnt;        /* the running worker's counters */
 extern __thread uint32_t tl_emu_cur_tid;             /* linear index in the block of the running thread */
 
 /* The built-in variables are real (thread-local) variables, not macros, as under nvcc: host code may
@@ -246,14 +250,16 @@ static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slo
  * and sees that "race checking off" (sh == nullptr) does not change inside a loop. */
 template <class T> struct Elem {
     using U = typename std::remove_cv<T>::type;
-    U *p; Shadow *sh; const Slot *s; size_t i; int line; const uint32_t *ep;
+    U *p; Shadow *sh; const Slot *s; size_t i; int line; const uint32_t *ep; Counters *c;
 
     __attribute__((always_inline)) U get() const {
         if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep);
+        c->sld++;
         return *p;
     }
     __attribute__((always_inline)) void set(U v) const {
         if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep);
+        c->sst++;
         *p = v;
     }
     __attribute__((always_inline)) operator U() const { return get(); }
@@ -282,68 +288,69 @@ template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0;
     using Ref = Elem<T>;
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, 0, line, &s->blk->epoch}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, 0, line, &s->blk->epoch, c}; }
 };
 template <class T, long D0> struct A1 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0, "tilelab-emu: a __shared__ array needs a positive size");
     static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
         __attribute__((always_inline)) Elem<T> operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch};
+            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch, c};
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
 template <class T, long D0, long D1> struct A2 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0 && D1 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
     static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1;
     struct Row {
-        U *d; Shadow *sh; const Slot *s; int line; long i;
+        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c;
         __attribute__((always_inline)) Elem<T> operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             const size_t k = (size_t)i * D1 + (size_t)j;
-            return Elem<T>{d + k, sh, s, k, line, &s->blk->epoch};
+            return Elem<T>{d + k, sh, s, k, line, &s->blk->epoch, c};
         }
         operator U *() const { return d + (size_t)i * D1; }
     };
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
         __attribute__((always_inline)) Row operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Row{d, sh, s, line, i};
+            return Row{d, sh, s, line, i, c};
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
 /* extern __shared__ T name[]: sized by the launch's dynamic shared memory argument. */
 template <class T> struct ADyn {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
         __attribute__((always_inline)) Elem<T> operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch};
+            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch, c};
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line) { return Ref{d, sh, s, line}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
 
 /* A __shared__ declaration inside a kernel: each thread binds to its block's storage once. */
 template <class A> struct Shared {
     using U = typename A::U;
-    const Slot *s; U *d; Shadow *sh;   /* the thread is read at each checked access (tl_emu_cur_tid) */
+    const Slot *s; U *d; Shadow *sh; Counters *c;   /* the thread is read at each checked access (tl_emu_cur_tid) */
     explicit Shared(const Site &site)
-        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh) {}
-    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line); }
+        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh),
+          c(tl_emu_cnt) {}
+    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, c); }
 };
 /* A __shared__ declaration at file scope: looked up in the running block at every use. */
 template <class A> struct GShared {
@@ -351,7 +358,7 @@ template <class A> struct GShared {
     Site site;
     typename A::Ref operator()(int line) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1);
-        return A::ref((U *)s->data, s->sh, s, line);
+        return A::ref((U *)s->data, s->sh, s, line, tl_emu_cnt);
     }
 };
 
@@ -428,6 +435,38 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, 
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, tl_emu::fn_key(f), bs, dyn);
 }
 static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, 0); }
+
+/* ---- counting global accesses: tl-emu-rewrite turns p[i] for a pointer parameter p of a kernel into
+ * (tl_emu::gcount(K), p)[i], K = 0 read, 1 written, 2 both (p[i] += v) ------------------------------ */
+namespace tl_emu {
+static inline __attribute__((always_inline)) void gcount(int k) {
+    Counters *c = tl_emu_cnt;
+    if (c) { if (k != 1) c->gld++; if (k != 0) c->gst++; }
+}
+
+/* ---- printf from kernels -----------------------------------------------------------------------------
+ * A __shared__ element is a proxy object: passed through printf's "..." as it is, it would shift every
+ * later argument. Each argument goes through va() first, which turns a proxy into its value. */
+template <class T> static inline T va(T v) { return v; }
+template <class T> static inline typename Elem<T>::U va(const Elem<T> &e) { return e.get(); }
+bool kernel_output_muted(void);
+} /* namespace tl_emu */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+template <class... A> static inline int tl_emu_printf(const char *fmt, A... a) {
+    if (tl_emu_cur_thread && tl_emu::kernel_output_muted()) return 0;
+    return std::printf(fmt, tl_emu::va(a)...);
+}
+#pragma GCC diagnostic pop
+namespace std { using ::tl_emu_printf; }
+
+#ifndef TL_EMU_INTERNAL        /* not in the emulator's own sources */
+#define printf tl_emu_printf
+/* ---- what student code may not reach: the emulator's controls (the harness, in C, calls them) ---- */
+#pragma GCC poison tl_emu_set_race_check tl_emu_set_order tl_emu_set_threads tl_emu_recover
+#pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt
+#endif
 
 #endif /* __cplusplus */
 #endif /* TL_EMU_H */

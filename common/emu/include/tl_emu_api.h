@@ -42,6 +42,7 @@ typedef enum cudaError {
     cudaErrorNotReady              = 600,
     cudaErrorIllegalAddress        = 700,
     cudaErrorLaunchOutOfResources  = 701,
+    cudaErrorAssert                = 710,
     cudaErrorLaunchFailure         = 719,
     cudaErrorNotSupported          = 801,
     cudaErrorUnknown               = 999
@@ -364,6 +365,28 @@ void tl_emu_set_threads(int n);
 int  tl_emu_threads(void);
 /* The model GPU's name, e.g. "H100 SXM (emulated)" (env TL_EMU_MODEL=h100|h200|a100). */
 const char *tl_emu_model_name(void);
+
+/* Ends the failed state that a kernel diagnostic leaves (every call returns cudaErrorLaunchFailure
+ * until cudaDeviceReset) without freeing any buffer, and forgets the diagnostic: the harness calls it
+ * once it has read tl_emu_last_diagnostic(), so that the next case is judged on a working device. */
+void tl_emu_recover(void);
+/* While on, printf from kernels prints nothing (the harness's re-runs of a case in other thread
+ * orders, so that each thread's printf appears once). */
+void tl_emu_mute_kernel_output(int on);
+
+/* What the kernels did, counted by the emulator: totals since the start or tl_emu_counters_reset().
+ * Global loads and stores are the subscripts of a kernel's pointer parameters (p[i] read, p[i] = v
+ * written, p[i] += v both); accesses through other pointers are not counted. Shared loads and stores
+ * are every access of a __shared__ element. */
+typedef struct tl_emu_counters {
+    unsigned long long launches;            /* kernels that ran (invalid launches are not counted) */
+    unsigned long long blocks, threads;     /* blocks run and their threads */
+    unsigned long long global_loads, global_stores;
+    unsigned long long shared_loads, shared_stores;
+    unsigned long long unchecked_launches;  /* launches that ran with race checking off */
+} tl_emu_counters;
+void tl_emu_counters_get(tl_emu_counters *c);
+void tl_emu_counters_reset(void);
 
 /* What the cudaMalloc macro calls: name is the pointer expression as written, for diagnostics. */
 cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_size, const char *name,

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <csetjmp>
+#include <csignal>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -25,6 +27,7 @@ __thread uint3 blockIdx;
 __thread dim3 blockDim;
 __thread dim3 gridDim;
 __thread tl_emu::RegionCtx *tl_emu_rctx;
+__thread tl_emu::Counters *tl_emu_cnt;
 
 namespace tl_emu {
 
@@ -62,6 +65,9 @@ struct Launch {
     unsigned nthreads;              /* per block */
     std::atomic<uint64_t> next;
     std::atomic<bool> stop;         /* a diagnostic: start no further blocks */
+    std::atomic<uint64_t> blocks_run;
+    std::atomic<bool> faulted;      /* a global-out-of-bounds access: cudaErrorIllegalAddress */
+    std::atomic<bool> asserted;     /* an assert() failed: cudaErrorAssert */
     bool check;
     int order;
     unsigned seed;
@@ -91,6 +97,9 @@ struct Worker {
     unsigned nwait, ndone;          /* this pass: threads that reached a barrier; all passes: finished */
     int bar_line; const char *bar_file; bool bar_mismatch;   /* the first barrier reached this pass */
     bool region;                    /* the running block is a kernel in region form */
+    Counters cnt;                   /* of the running launch */
+    sigjmp_buf jb;                  /* where an aborted block (region form) or a fault resumes */
+    bool have_jb;
     RegionCtx rc;
     uint3 tids[MAX_BLOCK_THREADS];
     uint8_t done[MAX_BLOCK_THREADS];
@@ -224,6 +233,26 @@ void diag_now(const char *cls, const char *fmt, ...) {
 } /* namespace tl_emu */
 
 extern "C" cudaError_t cudaPeekAtLastError(void) { return tl_emu::g_last; }
+
+namespace tl_emu {
+static tl_emu_counters g_counters;
+static std::atomic<int> g_mute{0};
+bool kernel_output_muted(void) { return g_mute.load(std::memory_order_relaxed) != 0; }
+}
+extern "C" void tl_emu_counters_get(tl_emu_counters *c) {
+    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
+    if (c) *c = tl_emu::g_counters;
+}
+extern "C" void tl_emu_counters_reset(void) {
+    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
+    memset(&tl_emu::g_counters, 0, sizeof tl_emu::g_counters);
+}
+extern "C" void tl_emu_mute_kernel_output(int on) { tl_emu::g_mute.store(on != 0); }
+extern "C" void tl_emu_recover(void) {
+    tl_emu::init();
+    tl_emu::clear_errors();
+    tl_emu::clear_diagnostics();
+}
 
 extern "C" int tl_emu_last_diagnostic(char *buf, size_t n) {
     std::lock_guard<std::mutex> lk(tl_emu::g_mu);
@@ -425,8 +454,6 @@ static bool check_barrier(Worker *w, unsigned n) {
     return false;
 }
 
-struct RegionAbort {};
-
 /* A kernel in region form: called once for the whole block on the worker's own stack; it loops over
  * the threads between barriers itself (tl_emu::rnext) and calls rbarrier at each __syncthreads(). */
 static void run_block_region(Worker *w, uint64_t b) {
@@ -454,11 +481,13 @@ static void run_block_region(Worker *w, uint64_t b) {
     tl_emu_cur_thread = &w->threads[w->order[0]];
     tl_emu_cur_tid = w->order[0];
     threadIdx = w->tids[w->order[0]];
-    try {
+    if (sigsetjmp(w->jb, 1) == 0) {
+        w->have_jb = true;
         d->thunk(d->ctx);
-    } catch (RegionAbort &) {
+    } else {
         w->abort_block = true;
     }
+    w->have_jb = false;
     tl_emu_cur_thread = nullptr;
     tl_emu_rctx = nullptr;
     if (!w->abort_block && w->npend) report_pending(w);
@@ -484,7 +513,7 @@ bool rbarrier(const char *file, int line) {
                     "  check (guard the loads, writing 0, and the store instead of skipping the whole tile loop)",
                     where, r->n - r->ndone, a, base_name(file), line, r->ndone, bb);
         abort_launch_block(w);
-        throw RegionAbort{};
+        siglongjmp(w->jb, 1);
     }
     if (w->npend) report_pending(w);
     w->bi.epoch++;
@@ -523,6 +552,12 @@ static void run_block(Worker *w, uint64_t b) {
         fiber_init(&t->f, w->stacks + i * w->stride + STACK_GUARD, w->stack_size + COLOR_SPAN - color, fiber_main, t);
     }
     make_order(w, n, b);
+    if (sigsetjmp(w->jb, 1) != 0) {                   /* a fault in one of its threads */
+        w->have_jb = false;
+        tl_emu_cur_thread = nullptr;
+        return;
+    }
+    w->have_jb = true;
     for (;;) {
         unsigned k = 0;
         while (k < n && !alive(w->threads[w->order[k]].state)) k++;
@@ -543,21 +578,81 @@ static void run_block(Worker *w, uint64_t b) {
         if ((w->ndone > 0 || w->bar_mismatch) && !check_barrier(w, n)) break;
         w->bi.epoch++;
     }
+    w->have_jb = false;
     tl_emu_cur_thread = nullptr;
     if (!w->abort_block && w->npend) report_pending(w);
+}
+
+} /* namespace tl_emu */
+
+/* assert() in a kernel: glibc's assert calls __assert_fail, which this definition replaces in the
+ * program. In a kernel it names the thread and block and stops the launch with cudaErrorAssert, as a
+ * GPU does; in host code it does what glibc does. */
+extern "C" void __assert_fail(const char *expr, const char *file, unsigned int line, const char *func) noexcept {
+    using namespace tl_emu;
+    Worker *w = t_worker;
+    if (!w || !w->L || !tl_emu_cur_thread || !w->have_jb) {
+        fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, func, expr);
+        abort();
+    }
+    char where[512], t[64];
+    fmt_where(where, sizeof where, w);
+    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    diag_launch("assert", "assertion '%s' failed at %s:%u in %s, thread %s of %s\n"
+                "  the kernel stops; cudaGetLastError() returns cudaErrorAssert, as on a GPU",
+                expr, base_name(file), line, func, t, where);
+    w->L->asserted.store(true);
+    abort_launch_block(w);
+    if (w->region) siglongjmp(w->jb, 1);
+    Thread *th = tl_emu_cur_thread;
+    th->state = T_ABORT;
+    fiber_switch(&th->f, &w->sched);
+    __builtin_trap();
+}
+
+namespace tl_emu {
+
+void fault_in_kernel(const char *msg, void *pc) {
+    Worker *w = t_worker;
+    if (!w || !w->L || !w->have_jb) {
+        fputs(msg, stderr);
+        print_source_line(pc);
+        _exit(1);
+    }
+    Launch *L = w->L;
+    if (!L->faulted.exchange(true)) {
+        char body[2048];
+        const char *m = msg + strlen("tilelab-emu: global-out-of-bounds: ");
+        snprintf(body, sizeof body, "%s", strncmp(msg, "tilelab-emu: global-out-of-bounds: ", 35) ? msg : m);
+        size_t bl = strlen(body);
+        if (bl && body[bl - 1] == '\n') body[bl - 1] = 0;
+        diag_launch("global-out-of-bounds", "%s", body);
+        print_source_line(pc);
+        fputs("  the kernel stops here; cudaGetLastError() returns cudaErrorIllegalAddress, as on a GPU "
+              "(where it may also go unnoticed and leave wrong data)\n", stderr);
+    }
+    abort_launch_block(w);
+    w->have_jb = false;
+    siglongjmp(w->jb, 1);
 }
 
 static void run_blocks(Worker *w, Launch *L) {
     t_worker = w;
     w->L = L;
+    memset(&w->cnt, 0, sizeof w->cnt);
+    tl_emu_cnt = &w->cnt;
+    uint64_t ran = 0;
     ready_stacks(w, L->nthreads);
     for (;;) {
         if (L->stop.load(std::memory_order_relaxed)) break;
         uint64_t b = L->next.fetch_add(1, std::memory_order_relaxed);
         if (b >= L->nblocks) break;
         run_block(w, b);
+        ran++;
     }
     blockIdx = uint3{0, 0, 0};
+    tl_emu_cnt = nullptr;
+    L->blocks_run.fetch_add(ran, std::memory_order_relaxed);
     w->L = nullptr;
 }
 
@@ -703,16 +798,36 @@ void launch(const LaunchDesc *d) {
     L.check = g_check != 0;
     L.order = g_order;
     L.seed = g_seed;
+    L.blocks_run.store(0);
+    L.faulted.store(false);
+    L.asserted.store(false);
     run_launch(&L);
+    {
+        std::lock_guard<std::mutex> lk2(g_mu);
+        g_counters.launches++;
+        if (!L.check) g_counters.unchecked_launches++;
+        uint64_t br = L.blocks_run.load();
+        g_counters.blocks += br;
+        g_counters.threads += br * L.nthreads;
+        for (int i = 0; i < g_nworkers; i++) {
+            Worker *w = g_workers[i];
+            if (!w) continue;
+            g_counters.global_loads += w->cnt.gld; g_counters.global_stores += w->cnt.gst;
+            g_counters.shared_loads += w->cnt.sld; g_counters.shared_stores += w->cnt.sst;
+            memset(&w->cnt, 0, sizeof w->cnt);
+        }
+    }
     if (g_launch_diags > 0) {
         std::lock_guard<std::mutex> lk2(g_mu);
         if (g_launch_diags > PRINT_PER_LAUNCH)
             fprintf(stderr, "tilelab-emu: %d more diagnostic(s) in this launch not shown; fix the first one first\n",
                     g_launch_diags - PRINT_PER_LAUNCH);
-        fprintf(stderr, "tilelab-emu: kernel %s launched at %s:%d failed: the launch reports cudaErrorLaunchFailure "
+        cudaError_t fe = L.faulted.load() ? cudaErrorIllegalAddress
+                         : L.asserted.load() ? cudaErrorAssert : cudaErrorLaunchFailure;
+        fprintf(stderr, "tilelab-emu: kernel %s launched at %s:%d failed: the launch reports %s "
                         "(from cudaGetLastError() and cudaDeviceSynchronize())\n",
-                d->name, base_name(d->file), d->line);
-        set_sticky(cudaErrorLaunchFailure);
+                d->name, base_name(d->file), d->line, cudaGetErrorName(fe));
+        set_sticky(fe);
     }
 }
 
@@ -732,7 +847,7 @@ static void poison(void *p, size_t bytes, int kind) {
 [[noreturn]] static void abort_thread(Worker *w) {
     Thread *t = tl_emu_cur_thread;
     abort_launch_block(w);
-    if (w->region) throw RegionAbort{};
+    if (w->region) siglongjmp(w->jb, 1);
     t->state = T_ABORT;
     fiber_switch(&t->f, &w->sched);
     __builtin_trap();
