@@ -66,6 +66,7 @@ typedef struct {
     char name[128]; Buf smem; Buf idents;
     size_t ps, pe, bs, be;           /* in out: its parameter list and its body, between the brackets */
     int region;                      /* put in region form (tl-emu-region.c) */
+    int is_template;                 /* template <...> __global__: neither registered nor in region form */
     char why[200];                   /* why not */
 } Kernel;
 static Kernel kernels[MAX_KERNELS];
@@ -77,6 +78,7 @@ static int in_func;                               /* how many function bodies ar
 static int kstate;                                /* 0 none, 1 saw __global__, 2 in its params, 3 after them */
 static int kparen;                                /* paren depth while looking for a kernel's params */
 static char kname[128];
+static int ktemplate;                             /* the kernel being read is a template */
 static int kbody_depth = -1;                      /* depth of the kernel body being read, or -1 */
 static int cur_kernel = -1;
 static size_t kps, kpe;                           /* in out: the parameters of the kernel being read */
@@ -84,6 +86,9 @@ enum { MAX_PTRS = 64 };
 static char kptr[MAX_PTRS][128];                  /* the pointer parameters of the kernel being read */
 static int nkptr;
 static int use_regions = 1;                       /* 0 with --fibers */
+static int in_directive;                          /* rewriting a #define that holds a launch */
+static int pnest;                                 /* ( and [ open, outside preprocessor lines */
+static int auto_close = -1, auto_close_depth;     /* an `auto x = ` being wrapped in tl_emu::va( ): its nesting */
 
 /* Every function body of the file, to know which hold a barrier or a warp operation. */
 enum { MAX_FUNCS = 1024 };
@@ -214,7 +219,24 @@ static void add_idents(Buf *b, const char *expr) {
     }
 }
 
+/* `static __shared__` and `volatile __shared__` (CUDA accepts both): the word was written already. */
+static void drop_written_qualifiers(void) {
+    for (;;) {
+        size_t e = out.n;
+        while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+        size_t b = e;
+        while (b > 0 && is_id((unsigned char)out.p[b - 1])) b--;
+        if ((e - b == 6 && !memcmp(out.p + b, "static", 6)) || (e - b == 8 && !memcmp(out.p + b, "volatile", 8))) {
+            out.n = b; out.p[b] = 0;
+            last_sig = ';';
+            continue;
+        }
+        return;
+    }
+}
+
 static void shared_decl(int is_extern, int decl_line) {
+    drop_written_qualifiers();
     /* Read up to the ';' that ends the declaration, comments blanked, newlines counted. */
     Buf d = {0};
     int nl = 0, par = 0;
@@ -309,9 +331,12 @@ static void shared_decl(int is_extern, int decl_line) {
         } else if (nd == 2) {
             if (!dims[0][0] || !dims[1][0]) die(decl_line, "__shared__ %s needs both sizes", name);
             snprintf(shape, sizeof shape, "tl_emu::A2<%s, (%s), (%s)>", ty, dims[0], dims[1]);
+        } else if (nd == 3) {
+            if (!dims[0][0] || !dims[1][0] || !dims[2][0]) die(decl_line, "__shared__ %s needs all three sizes", name);
+            snprintf(shape, sizeof shape, "tl_emu::A3<%s, (%s), (%s), (%s)>", ty, dims[0], dims[1], dims[2]);
         } else {
-            die(decl_line, "__shared__ %s has %d dimensions; emulation supports scalars, 1-D and 2-D arrays "
-                           "(flatten it: T %s[A*B*C] indexed [(i*B + j)*C + k])", name, nd, name);
+            die(decl_line, "not supported under emulation: __shared__ %s with %d dimensions; emulation supports up to 3 "
+                           "(flatten it: T %s[A*B*C*D] indexed [((i*B + j)*C + k)*D + l])", name, nd, name);
         }
         if (file_scope)
             buf_fmt(&o, "static tl_emu::GShared<%s> %s{{\"%s\", __FILE__, __LINE__, \"%s\"}}; ", shape, name, name, ty);
@@ -337,16 +362,34 @@ static void shared_decl(int is_extern, int decl_line) {
 /* ---- kernel<<<...>>>(...) ------------------------------------------------------------------------ */
 static void launch(void) {
     int at = line;
-    /* The kernel name is what was just written: back over blanks on this line and the identifier. */
+    /* The kernel name is what was just written: back over blanks (and newlines, kept for after the
+     * launch so that lines do not move; in a #define also the backslashes) and the identifier, with its
+     * template arguments if any: kernel<float, 16><<<...>>>. */
     size_t e = out.n;
-    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    int nls = 0;
+    while (e > 0 && (isspace((unsigned char)out.p[e - 1]) || out.p[e - 1] == '\\')) { if (out.p[e - 1] == '\n') nls++; e--; }
     size_t b = e;
+    if (b > 0 && out.p[b - 1] == '>') {
+        int d = 0;
+        while (b > 0) {
+            b--;
+            if (out.p[b] == '>') d++;
+            else if (out.p[b] == '<' && --d == 0) break;
+        }
+        while (b > 0 && isspace((unsigned char)out.p[b - 1])) b--;
+    }
     while (b > 0 && (is_id((unsigned char)out.p[b - 1]) || out.p[b - 1] == ':')) b--;
     if (b == e || !is_id0((unsigned char)out.p[b]))
-        die(at, "cannot find the kernel name before <<<; write kernel<<<grid, block>>>(args) with a plain name");
-    char name[256];
+        die(at, "not supported under emulation: a launch whose kernel is not a name (a function pointer?); "
+                "launch it by its name: kernel<<<grid, block>>>(args)");
+    char name[256], sname[256];
     if (e - b >= sizeof name) die(at, "kernel name too long");
     memcpy(name, out.p + b, e - b); name[e - b] = 0;
+    size_t sn = 0;                                               /* the name as a string: no newlines */
+    for (size_t i = 0; name[i] && sn + 1 < sizeof sname; i++)
+        if (name[i] != '\n' && name[i] != '\\' && name[i] != '"') sname[sn++] = name[i];
+    sname[sn] = 0;
+    for (size_t i = 0; name[i]; i++) if (name[i] == '\n' || name[i] == '\\') name[i] = ' ';
     out.n = b; out.p[b] = 0;
     pos += 3;                                                   /* <<< */
     Buf args[4] = {{0}};
@@ -375,7 +418,7 @@ static void launch(void) {
     na++;
     if (na < 2) die(at, "a launch needs at least a grid and a block: kernel<<<grid, block>>>(args)");
     Buf o = {0};
-    buf_fmt(&o, "tl_emu_launch(%s, \"%s\", __FILE__, __LINE__", name, name);
+    buf_fmt(&o, "tl_emu_launch(%s, \"%s\", __FILE__, __LINE__", name, sname);
     for (int i = 0; i < na; i++) {
         buf_str(&o, ", ");
         if (args[i].n) buf_add(&o, args[i].p, args[i].n);
@@ -384,6 +427,23 @@ static void launch(void) {
     buf_str(&o, ")");
     emit(o.p, o.n);
     free(o.p);
+    for (int i = 0; i < nls; i++) buf_str(&out, in_directive ? " \\\n" : "\n");
+}
+
+/* Whether what was written last (blanks aside) is `template <...>`. */
+static int preceded_by_template(void) {
+    size_t e = out.n;
+    while (e > 0 && isspace((unsigned char)out.p[e - 1])) e--;
+    if (e == 0 || out.p[e - 1] != '>') return 0;
+    int d = 0;
+    size_t b = e;
+    while (b > 0) {
+        b--;
+        if (out.p[b] == '>') d++;
+        else if (out.p[b] == '<' && --d == 0) break;
+    }
+    while (b > 0 && isspace((unsigned char)out.p[b - 1])) b--;
+    return b >= 8 && !memcmp(out.p + b - 8, "template", 8) && (b == 8 || !is_id((unsigned char)out.p[b - 9]));
 }
 
 /* ---- counting global accesses ------------------------------------------------------------------------ */
@@ -507,6 +567,7 @@ static void make_regions(void) {
     for (int k = nkernels - 1; k >= 0; k--) {
         Kernel *K = &kernels[k];
         if (!use_regions) { snprintf(K->why, sizeof K->why, "tl-emu-rewrite --fibers"); continue; }
+        if (K->is_template) { snprintf(K->why, sizeof K->why, "a template kernel"); continue; }
         if (hidden) { snprintf(K->why, sizeof K->why, "a #define of the file holds a barrier"); continue; }
         Buf nb = {0};
         if (!tl_region_body(out.p + K->ps, K->pe - K->ps, out.p + K->bs, K->be - K->bs, is_barrier_func, &nb, K->why,
@@ -545,6 +606,28 @@ static void preprocessor_line(void) {
             return;
         }
     }
+    /* A launch written inside a macro (#define LAUNCH(k, n) k<<<grid, block>>>(n)): rewritten in place. */
+    int has_launch = 0;
+    for (size_t i = s; i + 2 < pos; i++)
+        if (src[i] == '<' && src[i + 1] == '<' && src[i + 2] == '<') { has_launch = 1; break; }
+    if (has_launch) {
+        size_t end = pos;
+        int nl_in = 0;
+        for (size_t i = s; i < end; i++) nl_in += src[i] == '\n';
+        line -= nl_in;                                       /* counted again below */
+        pos = s;
+        in_directive = 1;
+        while (pos < end) {
+            char c = src[pos];
+            if (c == '\\' && pos + 1 < len && src[pos + 1] == '\n') { buf_add(&out, "\\\n", 2); pos += 2; line++; continue; }
+            if (copy_comment_or_literal()) continue;
+            if (c == '<' && pos + 2 < end && src[pos + 1] == '<' && src[pos + 2] == '<') { launch(); continue; }
+            emit(&c, 1);
+            pos++;
+        }
+        in_directive = 0;
+        return;
+    }
     buf_add(&out, src + s, pos - s);
 }
 
@@ -577,7 +660,29 @@ static void rewrite(void) {
                 }
             }
             if (IS("__noinline__")) { emit("__attribute__((noinline))", 25); continue; }
-            if (IS("__global__") && !in_func) { kstate = 1; kparen = 0; kname[0] = 0; emit(id, n); continue; }
+            if (IS("__global__") && !in_func) {
+                kstate = 1; kparen = 0; kname[0] = 0;
+                ktemplate = preceded_by_template();
+                emit(id, n);
+                continue;
+            }
+            /* auto x = Mds[i][j]: x holds the element's value, not a proxy that would read the array
+             * again later (after a barrier, another thread's value) */
+            if (IS("auto") && cur_kernel >= 0) {
+                size_t p = skip_space(pos, NULL), q = p;
+                while (q < len && is_id((unsigned char)src[q])) q++;
+                size_t r = skip_space(q, NULL);
+                if (q > p && is_id0((unsigned char)src[p]) && r < len && src[r] == '=' && !(r + 1 < len && src[r + 1] == '=')) {
+                    emit(id, n);
+                    for (size_t i = pos; i <= r; i++) if (src[i] == '\n') line++;
+                    emit(src + pos, r + 1 - pos);
+                    pos = r + 1;
+                    buf_str(&out, " tl_emu::va(");
+                    auto_close = pnest;
+                    auto_close_depth = depth;
+                    continue;
+                }
+            }
             /* The kernel's name is the last identifier before its parameters; "__launch_bounds__(...)"
              * between the return type and the name is passed over by the '(' logic below. */
             if (kstate == 1 && kparen == 0 && n < sizeof kname) { memcpy(kname, id, n); kname[n] = 0; }
@@ -606,6 +711,12 @@ static void rewrite(void) {
 #undef IS
         }
         if (c == '<' && pos + 2 < len && src[pos + 1] == '<' && src[pos + 2] == '<') { launch(); continue; }
+        if ((c == ';' || c == ',') && auto_close >= 0 && pnest == auto_close && depth == auto_close_depth) {
+            buf_str(&out, ")");
+            auto_close = -1;
+        }
+        if (c == '(' || c == '[') pnest++;
+        else if (c == ')' || c == ']') pnest--;
         if (c == '(') {
             if (kstate == 1 && kparen == 0 && kname[0] && strcmp(kname, "__launch_bounds__")) { kstate = 2; kps = out.n + 1; }
             if (kstate == 1 || kstate == 2) kparen++;
@@ -634,6 +745,7 @@ static void rewrite(void) {
                 if (nkernels == MAX_KERNELS) die(line, "too many kernels in one file");
                 cur_kernel = nkernels++;
                 snprintf(kernels[cur_kernel].name, sizeof kernels[cur_kernel].name, "%s", kname);
+                kernels[cur_kernel].is_template = ktemplate;
                 kernels[cur_kernel].ps = kps;
                 kernels[cur_kernel].pe = kpe;
                 kernels[cur_kernel].bs = out.n + 1;
@@ -692,6 +804,7 @@ int main(int argc, char **argv) {
         Kernel *K = &kernels[k];
         if (K->region) buf_fmt(&out, "// %s: region form\n", K->name);
         else buf_fmt(&out, "// %s: fibers (%s)\n", K->name, K->why);
+        if (K->is_template) continue;      /* each instantiation registers itself when it first runs */
         buf_fmt(&out, "#if 1%s\nstatic tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0%s, %d);\n#else\n"
                       "static tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0, %d);\n#endif\n",
                 K->idents.p ? K->idents.p : "", K->name, k, K->name, K->name, K->smem.p ? K->smem.p : "", K->region,

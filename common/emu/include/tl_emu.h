@@ -71,6 +71,19 @@ static inline long long min(long long a, long long b) { return a < b ? a : b; }
 static inline long long max(long long a, long long b) { return a > b ? a : b; }
 static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+/* Mixed integer and floating types, as CUDA's overloads allow them (min(int, unsigned) is unsigned). */
+template <class A, class B, class = typename std::enable_if<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value &&
+                                                             !std::is_same<A, B>::value>::type>
+static inline typename std::common_type<A, B>::type min(A a, B b) {
+    using C = typename std::common_type<A, B>::type;
+    return (C)a < (C)b ? (C)a : (C)b;
+}
+template <class A, class B, class = typename std::enable_if<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value &&
+                                                             !std::is_same<A, B>::value>::type>
+static inline typename std::common_type<A, B>::type max(A a, B b) {
+    using C = typename std::common_type<A, B>::type;
+    return (C)a > (C)b ? (C)a : (C)b;
+}
 static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
@@ -154,8 +167,8 @@ struct Slot {
     void       *data;
     Shadow     *sh;       /* null when race checking is off */
     size_t      n;        /* elements */
-    long        d0, d1;   /* dimensions as declared (d0 = n for 1-D; 0 for scalars) */
-    int         ndim;     /* 0 scalar, 1, 2; -1 extern (dynamic) */
+    long        d0, d1, d2;   /* dimensions as declared (d0 = n for 1-D; 0 for scalars) */
+    int         ndim;     /* 0 scalar, 1, 2, 3; -1 extern (dynamic) */
     const Site *site;
     const BlockInfo *blk;
 };
@@ -165,7 +178,7 @@ template <class U> constexpr int kind_of() {
     return std::is_same<U, float>::value ? KIND_FLOAT : std::is_same<U, double>::value ? KIND_DOUBLE : KIND_BYTES;
 }
 
-Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1);
+Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1, long d2);
 [[noreturn]] void shared_oob(const Slot *s, int line, int dim, long index, long outer);
 void race_read(const Slot *s, size_t i, int line);    /* a read that needs reporting or a record */
 void race_write(const Slot *s, size_t i, int line);
@@ -281,24 +294,46 @@ template <class T> struct Elem {
     U operator--(int) const { U v = get(); set((U)(v - 1)); return v; }
     /* Taking the address leaves the checked world: what goes through the pointer is not checked. */
     U *operator&() const { return p; }
+    /* float &r = Mds[i][j] binds to the element itself (accesses through r are not checked); a value
+     * conversion (float x = Mds[i][j]) prefers operator U above. */
+    template <class R, class = typename std::enable_if<std::is_same<R, U>::value>::type> operator R &() const { return *p; }
 };
+
+/* Elements of arithmetic or pointer type are proxies (checked); elements of struct type (float4, a
+ * student's struct) are plain references, so that Tile[i][j].x works: bounds-checked, not race-checked. */
+template <class T> struct Pick {
+    using U = typename std::remove_cv<T>::type;
+    static constexpr bool proxy = std::is_arithmetic<U>::value || std::is_pointer<U>::value;
+    using type = typename std::conditional<proxy, Elem<T>, U &>::type;
+};
+template <class T>
+static inline __attribute__((always_inline)) typename Pick<T>::type mk(typename Pick<T>::U *p, Shadow *sh, const Slot *s,
+                                                                        size_t i, int line, const uint32_t *ep, Counters *c) {
+    if constexpr (Pick<T>::proxy) {
+        return Elem<T>{p, sh, s, i, line, ep, c};
+    } else {
+        (void)sh; (void)s; (void)i; (void)line; (void)ep;
+        c->sld++;
+        return *p;
+    }
+}
 
 /* ---- array shapes: how an index maps to an element, with each index checked ----------------- */
 template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
-    static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0;
-    using Ref = Elem<T>;
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, 0, line, &s->blk->epoch, c}; }
+    static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0, d2 = 0;
+    using Ref = typename Pick<T>::type;
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return mk<T>(d, sh, s, 0, line, &s->blk->epoch, c); }
 };
 template <class T, long D0> struct A1 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0, "tilelab-emu: a __shared__ array needs a positive size");
-    static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0;
+    static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0, d2 = 0;
     struct Ref {
         U *d; Shadow *sh; const Slot *s; int line; Counters *c;
-        __attribute__((always_inline)) Elem<T> operator[](long i) const {
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch, c};
+            return mk<T>(d + i, sh, s, (size_t)i, line, &s->blk->epoch, c);
         }
         operator U *() const { return d; }
     };
@@ -307,13 +342,13 @@ template <class T, long D0> struct A1 {
 template <class T, long D0, long D1> struct A2 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0 && D1 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
-    static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1;
+    static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1, d2 = 0;
     struct Row {
         U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c;
-        __attribute__((always_inline)) Elem<T> operator[](long j) const {
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             const size_t k = (size_t)i * D1 + (size_t)j;
-            return Elem<T>{d + k, sh, s, k, line, &s->blk->epoch, c};
+            return mk<T>(d + k, sh, s, k, line, &s->blk->epoch, c);
         }
         operator U *() const { return d + (size_t)i * D1; }
     };
@@ -328,15 +363,44 @@ template <class T, long D0, long D1> struct A2 {
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
+template <class T, long D0, long D1, long D2> struct A3 {
+    using U = typename std::remove_cv<T>::type;
+    static_assert(D0 > 0 && D1 > 0 && D2 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
+    static constexpr int ndim = 3; static constexpr long d0 = D0, d1 = D1, d2 = D2;
+    struct Row {
+        U *d; Shadow *sh; const Slot *s; int line; size_t base; Counters *c;
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long k) const {
+            if (__builtin_expect((unsigned long)k >= (unsigned long)D2, 0)) shared_oob(s, line, 2, k, (long)base);
+            const size_t e = base * D2 + (size_t)k;
+            return mk<T>(d + e, sh, s, e, line, &s->blk->epoch, c);
+        }
+        operator U *() const { return d + base * D2; }
+    };
+    struct Plane {
+        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c;
+        __attribute__((always_inline)) Row operator[](long j) const {
+            if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
+            return Row{d, sh, s, line, (size_t)i * D1 + (size_t)j, c};
+        }
+    };
+    struct Ref {
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        __attribute__((always_inline)) Plane operator[](long i) const {
+            if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
+            return Plane{d, sh, s, line, i, c};
+        }
+    };
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
+};
 /* extern __shared__ T name[]: sized by the launch's dynamic shared memory argument. */
 template <class T> struct ADyn {
     using U = typename std::remove_cv<T>::type;
-    static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0;
+    static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0, d2 = 0;
     struct Ref {
         U *d; Shadow *sh; const Slot *s; int line; Counters *c;
-        __attribute__((always_inline)) Elem<T> operator[](long i) const {
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, &s->blk->epoch, c};
+            return mk<T>(d + i, sh, s, (size_t)i, line, &s->blk->epoch, c);
         }
         operator U *() const { return d; }
     };
@@ -348,7 +412,7 @@ template <class A> struct Shared {
     using U = typename A::U;
     const Slot *s; U *d; Shadow *sh; Counters *c;   /* the thread is read at each checked access (tl_emu_cur_tid) */
     explicit Shared(const Site &site)
-        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh),
+        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2)), d((U *)s->data), sh(s->sh),
           c(tl_emu_cnt) {}
     __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, c); }
 };
@@ -357,7 +421,7 @@ template <class A> struct GShared {
     using U = typename A::U;
     Site site;
     typename A::Ref operator()(int line) const {
-        const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1);
+        const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
         return A::ref((U *)s->data, s->sh, s, line, tl_emu_cnt);
     }
 };
@@ -435,6 +499,45 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, 
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, tl_emu::fn_key(f), bs, dyn);
 }
 static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, 0); }
+template <class... P> static inline cudaError_t cudaFuncSetCacheConfig(void (*f)(P...), int c) {
+    return cudaFuncSetCacheConfig(tl_emu::fn_key(f), c);
+}
+template <class... P>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGrid, int *blockSize, void (*f)(P...),
+                                                             size_t dyn = 0, int limit = 0) {
+    return tl_emu_max_potential_block_size(minGrid, blockSize, tl_emu::fn_key(f), dyn, limit);
+}
+template <class T>
+static inline cudaError_t tl_emu_malloc_managed_named(T **p, size_t n, const char *name, const char *file, int line) {
+    return tl_emu_malloc_managed((void **)p, n, std::is_void<T>::value ? 0 : sizeof(typename std::conditional<std::is_void<T>::value, char, T>::type), name, file, line);
+}
+#define cudaMallocManaged(p, n, ...) tl_emu_malloc_managed_named((p), (n), #p, __FILE__, __LINE__)
+/* __constant__ and __device__ variables are ordinary globals here: the symbol calls copy into them,
+ * checking the range against the variable's size. */
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t count, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    (void)kind;
+    if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
+    std::memcpy((char *)&sym + offset, src, count);
+    return cudaSuccess;
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t count, size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    (void)kind;
+    if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
+    std::memcpy(dst, (const char *)&sym + offset, count);
+    return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **p, T &sym) { *p = (void *)&sym; return cudaSuccess; }
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(T &sym, const void *src, size_t count, size_t offset = 0,
+                                                  cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
+    return cudaMemcpyToSymbol(sym, src, count, offset, kind);
+}
+static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k) { return cudaMemcpyAsync(d, s, n, k, 0); }
+static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n) { return cudaMemsetAsync(d, v, n, 0); }
 
 /* ---- counting global accesses: tl-emu-rewrite turns p[i] for a pointer parameter p of a kernel into
  * (tl_emu::gcount(K), p)[i], K = 0 read, 1 written, 2 both (p[i] += v) ------------------------------ */
@@ -466,6 +569,15 @@ namespace std { using ::tl_emu_printf; }
 /* ---- what student code may not reach: the emulator's controls (the harness, in C, calls them) ---- */
 #pragma GCC poison tl_emu_set_race_check tl_emu_set_order tl_emu_set_threads tl_emu_recover
 #pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt
+#endif
+
+/* As under nvcc: code that tests __CUDACC__ (launch macros, __host__ __device__ helpers) takes its CUDA
+ * path. __CUDA_ARCH__ stays undefined: device functions run their host path. */
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 13000
 #endif
 
 #endif /* __cplusplus */

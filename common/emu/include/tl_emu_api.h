@@ -344,7 +344,29 @@ cudaError_t cudaStreamCreate(cudaStream_t *stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 
+/* Streams are accepted and ignored (every launch and copy finishes before it returns). */
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+/* Unified memory: a cudaMalloc buffer (guard pages and all) that host code may also touch. */
+cudaError_t tl_emu_malloc_managed(void **devPtr, size_t size, size_t elem_size, const char *name, const char *file,
+                                  int line);
+cudaError_t cudaDeviceSetCacheConfig(int config);
+cudaError_t cudaDeviceSetSharedMemConfig(int config);
+enum { cudaSharedmemCarveoutDefault = -1, cudaSharedmemCarveoutMaxShared = 100, cudaSharedmemCarveoutMaxL1 = 0 };
+enum { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1, cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
+#define cudaStreamPerThread ((cudaStream_t)0)
+#define cudaStreamLegacy ((cudaStream_t)0)
+
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaFuncSetCacheConfig(const void *func, int config);
+/* The block size that gives the most resident threads per SM under the model (the largest such), and
+ * the grid that fills the device with it. */
+cudaError_t tl_emu_max_potential_block_size(int *minGridSize, int *blockSize, const void *func, size_t dynamicSMemSize,
+                                            int blockSizeLimit);
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
                                                           int blockSize, size_t dynamicSMemSize);
@@ -399,6 +421,7 @@ cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_size, const ch
 #ifndef __cplusplus
 /* In C, name the buffer after the expression the caller wrote: cudaMalloc((void **)&d_M, n) -> "d_M". */
 #define cudaMalloc(p, n) tl_emu_malloc((void **)(p), (n), 0, #p, __FILE__, __LINE__)
+#define cudaMallocManaged(p, n, ...) tl_emu_malloc_managed((void **)(p), (n), 0, #p, __FILE__, __LINE__)
 #endif
 
 #endif /* TL_EMU_API_H */

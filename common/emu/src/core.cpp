@@ -292,6 +292,7 @@ static void fmt_decl(char *b, size_t n, const Slot *s) {
     case 0: snprintf(b, n, "__shared__ %s %s (%s:%d)", s->site->type, s->site->name, f, s->site->line); break;
     case 1: snprintf(b, n, "__shared__ %s %s[%ld] (%s:%d)", s->site->type, s->site->name, s->d0, f, s->site->line); break;
     case 2: snprintf(b, n, "__shared__ %s %s[%ld][%ld] (%s:%d)", s->site->type, s->site->name, s->d0, s->d1, f, s->site->line); break;
+    case 3: snprintf(b, n, "__shared__ %s %s[%ld][%ld][%ld] (%s:%d)", s->site->type, s->site->name, s->d0, s->d1, s->d2, f, s->site->line); break;
     default: snprintf(b, n, "extern __shared__ %s %s[] (%zu elements from the launch; %s:%d)", s->site->type,
                       s->site->name, s->n, f, s->site->line);
     }
@@ -299,6 +300,9 @@ static void fmt_decl(char *b, size_t n, const Slot *s) {
 static void fmt_elem(char *b, size_t n, const Slot *s, size_t i) {
     if (s->ndim == 0) snprintf(b, n, "%s", s->site->name);
     else if (s->ndim == 2) snprintf(b, n, "%s[%zu][%zu]", s->site->name, i / (size_t)s->d1, i % (size_t)s->d1);
+    else if (s->ndim == 3)
+        snprintf(b, n, "%s[%zu][%zu][%zu]", s->site->name, i / ((size_t)s->d1 * s->d2), i / (size_t)s->d2 % (size_t)s->d1,
+                 i % (size_t)s->d2);
     else snprintf(b, n, "%s[%zu]", s->site->name, i);
 }
 
@@ -859,7 +863,7 @@ void not_in_kernel(const char *what, const char *file, int line) {
     exit(1);
 }
 
-Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1) {
+Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1, long d2) {
     Worker *w = t_worker;
     if (!w || !tl_emu_cur_thread) not_in_kernel("a __shared__ declaration", site->file, site->line);
     for (int i = 0; i < w->nslots; i++)
@@ -883,7 +887,7 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
         }
         data = w->dyn_data;
     } else {
-        n = ndim == 0 ? 1 : ndim == 1 ? (size_t)d0 : (size_t)d0 * (size_t)d1;
+        n = ndim == 0 ? 1 : ndim == 1 ? (size_t)d0 : ndim == 2 ? (size_t)d0 * (size_t)d1 : (size_t)d0 * (size_t)d1 * (size_t)d2;
         bytes = n * elem_size;
         w->static_bytes += bytes;
         if (w->static_bytes > m.smem_block || w->arena_used + bytes > ARENA_BYTES) {
@@ -905,8 +909,9 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
     s->data = data;
     s->n = n;
     s->ndim = ndim;
-    s->d0 = ndim == 1 ? d0 : ndim == 2 ? d0 : (long)n;
+    s->d0 = ndim >= 1 ? d0 : (long)n;
     s->d1 = d1;
+    s->d2 = d2;
     s->site = site;
     s->blk = &w->bi;
     s->sh = nullptr;
@@ -930,8 +935,12 @@ void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
     fmt_where(where, sizeof where, w);
     fmt_decl(decl, sizeof decl, s);
     fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
-    long bound = s->ndim == 2 && dim == 1 ? s->d1 : (s->ndim == -1 ? (long)s->n : s->d0);
-    if (s->ndim == 2 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld]", s->site->name, outer, index);
+    long bound = dim == 2 ? s->d2 : dim == 1 ? s->d1 : (s->ndim == -1 ? (long)s->n : s->d0);
+    if (s->ndim == 3 && dim == 2)
+        snprintf(what, sizeof what, "%s[%ld][%ld][%ld]", s->site->name, outer / s->d1, outer % s->d1, index);
+    else if (s->ndim == 3 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld][...]", s->site->name, outer, index);
+    else if (s->ndim == 3) snprintf(what, sizeof what, "%s[%ld][...][...]", s->site->name, index);
+    else if (s->ndim == 2 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld]", s->site->name, outer, index);
     else if (s->ndim == 2) snprintf(what, sizeof what, "%s[%ld][...]", s->site->name, index);
     else snprintf(what, sizeof what, "%s[%ld]", s->site->name, index);
     diag_launch("shared-out-of-bounds",

@@ -399,3 +399,11 @@ extern "C" cudaError_t cudaMallocHost(void **p, size_t size) {
     return size && !*p ? set_error(cudaErrorMemoryAllocation) : cudaSuccess;
 }
 extern "C" cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+
+extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t) {
+    return cudaMemcpy(dst, src, count, kind);
+}
+extern "C" cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t) { return cudaMemset(p, value, count); }
+extern "C" cudaError_t tl_emu_malloc_managed(void **p, size_t size, size_t elem, const char *name, const char *file, int line) {
+    return tl_emu_malloc(p, size, elem, name, file, line);
+}
