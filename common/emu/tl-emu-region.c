@@ -213,6 +213,7 @@ static int uniform_expr(int a, int b, char *bad, size_t nbad) {
         if (!isid(j)) continue;
         if (j > a && (is(j - 1, ".") || is(j - 1, "->"))) continue;   /* a member: blockIdx.x */
         if (in_list(uni, nuni, j) || in_words(j, uniform_words) || is_type_word(j) || is_macro_name(j)) continue;
+        if (is(j + 1, "(") && is(j + 2, "__LINE__")) continue;        /* a __shared__ view: the block's */
         if (bad) tokname(j, bad, nbad);
         return 0;
     }
@@ -424,13 +425,20 @@ static void copy_region_stmt(Region *R, int s, int e) {
     copy_to(tk[e - 1].e);
 }
 
-enum { S_ORD, S_PDECL, S_BLOCK, S_UDECL, S_BARRIER, S_UFOR };
+enum { S_ORD, S_PDECL, S_BLOCK, S_UDECL, S_BARRIER, S_UFOR, S_SPTR };
 
 static int classify(int s, int e, int in_loop) {
     if (is(s, "__syncthreads") && is(s + 1, "(") && is(s + 2, ")") && is(s + 3, ";") && e == s + 4) return S_BARRIER;
     if (is(s, "for") && contains(s, e, "__syncthreads")) return S_UFOR;
     if (contains(s, e, "__syncthreads"))
         fail("a __syncthreads() inside an if, a block or a loop that is not the same for the whole block");
+    if (is(s, "tl_emu") && is(s + 1, "::") && is(s + 2, "SPtr")) {    /* a pointer into a __shared__ array */
+        int eq = s;
+        while (eq < e && !is(eq, "=")) eq++;
+        if (eq == e || !uniform_expr(eq + 1, e - 1, NULL, 0))
+            fail("a pointer into shared memory that may differ between threads");
+        return S_SPTR;
+    }
     if (is(s, "tl_emu") || (is(s, "static") && (is(s + 1, "tl_emu") || (is(s + 1, "const") && is(s + 2, "tl_emu")))))
         return S_BLOCK;                                               /* a __shared__ view */
     if (is(s, "typedef") || is(s, "using")) return S_BLOCK;
@@ -546,9 +554,14 @@ static void process_list(int a, int b, int in_loop, int level) {
                 process_list(body_s + 1, body_e, 1, level + 1);
                 nuni = nuni_loop;
                 copy_to(tk[body_e].e);
-            } else {                                                  /* S_BLOCK, S_UDECL */
+            } else {                                                  /* S_BLOCK, S_UDECL, S_SPTR */
                 copy_to(tk[e - 1].e);
                 if (kind == S_UDECL) add_uniform_names(s, e, level);
+                if (kind == S_SPTR) {
+                    int eq = s;
+                    while (eq < e && !is(eq, "=")) eq++;
+                    if (isid(eq - 1)) add_var(uni, &nuni, eq - 1, 0, level);
+                }
             }
         }
         s = e;

@@ -430,6 +430,61 @@ static void launch(void) {
     for (int i = 0; i < nls; i++) buf_str(&out, in_directive ? " \\\n" : "\n");
 }
 
+/* `float *Nds = smem + T * T;` in a kernel, at the shared name: the declaration written so far becomes
+ * `tl_emu::SPtr<float> Nds =` (a checked pointer), and Nds joins the shared names. Also the second
+ * declarator of `float *Mds = smem, *Nds = smem + n;` (the comma becomes a ';'). */
+static char sptr_type[128];
+static int sptr_depth = -1;
+static void shared_pointer_decl(void) {
+    size_t e = out.n;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    if (e == 0 || out.p[e - 1] != '=' || (e > 1 && strchr("=!<>+-*/%&|^", out.p[e - 2]))) return;
+    e--;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    size_t ne = e;
+    while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+    size_t nb = e;
+    if (nb == ne || !is_id0((unsigned char)out.p[nb])) return;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    if (e == 0 || out.p[e - 1] != '*') return;
+    e--;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    char name[128];
+    if (ne - nb >= sizeof name) return;
+    memcpy(name, out.p + nb, ne - nb); name[ne - nb] = 0;
+    size_t start;
+    if (e > 0 && out.p[e - 1] == ',' && sptr_depth == depth && sptr_type[0]) {
+        start = e - 1;                                   /* second declarator: reuse the type */
+        out.n = start; out.p[start] = 0;
+        buf_fmt(&out, "; tl_emu::SPtr<%s> %s =", sptr_type, name);
+    } else {
+        size_t te = e;
+        while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+        size_t tb = e;
+        if (tb == te) return;
+        static const char *types[] = {"float", "double", "int", "unsigned", "char", "short", "long", "float2",
+                                      "float4", "int2", "int4", "uint", "size_t", NULL};
+        int ok = 0;
+        for (int i = 0; types[i]; i++) if (te - tb == strlen(types[i]) && !memcmp(out.p + tb, types[i], te - tb)) ok = 1;
+        if (!ok) return;
+        size_t qb = tb;                                    /* a const or volatile before the type */
+        size_t q = tb;
+        while (q > 0 && (out.p[q - 1] == ' ' || out.p[q - 1] == '\t')) q--;
+        size_t qe = q;
+        while (q > 0 && is_id((unsigned char)out.p[q - 1])) q--;
+        if ((qe - q == 5 && !memcmp(out.p + q, "const", 5)) || (qe - q == 8 && !memcmp(out.p + q, "volatile", 8))) qb = q;
+        snprintf(sptr_type, sizeof sptr_type, "%.*s", (int)(te - qb), out.p + qb);
+        sptr_depth = depth;
+        out.n = qb; out.p[qb] = 0;
+        buf_fmt(&out, "tl_emu::SPtr<%s> %s =", sptr_type, name);
+    }
+    buf_str(&out, " ");
+    last_sig = '=';
+    if (nnames == MAX_NAMES) die(line, "too many __shared__ names");
+    snprintf(names[nnames].name, sizeof names[nnames].name, "%s", name);
+    names[nnames++].depth = depth;
+}
+
 /* Whether what was written last (blanks aside) is `template <...>`. */
 static int preceded_by_template(void) {
     size_t e = out.n;
@@ -705,6 +760,7 @@ static void rewrite(void) {
                     }
                 if (!id) continue;
             }
+            if (nm && cur_kernel >= 0) shared_pointer_decl();
             emit(id, n);
             if (nm) buf_str(&out, "(__LINE__)");
             continue;

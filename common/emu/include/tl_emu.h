@@ -296,7 +296,12 @@ template <class T> struct Elem {
     U *operator&() const { return p; }
     /* float &r = Mds[i][j] binds to the element itself (accesses through r are not checked); a value
      * conversion (float x = Mds[i][j]) prefers operator U above. */
-    template <class R, class = typename std::enable_if<std::is_same<R, U>::value>::type> operator R &() const { return *p; }
+    template <class R, class = typename std::enable_if<std::is_same<R, U>::value>::type> operator R &() const {
+        /* what goes through the reference is not seen: count the element as written by this thread now,
+         * so that later reads of it are not reported as reads of an unwritten element */
+        if (sh) { Shadow &h = sh[i]; h.w_ep = *ep; h.w_tid = (uint16_t)tl_emu_cur_tid; h.w_line = (uint32_t)line; }
+        return *p;
+    }
 };
 
 /* Elements of arithmetic or pointer type are proxies (checked); elements of struct type (float4, a
@@ -330,6 +335,7 @@ template <class T, long D0> struct A1 {
     static_assert(D0 > 0, "tilelab-emu: a __shared__ array needs a positive size");
     static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0, d2 = 0;
     struct Ref {
+        using elem = T;
         U *d; Shadow *sh; const Slot *s; int line; Counters *c;
         __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
@@ -397,6 +403,7 @@ template <class T> struct ADyn {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0, d2 = 0;
     struct Ref {
+        using elem = T;
         U *d; Shadow *sh; const Slot *s; int line; Counters *c;
         __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
@@ -407,6 +414,39 @@ template <class T> struct ADyn {
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
 
+/* A pointer into a __shared__ array, as `float *Nds = smem + T * T;` makes one (the rewrite declares
+ * such a pointer as an SPtr): indexing it is bounds-checked against the whole array and race-checked
+ * element by element, however the array is carved. It converts to a plain pointer where one is needed
+ * (what goes through that is not checked). */
+template <class T> struct SPtr {
+    using U = typename std::remove_cv<T>::type;
+    const Slot *s; U *base; Shadow *sh; long off; int line; Counters *c;
+    SPtr() : s(nullptr), base(nullptr), sh(nullptr), off(0), line(0), c(nullptr) {}
+    template <class R, class = decltype(std::declval<R>().s, std::declval<R>().d)>
+    SPtr(const R &r) : s(r.s), base(r.d), sh(r.sh), off(0), line(r.line), c(r.c) {}
+    SPtr operator()(int l) const { SPtr r = *this; r.line = l; return r; }
+    __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
+        const long k = off + i;
+        if (__builtin_expect((unsigned long)k >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, k, 0);
+        return mk<T>(base + k, sh, s, (size_t)k, line, &s->blk->epoch, c);
+    }
+    typename Pick<T>::type operator*() const { return (*this)[0]; }
+    SPtr operator+(long i) const { SPtr r = *this; r.off += i; return r; }
+    SPtr operator-(long i) const { SPtr r = *this; r.off -= i; return r; }
+    SPtr &operator+=(long i) { off += i; return *this; }
+    SPtr &operator-=(long i) { off -= i; return *this; }
+    SPtr &operator++() { ++off; return *this; }
+    SPtr &operator--() { --off; return *this; }
+    long operator-(const SPtr &o) const { return off - o.off; }
+    operator U *() const { return base + off; }
+};
+
+/* smem + k for a 1-D or dynamic __shared__ array: a checked pointer. */
+template <class R, class I, class T = typename R::elem, class = typename std::enable_if<std::is_integral<I>::value>::type>
+static inline SPtr<T> operator+(const R &r, I i) { return SPtr<T>(r) + (long)i; }
+template <class R, class I, class T = typename R::elem, class = typename std::enable_if<std::is_integral<I>::value>::type>
+static inline SPtr<T> operator+(I i, const R &r) { return SPtr<T>(r) + (long)i; }
+
 /* A __shared__ declaration inside a kernel: each thread binds to its block's storage once. */
 template <class A> struct Shared {
     using U = typename A::U;
@@ -415,6 +455,9 @@ template <class A> struct Shared {
         : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2)), d((U *)s->data), sh(s->sh),
           c(tl_emu_cnt) {}
     __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, c); }
+    /* A use the rewrite could not mark with its line (inside a macro defined before the declaration):
+     * reported at the declaration's line. */
+    __attribute__((always_inline)) auto operator[](long i) const { return A::ref(d, sh, s, s->site->line, c)[i]; }
 };
 /* A __shared__ declaration at file scope: looked up in the running block at every use. */
 template <class A> struct GShared {
