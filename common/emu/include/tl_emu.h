@@ -614,6 +614,25 @@ namespace std { using ::tl_emu_printf; }
 #pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt
 #endif
 
+/* ---- warp-level operations: not emulated (a block's threads run one at a time between barriers, so
+ * lanes of a warp never meet). A kernel that uses one fails to build, naming it. ---------------------- */
+#define TL_EMU_NO_WARP(f)                                                                                   \
+    __attribute__((error("not supported under emulation: " #f " (warp-level operations are not emulated); "  \
+                         "check this kernel on a GPU, or exchange the values through __shared__ memory "   \
+                         "and __syncthreads()")))
+template <class T> TL_EMU_NO_WARP(__shfl_sync) T __shfl_sync(unsigned mask, T var, int src, int width = 32);
+template <class T> TL_EMU_NO_WARP(__shfl_up_sync) T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32);
+template <class T> TL_EMU_NO_WARP(__shfl_down_sync) T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32);
+template <class T> TL_EMU_NO_WARP(__shfl_xor_sync) T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32);
+TL_EMU_NO_WARP(__ballot_sync) unsigned __ballot_sync(unsigned mask, int pred);
+TL_EMU_NO_WARP(__all_sync) int __all_sync(unsigned mask, int pred);
+TL_EMU_NO_WARP(__any_sync) int __any_sync(unsigned mask, int pred);
+TL_EMU_NO_WARP(__activemask) unsigned __activemask(void);
+TL_EMU_NO_WARP(__syncwarp) void __syncwarp(unsigned mask = 0xffffffffu);
+TL_EMU_NO_WARP(__syncthreads_count) int __syncthreads_count(int pred);
+TL_EMU_NO_WARP(__syncthreads_and) int __syncthreads_and(int pred);
+TL_EMU_NO_WARP(__syncthreads_or) int __syncthreads_or(int pred);
+
 /* As under nvcc: code that tests __CUDACC__ (launch macros, __host__ __device__ helpers) takes its CUDA
  * path. __CUDA_ARCH__ stays undefined: device functions run their host path. */
 #ifndef __CUDACC__
