@@ -92,7 +92,7 @@ static int auto_close = -1, auto_close_depth;     /* an `auto x = ` being wrappe
 
 /* Every function body of the file, to know which hold a barrier or a warp operation. */
 enum { MAX_FUNCS = 1024 };
-typedef struct { char name[128]; size_t bs, be; int barrier; } Func;
+typedef struct { char name[128]; size_t bs, be; int barrier, device; } Func;
 static Func funcs[MAX_FUNCS];
 static int nfuncs;
 static int func_open[MAX_DEPTH];                  /* index in funcs of a body opened at this depth */
@@ -574,6 +574,22 @@ static void func_name_before(char *name, size_t n) {
     name[p - b] = 0;
 }
 
+/* Whether the function whose body opens now was declared __device__ or __global__ (the words since the
+ * end of the previous declaration or block). */
+static int declared_for_device(void) {
+    size_t b = out.n;
+    while (b > 0 && out.p[b - 1] != ';' && out.p[b - 1] != '}' && out.p[b - 1] != '{' && out.p[b - 1] != '\n') b--;
+    size_t b2 = b;                        /* the qualifiers may be on the line above */
+    if (b2 > 0 && out.p[b2 - 1] == '\n') { b2--; while (b2 > 0 && out.p[b2 - 1] != ';' && out.p[b2 - 1] != '}' && out.p[b2 - 1] != '{' && out.p[b2 - 1] != '\n') b2--; }
+    const char *t = out.p + b2;
+    size_t n = out.n - b2;
+    for (size_t i = 0; i + 10 <= n; i++)
+        if (!memcmp(t + i, "__device__", 10) || !memcmp(t + i, "__global__", 10)) return 1;
+    for (size_t i = 0; i + 8 <= n; i++)
+        if (!memcmp(t + i, "template", 8) || !memcmp(t + i, "operator", 8)) return 1;   /* not judged */
+    return 0;
+}
+
 static int has_word(const char *t, size_t n, const char *w) {
     size_t l = strlen(w);
     for (size_t i = 0; i + l <= n; i++)
@@ -605,6 +621,41 @@ static int is_barrier_func(const char *name, size_t n) {
     for (int f = 0; f < nfuncs; f++)
         if (funcs[f].barrier && strlen(funcs[f].name) == n && !memcmp(funcs[f].name, name, n)) return 1;
     return 0;
+}
+
+/* Invalid CUDA that nvcc rejects and g++ would build: a kernel calling a host function of this file
+ * (defined without __device__), or std::min/std::max/std::swap (constexpr host functions). */
+static void check_host_calls(void) {
+    for (int k = 0; k < nkernels; k++) {
+        const Kernel *K = &kernels[k];
+        for (size_t p = K->bs; p < K->be; p++) {
+            if (!is_id0((unsigned char)out.p[p]) || (p > 0 && is_id((unsigned char)out.p[p - 1]))) continue;
+            size_t e = p;
+            while (e < K->be && is_id((unsigned char)out.p[e])) e++;
+            size_t q = e;
+            while (q < K->be && (out.p[q] == ' ' || out.p[q] == '\t')) q++;
+            int call = q < K->be && out.p[q] == '(';
+            int std_call = p >= 5 && !memcmp(out.p + p - 5, "std::", 5) &&
+                           ((e - p == 3 && (!memcmp(out.p + p, "min", 3) || !memcmp(out.p + p, "max", 3))) ||
+                            (e - p == 4 && !memcmp(out.p + p, "swap", 4)));
+            const char *host = NULL;
+            if (call && !std_call && !(p > 0 && (out.p[p - 1] == '.' || out.p[p - 1] == ':' || out.p[p - 1] == '>')))
+                for (int f = 0; f < nfuncs; f++)
+                    if (!funcs[f].device && strlen(funcs[f].name) == e - p && !memcmp(funcs[f].name, out.p + p, e - p)) {
+                        host = funcs[f].name;
+                        break;
+                    }
+            if (!std_call && !host) { p = e; continue; }
+            int at = 0;                                     /* the student's line: out starts with #line */
+            for (size_t i = 0; i < p; i++) at += out.p[i] == '\n';
+            if (std_call)
+                die(at, "calling a constexpr __host__ function(\"std::%.*s\") from a __global__ function(\"%s\") is not "
+                        "allowed (nvcc rejects it); use %.*s(a, b), which CUDA provides for device code",
+                    (int)(e - p), out.p + p, K->name, (int)(e - p), out.p + p);
+            die(at, "calling a __host__ function(\"%s\") from a __global__ function(\"%s\") is not allowed (nvcc "
+                    "rejects it); declare it __device__ (or __host__ __device__)", host, K->name);
+        }
+    }
 }
 
 /* Puts every kernel it can in region form, from the last to the first so that offsets stay right. */
@@ -793,6 +844,7 @@ static void rewrite(void) {
                 if (nfuncs < MAX_FUNCS) {
                     Func *F = &funcs[nfuncs];
                     func_name_before(F->name, sizeof F->name);
+                    F->device = declared_for_device();
                     F->bs = out.n + 1;
                     func_open[depth] = nfuncs++;
                 }
@@ -852,6 +904,7 @@ int main(int argc, char **argv) {
     buf_str(&out, "\"\n");
     rewrite();
     if (depth != 0) die(line, "unbalanced braces at the end of the file");
+    check_host_calls();
     make_regions();
     /* After the student's last line: register the kernels with their static shared memory. */
     if (out.n && out.p[out.n - 1] != '\n') buf_str(&out, "\n");

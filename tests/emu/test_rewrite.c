@@ -182,3 +182,17 @@ Test(rewrite, valid_cuda_students_write_builds, .init = make_tmpdir, .fini = rem
                         "void h(float *p) { k<<<1, 64>>>(p, 10u); }\n", out, sizeof out);
     cr_assert_eq(st, 0, "did not build:\n%s", out);
 }
+
+Test(rewrite, invalid_cuda_fails_as_nvcc_would, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("float helper(float x) { return 2 * x; }\n__device__ float dh(float x) { return x; }\n"
+                 "__global__ void k(float *p) {\n  p[0] = dh(p[1]);\n  p[1] = helper(p[0]);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1, "%s", out);
+    assert_has(out, "t.cu:5: error: tl-emu-rewrite: calling a __host__ function(\"helper\") from a __global__ function(\"k\") is not allowed");
+    rewrite_text("#include <algorithm>\n__global__ void k(float *p) {\n  p[0] = std::max(p[1], 0.0f);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1, "%s", out);
+    assert_has(out, "t.cu:3: error: tl-emu-rewrite: calling a constexpr __host__ function(\"std::max\") from a __global__ function(\"k\")");
+    rewrite_text("__host__ __device__ float both(float x) { return x; }\n__global__ void k(float *p) { p[0] = both(p[1]); }\n",
+                 out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+}
