@@ -159,6 +159,8 @@ struct alignas(32) Shadow {      /* 32 bytes: one record never straddles two cac
     uint32_t w_ep, w_line;
     uint32_t r_ep, r_line, r_line2;
     uint16_t w_tid, r_tid, r_tid2, pad;
+    uint32_t sat_ep;             /* = the interval when two threads have read it, none writing in it:
+                                  * a further read can change nothing (one compare) */
 };
 static constexpr uint16_t NO_TID = 0xFFFF;
 
@@ -233,9 +235,10 @@ namespace tl_emu {
 /* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
 static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
                                                           const uint32_t *epp) {
-    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     Shadow &h = sh[i];
     const uint32_t ep = *epp;
+    if (__builtin_expect(h.sat_ep == ep, 1)) return;
+    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) || h.w_ep == 0, 0)) {
         race_read(s, i, line);      /* read after another thread's write, or of an unwritten element */
         return;
@@ -244,6 +247,7 @@ static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot
         h.r_ep = ep; h.r_tid = tid; h.r_line = line; h.r_tid2 = NO_TID;
     } else if (h.r_tid != tid && h.r_tid2 == NO_TID) {
         h.r_tid2 = tid; h.r_line2 = line;
+        if (h.w_ep != ep) h.sat_ep = ep;
     }
 }
 static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line,
@@ -256,7 +260,7 @@ static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slo
         race_write(s, i, line);     /* reports, then records the write */
         return;
     }
-    h.w_ep = ep; h.w_tid = tid; h.w_line = line;
+    h.w_ep = ep; h.w_tid = tid; h.w_line = line; h.sat_ep = 0;
 }
 
 /* The pointers travel by value (not through the Slot) so that the compiler keeps them in registers
@@ -299,7 +303,7 @@ template <class T> struct Elem {
     template <class R, class = typename std::enable_if<std::is_same<R, U>::value>::type> operator R &() const {
         /* what goes through the reference is not seen: count the element as written by this thread now,
          * so that later reads of it are not reported as reads of an unwritten element */
-        if (sh) { Shadow &h = sh[i]; h.w_ep = *ep; h.w_tid = (uint16_t)tl_emu_cur_tid; h.w_line = (uint32_t)line; }
+        if (sh) { Shadow &h = sh[i]; h.w_ep = *ep; h.w_tid = (uint16_t)tl_emu_cur_tid; h.w_line = (uint32_t)line; h.sat_ep = 0; }
         return *p;
     }
 };

@@ -989,7 +989,7 @@ void race_write(const Slot *s, size_t i, int line) {
     uint32_t ep = w->bi.epoch;
     uint16_t tid = (uint16_t)tl_emu_cur_tid;
     w->L->stop.store(true, std::memory_order_relaxed);
-    if (!diag_quota()) { h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; return; }
+    if (!diag_quota()) { h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; h.sat_ep = 0; return; }
     char where[512], decl[300], el[96], a[64], b[64];
     fmt_where(where, sizeof where, w);
     fmt_decl(decl, sizeof decl, s);
@@ -1015,7 +1015,7 @@ void race_write(const Slot *s, size_t i, int line) {
                     s->site->name, el, decl, where, a, f, line, b, f, (int)(first ? h.r_line : h.r_line2));
     }
     w->L->stop.store(true, std::memory_order_relaxed);
-    h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line;
+    h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; h.sat_ep = 0;
 }
 
 /* Reads of elements that no thread had written: reported at the end of their barrier interval,
