@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "labtable.h"
 #include "param.h"
+#include "records.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -209,35 +211,10 @@ int  tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warm
                       tl_stats *st, int *l2_flushed, char *err, size_t errlen);
 
 /* -------------------------------------------------------------- records.c */
-typedef struct tl_records {
-    FILE *f;
-    char  path[1024];
-    char  tmp[1040];
-} tl_records;
-
-typedef struct tl_record_row {
-    const char *kind, *lab, *variant;
-    int    m, k, n, tile;            /* 0: empty field                                    */
-    int    regs, smem_bytes;         /* -1: empty                                          */
-    double occ_calc, occ_api;        /* < 0: empty                                         */
-    const char *status;              /* PASS, FAIL, SKIP                                   */
-    const tl_stats *stats;           /* NULL: no time                                      */
-    double gflops, gbps;             /* < 0: empty                                         */
-} tl_record_row;
-
-extern const char tl_records_header[];
-
-/* Opens path.tmp and writes the metadata; extra is more "key: value" lines or NULL. */
-int  tl_records_open(tl_records *r, const char *path, const tl_device_info *dev,
-                     uint64_t seed, const char *timing, const char *extra, char *err, size_t errlen);
-void tl_records_row(tl_records *r, const tl_record_row *row);
-/* Flushes, fsyncs and renames path.tmp to path. 0 ok. */
-int  tl_records_close(tl_records *r, char *err, size_t errlen);
-void tl_records_abort(tl_records *r);   /* removes path.tmp */
-const char *tl_build_type(void);
+/* The records format, its writer and its reader: records.h (included above). */
 
 /* --------------------------------------------------------------- driver.c */
-/* One variant of a lab: a CPU function or a GPU launcher, with its constraints. */
+/* One variant as the driver runs it: the lab table's facts (labtable.h) with lab.c's code. */
 typedef enum { TL_ON_CPU = 0, TL_ON_GPU = 1 } tl_where;
 
 typedef void (*tl_cpu_fn)(const float *M, const float *N, float *P, int m, int k, int n,
@@ -257,6 +234,7 @@ typedef struct tl_variant {
     int          max_time_size; /* larger sizes are checked but not timed (0: no limit)     */
 } tl_variant;
 
+/* A lab program as the driver runs it (tl_lab_run fills it from the table). */
 typedef struct tl_lab {
     const char       *id;         /* "01"                                                 */
     const char       *name;       /* "01-cpu-baseline"                                    */
@@ -269,6 +247,23 @@ typedef struct tl_lab {
                                      for bit expose a race (a missing __syncthreads)       */
 } tl_lab;
 
+/* What a lab's lab.c supplies for one variant: code only; every fact is in the lab table. */
+typedef struct tl_lab_code {
+    const char  *variant;       /* a variant of the lab's table entry, or its yardstick   */
+    tl_cpu_fn    cpu;           /* TL_ON_CPU variants                                     */
+    tl_launch_fn gpu;           /* TL_ON_GPU variants                                     */
+    const void  *ctx;           /* handed to the function                                 */
+} tl_lab_code;
+
+/* The lab program of table entry id (a lab.c's whole main): every table variant needs code, and
+ * code for a variant the table lacks is refused (exit 2, naming the variant and the fix). */
+int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),
+               int argc, char **argv);
+/* Fills v with the table's facts of the variant name of any lab (or the yardstick) and the
+ * given code, for programs that gather variants of several labs (solutions/speed). 0 ok, -1
+ * unknown name. */
+int tl_variant_from_table(tl_variant *v, const char *name, tl_cpu_fn cpu, tl_launch_fn gpu,
+                          const void *ctx);
 /* The whole lab program: CLI, cases, checks, timing, table, records, --serve. */
 int tl_lab_main(const tl_lab *lab, int argc, char **argv);
 

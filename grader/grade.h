@@ -1,9 +1,14 @@
-/* grade.h: the grader's internal interfaces between tl-grade.c (CLI, class run, reports) and
- * intake.c (submissions: folders and archives, the allow-list, the pristine copy). */
+/* grade.h: the grader's internal types (the run context, a submission, a case, a test result) and
+ * the prototypes of its parts, grouped by file: tl-grade.c (command line), run.c (class run),
+ * cases.c, session.c, judges.c, build.c, report.c, intake.c. */
 #ifndef TILELAB_GRADER_GRADE_H
 #define TILELAB_GRADER_GRADE_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "tilelab.h"
 
 #include "labs.h"
 #include "sandbox.h"
@@ -17,19 +22,23 @@
 /* Copies the kit at root to dst without solutions/, tests/, build folders, .git, grader out
  * dirs and grader secrets or hidden data. In a git tree the files are `git ls-files` (tracked
  * only: an instructor's untracked class folders stay out), or with untracked = 1 also the new
- * files git does not ignore (kit check on a student's working tree); elsewhere a walk.
+ * files git does not ignore (kit check on a student's working tree); elsewhere a walk. With dst
+ * NULL nothing is copied: the relative paths are printed, one a line (--print-pristine).
  * 0 ok, -1 with err set. *nfiles gets the count. */
 int tg_copy_pristine(const char *root, const char *dst, int untracked, int *nfiles, char *err, size_t errlen);
 /* 1 when a kit-relative path must never reach a student build or the student edition. */
 int tg_path_excluded(const char *rel);
 
 /* Takes a submission (folder or archive) into work/: the allow-listed files only, each a
- * regular file up to TG_FILE_MAX. Archives are listed and checked first (no absolute paths,
- * no "..", no links, no devices, size caps), then unpacked in the sandbox. found[i] says
- * whether lab->files[i] was found; notes gets what the student should know ("ignored: ...").
+ * regular file up to TG_FILE_MAX. Archives are read with libarchive in a child under limits,
+ * each entry checked before it is written (no absolute paths, no "..", no links, no devices),
+ * sizes capped on the bytes written. found[i] says
+ * whether lab->files[i] was found; notes gets what the student should know (with list_ignored,
+ * "ignored: ..." for the other files handed in; kit check's lab folder is not a hand-in).
  * Returns 0 ok, 1 refused (the student's problem: reason in err), -1 grader-side error. */
-int tg_intake(const tg_lab *lab, const tg_iso *iso, const char *submission, const char *work,
-              const char *dest_dir, int found[TG_MAX_FILES], tg_buf *notes, char *err, size_t errlen);
+int tg_intake(const tg_lab *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+              size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen);
@@ -38,5 +47,150 @@ int tg_copy_file(const char *from, const char *to, char *err, size_t errlen);
  * description. Returns 0 when it exited 0, 1 when it failed or timed out, -1 grader problem. */
 int tg_run_sandboxed(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output,
                      char *desc, size_t desclen, char *err, size_t errlen);
+
+enum { EXIT_GRADER = 3 };
+
+#define TIMEOUTS_PER_SUBMISSION 4        /* after this many time-outs the rest is not run    */
+#define BUILD_LIMIT_S           300.0    /* meson setup, and ninja, each                     */
+#define SPEED_SUSPICIOUS        3.0      /* wall-clock estimate / reported median: flagged  */
+#define EVIDENCE_SHOWN          1200     /* bytes of a program's output quoted per report    */
+#define SUMMARY_LINES           12       /* lines of one test's output in summary.md        */
+#define ERRORS_SHOWN            2000     /* bytes of compiler errors quoted                  */
+
+/* ------------------------------------------------------------------ the run context */
+
+typedef struct gsize {
+    int      m, k, n;
+    int      hidden;                  /* 0 public, 1 hidden, 2 the speed case only          */
+    uint64_t seed;
+    tl_matrix M, N;
+    double  *ref, *absref;
+    char    *payload;                 /* M and N as matrix files, ready for fd 3            */
+    size_t   payload_len;
+} gsize;
+
+typedef struct grun {
+    const tg_lab *lab;
+    char     root[PATH_MAX], out[PATH_MAX], state[PATH_MAX], pristine[PATH_MAX];
+    uint64_t seed;
+    int      public_only, jobs, check, emulate, quiet;
+    int      keep_work;               /* --keep-work: leave DIR/.state/work/<student> for a post-mortem */
+    char     prebuilt[PATH_MAX];      /* --check --prebuilt: the lab program built by kit check ("" none) */
+    char     build_log[PATH_MAX];     /* --check --build-failed: kit check's failed build's log ("" none)  */
+    int      random_seed;             /* --random-seed: kit check draws fresh inputs (default: the kit's seed) */
+    tg_iso   iso;
+    gsize    sizes[96];
+    int      nsizes;
+    int      gpu_ok;                  /* a usable CUDA device answered                      */
+    char     gpu_why[300];
+    char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
+    char     kit_build_why[700];
+    char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
+    char     kit_archs[80];           /* those the kit's build used ("" the kit's default)          */
+    char     ref_build[PATH_MAX];     /* the reference solution's build dir ("" none)      */
+    char     ref_why[400];
+    char     sanitizer[PATH_MAX];     /* compute-sanitizer ("" none)                        */
+    char     meson[PATH_MAX], ninja[PATH_MAX];
+    char     tool_path[3 * PATH_MAX]; /* folders of nvcc, meson, ninja: the sandbox's PATH starts with them */
+    int      have_emu_target;
+} grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
+
+typedef struct gstudent {
+    char name[128];
+    char path[PATH_MAX];
+} gstudent;
+
+typedef enum { C_PASS, C_WRONG, C_ERROR, C_DIED, C_TIMEOUT, C_PROTO, C_NOTRUN, C_NODEV } cstat;
+
+typedef struct cres {
+    cstat  st;
+    char   reason[600];
+    tg_buf explain;          /* the checker's teaching report (wrong results)                  */
+    double reported_ms;      /* "ok MS" (-1 none)                                              */
+    double wall_ms;          /* request to answer, measured here                               */
+} cres;
+
+typedef struct gsess {
+    tg_child c;
+    int      alive;
+    const char *build;       /* host build dir of the binary                                   */
+    const char *binary;      /* its path relative to the build dir                             */
+    const char *tool;        /* compute-sanitizer tool or NULL                                 */
+    int      runs;
+} gsess;
+
+typedef struct gsub {
+    const gstudent *s;
+    char     work[PATH_MAX], kit[PATH_MAX], build[PATH_MAX], odir[PATH_MAX];
+    char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
+    int      timeouts;
+    char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */
+    tg_buf   evidence;        /* what the program printed: shown, never believed               */
+    unsigned long long printed;
+    tg_buf   notes;
+    int      built, emu_built;
+    char     refused[600];    /* the submission itself was refused (an archive): why          */
+    int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
+    char     net_where[120];  /* the first of them: variant and size                          */
+    tg_buf   build_errors;
+    int      warnings;
+    double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
+} gsub;
+
+typedef struct tres {
+    const tg_test *t;
+    int    graded;           /* 0: not graded (a grader-side reason in output)                */
+    double score;
+    int    passed;
+    tg_buf out;
+} tres;
+
+typedef struct srow {
+    int    done;
+    double score, max, secs;
+    char   why[600];            /* grader-side failure */
+} srow;
+
+/* cases.c */
+double tg_round2(double v);
+uint64_t tg_mix64(uint64_t x);
+int  tg_add_size(grun *R, int m, int k, int n, int hidden);   /* index in R->sizes, or -1 when full */
+void tg_make_hidden_sizes(grun *R);
+int  tg_prepare_size(gsize *s, char *err, size_t errlen);      /* inputs, reference, payload; 0 or -1 */
+int  tg_variant_accepts(const tg_variant *v, const gsize *s);
+void tg_size_str(char *b, size_t l, const gsize *s);
+int  tg_read_seed(const char *path, uint64_t *seed, char *err, size_t errlen);
+int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
+
+/* session.c */
+void tg_sess_end(gsub *g, gsess *ss, int quit);
+void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r);
+
+/* judges.c */
+void tg_judge_correctness(grun *R, gsub *g, tres *tr);
+void tg_judge_safety(grun *R, gsub *g, tres *tr);
+void tg_judge_speed(grun *R, gsub *g, tres *tr);
+void tg_judge_policy(grun *R, gsub *g, tres *tr);
+void tg_judge_calc(grun *R, gsub *g, tres *tr, int api);
+
+/* build.c */
+int  tg_find_tool(const char *name, char *out, size_t len);
+void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
+void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
+int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
+void tg_build_reference(grun *R);
+
+/* report.c */
+void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double max);
+void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *score_out, double *max_out);
+/* results.json read back (cJSON; NULL when missing or not JSON), and one test's score in it:
+ * 1 graded (*score, *max set), 0 not graded, -1 absent. */
+struct cJSON;
+struct cJSON *tg_read_results(const char *path);
+int  tg_results_test(const struct cJSON *js, const char *name, double *score, double *max);
+void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s);
+
+/* run.c: everything after the command line; returns tl-grade's exit code. */
+int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);
 
 #endif

@@ -1,7 +1,8 @@
 /* intake.c: from a student's folder or archive to the files the grader builds, and the
- * pristine copy of the kit they are laid over. Nothing here trusts the submission: archives
- * are listed and checked before anything is unpacked, unpacking runs in the sandbox, and only
- * the allow-listed file names are ever copied out, as regular files of bounded size. */
+ * pristine copy of the kit they are laid over. Nothing here trusts the submission: archives are
+ * read with libarchive in a child process under limits, each entry checked before a byte of it
+ * is written and sizes counted on the bytes written; only the allow-listed file names are ever
+ * copied out, as regular files of bounded size. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
@@ -11,10 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include "grade.h"
+#include "policy.h"
 #include "tilelab.h"
 
 /* ------------------------------------------------------------ pristine copy */
@@ -75,14 +84,19 @@ int tg_copy_file(const char *from, const char *to, char *err, size_t errlen)
     return rc;
 }
 
+/* Copies root/rel to dst/rel; with dst NULL, prints rel on a line instead (--print-pristine). */
 static int copy_rel(const char *root, const char *dst, const char *rel, char *err, size_t errlen)
 {
     char from[4200], to[4200];
     snprintf(from, sizeof from, "%s/%s", root, rel);
-    snprintf(to, sizeof to, "%s/%s", dst, rel);
     struct stat st;
     if (lstat(from, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;                              /* deleted in the working tree, or a link */
+    if (!dst) {
+        printf("%s\n", rel);
+        return 1;
+    }
+    snprintf(to, sizeof to, "%s/%s", dst, rel);
     char dir[4200];
     snprintf(dir, sizeof dir, "%s", to);
     char *slash = strrchr(dir, '/');
@@ -149,7 +163,7 @@ static int under_out_dir(const char *root, const char *rel)
 int tg_copy_pristine(const char *root, const char *dst, int untracked, int *nfiles, char *err, size_t errlen)
 {
     *nfiles = 0;
-    if (tg_mkdirs(dst, 0755) != 0) {
+    if (dst && tg_mkdirs(dst, 0755) != 0) {
         snprintf(err, errlen, "cannot make '%s' (%s)", dst, strerror(errno));
         return -1;
     }
@@ -246,92 +260,124 @@ static int safe_name(const char *n)
     return 1;
 }
 
-/* Checks a listing: tar -tvf lines ("-rw-r--r-- u/g SIZE DATE TIME NAME") or zipinfo lines
- * ("-rw-r--r--  3.0 unx SIZE tx defN DATE TIME NAME"). */
-static int check_listing(const char *list, int zip, char *err, size_t errlen)
+/* Unpacks with libarchive (tar in its GNU, ustar, pax and bsdtar forms, compressed or not; zip
+ * from Info-ZIP, Python's zipfile, macOS and Windows) into `into`, writing each file itself:
+ * only regular files and folders, relative names without "..", at most TG_ENTRIES_MAX entries,
+ * and at most TG_UNPACK_MAX bytes counted on the bytes actually written, whatever the headers
+ * claim. Runs in the calling process: unpack() calls it in a child with limits, as root shut in
+ * `into` (chroot) as nobody. 0 ok, 1 refused (err says why). */
+static int extract(int archive_fd, const char *into, char *err, size_t errlen)
 {
+    struct archive *a = archive_read_new();
+    archive_read_support_format_tar(a);
+    archive_read_support_format_zip(a);
+    archive_read_support_filter_all(a);
+    if (archive_read_open_fd(a, archive_fd, 65536) != ARCHIVE_OK) {
+        snprintf(err, errlen, "archive refused: it cannot be read as a tar or zip archive (%.200s)",
+                 archive_error_string(a) ? archive_error_string(a) : "unknown format");
+        archive_read_free(a);
+        return 1;
+    }
     long long total = 0;
-    int entries = 0;
-    const char *p = list;
-    while (*p) {
-        const char *e = strchr(p, '\n');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        char line[2048];
-        if (l >= sizeof line) {
-            snprintf(err, errlen, "archive refused: an entry name is longer than %zu bytes", sizeof line);
-            return 1;
+    int entries = 0, rc = 0;
+    struct archive_entry *e;
+    static char buf[65536];
+    for (;;) {
+        int r = archive_read_next_header(a, &e);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+            snprintf(err, errlen, "archive refused: it is damaged or truncated (%.200s)", archive_error_string(a));
+            rc = 1;
+            break;
         }
-        memcpy(line, p, l);
-        line[l] = '\0';
-        p += l + (e ? 1 : 0);
-        if (!l)
-            continue;
-        const char *note = strstr(line, "tar: ");   /* "tar: ..." or "/usr/bin/tar: ..." on stderr */
-        if (!zip && note && (note == line || (line[0] == '/' && note[-1] == '/' && !memchr(line, ' ', (size_t)(note - line))))) {
-            if (strstr(line, "Removing leading")) {   /* GNU tar's note on "/x" and "../x" names */
-                snprintf(err, errlen, "archive refused: it holds absolute paths or entries that climb out "
-                         "with '..' (%.200s)", note + 5);
-                return 1;
-            }
-            continue;                         /* other notes of tar's on stderr */
-        }
-        if (zip && (strncmp(line, "Archive:", 8) == 0 || strncmp(line, "Zip file size", 13) == 0 ||
-                    isdigit((unsigned char)line[0])))
-            continue;                         /* zipinfo header and trailer lines */
-        char type = line[0];
         if (++entries > TG_ENTRIES_MAX) {
             snprintf(err, errlen, "archive refused: more than %d entries", TG_ENTRIES_MAX);
-            return 1;
+            rc = 1;
+            break;
         }
-        /* Fields: skip mode, then (tar) owner, size; (zip) version, os, size. */
-        char f[6][256];
-        int n = sscanf(line, "%255s %255s %255s %255s %255s %255s", f[0], f[1], f[2], f[3], f[4], f[5]);
-        long long size = 0;
-        const char *name = NULL;
-        if (!zip && n >= 6) {
-            size = atoll(f[2]);
-            /* the name starts after the time field: 6th token onwards */
-            const char *q = line;
-            for (int t = 0; t < 5; ++t) {
-                q += strspn(q, " ");
-                q += strcspn(q, " ");
-            }
-            name = q + strspn(q, " ");
-        } else if (zip && n >= 6) {
-            size = atoll(f[3]);
-            const char *q = line;
-            for (int t = 0; t < 8; ++t) {
-                q += strspn(q, " ");
-                q += strcspn(q, " ");
-            }
-            name = q + strspn(q, " ");
-        } else {
-            snprintf(err, errlen, "archive refused: cannot read the listing line '%.80s'", line);
-            return 1;
+        const char *raw = archive_entry_pathname(e);
+        char name[2048];
+        if (!raw || strlen(raw) >= sizeof name) {
+            snprintf(err, errlen, "archive refused: an entry has no name or one longer than %zu bytes", sizeof name);
+            rc = 1;
+            break;
         }
-        if (type == 'l' || type == 'h') {
-            snprintf(err, errlen, "archive refused: '%.200s' is a link (only regular files and folders are accepted)", name);
-            return 1;
+        snprintf(name, sizeof name, "%s", raw);
+        for (char *q = name; *q; ++q)          /* Windows archivers write '\' between folders */
+            if (*q == '\\')
+                *q = '/';
+        mode_t type = archive_entry_filetype(e);
+        size_t nl = strlen(name);
+        if (type == 0)                         /* zip entries without Unix mode bits */
+            type = nl && name[nl - 1] == '/' ? AE_IFDIR : AE_IFREG;
+        if (archive_entry_hardlink(e) || type == AE_IFLNK) {
+            snprintf(err, errlen, "archive refused: '%.200s' is a link (only regular files and folders are accepted)",
+                     name);
+            rc = 1;
+            break;
         }
-        if (type != '-' && type != 'd') {
+        if (type != AE_IFREG && type != AE_IFDIR) {
             snprintf(err, errlen, "archive refused: '%.200s' is a device, pipe or other special file", name);
-            return 1;
-        }
-        if (!zip && strstr(name, " -> ")) {
-            snprintf(err, errlen, "archive refused: '%.200s' is a link", name);
-            return 1;
+            rc = 1;
+            break;
         }
         if (!safe_name(name)) {
             snprintf(err, errlen, "archive refused: entry '%.200s' is an absolute path or climbs out with '..'", name);
-            return 1;
+            rc = 1;
+            break;
         }
-        total += size;
-        if (total > TG_UNPACK_MAX) {
-            snprintf(err, errlen, "archive refused: its contents exceed %lld MiB", TG_UNPACK_MAX >> 20);
-            return 1;
+        while (nl > 1 && name[nl - 1] == '/')
+            name[--nl] = '\0';
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", into, name);
+        if (type == AE_IFDIR) {
+            if (tg_mkdirs(path, 0700) != 0) {
+                snprintf(err, errlen, "archive refused: folder '%.200s' cannot be made (%s)", name, strerror(errno));
+                rc = 1;
+                break;
+            }
+            continue;
         }
+        char *slash = strrchr(path, '/');
+        *slash = '\0';
+        int made = tg_mkdirs(path, 0700);
+        *slash = '/';
+        int fd = made == 0 ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+        if (fd < 0) {
+            snprintf(err, errlen, "archive refused: '%.200s' cannot be written (%s)", name, strerror(errno));
+            rc = 1;
+            break;
+        }
+        for (;;) {
+            la_ssize_t got = archive_read_data(a, buf, sizeof buf);
+            if (got == 0)
+                break;
+            if (got < 0) {
+                snprintf(err, errlen, "archive refused: '%.200s' cannot be unpacked (%.200s)", name,
+                         archive_error_string(a));
+                rc = 1;
+                break;
+            }
+            total += got;
+            if (total > TG_UNPACK_MAX) {
+                snprintf(err, errlen, "archive refused: its contents exceed %lld MiB (counted on the bytes "
+                         "unpacked, whatever its headers say)", TG_UNPACK_MAX >> 20);
+                rc = 1;
+                break;
+            }
+            if (write(fd, buf, (size_t)got) != got) {
+                snprintf(err, errlen, "archive refused: '%.200s' cannot be written (%s)", name, strerror(errno));
+                rc = 1;
+                break;
+            }
+        }
+        close(fd);
+        if (rc)
+            break;
     }
-    return 0;
+    archive_read_free(a);
+    return rc;
 }
 
 /* After unpacking: every entry must be a folder or a regular file (belt and braces). */
@@ -346,7 +392,10 @@ static int verify_one(const char *path, const struct stat *st, int flag, struct 
     return 0;
 }
 
-static int unpack(const tg_iso *iso, const char *archive, const char *into, char *err, size_t errlen)
+/* Unpacks in a child process under limits (memory, CPU time, file size, no inet sockets, no new
+ * privileges; as root also shut in the folder with chroot and run as nobody): a flaw in an
+ * archive reader meets those, not the grader. 0 ok, 1 refused, -1 grader-side error. */
+static int unpack(const char *archive, const char *into, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(archive, &st) != 0) {
@@ -358,55 +407,73 @@ static int unpack(const tg_iso *iso, const char *archive, const char *into, char
                  (long long)st.st_size, TG_ARCHIVE_MAX >> 20);
         return 1;
     }
-    int zip = ends_with(archive, ".zip");
-    char abs_archive[4200];
-    if (!realpath(archive, abs_archive)) {
-        snprintf(err, errlen, "cannot resolve '%s' (%s)", archive, strerror(errno));
+    int afd = open(archive, O_RDONLY | O_CLOEXEC);
+    if (afd < 0) {
+        snprintf(err, errlen, "cannot read '%s' (%s)", archive, strerror(errno));
         return -1;
     }
-    const char *inside = zip ? "/tmp/in.zip" : "/tmp/in.tar";
-    const char *list_tar[] = {"/usr/bin/tar", "-tvf", iso->bwrap ? inside : abs_archive, NULL};
-    const char *list_zip[] = {"/usr/bin/zipinfo", iso->bwrap ? inside : abs_archive, NULL};
-    tg_spawn_opts o = {.argv = zip ? list_zip : list_tar, .host_cwd = into, .sandbox_cwd = NULL,
-                       .max_tasks = 16, .mem_bytes = 512LL << 20, .fsize_bytes = TG_UNPACK_MAX,
-                       .tmp_bytes = 16LL << 20};
-    o.ro[0] = (tg_bind){abs_archive, inside};
-    o.rw[0] = (tg_bind){into, into};
-    tg_buf listing = {0};
-    char desc[200];
-    int rc = tg_run_sandboxed(iso, &o, 60, &listing, desc, sizeof desc, err, errlen);
-    if (rc < 0) {
-        tg_buf_free(&listing);
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        close(afd);
+        snprintf(err, errlen, "cannot make a pipe (%s)", strerror(errno));
         return -1;
     }
-    if (rc != 0) {
-        snprintf(err, errlen, "archive refused: it cannot be listed (%s: %.200s)", desc,
-                 listing.s ? listing.s : "");
-        tg_buf_free(&listing);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(afd);
+        close(fds[0]);
+        close(fds[1]);
+        snprintf(err, errlen, "cannot fork (%s)", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        struct rlimit as = {1LL << 30, 1LL << 30}, cpu = {60, 60}, fsz = {TG_UNPACK_MAX + 1, TG_UNPACK_MAX + 1};
+        setrlimit(RLIMIT_AS, &as);
+        setrlimit(RLIMIT_CPU, &cpu);
+        setrlimit(RLIMIT_FSIZE, &fsz);
+        signal(SIGXFSZ, SIG_IGN);              /* a write past the cap fails (EFBIG) instead */
+        const char *dest = into;
+        if (geteuid() == 0) {                  /* nobody, shut in the folder it fills */
+            if (chown(into, 65534, 65534) != 0 || chroot(into) != 0 || chdir("/") != 0 || setgroups(0, NULL) != 0 ||
+                setgid(65534) != 0 || setuid(65534) != 0)
+                _exit(2);
+            dest = ".";
+        }
+        (void)tg_seccomp_net_install();
+        char msg[600] = "";
+        int rc = extract(afd, dest, msg, sizeof msg);
+        (void)!write(fds[1], msg, strlen(msg));
+        _exit(rc);
+    }
+    close(fds[1]);
+    close(afd);
+    char msg[600];
+    size_t got = 0;
+    ssize_t r;
+    while (got + 1 < sizeof msg && (r = read(fds[0], msg + got, sizeof msg - 1 - got)) != 0) {
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            break;
+        got += (size_t)r;
+    }
+    msg[got] = '\0';
+    close(fds[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
+        snprintf(err, errlen, "archive refused: unpacking it failed (%s %d: too large, too slow or malformed)",
+                 WIFSIGNALED(status) ? "killed by signal" : "exit status",
+                 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
         return 1;
     }
-    if (listing.len >= TG_CAPTURE_KEEP) {
-        snprintf(err, errlen, "archive refused: its listing is too long (more than %d KiB)", TG_CAPTURE_KEEP / 1024);
-        tg_buf_free(&listing);
+    if (WEXITSTATUS(status) == 1) {
+        snprintf(err, errlen, "%s", msg[0] ? msg : "archive refused");
         return 1;
     }
-    rc = check_listing(listing.s ? listing.s : "", zip, err, errlen);
-    tg_buf_free(&listing);
-    if (rc)
-        return 1;
-    const char *x_tar[] = {"/usr/bin/tar", "-xf", iso->bwrap ? inside : abs_archive, "-C", into,
-                           "--no-same-owner", "--no-same-permissions", NULL};
-    const char *x_zip[] = {"/usr/bin/unzip", "-q", "-o", iso->bwrap ? inside : abs_archive, "-d", into, NULL};
-    o.argv = zip ? x_zip : x_tar;
-    tg_buf out = {0};
-    rc = tg_run_sandboxed(iso, &o, 120, &out, desc, sizeof desc, err, errlen);
-    if (rc != 0) {
-        if (rc > 0)
-            snprintf(err, errlen, "archive refused: unpacking failed (%s: %.200s)", desc, out.s ? out.s : "");
-        tg_buf_free(&out);
-        return rc;
-    }
-    tg_buf_free(&out);
     bad_entry[0] = '\0';
     if (nftw(into, verify_one, 32, FTW_PHYS) != 0) {
         snprintf(err, errlen, "archive refused: '%s' unpacked as something other than a file or folder", bad_entry);
@@ -428,7 +495,8 @@ static int locate(const char *top, const tg_lab *lab, const char *name, char *ou
         int dirs = 0, files = 0;
         char only[256] = "";
         while ((e = readdir(d))) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+                strcmp(e->d_name, "__MACOSX") == 0)    /* macOS zips: resource forks beside the folder */
                 continue;
             char p[4200];
             snprintf(p, sizeof p, "%s/%s", top, e->d_name);
@@ -461,10 +529,10 @@ static int locate(const char *top, const tg_lab *lab, const char *name, char *ou
     return 0;
 }
 
-int tg_intake(const tg_lab *lab, const tg_iso *iso, const char *submission, const char *work,
-              const char *dest_dir, int found[TG_MAX_FILES], tg_buf *notes, char *err, size_t errlen)
+int tg_intake(const tg_lab *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+              size_t errlen)
 {
-    int quiet_extra = getenv("TL_GRADE_CHECK") != NULL;   /* kit check: the lab folder, not a hand-in */
     for (int i = 0; i < TG_MAX_FILES; ++i)
         found[i] = 0;
     char top[4200];
@@ -484,7 +552,7 @@ int tg_intake(const tg_lab *lab, const tg_iso *iso, const char *submission, cons
             snprintf(err, errlen, "cannot make '%s' (%s)", top, strerror(errno));
             return -1;
         }
-        int rc = unpack(iso, submission, top, err, errlen);
+        int rc = unpack(submission, top, err, errlen);
         if (rc)
             return rc;
     } else {
@@ -519,7 +587,7 @@ int tg_intake(const tg_lab *lab, const tg_iso *iso, const char *submission, cons
         found[i] = 1;
     }
     /* Tell the student what else they handed in (ignored by design), briefly. */
-    DIR *d = quiet_extra ? NULL : opendir(top);
+    DIR *d = list_ignored ? opendir(top) : NULL;
     if (d) {
         struct dirent *e;
         int shown = 0, more = 0;

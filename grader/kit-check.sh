@@ -1,17 +1,23 @@
 #!/bin/sh
-# grader/kit-check.sh: `./kit check NN [--emulate]`: the grader's own path on this working tree.
-# The lab's student files in labs/NN-*/ are graded as a submission would be (pristine copy of the kit,
-# clean build in the sandbox, the public cases through the --serve channel, the checker's teaching
-# output), so what passes here passes the same way in the grader. Hidden cases, safety and speed are
-# the grader's alone. Exit: 0 every correctness test passes, 1 one failed (or the build failed),
-# 2 usage, 3 a tool is missing, 77 nothing could be run here (a GPU lab without GPU or emulation).
+# grader/kit-check.sh: `./kit check NN [--emulate]`: the lab built incrementally in $TL_BUILD, then
+# judged by the grader's own code on the public cases.
+#   1. ninja builds the lab's program in $TL_BUILD (only the student's changed file recompiles; the
+#      kit's own objects are already there). A GPU lab builds its emulated program instead when
+#      there is no GPU here (no /dev/nvidia*), when this build has no CUDA, or with --emulate.
+#   2. tl-grade --check --prebuilt PROGRAM judges it: the same cases, the same sandboxed --serve
+#      session and the same checker as a grading run, so what passes here passes in the grader.
+#      A build that fails is a FAIL quoting the compiler's first errors (tl-grade --build-failed).
+# Hidden cases, safety and speed are the grader's alone. Exit: 0 every correctness test passes,
+# 1 one failed (or the build failed), 2 usage, 3 a tool is missing, 77 nothing could be run here.
 set -eu
 
 : "${TL_ROOT:?kit check: TL_ROOT is not set (run it as ./kit check NN)}"
 : "${TL_BUILD:?kit check: TL_BUILD is not set (run it as ./kit check NN)}"
 
+. "$TL_ROOT/grader/kit-lib.sh"
+TL_WHO="kit check"
 usage() {
-    echo "usage: ./kit check NN [--emulate]   (NN: the lab, e.g. 01)" >&2
+    tl_err "usage: ./kit check NN [--emulate]   (NN: the lab, e.g. 01)"
     exit 2
 }
 [ $# -ge 1 ] || usage
@@ -21,17 +27,39 @@ emulate=
 for a in "$@"; do
     case $a in
     --emulate) emulate=--emulate ;;
-    *) echo "kit check: unknown option '$a'" >&2; usage ;;
+    *) tl_err "unknown option '$a'"; usage ;;
     esac
 done
 
-. "$TL_ROOT/grader/kit-lib.sh"
+tl_need_grader_libs
 tl_build_grader "kit check"
 tg="$TL_BUILD/grader/tl-grade"
 dir=$("$tg" --print-dir "$lab") || exit 2
-if [ ! -d "$TL_ROOT/labs/$dir" ]; then
-    echo "kit check: lab $lab is not in this kit yet (no labs/$dir)" >&2
-    exit 2
+[ -d "$TL_ROOT/labs/$dir" ] || tl_die "lab $lab is not in this kit yet (no labs/$dir)"
+# The lab's targets, as ninja names them: its program, then (GPU labs) its emulated program.
+targets=$("$tg" --print-targets "$lab")
+bin=$(printf '%s\n' "$targets" | sed -n 1p)
+emu=$(printf '%s\n' "$targets" | sed -n 2p)
+has_target() { ninja -C "$TL_BUILD" -t query "$1" >/dev/null 2>&1; }
+target=$bin
+if [ -n "$emu" ]; then
+    if [ -z "$emulate" ] && [ ! -e /dev/nvidiactl ] && [ ! -e /dev/nvidia0 ]; then
+        tl_say "kit check: no GPU here (no /dev/nvidia*): lab $lab runs emulated on the CPU (correctness only)"
+        emulate=--emulate
+    elif [ -z "$emulate" ] && ! has_target "$bin"; then
+        tl_say "kit check: this build has no CUDA (no $bin target): lab $lab runs emulated on the CPU"
+        emulate=--emulate
+    fi
+    if [ -n "$emulate" ]; then
+        target=$emu
+        has_target "$emu" || tl_die "nothing could be run: no GPU and no emulated build of lab $lab in $TL_BUILD" 77
+    fi
 fi
-echo "kit check $lab: labs/$dir/$("$tg" --print-files "$lab" | tr '\n' ' ')on the public cases"
-exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$TL_BUILD/check/$dir" $emulate "$TL_ROOT/labs/$dir"
+out=$TL_BUILD/check/$dir
+mkdir -p "$out"
+log=$out/build.log
+tl_say "kit check $lab: labs/$dir/$("$tg" --print-files "$lab" | tr '\n' ' ')on the public cases"
+if ! ninja -C "$TL_BUILD" "$target" >"$log" 2>&1; then
+    exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
+fi
+exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --prebuilt "$TL_BUILD/$target" $emulate

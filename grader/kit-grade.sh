@@ -9,5 +9,7 @@ set -eu
 : "${TL_BUILD:?kit grade: TL_BUILD is not set (run it as ./kit grade ...)}"
 
 . "$TL_ROOT/grader/kit-lib.sh"
+TL_WHO="kit grade"
+tl_need_grader_libs
 tl_build_grader "kit grade"
 exec "$TL_BUILD/grader/tl-grade" --kit "$TL_ROOT" "$@"

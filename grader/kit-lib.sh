@@ -1,18 +1,22 @@
-# grader/kit-lib.sh: shared by the grader's kit-*.sh scripts (POSIX sh; sourced, not run).
+# grader/kit-lib.sh: the grader's kit-*.sh scripts' helper over the kit's shell library (POSIX sh;
+# sourced, not run). Messages, refusals and builds are common/kit-lib.sh's (tl_say, tl_err, tl_die,
+# tl_build); this file keeps only what is the grader's.
+. "$TL_ROOT/common/kit-lib.sh"
 
-# tl_build_grader WHO: makes sure $TL_BUILD/grader/tl-grade exists and is up to date.
+# tl_build_grader WHO: makes sure $TL_BUILD/grader/tl-grade exists and is up to date; exit 2 when
+# $TL_BUILD is not configured or ninja is missing, 1 when the build fails (its errors shown).
 tl_build_grader() {
-    if [ ! -f "$TL_BUILD/build.ninja" ]; then
-        echo "$1: '$TL_BUILD' is not a configured build folder; run ./kit setup (or: meson setup '$TL_BUILD')" >&2
-        exit 2
-    fi
-    if ! command -v ninja >/dev/null 2>&1; then
-        echo "$1: not run: build tool missing (ninja is not on PATH); install ninja-build" >&2
-        exit 3
-    fi
-    if ! _log=$(ninja -C "$TL_BUILD" grader/tl-grade 2>&1); then
-        printf '%s\n' "$_log" | tail -n 20 >&2
-        echo "$1: building tl-grade failed (above)" >&2
-        exit 3
+    TL_WHO=$1
+    tl_build grader/tl-grade || exit 1
+}
+
+# tl_need_grader_libs: exit 3 naming the packages when $TL_BUILD was configured without tl-grade
+# (grader/meson.build leaves it out when pkg-config finds no libcjson, libarchive or libseccomp).
+tl_need_grader_libs() {
+    if [ -f "$TL_BUILD/build.ninja" ] && command -v ninja >/dev/null 2>&1 &&
+        ! ninja -C "$TL_BUILD" -t query grader/tl-grade >/dev/null 2>&1; then
+        tl_err "tl-grade is not in this build: Meson found no libcjson, libarchive or libseccomp when it"
+        tl_err "configured '$TL_BUILD'. Install $TL_PKGS_GRADER (./kit setup does),"
+        tl_die "then: meson setup --reconfigure '$TL_BUILD'" 3
     fi
 }

@@ -10,14 +10,8 @@
 
 #include "policy.h"
 
-#ifdef __linux__
-#include <linux/audit.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <sys/prctl.h>
+#include <seccomp.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
-#endif
 
 /* Names a lab file never needs to call, and why. Matched as whole identifiers followed by '('
  * (a call, or a function-like macro), not after '.', '->' or '::' (a member). */
@@ -167,47 +161,33 @@ int tg_policy_scan(const char *file, const char *text, size_t len, tg_buf *findi
 
 int tg_seccomp_net_install(void)
 {
-#if defined(__linux__) && (defined(__x86_64__) || defined(__aarch64__))
-#if defined(__x86_64__)
-#define TG_AUDIT_ARCH AUDIT_ARCH_X86_64
-#else
-#define TG_AUDIT_ARCH AUDIT_ARCH_AARCH64
-#endif
-    /* socket(domain, ...) and socketpair(domain, ...) with domain AF_INET, AF_INET6 or AF_PACKET:
-     * the whole process is killed (SIGSYS). AF_UNIX and AF_NETLINK stay allowed (the CUDA
-     * driver uses them). connect/sendto to an inet address need an inet socket first, which
-     * cannot be had; BPF cannot read the sockaddr they point to. Another ABI (x32, i386 through
-     * int 0x80: socketcall) is killed outright: CUDA never uses one. */
-    struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TG_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-#if defined(__x86_64__)
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000u, 0, 1),        /* x32 */
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-#else
-        BPF_JUMP(BPF_JMP | BPF_JA, 0, 0, 0),
-        BPF_JUMP(BPF_JMP | BPF_JA, 0, 0, 0),
-#endif
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 1, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socketpair, 0, 6),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET, 3, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_INET6, 2, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_PACKET, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-    };
-    struct sock_fprog prog = {.len = (unsigned short)(sizeof f / sizeof f[0]), .filter = f};
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+    /* libseccomp (Debian's libseccomp2) writes the BPF program: the architecture check (another
+     * ABI, such as i386 through int 0x80 and its socketcall, or x32, is killed outright: CUDA
+     * never uses one), the system call numbers of this architecture, the argument compare.
+     * socket(domain, ...) and socketpair(domain, ...) with domain AF_INET, AF_INET6 or AF_PACKET
+     * kill the whole process (SIGSYS). AF_UNIX and AF_NETLINK stay allowed (the CUDA driver uses
+     * them). connect/sendto to an inet address need an inet socket first, which cannot be had.
+     * seccomp_load sets PR_SET_NO_NEW_PRIVS first (its default). */
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) {
+        errno = ENOMEM;
         return -1;
-    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+    }
+    static const int domains[] = {AF_INET, AF_INET6, AF_PACKET};
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+    for (size_t i = 0; rc == 0 && i < sizeof domains / sizeof domains[0]; ++i) {
+        rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(socket), 1,
+                              SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domains[i]));
+        if (rc == 0)
+            rc = seccomp_rule_add(ctx, SCMP_ACT_KILL_PROCESS, SCMP_SYS(socketpair), 1,
+                                  SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domains[i]));
+    }
+    if (rc == 0)
+        rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc != 0) {
+        errno = -rc;
         return -1;
+    }
     return 0;
-#else
-    errno = ENOSYS;
-    return -1;
-#endif
 }

@@ -4,9 +4,9 @@
  * a lab file never needs: the network, processes, files, raw system calls, dlopen, getenv,
  * inline assembly, and network headers. Each finding names the file, the line and the call.
  *
- * Run time: the sandboxed child installs a seccomp filter before exec (PR_SET_NO_NEW_PRIVS, then
- * SECCOMP_MODE_FILTER with an architecture check) that kills the process (SIGSYS) when it asks
- * for an AF_INET, AF_INET6 or AF_PACKET socket. AF_UNIX and AF_NETLINK stay allowed (CUDA uses
+ * Run time: the sandboxed child installs a seccomp filter before exec, written by libseccomp
+ * (no_new_privs, an architecture check that kills any other ABI) that kills the process (SIGSYS)
+ * when it asks for an AF_INET, AF_INET6 or AF_PACKET socket. AF_UNIX and AF_NETLINK stay allowed (CUDA uses
  * them). Not used under compute-sanitizer (it talks to its target over TCP). */
 #ifndef TILELAB_GRADER_POLICY_H
 #define TILELAB_GRADER_POLICY_H

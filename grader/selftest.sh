@@ -80,7 +80,7 @@ for d in "$g"/*/; do
     [ "$name" = solution ] && continue
     [ -f "$d/.done" ] || { echo "  WRONG $name: not graded (see $d)"; bad=1; continue; }
     read -r sc mx _ < "$d/.done"
-    why=$(grep -o '"status": "failed"' "$d/results.json" | head -1)
+    why=$(grep -o '"status":[[:space:]]*"failed"' "$d/results.json" | head -1)
     if [ "$(echo "$sc $ssc" | awk '{print ($1 < $2)}')" = 1 ] && [ -n "$why" ]; then
         echo "  ok    $name: $sc/$mx"
     else

@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,49 +44,27 @@ static size_t utf8_len(const unsigned char *p, size_t n)
     return need;
 }
 
-void tg_json_str(FILE *out, const char *s, size_t len)
+char *tg_utf8_clean(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
-    fputc('"', out);
-    size_t i = 0;
+    char *out = malloc(3 * len + 1);     /* U+FFFD is 3 bytes; every other byte is kept */
+    if (!out)
+        return NULL;
+    size_t o = 0, i = 0;
     while (i < len) {
-        unsigned c = p[i];
-        if (c < 0x80) {
-            switch (c) {
-            case '"': fputs("\\\"", out); break;
-            case '\\': fputs("\\\\", out); break;
-            case '\n': fputs("\\n", out); break;
-            case '\r': fputs("\\r", out); break;
-            case '\t': fputs("\\t", out); break;
-            case '\b': fputs("\\b", out); break;
-            case '\f': fputs("\\f", out); break;
-            default:
-                if (c < 0x20 || c == 0x7F)
-                    fprintf(out, "\\u%04x", c);
-                else
-                    fputc((int)c, out);
-            }
-            ++i;
-            continue;
-        }
-        size_t n = utf8_len(p + i, len - i);
+        size_t n = p[i] ? utf8_len(p + i, len - i) : 0;
         if (n == 0) {
-            fputs("\\ufffd", out);       /* one replacement per invalid byte */
+            memcpy(out + o, "\xEF\xBF\xBD", 3);   /* one replacement per invalid byte (or NUL) */
+            o += 3;
             ++i;
         } else {
-            fwrite(p + i, 1, n, out);
+            memcpy(out + o, p + i, n);
+            o += n;
             i += n;
         }
     }
-    fputc('"', out);
-}
-
-void tg_json_cstr(FILE *out, const char *s)
-{
-    if (!s)
-        fputs("null", out);
-    else
-        tg_json_str(out, s, strlen(s));
+    out[o] = '\0';
+    return out;
 }
 
 int tg_write_atomic(const char *path, const void *data, size_t len)

@@ -1,16 +1,16 @@
-/* util.h: small pieces the grader needs: a JSON string escaper, atomic file writes, folders. */
+/* util.h: small pieces the grader needs: text made valid UTF-8, atomic file writes, folders. */
 #ifndef TILELAB_GRADER_UTIL_H
 #define TILELAB_GRADER_UTIL_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-/* Writes s (len bytes, any content) as a JSON string with its quotes: '"' and '\' escaped,
- * control characters as \n \t \r \b \f or \u00XX, DEL as \u007f, and every byte that is not
- * part of well-formed UTF-8 (stray continuation bytes, overlong forms, surrogates, code points
- * above U+10FFFF, truncated sequences) replaced by U+FFFD. Valid UTF-8 passes unchanged. */
-void tg_json_str(FILE *out, const char *s, size_t len);
-void tg_json_cstr(FILE *out, const char *s);   /* NULL writes null */
+/* s (len bytes, any content) as well-formed UTF-8, NUL-terminated, for a JSON string (cJSON
+ * escapes quotes, backslashes and control characters but passes other bytes as they are): every
+ * byte that is not part of well-formed UTF-8 (stray continuation bytes, overlong forms,
+ * surrogates, code points above U+10FFFF, truncated sequences) and every NUL becomes U+FFFD.
+ * Valid UTF-8 passes unchanged. Caller frees; NULL when out of memory. */
+char *tg_utf8_clean(const char *s, size_t len);
 
 /* Writes data to path atomically: path.tmp, fsync, rename, fsync of the folder. 0 or -1. */
 int  tg_write_atomic(const char *path, const void *data, size_t len);

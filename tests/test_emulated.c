@@ -8,12 +8,15 @@
 #include <string.h>
 
 #include "run_capture.h"
+#include "wrong_manifest.h"
 
 typedef struct emu_case {
     char bin[64];          /* under build/labs/emulated/                      */
     int  exit_code;
     char want[3][96];      /* every one of these must appear in the output    */
 } emu_case;
+
+static void run_emulated(const emu_case *c);
 
 ParameterizedTestParameters(emulated, program_gets_its_verdict)
 {
@@ -24,25 +27,42 @@ ParameterizedTestParameters(emulated, program_gets_its_verdict)
         {"lab02-emu", 1, {"unwritten elements"}},
         {"lab03-emu", 1, {"unwritten elements"}},
         {"lab04-emu", 1, {"unwritten elements"}},
-        {"lab02-wrong-floor-grid-emu", 1, {"tilelab-emu: invalid-launch", "ceiling division"}},
-        {"lab02-wrong-swapped-emu", 1, {"swapped indices", "[Col][Row]"}},
-        {"lab02-wrong-pvalue-uninit-emu", 1, {"FAIL"}},
-        {"lab03-wrong-nosync1-emu", 1, {"tilelab-emu: race:", "__shared__ float", "nosync1.cu:"}},
-        {"lab03-wrong-nosync2-emu", 1, {"tilelab-emu: race:", "__shared__ float", "nosync2.cu:"}},
-        {"lab03-wrong-swapped-emu", 1, {"swapped indices"}},
-        {"lab03-wrong-tile-transposed-emu", 1, {"swapped indices", "transpose(N)"}},
-        {"lab03-wrong-pvalue-uninit-emu", 1, {"FAIL"}},
-        {"lab04-wrong-sync-in-branch-emu", 1, {"tilelab-emu: divergent-barrier", "sync-in-branch.cu:"}},
-        {"lab04-wrong-noguard-m-emu", 1, {"tilelab-emu: global-out-of-bounds: read of", "d_M", "past its end"}},
-        {"lab04-wrong-noguard-n-emu", 1, {"tilelab-emu: global-out-of-bounds: read of", "d_N", "past its end"}},
-        {"lab04-wrong-noguard-store-emu", 1, {"tilelab-emu: global-out-of-bounds: write of", "d_P", "past its end"}},
-        {"lab04-wrong-floor-grid-emu", 1, {"tilelab-emu: invalid-launch"}},
-        {"lab04-wrong-swapped-emu", 1, {"swapped indices"}},
     };
     return cr_make_param_array(emu_case, cases, sizeof cases / sizeof cases[0]);
 }
 
+/* The known-wrong submissions' emulated twins (tests/wrong/manifest.tsv, its emulated column). */
+ParameterizedTestParameters(emulated, known_wrong_submission_is_caught)
+{
+    static wrong_row rows[WRONG_MAX_ROWS];
+    static emu_case cases[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, NULL, rows, why, sizeof why), k = 0;
+    if (n < 0)
+        fprintf(stderr, "test_emulated: %s\n", why);
+    for (int i = 0; i < n; ++i) {
+        if (rows[i].nemu_expect == 0)
+            continue;                 /* a CPU lab: no emulated build */
+        snprintf(cases[k].bin, sizeof cases[k].bin, "%s", strrchr(rows[i].emu_program, '/') + 1);
+        cases[k].exit_code = 1;
+        for (int j = 0; j < rows[i].nemu_expect && j < 3; ++j)
+            snprintf(cases[k].want[j], sizeof cases[k].want[j], "%s", rows[i].emu_expect[j]);
+        ++k;
+    }
+    return cr_make_param_array(emu_case, cases, (size_t)k);
+}
+
+ParameterizedTest(emu_case *c, emulated, known_wrong_submission_is_caught, .timeout = 300)
+{
+    run_emulated(c);
+}
+
 ParameterizedTest(emu_case *c, emulated, program_gets_its_verdict, .timeout = 300)
+{
+    run_emulated(c);
+}
+
+static void run_emulated(const emu_case *c)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/labs/emulated/%s", TL_BUILD_ROOT, c->bin);
@@ -72,4 +92,15 @@ Test(emulated, refuses_to_report_times, .timeout = 120)
     const char *row = strstr(r.out, "tiled16");
     cr_assert(row && strstr(row, " -") != NULL, "%s", r.out);
     run_free(&r);
+}
+
+Test(emulated, the_manifest_reads_and_lists_emulated_diagnostics, .timeout = 10)
+{
+    static wrong_row rows[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, "!01", rows, why, sizeof why);
+    cr_assert_geq(n, 0, "%s", why);
+    cr_assert_gt(n, 0, "tests/wrong/manifest.tsv lists no GPU lab's known-wrong submission");
+    for (int i = 0; i < n; ++i)
+        cr_assert_gt(rows[i].nemu_expect, 0, "%s: a GPU lab's row needs the emulator's diagnostics", rows[i].file);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "run_capture.h"
+#include "wrong_manifest.h"
 
 /* Runs TL_BUILD_ROOT/rel with args (space-separated), stdout and stderr into *out (malloc'ed).
  * Returns the exit code (128 + signal when killed), -1 when the program is not there. */
@@ -47,13 +48,12 @@ static const char *tail(const char *out)
 }
 
 /* Skips (never passes) when the program is absent or found no usable GPU. */
-static void skip_unless_ran(int rc, const char *rel, const char *out)
+static void skip_unless_ran(int rc, const char *rel)
 {
     if (rc == -1)
         cr_skip_test("%s is not built (this build has no CUDA)", rel);
     if (rc == 77)
         cr_skip_test("no usable CUDA device (%s exited 77)", rel);
-    (void)out;
 }
 
 /* ------------------------------------------------------------------ the programs */
@@ -65,40 +65,33 @@ typedef struct program_case {
     const char *names[5];   /* for expect 1: the output must name one of these (NULL-ended) */
 } program_case;
 
-/* Sizes: large enough and repeated enough that races show on real hardware (several phases,
- * thousands of blocks, five checked runs per case), small enough to stay fast. */
-#define S02 "--sizes 1,15,17,100,255,256,1000,1024 --no-time"
-#define S03 "--sizes 16,32,64,256,1024,2048 --repeat 5 --no-time"
-#define S04 "--repeat 5 --no-time"
-#define RACE {"race", "scattered errors", "all wrong", NULL}
-#define UNINIT {"NaN/Inf computed", "all wrong", "scattered errors", "race", NULL}
-
 static const program_case cases[] = {
     /* reference solutions: exit 0 (timed, as a student would run them) */
     {"solutions/02-naive-kernel/lab02-ref", "--quiet", 0, {NULL}},
     {"solutions/03-tiled-kernel/lab03-ref", "--quiet", 0, {NULL}},
     {"solutions/04-boundary-handling/lab04-ref", "--quiet", 0, {NULL}},
     {"solutions/05-occupancy-study/lab05-ref", "--quiet", 0, {NULL}},
-    /* skeletons: compile, run, fail */
-    {"labs/02-naive-kernel/lab02", S02, 1, {"unwritten elements", NULL}},
-    {"labs/03-tiled-kernel/lab03", S03, 1, {"unwritten elements", "grid too small", NULL}},
-    {"labs/04-boundary-handling/lab04", S04, 1, {"unwritten elements", "grid too small", NULL}},
-    /* known-wrong submissions */
-    {"tests/wrong/lab02-wrong-floor-grid", S02, 1, {"grid too small", NULL}},
-    {"tests/wrong/lab02-wrong-swapped", S02, 1, {"swapped indices", NULL}},
-    {"tests/wrong/lab02-wrong-pvalue-uninit", S02, 1, UNINIT},
-    {"tests/wrong/lab03-wrong-nosync1", S03, 1, RACE},
-    {"tests/wrong/lab03-wrong-nosync2", S03, 1, RACE},
-    {"tests/wrong/lab03-wrong-swapped", S03, 1, {"swapped indices", NULL}},
-    {"tests/wrong/lab03-wrong-tile-transposed", S03, 1, {"swapped indices", "all wrong", NULL}},
-    {"tests/wrong/lab03-wrong-pvalue-uninit", S03, 1, UNINIT},
-    {"tests/wrong/lab04-wrong-sync-in-branch", S04, 1, {"boundary handling", "race", "NaN/Inf computed", "scattered errors", NULL}},
-    {"tests/wrong/lab04-wrong-noguard-m", S04, 1, {"NaN/Inf computed", "boundary handling", "illegal", NULL}},
-    {"tests/wrong/lab04-wrong-noguard-n", S04, 1, {"NaN/Inf computed", "boundary handling", "illegal", NULL}},
-    {"tests/wrong/lab04-wrong-noguard-store", S04, 1, {"write outside P", "illegal", NULL}},
-    {"tests/wrong/lab04-wrong-floor-grid", S04, 1, {"grid too small", NULL}},
-    {"tests/wrong/lab04-wrong-swapped", S04, 1, {"swapped indices", NULL}},
+    /* skeletons: compile, run their public sizes, fail */
+    {"labs/02-naive-kernel/lab02", "--no-time", 1, {"unwritten elements", NULL}},
+    {"labs/03-tiled-kernel/lab03", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
+    {"labs/04-boundary-handling/lab04", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
 };
+
+static void assert_verdict(const char *rel, const char *args, int expect, const char *const *names, int nnames)
+{
+    char *out;
+    int rc = run_program(rel, args, &out);
+    skip_unless_ran(rc, rel);
+    cr_assert_eq(rc, expect, "%s %s: exit %d, expected %d; its output ends:\n%s", rel, args, rc, expect, tail(out));
+    if (expect == 1) {
+        int named = 0;
+        for (int n = 0; n < nnames && !named; ++n)
+            named = strstr(out, names[n]) != NULL;
+        cr_assert(named, "%s failed as it should, but its output names none of the expected bug "
+                  "classes (first: '%s'); it ends:\n%s", rel, names[0], tail(out));
+    }
+    free(out);
+}
 
 ParameterizedTestParameters(gpu_labs, program_gets_its_verdict)
 {
@@ -111,19 +104,42 @@ ParameterizedTestParameters(gpu_labs, program_gets_its_verdict)
 ParameterizedTest(int *i, gpu_labs, program_gets_its_verdict, .timeout = 300)
 {
     const program_case *c = &cases[*i];
-    char *out;
-    int rc = run_program(c->rel, c->args, &out);
-    skip_unless_ran(rc, c->rel, out);
-    cr_assert_eq(rc, c->expect, "%s %s: exit %d, expected %d; its output ends:\n%s", c->rel, c->args,
-                 rc, c->expect, tail(out));
-    if (c->expect == 1) {
-        int named = 0;
-        for (int n = 0; c->names[n] && !named; ++n)
-            named = strstr(out, c->names[n]) != NULL;
-        cr_assert(named, "%s failed as it should, but its output names none of the expected bug "
-                  "classes (first: '%s'); it ends:\n%s", c->rel, c->names[0], tail(out));
+    int n = 0;
+    while (c->names[n])
+        ++n;
+    assert_verdict(c->rel, c->args, c->expect, c->names, n);
+}
+
+/* Known-wrong submissions of the GPU labs (tests/wrong/manifest.tsv, every lab but 01): exit 1
+ * with one of the expected classes named. Races need several phases, many blocks and repeats:
+ * the manifest's arguments say so. */
+ParameterizedTestParameters(gpu_labs, known_wrong_submission_is_caught)
+{
+    static wrong_row rows[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, "!01", rows, why, sizeof why);
+    if (n < 0) {
+        fprintf(stderr, "test_gpu_labs: %s\n", why);
+        n = 0;      /* the_manifest_reads test below fails with the reason */
     }
-    free(out);
+    return cr_make_param_array(wrong_row, rows, (size_t)n);
+}
+
+ParameterizedTest(wrong_row *c, gpu_labs, known_wrong_submission_is_caught, .timeout = 300)
+{
+    const char *names[WRONG_MAX_NAMES];
+    for (int i = 0; i < c->nexpect; ++i)
+        names[i] = c->expect[i];
+    assert_verdict(c->program, c->args, 1, names, c->nexpect);
+}
+
+Test(gpu_labs, the_manifest_reads_and_lists_gpu_bugs, .timeout = 10)
+{
+    static wrong_row rows[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, "!01", rows, why, sizeof why);
+    cr_assert_geq(n, 0, "%s", why);
+    cr_assert_gt(n, 0, "tests/wrong/manifest.tsv lists no GPU lab's known-wrong submission");
 }
 
 /* ------------------------------------------------------------------ lab 05 without a GPU */

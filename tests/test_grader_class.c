@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "util.h"
 
 #define TG      TL_BUILD_ROOT "/grader/tl-grade"
@@ -87,6 +89,15 @@ static void make_class(void)
                     "tar -czf evil_oversized.tar.gz -C o gmm.c && rm -rf o", CLASS), 0);
     sh("cd '%s' && mkdir -p d && cp '%s/solutions/01-cpu-baseline/gmm.c' d/ && mknod d/null c 1 3 2>/dev/null && "
        "tar -cf evil_device.tar -C d gmm.c null; rm -rf d", CLASS, TL_SOURCE_ROOT);
+    /* Archives as students make them, made here (tests/hostile/archives.py says which), bsdtar's
+     * tar.gz when installed, and a zip whose headers understate its size. */
+    if (sh("command -v python3 >/dev/null") == 0)
+        cr_assert_eq(sh("python3 '%s/tests/hostile/archives.py' '%s' '%s/solutions/01-cpu-baseline/gmm.c'",
+                        TL_SOURCE_ROOT, CLASS, TL_SOURCE_ROOT), 0);
+    if (sh("command -v bsdtar >/dev/null") == 0)
+        cr_assert_eq(sh("cd '%s' && mkdir -p b/bsdtar_solution && cp '%s/solutions/01-cpu-baseline/gmm.c' "
+                        "b/bsdtar_solution/ && bsdtar -czf bsdtar_solution.tar.gz -C b bsdtar_solution && rm -rf b",
+                        CLASS, TL_SOURCE_ROOT), 0);
     cr_assert_eq(sh("echo 424242 > '%s/secret'", CLASS), 0);
 }
 
@@ -106,55 +117,111 @@ static void class_run(void)
     if (fresh && tg_is_file(OUT "/summary.md"))
         return;
     make_class();
-    int rc = sh("'%s' --kit '%s' --lab 01 --out '%s' --secret '%s/secret' --jobs 2 '%s'/* '%s'/*.tar* %s "
-                "> '%s/run.log' 2>&1", TG, TL_SOURCE_ROOT, OUT, CLASS, IN, CLASS,
-                tg_is_file(CLASS "/zipped_solution.zip") ? CLASS "/zipped_solution.zip" : "", CLASS);
+    int rc = sh("'%s' --kit '%s' --lab 01 --out '%s' --secret '%s/secret' --jobs 2 '%s'/* '%s'/*.tar* '%s'/*.zip "
+                "> '%s/run.log' 2>&1", TG, TL_SOURCE_ROOT, OUT, CLASS, IN, CLASS, CLASS, CLASS);
     char *log = tg_read_file(CLASS "/run.log", 1 << 20, NULL);
     cr_assert_eq(rc, 0, "the class run failed (exit %d):\n%s", rc, log ? log : "");
     free(log);
     tg_write_atomic(CLASS "/stamp", stamp, strlen(stamp));
 }
 
-static char *results(const char *student)
+/* results.json, loaded with cJSON; every check below reads its fields. */
+static cJSON *load_results(const char *path, const char *student)
+{
+    char *s = tg_read_file(path, 1 << 22, NULL);
+    cr_assert(s, "no results.json for %s", student);
+    cJSON *js = cJSON_Parse(s);
+    cr_assert(js, "results.json of %s is not JSON:\n%.2000s", student, s);
+    free(s);
+    return js;
+}
+
+static cJSON *results(const char *student)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/%s/results.json", OUT, student);
-    char *s = tg_read_file(p, 1 << 22, NULL);
-    cr_assert(s, "no results.json for %s", student);
-    return s;
+    return load_results(p, student);
 }
 
-static double score_of(const char *json)
+static double number_at(const cJSON *o, const char *key)
 {
-    const char *p = strstr(json, "\"score\": ");
-    cr_assert(p);
-    return atof(p + 9);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    cr_assert(cJSON_IsNumber(v), "results.json: no number '%s'", key);
+    return v->valuedouble;
 }
 
-/* The JSON text of one test, from its name to its visibility (outputs are escaped, so the
- * substring search is safe for ASCII reasons). */
-static char *test_of(const char *json, const char *name)
+static double score_of(const cJSON *js)
 {
-    char key[300];
-    snprintf(key, sizeof key, "{\"name\": \"%s\"", name);
-    const char *p = strstr(json, key);
-    cr_assert(p, "no test '%s' in results.json", name);
-    const char *e = strstr(p, "\"visibility\"");
-    cr_assert(e);
-    return strndup(p, (size_t)(e - p));
+    return number_at(js, "score");
+}
+
+/* The score's maximum on this machine (tests not graded here left out): tilelab.max. */
+static double max_of(const cJSON *js)
+{
+    return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "max");
+}
+
+static const char *string_at(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    cr_assert(cJSON_IsString(v), "results.json: no string '%s'", key);
+    return v->valuestring;
+}
+
+/* The top output (Gradescope's "output"): the build, the refusal, the evidence, the score line. */
+static const char *output_of(const cJSON *js)
+{
+    return string_at(js, "output");
+}
+
+/* One test of "tests" by name (graded tests only). */
+static const cJSON *test_of(const cJSON *js, const char *name)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(js, "tests"))
+        if (strcmp(string_at(t, "name"), name) == 0)
+            return t;
+    cr_assert_fail("no test '%s' in results.json", name);
+    return NULL;
+}
+
+/* 1 when any string anywhere in results.json contains needle. */
+static int any_text(const cJSON *j, const char *needle)
+{
+    if (cJSON_IsString(j))
+        return strstr(j->valuestring, needle) != NULL;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, j)
+        if (any_text(c, needle))
+            return 1;
+    return 0;
+}
+
+static int count_failed(const cJSON *js)
+{
+    int n = 0;
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(js, "tests"))
+        n += strcmp(string_at(t, "status"), "failed") == 0;
+    return n;
+}
+
+static void assert_test_in(const cJSON *js, const char *student, const char *test, int passed, const char *needle)
+{
+    const cJSON *t = test_of(js, test);
+    const char *status = string_at(t, "status"), *out = string_at(t, "output");
+    cr_assert_str_eq(status, passed ? "passed" : "failed", "%s: test '%s' should have %s:\n%s", student, test,
+                     passed ? "passed" : "failed", out);
+    if (needle)
+        cr_assert(strstr(out, needle), "%s: test '%s' should say '%s':\n%s", student, test, needle, out);
 }
 
 static void assert_test(const char *student, const char *test, int passed, const char *needle)
 {
     class_run();
-    char *js = results(student);
-    char *t = test_of(js, test);
-    cr_assert(strstr(t, passed ? "\"status\": \"passed\"" : "\"status\": \"failed\""),
-              "%s: test '%s' should have %s:\n%s", student, test, passed ? "passed" : "failed", t);
-    if (needle)
-        cr_assert(strstr(t, needle), "%s: test '%s' should say '%s':\n%s", student, test, needle, t);
-    free(t);
-    free(js);
+    cJSON *js = results(student);
+    assert_test_in(js, student, test, passed, needle);
+    cJSON_Delete(js);
 }
 
 static const char *isolation(void)
@@ -249,10 +316,39 @@ Test(class01, the_solution_gets_full_marks_as_folder_tarball_and_zip, .timeout =
         snprintf(p, sizeof p, "%s/%s/results.json", OUT, names[i]);
         if (!tg_is_file(p) && strcmp(names[i], "zipped_solution") == 0)
             continue;                               /* no zip tool on this machine */
-        char *js = results(names[i]);
+        cJSON *js = results(names[i]);
         cr_assert_float_eq(score_of(js), 100.0, 1e-9, "%s scored %g", names[i], score_of(js));
-        free(js);
+        cJSON_Delete(js);
     }
+}
+
+Test(class01, archives_from_python_windows_macos_and_bsdtar_are_accepted, .timeout = LIMIT)
+{
+    class_run();
+    if (!tg_is_file(CLASS "/python_zip.zip"))
+        cr_skip_test("python3 is not installed: the archives of other tools were not made");
+    const char *names[] = {"python_zip", "windows_zip", "macos_zip", "pax_tar", "bsdtar_solution", NULL};
+    for (int i = 0; names[i]; ++i) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s/results.json", OUT, names[i]);
+        if (!tg_is_file(p) && strcmp(names[i], "bsdtar_solution") == 0)
+            continue;                               /* no bsdtar on this machine */
+        cJSON *js = results(names[i]);
+        cr_assert_float_eq(score_of(js), 100.0, 1e-9, "%s scored %g:\n%s", names[i], score_of(js), output_of(js));
+        cJSON_Delete(js);
+    }
+}
+
+Test(class01, a_zip_whose_headers_understate_its_size_is_refused_on_the_bytes_unpacked, .timeout = LIMIT)
+{
+    class_run();
+    if (!tg_is_file(CLASS "/evil_zip_lies.zip"))
+        cr_skip_test("python3 is not installed: the crafted zip was not made");
+    cJSON *js = results("evil_zip_lies");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9);
+    cr_assert(strstr(output_of(js), "archive refused") && strstr(output_of(js), "counted on the bytes unpacked"),
+              "%s", output_of(js));
+    cJSON_Delete(js);
 }
 
 /* ------------------------------------------------------------ known-wrong */
@@ -287,20 +383,22 @@ Test(wrong01, a_dropped_partial_block_fails_ragged_sizes_only_and_is_named, .tim
 Test(wrong01, a_build_failure_scores_0_and_quotes_the_compiler, .timeout = LIMIT)
 {
     class_run();
-    char *js = results("does_not_compile");
+    cJSON *js = results("does_not_compile");
     cr_assert_float_eq(score_of(js), 0.0, 1e-9);
-    cr_assert(strstr(js, "the build failed") && strstr(js, "gmm.c") && strstr(js, "error"), "%s", js);
-    free(js);
+    const char *top = output_of(js);
+    cr_assert(strstr(top, "the build failed") && strstr(top, "gmm.c") && strstr(top, "error"), "%s", top);
+    cr_assert_str_eq(string_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "status"), "build failed");
+    cJSON_Delete(js);
 }
 
 Test(wrong01, every_wrong_submission_scores_less_than_the_solution, .timeout = LIMIT)
 {
     class_run();
     for (int i = 0; wrong[i]; ++i) {
-        char *js = results(wrong[i]);
+        cJSON *js = results(wrong[i]);
         double s = score_of(js);
         cr_assert(s < 100.0 && s > 0.0, "%s scored %g", wrong[i], s);
-        free(js);
+        cJSON_Delete(js);
     }
 }
 
@@ -351,9 +449,11 @@ Test(hostile01, a_fork_bomb_is_contained_and_leaves_no_process_behind, .timeout 
 Test(hostile01, gigabytes_of_output_are_counted_not_kept, .timeout = LIMIT)
 {
     assert_test("gigabytes_of_output", IJK_PUB, 0, "MiB; 64 KiB kept");
-    char *js = results("gigabytes_of_output");
-    cr_assert(strlen(js) < 200 * 1024, "results.json is %zu bytes: the output was not capped", strlen(js));
-    free(js);
+    cJSON *js = results("gigabytes_of_output");
+    char *text = cJSON_PrintUnformatted(js);
+    cr_assert(strlen(text) < 200 * 1024, "results.json is %zu bytes: the output was not capped", strlen(text));
+    free(text);
+    cJSON_Delete(js);
 }
 
 Test(hostile01, exiting_0_early_is_not_a_pass, .timeout = LIMIT)
@@ -365,10 +465,11 @@ Test(hostile01, exiting_0_early_is_not_a_pass, .timeout = LIMIT)
 Test(hostile01, printing_pass_and_score_100_earns_nothing, .timeout = LIMIT)
 {
     class_run();
-    char *js = results("print_pass");
+    cJSON *js = results("print_pass");
     cr_assert_float_eq(score_of(js), 5.0, 1e-9, "print_pass: no correctness point, only the policy's 5");
-    cr_assert(strstr(js, "Score: 100/100") && strstr(js, "evidence only"), "its prints should be quoted as evidence");
-    free(js);
+    cr_assert(strstr(output_of(js), "Score: 100/100") && strstr(output_of(js), "evidence only"),
+              "its prints should be quoted as evidence:\n%s", output_of(js));
+    cJSON_Delete(js);
 }
 
 Test(hostile01, abort_is_reported_as_sigabrt, .timeout = LIMIT)
@@ -392,10 +493,10 @@ Test(hostile01, the_solutions_the_kit_and_the_out_dir_are_unreadable, .timeout =
     class_run();
     if (!strstr(isolation(), "bubblewrap"))
         cr_skip_test("no bubblewrap here: the filesystem is not isolated (%s)", isolation());
-    char *js = results("read_secrets");
-    cr_assert_not(strstr(js, "LEAK"), "the sandbox leaked:\n%s", js);
+    cJSON *js = results("read_secrets");
+    cr_assert_not(any_text(js, "LEAK"), "the sandbox leaked:\n%s", output_of(js));
     cr_assert_float_eq(score_of(js), 95.0, 1e-9, "read_secrets: every case right, the policy points lost");
-    free(js);
+    cJSON_Delete(js);
     assert_test("read_secrets", POLICY, 0, "calls fopen()");
     assert_test("read_secrets", POLICY, 0, "calls getenv()");
 }
@@ -405,10 +506,10 @@ Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
     class_run();
     if (!strstr(isolation(), "bubblewrap") && !strstr(isolation(), "unshare"))
         cr_skip_test("network not isolated here (%s)", isolation());
-    char *js = results("network_socket");
-    cr_assert_not(strstr(js, "LEAK"), "the sandbox has network:\n%s", js);
+    cJSON *js = results("network_socket");
+    cr_assert_not(any_text(js, "LEAK"), "the sandbox has network:\n%s", output_of(js));
     cr_assert(score_of(js) < 100.0, "network_socket scored %g", score_of(js));
-    free(js);
+    cJSON_Delete(js);
     assert_test("network_socket", POLICY, 0, "calls socket()");
     assert_test("network_socket", POLICY, 0, "includes <sys/socket.h");
     if (strstr(isolation(), "seccomp")) {
@@ -427,35 +528,35 @@ Test(hostile01, nothing_is_written_outside_the_sandbox, .timeout = LIMIT)
                            OUT "/.state/tl_hostile_was_here", NULL};
     for (int i = 0; paths[i]; ++i)
         cr_assert_not(access(paths[i], F_OK) == 0, "the hostile submission wrote %s", paths[i]);
-    char *js = results("write_outside");
+    cJSON *js = results("write_outside");
     cr_assert_float_eq(score_of(js), 95.0, 1e-9, "write_outside: every case right, the policy points lost");
-    free(js);
+    cJSON_Delete(js);
     assert_test("write_outside", POLICY, 0, "calls fopen()");
 }
 
 Test(hostile01, archives_with_dotdot_or_links_are_refused_with_the_reason, .timeout = LIMIT)
 {
     class_run();
-    char *js = results("evil_dotdot");
+    cJSON *js = results("evil_dotdot");
     cr_assert_float_eq(score_of(js), 0.0, 1e-9);
-    cr_assert(strstr(js, "archive refused") && strstr(js, ".."), "%s", js);
-    free(js);
+    cr_assert(strstr(output_of(js), "archive refused") && strstr(output_of(js), ".."), "%s", output_of(js));
+    cJSON_Delete(js);
     js = results("evil_symlink");
     cr_assert_float_eq(score_of(js), 0.0, 1e-9);
-    cr_assert(strstr(js, "archive refused") && strstr(js, "link"), "%s", js);
-    free(js);
+    cr_assert(strstr(output_of(js), "archive refused") && strstr(output_of(js), "link"), "%s", output_of(js));
+    cJSON_Delete(js);
     char *part = tg_read_file(OUT "/evil_symlink/summary.part.md", 1 << 20, NULL);
     cr_assert(part && !strstr(part, "every test passed"), "a refused archive's summary says it passed:\n%s", part);
     free(part);
     js = results("evil_oversized");
     cr_assert_float_eq(score_of(js), 0.0, 1e-9);
-    cr_assert(strstr(js, "archive refused") && strstr(js, "MiB accepted"), "%s", js);
-    free(js);
+    cr_assert(strstr(output_of(js), "archive refused") && strstr(output_of(js), "MiB accepted"), "%s", output_of(js));
+    cJSON_Delete(js);
     if (tg_is_file(CLASS "/evil_device.tar")) {
         js = results("evil_device");
         cr_assert_float_eq(score_of(js), 0.0, 1e-9);
-        cr_assert(strstr(js, "archive refused") && strstr(js, "device"), "%s", js);
-        free(js);
+        cr_assert(strstr(output_of(js), "archive refused") && strstr(output_of(js), "device"), "%s", output_of(js));
+        cJSON_Delete(js);
     }
 }
 
@@ -463,10 +564,10 @@ Test(hostile01, every_hostile_submission_scores_less_than_the_solution_with_a_re
 {
     class_run();
     for (int i = 0; hostile[i]; ++i) {
-        char *js = results(hostile[i]);
+        cJSON *js = results(hostile[i]);
         cr_assert(score_of(js) < 100.0, "%s scored %g, as much as the solution", hostile[i], score_of(js));
-        cr_assert(strstr(js, "\"status\": \"failed\""), "%s: no failed test names the reason", hostile[i]);
-        free(js);
+        cr_assert(count_failed(js) > 0, "%s: no failed test names the reason", hostile[i]);
+        cJSON_Delete(js);
     }
     assert_test("solution", POLICY, 1, "static scan of gmm.c");
     assert_test("fork_bomb", POLICY, 0, "calls fork()");
@@ -475,9 +576,10 @@ Test(hostile01, every_hostile_submission_scores_less_than_the_solution_with_a_re
 Test(hostile01, the_report_says_whether_seccomp_was_used, .timeout = LIMIT)
 {
     class_run();
-    char *js = results("solution");
-    cr_assert(strstr(js, "seccomp was used") || strstr(js, "seccomp was not used"), "%s", js);
-    free(js);
+    cJSON *js = results("solution");
+    const char *out = string_at(test_of(js, POLICY), "output");
+    cr_assert(strstr(out, "seccomp was used") || strstr(out, "seccomp was not used"), "%s", out);
+    cJSON_Delete(js);
 }
 
 /* ------------------------------------------------------------ lab 03, emulated */
@@ -527,43 +629,29 @@ static void class03_run(void)
     tg_write_atomic(CLASS3 "/stamp", stamp, strlen(stamp));
 }
 
-static char *results3(const char *student)
+static cJSON *results3(const char *student)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/out/%s/results.json", CLASS3, student);
-    char *s = tg_read_file(p, 1 << 22, NULL);
-    cr_assert(s, "no results.json for %s", student);
-    return s;
-}
-
-static double max_of(const char *json)
-{
-    const char *p = strstr(json, "\"max\": ");
-    cr_assert(p);
-    return atof(p + 7);
+    return load_results(p, student);
 }
 
 static void assert_test3(const char *student, const char *test, int passed, const char *needle)
 {
-    char *js = results3(student);
-    char *t = test_of(js, test);
-    cr_assert(strstr(t, passed ? "\"status\": \"passed\"" : "\"status\": \"failed\""),
-              "%s: test '%s' should have %s:\n%s", student, test, passed ? "passed" : "failed", t);
-    if (needle)
-        cr_assert(strstr(t, needle), "%s: test '%s' should say '%s':\n%s", student, test, needle, t);
-    free(t);
-    free(js);
+    cJSON *js = results3(student);
+    assert_test_in(js, student, test, passed, needle);
+    cJSON_Delete(js);
 }
 
 Test(class03emu, the_solution_gets_every_graded_point_and_speed_is_not_graded, .timeout = LIMIT)
 {
     class03_run();
-    char *js = results3("solution");
+    cJSON *js = results3("solution");
     cr_assert_float_eq(score_of(js), max_of(js), 1e-9, "the solution scored %g of %g", score_of(js), max_of(js));
     cr_assert_float_eq(max_of(js), 80.0, 1e-9, "emulated: out of 100 minus the 20 speed points");
-    cr_assert(strstr(js, "refused (not attempted): speed is measured only on a real GPU"), "%s", js);
-    cr_assert(strstr(js, "not run under emulation (too large for the CPU"), "%s", js);
-    free(js);
+    cr_assert(any_text(js, "refused (not attempted): speed is measured only on a real GPU"), "%s", output_of(js));
+    cr_assert(any_text(js, "not run under emulation (too large for the CPU"), "%s", output_of(js));
+    cJSON_Delete(js);
     assert_test3("solution", T16_PUB, 1, "not run under emulation");
     assert_test3("solution", RACE03, 1, "emulated build");
 }
@@ -571,9 +659,9 @@ Test(class03emu, the_solution_gets_every_graded_point_and_speed_is_not_graded, .
 Test(class03emu, a_missing_syncthreads_loses_points_as_a_race, .timeout = LIMIT)
 {
     class03_run();
-    char *js = results3("nosync1");
+    cJSON *js = results3("nosync1");
     cr_assert(score_of(js) < max_of(js), "nosync1 scored %g of %g", score_of(js), max_of(js));
-    free(js);
+    cJSON_Delete(js);
     assert_test3("nosync1", T16_PUB, 0, "race");
     assert_test3("nosync1", RACE03, 0, "tilelab-emu:");
 }
@@ -581,18 +669,18 @@ Test(class03emu, a_missing_syncthreads_loses_points_as_a_race, .timeout = LIMIT)
 Test(class03emu, a_transposed_tile_load_loses_points_as_swapped_indices, .timeout = LIMIT)
 {
     class03_run();
-    char *js = results3("tile-transposed");
+    cJSON *js = results3("tile-transposed");
     cr_assert(score_of(js) < max_of(js), "tile-transposed scored %g of %g", score_of(js), max_of(js));
-    free(js);
+    cJSON_Delete(js);
     assert_test3("tile-transposed", T32_PUB, 0, "wrong result");
 }
 
 Test(class03emu, a_getenv_call_loses_the_policy_points_and_is_named, .timeout = LIMIT)
 {
     class03_run();
-    char *js = results3("getenv");
+    cJSON *js = results3("getenv");
     cr_assert_float_eq(score_of(js), max_of(js) - 5, 1e-9, "getenv scored %g of %g", score_of(js), max_of(js));
-    free(js);
+    cJSON_Delete(js);
     assert_test3("getenv", "policy: no network, processes, files or asm (tiled.cu)", 0, "calls getenv()");
     char *md = tg_read_file(CLASS3 "/out/summary.md", 1 << 22, NULL);
     cr_assert(md && strstr(md, "policy violation"), "summary.md does not name the violation");
@@ -602,10 +690,11 @@ Test(class03emu, a_getenv_call_loses_the_policy_points_and_is_named, .timeout = 
 Test(class03emu, a_network_socket_is_killed_by_seccomp_and_named, .timeout = LIMIT)
 {
     class03_run();
-    char *js = results3("network_socket");
+    cJSON *js = results3("network_socket");
     cr_assert(score_of(js) < max_of(js) - 5, "network_socket scored %g of %g", score_of(js), max_of(js));
-    int seccomp = strstr(js, "seccomp (no inet sockets)") != NULL;
-    free(js);
+    int seccomp = strstr(string_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "isolation"),
+                         "seccomp (no inet sockets)") != NULL;
+    cJSON_Delete(js);
     assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0, "calls socket()");
     if (seccomp) {
         assert_test3("network_socket", T16_PUB, 0, "killed: tried to open a network socket");
@@ -707,12 +796,42 @@ Test(kit, kit_check_fails_on_the_skeleton_with_the_teaching_output, .timeout = L
                     TL_BUILD_ROOT, TL_SOURCE_ROOT), 2, "an unknown lab is a usage error");
 }
 
+Test(kit, kit_checks_failed_build_is_a_fail_quoting_the_compiler_never_a_skip, .timeout = 60)
+{
+    const char *dir = TL_BUILD_ROOT "/tests/kitcheck-failed";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s' && printf '%%s\\n' '[1/2] Compiling C object lab01.p/gmm.c.o' "
+                    "'../labs/01-cpu-baseline/gmm.c:36:9: error: expected expression before token' "
+                    "'ninja: build stopped: subcommand failed.' > '%s/build.log'", dir, dir, dir), 0);
+    char log[1100];
+    snprintf(log, sizeof log, "%s/out.txt", dir);
+    int rc = sh("'%s' --kit '%s' --check --quiet --lab 01 --out '%s/out' --build-failed '%s/build.log' > '%s' 2>&1", TG,
+                TL_SOURCE_ROOT, dir, dir, log);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 1, "a failed build must exit 1 (a check failed), got %d:\n%s", rc, text);
+    cr_assert(strstr(text, "BUILD FAILED") && strstr(text, "gmm.c:36:9: error: expected expression"), "%s", text);
+    free(text);
+    cr_assert_eq(sh("'%s' --check --lab 01 --out '%s/out' --build-failed /nonexistent/log 2>/dev/null", TG, dir), 2,
+                 "a missing log is a usage error");
+}
+
+Test(kit, print_pristine_lists_the_kit_without_solutions_tests_or_builds, .timeout = 60)
+{
+    char list[] = TL_BUILD_ROOT "/tests/pristine.txt";
+    cr_assert_eq(sh("'%s' --print-pristine '%s' > '%s'", TG, TL_SOURCE_ROOT, list), 0);
+    char *text = tg_read_file(list, 1 << 22, NULL);
+    cr_assert(text && strstr(text, "labs/01-cpu-baseline/gmm.c\n") && strstr(text, "grader/tl-grade.c\n"), "%s", text);
+    cr_assert_eq(sh("grep -qE '^(solutions|tests|build[^/]*|\\.git)/' '%s'", list), 1,
+                 "the pristine list holds solutions/, tests/, a build folder or .git");
+    free(text);
+}
+
 Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIMIT)
 {
     char dest[] = "/tmp/tl-release-XXXXXX";
     cr_assert(mkdtemp(dest));                     /* empty: kit release may use it */
     char log[] = TL_BUILD_ROOT "/tests/release.log";
-    int rc = sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT, dest, log);
+    int rc = sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_BUILD_ROOT,
+                TL_SOURCE_ROOT, dest, log);
     char *text = tg_read_file(log, 1 << 20, NULL);
     cr_assert_eq(rc, 0, "kit release failed:\n%s", text);
     free(text);
@@ -724,7 +843,8 @@ Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIM
     snprintf(p, sizeof p, "%s/labs/01-cpu-baseline/gmm.c", dest);
     cr_assert(tg_is_file(p));
     cr_assert_eq(sh("grep -q 'TODO' '%s'", p), 0, "the lab file is not the skeleton");
-    cr_assert_eq(sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT,
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT,
+                    TL_BUILD_ROOT, TL_SOURCE_ROOT,
                     dest), 2, "kit release overwrote a non-empty folder");
     sh("rm -rf '%s'", dest);
 }

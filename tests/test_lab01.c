@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "run_capture.h"
+#include "../common/records.h" /* TL_REC_HEADER: the header is written down once */
+#include "wrong_manifest.h"
 
 static void assert_run(const char *bin, const char *variants, const char *sizes, int want_exit,
                        const char *want_text)
@@ -72,7 +74,7 @@ Test(lab01, records_are_written_atomically_in_the_contract_format, .timeout = 60
         if (line[0] == '#')
             meta++;
         else if (!header) {
-            cr_assert_str_eq(line, "kind,lab,variant,m,k,n,tile,regs,smem_bytes,occ_calc,occ_api,status,reps,median_ms,min_ms,max_ms,gflops,gbps\n");
+            cr_assert_str_eq(line, TL_REC_HEADER "\n"); /* common/records.h */
             header = 1;
         } else {
             rows++;
@@ -89,25 +91,46 @@ Test(lab01, records_are_written_atomically_in_the_contract_format, .timeout = 60
     unlink(path);
 }
 
-/* Known-wrong submissions (tests/wrong/01/): each must fail with the message for its bug. */
-/* Arrays, not pointers: Criterion runs each test in a fresh exec of this binary, so a
- * parameter's pointers would not survive (address-space layout changes). */
-typedef struct wrong_case {
-    char bin[512], variant[32], sizes[32], message[64];
-} wrong_case;
-
+/* Known-wrong submissions of lab 01 (tests/wrong/manifest.tsv): each must fail with the message
+ * for its bug. */
 ParameterizedTestParameters(lab01_wrong, is_rejected_with_the_message_for_its_bug)
 {
-    static wrong_case cases[] = {
-        {WRONG_LOOP_SHORT, "cpu_ijk", "100", "the k loop stops one short"},
-        {WRONG_ACC_NOT_RESET, "cpu_ijk", "100", "accumulator not reset"},
-        {WRONG_TRANSPOSED, "cpu_ijk", "100", "swapped indices"},
-        {WRONG_BLOCKED_DROPS_PARTIAL, "cpu_blocked", "100", "last partial tile dropped"},
-    };
-    return cr_make_param_array(wrong_case, cases, sizeof cases / sizeof cases[0]);
+    static wrong_row rows[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, "01", rows, why, sizeof why);
+    if (n < 0) {
+        fprintf(stderr, "test_lab01: %s\n", why);
+        n = 0;      /* no parameters: the test below that counts the rows fails */
+    }
+    return cr_make_param_array(wrong_row, rows, (size_t)n);
 }
 
-ParameterizedTest(wrong_case *c, lab01_wrong, is_rejected_with_the_message_for_its_bug, .timeout = 120)
+ParameterizedTest(wrong_row *c, lab01_wrong, is_rejected_with_the_message_for_its_bug, .timeout = 120)
 {
-    assert_run(c->bin, c->variant, c->sizes, 1, c->message);
+    char bin[1024], args[256];
+    snprintf(bin, sizeof bin, "%s/%s", TL_BUILD_ROOT, c->program);
+    snprintf(args, sizeof args, "%s", c->args);
+    char *argv[16];
+    int argc = 0;
+    argv[argc++] = bin;
+    for (char *save = NULL, *a = strtok_r(args, " ", &save); a && argc < 15; a = strtok_r(NULL, " ", &save))
+        argv[argc++] = a;
+    argv[argc] = NULL;
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0, "cannot start %s (is it built? tests/wrong/meson.build)", bin);
+    cr_assert_eq(r.exit_code, 1, "%s %s exited %d, expected 1; it printed:\n%s", c->file, c->args, r.exit_code, r.out);
+    int named = 0;
+    for (int i = 0; i < c->nexpect && !named; ++i)
+        named = strstr(r.out, c->expect[i]) != NULL;
+    cr_assert(named, "%s did not say '%s'; it printed:\n%s", c->file, c->expect[0], r.out);
+    run_free(&r);
+}
+
+Test(lab01_wrong, the_manifest_lists_every_lab01_bug, .timeout = 10)
+{
+    static wrong_row rows[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, "01", rows, why, sizeof why);
+    cr_assert_geq(n, 0, "%s", why);
+    cr_assert_geq(n, 4, "tests/wrong/manifest.tsv lists %d lab 01 bugs; the four classic ones are expected", n);
 }

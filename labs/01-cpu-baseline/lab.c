@@ -28,27 +28,15 @@ static void run_blocked(const float *M, const float *N, float *P, int m, int k, 
 
 static const int block32 = 32, block64 = 64;
 
-static const tl_variant variants[] = {
-    {.name = "cpu_ijk", .what = "GMM_CPU: the lecture's i-j-k triple loop", .where = TL_ON_CPU,
-     .square_only = 1, .cpu = run_ijk, .max_time_size = 1024},
-    {.name = "cpu_ikj", .what = "GMM_CPU_ikj: i-k-j order, memory-order inner loop", .where = TL_ON_CPU,
-     .square_only = 1, .cpu = run_ikj, .max_time_size = 2048},
-    {.name = "cpu_blocked", .what = "GMM_CPU_blocked, Block 32", .where = TL_ON_CPU, .tile = 32,
-     .square_only = 1, .cpu = run_blocked, .ctx = &block32, .max_time_size = 2048},
-    {.name = "cpu_blocked64", .what = "GMM_CPU_blocked, Block 64", .where = TL_ON_CPU, .tile = 64,
-     .square_only = 1, .cpu = run_blocked, .ctx = &block64, .max_time_size = 2048},
-};
-
-static const tl_lab lab = {
-    .id = "01",
-    .name = "01-cpu-baseline",
-    .title = "CPU baseline: the triple loop, memory order, cache blocking",
-    .variants = variants,
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    .default_sizes = "1,2,17,64,100,128,255,300,512",
+/* The code of each variant; names, constraints and sizes are lab 01's entry in common/labtable.c. */
+static const tl_lab_code code[] = {
+    {"cpu_ijk", .cpu = run_ijk},
+    {"cpu_ikj", .cpu = run_ikj},
+    {"cpu_blocked", .cpu = run_blocked, .ctx = &block32},
+    {"cpu_blocked64", .cpu = run_blocked, .ctx = &block64},
 };
 
 int main(int argc, char **argv)
 {
-    return tl_lab_main(&lab, argc, argv);
+    return tl_lab_run("01", code, (int)(sizeof code / sizeof code[0]), NULL, argc, argv);
 }

@@ -18,28 +18,15 @@ static int run_naive(const float *d_M, const float *d_N, float *d_P, int m, int 
     return launch_naive((float *)d_M, (float *)d_N, d_P, m);
 }
 
-static const tl_variant variants[] = {
-    {.name = "naive", .what = "MatrixMulKernel: one thread per element of P, 16x16 blocks",
-     .where = TL_ON_GPU, .tile = 16, .square_only = 1,
-     .refuse_hint = "this kernel takes one Width; rectangular products are lab 04's", .gpu = run_naive},
+/* The code of each variant; names, constraints and sizes are lab 02's entry in common/labtable.c. */
+static const tl_lab_code code[] = {
+    {"naive", .gpu = run_naive},
 #ifdef TL_HAVE_CUBLAS
-    {.name = "cublas", .what = "cuBLAS SGEMM (FP32), the yardstick (kit code)", .where = TL_ON_GPU,
-     .gpu = launch_cublas},
+    {"cublas", .gpu = launch_cublas},
 #endif
-};
-
-static const tl_lab lab = {
-    .id = "02",
-    .name = "02-naive-kernel",
-    .title = "the naive kernel: one thread per element of P",
-    .variants = variants,
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    /* Non-multiples of 16 on both sides of a block edge, then 4096 for speed. */
-    .default_sizes = "1,15,17,100,255,256,1000,1024,4096",
-    .preamble = print_device_facts,
 };
 
 int main(int argc, char **argv)
 {
-    return tl_lab_main(&lab, argc, argv);
+    return tl_lab_run("02", code, (int)(sizeof code / sizeof code[0]), print_device_facts, argc, argv);
 }

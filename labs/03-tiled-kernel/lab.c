@@ -25,32 +25,16 @@ static int run_t32(const float *d_M, const float *d_N, float *d_P, int m, int k,
     return launch_tiled_t32((float *)d_M, (float *)d_N, d_P, m);
 }
 
-#define TL_LAB03_HINT "the tiled kernel of lab 03 needs Width a multiple of TILE_WIDTH; lab 04 handles any size"
-
-static const tl_variant variants[] = {
-    {.name = "tiled16", .what = "tiled MatrixMulKernel, TILE_WIDTH 16", .where = TL_ON_GPU, .tile = 16,
-     .square_only = 1, .multiple_of = 16, .refuse_hint = TL_LAB03_HINT, .gpu = run_t16},
-    {.name = "tiled32", .what = "tiled MatrixMulKernel, TILE_WIDTH 32", .where = TL_ON_GPU, .tile = 32,
-     .square_only = 1, .multiple_of = 32, .refuse_hint = TL_LAB03_HINT, .gpu = run_t32},
+/* The code of each variant; names, constraints and sizes are lab 03's entry in common/labtable.c. */
+static const tl_lab_code code[] = {
+    {"tiled16", .gpu = run_t16},
+    {"tiled32", .gpu = run_t32},
 #ifdef TL_HAVE_CUBLAS
-    {.name = "cublas", .what = "cuBLAS SGEMM (FP32), the yardstick (kit code)", .where = TL_ON_GPU,
-     .gpu = launch_cublas},
+    {"cublas", .gpu = launch_cublas},
 #endif
-};
-
-static const tl_lab lab = {
-    .id = "03",
-    .name = "03-tiled-kernel",
-    .title = "the tiled kernel: shared memory, phases, two barriers",
-    .variants = variants,
-    .nvariants = (int)(sizeof variants / sizeof variants[0]),
-    /* One tile, a few tiles, many phases; 16 and 48 are refused by tiled32 by design. */
-    .default_sizes = "16,32,48,64,256,512,1024,2048,4096",
-    /* Three checked runs per case: a missing __syncthreads rarely gives the same bits twice. */
-    .repeat = 3,
 };
 
 int main(int argc, char **argv)
 {
-    return tl_lab_main(&lab, argc, argv);
+    return tl_lab_run("03", code, (int)(sizeof code / sizeof code[0]), NULL, argc, argv);
 }

@@ -252,7 +252,7 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
         if (rec) {
             tl_record_row row = {"sweep", "05", c.name, W, W, W, c.tile, regs, ssmem + c.dyn_smem,
                                  occ_calc, occ_api, status, timed ? &st : NULL,
-                                 timed ? tl_gflops(W, W, W, st.median_ms) : -1, -1};
+                                 timed ? tl_gflops(W, W, W, st.median_ms) : -1, -1, NULL, -1, -1, -1, -1};
             tl_records_row(rec, &row);
         }
     }
@@ -267,18 +267,18 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
 
 /* ------------------------------------------------------------------ main */
 
-static void usage(FILE *out)
+static void usage(const tl_lab_info *info, FILE *out)
 {
     fprintf(out,
             "usage: lab05 [--calc] [--size W] [--reps N] [--records FILE] [--quiet] [--help]\n"
-            "lab 05: the occupancy calculator (part A) and the measured sweep (part B).\n\n"
+            "lab 05, %s: the calculator is part A, the sweep part B.\n\n"
             "  --calc          part A on the built-in tables only (no GPU needed)\n"
-            "  --size W        Width of the sweep's product, a multiple of 32 (default 2048)\n"
+            "  --size W        Width of the sweep's product, a multiple of 32 (default %d)\n"
             "  --reps N        timed runs per configuration, 1..1000 (default %d)\n"
             "  --records FILE  write the sweep as records (kind=sweep, common/CONTRACTS.md)\n"
             "  --quiet         failures and summaries only\n\n"
             "exit codes: 0 all passed, 1 a check failed, 2 bad usage, 77 no usable CUDA device\n"
-            "(part A passed, the GPU part skipped)\n", TL_TIMED_RUNS);
+            "(part A passed, the GPU part skipped)\n", info->title, info->own_main_size, TL_TIMED_RUNS);
 }
 
 int main(int argc, char **argv)
@@ -288,7 +288,8 @@ int main(int argc, char **argv)
         {"reps", required_argument, NULL, 'r'}, {"records", required_argument, NULL, 'R'},
         {"quiet", no_argument, NULL, 'q'},    {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
-    int calc_only = 0, quiet = 0, W = 2048, reps = TL_TIMED_RUNS, c;
+    const tl_lab_info *info = tl_lab_find("05");   /* its title and default size: common/labtable.c */
+    int calc_only = 0, quiet = 0, W = info->own_main_size, reps = TL_TIMED_RUNS, c;
     const char *records = NULL;
     long v;
     opterr = 0;
@@ -311,7 +312,7 @@ int main(int argc, char **argv)
             }
             reps = (int)v;
             break;
-        case 'h': usage(stdout); return TL_EXIT_OK;
+        case 'h': usage(info, stdout); return TL_EXIT_OK;
         default:
             fprintf(stderr, "lab05: unknown option or missing value: '%s'\nrun 'lab05 --help' for the options\n",
                     argv[optind - 1]);

@@ -1,4 +1,4 @@
-/* gmm.c: lab 01 reference solution. */
+/* gmm.c: lab 01, the CPU baseline: the reference solution (labs/01-cpu-baseline/gmm.c completed). */
 #include "lab.h"
 
 void GMM_CPU(const float *M, const float *N, float *P, int Width)

@@ -1,4 +1,4 @@
-/* naive.cu: lab 02, the naive kernel. YOU complete this file; nothing else.
+/* naive.cu: lab 02, the naive kernel: the reference solution (labs/02-naive-kernel/naive.cu completed).
  *
  * Check:  ./kit check 02     (builds, runs every variant on the public sizes, says what is wrong)
  * Read:   labs/02-naive-kernel/README.md for the tasks and the questions.

@@ -1,4 +1,4 @@
-/* tiled.cu: lab 03, the tiled kernel. YOU complete this file; nothing else.
+/* tiled.cu: lab 03, the tiled kernel: the reference solution (labs/03-tiled-kernel/tiled.cu completed).
  *
  * Check:  ./kit check 03     (builds TILE_WIDTH 16 and 32, runs both on the public sizes)
  * Read:   labs/03-tiled-kernel/README.md for the tasks and the questions.

@@ -1,4 +1,5 @@
-/* boundary.cu: lab 04, boundary handling. YOU complete this file; nothing else.
+/* boundary.cu: lab 04, boundary handling: the reference solution (labs/04-boundary-handling/boundary.cu
+ * completed).
  *
  * Check:  ./kit check 04     (builds TILE_WIDTH 16 and 32, runs square and rectangular sizes)
  * Read:   labs/04-boundary-handling/README.md for the tasks and the questions.

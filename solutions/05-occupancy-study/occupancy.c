@@ -1,4 +1,5 @@
-/* occupancy.c: lab 05 part A, an occupancy calculator. YOU complete this file; nothing else.
+/* occupancy.c: lab 05 part A, an occupancy calculator: the reference solution
+ * (labs/05-occupancy-study/occupancy.c completed).
  *
  * Check:  ./kit check 05     (part A runs on any machine: the calculator against the lecture's
  *                             numbers and known answers; on a GPU also against the CUDA API)

@@ -1,0 +1,272 @@
+/* labtable.c: the labs' facts, one entry per lab (labtable.h says who reads them). The public sizes,
+ * the variants' constraints, the rubric's tests and points, the hidden-size rules and the limits
+ * live here and nowhere else: grader/rubric.md is written from this file (tl-lab rubric) and a
+ * test fails when the two differ. */
+#include <string.h>
+
+#include "labtable.h"
+
+/* Build paths follow from the id and the folder (labs/meson.build, solutions/meson.build,
+ * labs/emulated/meson.build name the programs the same way). */
+#define TL_LAB_BUILDS(ID, DIR) \
+    .id = ID, .dir = DIR, .binary = "labs/" DIR "/lab" ID, .ref_binary = "solutions/" DIR "/lab" ID "-ref"
+#define TL_LAB_EMULATED(ID) .emu_target = "lab" ID "-emu", .emu_binary = "labs/emulated/lab" ID "-emu"
+#define TL_POLICY_TEST(FILE) \
+    {"policy: no network, processes, files or asm (" FILE ")", TL_TEST_POLICY, NULL, 5, NULL, {{0, 0}}}
+
+#define TL_LAB03_HINT "the tiled kernel of lab 03 needs Width a multiple of TILE_WIDTH; lab 04 handles any size"
+#define TL_LAB04_HINT "MatrixMulKernel takes one Width; the rect variants take m x k x n"
+
+const tl_lab_variant tl_yardstick_cublas = {
+    .name = "cublas", .what = "cuBLAS SGEMM (FP32), the yardstick (kit code)", .on_gpu = 1,
+};
+
+const tl_lab_info tl_labs[] = {
+    {
+        TL_LAB_BUILDS("01", "01-cpu-baseline"),
+        .title = "CPU baseline: the triple loop, memory order, cache blocking",
+        .files = {"gmm.c", NULL},
+        .gpu = 0,
+        .public_sizes = "1,2,17,64,100,128,255,300,512",
+        .hidden_count = 4, .hidden_min = 3, .hidden_max = 400, .hidden_ragged = 1,
+        .case_limit_s = 5.0,
+        .variants = {
+            {"cpu_ijk", "GMM_CPU: the lecture's i-j-k triple loop", 0, 0, 1, 0, NULL, 1024},
+            {"cpu_ikj", "GMM_CPU_ikj: i-k-j order, memory-order inner loop", 0, 0, 1, 0, NULL, 2048},
+            {"cpu_blocked", "GMM_CPU_blocked, Block 32", 0, 32, 1, 0, NULL, 2048},
+            {"cpu_blocked64", "GMM_CPU_blocked, Block 64", 0, 64, 1, 0, NULL, 2048},
+        },
+        .nvariants = 4,
+        .tests = {
+            {"GMM_CPU (cpu_ijk), public sizes", TL_TEST_PUBLIC, "cpu_ijk", 20, NULL, {{0, 0}}},
+            {"GMM_CPU (cpu_ijk), hidden sizes", TL_TEST_HIDDEN, "cpu_ijk", 10, NULL, {{0, 0}}},
+            {"GMM_CPU_ikj (cpu_ikj), public sizes", TL_TEST_PUBLIC, "cpu_ikj", 20, NULL, {{0, 0}}},
+            {"GMM_CPU_ikj (cpu_ikj), hidden sizes", TL_TEST_HIDDEN, "cpu_ikj", 10, NULL, {{0, 0}}},
+            {"GMM_CPU_blocked Block 32 (cpu_blocked), public sizes", TL_TEST_PUBLIC, "cpu_blocked", 10,
+             "incl. partial last blocks", {{0, 0}}},
+            {"GMM_CPU_blocked Block 32 (cpu_blocked), hidden sizes", TL_TEST_HIDDEN, "cpu_blocked", 10, NULL, {{0, 0}}},
+            {"GMM_CPU_blocked Block 64 (cpu_blocked64), public sizes", TL_TEST_PUBLIC, "cpu_blocked64", 10, NULL, {{0, 0}}},
+            {"GMM_CPU_blocked Block 64 (cpu_blocked64), hidden sizes", TL_TEST_HIDDEN, "cpu_blocked64", 5, NULL, {{0, 0}}},
+            TL_POLICY_TEST("gmm.c"),
+        },
+        .ntests = 9,
+        .rubric_notes =
+            "The solution needs 0.2 s for 512 on the build machine; memory 1 GiB per case.\n"
+            "No speed test: CPU timings on shared grading machines are too noisy to grade; the lab's own\n"
+            "table (`./kit check 01`, `lab01 --records`) is for the student's report.\n",
+    },
+    {
+        TL_LAB_BUILDS("02", "02-naive-kernel"), TL_LAB_EMULATED("02"),
+        .title = "The naive kernel: one thread per output element",
+        .files = {"naive.cu", NULL},
+        .gpu = 1,
+        /* Non-multiples of 16 on both sides of a block edge, then 4096 for speed. */
+        .public_sizes = "1,15,17,100,255,256,1000,1024,4096",
+        .yardstick = "cublas",
+        .hidden_count = 4, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1,
+        .safety_sizes = "17,64", .speed_size = "2048",
+        .case_limit_s = 20.0, .sanitizer_limit_s = 120.0,
+        .variants = {
+            {"naive", "MatrixMulKernel: one thread per element of P, 16x16 blocks", 1, 16, 1, 0,
+             "this kernel takes one Width; rectangular products are lab 04's", 0},
+        },
+        .nvariants = 1,
+        .tests = {
+            {"MatrixMulKernel (naive), public sizes", TL_TEST_PUBLIC, "naive", 35, NULL, {{0, 0}}},
+            {"MatrixMulKernel (naive), hidden sizes", TL_TEST_HIDDEN, "naive", 25, NULL, {{0, 0}}},
+            {"memory safety (memcheck, naive)", TL_TEST_MEMCHECK, "naive", 15, NULL, {{0, 0}}},
+            {"speed against the reference (naive)", TL_TEST_SPEED, "naive", 20, NULL, {{0, 0}}},
+            TL_POLICY_TEST("naive.cu"),
+        },
+        .ntests = 5,
+    },
+    {
+        TL_LAB_BUILDS("03", "03-tiled-kernel"), TL_LAB_EMULATED("03"),
+        .title = "The tiled kernel: shared memory, phases, __syncthreads",
+        .files = {"tiled.cu", NULL},
+        .gpu = 1,
+        /* One tile, a few tiles, many phases; 16 and 48 are refused by tiled32 by design. */
+        .public_sizes = "16,32,48,64,256,512,1024,2048,4096",
+        /* Three checked runs per case: a missing __syncthreads rarely gives the same bits twice. */
+        .repeat = 3,
+        .yardstick = "cublas",
+        .hidden_count = 4, .hidden_min = 32, .hidden_max = 1536, .hidden_multiple = 32,
+        .safety_sizes = "32,64", .speed_size = "2048",
+        .case_limit_s = 20.0, .sanitizer_limit_s = 120.0,
+        .variants = {
+            {"tiled16", "tiled MatrixMulKernel, TILE_WIDTH 16", 1, 16, 1, 16, TL_LAB03_HINT, 0},
+            {"tiled32", "tiled MatrixMulKernel, TILE_WIDTH 32", 1, 32, 1, 32, TL_LAB03_HINT, 0},
+        },
+        .nvariants = 2,
+        .tests = {
+            {"tiled kernel TILE_WIDTH 16 (tiled16), public sizes", TL_TEST_PUBLIC, "tiled16", 15, NULL, {{0, 0}}},
+            {"tiled kernel TILE_WIDTH 16 (tiled16), hidden sizes", TL_TEST_HIDDEN, "tiled16", 10, NULL, {{0, 0}}},
+            {"tiled kernel TILE_WIDTH 32 (tiled32), public sizes", TL_TEST_PUBLIC, "tiled32", 15, NULL, {{0, 0}}},
+            {"tiled kernel TILE_WIDTH 32 (tiled32), hidden sizes", TL_TEST_HIDDEN, "tiled32", 10, NULL, {{0, 0}}},
+            {"no shared-memory races (racecheck, tiled16)", TL_TEST_RACECHECK, "tiled16", 15, NULL, {{0, 0}}},
+            {"memory safety (memcheck, tiled32)", TL_TEST_MEMCHECK, "tiled32", 10, NULL, {{0, 0}}},
+            {"speed against the reference (tiled32)", TL_TEST_SPEED, "tiled32", 20, NULL, {{0, 0}}},
+            TL_POLICY_TEST("tiled.cu"),
+        },
+        .ntests = 8,
+    },
+    {
+        TL_LAB_BUILDS("04", "04-boundary-handling"), TL_LAB_EMULATED("04"),
+        .title = "Boundary handling: any size, rectangular matrices",
+        .files = {"boundary.cu", NULL},
+        .gpu = 1,
+        /* Square: 1, T-1 and T+1 for both tile widths, primes, around 1024. Rectangular (refused
+         * by the square variants by design): vectors, outer products, tall and skinny shapes. */
+        .public_sizes = "1,15,17,31,33,97,257,1000,1023,1025,"
+                        "1x1x1,1x300x1,300x1x300,1000x17x3,33x1025x65,17x33x49,4096x64x8,8x64x4096,"
+                        "2000x3x2000",
+        .repeat = 3,
+        .hidden_count = 5, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1, .hidden_rect = 1,
+        .safety_sizes = "17,45,33x17x9", .speed_size = "2048",
+        .case_limit_s = 20.0, .sanitizer_limit_s = 120.0,
+        .variants = {
+            {"boundary16", "MatrixMulKernel for any Width, TILE_WIDTH 16", 1, 16, 1, 0, TL_LAB04_HINT, 0},
+            {"boundary32", "MatrixMulKernel for any Width, TILE_WIDTH 32", 1, 32, 1, 0, TL_LAB04_HINT, 0},
+            {"rect16", "MatrixMulKernelRect, m x k x n, TILE_WIDTH 16", 1, 16, 0, 0, NULL, 0},
+            {"rect32", "MatrixMulKernelRect, m x k x n, TILE_WIDTH 32", 1, 32, 0, 0, NULL, 0},
+        },
+        .nvariants = 4,
+        .tests = {
+            {"boundary kernel TILE 16 (boundary16), public sizes", TL_TEST_PUBLIC, "boundary16", 8, NULL, {{0, 0}}},
+            {"boundary kernel TILE 16 (boundary16), hidden sizes", TL_TEST_HIDDEN, "boundary16", 7, NULL, {{0, 0}}},
+            {"boundary kernel TILE 32 (boundary32), public sizes", TL_TEST_PUBLIC, "boundary32", 8, NULL, {{0, 0}}},
+            {"boundary kernel TILE 32 (boundary32), hidden sizes", TL_TEST_HIDDEN, "boundary32", 7, NULL, {{0, 0}}},
+            {"rectangular kernel TILE 16 (rect16), public sizes", TL_TEST_PUBLIC, "rect16", 8, NULL, {{0, 0}}},
+            {"rectangular kernel TILE 16 (rect16), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "rect16", 10,
+             NULL, {{0, 0}}},
+            {"rectangular kernel TILE 32 (rect32), public sizes", TL_TEST_PUBLIC, "rect32", 8, NULL, {{0, 0}}},
+            {"rectangular kernel TILE 32 (rect32), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "rect32", 10,
+             NULL, {{0, 0}}},
+            {"no shared-memory races (racecheck, rect16)", TL_TEST_RACECHECK, "rect16", 7, NULL, {{0, 0}}},
+            {"memory safety at ragged edges (memcheck, rect32)", TL_TEST_MEMCHECK, "rect32", 7, NULL, {{0, 0}}},
+            {"speed against the reference (boundary32)", TL_TEST_SPEED, "boundary32", 15, NULL, {{0, 0}}},
+            TL_POLICY_TEST("boundary.cu"),
+        },
+        .ntests = 12,
+    },
+    {
+        /* Lab 05 has its own main (no --serve): part A is graded through the program's own
+         * summary lines, run in the sandbox on the pristine build (the rubric's stated limit). */
+        TL_LAB_BUILDS("05", "05-occupancy-study"),
+        .title = "Occupancy: a calculator, then a measured sweep",
+        .files = {"occupancy.c", NULL},               /* sweep.cu and devices.c are the kit's */
+        .gpu = 1,
+        .own_main = 1, .own_main_size = 2048,
+        .case_limit_s = 60.0, .sanitizer_limit_s = 120.0,
+        .nvariants = 0,
+        .tests = {
+            {"occupancy calculator on known answers (part A, lab05 --calc)", TL_TEST_CALC, NULL, 60,
+             "`lab05 --calc`, any machine: `part A: N of M known answers right`; points x N/M", {{0, 0}}},
+            {"occupancy calculator against the CUDA API (part A on the GPU)", TL_TEST_CALC_API, NULL, 35,
+             "`lab05 --size 256 --reps 1` on a GPU: `part A on the GPU: N of M configurations agree with "
+             "the CUDA API` (`cudaOccupancyMaxActiveBlocksPerMultiprocessor`); points x N/M; not graded "
+             "without a GPU", {{0, 0}}},
+            TL_POLICY_TEST("occupancy.c"),
+        },
+        .ntests = 3,
+        .rubric_intro =
+            "The student file is `occupancy.c` (`sweep.cu` and `devices.c` are the kit's and are never taken\n"
+            "from a submission). `lab05` has its own `main` (no `--serve`), so part A is graded by running the\n"
+            "pristine build's `lab05` in the sandbox and parsing its summary line.\n",
+        .rubric_notes =
+            "**Stated limit (lab 05):** the calculator runs inside the lab program, in the same process as the\n"
+            "student's code, and the grader reads that program's own summary line. The grader checks what it\n"
+            "can (the line must be there, N <= M, and the exit code must agree: 0 or 77 with N = M, 1 with\n"
+            "N < M; otherwise 0 points), and the run is sandboxed with the policy filter, but a submission that\n"
+            "prints a false line and exits with the matching code would not be caught by this test. When a\n"
+            "submission's part A passes while the instructor's spot checks disagree, read its occupancy.c.\n"
+            "Partial credit is in proportion to the known answers: three of the sixteen are \"refused\" cases,\n"
+            "which a skeleton that refuses everything also gets right (the skeleton scores 11.25 of 60).\n"
+            "The part B sweep is kit code and is not graded.\n",
+    },
+};
+const int tl_nlabs = (int)(sizeof tl_labs / sizeof tl_labs[0]);
+
+const tl_lab_info *tl_lab_find(const char *id)
+{
+    if (!id || !*id)
+        return NULL;
+    for (int i = 0; i < tl_nlabs; ++i) {
+        const tl_lab_info *l = &tl_labs[i];
+        if (strcmp(id, l->id) == 0 || strcmp(id, l->dir) == 0)
+            return l;
+        if (id[1] == '\0' && l->id[0] == '0' && id[0] == l->id[1])   /* "1" for "01" */
+            return l;
+    }
+    return NULL;
+}
+
+const tl_lab_variant *tl_lab_variant_find(const tl_lab_info *lab, const char *name)
+{
+    for (int i = 0; i < lab->nvariants; ++i)
+        if (strcmp(lab->variants[i].name, name) == 0)
+            return &lab->variants[i];
+    return NULL;
+}
+
+const tl_lab_variant *tl_variant_any(const char *name, const tl_lab_info **lab)
+{
+    for (int i = 0; i < tl_nlabs; ++i) {
+        const tl_lab_variant *v = tl_lab_variant_find(&tl_labs[i], name);
+        if (v) {
+            if (lab)
+                *lab = &tl_labs[i];
+            return v;
+        }
+    }
+    if (lab)
+        *lab = NULL;
+    return strcmp(name, tl_yardstick_cublas.name) == 0 ? &tl_yardstick_cublas : NULL;
+}
+
+double tl_lab_points(const tl_lab_info *lab)
+{
+    double s = 0;
+    for (int i = 0; i < lab->ntests; ++i)
+        s += lab->tests[i].points;
+    return s;
+}
+
+int tl_lab_is_student_file(const tl_lab_info *lab, const char *name)
+{
+    for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i]; ++i)
+        if (strcmp(lab->files[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+const char *tl_lab_speed_variant(const tl_lab_info *lab)
+{
+    for (int i = 0; i < lab->ntests; ++i)
+        if (lab->tests[i].kind == TL_TEST_SPEED)
+            return lab->tests[i].variant;
+    return NULL;
+}
+
+double tl_speed_credit(double ratio)
+{
+    if (!(ratio > 0))
+        return 0;
+    if (ratio <= TL_SPEED_FULL)
+        return 1.0;
+    if (ratio >= TL_SPEED_ZERO)
+        return 0.0;
+    return (TL_SPEED_ZERO - ratio) / (TL_SPEED_ZERO - TL_SPEED_FULL);
+}
+
+double tl_test_speed_credit(const tl_lab_test *t, double ratio)
+{
+    if (!t || !(t->tiers[0].max_ratio > 0))
+        return tl_speed_credit(ratio);
+    if (!(ratio > 0))
+        return 0;
+    for (int i = 0; i < TL_LAB_MAX_TIERS && t->tiers[i].max_ratio > 0; ++i)
+        if (ratio <= t->tiers[i].max_ratio)
+            return t->tiers[i].credit;
+    return 0;
+}

@@ -1,0 +1,133 @@
+/* labtable.h: the one table of the labs' facts (labtable.c), read by every part of the kit: the lab
+ * programs (driver.c), the grader (grader/labs.h), `kit` and the scripts (through build/common/tl-lab),
+ * the rubric (tl-lab rubric writes grader/rubric.md), plots, slides and tests. Nothing restates it.
+ *
+ * A lab's lab.c keeps only code: one tl_lab_code per variant (its function) and, for a lab with its
+ * own main (05), the program itself. Adding a lab: common/CONTRACTS.md section 9. */
+#ifndef TILELAB_LABTABLE_H
+#define TILELAB_LABTABLE_H
+
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TL_LAB_MAX_FILES    4      /* student files per lab, NULL-terminated                   */
+#define TL_LAB_MAX_VARIANTS 8      /* graded variants per lab                                  */
+#define TL_LAB_MAX_TESTS    16     /* rubric tests per lab                                     */
+#define TL_LAB_MAX_TIERS    6      /* speed tiers per speed test                               */
+
+/* What a rubric test does (the grader's judge for it). */
+typedef enum tl_test_kind {
+    TL_TEST_PUBLIC,     /* the lab's public sizes, inputs from the secret seed                  */
+    TL_TEST_HIDDEN,     /* more sizes drawn from the secret seed (the lab's hidden_* rules)     */
+    TL_TEST_RACECHECK,  /* compute-sanitizer racecheck at the safety sizes (GPU), emulator      */
+    TL_TEST_MEMCHECK,   /* compute-sanitizer memcheck at the safety sizes (GPU), emulator       */
+    TL_TEST_SPEED,      /* median time against the reference solution, same GPU, same run       */
+    TL_TEST_CALC,       /* lab 05 part A: `lab05 --calc`, the calculator on known answers (CPU)  */
+    TL_TEST_CALC_API,   /* lab 05 part A on a GPU: the calculator against the CUDA occupancy API */
+    TL_TEST_POLICY      /* the student files call nothing a lab never needs (static scan), and no
+                         * case was killed by the run-time filter (seccomp: no inet sockets)   */
+} tl_test_kind;
+
+/* One variant the lab program serves and the grader may grade. */
+typedef struct tl_lab_variant {
+    const char *name;         /* "cpu_ijk", "tiled16": CLI, tables, records, rubric            */
+    const char *what;         /* one line for --help and tables                                */
+    int         on_gpu;       /* 1: a kernel launch; 0: a CPU function                         */
+    int         tile;         /* tile (block) width named in failure reports (0: none)         */
+    int         square_only;  /* refuses m != k or k != n                                      */
+    int         multiple_of;  /* refuses sizes that are not multiples of this (0: any)         */
+    const char *refuse_hint;  /* appended to a refusal: "lab 04 handles any size"              */
+    int         max_time_size;/* larger sizes are checked but not timed (0: no limit)          */
+} tl_lab_variant;
+
+/* A speed tier: a time ratio student / reference at most max_ratio earns credit x the points.
+ * Tiers are listed from the fastest; a ratio above the last earns 0. */
+typedef struct tl_speed_tier {
+    double max_ratio;
+    double credit;            /* 0..1 */
+} tl_speed_tier;
+
+/* One rubric test. */
+typedef struct tl_lab_test {
+    const char   *name;       /* the test's name in every report                               */
+    tl_test_kind  kind;
+    const char   *variant;    /* which variant it runs (NULL for CALC, CALC_API, POLICY)       */
+    double        points;
+    const char   *what;       /* the rubric's "what" column when it is not derived from the
+                               * table (CALC, CALC_API; a note appended to the derived text)   */
+    tl_speed_tier tiers[TL_LAB_MAX_TIERS];   /* TL_TEST_SPEED: tiers (max_ratio 0 ends them);
+                               * none: the linear rule of tl_speed_credit                       */
+} tl_lab_test;
+
+/* One lab. Build targets and paths follow from id and dir (TL_LAB_BUILDS in labtable.c). */
+typedef struct tl_lab_info {
+    const char *id;                       /* "01"                                              */
+    const char *dir;                      /* "01-cpu-baseline": labs/DIR and solutions/DIR     */
+    const char *title;
+    const char *files[TL_LAB_MAX_FILES];  /* the student files: the only files taken from a
+                                           * submission (NULL-terminated)                      */
+    const char *binary;                   /* the student build, under a build dir             */
+    const char *ref_binary;               /* the reference solution's build (speed, bench)     */
+    const char *emu_target, *emu_binary;  /* the emulated build (NULL: none)                   */
+    int         gpu;                      /* 1: its variants (or its part B) run on a GPU      */
+    int         own_main;                 /* 1: lab.c has its own main (05), no --serve        */
+    const char *public_sizes;             /* the public cases: the program's default sizes
+                                           * (NULL: own main, see own_main_size)               */
+    int         own_main_size;            /* own main: the default of its --size               */
+    int         repeat;                   /* checked runs per GPU case by default (0: 1)       */
+    const char *yardstick;                /* a kit-code variant the program also serves when
+                                           * built with it ("cublas"; never graded), or NULL   */
+    int         hidden_count;             /* hidden sizes drawn from the secret seed           */
+    int         hidden_min, hidden_max;   /* their range                                       */
+    int         hidden_ragged;            /* 1: one small odd size and one 64q+1               */
+    int         hidden_rect;              /* 1: hidden_count + 2 rectangular m x k x n as well
+                                           *    (m = 1, n = 1, k = 1, tall and skinny, wide and
+                                           *    flat, then any)                                */
+    int         hidden_multiple;          /* > 0: hidden sizes are multiples of this           */
+    const char *safety_sizes;             /* small sizes for the sanitizer runs                */
+    const char *speed_size;               /* the timed case (the speed test names the variant) */
+    double      case_limit_s;             /* wall-clock limit of one case                      */
+    double      sanitizer_limit_s;        /* wall-clock limit of one sanitizer case            */
+    tl_lab_variant variants[TL_LAB_MAX_VARIANTS];
+    int         nvariants;
+    tl_lab_test tests[TL_LAB_MAX_TESTS];
+    int         ntests;
+    const char *rubric_intro;             /* rubric.md: lines under the lab's heading (or NULL) */
+    const char *rubric_notes;             /* rubric.md: lines after the lab's table (or NULL)  */
+} tl_lab_info;
+
+extern const tl_lab_info tl_labs[];
+extern const int         tl_nlabs;
+/* The yardstick variant's facts (cuBLAS SGEMM), shared by every lab that serves it. */
+extern const tl_lab_variant tl_yardstick_cublas;
+
+/* "01", "1" or "01-cpu-baseline" -> the lab, or NULL. */
+const tl_lab_info    *tl_lab_find(const char *id);
+/* A graded variant of lab by name, or NULL (the yardstick is not graded: NULL). */
+const tl_lab_variant *tl_lab_variant_find(const tl_lab_info *lab, const char *name);
+/* A variant of any lab, or the yardstick, by name; *lab (may be NULL) gets its lab (NULL for the
+ * yardstick). For tools that meet variant names in records (plots, speed-ref). */
+const tl_lab_variant *tl_variant_any(const char *name, const tl_lab_info **lab);
+double                tl_lab_points(const tl_lab_info *lab);
+int                   tl_lab_is_student_file(const tl_lab_info *lab, const char *name);
+/* The variant the lab's speed test times (NULL: no speed test). */
+const char           *tl_lab_speed_variant(const tl_lab_info *lab);
+
+/* Speed credit for a time ratio student/reference, 0..1. With tiers (t->tiers[0].max_ratio > 0)
+ * the first tier whose max_ratio the ratio does not exceed; else full up to TL_SPEED_FULL, then
+ * linear down to 0 at TL_SPEED_ZERO. */
+#define TL_SPEED_FULL 1.2
+#define TL_SPEED_ZERO 4.0
+double tl_speed_credit(double ratio);
+double tl_test_speed_credit(const tl_lab_test *t, double ratio);
+
+/* labrubric.c: grader/rubric.md, written from the table (tl-lab rubric). */
+void tl_lab_rubric(FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

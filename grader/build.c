@@ -1,0 +1,335 @@
+/* build.c: the builds: the kit built once per grading run (common/, the lab's lab.c, the emulator
+ * runtime, the skeleton) in the sandbox at /kit and /build; per submission a copy of that build
+ * where ninja compiles the student's files alone and links; the fall-back (no bubblewrap) that
+ * configures and builds each submission from clean; the reference solution's build; the
+ * compiler's first errors for the reports. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ftw.h>
+
+#include "grade.h"
+#include "policy.h"
+#include "tilelab.h"
+
+int tg_find_tool(const char *name, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
+    char *save = NULL;
+    for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/%s", d, name);
+        if (access(out, X_OK) == 0)
+            return 0;
+    }
+    out[0] = '\0';
+    return -1;
+}
+
+/* ------------------------------------------------------------------ build */
+
+void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings)
+{
+    *warnings = 0;
+    if (!log->s)
+        return;
+    int lines = 0;
+    for (const char *p = log->s; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        char line[400];
+        snprintf(line, sizeof line, "%.*s", (int)(l < 399 ? l : 399), p);
+        if (strstr(line, "warning:"))
+            ++*warnings;
+        if ((strstr(line, "error") || strstr(line, "Error") || strstr(line, "ERROR") ||
+             strstr(line, "undefined reference")) && lines < 15 && out->len < ERRORS_SHOWN) {
+            tg_buf_printf(out, "  %s\n", line);
+            ++lines;
+        }
+        p = e ? e + 1 : p + l;
+    }
+    if (!lines && log->len) {   /* no line says "error": show the end of the log */
+        size_t from = log->len > 800 ? log->len - 800 : 0;
+        tg_buf_add(out, log->s + from, log->len - from);
+        tg_buf_add(out, "\n", 1);
+    }
+}
+
+/* Copies a folder tree (the kit's build, per submission) with cp -a: the grader's own files. */
+static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
+{
+    tg_rmtree(to);
+    pid_t p = fork();
+    if (p == 0) {
+        execl("/bin/cp", "cp", "-a", "--reflink=auto", from, to, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    if (p < 0 || waitpid(p, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        snprintf(err, errlen, "cannot copy the kit's build %s to %s (cp -a failed)", from, to);
+        return -1;
+    }
+    return 0;
+}
+
+/* The targets a submission builds: the lab's program, and its emulated program when the run
+ * grades emulated (no GPU, or --emulate) and the kit has one. */
+static int targets(const grun *R, const char *out[3])
+{
+    int n = 0;
+    out[n++] = R->lab->binary;
+    if (R->lab->gpu && R->have_emu_target && R->lab->emu_target && (!R->gpu_ok || R->emulate))
+        out[n++] = R->lab->emu_binary;
+    out[n] = NULL;
+    return n;
+}
+
+/* The compute capabilities the kit's build compiles the student's kernels for: --gpu-archs; else
+ * the GPU here (nvidia-smi), as one architecture costs about half the CPU time of the kit's
+ * default three; with no GPU (emulated grading) one, as that program is a compile check only.
+ * "" for a CPU lab, or when nothing is known (the kit's default). */
+static void gpu_archs(const grun *R, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (!R->lab->gpu)
+        return;
+    if (R->gpu_archs[0]) {
+        snprintf(out, len, "%s", R->gpu_archs);
+        return;
+    }
+    if (R->emulate || !R->gpu_ok || !R->iso.gpu_nodes) {
+        snprintf(out, len, "90");
+        return;
+    }
+    FILE *p = popen("nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null", "r");
+    char line[64] = "";
+    if (p) {
+        if (!fgets(line, sizeof line, p))
+            line[0] = '\0';
+        pclose(p);
+    }
+    size_t o = 0;
+    for (const char *q = line; *q && *q != '\n' && o + 1 < len; ++q)
+        if (*q >= '0' && *q <= '9')
+            out[o++] = *q;
+    out[o] = '\0';
+    if (o < 2)
+        out[0] = '\0';
+}
+
+void tg_build_kit(grun *R)
+{
+    R->kit_build[0] = '\0';
+    if (!R->iso.bwrap) {
+        snprintf(R->kit_build_why, sizeof R->kit_build_why, "no bubblewrap: each submission is configured and "
+                 "built from clean (the kit's build needs its fixed paths /kit and /build)");
+        return;
+    }
+    char bdir[PATH_MAX + 16];
+    snprintf(bdir, sizeof bdir, "%s/kitbuild", R->state);
+    tg_rmtree(bdir);
+    if (tg_mkdirs(bdir, 0700) != 0) {
+        snprintf(R->kit_build_why, sizeof R->kit_build_why, "cannot make %s (%s)", bdir, strerror(errno));
+        return;
+    }
+    tg_buf log = {0};
+    char desc[200], err[600];
+    const char *cuda = R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    char archs[80], archs_opt[100];
+    gpu_archs(R, archs, sizeof archs);
+    snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
+    const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda, "/build", "/kit",
+                           archs[0] ? archs_opt : NULL, NULL};
+    tg_spawn_opts o = {.argv = setup, .sandbox_cwd = "/tmp", .max_tasks = 512, .mem_bytes = 8LL << 30,
+                       .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+    o.ro[0] = (tg_bind){R->pristine, "/kit"};
+    o.rw[0] = (tg_bind){bdir, "/build"};
+    int rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
+    const char *tg[3];
+    targets(R, tg);
+    for (int i = 0; rc == 0 && tg[i]; ++i) {
+        const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
+        o.argv = ninja;
+        rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
+    }
+    char lp[PATH_MAX + 32];
+    snprintf(lp, sizeof lp, "%s/kitbuild.log", R->state);
+    tg_write_atomic(lp, log.s ? log.s : "", log.len);
+    tg_buf_free(&log);
+    if (rc != 0) {
+        snprintf(R->kit_build_why, sizeof R->kit_build_why, "the kit itself (its skeletons, no student file) does "
+                 "not build here (%s); see %s: a file the build needs that git does not track?", rc < 0 ? err : desc, lp);
+        return;
+    }
+    snprintf(R->kit_build, sizeof R->kit_build, "%s", bdir);
+    snprintf(R->kit_archs, sizeof R->kit_archs, "%s", archs);
+}
+
+/* In a copy of the kit's build, deletes what was made from the student's files (objects such as
+ * tiled.cu.o, the emulator's rewritten tiled.emu.cpp and its object): ninja then rebuilds them
+ * because they are missing, whatever the files' times say. */
+static const tg_lab *stale_lab;
+static int remove_stale(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    if (flag != FTW_F)
+        return 0;
+    const char *base = path + ftw->base;
+    if (strncmp(base, "meson-generated_", 16) == 0)
+        base += 16;
+    for (int i = 0; i < TG_MAX_FILES && stale_lab->files[i]; ++i) {
+        size_t stem = strcspn(stale_lab->files[i], ".");
+        if (strncmp(base, stale_lab->files[i], stem) == 0 && base[stem] == '.') {
+            unlink(path);
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Over the kit built once: a private copy of its build folder at /build, the pristine kit
+ * read-only at /kit with the student's files bound read-only over their places; ninja then
+ * compiles those files alone (they are newer than every object) and links. */
+static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desclen, char *err, size_t errlen)
+{
+    if (copy_tree(R->kit_build, g->build, err, errlen) != 0)
+        return -1;
+    char labs[PATH_MAX + 16];
+    snprintf(labs, sizeof labs, "%s/labs", g->build);
+    stale_lab = R->lab;
+    nftw(labs, remove_stale, 16, FTW_PHYS);
+    const char *tg[3];
+    targets(R, tg);
+    const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[0], NULL};
+    tg_spawn_opts o = {.argv = ninja, .sandbox_cwd = "/tmp", .max_tasks = 512, .mem_bytes = 8LL << 30,
+                       .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+    o.ro[0] = (tg_bind){R->pristine, "/kit"};
+    char host[TG_MAX_FILES][PATH_MAX + 300], inside[TG_MAX_FILES][PATH_MAX];
+    for (int i = 0, n = 1; i < TG_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
+        snprintf(host[i], sizeof host[i], "%s/%s", g->files, R->lab->files[i]);
+        if (!tg_is_file(host[i]))
+            continue;                  /* missing: the kit's skeleton stays in its place */
+        snprintf(inside[i], sizeof inside[i], "/kit/labs/%s/%s", R->lab->dir, R->lab->files[i]);
+        o.ro[n++] = (tg_bind){host[i], inside[i]};
+    }
+    o.rw[0] = (tg_bind){g->build, "/build"};
+    int rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen);
+    if (rc == 0 && tg[1]) {
+        ninja[5] = tg[1];
+        tg_buf elog = {0};
+        char e2[300];
+        if (tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, desclen, e2, sizeof e2) == 0)
+            g->emu_built = 1;
+        else
+            tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target,
+                          elog.s ? elog.s : "");
+        tg_buf_free(&elog);
+    }
+    return rc;
+}
+
+static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc, char *err, size_t errlen);
+
+int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
+{
+    tg_buf log = {0};
+    char desc[200];
+    if (R->kit_build[0]) {
+        int rc = build_over_kit(R, g, &log, desc, sizeof desc, err, errlen);
+        return finish_build(R, g, &log, desc, rc, err, errlen);
+    }
+    const char *cuda = R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
+                           g->build, g->kit, NULL};
+    tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
+                       .mem_bytes = 8LL << 30, .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+    o.rw[0] = (tg_bind){g->work, g->work};
+    int rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+    if (rc == 0) {
+        /* ninja names a target by its output path: labs/01-cpu-baseline/lab01 */
+        const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->binary, NULL};
+        o.argv = ninja;
+        rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+        if (rc == 0 && R->lab->gpu && R->have_emu_target && R->lab->emu_target && (!R->gpu_ok || R->emulate)) {
+            const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->emu_binary, NULL};
+            o.argv = ninja_emu;
+            tg_buf elog = {0};
+            char e2[300];
+            if (tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, sizeof desc, e2, sizeof e2) == 0)
+                g->emu_built = 1;
+            else
+                tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target,
+                              elog.s ? elog.s : "");
+            tg_buf_free(&elog);
+        }
+    }
+    return finish_build(R, g, &log, desc, rc, err, errlen);
+}
+
+/* The log kept, the compiler's first errors quoted; a missing tool is the grader's problem. */
+static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc, char *err, size_t errlen)
+{
+    (void)R;
+    tg_buf log = *logp;
+    if (rc < 0) {
+        tg_buf_free(&log);
+        return -1;
+    }
+    char logpath[PATH_MAX + 16];
+    snprintf(logpath, sizeof logpath, "%s/build.log", g->odir);
+    tg_write_atomic(logpath, log.s ? log.s : "", log.len);
+    tg_first_errors(&log, &g->build_errors, &g->warnings);
+    if (rc != 0 && strstr(desc, "wall-clock"))
+        tg_buf_printf(&g->build_errors, "  the build was killed at the %.0f s limit\n", BUILD_LIMIT_S);
+    /* A tool missing is the grader's problem, not the student's. */
+    if (rc != 0 && log.s && (strstr(log.s, "meson: not found") || strstr(log.s, "No such file or directory: 'ninja'"))) {
+        snprintf(err, errlen, "build tool missing: %.200s", log.s);
+        tg_buf_free(&log);
+        return -1;
+    }
+    tg_buf_free(&log);
+    g->built = rc == 0;
+    return 0;
+}
+
+
+/* The reference solution, built from the instructor's tree into the grader's private state. */
+void tg_build_reference(grun *R)
+{
+    char sol[PATH_MAX + 64];
+    snprintf(sol, sizeof sol, "%s/solutions/%s", R->root, R->lab->dir);
+    if (!tg_is_dir(sol)) {
+        snprintf(R->ref_why, sizeof R->ref_why, "no %s in the kit (the student edition has none)", sol);
+        return;
+    }
+    char bdir[PATH_MAX + 16];
+    snprintf(bdir, sizeof bdir, "%s/refbuild", R->state);
+    char cmd[3 * PATH_MAX];
+    snprintf(cmd, sizeof cmd, "{ [ -f '%s/build.ninja' ] || '%s' setup --buildtype=debugoptimized -Dtests=false "
+             "-Dcuda=%s '%s' '%s'; } >'%s/refbuild.log' 2>&1 && '%s' -C '%s' '%s' >>'%s/refbuild.log' 2>&1",
+             bdir, R->meson, R->lab->gpu ? "enabled" : "disabled", bdir, R->root, R->state, R->ninja, bdir,
+             R->lab->ref_binary, R->state);
+    if (system(cmd) != 0) {
+        snprintf(R->ref_why, sizeof R->ref_why, "the reference build failed; see %s/refbuild.log", R->state);
+        return;
+    }
+    snprintf(R->ref_build, sizeof R->ref_build, "%s", bdir);
+}

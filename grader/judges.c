@@ -1,0 +1,516 @@
+/* judges.c: one judge per test kind: correctness (public, hidden), safety (compute-sanitizer or
+ * the emulator's diagnostics), speed (against the reference, same GPU), policy, lab 05's calculator. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "policy.h"
+#include "tilelab.h"
+
+static const char *binary_for(grun *R, gsub *g, const char **build, int *emulated, char *why, size_t whylen)
+{
+    *emulated = 0;
+    *build = g->build;
+    if (R->prebuilt[0]) {          /* kit check: the program it built (g->build is its folder) */
+        *emulated = R->lab->gpu && R->emulate;
+        return strrchr(R->prebuilt, '/') + 1;
+    }
+    if (!R->lab->gpu)
+        return R->lab->binary;
+    if (R->gpu_ok && !R->emulate)
+        return R->lab->binary;
+    if (g->emu_built) {
+        *emulated = 1;
+        return R->lab->emu_binary;
+    }
+    if (R->emulate)
+        snprintf(why, whylen, "not graded: --emulate asked for, but this kit has no emulated build of lab %s (%s)",
+                 R->lab->id, R->lab->emu_target ? R->lab->emu_target : "none");
+    else
+        snprintf(why, whylen, "not graded: no usable CUDA device (%s) and no emulated build (%s)", R->gpu_why,
+                 R->lab->emu_target ? R->lab->emu_target : "none");
+    return NULL;
+}
+
+void tg_judge_correctness(grun *R, gsub *g, tres *tr)
+{
+    const tg_test *t = tr->t;
+    const tg_variant *v = tg_variant_find(R->lab, t->variant);
+    int want_hidden = t->kind == TG_CORRECT_HIDDEN;
+    const char *build;
+    int emulated;
+    char why[600] = "";
+    const char *bin = binary_for(R, g, &build, &emulated, why, sizeof why);
+    if (!bin) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "%s\n", why);
+        return;
+    }
+    gsess ss = {.build = build, .binary = bin};
+    int total = 0, pass = 0, nodev = 0;
+    long explained = 0;
+    tg_buf explain = {0};
+    tg_buf fails = {0};
+    tg_buf sizes_ok = {0};
+    char last_reason[600] = "";
+    tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
+    tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
+    for (int i = 0; i < R->nsizes; ++i) {
+        gsize *s = &R->sizes[i];
+        if (s->hidden != want_hidden || !tg_variant_accepts(v, s))
+            continue;
+        char szb[48];
+        tg_size_str(szb, sizeof szb, s);
+        if (emulated && (double)s->m * s->k * s->n > TL_EMU_MAX_WORK) {
+            tg_buf_printf(&too_big, "%s%s", too_big.len ? ", " : "", szb);
+            continue;
+        }
+        if (!s->payload && tg_prepare_size(s, why, sizeof why) != 0) {
+            tg_buf_printf(&fails, "  size %s: not run (grader problem): %s\n", szb, why);
+            continue;
+        }
+        ++total;
+        cres r;
+        tg_run_case(R, g, &ss, s, v, 0, R->lab->case_limit_s, &r);
+        char sz[48];
+        tg_size_str(sz, sizeof sz, s);
+        if (r.st == C_PASS) {
+            ++pass;
+            tg_buf_printf(&sizes_ok, "%s%s", sizes_ok.len ? ", " : "", sz);
+        } else if (r.st == C_NODEV) {
+            ++nodev;
+        } else {
+            /* The same reason up to its numbers (counts, times): one line for all those sizes. */
+            char key[600];
+            size_t kl = 0;
+            for (const char *q = r.reason; *q && kl + 1 < sizeof key; ++q)
+                if (!isdigit((unsigned char)*q))
+                    key[kl++] = *q;
+            key[kl] = '\0';
+            if (last_reason[0] && strcmp(key, last_reason) == 0) {
+                tg_buf_printf(&same, ", %s", sz);
+                if (r.explain.len && (long)s->m * s->n > explained) {
+                    explained = (long)s->m * s->n;
+                    tg_buf_free(&explain);
+                    tg_buf_printf(&explain, "  where and why, at size %s:\n", sz);
+                    tg_buf_add(&explain, r.explain.s, r.explain.len);
+                }
+                tg_buf_free(&r.explain);
+                continue;
+            }
+            if (same.len)
+                tg_buf_printf(&fails, "  also sizes %s: the same\n", same.s + 2);
+            tg_buf_free(&same);
+            tg_buf_printf(&fails, "  size %s: %s\n", sz, r.reason);
+            snprintf(last_reason, sizeof last_reason, "%s", key);
+        }
+        /* The teaching report of the largest wrong case: it shows the pattern best (which rows,
+         * columns and tiles; at size 1 every element is an edge element). */
+        if (r.explain.len && (long)s->m * s->n > explained) {
+            explained = (long)s->m * s->n;
+            tg_buf_free(&explain);
+            tg_buf_printf(&explain, "  where and why, at size %s:\n", sz);
+            tg_buf_add(&explain, r.explain.s, r.explain.len);
+        }
+        tg_buf_free(&r.explain);
+    }
+    if (same.len)
+        tg_buf_printf(&fails, "  also sizes %s: the same\n", same.s + 2);
+    tg_buf_free(&same);
+    if (explain.len)
+        tg_buf_add(&fails, explain.s, explain.len);
+    tg_buf_free(&explain);
+    tg_sess_end(g, &ss, 1);
+    if (nodev && nodev == total) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: no usable CUDA device (the lab binary said so)\n");
+    } else if (total == 0 && too_big.len) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: every size is too large for the CPU: not run under emulation (%s)\n",
+                      too_big.s);
+    } else if (total == 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: no %s size fits this variant (grader table problem)\n",
+                      want_hidden ? "hidden" : "public");
+    } else {
+        tr->graded = 1;
+        tr->score = tg_round2(t->points * pass / total);
+        tr->passed = pass == total;
+        tg_buf_printf(&tr->out, "%d of %d %s sizes correct%s%s\n", pass, total, want_hidden ? "hidden" : "public",
+                      emulated ? " (emulated GPU: correctness only)" : "",
+                      pass == total ? "" : "; points in proportion");
+        if (too_big.len)
+            tg_buf_printf(&tr->out, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
+                          "neither passed nor failed: the points are scaled over the %d size(s) run\n",
+                          cbrt(TL_EMU_MAX_WORK), too_big.s, total);
+        if (sizes_ok.len)
+            tg_buf_printf(&tr->out, "correct: %s\n", sizes_ok.s);
+        if (fails.len)
+            tg_buf_add(&tr->out, fails.s, fails.len);
+    }
+    tg_buf_free(&fails);
+    tg_buf_free(&sizes_ok);
+    tg_buf_free(&too_big);
+}
+
+/* Safety: the student's binary under compute-sanitizer (racecheck or memcheck) at small sizes;
+ * its exit code (--error-exitcode 99) decides, not anything the program prints. Without a GPU,
+ * the emulated build's diagnostics; without either, not graded. */
+void tg_judge_safety(grun *R, gsub *g, tres *tr)
+{
+    const tg_test *t = tr->t;
+    const tg_variant *v = tg_variant_find(R->lab, t->variant);
+    const char *tool = t->kind == TG_RACECHECK ? "racecheck" : "memcheck";
+    tl_sizes list;
+    char err[600];
+    if (!R->lab->safety_sizes || tl_parse_sizes(R->lab->safety_sizes, &list, err, sizeof err) != 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: no safety sizes in the grader's table\n");
+        return;
+    }
+    int use_gpu = R->gpu_ok && !R->emulate && R->sanitizer[0];
+    if (!use_gpu && !g->emu_built) {
+        tr->graded = 0;
+        if (R->gpu_ok && !R->sanitizer[0])
+            tg_buf_printf(&tr->out, "not graded: compute-sanitizer is not installed on this machine\n");
+        else
+            tg_buf_printf(&tr->out, "skipped: no GPU and no emulated build (%s); safety was not checked\n",
+                          R->lab->emu_target ? R->lab->emu_target : "none");
+        return;
+    }
+    gsess ss = {.build = g->build, .binary = use_gpu ? R->lab->binary : R->lab->emu_binary,
+                .tool = use_gpu ? tool : NULL};
+    int all_ok = 1, stored = 0;
+    tg_buf lines = {0};
+    for (int i = 0; i < list.count; ++i) {
+        int si = tg_add_size(R, list.m[i], list.k[i], list.n[i], 2);
+        if (si < 0 || tg_prepare_size(&R->sizes[si], err, sizeof err) != 0)
+            continue;
+        const gsize *s = &R->sizes[si];
+        if (!tg_variant_accepts(v, s))
+            continue;
+        cres r;
+        tg_run_case(R, g, &ss, s, v, 0, R->lab->sanitizer_limit_s, &r);
+        char sz[48];
+        tg_size_str(sz, sizeof sz, s);
+        tg_buf_printf(&lines, "  size %s: %s\n", sz, r.reason);
+        if (r.st != C_PASS && r.st != C_WRONG)   /* a wrong product is correctness's business */
+            all_ok = 0;
+        if (r.st == C_PASS || (r.st == C_WRONG && !strstr(r.reason, "unwritten elements")))
+            ++stored;
+        tg_buf_free(&r.explain);
+    }
+    int verdict_ok = all_ok;
+    if (!ss.runs) {
+        tg_buf_printf(&tr->out, "not run: no case could be started (see the reasons below)\n");
+        verdict_ok = 0;
+    } else if (use_gpu) {
+        if (ss.alive && ss.c.to_child >= 0) {
+            (void)!write(ss.c.to_child, "quit\n", 5);
+            close(ss.c.to_child);
+            ss.c.to_child = -1;
+        }
+        if (ss.alive)
+            tg_child_wait(&ss.c, tl_now_ms() + R->lab->sanitizer_limit_s * 1000.0);
+        char how[200];
+        tg_child_describe(&ss.c, how, sizeof how);
+        int code = ss.c.reaped && WIFEXITED(ss.c.status) ? WEXITSTATUS(ss.c.status) : -1;
+        if (code != 0)
+            verdict_ok = 0;
+        tg_buf_printf(&tr->out, "compute-sanitizer --tool %s: %s%s\n", tool, how,
+                      code == 99 ? " (the sanitizer found errors)" : "");
+        /* The sanitizer's own lines, for the teaching output. */
+        if (ss.c.cap.len) {
+            int shown = 0;
+            for (char *p = ss.c.cap.s; p && *p && shown < 30;) {
+                char *e = strchr(p, '\n');
+                if (strncmp(p, "=========", 9) == 0) {
+                    tg_buf_printf(&tr->out, "  %.*s\n", (int)(e ? e - p : (long)strlen(p)) > 200 ? 200 : (int)(e ? e - p : (long)strlen(p)), p);
+                    ++shown;
+                }
+                p = e ? e + 1 : NULL;
+            }
+        }
+    } else {
+        tg_buf_printf(&tr->out, "emulated build: the emulator's race and bounds diagnostics at small sizes "
+                      "(its 'tilelab-emu:' lines on stderr and its 'error' answers on fd 4)\n");
+        /* The emulator's own lines on stderr: any is a finding, even where the answer was right. */
+        int shown = 0;
+        for (char *p = ss.c.cap.s; p && *p && shown < 12;) {
+            char *e = strchr(p, '\n');
+            int l = (int)(e ? e - p : (long)strlen(p));
+            if (strncmp(p, "tilelab-emu: ", 13) == 0) {
+                tg_buf_printf(&tr->out, "  %.*s\n", l > 300 ? 300 : l, p);
+                ++shown;
+                verdict_ok = 0;
+            }
+            p = e ? e + 1 : NULL;
+        }
+    }
+    tg_sess_end(g, &ss, 1);
+    if (ss.runs && !stored) {
+        /* A kernel that stores nothing (the skeleton) has nothing to race on or overrun. */
+        verdict_ok = 0;
+        tg_buf_printf(&tr->out, "no safety credit: no case stored its product (every element of P still held "
+                      "the poison), so there was nothing for the check to find\n");
+    }
+    tg_buf_add(&tr->out, lines.s ? lines.s : "", lines.len);
+    tg_buf_free(&lines);
+    tr->graded = 1;
+    tr->passed = verdict_ok;
+    tr->score = verdict_ok ? t->points : 0;
+}
+
+
+/* Speed: the reference solution's binary and the student's, same GPU, same run, same inputs.
+ * The ratio is the larger of the reported medians' ratio and the ratio of the wall-clock
+ * times of an untimed request measured here, so a program that lies about its time gains
+ * nothing. Credit: full within TG_SPEED_FULL, linear to 0 at TG_SPEED_ZERO, none if wrong. */
+void tg_judge_speed(grun *R, gsub *g, tres *tr)
+{
+    const tg_test *t = tr->t;
+    const tg_variant *v = tg_variant_find(R->lab, t->variant);
+    if (!R->gpu_ok || R->emulate) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "refused (not attempted): speed is measured only on a real GPU; %s\n",
+                      R->emulate ? "this run is emulated" : R->gpu_why);
+        return;
+    }
+    if (!R->ref_build[0]) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: the reference solution is not available (%s)\n", R->ref_why);
+        return;
+    }
+    tl_sizes list;
+    char err[600];
+    if (!R->lab->speed_size || tl_parse_sizes(R->lab->speed_size, &list, err, sizeof err) != 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: no speed size in the grader's table\n");
+        return;
+    }
+    int si = tg_add_size(R, list.m[0], list.k[0], list.n[0], 2);
+    if (si < 0 || tg_prepare_size(&R->sizes[si], err, sizeof err) != 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded (grader problem): %s\n", err);
+        return;
+    }
+    const gsize *s = &R->sizes[si];
+    gsess ref = {.build = R->ref_build, .binary = R->lab->ref_binary};
+    gsess stu = {.build = g->build, .binary = R->lab->binary};
+    cres r0, r1, s0, s1;
+    /* The reference runs in a scratch submission record: its time-outs and prints are not the student's. */
+    gsub scratch;
+    memset(&scratch, 0, sizeof scratch);
+    scratch.s = g->s;
+    snprintf(scratch.work, sizeof scratch.work, "%s", g->work);
+    /* Each untimed request runs twice; the second one's wall time counts (the first pays for
+     * the CUDA context and the first-touch costs). */
+    tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
+    tg_buf_free(&r0.explain);
+    tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
+    tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
+    tg_sess_end(&scratch, &ref, 1);
+    tg_buf_free(&scratch.evidence);
+    tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+    if (s0.st == C_PASS) {
+        tg_buf_free(&s0.explain);
+        tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+    }
+    tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
+    tg_sess_end(g, &stu, 1);
+    char sz[48];
+    tg_size_str(sz, sizeof sz, s);
+    tr->graded = 1;
+    if (r0.st != C_PASS || r1.st != C_PASS || r1.reported_ms <= 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: the reference solution failed at size %s (%s / %s)\n", sz, r0.reason, r1.reason);
+    } else if (s0.st != C_PASS || s1.st != C_PASS) {
+        tr->score = 0;
+        tg_buf_printf(&tr->out, "no speed credit for a wrong or failed run at size %s: %s\n", sz,
+                      s0.st != C_PASS ? s0.reason : s1.reason);
+    } else if (s1.reported_ms <= 0) {
+        tr->score = 0;
+        tg_buf_printf(&tr->out, "no time reported for a timed request (answer 'ok -'): not the kit's serve loop?\n");
+    } else {
+        double rep_ratio = s1.reported_ms / r1.reported_ms;
+        double credit = tg_speed_credit(rep_ratio);
+        tr->score = tg_round2(t->points * credit);
+        tr->passed = credit >= 1.0;
+        tg_buf_printf(&tr->out, "size %s: median %.3f ms against the reference's %.3f ms (ratio %.2f): %.0f%% of "
+                      "the points (full within %.1fx of the reference, none from %.0fx)\n", sz, s1.reported_ms,
+                      r1.reported_ms, rep_ratio, 100 * credit, TG_SPEED_FULL, TG_SPEED_ZERO);
+        /* Plausibility: a timed request does TL_WARMUP_RUNS + TL_TIMED_RUNS more runs than an
+         * untimed one, so the difference of their wall-clock times, measured here, bounds the
+         * time of one run from below (plus transfers' noise). A reported median far below that
+         * bound, while the reference's agrees with its own, is flagged for the instructor. */
+        double extra = TL_WARMUP_RUNS + TL_TIMED_RUNS;
+        double est_s = (s1.wall_ms - s0.wall_ms) / extra, est_r = (r1.wall_ms - r0.wall_ms) / extra;
+        tg_buf_printf(&tr->out, "wall-clock estimate per run, measured by the grader: %.3f ms (reference %.3f ms)\n",
+                      est_s, est_r);
+        if (est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
+            est_r <= 1.5 * r1.reported_ms + 1.0) {
+            tg_buf_printf(&tr->out, "REVIEW: the reported median (%.3f ms) is far below what the wall clock allows "
+                          "(at least ~%.3f ms per run); the lab binary's timing may have been tampered with\n",
+                          s1.reported_ms, est_s);
+            tg_buf_printf(&g->notes, "REVIEW the speed test by hand: reported %.3f ms, wall clock ~%.3f ms per run\n",
+                          s1.reported_ms, est_s);
+        }
+    }
+    tg_buf_free(&r0.explain); tg_buf_free(&r1.explain); tg_buf_free(&s0.explain); tg_buf_free(&s1.explain);
+}
+
+/* Policy: the student files call nothing a lab file never needs (a static scan, policy.c), and
+ * no case was killed by the run-time network filter (seccomp). Runs after the other tests. */
+void tg_judge_policy(grun *R, gsub *g, tres *tr)
+{
+    tg_buf found = {0};
+    int n = 0;
+    tg_buf names = {0};
+    for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+        char p[PATH_MAX + 300];         /* the file as taken, else the kit's skeleton built in its place */
+        snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
+        if (!tg_is_file(p))
+            snprintf(p, sizeof p, "%s/labs/%s/%s", R->pristine, R->lab->dir, R->lab->files[i]);
+        size_t len = 0;
+        char *text = tg_read_file(p, 4 << 20, &len);
+        tg_buf_printf(&names, "%s%s", names.len ? ", " : "", R->lab->files[i]);
+        if (text) {
+            n += tg_policy_scan(R->lab->files[i], text, len, &found);
+            free(text);
+        }
+    }
+    tr->graded = 1;
+    tr->passed = n == 0 && g->net_killed == 0;
+    tr->score = tr->passed ? tr->t->points : 0;
+    if (n)
+        tg_buf_printf(&tr->out, "POLICY VIOLATION: %s call%s what a lab file never needs (network, processes, "
+                      "files, raw system calls, dlopen, getenv, inline asm):\n%s", names.s, n == 1 ? "s" : "",
+                      found.s);
+    else
+        tg_buf_printf(&tr->out, "static scan of %s (comments and strings ignored): no network, process, file, "
+                      "syscall, dlopen, getenv or asm use\n", names.s);
+    if (g->net_killed)
+        tg_buf_printf(&tr->out, "POLICY VIOLATION at run time: killed: tried to open a network socket (%d case(s); "
+                      "the first: %s); the grader's seccomp filter stops AF_INET, AF_INET6 and AF_PACKET sockets\n",
+                      g->net_killed, g->net_where);
+    else if (R->iso.seccomp)
+        tg_buf_printf(&tr->out, "run time: seccomp was used (no inet sockets; every run outside "
+                      "compute-sanitizer); no case tried to open a network socket\n");
+    else
+        tg_buf_printf(&tr->out, "run time: seccomp was not used (the filter could not be installed on this "
+                      "machine: see the isolation notes); the static scan alone decides\n");
+    if (!tr->passed) {
+        tg_buf_printf(&g->notes, "policy violation: %s", n ? found.s : "");
+        if (g->net_killed)
+            tg_buf_printf(&g->notes, "%skilled: tried to open a network socket (%s)\n", n ? "policy violation: " : "",
+                          g->net_where);
+    }
+    tg_buf_free(&found);
+    tg_buf_free(&names);
+}
+
+/* Lab 05 part A. The lab program has its own main (no --serve); it is run in the sandbox from
+ * the pristine build and its summary line is parsed: `part A: N of M known answers right`
+ * (--calc, any machine), `part A on the GPU: N of M configurations agree with the CUDA API`
+ * (a GPU). Points in proportion; the exit code must agree with the line. A stated limit
+ * (rubric.md): the student's code runs in that process, so it could print a false line. */
+void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
+{
+    tr->graded = 0;
+    if (api && (!R->gpu_ok || R->emulate)) {
+        tg_buf_printf(&tr->out, "not graded: the CUDA API comparison needs a GPU (%s)\n",
+                      R->emulate ? "this run is emulated" : R->gpu_why);
+        return;
+    }
+    char inside[PATH_MAX], host[PATH_MAX], casedir[PATH_MAX];
+    snprintf(inside, sizeof inside, "/build/%s", R->lab->binary);
+    snprintf(host, sizeof host, "%s/%s", g->build, R->lab->binary);
+    snprintf(casedir, sizeof casedir, "%s/case", g->work);
+    tg_rmtree(casedir);
+    tg_mkdirs(casedir, 0700);
+    const char *bin = R->iso.bwrap ? inside : host;
+    const char *argv_calc[] = {bin, "--calc", NULL};
+    const char *argv_api[] = {bin, "--size", "256", "--reps", "1", NULL};
+    tg_spawn_opts o = {.argv = api ? argv_api : argv_calc, .host_cwd = casedir, .sandbox_cwd = "/tmp/case",
+                       .gpu = api, .max_tasks = 64, .mem_bytes = api ? (32LL << 30) : (1LL << 30),
+                       .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL, .seccomp_net = 1};
+    o.ro[0] = (tg_bind){g->build, "/build"};
+    tg_child c;
+    char err[600];
+    if (tg_spawn(&c, &R->iso, &o, err, sizeof err) != 0) {
+        tg_buf_printf(&tr->out, "not graded (grader problem): %s\n", err);
+        return;
+    }
+    tg_child_wait(&c, tl_now_ms() + R->lab->case_limit_s * 1000.0);
+    tg_child_kill(&c);
+    char how[200];
+    tg_child_describe(&c, how, sizeof how);
+    if (tg_child_net_killed(&c) && ++g->net_killed == 1)
+        snprintf(g->net_where, sizeof g->net_where, "lab05%s", api ? "" : " --calc");
+    int code = c.reaped && WIFEXITED(c.status) ? WEXITSTATUS(c.status) : -1;
+    const char *key = api ? "part A on the GPU: " : "part A: ";
+    int got = -1, of = -1;
+    for (char *p = c.cap.s; p && *p;) {
+        char *e = strchr(p, '\n');
+        if (strncmp(p, key, strlen(key)) == 0 &&
+            sscanf(p + strlen(key), api ? "%d of %d configurations agree" : "%d of %d known answers right", &got,
+                   &of) == 2) {
+            /* the last such line counts */
+        }
+        p = e ? e + 1 : NULL;
+    }
+    g->printed += c.out_total;
+    if (c.cap.len && g->evidence.len < 8192)
+        tg_buf_add(&g->evidence, c.cap.s, c.cap.len < 4096 ? c.cap.len : 4096);
+    if (api && code == TL_EXIT_SKIP && got < 0) {
+        tg_buf_printf(&tr->out, "not graded: the lab program found no usable CUDA device (%s)\n", how);
+        tg_child_free(&c);
+        return;
+    }
+    tr->graded = 1;
+    if (got < 0 || of <= 0 || got > of) {
+        tr->score = 0;
+        tg_buf_printf(&tr->out, "no summary line '%sN of M ...' in the program's output (%s): the program "
+                      "crashed, was killed or printed something else\n", key, how);
+    } else if ((got == of) != (code == 0 || (!api && code == TL_EXIT_SKIP))) {
+        tr->score = 0;
+        tg_buf_printf(&tr->out, "the summary line says %d of %d, but the program %s: the two disagree, so "
+                      "neither is believed\n", got, of, how);
+    } else {
+        tr->score = tg_round2(tr->t->points * got / of);
+        tr->passed = got == of;
+        tg_buf_printf(&tr->out, "%d of %d %s (%s); points in proportion\n", got, of,
+                      api ? "configurations agree with cudaOccupancyMaxActiveBlocksPerMultiprocessor"
+                          : "known answers right", how);
+    }
+    /* The failing cases, as the program explained them. */
+    int shown = 0;
+    for (char *p = c.cap.s; p && *p && shown < 20 && !tr->passed;) {
+        char *e = strchr(p, '\n');
+        int l = (int)(e ? e - p : (long)strlen(p));
+        if (strstr(p, "MISMATCH") == p + strspn(p, " ") || strstr(p, "expected") == p + strspn(p, " ") ||
+            strstr(p, "case:") == p + strspn(p, " ") || strstr(p, "FAIL") == p + strspn(p, " ")) {
+            tg_buf_printf(&tr->out, "  %.*s\n", l > 200 ? 200 : l, p);
+            ++shown;
+        }
+        p = e ? e + 1 : NULL;
+    }
+    tg_child_free(&c);
+    tg_buf_printf(&tr->out, "(limit: this number comes from the lab program's own summary line, and the student's "
+                  "code runs in that process; rubric.md)\n");
+}

@@ -1,0 +1,298 @@
+/* test_labtable.c: the lab table (common/labtable.c) is consistent, grader/rubric.md is exactly what
+ * the table writes, the lab programs serve what the table says, and tl-lab answers scripts and
+ * refuses bad questions with exit 2. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_capture.h"
+#include "tilelab.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + n + 1 > cap) {
+            cap = 2 * (len + n + 1);
+            buf = realloc(buf, cap);
+        }
+        memcpy(buf + len, chunk, n);
+        len += n;
+    }
+    fclose(f);
+    if (!buf)
+        buf = calloc(1, 1);
+    buf[len] = '\0';
+    return buf;
+}
+
+static run_result query(const char *a1, const char *a2, const char *a3)
+{
+    char *argv[] = {TL_LAB, (char *)a1, (char *)a2, (char *)a3, NULL};
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0, "cannot start %s", TL_LAB);
+    return r;
+}
+
+/* ------------------------------------------------------------------ the table itself */
+
+Test(table, every_lab_has_a_unique_id_and_folder_and_at_least_one_student_file, .timeout = 10)
+{
+    cr_assert_gt(tl_nlabs, 0);
+    for (int i = 0; i < tl_nlabs; ++i) {
+        const tl_lab_info *l = &tl_labs[i];
+        cr_assert(l->id && strlen(l->id) == 2, "lab %d: id '%s' is not two digits", i, l->id);
+        cr_assert(strncmp(l->dir, l->id, 2) == 0 && l->dir[2] == '-', "lab %s: folder '%s' does not start with 'NN-'",
+                  l->id, l->dir);
+        cr_assert(l->files[0], "lab %s has no student file", l->id);
+        cr_assert(l->title && *l->title, "lab %s has no title", l->id);
+        for (int j = 0; j < i; ++j)
+            cr_assert(strcmp(l->id, tl_labs[j].id) != 0, "lab id %s twice", l->id);
+        cr_assert_eq(tl_lab_find(l->id), l);
+        cr_assert_eq(tl_lab_find(l->dir), l);
+    }
+    cr_assert_null(tl_lab_find("99"));
+    cr_assert_null(tl_lab_find(""));
+    cr_assert_null(tl_lab_find(NULL));
+}
+
+Test(table, public_sizes_parse_and_every_variant_accepts_some_of_them, .timeout = 10)
+{
+    for (int i = 0; i < tl_nlabs; ++i) {
+        const tl_lab_info *l = &tl_labs[i];
+        if (l->own_main) {
+            cr_assert_null(l->public_sizes, "lab %s has its own main: public sizes would never be served", l->id);
+            cr_assert_gt(l->own_main_size, 0, "lab %s: own_main_size", l->id);
+            continue;
+        }
+        tl_sizes s;
+        char err[200];
+        cr_assert_eq(tl_parse_sizes(l->public_sizes, &s, err, sizeof err), 0, "lab %s: public sizes: %s", l->id, err);
+        cr_assert_gt(l->nvariants, 0, "lab %s serves no variant", l->id);
+        for (int v = 0; v < l->nvariants; ++v) {
+            const tl_lab_variant *x = &l->variants[v];
+            int ok = 0;
+            for (int c = 0; c < s.count; ++c)
+                ok += (!x->square_only || (s.m[c] == s.k[c] && s.k[c] == s.n[c])) &&
+                      (x->multiple_of <= 0 || (s.m[c] % x->multiple_of == 0 && s.k[c] % x->multiple_of == 0 &&
+                                               s.n[c] % x->multiple_of == 0));
+            cr_assert_gt(ok, 0, "lab %s variant %s accepts none of the public sizes", l->id, x->name);
+        }
+        if (l->safety_sizes)
+            cr_assert_eq(tl_parse_sizes(l->safety_sizes, &s, err, sizeof err), 0, "lab %s: safety sizes: %s", l->id, err);
+        if (l->speed_size)
+            cr_assert_eq(tl_parse_sizes(l->speed_size, &s, err, sizeof err), 0, "lab %s: speed size: %s", l->id, err);
+    }
+}
+
+Test(table, every_test_names_a_variant_and_speed_tests_have_a_size_and_falling_tiers, .timeout = 10)
+{
+    for (int i = 0; i < tl_nlabs; ++i) {
+        const tl_lab_info *l = &tl_labs[i];
+        cr_assert_gt(l->ntests, 0, "lab %s has no rubric test", l->id);
+        for (int t = 0; t < l->ntests; ++t) {
+            const tl_lab_test *x = &l->tests[t];
+            cr_assert_gt(x->points, 0, "lab %s test '%s' is worth nothing", l->id, x->name);
+            if (x->kind == TL_TEST_CALC || x->kind == TL_TEST_CALC_API || x->kind == TL_TEST_POLICY)
+                continue;
+            cr_assert(tl_lab_variant_find(l, x->variant), "lab %s test '%s' names unknown variant '%s'", l->id,
+                      x->name, x->variant);
+            if (x->kind == TL_TEST_SPEED)
+                cr_assert(l->speed_size && l->gpu, "lab %s has a speed test but no speed size", l->id);
+            if (x->kind == TL_TEST_RACECHECK || x->kind == TL_TEST_MEMCHECK)
+                cr_assert(l->safety_sizes, "lab %s has a sanitizer test but no safety sizes", l->id);
+            if (x->kind == TL_TEST_HIDDEN)
+                cr_assert(l->hidden_count > 0 && l->hidden_min >= 1 && l->hidden_min <= l->hidden_max,
+                          "lab %s: hidden test without a valid hidden-size rule", l->id);
+            for (int k = 1; k < TL_LAB_MAX_TIERS && x->tiers[k].max_ratio > 0; ++k)
+                cr_assert(x->tiers[k].max_ratio > x->tiers[k - 1].max_ratio &&
+                              x->tiers[k].credit < x->tiers[k - 1].credit,
+                          "lab %s test '%s': tiers must get slower and pay less", l->id, x->name);
+        }
+    }
+}
+
+Test(table, speed_credit_is_linear_by_default_and_follows_tiers_when_given, .timeout = 10)
+{
+    cr_assert_float_eq(tl_speed_credit(1.2), 1.0, 1e-12);
+    cr_assert_float_eq(tl_speed_credit(2.6), 0.5, 1e-12);
+    cr_assert_float_eq(tl_speed_credit(4.0), 0.0, 1e-12);
+    tl_lab_test t = {.name = "speed", .kind = TL_TEST_SPEED, .variant = "x", .points = 20,
+                     .tiers = {{1.25, 1.0}, {1.5, 0.75}, {2.0, 0.5}}};
+    cr_assert_float_eq(tl_test_speed_credit(&t, 1.0), 1.0, 1e-12);
+    cr_assert_float_eq(tl_test_speed_credit(&t, 1.25), 1.0, 1e-12);
+    cr_assert_float_eq(tl_test_speed_credit(&t, 1.3), 0.75, 1e-12);
+    cr_assert_float_eq(tl_test_speed_credit(&t, 2.0), 0.5, 1e-12);
+    cr_assert_float_eq(tl_test_speed_credit(&t, 2.01), 0.0, 1e-12);
+    cr_assert_float_eq(tl_test_speed_credit(&t, 0.0), 0.0, 1e-12, "no ratio earns nothing");
+    tl_lab_test linear = {.name = "speed", .kind = TL_TEST_SPEED};
+    cr_assert_float_eq(tl_test_speed_credit(&linear, 2.6), 0.5, 1e-12);
+}
+
+Test(table, the_yardstick_is_found_by_name_but_never_graded, .timeout = 10)
+{
+    const tl_lab_info *lab = (const tl_lab_info *)1;
+    cr_assert_eq(tl_variant_any("cublas", &lab), &tl_yardstick_cublas);
+    cr_assert_null(lab);
+    for (int i = 0; i < tl_nlabs; ++i)
+        cr_assert_null(tl_lab_variant_find(&tl_labs[i], "cublas"), "lab %s grades the kit's cublas", tl_labs[i].id);
+    cr_assert_eq(tl_variant_any("tiled32", &lab)->tile, 32);
+    cr_assert_str_eq(lab->id, "03");
+}
+
+/* ------------------------------------------------------------------ rubric.md */
+
+Test(rubric, grader_rubric_md_is_exactly_what_the_table_writes, .timeout = 30)
+{
+    run_result r = query("rubric", NULL, NULL);
+    cr_assert_eq(r.exit_code, 0, "tl-lab rubric: exit %d\n%s", r.exit_code, r.out);
+    char *md = slurp(TL_SOURCE_ROOT "/grader/rubric.md");
+    cr_assert(md, "cannot read grader/rubric.md");
+    if (strcmp(md, r.out) != 0) {
+        size_t i = 0;
+        while (md[i] && md[i] == r.out[i])
+            ++i;
+        size_t line = 1;
+        for (size_t j = 0; j < i; ++j)
+            line += md[j] == '\n';
+        cr_assert_fail("grader/rubric.md differs from the lab table's rubric from line %zu on "
+                       "(file: '%.60s', table: '%.60s'); fix: ninja -C build rubric",
+                       line, md + i, r.out + i);
+    }
+    free(md);
+    run_free(&r);
+}
+
+/* ------------------------------------------------------------------ tl-lab */
+
+Test(tl_lab, answers_what_scripts_ask, .timeout = 10)
+{
+    run_result r = query("dir", "3", NULL);
+    cr_assert_eq(r.exit_code, 0, "%s", r.out);
+    cr_assert_str_eq(r.out, "03-tiled-kernel\n");
+    run_free(&r);
+    r = query("get", "04", "public_sizes");
+    cr_assert_eq(r.exit_code, 0, "%s", r.out);
+    char want[1024];
+    snprintf(want, sizeof want, "%s\n", tl_lab_find("04")->public_sizes);
+    cr_assert_str_eq(r.out, want);
+    run_free(&r);
+    r = query("files", "05-occupancy-study", NULL);
+    cr_assert_str_eq(r.out, "occupancy.c\n");
+    run_free(&r);
+    r = query("get", "01", "gpu");
+    cr_assert_str_eq(r.out, "0\n");
+    run_free(&r);
+    r = query("get", "03", "emulated");
+    cr_assert_str_eq(r.out, "1\n");
+    run_free(&r);
+    r = query("get", "03", "speed_variant");
+    cr_assert_str_eq(r.out, "tiled32\n");
+    run_free(&r);
+    r = query("get", "02", "all_variants");
+    cr_assert_str_eq(r.out, "naive\ncublas\n");
+    run_free(&r);
+    r = query("get", "05", "public_sizes");
+    cr_assert_eq(r.exit_code, 0);
+    cr_assert_str_eq(r.out, "\n", "a lab without public sizes gives an empty line");
+    run_free(&r);
+    r = query("list", NULL, NULL);
+    cr_assert_eq(r.exit_code, 0);
+    cr_assert(strncmp(r.out, "01\n02\n", 6) == 0, "%s", r.out);
+    run_free(&r);
+}
+
+Test(tl_lab, refuses_unknown_labs_fields_and_commands_with_exit_2, .timeout = 10)
+{
+    const char *cases[][4] = {
+        {"dir", "07", NULL, "no lab '07'"},        {"get", "03", "colour", "no field 'colour'"},
+        {"frobnicate", NULL, NULL, "no command"},  {"get", "03", NULL, "takes 2 arguments"},
+        {"title", "", NULL, "no lab ''"},          {NULL, NULL, NULL, "usage:"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        run_result r = query(cases[i][0], cases[i][1], cases[i][2]);
+        cr_assert_eq(r.exit_code, 2, "tl-lab %s %s %s: exit %d\n%s", cases[i][0] ? cases[i][0] : "",
+                     cases[i][1] ? cases[i][1] : "", cases[i][2] ? cases[i][2] : "", r.exit_code, r.out);
+        cr_assert(strstr(r.out, cases[i][3]), "the message lacks '%s':\n%s", cases[i][3], r.out);
+        run_free(&r);
+    }
+}
+
+/* ------------------------------------------------------------------ the programs serve the table */
+
+Test(programs, each_built_lab_program_serves_the_tables_variants_and_public_sizes, .timeout = 60)
+{
+    int checked = 0;
+    for (int i = 0; i < tl_nlabs; ++i) {
+        const tl_lab_info *l = &tl_labs[i];
+        for (int ref = 0; ref < 2; ++ref) {
+            char bin[1024];
+            snprintf(bin, sizeof bin, "%s/%s", TL_BUILD_ROOT, ref ? l->ref_binary : l->binary);
+            if (access(bin, X_OK) != 0 || l->own_main)
+                continue;             /* not built here (no CUDA), or lab 05 (own main) */
+            char *argv[] = {bin, "--help", NULL};
+            run_result r;
+            cr_assert_eq(run_capture(argv, &r), 0);
+            cr_assert_eq(r.exit_code, 0, "%s --help: exit %d\n%s", bin, r.exit_code, r.out);
+            char want[1100];
+            snprintf(want, sizeof want, "(default %s)", l->public_sizes);
+            cr_assert(strstr(r.out, want), "%s does not default to the table's public sizes:\n%s", bin, r.out);
+            for (int v = 0; v < l->nvariants; ++v) {
+                snprintf(want, sizeof want, "  %-12s %s", l->variants[v].name, l->variants[v].what);
+                cr_assert(strstr(r.out, want), "%s does not serve '%s' as the table says:\n%s", bin,
+                          l->variants[v].name, r.out);
+            }
+            run_free(&r);
+            ++checked;
+        }
+    }
+    cr_assert_geq(checked, 2, "no lab program was built (lab 01 always is)");
+}
+
+Test(programs, a_lab_c_that_disagrees_with_the_table_is_refused_with_exit_2, .timeout = 30)
+{
+    const char *cases[][2] = {
+        {"missing", "no CPU function for variant 'cpu_ikj'"},
+        {"extra", "code for variant 'cpu_magic', which lab 01's table entry lacks"},
+        {"own-main", "has no entry 05 with variants"},
+        {"unknown", "has no entry 99"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char *argv[] = {TL_LAB_MISMATCH, (char *)cases[i][0], "--no-time", NULL};
+        run_result r;
+        cr_assert_eq(run_capture(argv, &r), 0);
+        cr_assert_eq(r.exit_code, 2, "%s: exit %d\n%s", cases[i][0], r.exit_code, r.out);
+        cr_assert(strstr(r.out, cases[i][1]), "%s: the message lacks '%s':\n%s", cases[i][0], cases[i][1], r.out);
+        cr_assert_null(strstr(r.out, "PASS"), "%s: something ran:\n%s", cases[i][0], r.out);
+        run_free(&r);
+    }
+}
+
+static int no_launch(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+{
+    (void)M; (void)N; (void)P; (void)m; (void)k; (void)n; (void)ctx;
+    return 0;
+}
+
+Test(table, a_variant_of_any_lab_is_assembled_from_the_table_for_multi_lab_programs, .timeout = 10)
+{
+    tl_variant v;
+    cr_assert_eq(tl_variant_from_table(&v, "tiled16", NULL, no_launch, NULL), 0);
+    cr_assert_str_eq(v.name, "tiled16");
+    cr_assert_eq(v.where, TL_ON_GPU);
+    cr_assert_eq(v.tile, 16);
+    cr_assert_eq(v.multiple_of, 16);
+    cr_assert(v.square_only);
+    cr_assert_eq(v.gpu, no_launch);
+    cr_assert_eq(tl_variant_from_table(&v, "rect32", NULL, no_launch, NULL), 0);
+    cr_assert(!v.square_only && v.tile == 32);
+    cr_assert_eq(tl_variant_from_table(&v, "cublas", NULL, no_launch, NULL), 0, "the yardstick");
+    cr_assert_eq(tl_variant_from_table(&v, "warp_magic", NULL, no_launch, NULL), -1);
+}
