@@ -23,10 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- growable text ---------------------------------------------------------------------------- */
-typedef struct { char *p; size_t n, cap; } Buf;
+#include "tl-emu-rewrite.h"
 
-static void buf_add(Buf *b, const char *s, size_t n) {
+/* ---- growable text ---------------------------------------------------------------------------- */
+void buf_add(Buf *b, const char *s, size_t n) {
     if (b->n + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 4096;
         while (cap < b->n + n + 1) cap *= 2;
@@ -38,8 +38,8 @@ static void buf_add(Buf *b, const char *s, size_t n) {
     b->n += n;
     b->p[b->n] = 0;
 }
-static void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-static void buf_fmt(Buf *b, const char *fmt, ...) {
+void buf_str(Buf *b, const char *s) { buf_add(b, s, strlen(s)); }
+void buf_fmt(Buf *b, const char *fmt, ...) {
     char tmp[4096];
     va_list ap;
     va_start(ap, fmt);
@@ -62,7 +62,13 @@ typedef struct { char name[128]; int depth; } Name;     /* a __shared__ name in 
 static Name names[MAX_NAMES];
 static int nnames;
 
-typedef struct { char name[128]; Buf smem; Buf idents; } Kernel;
+typedef struct {
+    char name[128]; Buf smem; Buf idents;
+    size_t ps, pe, bs, be;           /* in out: its parameter list and its body, between the brackets */
+    int region;                      /* put in region form (tl-emu-region.c) */
+    int is_template;                 /* template <...> __global__: neither registered nor in region form */
+    char why[200];                   /* why not */
+} Kernel;
 static Kernel kernels[MAX_KERNELS];
 static int nkernels;
 
@@ -72,8 +78,24 @@ static int in_func;                               /* how many function bodies ar
 static int kstate;                                /* 0 none, 1 saw __global__, 2 in its params, 3 after them */
 static int kparen;                                /* paren depth while looking for a kernel's params */
 static char kname[128];
+static int ktemplate;                             /* the kernel being read is a template */
 static int kbody_depth = -1;                      /* depth of the kernel body being read, or -1 */
 static int cur_kernel = -1;
+static size_t kps, kpe;                           /* in out: the parameters of the kernel being read */
+enum { MAX_PTRS = 64 };
+static char kptr[MAX_PTRS][128];                  /* the pointer parameters of the kernel being read */
+static int nkptr;
+static int use_regions = 1;                       /* 0 with --fibers */
+static int in_directive;                          /* rewriting a #define that holds a launch */
+static int pnest;                                 /* ( and [ open, outside preprocessor lines */
+static int auto_close = -1, auto_close_depth;     /* an `auto x = ` being wrapped in tl_emu::va( ): its nesting */
+
+/* Every function body of the file, to know which hold a barrier or a warp operation. */
+enum { MAX_FUNCS = 1024 };
+typedef struct { char name[128]; size_t bs, be; int barrier, device; } Func;
+static Func funcs[MAX_FUNCS];
+static int nfuncs;
+static int func_open[MAX_DEPTH];                  /* index in funcs of a body opened at this depth */
 
 static void die(int at_line, const char *fmt, ...) {
     va_list ap;
@@ -197,7 +219,24 @@ static void add_idents(Buf *b, const char *expr) {
     }
 }
 
+/* `static __shared__` and `volatile __shared__` (CUDA accepts both): the word was written already. */
+static void drop_written_qualifiers(void) {
+    for (;;) {
+        size_t e = out.n;
+        while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+        size_t b = e;
+        while (b > 0 && is_id((unsigned char)out.p[b - 1])) b--;
+        if ((e - b == 6 && !memcmp(out.p + b, "static", 6)) || (e - b == 8 && !memcmp(out.p + b, "volatile", 8))) {
+            out.n = b; out.p[b] = 0;
+            last_sig = ';';
+            continue;
+        }
+        return;
+    }
+}
+
 static void shared_decl(int is_extern, int decl_line) {
+    drop_written_qualifiers();
     /* Read up to the ';' that ends the declaration, comments blanked, newlines counted. */
     Buf d = {0};
     int nl = 0, par = 0;
@@ -292,9 +331,12 @@ static void shared_decl(int is_extern, int decl_line) {
         } else if (nd == 2) {
             if (!dims[0][0] || !dims[1][0]) die(decl_line, "__shared__ %s needs both sizes", name);
             snprintf(shape, sizeof shape, "tl_emu::A2<%s, (%s), (%s)>", ty, dims[0], dims[1]);
+        } else if (nd == 3) {
+            if (!dims[0][0] || !dims[1][0] || !dims[2][0]) die(decl_line, "__shared__ %s needs all three sizes", name);
+            snprintf(shape, sizeof shape, "tl_emu::A3<%s, (%s), (%s), (%s)>", ty, dims[0], dims[1], dims[2]);
         } else {
-            die(decl_line, "__shared__ %s has %d dimensions; emulation supports scalars, 1-D and 2-D arrays "
-                           "(flatten it: T %s[A*B*C] indexed [(i*B + j)*C + k])", name, nd, name);
+            die(decl_line, "not supported under emulation: __shared__ %s with %d dimensions; emulation supports up to 3 "
+                           "(flatten it: T %s[A*B*C*D] indexed [((i*B + j)*C + k)*D + l])", name, nd, name);
         }
         if (file_scope)
             buf_fmt(&o, "static tl_emu::GShared<%s> %s{{\"%s\", __FILE__, __LINE__, \"%s\"}}; ", shape, name, name, ty);
@@ -320,16 +362,34 @@ static void shared_decl(int is_extern, int decl_line) {
 /* ---- kernel<<<...>>>(...) ------------------------------------------------------------------------ */
 static void launch(void) {
     int at = line;
-    /* The kernel name is what was just written: back over blanks on this line and the identifier. */
+    /* The kernel name is what was just written: back over blanks (and newlines, kept for after the
+     * launch so that lines do not move; in a #define also the backslashes) and the identifier, with its
+     * template arguments if any: kernel<float, 16><<<...>>>. */
     size_t e = out.n;
-    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    int nls = 0;
+    while (e > 0 && (isspace((unsigned char)out.p[e - 1]) || out.p[e - 1] == '\\')) { if (out.p[e - 1] == '\n') nls++; e--; }
     size_t b = e;
+    if (b > 0 && out.p[b - 1] == '>') {
+        int d = 0;
+        while (b > 0) {
+            b--;
+            if (out.p[b] == '>') d++;
+            else if (out.p[b] == '<' && --d == 0) break;
+        }
+        while (b > 0 && isspace((unsigned char)out.p[b - 1])) b--;
+    }
     while (b > 0 && (is_id((unsigned char)out.p[b - 1]) || out.p[b - 1] == ':')) b--;
     if (b == e || !is_id0((unsigned char)out.p[b]))
-        die(at, "cannot find the kernel name before <<<; write kernel<<<grid, block>>>(args) with a plain name");
-    char name[256];
+        die(at, "not supported under emulation: a launch whose kernel is not a name (a function pointer?); "
+                "launch it by its name: kernel<<<grid, block>>>(args)");
+    char name[256], sname[256];
     if (e - b >= sizeof name) die(at, "kernel name too long");
     memcpy(name, out.p + b, e - b); name[e - b] = 0;
+    size_t sn = 0;                                               /* the name as a string: no newlines */
+    for (size_t i = 0; name[i] && sn + 1 < sizeof sname; i++)
+        if (name[i] != '\n' && name[i] != '\\' && name[i] != '"') sname[sn++] = name[i];
+    sname[sn] = 0;
+    for (size_t i = 0; name[i]; i++) if (name[i] == '\n' || name[i] == '\\') name[i] = ' ';
     out.n = b; out.p[b] = 0;
     pos += 3;                                                   /* <<< */
     Buf args[4] = {{0}};
@@ -358,7 +418,7 @@ static void launch(void) {
     na++;
     if (na < 2) die(at, "a launch needs at least a grid and a block: kernel<<<grid, block>>>(args)");
     Buf o = {0};
-    buf_fmt(&o, "tl_emu_launch(%s, \"%s\", __FILE__, __LINE__", name, name);
+    buf_fmt(&o, "tl_emu_launch(%s, \"%s\", __FILE__, __LINE__", name, sname);
     for (int i = 0; i < na; i++) {
         buf_str(&o, ", ");
         if (args[i].n) buf_add(&o, args[i].p, args[i].n);
@@ -367,6 +427,269 @@ static void launch(void) {
     buf_str(&o, ")");
     emit(o.p, o.n);
     free(o.p);
+    for (int i = 0; i < nls; i++) buf_str(&out, in_directive ? " \\\n" : "\n");
+}
+
+/* `float *Nds = smem + T * T;` in a kernel, at the shared name: the declaration written so far becomes
+ * `tl_emu::SPtr<float> Nds =` (a checked pointer), and Nds joins the shared names. Also the second
+ * declarator of `float *Mds = smem, *Nds = smem + n;` (the comma becomes a ';'). */
+static char sptr_type[128];
+static int sptr_depth = -1;
+static void shared_pointer_decl(void) {
+    size_t e = out.n;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    if (e == 0 || out.p[e - 1] != '=' || (e > 1 && strchr("=!<>+-*/%&|^", out.p[e - 2]))) return;
+    e--;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    size_t ne = e;
+    while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+    size_t nb = e;
+    if (nb == ne || !is_id0((unsigned char)out.p[nb])) return;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    if (e == 0 || out.p[e - 1] != '*') return;
+    e--;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    char name[128];
+    if (ne - nb >= sizeof name) return;
+    memcpy(name, out.p + nb, ne - nb); name[ne - nb] = 0;
+    size_t start;
+    if (e > 0 && out.p[e - 1] == ',' && sptr_depth == depth && sptr_type[0]) {
+        start = e - 1;                                   /* second declarator: reuse the type */
+        out.n = start; out.p[start] = 0;
+        buf_fmt(&out, "; tl_emu::SPtr<%s> %s =", sptr_type, name);
+    } else {
+        size_t te = e;
+        while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+        size_t tb = e;
+        if (tb == te) return;
+        static const char *types[] = {"float", "double", "int", "unsigned", "char", "short", "long", "float2",
+                                      "float4", "int2", "int4", "uint", "size_t", NULL};
+        int ok = 0;
+        for (int i = 0; types[i]; i++) if (te - tb == strlen(types[i]) && !memcmp(out.p + tb, types[i], te - tb)) ok = 1;
+        if (!ok) return;
+        size_t qb = tb;                                    /* a const or volatile before the type */
+        size_t q = tb;
+        while (q > 0 && (out.p[q - 1] == ' ' || out.p[q - 1] == '\t')) q--;
+        size_t qe = q;
+        while (q > 0 && is_id((unsigned char)out.p[q - 1])) q--;
+        if ((qe - q == 5 && !memcmp(out.p + q, "const", 5)) || (qe - q == 8 && !memcmp(out.p + q, "volatile", 8))) qb = q;
+        snprintf(sptr_type, sizeof sptr_type, "%.*s", (int)(te - qb), out.p + qb);
+        sptr_depth = depth;
+        out.n = qb; out.p[qb] = 0;
+        buf_fmt(&out, "tl_emu::SPtr<%s> %s =", sptr_type, name);
+    }
+    buf_str(&out, " ");
+    last_sig = '=';
+    if (nnames == MAX_NAMES) die(line, "too many __shared__ names");
+    snprintf(names[nnames].name, sizeof names[nnames].name, "%s", name);
+    names[nnames++].depth = depth;
+}
+
+/* Whether what was written last (blanks aside) is `template <...>`. */
+static int preceded_by_template(void) {
+    size_t e = out.n;
+    while (e > 0 && isspace((unsigned char)out.p[e - 1])) e--;
+    if (e == 0 || out.p[e - 1] != '>') return 0;
+    int d = 0;
+    size_t b = e;
+    while (b > 0) {
+        b--;
+        if (out.p[b] == '>') d++;
+        else if (out.p[b] == '<' && --d == 0) break;
+    }
+    while (b > 0 && isspace((unsigned char)out.p[b - 1])) b--;
+    return b >= 8 && !memcmp(out.p + b - 8, "template", 8) && (b == 8 || !is_id((unsigned char)out.p[b - 9]));
+}
+
+/* ---- counting global accesses ------------------------------------------------------------------------ */
+/* The names of the pointer parameters in out[a, b): the last identifier of each parameter with a '*'. */
+static void read_pointer_params(size_t a, size_t b) {
+    nkptr = 0;
+    size_t p = a;
+    while (p < b) {
+        size_t e = p;
+        int d = 0, star = 0;
+        while (e < b && !(out.p[e] == ',' && d == 0)) {
+            if (out.p[e] == '(' || out.p[e] == '[') d++;
+            else if (out.p[e] == ')' || out.p[e] == ']') d--;
+            else if (out.p[e] == '*') star = 1;
+            e++;
+        }
+        size_t q = e;
+        while (q > p && !is_id((unsigned char)out.p[q - 1])) q--;
+        size_t r = q;
+        while (r > p && is_id((unsigned char)out.p[r - 1])) r--;
+        if (star && q > r && q - r < 128 && nkptr < MAX_PTRS) {
+            memcpy(kptr[nkptr], out.p + r, q - r);
+            kptr[nkptr][q - r] = 0;
+            nkptr++;
+        }
+        p = e + 1;
+    }
+}
+/* For a pointer parameter followed by '[' at src[at]: 0 when the element is read, 1 written (p[i] = v),
+ * 2 both (p[i] += v, p[i]++, ++p[i]); -1 when no '[' follows. */
+static int subscript_kind(size_t at) {
+    size_t p = skip_space(at, NULL);
+    if (p >= len || src[p] != '[') return -1;
+    int d = 0;
+    for (; p < len; p++) {
+        char c = src[p];
+        if (c == '"' || c == '\'') {
+            char q = c;
+            for (p++; p < len && src[p] != q; p++) if (src[p] == '\\') p++;
+            continue;
+        }
+        if (c == '[' || c == '(') d++;
+        else if ((c == ']' || c == ')') && --d == 0) break;
+    }
+    p = skip_space(p + 1, NULL);
+    if (p + 1 < len && ((src[p] == '+' && src[p + 1] == '+') || (src[p] == '-' && src[p + 1] == '-'))) return 2;
+    if (p < len && src[p] == '=' && !(p + 1 < len && src[p + 1] == '=')) return 1;
+    if (p + 1 < len && strchr("+-*/%&|^", src[p]) && src[p] && src[p + 1] == '=') return 2;
+    if (p + 2 < len && (src[p] == '<' || src[p] == '>') && src[p + 1] == src[p] && src[p + 2] == '=') return 2;
+    return 0;
+}
+
+/* ---- region form ---------------------------------------------------------------------------------- */
+/* The name of the function whose body opens now: the identifier before the ( of the parameters that
+ * end at the last ')' written. */
+static void func_name_before(char *name, size_t n) {
+    name[0] = 0;
+    size_t e = out.n;
+    while (e > 0 && isspace((unsigned char)out.p[e - 1])) e--;
+    if (e == 0 || out.p[e - 1] != ')') return;
+    int d = 0;
+    size_t p = e;
+    while (p > 0) {
+        p--;
+        if (out.p[p] == ')') d++;
+        else if (out.p[p] == '(' && --d == 0) break;
+    }
+    while (p > 0 && isspace((unsigned char)out.p[p - 1])) p--;
+    size_t b = p;
+    while (b > 0 && is_id((unsigned char)out.p[b - 1])) b--;
+    if (p - b == 0 || p - b >= n) return;
+    memcpy(name, out.p + b, p - b);
+    name[p - b] = 0;
+}
+
+/* Whether the function whose body opens now was declared __device__ or __global__ (the words since the
+ * end of the previous declaration or block). */
+static int declared_for_device(void) {
+    size_t b = out.n;
+    while (b > 0 && out.p[b - 1] != ';' && out.p[b - 1] != '}' && out.p[b - 1] != '{' && out.p[b - 1] != '\n') b--;
+    size_t b2 = b;                        /* the qualifiers may be on the line above */
+    if (b2 > 0 && out.p[b2 - 1] == '\n') { b2--; while (b2 > 0 && out.p[b2 - 1] != ';' && out.p[b2 - 1] != '}' && out.p[b2 - 1] != '{' && out.p[b2 - 1] != '\n') b2--; }
+    const char *t = out.p + b2;
+    size_t n = out.n - b2;
+    for (size_t i = 0; i + 10 <= n; i++)
+        if (!memcmp(t + i, "__device__", 10) || !memcmp(t + i, "__global__", 10)) return 1;
+    for (size_t i = 0; i + 8 <= n; i++)
+        if (!memcmp(t + i, "template", 8) || !memcmp(t + i, "operator", 8)) return 1;   /* not judged */
+    return 0;
+}
+
+static int has_word(const char *t, size_t n, const char *w) {
+    size_t l = strlen(w);
+    for (size_t i = 0; i + l <= n; i++)
+        if (!memcmp(t + i, w, l) && (i == 0 || !is_id((unsigned char)t[i - 1])) &&
+            (i + l == n || !is_id((unsigned char)t[i + l])))
+            return 1;
+    return 0;
+}
+/* Which functions hold a barrier or a warp operation, directly or through another such function. */
+static void mark_barrier_funcs(void) {
+    static const char *w[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+                              "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "sync", NULL};
+    for (int f = 0; f < nfuncs; f++)
+        for (int k = 0; w[k] && !funcs[f].barrier; k++)
+            if (funcs[f].be > funcs[f].bs && has_word(out.p + funcs[f].bs, funcs[f].be - funcs[f].bs, w[k])) funcs[f].barrier = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int f = 0; f < nfuncs; f++) {
+            if (funcs[f].barrier || funcs[f].be <= funcs[f].bs) continue;
+            for (int g = 0; g < nfuncs; g++)
+                if (funcs[g].barrier && funcs[g].name[0] &&
+                    has_word(out.p + funcs[f].bs, funcs[f].be - funcs[f].bs, funcs[g].name)) {
+                    funcs[f].barrier = 1; changed = 1; break;
+                }
+        }
+    }
+}
+static int is_barrier_func(const char *name, size_t n) {
+    for (int f = 0; f < nfuncs; f++)
+        if (funcs[f].barrier && strlen(funcs[f].name) == n && !memcmp(funcs[f].name, name, n)) return 1;
+    return 0;
+}
+
+/* Invalid CUDA that nvcc rejects and g++ would build: a kernel calling a host function of this file
+ * (defined without __device__), or std::min/std::max/std::swap (constexpr host functions). */
+static void check_host_calls(void) {
+    for (int k = 0; k < nkernels; k++) {
+        const Kernel *K = &kernels[k];
+        for (size_t p = K->bs; p < K->be; p++) {
+            if (!is_id0((unsigned char)out.p[p]) || (p > 0 && is_id((unsigned char)out.p[p - 1]))) continue;
+            size_t e = p;
+            while (e < K->be && is_id((unsigned char)out.p[e])) e++;
+            size_t q = e;
+            while (q < K->be && (out.p[q] == ' ' || out.p[q] == '\t')) q++;
+            int call = q < K->be && out.p[q] == '(';
+            int std_call = p >= 5 && !memcmp(out.p + p - 5, "std::", 5) &&
+                           ((e - p == 3 && (!memcmp(out.p + p, "min", 3) || !memcmp(out.p + p, "max", 3))) ||
+                            (e - p == 4 && !memcmp(out.p + p, "swap", 4)));
+            const char *host = NULL;
+            if (call && !std_call && !(p > 0 && (out.p[p - 1] == '.' || out.p[p - 1] == ':' || out.p[p - 1] == '>')))
+                for (int f = 0; f < nfuncs; f++)
+                    if (!funcs[f].device && strlen(funcs[f].name) == e - p && !memcmp(funcs[f].name, out.p + p, e - p)) {
+                        host = funcs[f].name;
+                        break;
+                    }
+            if (!std_call && !host) { p = e; continue; }
+            int at = 0;                                     /* the student's line: out starts with #line */
+            for (size_t i = 0; i < p; i++) at += out.p[i] == '\n';
+            if (std_call)
+                die(at, "calling a constexpr __host__ function(\"std::%.*s\") from a __global__ function(\"%s\") is not "
+                        "allowed (nvcc rejects it); use %.*s(a, b), which CUDA provides for device code",
+                    (int)(e - p), out.p + p, K->name, (int)(e - p), out.p + p);
+            die(at, "calling a __host__ function(\"%s\") from a __global__ function(\"%s\") is not allowed (nvcc "
+                    "rejects it); declare it __device__ (or __host__ __device__)", host, K->name);
+        }
+    }
+}
+
+/* Puts every kernel it can in region form, from the last to the first so that offsets stay right. */
+static void make_regions(void) {
+    mark_barrier_funcs();
+    /* a barrier hidden in a macro cannot be seen in the kernel bodies: keep all kernels on fibers */
+    int hidden = 0;
+    for (size_t p = 0; p < len; p++)
+        if (src[p] == '#' && (p == 0 || src[p - 1] == '\n')) {
+            size_t e = p;
+            while (e < len && (src[e] != '\n' || (e > 0 && src[e - 1] == '\\'))) e++;
+            if (has_word(src + p, e - p, "__syncthreads") || has_word(src + p, e - p, "__syncwarp")) hidden = 1;
+            p = e;
+        }
+    for (int k = nkernels - 1; k >= 0; k--) {
+        Kernel *K = &kernels[k];
+        if (!use_regions) { snprintf(K->why, sizeof K->why, "tl-emu-rewrite --fibers"); continue; }
+        if (K->is_template) { snprintf(K->why, sizeof K->why, "a template kernel"); continue; }
+        if (hidden) { snprintf(K->why, sizeof K->why, "a #define of the file holds a barrier"); continue; }
+        Buf nb = {0};
+        if (!tl_region_body(out.p + K->ps, K->pe - K->ps, out.p + K->bs, K->be - K->bs, is_barrier_func, &nb, K->why,
+                            sizeof K->why)) {
+            free(nb.p);
+            continue;
+        }
+        Buf o = {0};
+        buf_add(&o, out.p, K->bs);
+        buf_add(&o, nb.p ? nb.p : "", nb.n);
+        buf_add(&o, out.p + K->be, out.n - K->be);
+        free(out.p);
+        free(nb.p);
+        out = o;
+        K->region = 1;
+    }
 }
 
 /* ---- main loop ----------------------------------------------------------------------------------- */
@@ -388,6 +711,28 @@ static void preprocessor_line(void) {
             buf_str(&out, " */");
             return;
         }
+    }
+    /* A launch written inside a macro (#define LAUNCH(k, n) k<<<grid, block>>>(n)): rewritten in place. */
+    int has_launch = 0;
+    for (size_t i = s; i + 2 < pos; i++)
+        if (src[i] == '<' && src[i + 1] == '<' && src[i + 2] == '<') { has_launch = 1; break; }
+    if (has_launch) {
+        size_t end = pos;
+        int nl_in = 0;
+        for (size_t i = s; i < end; i++) nl_in += src[i] == '\n';
+        line -= nl_in;                                       /* counted again below */
+        pos = s;
+        in_directive = 1;
+        while (pos < end) {
+            char c = src[pos];
+            if (c == '\\' && pos + 1 < len && src[pos + 1] == '\n') { buf_add(&out, "\\\n", 2); pos += 2; line++; continue; }
+            if (copy_comment_or_literal()) continue;
+            if (c == '<' && pos + 2 < end && src[pos + 1] == '<' && src[pos + 2] == '<') { launch(); continue; }
+            emit(&c, 1);
+            pos++;
+        }
+        in_directive = 0;
+        return;
     }
     buf_add(&out, src + s, pos - s);
 }
@@ -421,24 +766,70 @@ static void rewrite(void) {
                 }
             }
             if (IS("__noinline__")) { emit("__attribute__((noinline))", 25); continue; }
-            if (IS("__global__") && !in_func) { kstate = 1; kparen = 0; kname[0] = 0; emit(id, n); continue; }
+            if (IS("__global__") && !in_func) {
+                kstate = 1; kparen = 0; kname[0] = 0;
+                ktemplate = preceded_by_template();
+                emit(id, n);
+                continue;
+            }
+            /* auto x = Mds[i][j]: x holds the element's value, not a proxy that would read the array
+             * again later (after a barrier, another thread's value) */
+            if (IS("auto") && cur_kernel >= 0) {
+                size_t p = skip_space(pos, NULL), q = p;
+                while (q < len && is_id((unsigned char)src[q])) q++;
+                size_t r = skip_space(q, NULL);
+                if (q > p && is_id0((unsigned char)src[p]) && r < len && src[r] == '=' && !(r + 1 < len && src[r + 1] == '=')) {
+                    emit(id, n);
+                    for (size_t i = pos; i <= r; i++) if (src[i] == '\n') line++;
+                    emit(src + pos, r + 1 - pos);
+                    pos = r + 1;
+                    buf_str(&out, " tl_emu::va(");
+                    auto_close = pnest;
+                    auto_close_depth = depth;
+                    continue;
+                }
+            }
             /* The kernel's name is the last identifier before its parameters; "__launch_bounds__(...)"
              * between the return type and the name is passed over by the '(' logic below. */
             if (kstate == 1 && kparen == 0 && n < sizeof kname) { memcpy(kname, id, n); kname[n] = 0; }
-            const Name *nm = (last_sig == '.' || (last_sig == '>' && prev_sig == '-') || last_sig == ':') ? NULL
-                                                                                                            : find_name(id, n);
+            int member = last_sig == '.' || (last_sig == '>' && prev_sig == '-') || last_sig == ':';
+            const Name *nm = member ? NULL : find_name(id, n);
+            if (cur_kernel >= 0 && !member && !nm) {
+                for (int k = 0; k < nkptr; k++)
+                    if (strlen(kptr[k]) == n && !memcmp(kptr[k], id, n)) {
+                        int kind = subscript_kind(pos);
+                        if (kind < 0) break;
+                        if (kind == 0 && last_sig == '+' && prev_sig == '+') kind = 2;
+                        if (kind == 0 && last_sig == '-' && prev_sig == '-') kind = 2;
+                        char t[64];
+                        snprintf(t, sizeof t, "(tl_emu::gcount(%d), ", kind);
+                        emit(t, strlen(t));
+                        emit(id, n);
+                        emit(")", 1);
+                        id = NULL;
+                        break;
+                    }
+                if (!id) continue;
+            }
+            if (nm && cur_kernel >= 0) shared_pointer_decl();
             emit(id, n);
             if (nm) buf_str(&out, "(__LINE__)");
             continue;
 #undef IS
         }
         if (c == '<' && pos + 2 < len && src[pos + 1] == '<' && src[pos + 2] == '<') { launch(); continue; }
+        if ((c == ';' || c == ',') && auto_close >= 0 && pnest == auto_close && depth == auto_close_depth) {
+            buf_str(&out, ")");
+            auto_close = -1;
+        }
+        if (c == '(' || c == '[') pnest++;
+        else if (c == ')' || c == ']') pnest--;
         if (c == '(') {
-            if (kstate == 1 && kparen == 0 && kname[0] && strcmp(kname, "__launch_bounds__")) kstate = 2;
+            if (kstate == 1 && kparen == 0 && kname[0] && strcmp(kname, "__launch_bounds__")) { kstate = 2; kps = out.n + 1; }
             if (kstate == 1 || kstate == 2) kparen++;
         } else if (c == ')') {
             if (kstate == 1 || kstate == 2) {
-                if (--kparen == 0 && kstate == 2) kstate = 3;
+                if (--kparen == 0 && kstate == 2) { kstate = 3; kpe = out.n; }
             }
         } else if (c == ';') {
             if (kstate == 3 || (kstate != 0 && kparen == 0)) kstate = 0;      /* a prototype */
@@ -447,18 +838,34 @@ static void rewrite(void) {
             int is_func = !in_func && last_sig == ')';
             depth++;
             func_body_depth[depth] = is_func;
-            if (is_func) in_func++;
+            func_open[depth] = -1;
+            if (is_func) {
+                in_func++;
+                if (nfuncs < MAX_FUNCS) {
+                    Func *F = &funcs[nfuncs];
+                    func_name_before(F->name, sizeof F->name);
+                    F->device = declared_for_device();
+                    F->bs = out.n + 1;
+                    func_open[depth] = nfuncs++;
+                }
+            }
             if (kstate == 3) {
                 if (nkernels == MAX_KERNELS) die(line, "too many kernels in one file");
                 cur_kernel = nkernels++;
                 snprintf(kernels[cur_kernel].name, sizeof kernels[cur_kernel].name, "%s", kname);
+                kernels[cur_kernel].is_template = ktemplate;
+                kernels[cur_kernel].ps = kps;
+                kernels[cur_kernel].pe = kpe;
+                kernels[cur_kernel].bs = out.n + 1;
+                read_pointer_params(kps, kpe);
                 kbody_depth = depth;
                 kstate = 0;
             }
         } else if (c == '}') {
             if (depth == 0) die(line, "unbalanced '}'");
             if (func_body_depth[depth]) in_func--;
-            if (depth == kbody_depth) { kbody_depth = -1; cur_kernel = -1; }
+            if (func_open[depth] >= 0) funcs[func_open[depth]].be = out.n;
+            if (depth == kbody_depth) { kernels[cur_kernel].be = out.n; kbody_depth = -1; cur_kernel = -1; }
             depth--;
             while (nnames > 0 && names[nnames - 1].depth > depth) nnames--;
         }
@@ -480,9 +887,11 @@ static char *read_file(const char *path, size_t *n) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 4 && !strcmp(argv[1], "--fibers")) { use_regions = 0; argv++; argc--; }
     if (argc != 3) {
-        fprintf(stderr, "usage: tl-emu-rewrite IN.cu OUT.cpp\n"
-                        "  rewrites a CUDA C source for tilelab's emulation mode (see common/emu/README.md)\n");
+        fprintf(stderr, "usage: tl-emu-rewrite [--fibers] IN.cu OUT.cpp\n"
+                        "  rewrites a CUDA C source for tilelab's emulation mode (see common/emu/README.md);\n"
+                        "  --fibers: run every kernel as fibers, never in region form\n");
         return 2;
     }
     in_path = argv[1];
@@ -495,15 +904,20 @@ int main(int argc, char **argv) {
     buf_str(&out, "\"\n");
     rewrite();
     if (depth != 0) die(line, "unbalanced braces at the end of the file");
+    check_host_calls();
+    make_regions();
     /* After the student's last line: register the kernels with their static shared memory. */
     if (out.n && out.p[out.n - 1] != '\n') buf_str(&out, "\n");
     if (nkernels) buf_str(&out, "#line 1 \"<tl-emu-rewrite: kernel registry>\"\n");
     for (int k = 0; k < nkernels; k++) {
         Kernel *K = &kernels[k];
-        buf_fmt(&out, "#if 1%s\nstatic tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0%s);\n#else\n"
-                      "static tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0);\n#endif\n",
-                K->idents.p ? K->idents.p : "", K->name, k, K->name, K->name, K->smem.p ? K->smem.p : "", K->name, k,
-                K->name, K->name);
+        if (K->region) buf_fmt(&out, "// %s: region form\n", K->name);
+        else buf_fmt(&out, "// %s: fibers (%s)\n", K->name, K->why);
+        if (K->is_template) continue;      /* each instantiation registers itself when it first runs */
+        buf_fmt(&out, "#if 1%s\nstatic tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0%s, %d);\n#else\n"
+                      "static tl_emu::KernelReg tl_emu_reg_%s_%d_(%s, \"%s\", 0, %d);\n#endif\n",
+                K->idents.p ? K->idents.p : "", K->name, k, K->name, K->name, K->smem.p ? K->smem.p : "", K->region,
+                K->name, k, K->name, K->name, K->region);
     }
     FILE *f = fopen(argv[2], "wb");
     if (!f || fwrite(out.p, 1, out.n, f) != out.n || fclose(f) != 0) { perror(argv[2]); return 1; }

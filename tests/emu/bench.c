@@ -105,15 +105,16 @@ int main(int argc, char **argv) {
     }
     printf("race checking costs %.2fx on one worker (CPU time)\n", race1 / base1);
 
-    /* The switch: one block of 256 threads passing 20000 barriers = 5.12 M switches. */
+    /* The switch: one block of 256 threads passing 20000 barriers = 5.12 M switches (SyncOnly stays on
+     * fibers: its barrier loop has no braces; the tiled kernel runs in region form, without switches). */
     tl_emu_set_threads(1);
     double t0 = cpu();
     launch_sync_only(1, 256, 20000);
     double ts = cpu() - t0;
     printf("fiber switch + barrier bookkeeping: %.1f ns per thread per barrier\n", ts / (256.0 * 20000.0) * 1e9);
     if (w == 512) {
-        printf("target (issue 4): <= 0.5 s CPU on one worker, race checking <= 2x: %s\n",
-               base1 <= 0.5 && race1 <= 2 * base1 ? "met" : "NOT met on this machine");
+        printf("target (issue 12): <= 0.1 s CPU on one worker, race checking <= 2x that: %s\n",
+               base1 <= 0.1 && race1 <= 0.2 ? "met" : "NOT met on this machine");
     }
     free(M); free(N); free(P);
     return 0;

@@ -119,6 +119,15 @@ static inline int run_bad_case(void *arg) {
     int n = tl_emu_last_diagnostic(first, sizeof first);
     fprintf(stderr, "RESULT launch=%s sync=%s wrong=%d diag_len=%d\nFIRST %s", cudaGetErrorName(err),
             cudaGetErrorName(cudaDeviceSynchronize()), wrong, n, first);
+    /* Each case judged alone: after tl_emu_recover the device works again and the kernel runs anew
+     * (its diagnostic comes back, not a leftover error). */
+    tl_emu_recover();
+    void *probe = NULL;
+    cudaError_t m = cudaMalloc(&probe, 64), last = cudaGetLastError();
+    cudaFree(probe);
+    int again = run_gemm(c->launch, c->width, 8, &err);
+    fprintf(stderr, "\nAFTER recover: malloc=%s last=%s; again launch=%s wrong=%d diag_len=%d\n", cudaGetErrorName(m),
+            cudaGetErrorName(last), cudaGetErrorName(err), again, tl_emu_last_diagnostic(NULL, 0));
     return 0;
 }
 

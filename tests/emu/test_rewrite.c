@@ -103,7 +103,7 @@ Test(rewrite, shared_names_get_their_line_and_leave_members_alone, .init = make_
     assert_has(out, "tl_emu::Shared<tl_emu::A0<int>> n(n_tl_site_);");
     assert_has(out, "/* #pragma unroll 4 */");
     assert_has(out, "tile(__LINE__)[i] = s->tile + s.n + n(__LINE__);");
-    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int));");
+    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int), 1);");
 }
 
 Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
@@ -112,23 +112,87 @@ Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .in
                  "  t[threadIdx.x] = a[threadIdx.x];\n}\n__global__ void proto(int);\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 0, "%s", out);
     assert_has(out, "static const tl_emu::Site t_tl_site_ = {\"t\", __FILE__, __LINE__, \"float\"}; tl_emu::Shared<tl_emu::A1<float, (256)>> t(t_tl_site_);");
-    assert_has(out, "t(__LINE__)[threadIdx.x] = a[threadIdx.x];");
-    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256));");
+    assert_has(out, "t(__LINE__)[threadIdx.x] = (tl_emu::gcount(0), a)[threadIdx.x];");
+    assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256), 1);");
     assert_lacks(out, "tl_emu_reg_proto");
 }
 
 Test(rewrite, what_it_cannot_emulate_is_an_error_at_the_line, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
     char out[8192]; int st;
-    rewrite_text("__global__ void k() {\n\n  __shared__ float cube[2][2][2];\n}\n", out, sizeof out, &st);
+    rewrite_text("__global__ void k() {\n\n  __shared__ float hyper[2][2][2][2];\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 1);
-    assert_has(out, "t.cu:3: error: tl-emu-rewrite: __shared__ cube has 3 dimensions");
+    assert_has(out, "t.cu:3: error: tl-emu-rewrite: not supported under emulation: __shared__ hyper with 4 dimensions");
     rewrite_text("void f() {\n  (*kp)<<<1, 1>>>();\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 1);
-    assert_has(out, "t.cu:2: error: tl-emu-rewrite: cannot find the kernel name before <<<");
+    assert_has(out, "t.cu:2: error: tl-emu-rewrite: not supported under emulation: a launch whose kernel is not a name");
     rewrite_text("void f() {\n  k<<<1>>>();\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 1);
     assert_has(out, "t.cu:2: error: tl-emu-rewrite: a launch needs at least a grid and a block");
     rewrite_text("__global__ void k() {\n  __shared__ float a[4] = {0};\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 1);
     assert_has(out, "t.cu:2: error: tl-emu-rewrite: a __shared__ variable cannot have an initializer");
+}
+
+/* Compiles a student file (rewritten) as the emulated build does; returns the compiler's status. */
+static int build_text(const char *text, char *out, size_t n) {
+    char src[512], cpp[512], cmd[8192];
+    snprintf(src, sizeof src, "%s/s.cu", tmpdir);
+    snprintf(cpp, sizeof cpp, "%s/s.emu.cpp", tmpdir);
+    write_file(src, text);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", env("TL_EMU_REWRITE"), src, cpp);
+    int st = run(cmd, out, n);
+    if (st) return st;
+    snprintf(cmd, sizeof cmd, "%s -std=c++17 -O2 -c -o /dev/null -include '%s/tl_emu.h' -I'%s' '%s'", env("TL_EMU_CXX"),
+             env("TL_EMU_INCLUDE"), env("TL_EMU_INCLUDE"), cpp);
+    return run(cmd, out, n);
+}
+
+Test(rewrite, student_code_cannot_reach_the_emulators_controls, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120) {
+    char out[65536];
+    int st = build_text("#include <cuda_runtime.h>\n__global__ void k(float *p) { p[0] = 1; }\n"
+                        "void cheat(void) { tl_emu_set_race_check(0); }\n", out, sizeof out);
+    cr_assert_neq(st, 0, "a call of tl_emu_set_race_check built:\n%s", out);
+    assert_has(out, "s.cu:3:");
+    assert_has(out, "poisoned");
+    st = build_text("#include <cuda_runtime.h>\nextern \"C\" void tl_emu_set_order(int, unsigned);\n", out, sizeof out);
+    cr_assert_neq(st, 0, "a declaration of tl_emu_set_order built:\n%s", out);
+}
+
+Test(rewrite, what_emulation_lacks_fails_at_build_naming_it, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120) {
+    char out[65536];
+    cr_assert_neq(build_text("#include <cuda_fp16.h>\n", out, sizeof out), 0);
+    assert_has(out, "not supported under emulation: cuda_fp16.h");
+    cr_assert_neq(build_text("#include <cublas_v2.h>\nvoid f(float *a) { cublasHandle_t h; cublasCreate(&h);\n"
+                             "  float one = 1; cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, 4, a, 4, &one, a, 4); }\n",
+                             out, sizeof out), 0);
+    assert_has(out, "not supported under emulation: cublasSgemm");
+    cr_assert_neq(build_text("#include <cuda_runtime.h>\n__global__ void k(float *p) {\n"
+                             "  float v = __shfl_down_sync(0xffffffffu, p[threadIdx.x], 1);\n  p[threadIdx.x] = v;\n}\n"
+                             "void h(float *p) { k<<<1, 32>>>(p); }\n", out, sizeof out), 0);
+    assert_has(out, "s.cu:3:");
+    assert_has(out, "not supported under emulation: __shfl_down_sync");
+}
+
+Test(rewrite, valid_cuda_students_write_builds, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120) {
+    char out[65536];
+    int st = build_text("#include <cublas_v2.h>\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                        "__global__ void k(float *p, unsigned n) {\n  cg::thread_block b = cg::this_thread_block();\n"
+                        "  __shared__ float s[64];\n  s[b.thread_rank()] = p[min(threadIdx.x, n)];\n  b.sync();\n"
+                        "  p[threadIdx.x] = s[63 - threadIdx.x];\n}\n"
+                        "void h(float *p) { k<<<1, 64>>>(p, 10u); }\n", out, sizeof out);
+    cr_assert_eq(st, 0, "did not build:\n%s", out);
+}
+
+Test(rewrite, invalid_cuda_fails_as_nvcc_would, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("float helper(float x) { return 2 * x; }\n__device__ float dh(float x) { return x; }\n"
+                 "__global__ void k(float *p) {\n  p[0] = dh(p[1]);\n  p[1] = helper(p[0]);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1, "%s", out);
+    assert_has(out, "t.cu:5: error: tl-emu-rewrite: calling a __host__ function(\"helper\") from a __global__ function(\"k\") is not allowed");
+    rewrite_text("#include <algorithm>\n__global__ void k(float *p) {\n  p[0] = std::max(p[1], 0.0f);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1, "%s", out);
+    assert_has(out, "t.cu:3: error: tl-emu-rewrite: calling a constexpr __host__ function(\"std::max\") from a __global__ function(\"k\")");
+    rewrite_text("__host__ __device__ float both(float x) { return x; }\n__global__ void k(float *p) { p[0] = both(p[1]); }\n",
+                 out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
 }

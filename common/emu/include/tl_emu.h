@@ -71,6 +71,19 @@ static inline long long min(long long a, long long b) { return a < b ? a : b; }
 static inline long long max(long long a, long long b) { return a > b ? a : b; }
 static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+/* Mixed integer and floating types, as CUDA's overloads allow them (min(int, unsigned) is unsigned). */
+template <class A, class B, class = typename std::enable_if<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value &&
+                                                             !std::is_same<A, B>::value>::type>
+static inline typename std::common_type<A, B>::type min(A a, B b) {
+    using C = typename std::common_type<A, B>::type;
+    return (C)a < (C)b ? (C)a : (C)b;
+}
+template <class A, class B, class = typename std::enable_if<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value &&
+                                                             !std::is_same<A, B>::value>::type>
+static inline typename std::common_type<A, B>::type max(A a, B b) {
+    using C = typename std::common_type<A, B>::type;
+    return (C)a > (C)b ? (C)a : (C)b;
+}
 static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
@@ -134,6 +147,9 @@ struct Thread;
 struct BlockCtx;
 struct BlockInfo { uint3 bidx; dim3 bdim; dim3 gdim; uint32_t epoch; };
 
+/* What the kernels running on one worker did (summed into tl_emu_counters after each launch). */
+struct Counters { uint64_t gld, gst, sld, sst; };
+
 /* One __shared__ declaration, as written (the rewrite emits one static Site per declaration). */
 struct Site { const char *name; const char *file; int line; const char *type; };
 
@@ -143,6 +159,8 @@ struct alignas(32) Shadow {      /* 32 bytes: one record never straddles two cac
     uint32_t w_ep, w_line;
     uint32_t r_ep, r_line, r_line2;
     uint16_t w_tid, r_tid, r_tid2, pad;
+    uint32_t sat_ep;             /* = the interval when two threads have read it, none writing in it:
+                                  * a further read can change nothing (one compare) */
 };
 static constexpr uint16_t NO_TID = 0xFFFF;
 
@@ -151,8 +169,8 @@ struct Slot {
     void       *data;
     Shadow     *sh;       /* null when race checking is off */
     size_t      n;        /* elements */
-    long        d0, d1;   /* dimensions as declared (d0 = n for 1-D; 0 for scalars) */
-    int         ndim;     /* 0 scalar, 1, 2; -1 extern (dynamic) */
+    long        d0, d1, d2;   /* dimensions as declared (d0 = n for 1-D; 0 for scalars) */
+    int         ndim;     /* 0 scalar, 1, 2, 3; -1 extern (dynamic) */
     const Site *site;
     const BlockInfo *blk;
 };
@@ -162,7 +180,7 @@ template <class U> constexpr int kind_of() {
     return std::is_same<U, float>::value ? KIND_FLOAT : std::is_same<U, double>::value ? KIND_DOUBLE : KIND_BYTES;
 }
 
-Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1);
+Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1, long d2);
 [[noreturn]] void shared_oob(const Slot *s, int line, int dim, long index, long outer);
 void race_read(const Slot *s, size_t i, int line);    /* a read that needs reporting or a record */
 void race_write(const Slot *s, size_t i, int line);
@@ -172,6 +190,7 @@ void syncthreads(const char *file, int line);
 } /* namespace tl_emu */
 
 extern __thread tl_emu::Thread *tl_emu_cur_thread;   /* null outside a kernel */
+extern __thread tl_emu::Counters *tl_emu_cnt;        /* the running worker's counters */
 extern __thread uint32_t tl_emu_cur_tid;             /* linear index in the block of the running thread */
 
 /* The built-in variables are real (thread-local) variables, not macros, as under nvcc: host code may
@@ -183,13 +202,43 @@ extern __thread dim3 gridDim;
 
 #define __syncthreads() tl_emu::syncthreads(__FILE__, __LINE__)
 
+/* ---- region form: a block's threads as a loop between barriers ------------------------------------
+ * tl-emu-rewrite puts a kernel in this form when it can (barriers only as statements of the body or of
+ * loops whose bounds are the same for the whole block, locals that live across a barrier kept per
+ * thread): the kernel is then called once per block and runs each stretch between barriers as a loop
+ * over the block's threads, with no fiber switch at all. Other kernels run as fibers. */
+namespace tl_emu {
+struct RegionCtx { const uint16_t *order; const uint3 *tids; uint8_t *done; unsigned n, ndone; };
+}
+extern __thread tl_emu::RegionCtx *tl_emu_rctx;
+namespace tl_emu {
+static constexpr unsigned MAX_THREADS = 1024;     /* per block: the size of a local's per-thread slots */
+/* The next thread of the block's order that has not returned, from position i on. */
+static inline __attribute__((always_inline)) bool rnext(unsigned &i, unsigned &t) {
+    RegionCtx *r = tl_emu_rctx;
+    while (i < r->n && r->done[r->order[i]]) i++;
+    if (i >= r->n) return false;
+    t = r->order[i];
+    tl_emu_cur_tid = t;
+    threadIdx = r->tids[t];
+    return true;
+}
+/* The running thread returned from the kernel. */
+static inline void rret(void) { RegionCtx *r = tl_emu_rctx; r->done[tl_emu_cur_tid] = 1; r->ndone++; }
+/* A __syncthreads() of a kernel in region form: checks that no thread has returned (divergent
+ * barrier otherwise), starts the next barrier interval; true when every thread has returned. */
+bool rbarrier(const char *file, int line);
+} /* namespace tl_emu */
+
 namespace tl_emu {
 
 /* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
 static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
-                                                          const uint32_t *epp, uint16_t tid) {
+                                                          const uint32_t *epp) {
     Shadow &h = sh[i];
     const uint32_t ep = *epp;
+    if (__builtin_expect(h.sat_ep == ep, 1)) return;
+    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) || h.w_ep == 0, 0)) {
         race_read(s, i, line);      /* read after another thread's write, or of an unwritten element */
         return;
@@ -198,10 +247,12 @@ static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot
         h.r_ep = ep; h.r_tid = tid; h.r_line = line; h.r_tid2 = NO_TID;
     } else if (h.r_tid != tid && h.r_tid2 == NO_TID) {
         h.r_tid2 = tid; h.r_line2 = line;
+        if (h.w_ep != ep) h.sat_ep = ep;
     }
 }
 static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line,
-                                                           const uint32_t *epp, uint16_t tid) {
+                                                           const uint32_t *epp) {
+    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     Shadow &h = sh[i];
     const uint32_t ep = *epp;
     if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) ||
@@ -209,21 +260,23 @@ static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slo
         race_write(s, i, line);     /* reports, then records the write */
         return;
     }
-    h.w_ep = ep; h.w_tid = tid; h.w_line = line;
+    h.w_ep = ep; h.w_tid = tid; h.w_line = line; h.sat_ep = 0;
 }
 
 /* The pointers travel by value (not through the Slot) so that the compiler keeps them in registers
  * and sees that "race checking off" (sh == nullptr) does not change inside a loop. */
 template <class T> struct Elem {
     using U = typename std::remove_cv<T>::type;
-    U *p; Shadow *sh; const Slot *s; size_t i; int line; uint16_t tid; const uint32_t *ep;
+    U *p; Shadow *sh; const Slot *s; size_t i; int line; const uint32_t *ep; Counters *c;
 
     __attribute__((always_inline)) U get() const {
-        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep, tid);
+        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep);
+        c->sld++;
         return *p;
     }
     __attribute__((always_inline)) void set(U v) const {
-        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep, tid);
+        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep);
+        c->sst++;
         *p = v;
     }
     __attribute__((always_inline)) operator U() const { return get(); }
@@ -245,93 +298,188 @@ template <class T> struct Elem {
     U operator--(int) const { U v = get(); set((U)(v - 1)); return v; }
     /* Taking the address leaves the checked world: what goes through the pointer is not checked. */
     U *operator&() const { return p; }
+    /* float &r = Mds[i][j] binds to the element itself (accesses through r are not checked); a value
+     * conversion (float x = Mds[i][j]) prefers operator U above. */
+    template <class R, class = typename std::enable_if<std::is_same<R, U>::value>::type> operator R &() const {
+        /* what goes through the reference is not seen: count the element as written by this thread now,
+         * so that later reads of it are not reported as reads of an unwritten element */
+        if (sh) { Shadow &h = sh[i]; h.w_ep = *ep; h.w_tid = (uint16_t)tl_emu_cur_tid; h.w_line = (uint32_t)line; h.sat_ep = 0; }
+        return *p;
+    }
 };
+
+/* Elements of arithmetic or pointer type are proxies (checked); elements of struct type (float4, a
+ * student's struct) are plain references, so that Tile[i][j].x works: bounds-checked, not race-checked. */
+template <class T> struct Pick {
+    using U = typename std::remove_cv<T>::type;
+    static constexpr bool proxy = std::is_arithmetic<U>::value || std::is_pointer<U>::value;
+    using type = typename std::conditional<proxy, Elem<T>, U &>::type;
+};
+template <class T>
+static inline __attribute__((always_inline)) typename Pick<T>::type mk(typename Pick<T>::U *p, Shadow *sh, const Slot *s,
+                                                                        size_t i, int line, const uint32_t *ep, Counters *c) {
+    if constexpr (Pick<T>::proxy) {
+        return Elem<T>{p, sh, s, i, line, ep, c};
+    } else {
+        (void)sh; (void)s; (void)i; (void)line; (void)ep;
+        c->sld++;
+        return *p;
+    }
+}
 
 /* ---- array shapes: how an index maps to an element, with each index checked ----------------- */
 template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
-    static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0;
-    using Ref = Elem<T>;
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, 0, line, tid, &s->blk->epoch}; }
+    static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0, d2 = 0;
+    using Ref = typename Pick<T>::type;
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return mk<T>(d, sh, s, 0, line, &s->blk->epoch, c); }
 };
 template <class T, long D0> struct A1 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0, "tilelab-emu: a __shared__ array needs a positive size");
-    static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0;
+    static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0, d2 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
-        __attribute__((always_inline)) Elem<T> operator[](long i) const {
+        using elem = T;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
+            return mk<T>(d + i, sh, s, (size_t)i, line, &s->blk->epoch, c);
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
 template <class T, long D0, long D1> struct A2 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0 && D1 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
-    static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1;
+    static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1, d2 = 0;
     struct Row {
-        U *d; Shadow *sh; const Slot *s; int line; long i; uint16_t tid;
-        __attribute__((always_inline)) Elem<T> operator[](long j) const {
+        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c;
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             const size_t k = (size_t)i * D1 + (size_t)j;
-            return Elem<T>{d + k, sh, s, k, line, tid, &s->blk->epoch};
+            return mk<T>(d + k, sh, s, k, line, &s->blk->epoch, c);
         }
         operator U *() const { return d + (size_t)i * D1; }
     };
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
         __attribute__((always_inline)) Row operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Row{d, sh, s, line, i, tid};
+            return Row{d, sh, s, line, i, c};
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
+};
+template <class T, long D0, long D1, long D2> struct A3 {
+    using U = typename std::remove_cv<T>::type;
+    static_assert(D0 > 0 && D1 > 0 && D2 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
+    static constexpr int ndim = 3; static constexpr long d0 = D0, d1 = D1, d2 = D2;
+    struct Row {
+        U *d; Shadow *sh; const Slot *s; int line; size_t base; Counters *c;
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long k) const {
+            if (__builtin_expect((unsigned long)k >= (unsigned long)D2, 0)) shared_oob(s, line, 2, k, (long)base);
+            const size_t e = base * D2 + (size_t)k;
+            return mk<T>(d + e, sh, s, e, line, &s->blk->epoch, c);
+        }
+        operator U *() const { return d + base * D2; }
+    };
+    struct Plane {
+        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c;
+        __attribute__((always_inline)) Row operator[](long j) const {
+            if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
+            return Row{d, sh, s, line, (size_t)i * D1 + (size_t)j, c};
+        }
+    };
+    struct Ref {
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        __attribute__((always_inline)) Plane operator[](long i) const {
+            if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
+            return Plane{d, sh, s, line, i, c};
+        }
+    };
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
 /* extern __shared__ T name[]: sized by the launch's dynamic shared memory argument. */
 template <class T> struct ADyn {
     using U = typename std::remove_cv<T>::type;
-    static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0;
+    static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0, d2 = 0;
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; uint16_t tid;
-        __attribute__((always_inline)) Elem<T> operator[](long i) const {
+        using elem = T;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
-            return Elem<T>{d + i, sh, s, (size_t)i, line, tid, &s->blk->epoch};
+            return mk<T>(d + i, sh, s, (size_t)i, line, &s->blk->epoch, c);
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, uint16_t tid) { return Ref{d, sh, s, line, tid}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
 };
+
+/* A pointer into a __shared__ array, as `float *Nds = smem + T * T;` makes one (the rewrite declares
+ * such a pointer as an SPtr): indexing it is bounds-checked against the whole array and race-checked
+ * element by element, however the array is carved. It converts to a plain pointer where one is needed
+ * (what goes through that is not checked). */
+template <class T> struct SPtr {
+    using U = typename std::remove_cv<T>::type;
+    const Slot *s; U *base; Shadow *sh; long off; int line; Counters *c;
+    SPtr() : s(nullptr), base(nullptr), sh(nullptr), off(0), line(0), c(nullptr) {}
+    template <class R, class = decltype(std::declval<R>().s, std::declval<R>().d)>
+    SPtr(const R &r) : s(r.s), base(r.d), sh(r.sh), off(0), line(r.line), c(r.c) {}
+    SPtr operator()(int l) const { SPtr r = *this; r.line = l; return r; }
+    __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
+        const long k = off + i;
+        if (__builtin_expect((unsigned long)k >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, k, 0);
+        return mk<T>(base + k, sh, s, (size_t)k, line, &s->blk->epoch, c);
+    }
+    typename Pick<T>::type operator*() const { return (*this)[0]; }
+    SPtr operator+(long i) const { SPtr r = *this; r.off += i; return r; }
+    SPtr operator-(long i) const { SPtr r = *this; r.off -= i; return r; }
+    SPtr &operator+=(long i) { off += i; return *this; }
+    SPtr &operator-=(long i) { off -= i; return *this; }
+    SPtr &operator++() { ++off; return *this; }
+    SPtr &operator--() { --off; return *this; }
+    long operator-(const SPtr &o) const { return off - o.off; }
+    operator U *() const { return base + off; }
+};
+
+/* smem + k for a 1-D or dynamic __shared__ array: a checked pointer. */
+template <class R, class I, class T = typename R::elem, class = typename std::enable_if<std::is_integral<I>::value>::type>
+static inline SPtr<T> operator+(const R &r, I i) { return SPtr<T>(r) + (long)i; }
+template <class R, class I, class T = typename R::elem, class = typename std::enable_if<std::is_integral<I>::value>::type>
+static inline SPtr<T> operator+(I i, const R &r) { return SPtr<T>(r) + (long)i; }
 
 /* A __shared__ declaration inside a kernel: each thread binds to its block's storage once. */
 template <class A> struct Shared {
     using U = typename A::U;
-    const Slot *s; U *d; Shadow *sh; uint16_t tid;   /* tid: this view belongs to one thread */
+    const Slot *s; U *d; Shadow *sh; Counters *c;   /* the thread is read at each checked access (tl_emu_cur_tid) */
     explicit Shared(const Site &site)
-        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1)), d((U *)s->data), sh(s->sh),
-          tid((uint16_t)tl_emu_cur_tid) {}
-    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, tid); }
+        : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2)), d((U *)s->data), sh(s->sh),
+          c(tl_emu_cnt) {}
+    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, c); }
+    /* A use the rewrite could not mark with its line (inside a macro defined before the declaration):
+     * reported at the declaration's line. */
+    __attribute__((always_inline)) auto operator[](long i) const { return A::ref(d, sh, s, s->site->line, c)[i]; }
 };
 /* A __shared__ declaration at file scope: looked up in the running block at every use. */
 template <class A> struct GShared {
     using U = typename A::U;
     Site site;
     typename A::Ref operator()(int line) const {
-        const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1);
-        return A::ref((U *)s->data, s->sh, s, line, (uint16_t)tl_emu_cur_tid);
+        const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
+        return A::ref((U *)s->data, s->sh, s, line, tl_emu_cnt);
     }
 };
 
 /* ---- kernel registry and launch --------------------------------------------------------------- */
 template <class F> static inline const void *fn_key(F *f) { return reinterpret_cast<const void *>(f); }
-void register_kernel(const void *key, const char *name, size_t static_smem);
+void register_kernel(const void *key, const char *name, size_t static_smem, int region);
 struct KernelReg {
-    template <class... P> KernelReg(void (*f)(P...), const char *name, size_t static_smem) {
-        register_kernel(fn_key(f), name, static_smem);
+    /* region: 1 when tl-emu-rewrite put the kernel in region form (called once per block) */
+    template <class... P> KernelReg(void (*f)(P...), const char *name, size_t static_smem, int region = 0) {
+        register_kernel(fn_key(f), name, static_smem, region);
     }
 };
 
@@ -398,6 +546,105 @@ static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, 
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, tl_emu::fn_key(f), bs, dyn);
 }
 static inline cudaError_t cudaEventRecord(cudaEvent_t e) { return cudaEventRecord(e, 0); }
+template <class... P> static inline cudaError_t cudaFuncSetCacheConfig(void (*f)(P...), int c) {
+    return cudaFuncSetCacheConfig(tl_emu::fn_key(f), c);
+}
+template <class... P>
+static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGrid, int *blockSize, void (*f)(P...),
+                                                             size_t dyn = 0, int limit = 0) {
+    return tl_emu_max_potential_block_size(minGrid, blockSize, tl_emu::fn_key(f), dyn, limit);
+}
+template <class T>
+static inline cudaError_t tl_emu_malloc_managed_named(T **p, size_t n, const char *name, const char *file, int line) {
+    return tl_emu_malloc_managed((void **)p, n, std::is_void<T>::value ? 0 : sizeof(typename std::conditional<std::is_void<T>::value, char, T>::type), name, file, line);
+}
+#define cudaMallocManaged(p, n, ...) tl_emu_malloc_managed_named((p), (n), #p, __FILE__, __LINE__)
+/* __constant__ and __device__ variables are ordinary globals here: the symbol calls copy into them,
+ * checking the range against the variable's size. */
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t count, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    (void)kind;
+    if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
+    std::memcpy((char *)&sym + offset, src, count);
+    return cudaSuccess;
+}
+template <class T>
+static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t count, size_t offset = 0,
+                                               cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    (void)kind;
+    if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
+    std::memcpy(dst, (const char *)&sym + offset, count);
+    return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **p, T &sym) { *p = (void *)&sym; return cudaSuccess; }
+template <class T>
+static inline cudaError_t cudaMemcpyToSymbolAsync(T &sym, const void *src, size_t count, size_t offset = 0,
+                                                  cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = 0) {
+    return cudaMemcpyToSymbol(sym, src, count, offset, kind);
+}
+static inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind k) { return cudaMemcpyAsync(d, s, n, k, 0); }
+static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n) { return cudaMemsetAsync(d, v, n, 0); }
+
+/* ---- counting global accesses: tl-emu-rewrite turns p[i] for a pointer parameter p of a kernel into
+ * (tl_emu::gcount(K), p)[i], K = 0 read, 1 written, 2 both (p[i] += v) ------------------------------ */
+namespace tl_emu {
+static inline __attribute__((always_inline)) void gcount(int k) {
+    Counters *c = tl_emu_cnt;
+    if (c) { if (k != 1) c->gld++; if (k != 0) c->gst++; }
+}
+
+/* ---- printf from kernels -----------------------------------------------------------------------------
+ * A __shared__ element is a proxy object: passed through printf's "..." as it is, it would shift every
+ * later argument. Each argument goes through va() first, which turns a proxy into its value. */
+template <class T> static inline T va(T v) { return v; }
+template <class T> static inline typename Elem<T>::U va(const Elem<T> &e) { return e.get(); }
+bool kernel_output_muted(void);
+} /* namespace tl_emu */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+template <class... A> static inline int tl_emu_printf(const char *fmt, A... a) {
+    if (tl_emu_cur_thread && tl_emu::kernel_output_muted()) return 0;
+    return std::printf(fmt, tl_emu::va(a)...);
+}
+#pragma GCC diagnostic pop
+namespace std { using ::tl_emu_printf; }
+
+#ifndef TL_EMU_INTERNAL        /* not in the emulator's own sources */
+#define printf tl_emu_printf
+/* ---- what student code may not reach: the emulator's controls (the harness, in C, calls them) ---- */
+#pragma GCC poison tl_emu_set_race_check tl_emu_set_order tl_emu_set_threads tl_emu_recover
+#pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt
+#endif
+
+/* ---- warp-level operations: not emulated (a block's threads run one at a time between barriers, so
+ * lanes of a warp never meet). A kernel that uses one fails to build, naming it. ---------------------- */
+#define TL_EMU_NO_WARP(f)                                                                                   \
+    __attribute__((error("not supported under emulation: " #f " (warp-level operations are not emulated); "  \
+                         "check this kernel on a GPU, or exchange the values through __shared__ memory "   \
+                         "and __syncthreads()")))
+template <class T> TL_EMU_NO_WARP(__shfl_sync) T __shfl_sync(unsigned mask, T var, int src, int width = 32);
+template <class T> TL_EMU_NO_WARP(__shfl_up_sync) T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32);
+template <class T> TL_EMU_NO_WARP(__shfl_down_sync) T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32);
+template <class T> TL_EMU_NO_WARP(__shfl_xor_sync) T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32);
+TL_EMU_NO_WARP(__ballot_sync) unsigned __ballot_sync(unsigned mask, int pred);
+TL_EMU_NO_WARP(__all_sync) int __all_sync(unsigned mask, int pred);
+TL_EMU_NO_WARP(__any_sync) int __any_sync(unsigned mask, int pred);
+TL_EMU_NO_WARP(__activemask) unsigned __activemask(void);
+TL_EMU_NO_WARP(__syncwarp) void __syncwarp(unsigned mask = 0xffffffffu);
+TL_EMU_NO_WARP(__syncthreads_count) int __syncthreads_count(int pred);
+TL_EMU_NO_WARP(__syncthreads_and) int __syncthreads_and(int pred);
+TL_EMU_NO_WARP(__syncthreads_or) int __syncthreads_or(int pred);
+
+/* As under nvcc: code that tests __CUDACC__ (launch macros, __host__ __device__ helpers) takes its CUDA
+ * path. __CUDA_ARCH__ stays undefined: device functions run their host path. */
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 13000
+#endif
 
 #endif /* __cplusplus */
 #endif /* TL_EMU_H */

@@ -42,6 +42,7 @@ typedef enum cudaError {
     cudaErrorNotReady              = 600,
     cudaErrorIllegalAddress        = 700,
     cudaErrorLaunchOutOfResources  = 701,
+    cudaErrorAssert                = 710,
     cudaErrorLaunchFailure         = 719,
     cudaErrorNotSupported          = 801,
     cudaErrorUnknown               = 999
@@ -343,7 +344,29 @@ cudaError_t cudaStreamCreate(cudaStream_t *stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 
+/* Streams are accepted and ignored (every launch and copy finishes before it returns). */
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+/* Unified memory: a cudaMalloc buffer (guard pages and all) that host code may also touch. */
+cudaError_t tl_emu_malloc_managed(void **devPtr, size_t size, size_t elem_size, const char *name, const char *file,
+                                  int line);
+cudaError_t cudaDeviceSetCacheConfig(int config);
+cudaError_t cudaDeviceSetSharedMemConfig(int config);
+enum { cudaSharedmemCarveoutDefault = -1, cudaSharedmemCarveoutMaxShared = 100, cudaSharedmemCarveoutMaxL1 = 0 };
+enum { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+enum { cudaStreamDefault = 0, cudaStreamNonBlocking = 1, cudaMemAttachGlobal = 1, cudaMemAttachHost = 2 };
+#define cudaStreamPerThread ((cudaStream_t)0)
+#define cudaStreamLegacy ((cudaStream_t)0)
+
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+cudaError_t cudaFuncSetCacheConfig(const void *func, int config);
+/* The block size that gives the most resident threads per SM under the model (the largest such), and
+ * the grid that fills the device with it. */
+cudaError_t tl_emu_max_potential_block_size(int *minGridSize, int *blockSize, const void *func, size_t dynamicSMemSize,
+                                            int blockSizeLimit);
 cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
                                                           int blockSize, size_t dynamicSMemSize);
@@ -365,6 +388,28 @@ int  tl_emu_threads(void);
 /* The model GPU's name, e.g. "H100 SXM (emulated)" (env TL_EMU_MODEL=h100|h200|a100). */
 const char *tl_emu_model_name(void);
 
+/* Ends the failed state that a kernel diagnostic leaves (every call returns cudaErrorLaunchFailure
+ * until cudaDeviceReset) without freeing any buffer, and forgets the diagnostic: the harness calls it
+ * once it has read tl_emu_last_diagnostic(), so that the next case is judged on a working device. */
+void tl_emu_recover(void);
+/* While on, printf from kernels prints nothing (the harness's re-runs of a case in other thread
+ * orders, so that each thread's printf appears once). */
+void tl_emu_mute_kernel_output(int on);
+
+/* What the kernels did, counted by the emulator: totals since the start or tl_emu_counters_reset().
+ * Global loads and stores are the subscripts of a kernel's pointer parameters (p[i] read, p[i] = v
+ * written, p[i] += v both); accesses through other pointers are not counted. Shared loads and stores
+ * are every access of a __shared__ element. */
+typedef struct tl_emu_counters {
+    unsigned long long launches;            /* kernels that ran (invalid launches are not counted) */
+    unsigned long long blocks, threads;     /* blocks run and their threads */
+    unsigned long long global_loads, global_stores;
+    unsigned long long shared_loads, shared_stores;
+    unsigned long long unchecked_launches;  /* launches that ran with race checking off */
+} tl_emu_counters;
+void tl_emu_counters_get(tl_emu_counters *c);
+void tl_emu_counters_reset(void);
+
 /* What the cudaMalloc macro calls: name is the pointer expression as written, for diagnostics. */
 cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_size, const char *name,
                           const char *file, int line);
@@ -376,6 +421,7 @@ cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_size, const ch
 #ifndef __cplusplus
 /* In C, name the buffer after the expression the caller wrote: cudaMalloc((void **)&d_M, n) -> "d_M". */
 #define cudaMalloc(p, n) tl_emu_malloc((void **)(p), (n), 0, #p, __FILE__, __LINE__)
+#define cudaMallocManaged(p, n, ...) tl_emu_malloc_managed((void **)(p), (n), 0, #p, __FILE__, __LINE__)
 #endif
 
 #endif /* TL_EMU_API_H */

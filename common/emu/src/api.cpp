@@ -191,6 +191,7 @@ static const ErrText ERRS[] = {
     {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
     {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
@@ -272,6 +273,25 @@ extern "C" cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttri
     return cudaSuccess;
 }
 
+extern "C" cudaError_t cudaFuncSetCacheConfig(const void *func, int config) {
+    init();
+    if (!func || !kernel_info(func, nullptr)) return set_error(cudaErrorInvalidDeviceFunction);
+    if (config < 0 || config > 3) return set_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+extern "C" cudaError_t cudaDeviceSetCacheConfig(int config) {
+    return config < 0 || config > 3 ? set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+extern "C" cudaError_t cudaDeviceSetSharedMemConfig(int config) {
+    return config < 0 || config > 2 ? set_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+extern "C" cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags) {
+    (void)flags;
+    return cudaStreamCreate(s);
+}
+extern "C" cudaError_t cudaStreamQuery(cudaStream_t) { return set_error(sticky_error()); }
+extern "C" cudaError_t cudaEventQuery(cudaEvent_t e) { return e ? set_error(sticky_error()) : set_error(cudaErrorInvalidResourceHandle); }
+
 /* Resident blocks per SM from the model's limits, the way the hardware allocates them: warps,
  * blocks, registers (per warp, in units of 256) and shared memory (plus 1 KiB reserved per block,
  * in units of 128 bytes). Registers come from NUM_REGS_MODEL: the emulator cannot know them. */
@@ -301,5 +321,25 @@ extern "C" cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, con
     if (by_regs < r) r = by_regs;
     if (by_smem < r) r = by_smem;
     *n = r;
+    return cudaSuccess;
+}
+
+extern "C" cudaError_t tl_emu_max_potential_block_size(int *minGridSize, int *blockSize, const void *func,
+                                                       size_t dynamicSMemSize, int blockSizeLimit) {
+    init();
+    if (!minGridSize || !blockSize) return set_error(cudaErrorInvalidValue);
+    if (!func || !kernel_info(func, nullptr)) return set_error(cudaErrorInvalidDeviceFunction);
+    const Model &m = model();
+    int limit = blockSizeLimit > 0 && blockSizeLimit < m.max_threads_block ? blockSizeLimit : m.max_threads_block;
+    int best = 0, best_bs = 0, best_blocks = 0;
+    for (int bs = 32; bs <= limit; bs += 32) {
+        int n = 0;
+        cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, func, bs, dynamicSMemSize);
+        if (e) return e;
+        if (n * bs >= best) { best = n * bs; best_bs = bs; best_blocks = n; }
+    }
+    if (best == 0) return set_error(cudaErrorInvalidValue);
+    *blockSize = best_bs;
+    *minGridSize = best_blocks * m.sms;
     return cudaSuccess;
 }

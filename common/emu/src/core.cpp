@@ -7,7 +7,7 @@
  * that all live threads wait at the same barrier, starts the next barrier interval ("epoch") and
  * runs them again, in the same order.
  */
-#include "internal.h"
+#include "block.h"
 
 #include <cerrno>
 #include <cinttypes>
@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <csetjmp>
+#include <csignal>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,73 +26,10 @@ __thread uint3 threadIdx;
 __thread uint3 blockIdx;
 __thread dim3 blockDim;
 __thread dim3 gridDim;
+__thread tl_emu::RegionCtx *tl_emu_rctx;
+__thread tl_emu::Counters *tl_emu_cnt;
 
 namespace tl_emu {
-
-/* A thread is alive (T_RUN, or T_WAIT at a barrier) or not (T_DONE, T_ABORT). Within a pass, the
- * threads after the running one in the order have not run yet, so "alive" is all pass_on needs. */
-enum { T_RUN, T_WAIT, T_DONE, T_ABORT };
-static inline bool alive(int state) { return state <= T_WAIT; }
-enum { MAX_SLOTS = 64, MAX_PENDING = 16, MAX_BLOCK_THREADS = 1024 };
-static const size_t ARENA_BYTES = 256 * 1024;       /* above any model's per-block limit */
-static const size_t SHADOW_ELEMS = 256 * 1024;
-/* Below each fiber stack: as much as the compiler's stack-clash probing may skip at once (4 KiB on
- * x86-64, 64 KiB on arm64), so that a big frame faults in its own guard, not in a neighbour. */
-static const size_t STACK_GUARD = 64 * 1024;
-/* Stack tops are staggered by cache lines over this span (added to each stack, so that every thread
- * still has TL_EMU_STACK_KB): tops at one offset modulo the stride would share a few cache sets. */
-static const size_t COLOR_SPAN = 16 * 1024;
-
-struct Worker;
-struct Thread {
-    Fiber f;
-    uint3 tid;
-    uint32_t lin;
-    int state;
-    int wait_line;
-    const char *wait_file;
-    Worker *w;
-};
-
-struct Pending { const Slot *s; size_t i; uint32_t ep; uint16_t tid; int line; };
-
-struct Launch {
-    const LaunchDesc *d;
-    KernelInfo *ki;
-    uint64_t nblocks;
-    unsigned nthreads;              /* per block */
-    std::atomic<uint64_t> next;
-    std::atomic<bool> stop;         /* a diagnostic: start no further blocks */
-    bool check;
-    int order;
-    unsigned seed;
-};
-
-struct Worker {
-    int id;
-    Fiber sched;
-    Thread *threads;
-    char *stacks;                   /* MAX_BLOCK_THREADS stacks, each above a STACK_GUARD */
-    size_t stack_size, stride;
-    size_t nready;                  /* stacks whose guard is set up */
-    BlockInfo bi;
-    Slot slots[MAX_SLOTS];
-    int nslots;
-    char *arena; size_t arena_used;
-    Shadow *sharena; size_t sh_used;
-    size_t static_bytes;
-    void *dyn_data; int dyn_kind;   /* -1 until an extern __shared__ declaration ran in this block */
-    Launch *L;
-    bool abort_block;
-    Pending pend[MAX_PENDING]; int npend;
-    bool uninit_reported;           /* one uninitialized-shared-read per block is enough */
-    uint16_t order[MAX_BLOCK_THREADS];
-    unsigned nthreads;              /* of the running block */
-    unsigned pos;                   /* index in order[] of the running thread */
-    unsigned nwait, ndone;          /* this pass: threads that reached a barrier; all passes: finished */
-    int bar_line; const char *bar_file; bool bar_mismatch;   /* the first barrier reached this pass */
-    pthread_t th;
-};
 
 /* ---- settings --------------------------------------------------------------------------------- */
 static std::mutex g_mu;                  /* settings, kernels, diagnostics */
@@ -163,16 +102,18 @@ static KernelInfo *kernel_info_locked(const void *key, const char *name) {
     k->static_smem = 0;
     k->max_dyn_smem = -1;
     k->carveout = -1;
+    k->region = 0;
     return k;
 }
 KernelInfo *kernel_info(const void *key, const char *name) {
     std::lock_guard<std::mutex> lk(g_mu);
     return kernel_info_locked(key, name);
 }
-void register_kernel(const void *key, const char *name, size_t static_smem) {
+void register_kernel(const void *key, const char *name, size_t static_smem, int region) {
     std::lock_guard<std::mutex> lk(g_mu);
     KernelInfo *k = kernel_info_locked(key, name);
     if (k && static_smem > k->static_smem) k->static_smem = static_smem;
+    if (k) k->region = region;
 }
 
 /* ---- errors and diagnostics ------------------------------------------------------------------- */
@@ -200,7 +141,7 @@ static void vdiag(bool in_launch, const char *cls, const char *fmt, va_list ap) 
 }
 /* False once this launch has printed its share: the caller then only counts (formatting thousands of
  * reports of the same mistake would cost more than running the kernel). */
-static bool diag_quota(void) {
+bool diag_quota(void) {
     std::lock_guard<std::mutex> lk(g_mu);
     if (g_launch_diags < PRINT_PER_LAUNCH) return true;
     g_launch_diags++;
@@ -217,6 +158,26 @@ void diag_now(const char *cls, const char *fmt, ...) {
 } /* namespace tl_emu */
 
 extern "C" cudaError_t cudaPeekAtLastError(void) { return tl_emu::g_last; }
+
+namespace tl_emu {
+static tl_emu_counters g_counters;
+static std::atomic<int> g_mute{0};
+bool kernel_output_muted(void) { return g_mute.load(std::memory_order_relaxed) != 0; }
+}
+extern "C" void tl_emu_counters_get(tl_emu_counters *c) {
+    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
+    if (c) *c = tl_emu::g_counters;
+}
+extern "C" void tl_emu_counters_reset(void) {
+    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
+    memset(&tl_emu::g_counters, 0, sizeof tl_emu::g_counters);
+}
+extern "C" void tl_emu_mute_kernel_output(int on) { tl_emu::g_mute.store(on != 0); }
+extern "C" void tl_emu_recover(void) {
+    tl_emu::init();
+    tl_emu::clear_errors();
+    tl_emu::clear_diagnostics();
+}
 
 extern "C" int tl_emu_last_diagnostic(char *buf, size_t n) {
     std::lock_guard<std::mutex> lk(tl_emu::g_mu);
@@ -236,33 +197,37 @@ extern "C" int tl_emu_threads(void) { tl_emu::init(); return tl_emu::g_threads; 
 namespace tl_emu {
 
 /* ---- describing things in diagnostics ------------------------------------------------------------ */
-static __thread Worker *t_worker;         /* the worker running on this host thread, if any */
+__thread Worker *t_worker;                /* the worker running on this host thread, if any */
 
-static void fmt_tid(char *b, size_t n, const BlockInfo &bi, uint32_t lin) {
+void fmt_tid(char *b, size_t n, const BlockInfo &bi, uint32_t lin) {
     unsigned x = lin % bi.bdim.x, y = (lin / bi.bdim.x) % bi.bdim.y,
              z = lin / (bi.bdim.x * bi.bdim.y);
     snprintf(b, n, "(%u,%u,%u)", x, y, z);
 }
-static const char *base_name(const char *p) { const char *s = strrchr(p, '/'); return s ? s + 1 : p; }
+const char *base_name(const char *p) { const char *s = strrchr(p, '/'); return s ? s + 1 : p; }
 
-static void fmt_where(char *b, size_t n, const Worker *w) {
+void fmt_where(char *b, size_t n, const Worker *w) {
     const LaunchDesc *d = w->L->d;
     snprintf(b, n, "block (%u,%u,%u) of kernel %s (launched at %s:%d)", w->bi.bidx.x, w->bi.bidx.y,
              w->bi.bidx.z, d->name, base_name(d->file), d->line);
 }
-static void fmt_decl(char *b, size_t n, const Slot *s) {
+void fmt_decl(char *b, size_t n, const Slot *s) {
     const char *f = base_name(s->site->file);
     switch (s->ndim) {
     case 0: snprintf(b, n, "__shared__ %s %s (%s:%d)", s->site->type, s->site->name, f, s->site->line); break;
     case 1: snprintf(b, n, "__shared__ %s %s[%ld] (%s:%d)", s->site->type, s->site->name, s->d0, f, s->site->line); break;
     case 2: snprintf(b, n, "__shared__ %s %s[%ld][%ld] (%s:%d)", s->site->type, s->site->name, s->d0, s->d1, f, s->site->line); break;
+    case 3: snprintf(b, n, "__shared__ %s %s[%ld][%ld][%ld] (%s:%d)", s->site->type, s->site->name, s->d0, s->d1, s->d2, f, s->site->line); break;
     default: snprintf(b, n, "extern __shared__ %s %s[] (%zu elements from the launch; %s:%d)", s->site->type,
                       s->site->name, s->n, f, s->site->line);
     }
 }
-static void fmt_elem(char *b, size_t n, const Slot *s, size_t i) {
+void fmt_elem(char *b, size_t n, const Slot *s, size_t i) {
     if (s->ndim == 0) snprintf(b, n, "%s", s->site->name);
     else if (s->ndim == 2) snprintf(b, n, "%s[%zu][%zu]", s->site->name, i / (size_t)s->d1, i % (size_t)s->d1);
+    else if (s->ndim == 3)
+        snprintf(b, n, "%s[%zu][%zu][%zu]", s->site->name, i / ((size_t)s->d1 * s->d2), i / (size_t)s->d2 % (size_t)s->d1,
+                 i % (size_t)s->d2);
     else snprintf(b, n, "%s[%zu]", s->site->name, i);
 }
 
@@ -368,9 +333,8 @@ static void make_order(Worker *w, unsigned n, uint64_t block) {
     }
 }
 
-static void report_pending(Worker *w);
 
-static void abort_launch_block(Worker *w) {
+void abort_launch_block(Worker *w) {
     w->abort_block = true;
     w->L->stop.store(true, std::memory_order_relaxed);
 }
@@ -418,6 +382,72 @@ static bool check_barrier(Worker *w, unsigned n) {
     return false;
 }
 
+/* A kernel in region form: called once for the whole block on the worker's own stack; it loops over
+ * the threads between barriers itself (tl_emu::rnext) and calls rbarrier at each __syncthreads(). */
+static void run_block_region(Worker *w, uint64_t b) {
+    Launch *L = w->L;
+    const LaunchDesc *d = L->d;
+    unsigned n = w->nthreads;
+    w->region = true;
+    for (unsigned i = 0; i < n; i++) {
+        w->tids[i].x = i % d->block.x;
+        w->tids[i].y = (i / d->block.x) % d->block.y;
+        w->tids[i].z = i / (d->block.x * d->block.y);
+        w->threads[i].state = T_RUN;
+        w->threads[i].w = w;
+        w->threads[i].lin = i;
+        w->threads[i].tid = w->tids[i];
+    }
+    memset(w->done, 0, n);
+    make_order(w, n, b);
+    w->rc.order = w->order;
+    w->rc.tids = w->tids;
+    w->rc.done = w->done;
+    w->rc.n = n;
+    w->rc.ndone = 0;
+    tl_emu_rctx = &w->rc;
+    tl_emu_cur_thread = &w->threads[w->order[0]];
+    tl_emu_cur_tid = w->order[0];
+    threadIdx = w->tids[w->order[0]];
+    if (sigsetjmp(w->jb, 1) == 0) {
+        w->have_jb = true;
+        d->thunk(d->ctx);
+    } else {
+        w->abort_block = true;
+    }
+    w->have_jb = false;
+    tl_emu_cur_thread = nullptr;
+    tl_emu_rctx = nullptr;
+    if (!w->abort_block && w->npend) report_pending(w);
+}
+
+bool rbarrier(const char *file, int line) {
+    Worker *w = t_worker;
+    RegionCtx *r = &w->rc;
+    if (r->ndone == r->n) return true;                 /* every thread has returned: the block is done */
+    if (r->ndone > 0) {
+        unsigned first_wait = 0, first_done = 0;
+        while (first_wait < r->n && r->done[first_wait]) first_wait++;
+        while (first_done < r->n && !r->done[first_done]) first_done++;
+        char where[512], a[64], bb[64];
+        fmt_where(where, sizeof where, w);
+        fmt_tid(a, sizeof a, w->bi, first_wait);
+        fmt_tid(bb, sizeof bb, w->bi, first_done);
+        diag_launch("divergent-barrier",
+                    "%s: some threads returned while others wait at a barrier\n"
+                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
+                    "  %u thread(s), e.g. thread %s, have returned from the kernel without reaching it\n"
+                    "  every thread of a block must reach each __syncthreads(): keep the barrier outside the bounds\n"
+                    "  check (guard the loads, writing 0, and the store instead of skipping the whole tile loop)",
+                    where, r->n - r->ndone, a, base_name(file), line, r->ndone, bb);
+        abort_launch_block(w);
+        siglongjmp(w->jb, 1);
+    }
+    if (w->npend) report_pending(w);
+    w->bi.epoch++;
+    return false;
+}
+
 static void run_block(Worker *w, uint64_t b) {
     Launch *L = w->L;
     const LaunchDesc *d = L->d;
@@ -436,6 +466,8 @@ static void run_block(Worker *w, uint64_t b) {
     gridDim = w->bi.gdim;
 
     w->nthreads = n;
+    if (L->ki && L->ki->region) { run_block_region(w, b); return; }
+    w->region = false;
     for (unsigned i = 0; i < n; i++) {
         Thread *t = &w->threads[i];
         t->lin = i;
@@ -448,6 +480,12 @@ static void run_block(Worker *w, uint64_t b) {
         fiber_init(&t->f, w->stacks + i * w->stride + STACK_GUARD, w->stack_size + COLOR_SPAN - color, fiber_main, t);
     }
     make_order(w, n, b);
+    if (sigsetjmp(w->jb, 1) != 0) {                   /* a fault in one of its threads */
+        w->have_jb = false;
+        tl_emu_cur_thread = nullptr;
+        return;
+    }
+    w->have_jb = true;
     for (;;) {
         unsigned k = 0;
         while (k < n && !alive(w->threads[w->order[k]].state)) k++;
@@ -468,21 +506,81 @@ static void run_block(Worker *w, uint64_t b) {
         if ((w->ndone > 0 || w->bar_mismatch) && !check_barrier(w, n)) break;
         w->bi.epoch++;
     }
+    w->have_jb = false;
     tl_emu_cur_thread = nullptr;
     if (!w->abort_block && w->npend) report_pending(w);
+}
+
+} /* namespace tl_emu */
+
+/* assert() in a kernel: glibc's assert calls __assert_fail, which this definition replaces in the
+ * program. In a kernel it names the thread and block and stops the launch with cudaErrorAssert, as a
+ * GPU does; in host code it does what glibc does. */
+extern "C" void __assert_fail(const char *expr, const char *file, unsigned int line, const char *func) noexcept {
+    using namespace tl_emu;
+    Worker *w = t_worker;
+    if (!w || !w->L || !tl_emu_cur_thread || !w->have_jb) {
+        fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, func, expr);
+        abort();
+    }
+    char where[512], t[64];
+    fmt_where(where, sizeof where, w);
+    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    diag_launch("assert", "assertion '%s' failed at %s:%u in %s, thread %s of %s\n"
+                "  the kernel stops; cudaGetLastError() returns cudaErrorAssert, as on a GPU",
+                expr, base_name(file), line, func, t, where);
+    w->L->asserted.store(true);
+    abort_launch_block(w);
+    if (w->region) siglongjmp(w->jb, 1);
+    Thread *th = tl_emu_cur_thread;
+    th->state = T_ABORT;
+    fiber_switch(&th->f, &w->sched);
+    __builtin_trap();
+}
+
+namespace tl_emu {
+
+void fault_in_kernel(const char *msg, void *pc) {
+    Worker *w = t_worker;
+    if (!w || !w->L || !w->have_jb) {
+        fputs(msg, stderr);
+        print_source_line(pc);
+        _exit(1);
+    }
+    Launch *L = w->L;
+    if (!L->faulted.exchange(true)) {
+        char body[2048];
+        const char *m = msg + strlen("tilelab-emu: global-out-of-bounds: ");
+        snprintf(body, sizeof body, "%s", strncmp(msg, "tilelab-emu: global-out-of-bounds: ", 35) ? msg : m);
+        size_t bl = strlen(body);
+        if (bl && body[bl - 1] == '\n') body[bl - 1] = 0;
+        diag_launch("global-out-of-bounds", "%s", body);
+        print_source_line(pc);
+        fputs("  the kernel stops here; cudaGetLastError() returns cudaErrorIllegalAddress, as on a GPU "
+              "(where it may also go unnoticed and leave wrong data)\n", stderr);
+    }
+    abort_launch_block(w);
+    w->have_jb = false;
+    siglongjmp(w->jb, 1);
 }
 
 static void run_blocks(Worker *w, Launch *L) {
     t_worker = w;
     w->L = L;
+    memset(&w->cnt, 0, sizeof w->cnt);
+    tl_emu_cnt = &w->cnt;
+    uint64_t ran = 0;
     ready_stacks(w, L->nthreads);
     for (;;) {
         if (L->stop.load(std::memory_order_relaxed)) break;
         uint64_t b = L->next.fetch_add(1, std::memory_order_relaxed);
         if (b >= L->nblocks) break;
         run_block(w, b);
+        ran++;
     }
     blockIdx = uint3{0, 0, 0};
+    tl_emu_cnt = nullptr;
+    L->blocks_run.fetch_add(ran, std::memory_order_relaxed);
     w->L = nullptr;
 }
 
@@ -628,231 +726,37 @@ void launch(const LaunchDesc *d) {
     L.check = g_check != 0;
     L.order = g_order;
     L.seed = g_seed;
+    L.blocks_run.store(0);
+    L.faulted.store(false);
+    L.asserted.store(false);
     run_launch(&L);
+    {
+        std::lock_guard<std::mutex> lk2(g_mu);
+        g_counters.launches++;
+        if (!L.check) g_counters.unchecked_launches++;
+        uint64_t br = L.blocks_run.load();
+        g_counters.blocks += br;
+        g_counters.threads += br * L.nthreads;
+        for (int i = 0; i < g_nworkers; i++) {
+            Worker *w = g_workers[i];
+            if (!w) continue;
+            g_counters.global_loads += w->cnt.gld; g_counters.global_stores += w->cnt.gst;
+            g_counters.shared_loads += w->cnt.sld; g_counters.shared_stores += w->cnt.sst;
+            memset(&w->cnt, 0, sizeof w->cnt);
+        }
+    }
     if (g_launch_diags > 0) {
         std::lock_guard<std::mutex> lk2(g_mu);
         if (g_launch_diags > PRINT_PER_LAUNCH)
             fprintf(stderr, "tilelab-emu: %d more diagnostic(s) in this launch not shown; fix the first one first\n",
                     g_launch_diags - PRINT_PER_LAUNCH);
-        fprintf(stderr, "tilelab-emu: kernel %s launched at %s:%d failed: the launch reports cudaErrorLaunchFailure "
+        cudaError_t fe = L.faulted.load() ? cudaErrorIllegalAddress
+                         : L.asserted.load() ? cudaErrorAssert : cudaErrorLaunchFailure;
+        fprintf(stderr, "tilelab-emu: kernel %s launched at %s:%d failed: the launch reports %s "
                         "(from cudaGetLastError() and cudaDeviceSynchronize())\n",
-                d->name, base_name(d->file), d->line);
-        set_sticky(cudaErrorLaunchFailure);
+                d->name, base_name(d->file), d->line, cudaGetErrorName(fe));
+        set_sticky(fe);
     }
-}
-
-/* ---- __shared__ storage ---------------------------------------------------------------------- */
-static void poison(void *p, size_t bytes, int kind) {
-    if (kind == KIND_FLOAT) {
-        uint32_t v = 0x7FFFA5A5u;                       /* a quiet NaN */
-        for (size_t i = 0; i + 4 <= bytes; i += 4) memcpy((char *)p + i, &v, 4);
-    } else if (kind == KIND_DOUBLE) {
-        uint64_t v = 0x7FFFA5A5A5A5A5A5ull;
-        for (size_t i = 0; i + 8 <= bytes; i += 8) memcpy((char *)p + i, &v, 8);
-    } else {
-        memset(p, 0xA5, bytes);
-    }
-}
-
-[[noreturn]] static void abort_thread(Worker *w) {
-    Thread *t = tl_emu_cur_thread;
-    abort_launch_block(w);
-    t->state = T_ABORT;
-    fiber_switch(&t->f, &w->sched);
-    __builtin_trap();
-}
-
-void not_in_kernel(const char *what, const char *file, int line) {
-    fprintf(stderr, "tilelab-emu: %s at %s:%d called from host code: it is only meaningful inside a kernel\n", what,
-            base_name(file), line);
-    exit(1);
-}
-
-Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1) {
-    Worker *w = t_worker;
-    if (!w || !tl_emu_cur_thread) not_in_kernel("a __shared__ declaration", site->file, site->line);
-    for (int i = 0; i < w->nslots; i++)
-        if (w->slots[i].site == site) return &w->slots[i];
-    const Model &m = model();
-    if (w->nslots == MAX_SLOTS) {
-        fprintf(stderr, "tilelab-emu: more than %d __shared__ declarations in one kernel are not supported\n", MAX_SLOTS);
-        exit(1);
-    }
-    Slot *s = &w->slots[w->nslots];
-    size_t n, bytes;
-    void *data;
-    if (ndim < 0) {                                   /* extern __shared__: the launch's dynamic memory */
-        bytes = w->L->d->shmem;
-        n = bytes / elem_size;
-        if (!w->dyn_data) {
-            w->dyn_data = w->arena + w->arena_used;
-            w->arena_used = (w->arena_used + bytes + 15) & ~(size_t)15;
-            poison(w->dyn_data, bytes, kind);
-            w->dyn_kind = kind;
-        }
-        data = w->dyn_data;
-    } else {
-        n = ndim == 0 ? 1 : ndim == 1 ? (size_t)d0 : (size_t)d0 * (size_t)d1;
-        bytes = n * elem_size;
-        w->static_bytes += bytes;
-        if (w->static_bytes > m.smem_block || w->arena_used + bytes > ARENA_BYTES) {
-            char where[512];
-            fmt_where(where, sizeof where, w);
-            diag_launch("invalid-launch",
-                        "%s: __shared__ %s %s at %s:%d brings the block's static shared memory to %zu bytes,\n"
-                        "  over the %s limit of %zu bytes per block for static __shared__ arrays (nvcc rejects this kernel)",
-                        where, site->type, site->name, base_name(site->file), site->line, w->static_bytes, m.name,
-                        m.smem_block);
-            abort_thread(w);
-        }
-        data = w->arena + w->arena_used;
-        w->arena_used = (w->arena_used + bytes + 15) & ~(size_t)15;
-        poison(data, bytes, kind);
-        KernelInfo *ki = w->L->ki;
-        if (ki && w->static_bytes > ki->static_smem) ki->static_smem = w->static_bytes;   /* racy max: benign */
-    }
-    s->data = data;
-    s->n = n;
-    s->ndim = ndim;
-    s->d0 = ndim == 1 ? d0 : ndim == 2 ? d0 : (long)n;
-    s->d1 = d1;
-    s->site = site;
-    s->blk = &w->bi;
-    s->sh = nullptr;
-    if (w->L->check) {
-        if (w->sh_used + n > SHADOW_ELEMS) {
-            fprintf(stderr, "tilelab-emu: race checking: out of shadow memory for __shared__ %s; "
-                            "run with TL_EMU_RACECHECK=0\n", site->name);
-            exit(1);
-        }
-        s->sh = w->sharena + w->sh_used;
-        memset(s->sh, 0, n * sizeof(Shadow));
-        w->sh_used += n;
-    }
-    w->nslots++;
-    return s;
-}
-
-void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
-    Worker *w = t_worker;
-    char where[512], decl[300], t[64], what[128];
-    fmt_where(where, sizeof where, w);
-    fmt_decl(decl, sizeof decl, s);
-    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
-    long bound = s->ndim == 2 && dim == 1 ? s->d1 : (s->ndim == -1 ? (long)s->n : s->d0);
-    if (s->ndim == 2 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld]", s->site->name, outer, index);
-    else if (s->ndim == 2) snprintf(what, sizeof what, "%s[%ld][...]", s->site->name, index);
-    else snprintf(what, sizeof what, "%s[%ld]", s->site->name, index);
-    diag_launch("shared-out-of-bounds",
-                "%s at %s:%d in thread %s of %s\n"
-                "  index %ld of dimension %d is outside 0..%ld of %s\n"
-                "  (on a GPU this reads or overwrites another part of shared memory, or faults)",
-                what, base_name(s->site->file), line, t, where, index, dim + 1, bound - 1, decl);
-    abort_thread(w);
-}
-
-/* ---- race checking (the fast paths are inline in tl_emu.h) ---------------------------------------- */
-static void record_read(Shadow &h, uint32_t ep, uint16_t tid, int line) {
-    if (h.r_ep != ep) { h.r_ep = ep; h.r_tid = tid; h.r_line = (uint32_t)line; h.r_tid2 = NO_TID; }
-    else if (h.r_tid != tid && h.r_tid2 == NO_TID) { h.r_tid2 = tid; h.r_line2 = (uint32_t)line; }
-}
-
-void race_read(const Slot *s, size_t i, int line) {
-    Worker *w = t_worker;
-    Shadow &h = s->sh[i];
-    uint32_t ep = w->bi.epoch;
-    uint16_t tid = (uint16_t)tl_emu_cur_tid;
-    if (h.w_ep == 0) {
-        if (w->npend < MAX_PENDING) w->pend[w->npend++] = Pending{s, i, ep, tid, line};
-    } else if (h.w_ep == ep && h.w_tid != tid && diag_quota()) {
-        char where[512], decl[300], el[96], a[64], b[64];
-        fmt_where(where, sizeof where, w);
-        fmt_decl(decl, sizeof decl, s);
-        fmt_elem(el, sizeof el, s, i);
-        fmt_tid(a, sizeof a, w->bi, tid);
-        fmt_tid(b, sizeof b, w->bi, h.w_tid);
-        const char *f = base_name(s->site->file);
-        diag_launch("race",
-                    "%s: element %s of %s, %s\n"
-                    "  thread %s reads it at %s:%d\n"
-                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
-                    "  (read after another thread's write in the same barrier interval: on a GPU the read may see the old value)",
-                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
-        w->L->stop.store(true, std::memory_order_relaxed);
-    }
-    record_read(h, ep, tid, line);
-}
-
-void race_write(const Slot *s, size_t i, int line) {
-    Worker *w = t_worker;
-    Shadow &h = s->sh[i];
-    uint32_t ep = w->bi.epoch;
-    uint16_t tid = (uint16_t)tl_emu_cur_tid;
-    w->L->stop.store(true, std::memory_order_relaxed);
-    if (!diag_quota()) { h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; return; }
-    char where[512], decl[300], el[96], a[64], b[64];
-    fmt_where(where, sizeof where, w);
-    fmt_decl(decl, sizeof decl, s);
-    fmt_elem(el, sizeof el, s, i);
-    fmt_tid(a, sizeof a, w->bi, tid);
-    const char *f = base_name(s->site->file);
-    if (h.w_ep == ep && h.w_tid != tid) {
-        fmt_tid(b, sizeof b, w->bi, h.w_tid);
-        diag_launch("race",
-                    "%s: element %s of %s, %s\n"
-                    "  thread %s writes it at %s:%d\n"
-                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
-                    "  (two writes in the same barrier interval: on a GPU either may win)",
-                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
-    } else {
-        bool first = h.r_tid != tid;
-        fmt_tid(b, sizeof b, w->bi, first ? h.r_tid : h.r_tid2);
-        diag_launch("race",
-                    "%s: element %s of %s, %s\n"
-                    "  thread %s writes it at %s:%d\n"
-                    "  after thread %s read it at %s:%d, with no __syncthreads() between the two\n"
-                    "  (write after another thread's read in the same barrier interval: on a GPU the read may see the new value)",
-                    s->site->name, el, decl, where, a, f, line, b, f, (int)(first ? h.r_line : h.r_line2));
-    }
-    w->L->stop.store(true, std::memory_order_relaxed);
-    h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line;
-}
-
-/* Reads of elements that no thread had written: reported at the end of their barrier interval,
- * unless another thread wrote the element later in the same interval (then it was a race, and the
- * write already said so). */
-static void report_pending(Worker *w) {
-    for (int k = 0; k < w->npend; k++) {
-        const Pending &p = w->pend[k];
-        const Shadow &h = p.s->sh[p.i];
-        if (h.w_ep == p.ep && h.w_tid != p.tid) continue;
-        w->L->stop.store(true, std::memory_order_relaxed);
-        if (w->uninit_reported) break;
-        w->uninit_reported = true;
-        if (!diag_quota()) break;
-        char where[512], decl[300], el[96], a[64], later[200] = "";
-        fmt_where(where, sizeof where, w);
-        fmt_decl(decl, sizeof decl, p.s);
-        fmt_elem(el, sizeof el, p.s, p.i);
-        fmt_tid(a, sizeof a, w->bi, p.tid);
-        const char *f = base_name(p.s->site->file);
-        if (h.w_ep != 0) {
-            char b[64];
-            fmt_tid(b, sizeof b, w->bi, h.w_tid);
-            snprintf(later, sizeof later, "\n  it is written only afterwards, by thread %s at %s:%d", b, f, (int)h.w_line);
-        }
-        diag_launch("uninitialized-shared-read",
-                    "%s: element %s of %s, %s\n"
-                    "  thread %s reads it at %s:%d, but no thread of the block has written it\n"
-                    "  (shared memory starts with leftover data: here a poison value, %s)%s",
-                    p.s->site->name, el, decl, where, a, f, p.line,
-                    p.s->ndim >= -1 && strcmp(p.s->site->type, "float") && strcmp(p.s->site->type, "double")
-                        ? "bytes 0xA5" : "NaN",
-                    later);
-        w->L->stop.store(true, std::memory_order_relaxed);
-        break;                       /* one per interval is enough to act on */
-    }
-    w->npend = 0;
 }
 
 /* ---- barriers ------------------------------------------------------------------------------------ */
@@ -860,6 +764,12 @@ void syncthreads(const char *file, int line) {
     Thread *t = tl_emu_cur_thread;
     if (!t) not_in_kernel("__syncthreads()", file, line);
     Worker *w = t->w;
+    if (w->region) {
+        fprintf(stderr, "tilelab-emu: internal error: __syncthreads() at %s:%d reached a kernel that tl-emu-rewrite put in "
+                        "region form (a barrier it could not see, e.g. inside a function-like macro)\n",
+                base_name(file), line);
+        exit(1);
+    }
     t->state = T_WAIT;
     t->wait_line = line;
     t->wait_file = file;

@@ -2,6 +2,7 @@
 #ifndef TL_EMU_INTERNAL_H
 #define TL_EMU_INTERNAL_H
 
+#define TL_EMU_INTERNAL 1
 #include "tl_emu.h"
 
 #include <atomic>
@@ -49,6 +50,7 @@ struct KernelInfo {
     size_t static_smem;       /* from the rewrite's registration, raised by what runs */
     int max_dyn_smem;         /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1 = not set */
     int carveout;
+    int region;               /* 1: in region form (tl-emu-rewrite), called once per block */
 };
 KernelInfo *kernel_info(const void *key, const char *name);   /* finds or adds */
 enum { NUM_REGS_MODEL = 32 };                                  /* what cudaFuncGetAttributes reports */
@@ -72,6 +74,10 @@ void install_segv_handler(void);
 void describe_current_thread(char *buf, size_t n);
 bool in_stack_guard(const void *addr, size_t *stack_kb);
 void free_all_allocations(void);
+void print_source_line(void *pc);          /* "  at (from the debug line table) ..." on stderr */
+/* From the fault handler, for an access to a cudaMalloc buffer by a kernel: reports msg (once per
+ * launch), stops the launch (cudaErrorIllegalAddress, as on a GPU) and jumps out of the block. */
+[[noreturn]] void fault_in_kernel(const char *msg, void *pc);
 size_t allocated_bytes(void);
 
 } /* namespace tl_emu */

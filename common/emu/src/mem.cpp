@@ -120,7 +120,7 @@ void free_all_allocations(void) {
 static void put(const char *s) { ssize_t r = write(2, s, strlen(s)); (void)r; }
 
 /* Asks addr2line (binutils) for the source line of the faulting instruction; prints nothing if absent. */
-static void print_source_line(void *pc) {
+void print_source_line(void *pc) {
     Dl_info info;
     if (!pc || !dladdr(pc, &info) || !info.dli_fbase) return;
     const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)info.dli_fbase;
@@ -181,15 +181,19 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
     pc = (void *)uc->uc_mcontext.pc;
 #endif
     (void)uc;
-    /* Several workers may fault at once (every block makes the same mistake): one report. */
+    /* Several workers may fault at once (every block makes the same mistake): one report. A fault in
+     * a kernel on a cudaMalloc buffer only stops the launch (fault_in_kernel does not return). */
     static volatile int reporting = 0;
-    if (__atomic_exchange_n(&reporting, 1, __ATOMIC_SEQ_CST)) {
-        for (;;) pause();                          /* the first one ends the process */
-    }
     char ctx[700], msg[2048];
     describe_current_thread(ctx, sizeof ctx);
     size_t stack_kb;
-    if (in_stack_guard(addr, &stack_kb)) {
+    bool in_guard = in_stack_guard(addr, &stack_kb);
+    if (in_guard || !tl_emu_cur_thread) {
+        if (__atomic_exchange_n(&reporting, 1, __ATOMIC_SEQ_CST)) {
+            for (;;) pause();                      /* the first one ends the process */
+        }
+    }
+    if (in_guard) {
         snprintf(msg, sizeof msg,
                  "tilelab-emu: stack-overflow: a kernel thread overflowed its %zu KiB stack %s\n"
                  "  large local arrays or deep recursion in a kernel; raise TL_EMU_STACK_KB\n", stack_kb, ctx);
@@ -224,12 +228,16 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
                      "  buffer '%s': %s, from cudaMalloc at %s:%d\n",
                      access, a->name, nb, nb, unit, nb == 1 ? "" : "s", ctx, a->name, size_txt, base_name(a->file), a->line);
         }
+        if (tl_emu_cur_thread) fault_in_kernel(msg, pc);   /* does not return */
         put(msg);
         print_source_line(pc);
         put("  the process stops here (exit code 1); on a GPU this is cudaErrorIllegalAddress or silently wrong data\n");
         _exit(1);
     }
     if (tl_emu_cur_thread) {
+        if (__atomic_exchange_n(&reporting, 1, __ATOMIC_SEQ_CST)) {
+            for (;;) pause();
+        }
         snprintf(msg, sizeof msg,
                  "tilelab-emu: segmentation fault at address %p %s\n"
                  "  the address is in no cudaMalloc buffer (a host pointer passed to the kernel, or far out of bounds)\n",
@@ -391,3 +399,11 @@ extern "C" cudaError_t cudaMallocHost(void **p, size_t size) {
     return size && !*p ? set_error(cudaErrorMemoryAllocation) : cudaSuccess;
 }
 extern "C" cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+
+extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t) {
+    return cudaMemcpy(dst, src, count, kind);
+}
+extern "C" cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t) { return cudaMemset(p, value, count); }
+extern "C" cudaError_t tl_emu_malloc_managed(void **p, size_t size, size_t elem, const char *name, const char *file, int line) {
+    return tl_emu_malloc(p, size, elem, name, file, line);
+}

@@ -1,0 +1,2 @@
+/* cufft.h: tilelab emulation mode shim: not available under emulation. */
+#error "not supported under emulation: cufft.h; check this file on a GPU, or leave it out of the lab"

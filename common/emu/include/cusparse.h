@@ -1,0 +1,2 @@
+/* cusparse.h: tilelab emulation mode shim: not available under emulation. */
+#error "not supported under emulation: cusparse.h; check this file on a GPU, or leave it out of the lab"

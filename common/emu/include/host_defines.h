@@ -1,0 +1,3 @@
+/* host_defines.h: tilelab emulation mode shim, so that code including CUDA's header names builds as under nvcc;
+ * what it declares is in tl_emu.h (common/emu/README.md). */
+#include "tl_emu.h"

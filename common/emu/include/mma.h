@@ -1,0 +1,2 @@
+/* mma.h: tilelab emulation mode shim: not available under emulation. */
+#error "not supported under emulation: mma.h; check this file on a GPU, or leave it out of the lab"

@@ -1,0 +1,231 @@
+/* shared.cpp: __shared__ storage of the running block and its checks: bounds, races (the shadow
+ * records' slow paths; the fast paths are inline in tl_emu.h) and reads of unwritten elements. */
+#include "block.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace tl_emu {
+
+/* ---- __shared__ storage ---------------------------------------------------------------------- */
+static void poison(void *p, size_t bytes, int kind) {
+    if (kind == KIND_FLOAT) {
+        uint32_t v = 0x7FFFA5A5u;                       /* a quiet NaN */
+        for (size_t i = 0; i + 4 <= bytes; i += 4) memcpy((char *)p + i, &v, 4);
+    } else if (kind == KIND_DOUBLE) {
+        uint64_t v = 0x7FFFA5A5A5A5A5A5ull;
+        for (size_t i = 0; i + 8 <= bytes; i += 8) memcpy((char *)p + i, &v, 8);
+    } else {
+        memset(p, 0xA5, bytes);
+    }
+}
+
+[[noreturn]] static void abort_thread(Worker *w) {
+    Thread *t = tl_emu_cur_thread;
+    abort_launch_block(w);
+    if (w->region) siglongjmp(w->jb, 1);
+    t->state = T_ABORT;
+    fiber_switch(&t->f, &w->sched);
+    __builtin_trap();
+}
+
+void not_in_kernel(const char *what, const char *file, int line) {
+    fprintf(stderr, "tilelab-emu: %s at %s:%d called from host code: it is only meaningful inside a kernel\n", what,
+            base_name(file), line);
+    exit(1);
+}
+
+Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1, long d2) {
+    Worker *w = t_worker;
+    if (!w || !tl_emu_cur_thread) not_in_kernel("a __shared__ declaration", site->file, site->line);
+    for (int i = 0; i < w->nslots; i++)
+        if (w->slots[i].site == site) return &w->slots[i];
+    const Model &m = model();
+    if (w->nslots == MAX_SLOTS) {
+        fprintf(stderr, "tilelab-emu: more than %d __shared__ declarations in one kernel are not supported\n", MAX_SLOTS);
+        exit(1);
+    }
+    Slot *s = &w->slots[w->nslots];
+    size_t n, bytes;
+    void *data;
+    if (ndim < 0) {                                   /* extern __shared__: the launch's dynamic memory */
+        bytes = w->L->d->shmem;
+        n = bytes / elem_size;
+        if (!w->dyn_data) {
+            w->dyn_data = w->arena + w->arena_used;
+            w->arena_used = (w->arena_used + bytes + 15) & ~(size_t)15;
+            poison(w->dyn_data, bytes, kind);
+            w->dyn_kind = kind;
+        }
+        data = w->dyn_data;
+    } else {
+        n = ndim == 0 ? 1 : ndim == 1 ? (size_t)d0 : ndim == 2 ? (size_t)d0 * (size_t)d1 : (size_t)d0 * (size_t)d1 * (size_t)d2;
+        bytes = n * elem_size;
+        w->static_bytes += bytes;
+        if (w->static_bytes > m.smem_block || w->arena_used + bytes > ARENA_BYTES) {
+            char where[512];
+            fmt_where(where, sizeof where, w);
+            diag_launch("invalid-launch",
+                        "%s: __shared__ %s %s at %s:%d brings the block's static shared memory to %zu bytes,\n"
+                        "  over the %s limit of %zu bytes per block for static __shared__ arrays (nvcc rejects this kernel)",
+                        where, site->type, site->name, base_name(site->file), site->line, w->static_bytes, m.name,
+                        m.smem_block);
+            abort_thread(w);
+        }
+        data = w->arena + w->arena_used;
+        w->arena_used = (w->arena_used + bytes + 15) & ~(size_t)15;
+        poison(data, bytes, kind);
+        KernelInfo *ki = w->L->ki;
+        if (ki && w->static_bytes > ki->static_smem) ki->static_smem = w->static_bytes;   /* racy max: benign */
+    }
+    s->data = data;
+    s->n = n;
+    s->ndim = ndim;
+    s->d0 = ndim >= 1 ? d0 : (long)n;
+    s->d1 = d1;
+    s->d2 = d2;
+    s->site = site;
+    s->blk = &w->bi;
+    s->sh = nullptr;
+    if (w->L->check) {
+        if (w->sh_used + n > SHADOW_ELEMS) {
+            fprintf(stderr, "tilelab-emu: race checking: out of shadow memory for __shared__ %s; "
+                            "run with TL_EMU_RACECHECK=0\n", site->name);
+            exit(1);
+        }
+        s->sh = w->sharena + w->sh_used;
+        memset(s->sh, 0, n * sizeof(Shadow));
+        w->sh_used += n;
+    }
+    w->nslots++;
+    return s;
+}
+
+void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
+    Worker *w = t_worker;
+    char where[512], decl[300], t[64], what[128];
+    fmt_where(where, sizeof where, w);
+    fmt_decl(decl, sizeof decl, s);
+    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    long bound = dim == 2 ? s->d2 : dim == 1 ? s->d1 : (s->ndim == -1 ? (long)s->n : s->d0);
+    if (s->ndim == 3 && dim == 2)
+        snprintf(what, sizeof what, "%s[%ld][%ld][%ld]", s->site->name, outer / s->d1, outer % s->d1, index);
+    else if (s->ndim == 3 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld][...]", s->site->name, outer, index);
+    else if (s->ndim == 3) snprintf(what, sizeof what, "%s[%ld][...][...]", s->site->name, index);
+    else if (s->ndim == 2 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld]", s->site->name, outer, index);
+    else if (s->ndim == 2) snprintf(what, sizeof what, "%s[%ld][...]", s->site->name, index);
+    else snprintf(what, sizeof what, "%s[%ld]", s->site->name, index);
+    diag_launch("shared-out-of-bounds",
+                "%s at %s:%d in thread %s of %s\n"
+                "  index %ld of dimension %d is outside 0..%ld of %s\n"
+                "  (on a GPU this reads or overwrites another part of shared memory, or faults)",
+                what, base_name(s->site->file), line, t, where, index, dim + 1, bound - 1, decl);
+    abort_thread(w);
+}
+
+/* ---- race checking (the fast paths are inline in tl_emu.h) ---------------------------------------- */
+static void record_read(Shadow &h, uint32_t ep, uint16_t tid, int line) {
+    if (h.r_ep != ep) { h.r_ep = ep; h.r_tid = tid; h.r_line = (uint32_t)line; h.r_tid2 = NO_TID; }
+    else if (h.r_tid != tid && h.r_tid2 == NO_TID) { h.r_tid2 = tid; h.r_line2 = (uint32_t)line; }
+}
+
+void race_read(const Slot *s, size_t i, int line) {
+    Worker *w = t_worker;
+    Shadow &h = s->sh[i];
+    uint32_t ep = w->bi.epoch;
+    uint16_t tid = (uint16_t)tl_emu_cur_tid;
+    if (h.w_ep == 0) {
+        if (w->npend < MAX_PENDING) w->pend[w->npend++] = Pending{s, i, ep, tid, line};
+    } else if (h.w_ep == ep && h.w_tid != tid && diag_quota()) {
+        char where[512], decl[300], el[96], a[64], b[64];
+        fmt_where(where, sizeof where, w);
+        fmt_decl(decl, sizeof decl, s);
+        fmt_elem(el, sizeof el, s, i);
+        fmt_tid(a, sizeof a, w->bi, tid);
+        fmt_tid(b, sizeof b, w->bi, h.w_tid);
+        const char *f = base_name(s->site->file);
+        diag_launch("race",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s reads it at %s:%d\n"
+                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
+                    "  (read after another thread's write in the same barrier interval: on a GPU the read may see the old value)",
+                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
+        w->L->stop.store(true, std::memory_order_relaxed);
+    }
+    record_read(h, ep, tid, line);
+}
+
+void race_write(const Slot *s, size_t i, int line) {
+    Worker *w = t_worker;
+    Shadow &h = s->sh[i];
+    uint32_t ep = w->bi.epoch;
+    uint16_t tid = (uint16_t)tl_emu_cur_tid;
+    w->L->stop.store(true, std::memory_order_relaxed);
+    if (!diag_quota()) { h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; h.sat_ep = 0; return; }
+    char where[512], decl[300], el[96], a[64], b[64];
+    fmt_where(where, sizeof where, w);
+    fmt_decl(decl, sizeof decl, s);
+    fmt_elem(el, sizeof el, s, i);
+    fmt_tid(a, sizeof a, w->bi, tid);
+    const char *f = base_name(s->site->file);
+    if (h.w_ep == ep && h.w_tid != tid) {
+        fmt_tid(b, sizeof b, w->bi, h.w_tid);
+        diag_launch("race",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s writes it at %s:%d\n"
+                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
+                    "  (two writes in the same barrier interval: on a GPU either may win)",
+                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
+    } else {
+        bool first = h.r_tid != tid;
+        fmt_tid(b, sizeof b, w->bi, first ? h.r_tid : h.r_tid2);
+        diag_launch("race",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s writes it at %s:%d\n"
+                    "  after thread %s read it at %s:%d, with no __syncthreads() between the two\n"
+                    "  (write after another thread's read in the same barrier interval: on a GPU the read may see the new value)",
+                    s->site->name, el, decl, where, a, f, line, b, f, (int)(first ? h.r_line : h.r_line2));
+    }
+    w->L->stop.store(true, std::memory_order_relaxed);
+    h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; h.sat_ep = 0;
+}
+
+/* Reads of elements that no thread had written: reported at the end of their barrier interval,
+ * unless another thread wrote the element later in the same interval (then it was a race, and the
+ * write already said so). */
+void report_pending(Worker *w) {
+    for (int k = 0; k < w->npend; k++) {
+        const Pending &p = w->pend[k];
+        const Shadow &h = p.s->sh[p.i];
+        if (h.w_ep == p.ep && h.w_tid != p.tid) continue;
+        w->L->stop.store(true, std::memory_order_relaxed);
+        if (w->uninit_reported) break;
+        w->uninit_reported = true;
+        if (!diag_quota()) break;
+        char where[512], decl[300], el[96], a[64], later[200] = "";
+        fmt_where(where, sizeof where, w);
+        fmt_decl(decl, sizeof decl, p.s);
+        fmt_elem(el, sizeof el, p.s, p.i);
+        fmt_tid(a, sizeof a, w->bi, p.tid);
+        const char *f = base_name(p.s->site->file);
+        if (h.w_ep != 0) {
+            char b[64];
+            fmt_tid(b, sizeof b, w->bi, h.w_tid);
+            snprintf(later, sizeof later, "\n  it is written only afterwards, by thread %s at %s:%d", b, f, (int)h.w_line);
+        }
+        diag_launch("uninitialized-shared-read",
+                    "%s: element %s of %s, %s\n"
+                    "  thread %s reads it at %s:%d, but no thread of the block has written it\n"
+                    "  (shared memory starts with leftover data: here a poison value, %s)%s",
+                    p.s->site->name, el, decl, where, a, f, p.line,
+                    p.s->ndim >= -1 && strcmp(p.s->site->type, "float") && strcmp(p.s->site->type, "double")
+                        ? "bytes 0xA5" : "NaN",
+                    later);
+        w->L->stop.store(true, std::memory_order_relaxed);
+        break;                       /* one per interval is enough to act on */
+    }
+    w->npend = 0;
+}
+
+} /* namespace tl_emu */

@@ -1,0 +1,620 @@
+/* tl-emu-region.c: tl-emu-rewrite's region form, a kernel's threads as loops between its barriers.
+ *
+ * Under fibers every thread of a block stops at every __syncthreads() and the CPU switches to the next
+ * one: 256 switches per barrier for a 16 x 16 tile, and each thread's inner loop runs alone, so the
+ * processor cannot overlap one thread's additions with the next thread's. In region form the kernel is
+ * called once per block and each stretch of code between two barriers ("region") becomes
+ *
+ *     for (each thread t of the block, in the chosen order) { the stretch, for thread t }
+ *
+ * with no switch at all. This works when the barriers are statements of the kernel body itself, or of
+ * `for` loops whose header is the same for every thread of the block (it reads only parameters, block
+ * indices and dimensions, constants and such loop variables). Locals declared at those levels live on
+ * across barriers, so each gets one slot per thread (`tl_p_NAME[thread]`): a scalar is copied into a
+ * plain local at the start of each region and back at its end (so the compiler keeps it in a
+ * register), an array or a variable whose address is taken is bound by reference. Locals that hold the
+ * same value in every thread (`int bx = blockIdx.x;`, never assigned again) stay single. A `return`
+ * marks the thread finished; a barrier reached while some threads have returned is reported as a
+ * divergent barrier, as under fibers.
+ *
+ * Anything else (a barrier inside an if, a block or a loop that may differ between threads, warp
+ * operations, goto, preprocessor lines in the body, calls of functions that hold a barrier, locals
+ * declared with auto or as references) keeps the kernel on fibers: tl_region_body says why and
+ * changes nothing. The output keeps every newline where it was, so line numbers do not move.
+ */
+#include "tl-emu-rewrite.h"
+
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { T_ID = 1, T_NUM, T_LIT, T_PUN };
+typedef struct { int k; size_t s, e; } Tok;
+
+static const char *B;            /* the text being read (parameters, then the body) */
+static size_t NB;
+static Tok *tk;
+static int nt, cap_t;
+static jmp_buf fail_jb;
+static char *fail_why;
+static size_t fail_n;
+
+static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(fail_why, fail_n, fmt, ap);
+    va_end(ap);
+    longjmp(fail_jb, 1);
+}
+
+static int is_id0(int c) { return isalpha(c) || c == '_'; }
+static int is_idc(int c) { return isalnum(c) || c == '_'; }
+
+static void push_tok(int k, size_t s, size_t e) {
+    if (nt == cap_t) {
+        cap_t = cap_t ? cap_t * 2 : 1024;
+        tk = realloc(tk, (size_t)cap_t * sizeof *tk);
+        if (!tk) { fprintf(stderr, "tl-emu-rewrite: out of memory\n"); exit(1); }
+    }
+    tk[nt].k = k; tk[nt].s = s; tk[nt].e = e; nt++;
+}
+
+static void tokenize(const char *text, size_t n) {
+    static const char *ops3[] = {"<<=", ">>=", "...", "->*", NULL};
+    static const char *ops2[] = {"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=",
+                                 "/=", "%=", "&=", "|=", "^=", "::", NULL};
+    B = text; NB = n; nt = 0;
+    size_t p = 0;
+    int line_start = 1;
+    while (p < n) {
+        char c = text[p];
+        if (c == '\n') { line_start = 1; p++; continue; }
+        if (isspace((unsigned char)c)) { p++; continue; }
+        if (c == '/' && p + 1 < n && text[p + 1] == '/') { while (p < n && text[p] != '\n') p++; continue; }
+        if (c == '/' && p + 1 < n && text[p + 1] == '*') {
+            p += 2;
+            while (p + 1 < n && !(text[p] == '*' && text[p + 1] == '/')) p++;
+            p += 2;
+            continue;
+        }
+        if (c == '#' && line_start) fail("a preprocessor line inside the kernel");
+        line_start = 0;
+        size_t s = p;
+        if (is_id0((unsigned char)c)) {
+            while (p < n && is_idc((unsigned char)text[p])) p++;
+            push_tok(T_ID, s, p);
+        } else if (isdigit((unsigned char)c) || (c == '.' && p + 1 < n && isdigit((unsigned char)text[p + 1]))) {
+            while (p < n && (is_idc((unsigned char)text[p]) || text[p] == '.' ||
+                             ((text[p] == '+' || text[p] == '-') && strchr("eEpP", text[p - 1]))))
+                p++;
+            push_tok(T_NUM, s, p);
+        } else if (c == '"' || c == '\'') {
+            p++;
+            while (p < n && text[p] != c) { if (text[p] == '\\') p++; p++; }
+            p++;
+            push_tok(T_LIT, s, p);
+        } else {
+            size_t l = 1;
+            for (int i = 0; ops3[i]; i++) if (p + 3 <= n && !memcmp(text + p, ops3[i], 3)) l = 3;
+            if (l == 1) for (int i = 0; ops2[i]; i++) if (p + 2 <= n && !memcmp(text + p, ops2[i], 2)) l = 2;
+            p += l;
+            push_tok(T_PUN, s, p);
+        }
+    }
+}
+
+static int is(int i, const char *w) {
+    if (i < 0 || i >= nt) return 0;
+    size_t l = strlen(w);
+    return tk[i].e - tk[i].s == l && !memcmp(B + tk[i].s, w, l);
+}
+static int isid(int i) { return i >= 0 && i < nt && tk[i].k == T_ID; }
+static int eqname(int i, const char *name) { return isid(i) && is(i, name); }
+static void tokname(int i, char *buf, size_t n) {
+    size_t l = tk[i].e - tk[i].s;
+    if (l >= n) fail("a name too long");
+    memcpy(buf, B + tk[i].s, l); buf[l] = 0;
+}
+
+/* The index of the bracket that closes the one at i. */
+static int match(int i) {
+    int d = 0;
+    for (int j = i; j < nt; j++) {
+        if (is(j, "(") || is(j, "[") || is(j, "{")) d++;
+        else if (is(j, ")") || is(j, "]") || is(j, "}")) { if (--d == 0) return j; }
+    }
+    fail("unbalanced brackets");
+}
+
+static int contains(int a, int b, const char *w) {
+    for (int j = a; j < b; j++) if (is(j, w)) return 1;
+    return 0;
+}
+
+/* The token after the statement that starts at i (b: the end of the enclosing list). */
+static int stmt_end(int i, int b) {
+    if (i >= b) fail("a statement runs past its block");
+    if (is(i, "{")) return match(i) + 1;
+    if (is(i, "if")) {
+        if (!is(i + 1, "(")) fail("if without (");
+        int j = stmt_end(match(i + 1) + 1, b);
+        if (j < b && is(j, "else")) j = stmt_end(j + 1, b);
+        return j;
+    }
+    if (is(i, "for") || is(i, "while") || is(i, "switch")) {
+        if (!is(i + 1, "(")) fail("loop without (");
+        return stmt_end(match(i + 1) + 1, b);
+    }
+    if (is(i, "do")) {
+        int j = stmt_end(i + 1, b);
+        if (!is(j, "while") || !is(j + 1, "(")) fail("do without while");
+        j = match(j + 1) + 1;
+        if (!is(j, ";")) fail("do-while without ;");
+        return j + 1;
+    }
+    for (int j = i; j < b; j++) {
+        if (is(j, "(") || is(j, "[") || is(j, "{")) { j = match(j); continue; }
+        if (is(j, ";")) return j + 1;
+    }
+    fail("a statement without its ';'");
+}
+
+/* ---- names ------------------------------------------------------------------------------------- */
+enum { MAX_VARS = 512 };
+typedef struct { char name[128]; int ref; int level; } Var;
+static Var uni[MAX_VARS], priv[MAX_VARS];
+static int nuni, npriv;
+
+static int in_list(const Var *v, int n, int i) {
+    for (int k = n - 1; k >= 0; k--) if (eqname(i, v[k].name)) return 1;
+    return 0;
+}
+static void add_var(Var *v, int *n, int i, int ref, int level) {
+    if (*n == MAX_VARS) fail("too many locals");
+    tokname(i, v[*n].name, sizeof v[*n].name);
+    v[*n].ref = ref;
+    v[*n].level = level;
+    (*n)++;
+}
+
+static const char *type_words[] = {"int", "float", "double", "char", "bool", "short", "long", "unsigned", "signed",
+    "const", "volatile", "register", "size_t", "ptrdiff_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t",
+    "int16_t", "int32_t", "int64_t", "uint", "float2", "float3", "float4", "double2", "double3", "double4", "int2",
+    "int3", "int4", "uint2", "uint3", "uint4", "dim3", "char4", "uchar4", "short2", "long2", "longlong2", NULL};
+static const char *keywords[] = {"return", "if", "else", "for", "while", "do", "switch", "case", "default", "break",
+    "continue", "goto", "sizeof", "new", "delete", "typedef", "using", "struct", "class", "static", "constexpr",
+    "auto", "enum", "union", "throw", "operator", "template", "typename", NULL};
+static int in_words(int i, const char **w) {
+    for (int k = 0; w[k]; k++) if (is(i, w[k])) return 1;
+    return 0;
+}
+static int is_type_word(int i) { return isid(i) && in_words(i, type_words); }
+static int is_keyword(int i) { return isid(i) && in_words(i, keywords); }
+
+/* Identifiers a block-uniform expression may use besides uniform locals and parameters. */
+static const char *uniform_words[] = {"blockIdx", "blockDim", "gridDim", "warpSize", "sizeof", "static_cast", "true",
+    "false", "nullptr", "min", "max", "ceil_div", "ceilf", "floorf", "ceil", "floor", "fminf", "fmaxf", "abs", NULL};
+static int is_macro_name(int i) {
+    int letter = 0;
+    for (size_t p = tk[i].s; p < tk[i].e; p++) {
+        char c = B[p];
+        if (islower((unsigned char)c)) return 0;
+        if (isupper((unsigned char)c)) letter = 1;
+    }
+    return letter;
+}
+/* Whether tokens [a, b) read only what is the same in every thread of a block. */
+static int uniform_expr(int a, int b, char *bad, size_t nbad) {
+    for (int j = a; j < b; j++) {
+        if (!isid(j)) continue;
+        if (j > a && (is(j - 1, ".") || is(j - 1, "->"))) continue;   /* a member: blockIdx.x */
+        if (in_list(uni, nuni, j) || in_words(j, uniform_words) || is_type_word(j) || is_macro_name(j)) continue;
+        if (is(j + 1, "(") && is(j + 2, "__LINE__")) continue;        /* a __shared__ view: the block's */
+        if (bad) tokname(j, bad, nbad);
+        return 0;
+    }
+    return 1;
+}
+
+static int operand_end(int k) {
+    return (isid(k) && !is_keyword(k)) || (k >= 0 && k < nt && tk[k].k == T_NUM) || is(k, ")") || is(k, "]");
+}
+static const char *assign_ops[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--", NULL};
+/* Whether the variable named by token i is assigned, incremented, has a member assigned, or has its
+ * address taken anywhere in the body (other than at token skip, its declaration). */
+static int assigned_in(int i, int skip, int *addr, int from, int to) {
+    int any = 0;
+    for (int j = from; j < to; j++) {
+        if (j == skip || !isid(j) || tk[j].e - tk[j].s != tk[i].e - tk[i].s ||
+            memcmp(B + tk[j].s, B + tk[i].s, tk[i].e - tk[i].s))
+            continue;
+        if (j > 0 && (is(j - 1, ".") || is(j - 1, "->") || is(j - 1, "::"))) continue;
+        int n = j + 1;
+        if (is(n, ".") && isid(n + 1)) n += 2;                      /* v.x = ... */
+        if (in_words(n, assign_ops) || is(j - 1, "++") || is(j - 1, "--")) any = 1;
+        if (is(j - 1, "&") && !operand_end(j - 2)) { any = 1; if (addr) *addr = 1; }
+    }
+    return any;
+}
+static int assigned(int i, int skip, int *addr) { return assigned_in(i, skip, addr, 0, nt); }
+/* Whether a variable named name may change in tokens [a, b): assigned there, or passed to a call (a
+ * reference parameter). */
+static int changes_in(const char *name, int a, int b) {
+    for (int j = a; j < b; j++) {
+        if (!eqname(j, name)) continue;
+        if (assigned_in(j, -1, NULL, j, j + 1)) return 1;
+        if (is(j - 1, "(") || is(j - 1, ",")) return 1;      /* an argument: maybe a reference */
+    }
+    return 0;
+}
+
+/* ---- declarations -------------------------------------------------------------------------------- */
+enum { MAX_DECL = 32 };
+typedef struct { int name, pre_s, pre_e, dim_s, dim_e, init_s, init_e; } Declarator;
+typedef struct { int spec_s, spec_e, nd; Declarator d[MAX_DECL]; } Decl;
+
+static int looks_like_decl(int s) {
+    if (is_type_word(s) || is(s, "auto")) return 1;
+    if (!isid(s) || is_keyword(s)) return 0;
+    if (is(s + 1, "::") || is(s + 1, "<")) return 0;
+    if (isid(s + 1) && !is_keyword(s + 1) && (is(s + 2, "=") || is(s + 2, ";") || is(s + 2, ",") || is(s + 2, "[")))
+        return 1;
+    if (is(s + 1, "*") && isid(s + 2) && (is(s + 3, "=") || is(s + 3, ";") || is(s + 3, ",") || is(s + 3, "[")))
+        return 1;
+    return 0;
+}
+
+/* Reads the declaration [s, e) (e: after its ';'). */
+static void parse_decl(int s, int e, Decl *D) {
+    if (is(s, "auto") || contains(s, e, "auto")) fail("a local declared with auto");
+    D->nd = 0;
+    int a = s, end = e - 1;
+    int spec_end = -1;
+    while (a < end) {
+        int b = a;
+        while (b < end && !is(b, ",")) {
+            if (is(b, "(") || is(b, "[") || is(b, "{")) b = match(b);
+            b++;
+        }
+        /* [a, b) is one declarator (with the specifiers for the first) */
+        int f = a;
+        while (f < b && !is(f, "=") && !is(f, "[") && !is(f, "(") && !is(f, "{")) f++;
+        int name = f - 1;
+        if (name < a || !isid(name)) fail("a declaration it cannot read");
+        if (f < b && (is(f, "(") || is(f, "{"))) fail("a local initialised with () or {}");
+        if (D->nd == MAX_DECL) fail("too many declarators");
+        Declarator *d = &D->d[D->nd++];
+        d->name = name;
+        if (spec_end < 0) {
+            spec_end = a;
+            while (spec_end < name && !is(spec_end, "*") && !is(spec_end, "&") && !is(spec_end, "&&")) spec_end++;
+            D->spec_s = s; D->spec_e = spec_end;
+            d->pre_s = spec_end;
+        } else {
+            d->pre_s = a;
+        }
+        d->pre_e = name;
+        if (D->spec_e <= D->spec_s) fail("a declaration without a type");
+        for (int k = d->pre_s; k < d->pre_e; k++)
+            if (is(k, "&") || is(k, "&&")) fail("a reference declared in the kernel body");
+        int j = name + 1;
+        d->dim_s = j;
+        long elems = 1;
+        while (j < b && is(j, "[")) {
+            int c = match(j);
+            if (c != j + 2 || tk[j + 1].k != T_NUM) fail("a local array whose size is not a number");
+            elems *= strtol(B + tk[j + 1].s, NULL, 0);
+            j = c + 1;
+        }
+        /* slots for 1024 threads live on the worker's stack: big local arrays stay on fibers (and
+         * their own stacks, where an overflow is reported) */
+        if (elems > 1024) fail("a local array of more than 1024 elements");
+        d->dim_e = j;
+        d->init_s = d->init_e = -1;
+        if (j < b && is(j, "=")) {
+            d->init_s = j + 1; d->init_e = b;
+            if (is(j + 1, "{")) fail("a local array with an initialiser list");
+        } else if (j != b) {
+            fail("a declaration it cannot read");
+        }
+        a = b + 1;
+    }
+}
+
+/* ---- output -------------------------------------------------------------------------------------- */
+static Buf *O;
+static size_t cur;                 /* text of B up to here is written */
+static int region_no;
+
+static void copy_to(size_t p) { if (p > cur) buf_add(O, B + cur, p - cur); if (p > cur) cur = p; }
+static int count_nl(const char *s, size_t n) { int k = 0; for (size_t i = 0; i < n; i++) k += s[i] == '\n'; return k; }
+/* Writes text in place of B[cur, p), then as many newlines as that range held and text did not. */
+static void replace_to(size_t p, const char *text) {
+    int want = count_nl(B + cur, p - cur), have = count_nl(text, strlen(text));
+    buf_str(O, text);
+    for (int k = have; k < want; k++) buf_str(O, "\n");
+    cur = p;
+}
+static void tok_text(Buf *b, int s, int e) {
+    for (int k = s; k < e; k++) {
+        if (k > s) buf_str(b, " ");
+        buf_add(b, B + tk[k].s, tk[k].e - tk[k].s);
+    }
+}
+
+typedef struct {
+    int open;                      /* a region loop is open */
+    int has_ret;
+    int no;
+    int first;                     /* its first token */
+    int last_end;                  /* token after the last statement inside it */
+} Region;
+
+static void open_region(Region *R, int first_tok, int run_end, int level) {
+    copy_to(tk[first_tok].s);
+    /* storage for the private locals declared in this run of statements */
+    Buf t = {0};
+    for (int s = first_tok; s < run_end;) {
+        int e = stmt_end(s, run_end);
+        if (looks_like_decl(s)) {
+            Decl D;
+            parse_decl(s, e, &D);
+            for (int k = 0; k < D.nd; k++) {
+                const Declarator *d = &D.d[k];
+                int has_ptr = d->pre_e > d->pre_s, addr = 0;
+                assigned(d->name, d->name, &addr);
+                int spec_s = D.spec_s;
+                /* a leading const (or register) would forbid the slot's assignment */
+                while (spec_s < D.spec_e && ((is(spec_s, "const") && !has_ptr) || is(spec_s, "register"))) spec_s++;
+                Buf ty = {0};
+                tok_text(&ty, spec_s, D.spec_e);
+                char nm[128];
+                tokname(d->name, nm, sizeof nm);
+                buf_fmt(&t, "%s ", ty.p ? ty.p : "int");
+                tok_text(&t, d->pre_s, d->pre_e);
+                buf_fmt(&t, " tl_p_%s[tl_emu::MAX_THREADS]", nm);
+                tok_text(&t, d->dim_s, d->dim_e);
+                buf_str(&t, "; ");
+                free(ty.p);
+                add_var(priv, &npriv, d->name, d->dim_e > d->dim_s || addr, level);
+            }
+        }
+        s = e;
+    }
+    if (t.p) buf_str(O, t.p);
+    free(t.p);
+    R->open = 1;
+    R->first = first_tok;
+    R->has_ret = 0;
+    R->no = region_no++;
+    buf_str(O, "for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { ");
+    for (int k = 0; k < npriv; k++)
+        buf_fmt(O, "[[maybe_unused]] auto %s%s = tl_p_%s[tl_emu_t_]; ", priv[k].ref ? "&" : "", priv[k].name, priv[k].name);
+    buf_str(O, "{ ");
+}
+
+static void close_region(Region *R) {
+    if (!R->open) return;
+    copy_to(tk[R->last_end - 1].e);
+    buf_str(O, " }");
+    if (R->has_ret) buf_fmt(O, " tl_emu_r%d_: ;", R->no);
+    for (int k = 0; k < npriv; k++)
+        if (!priv[k].ref && changes_in(priv[k].name, R->first, R->last_end))
+            buf_fmt(O, " tl_p_%s[tl_emu_t_] = %s;", priv[k].name, priv[k].name);
+    buf_str(O, " }");
+    R->open = 0;
+}
+
+/* Copies a statement of a region, turning each `return;` into "this thread is finished". */
+static void copy_region_stmt(Region *R, int s, int e) {
+    for (int j = s; j < e; j++) {
+        if (is(j, "return")) {
+            if (!is(j + 1, ";")) fail("a return with a value");
+            copy_to(tk[j].s);
+            char t[96];
+            snprintf(t, sizeof t, "{ tl_emu::rret(); goto tl_emu_r%d_; }", R->no);
+            replace_to(tk[j + 1].e, t);
+            R->has_ret = 1;
+            j++;
+        }
+    }
+    copy_to(tk[e - 1].e);
+}
+
+enum { S_ORD, S_PDECL, S_BLOCK, S_UDECL, S_BARRIER, S_UFOR, S_SPTR };
+
+static int classify(int s, int e, int in_loop) {
+    if (is(s, "__syncthreads") && is(s + 1, "(") && is(s + 2, ")") && is(s + 3, ";") && e == s + 4) return S_BARRIER;
+    if (is(s, "for") && contains(s, e, "__syncthreads")) return S_UFOR;
+    if (contains(s, e, "__syncthreads"))
+        fail("a __syncthreads() inside an if, a block or a loop that is not the same for the whole block");
+    if (is(s, "tl_emu") && is(s + 1, "::") && is(s + 2, "SPtr")) {    /* a pointer into a __shared__ array */
+        int eq = s;
+        while (eq < e && !is(eq, "=")) eq++;
+        if (eq == e || !uniform_expr(eq + 1, e - 1, NULL, 0))
+            fail("a pointer into shared memory that may differ between threads");
+        return S_SPTR;
+    }
+    if (is(s, "tl_emu") || (is(s, "static") && (is(s + 1, "tl_emu") || (is(s + 1, "const") && is(s + 2, "tl_emu")))))
+        return S_BLOCK;                                               /* a __shared__ view */
+    if (is(s, "typedef") || is(s, "using")) return S_BLOCK;
+    if (is(s, "constexpr")) return S_UDECL;
+    if (is(s, "static") || is(s, "struct") || is(s, "class") || is(s, "enum") || is(s, "union"))
+        fail("a static local or a local type");
+    if (in_loop && !is(s, "for") && !is(s, "while") && !is(s, "do") && !is(s, "switch") &&
+        (contains(s, e, "break") || contains(s, e, "continue")))
+        fail("a break or continue of a loop that holds a barrier");
+    if (in_loop && is(s, "switch") && contains(s, e, "continue")) fail("a continue of a loop that holds a barrier");
+    if (looks_like_decl(s)) {
+        Decl D;
+        parse_decl(s, e, &D);
+        for (int k = 0; k < D.nd; k++) {
+            const Declarator *d = &D.d[k];
+            int addr = 0;
+            if (d->init_s < 0 || d->dim_e > d->dim_s || assigned(d->name, d->name, &addr) || addr ||
+                !uniform_expr(d->init_s, d->init_e, NULL, 0))
+                return S_PDECL;
+        }
+        return S_UDECL;
+    }
+    return S_ORD;
+}
+
+static void add_uniform_names(int s, int e, int level) {
+    if (is(s, "constexpr")) {
+        for (int j = s; j < e; j++) if (is(j, "=") && isid(j - 1)) add_var(uni, &nuni, j - 1, 0, level);
+        return;
+    }
+    Decl D;
+    parse_decl(s, e, &D);
+    for (int k = 0; k < D.nd; k++) add_var(uni, &nuni, D.d[k].name, 0, level);
+}
+
+/* A private declaration inside its region: the slot is bound already; what is left is the assignment
+ * of the initialisers, in order. */
+static void write_pdecl(int s, int e) {
+    Decl D;
+    parse_decl(s, e, &D);
+    copy_to(tk[s].s);
+    Buf t = {0};
+    int any = 0;
+    for (int k = 0; k < D.nd; k++) {
+        const Declarator *d = &D.d[k];
+        if (d->init_s < 0) continue;
+        if (any++) buf_str(&t, ", ");
+        buf_add(&t, B + tk[d->name].s, tk[d->name].e - tk[d->name].s);
+        buf_str(&t, " = (");
+        buf_add(&t, B + tk[d->init_s].s, tk[d->init_e - 1].e - tk[d->init_s].s);
+        buf_str(&t, ")");
+    }
+    buf_str(&t, ";");
+    replace_to(tk[e - 1].e, t.p);
+    free(t.p);
+}
+
+static void process_list(int a, int b, int in_loop, int level) {
+    int nuni0 = nuni, npriv0 = npriv;
+    Region R = {0};
+    for (int s = a; s < b;) {
+        int e = stmt_end(s, b);
+        int kind = classify(s, e, in_loop);
+        if (kind == S_ORD || kind == S_PDECL) {
+            if (!R.open) {
+                int r = s;
+                while (r < b) {
+                    int re = stmt_end(r, b);
+                    int k2 = classify(r, re, in_loop);
+                    if (k2 != S_ORD && k2 != S_PDECL) break;
+                    r = re;
+                }
+                open_region(&R, s, r, level);
+            }
+            if (kind == S_PDECL) write_pdecl(s, e);
+            else copy_region_stmt(&R, s, e);
+            R.last_end = e;
+        } else {
+            close_region(&R);
+            if (kind == S_BARRIER) {
+                copy_to(tk[s].s);
+                replace_to(tk[e - 1].e, "if (tl_emu::rbarrier(__FILE__, __LINE__)) return;");
+            } else if (kind == S_UFOR) {
+                int hp = s + 1, he = match(hp);
+                if (!is(he + 1, "{")) fail("a loop with a barrier whose body is not in braces");
+                int body_s = he + 1, body_e = match(body_s);
+                if (body_e + 1 != e) fail("a loop it cannot read");
+                int nuni_loop = nuni;
+                /* its own variable: declared in the header, never assigned in the body */
+                int semi = hp + 1;
+                while (semi < he && !is(semi, ";")) semi++;
+                if (looks_like_decl(hp + 1)) {
+                    Decl D;
+                    parse_decl(hp + 1, semi + 1, &D);
+                    for (int k = 0; k < D.nd; k++) add_var(uni, &nuni, D.d[k].name, 0, level + 1);
+                    for (int k = 0; k < D.nd; k++) {
+                        /* assigned only in the header (its increment) */
+                        for (int j = body_s; j < body_e; j++) {
+                            if (!isid(j) || tk[j].e - tk[j].s != tk[D.d[k].name].e - tk[D.d[k].name].s ||
+                                memcmp(B + tk[j].s, B + tk[D.d[k].name].s, tk[j].e - tk[j].s))
+                                continue;
+                            if (is(j - 1, ".") || is(j - 1, "->")) continue;
+                            int n = j + 1;
+                            if (in_words(n, assign_ops) || is(j - 1, "++") || is(j - 1, "--") || is(j - 1, "&"))
+                                fail("a loop with a barrier whose variable changes in its body");
+                        }
+                    }
+                }
+                char bad[128] = "";
+                if (!uniform_expr(hp + 1, he, bad, sizeof bad))
+                    fail("a loop with a barrier whose header reads '%s', which may differ between threads", bad);
+                copy_to(tk[body_s].e);
+                process_list(body_s + 1, body_e, 1, level + 1);
+                nuni = nuni_loop;
+                copy_to(tk[body_e].e);
+            } else {                                                  /* S_BLOCK, S_UDECL, S_SPTR */
+                copy_to(tk[e - 1].e);
+                if (kind == S_UDECL) add_uniform_names(s, e, level);
+                if (kind == S_SPTR) {
+                    int eq = s;
+                    while (eq < e && !is(eq, "=")) eq++;
+                    if (isid(eq - 1)) add_var(uni, &nuni, eq - 1, 0, level);
+                }
+            }
+        }
+        s = e;
+    }
+    close_region(&R);
+    nuni = nuni0;
+    npriv = npriv0;
+}
+
+/* Words that keep a kernel on fibers wherever they appear in its body. */
+static const char *fiber_words[] = {"goto", "asm", "__asm__", "throw", "try", "this", "__syncthreads_count",
+    "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
+    "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "__activemask", "__match_any_sync",
+    "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "cooperative_groups",
+    "this_thread_block", "tiled_partition", "sync", "tl_emu_launch", "co_await", "co_yield", "co_return",
+    "tl_emu_rctx", "tl_emu_nt_", NULL};
+
+int tl_region_body(const char *params, size_t np, const char *body, size_t nb, int (*barrier_fn)(const char *, size_t),
+                   Buf *o, char *why, size_t nwhy) {
+    fail_why = why; fail_n = nwhy;
+    nuni = npriv = 0;
+    region_no = 0;
+    Buf tmp = {0};
+    if (setjmp(fail_jb)) { free(tmp.p); return 0; }
+    /* the parameters: uniform unless the body assigns them (then they are per thread: fibers) */
+    tokenize(params, np);
+    int pa = 0;
+    while (pa < nt) {
+        int pb = pa;
+        while (pb < nt && !is(pb, ",")) { if (is(pb, "(") || is(pb, "[")) pb = match(pb); pb++; }
+        int last = -1;
+        for (int j = pa; j < pb && !is(j, "="); j++) if (isid(j) && !is_type_word(j)) last = j;
+        if (last >= 0 && !(pb - pa == 1 && is(pa, "void"))) add_var(uni, &nuni, last, 0, 0);
+        pa = pb + 1;
+    }
+    char pnames[64][128]; int npn = nuni < 64 ? nuni : 64;
+    for (int k = 0; k < npn; k++) memcpy(pnames[k], uni[k].name, sizeof pnames[k]);
+    tokenize(body, nb);
+    for (int j = 0; j < nt; j++) {
+        if (!isid(j)) continue;
+        if (in_words(j, fiber_words)) { char w[128]; tokname(j, w, sizeof w); fail("it uses %s", w); }
+        if (barrier_fn(B + tk[j].s, tk[j].e - tk[j].s) && is(j + 1, "(")) {
+            char w[128]; tokname(j, w, sizeof w);
+            fail("it calls %s, which holds a barrier or a warp operation", w);
+        }
+        for (int k = 0; k < npn; k++)
+            if (eqname(j, pnames[k]) && assigned(j, -1, NULL)) fail("it assigns its parameter %s", pnames[k]);
+    }
+    O = &tmp;
+    cur = 0;
+    process_list(0, nt, 0, 0);
+    copy_to(NB);
+    buf_add(o, tmp.p ? tmp.p : "", tmp.n);
+    free(tmp.p);
+    return 1;
+}
