@@ -78,6 +78,7 @@ typedef struct grun {
     char     prebuilt[PATH_MAX];      /* --check --prebuilt: the lab program built by kit check ("" none) */
     char     build_log[PATH_MAX];     /* --check --build-failed: kit check's failed build's log ("" none)  */
     int      random_seed;             /* --random-seed: kit check draws fresh inputs (default: the kit's seed) */
+    int      unsafe_no_sandbox;       /* --unsafe-no-sandbox: grade without bubblewrap (every report says so) */
     tg_iso   iso;
     gsize    sizes[96];
     int      nsizes;

@@ -351,6 +351,22 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     }
     tg_find_tool("compute-sanitizer", R->sanitizer, sizeof R->sanitizer);
     tg_iso_probe(&R->iso);
+    snprintf(R->iso.grant, sizeof R->iso.grant, "%s", R->state);   /* binds from here reach uid 65534 */
+    if (!tg_iso_contained(&R->iso)) {
+        /* Without filesystem and pid isolation a submission reads the seed and the solutions and
+         * forges other students' results: grading needs the instructor's explicit word. */
+        if (!R->check && !R->unsafe_no_sandbox) {
+            fprintf(stderr, "tl-grade: refusing to grade without a sandbox: %s\n"
+                    "  %s\n  Install bubblewrap (./kit setup, or apt-get install bubblewrap) and check that user namespaces "
+                    "work, or pass --unsafe-no-sandbox to grade anyway (every report then says so).\n",
+                    R->iso.desc, R->iso.notes);
+            return TL_EXIT_USAGE;
+        }
+        char d[sizeof R->iso.desc];
+        snprintf(d, sizeof d, "%s", R->iso.desc);
+        snprintf(R->iso.desc, sizeof R->iso.desc, "UNSAFE (%s): %s",
+                 R->check ? "kit check, the student's own code" : "--unsafe-no-sandbox", d);
+    }
     snprintf(p, sizeof p, "%s/labs/emulated/meson.build", R->root);
     if (R->lab->emu_target) {
         char *mb = tg_read_file(p, 1 << 20, NULL);

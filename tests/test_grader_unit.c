@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -13,6 +16,7 @@
 #include "grade.h"
 #include "labs.h"
 #include "policy.h"
+#include "sandbox.h"
 #include "util.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -309,4 +313,148 @@ Test(pristine, the_copy_of_this_kit_has_no_solution_and_builds_nothing_extra, .t
     cr_assert_not(tg_is_dir(p), "the pristine copy holds a build folder");
     cr_assert(n > 10);
     tg_rmtree(dst);
+}
+
+/* ------------------------------------------------------------ isolation (run as root in CI) */
+
+/* Host processes whose command line holds token (a process the sandbox left behind). */
+static int host_processes_with(const char *token)
+{
+    DIR *d = opendir("/proc");
+    cr_assert(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char p[300], buf[4096];
+        snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(p, "rb");
+        if (!f)
+            continue;
+        size_t r = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < r; ++i)
+            if (!buf[i])
+                buf[i] = ' ';
+        buf[r] = '\0';
+        n += strstr(buf, token) != NULL;
+    }
+    closedir(d);
+    return n;
+}
+
+/* The sandbox the grader runs every student build and program in, proven from inside: a root
+ * grader's child has no capabilities and is not root, cannot remount or write the read-only
+ * binds, sees none of the instructor's paths, has a capped /tmp, and what it leaves (a
+ * background process, files outside /build) is gone when the run ends. */
+Test(sandbox, from_inside_no_capabilities_no_remount_no_instructor_paths_nothing_left, .timeout = 90)
+{
+    tg_iso iso;
+    tg_iso_probe(&iso);
+    if (!tg_iso_contained(&iso))
+        cr_skip_test("no sandbox on this machine (bubblewrap missing or no namespaces): %s", iso.notes);
+    cr_assert(strstr(iso.desc, "no capabilities") && strstr(iso.desc, "pid") && strstr(iso.desc, "net"),
+              "the isolation line does not say what is on: %s", iso.desc);
+    if (geteuid() == 0)
+        cr_assert(strstr(iso.desc, "uid 65534"), "as root the isolation line names no unprivileged uid: %s", iso.desc);
+
+    char top[] = "/tmp/tl-iso-XXXXXX";
+    cr_assert(mkdtemp(top));
+    chmod(top, 0711);   /* as an out dir's parent: searchable, so uid 65534's bubblewrap reaches the binds */
+    char state[400], seed[440], kit[440], build[440], out[340], token[64], script[4096];
+    snprintf(out, sizeof out, "%s/out", top);
+    snprintf(state, sizeof state, "%s/.state", out);
+    snprintf(seed, sizeof seed, "%s/seed", state);
+    snprintf(kit, sizeof kit, "%s/pristine", state);
+    snprintf(build, sizeof build, "%s/build", state);
+    cr_assert_eq(tg_mkdirs(kit, 0755), 0);
+    cr_assert_eq(tg_mkdirs(build, 0700), 0);
+    chmod(state, 0700);
+    cr_assert_eq(tg_write_atomic(seed, "12345\n", 6), 0);
+    chmod(seed, 0600);
+    char kf[500];
+    snprintf(kf, sizeof kf, "%s/meson.build", kit);
+    cr_assert_eq(tg_write_atomic(kf, "project('x')\n", 13), 0);
+    chmod(kf, 0644);
+    snprintf(iso.grant, sizeof iso.grant, "%s", state);
+    snprintf(token, sizeof token, "tl-iso-left-%ld", (long)getpid());
+
+    snprintf(script, sizeof script,
+             "fail() { echo \"FAIL: $*\"; exit 1; }\n"
+             "for k in CapEff CapPrm CapBnd CapAmb; do grep -Eq \"^$k:[[:space:]]+0+$\" /proc/self/status || fail \"$k not 0: $(grep $k /proc/self/status)\"; done\n"
+             "grep -Eq '^NoNewPrivs:[[:space:]]+1$' /proc/self/status || fail no_new_privs off\n"
+             "[ \"$(id -u)\" != 0 ] || fail 'uid 0 inside'\n"
+             "mount -o remount,rw /kit 2>/dev/null && fail 'remounted /kit writable'\n"
+             "mount -o remount,rw /usr 2>/dev/null && fail 'remounted /usr writable'\n"
+             "mount -t tmpfs none /kit 2>/dev/null && fail 'mounted over /kit'\n"
+             "touch /kit/x 2>/dev/null && fail 'wrote the kit'\n"
+             "touch /usr/x 2>/dev/null && fail 'wrote /usr'\n"
+             "[ -r /kit/meson.build ] || fail 'the kit bind is not readable'\n"
+             "for p in '%s' '%s' '%s' '%s' '%s'; do [ -e \"$p\" ] && fail \"instructor path visible: $p\"; done\n"
+             "dd if=/dev/zero of=/tmp/big bs=1024 count=4096 2>/dev/null && fail '/tmp is not capped'; rm -f /tmp/big\n"
+             "echo x > /tmp/%s || fail 'no private /tmp'\n"
+             "echo x > /build/made || fail '/build not writable'\n"
+             "kill -9 -1 2>/dev/null\n"
+             "sh -c 'sleep 300; :' %s </dev/null >/dev/null 2>&1 &\n"
+             "echo INSIDE-OK\n",
+             TL_SOURCE_ROOT, out, state, seed, top, token, token);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    tg_spawn_opts o = {.argv = argv, .sandbox_cwd = "/tmp/case", .max_tasks = 64, .mem_bytes = 256LL << 20,
+                       .fsize_bytes = 16LL << 20, .tmp_bytes = 1LL << 20};
+    o.ro[0] = (tg_bind){kit, "/kit"};
+    o.rw[0] = (tg_bind){build, "/build"};
+    tg_child c;
+    char err[400];
+    cr_assert_eq(tg_spawn(&c, &iso, &o, err, sizeof err), 0, "%s", err);
+    if (geteuid() == 0)
+        cr_assert_eq(c.uid_mode, TG_UID_DROPPED, "the run was not dropped to uid 65534 (mode %d)", c.uid_mode);
+    int w = tg_child_wait(&c, tl_now_ms() + 60000);
+    tg_child_kill(&c);
+    tg_buf_add(&c.cap, "", 1);
+    cr_assert_eq(w, 0, "the sandboxed script timed out: %s", c.cap.s);
+    cr_assert(strstr(c.cap.s, "INSIDE-OK") && !strstr(c.cap.s, "FAIL"), "inside the sandbox: %s", c.cap.s);
+    cr_assert_eq(host_processes_with(token), 0, "a process left in the background outlived the run");
+    char p[500];
+    snprintf(p, sizeof p, "/tmp/%s", token);
+    cr_assert_not(tg_is_file(p), "a file written to the sandbox's /tmp reached the host");
+    snprintf(p, sizeof p, "%s/made", build);
+    cr_assert(tg_is_file(p), "the writable /build bind did not receive the file (the test proves nothing)");
+    struct stat sb;
+    cr_assert_eq(stat(p, &sb), 0);
+    if (geteuid() == 0)   /* what the host sees: the student's processes were never root */
+        cr_assert_eq(sb.st_uid, TG_SANDBOX_UID, "a file the sandbox wrote is owned by uid %d on the host, not %d",
+                     (int)sb.st_uid, TG_SANDBOX_UID);
+    tg_child_free(&c);
+    tg_rmtree(top);
+}
+
+/* Runs a shell command, returns its exit status and (in out) its output. */
+static int run_sh(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "cannot run %s", cmd);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+Test(sandbox, grading_without_a_sandbox_is_refused_unless_the_instructor_says_unsafe, .timeout = 120)
+{
+    char top[] = "/tmp/tl-unsafe-XXXXXX", cmd[2048], out[8192];
+    cr_assert(mkdtemp(top));
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/alice && cp %s/labs/01-cpu-baseline/gmm.c %s/alice/ && "
+             "TL_GRADE_NO_BWRAP=1 %s/grader/tl-grade --kit %s --lab 01 --out %s/out --public-only %s/alice 2>&1",
+             top, TL_SOURCE_ROOT, top, TL_BUILD_ROOT, TL_SOURCE_ROOT, top, top);
+    int rc = run_sh(cmd, out, sizeof out);
+    cr_assert_eq(rc, 2, "graded without a sandbox (exit %d): %s", rc, out);
+    cr_assert(strstr(out, "refusing to grade without a sandbox") && strstr(out, "--unsafe-no-sandbox"), "%s", out);
+    snprintf(cmd, sizeof cmd, "TL_GRADE_NO_BWRAP=1 %s/grader/tl-grade --kit %s --lab 01 --out %s/out --public-only "
+             "--unsafe-no-sandbox %s/alice >/dev/null 2>&1; cat %s/out/summary.md %s/out/alice/results.json",
+             TL_BUILD_ROOT, TL_SOURCE_ROOT, top, top, top, top);
+    run_sh(cmd, out, sizeof out);
+    cr_assert(strstr(out, "- isolation: UNSAFE (--unsafe-no-sandbox)"), "summary.md does not say UNSAFE: %s", out);
+    cr_assert(strstr(out, "\"isolation\":\t\"UNSAFE (--unsafe-no-sandbox)"), "results.json does not say UNSAFE: %s", out);
+    tg_rmtree(top);
 }
