@@ -166,37 +166,6 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     return 0;
 }
 
-static void student_name(const char *path, char *out, size_t len)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    size_t l = strlen(buf);
-    while (l > 1 && buf[l - 1] == '/')
-        buf[--l] = '\0';
-    const char *b = strrchr(buf, '/');
-    b = b ? b + 1 : buf;
-    char name[256];
-    snprintf(name, sizeof name, "%s", b);
-    static const char *const exts[] = {".tar.gz", ".tgz", ".tar", ".zip", NULL};
-    for (int i = 0; exts[i]; ++i) {
-        size_t nl = strlen(name), el = strlen(exts[i]);
-        if (nl > el && strcmp(name + nl - el, exts[i]) == 0) {
-            name[nl - el] = '\0';
-            break;
-        }
-    }
-    size_t j = 0;
-    for (size_t i = 0; name[i] && j + 1 < len && j < 100; ++i) {
-        char c = name[i];
-        out[j++] = (isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.') ? c : '_';
-    }
-    out[j] = '\0';
-    if (!out[0] || out[0] == '.')
-        out[0] = '_';
-    if (!out[0])
-        snprintf(out, len, "_");
-}
-
 /* Is the GPU usable? Ask the reference build (trusted) for a small case. */
 static void probe_gpu(grun *R)
 {
@@ -224,7 +193,7 @@ static void probe_gpu(grun *R)
     }
     gsub g;
     memset(&g, 0, sizeof g);
-    gstudent probe = {"probe", ""};
+    gstudent probe = {"probe", "", "probe"};
     g.s = &probe;
     snprintf(g.work, sizeof g.work, "%s/probe", R->state);
     tg_mkdirs(g.work, 0700);
@@ -263,17 +232,11 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             fprintf(stderr, "tl-grade: cannot resolve '%s'\n", sp);
             return TL_EXIT_USAGE;
         }
-        student_name(sp, st[i].name, sizeof st[i].name);
-        if (R->check)
-            snprintf(st[i].name, sizeof st[i].name, "working-tree");
-        for (int j = 0, k = 2; j < i; ++j)       /* the same name twice: alice, alice-2 */
-            if (strcmp(st[j].name, st[i].name) == 0) {
-                char base[128];
-                snprintf(base, sizeof base, "%.100s", st[i].name);
-                snprintf(st[i].name, sizeof st[i].name, "%s-%d", base, k++);
-                j = -1;
-            }
     }
+    tg_student_names(st, ns);            /* stable whatever the order; never a class file's name */
+    if (R->check)
+        for (int i = 0; i < ns; ++i)
+            snprintf(st[i].name, sizeof st[i].name, "working-tree");
     /* The out dir: ours to write, never inside the kit's solutions or a submission. */
     if (tg_mkdirs(out, 0755) != 0 || !realpath(out, R->out)) {
         fprintf(stderr, "tl-grade: bad out dir '%s': %s\n", out, strerror(errno));

@@ -196,9 +196,17 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     snprintf(first, sizeof first, "%.*s", (int)(linelen < 500 ? linelen : 500), ans.s);
     oneline(first);
     if (strncmp(first, "error ", 6) == 0) {
-        if (strstr(first, "no usable CUDA device")) {
+        /* Whether a device works is the grader's knowledge (run.c tried the reference on it):
+         * the student's word counts only where the grader could not find out itself. */
+        if (strstr(first, "no usable CUDA device") && R->lab->gpu && R->gpu_ok && !R->emulate &&
+            strncmp(R->gpu_why, "unknown", 7) == 0) {
             r->st = C_NODEV;
             snprintf(r->reason, sizeof r->reason, "not graded: no usable CUDA device");
+        } else if (strstr(first, "no usable CUDA device")) {
+            r->st = C_ERROR;
+            snprintf(r->reason, sizeof r->reason, "the program answered '%.200s', but %s: a wrong answer", first,
+                     !R->lab->gpu ? "this lab runs on the CPU" :
+                     R->emulate || !R->gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
         } else {
             r->st = C_ERROR;
             snprintf(r->reason, sizeof r->reason, "the program reported an error: %.400s", first + 6);

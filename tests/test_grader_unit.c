@@ -458,3 +458,55 @@ Test(sandbox, grading_without_a_sandbox_is_refused_unless_the_instructor_says_un
     cr_assert(strstr(out, "\"isolation\":\t\"UNSAFE (--unsafe-no-sandbox)"), "results.json does not say UNSAFE: %s", out);
     tg_rmtree(top);
 }
+
+/* ------------------------------------------------------------ reports: escaping, names */
+
+Test(escaping, ansi_html_and_markdown_from_a_student_are_inert_in_summary_md, .timeout = 10)
+{
+    const char *evil = "\x1b[2J\x1b]0;owned\x07<script>alert(1)</script> | [x](javascript:1) \xe2\x80\xae" "abc";
+    char *in = tg_md_inline(evil);
+    cr_assert_not(strchr(in, 0x1b) || strchr(in, 0x07), "an escape byte survived: %s", in);
+    cr_assert_not(strstr(in, "<script") || strstr(in, "\xe2\x80\xae"), "HTML or a bidi override survived: %s", in);
+    cr_assert(strstr(in, "\\|") && strstr(in, "\\[x\\]"), "table and link syntax not escaped: %s", in);
+    char *code = tg_md_code("```\n</pre><img src=x onerror=alert(1)>\n\x1b[31mred\xff\n");
+    cr_assert_not(strstr(code, "```") || strchr(code, 0x1b), "the code block can be closed or colours pass: %s", code);
+    cr_assert(strstr(code, "\xef\xbf\xbd"), "invalid UTF-8 was not replaced: %s", code);
+    char *html = tg_html_text("<a href=\"x\">'&'</a>");
+    cr_assert_str_eq(html, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    free(in);
+    free(code);
+    free(html);
+}
+
+static void names_of(const char *const *paths, int n, gstudent *st)
+{
+    memset(st, 0, sizeof *st * (size_t)n);
+    for (int i = 0; i < n; ++i)
+        snprintf(st[i].path, sizeof st[i].path, "%s", paths[i]);
+    tg_student_names(st, n);
+}
+
+Test(names, folder_names_are_safe_unique_and_the_same_in_any_order, .timeout = 10)
+{
+    const char *paths[] = {"/in/gradebook.csv", "/in/summary.md", "/in/--public-only", "/in/\xc3\x9cml\xc3\xa4ut.zip",
+                           "/in/\xe6\x97\xa5\xe6\x9c\xac", "/in/\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", "/a/alice",
+                           "/b/alice", "/in/.state", "/in/bob", "/in/x\x1b[31m"};
+    enum { N = sizeof paths / sizeof paths[0] };
+    gstudent a[N], b[N];
+    const char *rev[N];
+    for (int i = 0; i < N; ++i)
+        rev[i] = paths[N - 1 - i];
+    names_of(paths, N, a);
+    names_of(rev, N, b);
+    for (int i = 0; i < N; ++i) {
+        cr_assert(a[i].name[0] && a[i].name[0] != '-' && !strchr(a[i].name, '.') && !strchr(a[i].name, '/'),
+                  "unsafe folder name '%s' for %s", a[i].name, paths[i]);
+        cr_assert_str_eq(a[i].name, b[N - 1 - i].name, "%s: folder '%s' in one order, '%s' in the other", paths[i],
+                         a[i].name, b[N - 1 - i].name);
+        for (int j = 0; j < i; ++j)
+            cr_assert_str_neq(a[i].name, a[j].name, "%s and %s share the folder %s", paths[i], paths[j], a[i].name);
+    }
+    cr_assert_str_eq(a[9].name, "bob", "a plain name changes: %s", a[9].name);
+    cr_assert_str_eq(a[3].display, "\xc3\x9cml\xc3\xa4ut", "the original name is lost: %s", a[3].display);
+    cr_assert_str_eq(a[0].display, "gradebook.csv");
+}
