@@ -47,6 +47,8 @@ int tg_path_excluded(const char *rel)
     return 0;
 }
 
+static int copy_fd(int in, const char *from, const char *to, char *err, size_t errlen);
+
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
     int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -54,6 +56,12 @@ int tg_copy_file(const char *from, const char *to, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open '%s' (%s)", from, strerror(errno));
         return -1;
     }
+    return copy_fd(in, from, to, err, errlen);
+}
+
+/* Copies the open regular file in (closed here) to a new file `to`. */
+static int copy_fd(int in, const char *from, const char *to, char *err, size_t errlen)
+{
     struct stat st;
     if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(in);
@@ -584,21 +592,7 @@ static int take_file(const char *top, const char *rel, const char *to, char *err
         snprintf(err, errlen, "cannot open '%s' without following a link (%s)", rel, strerror(e));
         return -1;
     }
-    char fdp[64];
-    snprintf(fdp, sizeof fdp, "/proc/self/fd/%d", in);
-    struct stat st;
-    int rc;
-    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
-        snprintf(err, errlen, "'%s' is not a regular file", rel);
-        rc = -1;
-    } else if (access(fdp, R_OK) == 0) {
-        rc = tg_copy_file(fdp, to, err, errlen);   /* the opened file itself, by its descriptor */
-    } else {
-        snprintf(err, errlen, "cannot read '%s' through its descriptor (no /proc)", rel);
-        rc = -1;
-    }
-    close(in);
-    return rc;
+    return copy_fd(in, rel, to, err, errlen);   /* the opened file itself, by its descriptor */
 }
 
 int tg_intake(const tg_lab *lab, const char *submission, const char *work,

@@ -84,7 +84,7 @@ static char *escape_for(const char *s, int mode)
         } else if (mode == 0 && cp < 0x80 && strchr("<>&", (int)cp)) {
             const char *ent = cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : "&amp;";
             tg_buf_add(&b, ent, strlen(ent));
-        } else if (mode == 0 && cp < 0x80 && strchr("\\`*_[]|#!~", (int)cp)) {
+        } else if (mode == 0 && cp < 0x80 && strchr("\\`[]|!", (int)cp)) {
             tg_buf_add(&b, "\\", 1);
             tg_buf_add(&b, (const char *)start, 1);
         } else {

@@ -85,6 +85,15 @@ for d in "$g"/*/; do
     [ -f "$d/.done" ] || { echo "  WRONG $name: not graded (see $d)"; bad=1; continue; }
     read -r sc mx _ < "$d/.done"
     why=$(grep -o '"status":[[:space:]]*"failed"' "$d/results.json" | head -1)
+    # tests/hostile/expected.txt: hostiles whose attack is contained at no cost get every point
+    if grep -q "^$lab $name full " "$root/tests/hostile/expected.txt" 2>/dev/null; then
+        if [ "$(echo "$sc $ssc" | awk '{print ($1 == $2)}')" = 1 ]; then
+            echo "  ok    $name: $sc/$mx (contained; tests/hostile/expected.txt: full)"
+        else
+            echo "  WRONG $name: $sc/$mx: tests/hostile/expected.txt says full marks ($ssc)"; bad=1
+        fi
+        continue
+    fi
     if [ "$(echo "$sc $ssc" | awk '{print ($1 < $2)}')" = 1 ] && [ -n "$why" ]; then
         echo "  ok    $name: $sc/$mx"
     else
