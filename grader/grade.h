@@ -52,6 +52,9 @@ enum { EXIT_GRADER = 3 };
 
 #define TIMEOUTS_PER_SUBMISSION 4        /* after this many time-outs the rest is not run    */
 #define BUILD_LIMIT_S           300.0    /* meson setup, and ninja, each                     */
+#define SUB_BUILD_MEM           (2LL << 30) /* one submission's build (less on a small machine) */
+#define SUB_BUILD_CPU_S         20       /* CPU seconds per compiler process of a submission's
+                                            build: one lab file takes under 5; a macro bomb dies */
 #define SPEED_SUSPICIOUS        3.0      /* wall-clock estimate / reported median: flagged  */
 #define EVIDENCE_SHOWN          1200     /* bytes of a program's output quoted per report    */
 #define SUMMARY_LINES           12       /* lines of one test's output in summary.md        */

@@ -539,7 +539,7 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
     const char *argv_calc[] = {bin, "--calc", NULL};
     const char *argv_api[] = {bin, "--size", "256", "--reps", "1", NULL};
     tg_spawn_opts o = {.argv = api ? argv_api : argv_calc, .host_cwd = casedir, .sandbox_cwd = "/tmp/case",
-                       .gpu = api, .max_tasks = 64, .mem_bytes = api ? (32LL << 30) : (1LL << 30),
+                       .gpu = api, .max_tasks = 64, .mem_bytes = tg_mem_limit(&R->iso, api ? (8LL << 30) : (1LL << 30), R->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL, .seccomp_net = 1};
     o.ro[0] = (tg_bind){g->build, "/build"};

@@ -30,12 +30,22 @@
 static int gpu_lock_fd = -1;
 static void gpu_lock(grun *R, int on)
 {
-    if (!R->lab->gpu)
+    /* Only for runs on a real device (not CPU labs, not emulated ones), one lock per device:
+     * the first device CUDA_VISIBLE_DEVICES names, else device 0. */
+    if (!R->lab->gpu || !R->gpu_ok || R->emulate || !R->iso.gpu_nodes)
         return;
     if (on) {
-        char p[200];
-        snprintf(p, sizeof p, "/tmp/tilelab-gpu-%ld.lock", (long)getuid());
-        gpu_lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        char p[200], dev[64] = "0";
+        const char *cvd = getenv("CUDA_VISIBLE_DEVICES");
+        if (cvd && *cvd) {
+            size_t n = strcspn(cvd, ",");
+            snprintf(dev, sizeof dev, "%.*s", (int)(n < 60 ? n : 60), cvd);
+            for (char *c = dev; *c; ++c)
+                if (!isalnum((unsigned char)*c) && *c != '-')
+                    *c = '_';
+        }
+        snprintf(p, sizeof p, "/tmp/tilelab-gpu-%s.lock", dev);
+        gpu_lock_fd = open(p, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);   /* flock needs no write */
         if (gpu_lock_fd >= 0)
             while (flock(gpu_lock_fd, LOCK_EX) != 0 && errno == EINTR)
                 ;

@@ -305,6 +305,8 @@ void tg_iso_probe(tg_iso *iso)
 {
     memset(iso, 0, sizeof *iso);
     iso->is_root = geteuid() == 0;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    iso->mem_total = pages > 0 && psz > 0 ? (long long)pages * psz : 0;
     glob_t g;
     if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
         iso->gpu_nodes = (int)g.gl_pathc;
@@ -440,6 +442,16 @@ void tg_iso_probe(tg_iso *iso)
 }
 
 /* ------------------------------------------------------------------ spawn */
+
+long long tg_mem_limit(const tg_iso *iso, long long want, int jobs)
+{
+    if (iso->mem_total <= 0)
+        return want;
+    long long cap = iso->mem_total / 4 * 3 / (jobs > 0 ? jobs : 1);
+    if (cap < (256LL << 20))
+        cap = 256LL << 20;
+    return want < cap ? want : cap;
+}
 
 int tg_iso_contained(const tg_iso *iso)
 {
@@ -624,6 +636,10 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
         if (o->fsize_bytes > 0) {
             rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize_bytes;
             setrlimit(RLIMIT_FSIZE, &rl);
+        }
+        if (o->cpu_seconds > 0) {
+            rl.rlim_cur = rl.rlim_max = (rlim_t)o->cpu_seconds;
+            setrlimit(RLIMIT_CPU, &rl);
         }
         if (uid_tasks >= 0) {                     /* fallback fork-bomb limit (not root) */
             rl.rlim_cur = rl.rlim_max = (rlim_t)(uid_tasks + (o->max_tasks > 0 ? o->max_tasks : 64));

@@ -45,12 +45,16 @@ typedef struct tg_iso {
     int  is_root;
     int  gpu_nodes;                   /* /dev/nvidia* present                                  */
     int  seccomp;                     /* the network filter (policy.h) installs and works here  */
+    long long mem_total;              /* this machine's memory, bytes                          */
     char desc[384];                   /* e.g. "bubblewrap (net, pid, ipc, fs) + cgroup ..."   */
     char notes[768];                  /* what was tried and did not work                       */
 } tg_iso;
 
 /* Finds out what works here. Never fails: the weakest level is process group + rlimits. */
 void tg_iso_probe(tg_iso *iso);
+/* A memory limit for one sandboxed run from what the lab wants and what this machine has: at
+ * most three quarters of its memory shared by the runs at once (jobs), never under 256 MiB. */
+long long tg_mem_limit(const tg_iso *iso, long long want, int jobs);
 /* 1 when the filesystem and the processes are isolated (bubblewrap works): ./kit grade refuses
  * to grade otherwise unless the instructor passes --unsafe-no-sandbox. */
 int  tg_iso_contained(const tg_iso *iso);
@@ -73,6 +77,8 @@ typedef struct tg_spawn_opts {
     long long   tmp_bytes;            /* size of the sandbox's tmpfs /tmp                       */
     const char *extra_path;           /* prepended to PATH (nvcc, compute-sanitizer)           */
     int         seccomp_net;          /* install the network filter before exec (iso->seccomp) */
+    int         cpu_seconds;          /* RLIMIT_CPU of every process (0 none): a compiler stuck
+                                         in a macro bomb dies, whatever the wall-clock limit   */
 } tg_spawn_opts;
 
 typedef struct tg_child {

@@ -55,7 +55,8 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     tg_spawn_opts o = {.argv = ss->tool ? argv_tool : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R->lab->gpu,
                        .max_tasks = ss->tool ? 128 : 64,
-                       .mem_bytes = R->lab->gpu ? (32LL << 30) : (1LL << 30),
+                       .mem_bytes = tg_mem_limit(&R->iso, R->lab->gpu && R->gpu_ok && !R->emulate ? (8LL << 30)
+                                                      : R->lab->gpu ? (2LL << 30) : (1LL << 30), R->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL,
                        .seccomp_net = ss->tool == NULL};   /* compute-sanitizer talks over TCP */
