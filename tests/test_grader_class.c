@@ -830,7 +830,8 @@ Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIM
     char dest[] = "/tmp/tl-release-XXXXXX";
     cr_assert(mkdtemp(dest));                     /* empty: kit release may use it */
     char log[] = TL_BUILD_ROOT "/tests/release.log";
-    int rc = sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT, dest, log);
+    int rc = sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_BUILD_ROOT,
+                TL_SOURCE_ROOT, dest, log);
     char *text = tg_read_file(log, 1 << 20, NULL);
     cr_assert_eq(rc, 0, "kit release failed:\n%s", text);
     free(text);
@@ -842,7 +843,8 @@ Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIM
     snprintf(p, sizeof p, "%s/labs/01-cpu-baseline/gmm.c", dest);
     cr_assert(tg_is_file(p));
     cr_assert_eq(sh("grep -q 'TODO' '%s'", p), 0, "the lab file is not the skeleton");
-    cr_assert_eq(sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT,
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT,
+                    TL_BUILD_ROOT, TL_SOURCE_ROOT,
                     dest), 2, "kit release overwrote a non-empty folder");
     sh("rm -rf '%s'", dest);
 }
