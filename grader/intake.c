@@ -749,4 +749,13 @@ void tg_student_names(gstudent *st, int n)
             snprintf(st[i].name, sizeof st[i].name, "%s-%08llx", base, fnv1a(st[i].path) & 0xffffffffULL);
         }
     }
+    /* The same path given twice: indistinguishable, so numbered in order (-2, -3, ...). */
+    for (int i = 0; i < n; ++i)
+        for (int j = 0, k = 2; j < i; ++j)
+            if (strcmp(st[i].name, st[j].name) == 0) {
+                char base[100];
+                snprintf(base, sizeof base, "%.80s", st[i].name);
+                snprintf(st[i].name, sizeof st[i].name, "%s-%d", base, k++);
+                j = -1;
+            }
 }

@@ -199,10 +199,27 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         tg_buf_add(&top, g->notes.s, g->notes.len);
     quote_evidence(&top, g, "");
     tg_buf_printf(&top, "isolation: %s\n", R->iso.desc);
-    tg_buf_printf(&top, "Score: %g/%g\n", score, max);
+    /* Gradescope divides the score by the assignment's points (every test of the lab): what could
+     * not be graded on this machine is named, and the score scaled to those points, never out
+     * of a silently smaller maximum. */
+    double total = 0, gs_score = score;
+    tg_buf ungraded = {0};
+    for (int i = 0; i < nt; ++i) {
+        total += tr[i].t->points;
+        if (!tr[i].graded)
+            tg_buf_printf(&ungraded, "%s%s (%g)", ungraded.len ? ", " : "", tr[i].t->name, tr[i].t->points);
+    }
+    if (max > 0 && max < total) {
+        gs_score = tg_round2(score * total / max);
+        tg_buf_printf(&top, "Score: %g/%g of the graded tests; not graded here: %s; for Gradescope "
+                      "(out of %g): %g, the graded part scaled\n", score, max, ungraded.s, total, gs_score);
+    } else {
+        tg_buf_printf(&top, "Score: %g/%g\n", score, max);
+    }
+    tg_buf_free(&ungraded);
     const char *status = g->refused[0] ? g->refused : !g->built ? "build failed" : "";
     cJSON *js = cJSON_CreateObject();
-    cJSON_AddNumberToObject(js, "score", score);
+    cJSON_AddNumberToObject(js, "score", gs_score);
     cJSON_AddNumberToObject(js, "execution_time", tg_round2(secs));
     cJSON_AddItemToObject(js, "output", jtext(top.s, top.len));
     cJSON *tests = cJSON_AddArrayToObject(js, "tests");
@@ -211,7 +228,9 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     cJSON_AddItemToObject(tl, "student", jtext(dn, strlen(dn)));
     cJSON_AddItemToObject(tl, "folder", jtext(g->s->name, strlen(g->s->name)));
     cJSON_AddStringToObject(tl, "lab", L->id);
-    cJSON_AddNumberToObject(tl, "max", max);
+    cJSON_AddNumberToObject(tl, "max", max);               /* the graded tests' points             */
+    cJSON_AddNumberToObject(tl, "graded_score", score);    /* their score (Gradescope's is scaled)  */
+    cJSON_AddNumberToObject(tl, "points", total);          /* every test of the lab: Gradescope's   */
     cJSON_AddBoolToObject(tl, "built", g->built);
     cJSON_AddItemToObject(tl, "status", jtext(status, strlen(status)));   /* "" or why every test is 0 */
     cJSON_AddItemToObject(tl, "isolation", jtext(R->iso.desc, strlen(R->iso.desc)));

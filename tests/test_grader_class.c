@@ -150,9 +150,11 @@ static double number_at(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* The score of the tests graded on this machine (Gradescope's top-level score is scaled to the
+ * lab's points when some test could not be graded here: tilelab.points). */
 static double score_of(const cJSON *js)
 {
-    return number_at(js, "score");
+    return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "graded_score");
 }
 
 /* The score's maximum on this machine (tests not graded here left out): tilelab.max. */

@@ -71,8 +71,10 @@ static void grade_class(void)
     const char *named[] = {"gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, NULL};
     for (int i = 0; named[i]; ++i)
         cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s' '%s/%s/gmm.c'", IN, named[i], sol, IN, named[i]), 0);
-    sh("'%s' --kit '%s' --lab 01 --out '%s' --jobs 2 -- '%s'/* '%s'/--public-only > '%s/log' 2>&1", TG,
-       TL_SOURCE_ROOT, OUT, IN, IN, CLASS);
+    /* From inside the class folder, as an instructor types it: after the first submission
+     * (solution) the folder named --public-only is a student, never the option. */
+    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 solution $(ls | grep -v '^solution$') > '%s/log' 2>&1",
+       IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
     cr_assert_eq(sh("touch '%s'", stamp), 0);
 }
 
@@ -301,4 +303,32 @@ Test(limits, memory_limits_come_from_this_machines_memory, .timeout = 10)
     cr_assert_eq(tg_mem_limit(&iso, 8LL << 30, 4), (24LL << 30) / 4 * 3 / 4);
     iso.mem_total = 512LL << 20;
     cr_assert_eq(tg_mem_limit(&iso, 1LL << 30, 8), 256LL << 20, "the floor of 256 MiB");
+}
+
+Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_graded, .timeout = 300)
+{
+    /* The public-only run above (--unsafe-no-sandbox aside) grades part of lab 01: its results say so. */
+    char top[] = "/tmp/tl-points-XXXXXX", cmd[2048];
+    cr_assert(mkdtemp(top));
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/alice && cp %s/solutions/01-cpu-baseline/gmm.c %s/alice/ && "
+             "%s/grader/tl-grade --kit %s --lab 01 --out %s/out --public-only %s/alice >/dev/null 2>&1",
+             top, TL_SOURCE_ROOT, top, TL_BUILD_ROOT, TL_SOURCE_ROOT, top, top);
+    cr_assert_eq(sh("%s", cmd), 0);
+    char p[256];
+    snprintf(p, sizeof p, "%s/out/alice/results.json", top);
+    char *text = tg_read_file(p, 1 << 22, NULL);
+    cJSON *js = cJSON_Parse(text);
+    cr_assert(js, "no results.json");
+    const cJSON *tl = cJSON_GetObjectItemCaseSensitive(js, "tilelab");
+    double gs = cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble;
+    double pts = cJSON_GetObjectItemCaseSensitive(tl, "points")->valuedouble;
+    double mx = cJSON_GetObjectItemCaseSensitive(tl, "max")->valuedouble;
+    cr_assert_eq(pts, 100.0, "the lab's points: %g", pts);
+    cr_assert_lt(mx, pts, "public-only grades fewer points (%g)", mx);
+    cr_assert_eq(gs, 100.0, "the solution's graded part, scaled to the lab's points: %g", gs);
+    const char *out = cJSON_GetObjectItemCaseSensitive(js, "output")->valuestring;
+    cr_assert(strstr(out, "not graded here: ") && strstr(out, "for Gradescope (out of 100)"), "%s", out);
+    cJSON_Delete(js);
+    free(text);
+    tg_rmtree(top);
 }
