@@ -480,3 +480,93 @@ Test(names, folder_names_are_safe_unique_and_the_same_in_any_order, .timeout = 1
     cr_assert_str_eq(a[3].display, "\xc3\x9cml\xc3\xa4ut", "the original name is lost: %s", a[3].display);
     cr_assert_str_eq(a[0].display, "gradebook.csv");
 }
+
+/* ------------------------------------------------------------ policy from the object */
+
+/* The digest tg_policy_objdump_script prints for obj (run here, not sandboxed: the test's own objects). */
+static char *digest_of(const char *obj)
+{
+    char cmd[4096], script[64];
+    snprintf(script, sizeof script, "/tmp/tl-policy-digest-%ld.sh", (long)getpid());
+    FILE *sf = fopen(script, "w");
+    cr_assert(sf);
+    fputs(tg_policy_objdump_script(), sf);
+    fclose(sf);
+    snprintf(cmd, sizeof cmd, "sh '%s' '%s'", script, obj);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    tg_buf b = {0};
+    char chunk[4096];
+    size_t r;
+    while ((r = fread(chunk, 1, sizeof chunk, p)) > 0)
+        tg_buf_add(&b, chunk, r);
+    pclose(p);
+    unlink(script);
+    tg_buf_add(&b, "", 1);
+    return b.s;
+}
+
+Test(policy, the_kits_own_objects_link_only_allowed_symbols, .timeout = 60)
+{
+    const char *objs[] = {"labs/01-cpu-baseline/lab01.p/gmm.c.o", "solutions/01-cpu-baseline/lab01-ref.p/gmm.c.o",
+                          "labs/05-occupancy-study/lab05.p/occupancy.c.o",
+                          "solutions/05-occupancy-study/lab05-ref.p/occupancy.c.o",
+                          "labs/03-tiled-kernel/liblab03-tiled16.a.p/tiled.cu.o",
+                          "solutions/02-naive-kernel/lab02-ref.p/naive.cu.o",
+                          "solutions/03-tiled-kernel/liblab03-ref-tiled32.a.p/tiled.cu.o",
+                          "solutions/04-boundary-handling/liblab04-ref-boundary32.a.p/boundary.cu.o", NULL};
+    int judged = 0;
+    for (int i = 0; objs[i]; ++i) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", TL_BUILD_ROOT, objs[i]);
+        if (!tg_is_file(p)) {
+            cr_assert(i > 0, "the lab 01 skeleton's object %s is not built", p);
+            continue;
+        }
+        char *d = digest_of(p);
+        tg_buf f = {0};
+        int n = tg_policy_objects("x", d, 0, &f);
+        cr_assert_eq(n, 0, "%s: %s", objs[i], f.s);
+        ++judged;
+        tg_buf_free(&f);
+        free(d);
+    }
+    cr_assert_geq(judged, 1);
+}
+
+Test(policy, a_parenthesized_fopen_and_a_pasted_syscall_are_named_with_their_line, .timeout = 60)
+{
+    char dir[] = "/tmp/tl-policy-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char src[300], obj[300], cmd[1024];
+    snprintf(src, sizeof src, "%s/gmm.c", dir);
+    snprintf(obj, sizeof obj, "%s/gmm.c.o", dir);
+    FILE *f = fopen(src, "w");
+    cr_assert(f);
+    fputs("#include <stdio.h>\n"
+          "#define GLUE(a, b) a##b\n"
+          "void a(void) { FILE *f = (fopen)(\"x\", \"r\"); if (f) fclose(f); }\n"
+          "void b(void) { long r; GLUE(__as, m__) volatile(\"syscall\" : \"=a\"(r) : \"a\"(39L) : \"rcx\", \"r11\"); }\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cc -g -O1 -c '%s' -o '%s'", src, obj);
+    cr_assert_eq(system(cmd), 0, "cc failed");
+    char *d = digest_of(obj);
+    tg_buf out = {0};
+    int n = tg_policy_objects("gmm.c", d, 0, &out);
+    cr_assert_geq(n, 2, "%s", out.s ? out.s : d);
+    cr_assert(strstr(out.s, "gmm.c:3: links fopen"), "%s", out.s);
+    cr_assert(strstr(out.s, "gmm.c:4: a system call instruction"), "%s", out.s);
+    tg_buf_free(&out);
+    free(d);
+    tg_rmtree(dir);
+}
+
+Test(policy, the_emulators_controls_are_out_of_a_lab_files_reach, .timeout = 10)
+{
+    tg_buf out = {0};
+    cr_assert_eq(tg_policy_objects("tiled.cu", "U tl_emu_set_checks\nU cudaDeviceReset\nU cudaMalloc\nU tl_check\n", 0, &out), 2,
+                 "%s", out.s);
+    cr_assert(strstr(out.s, "tl_emu_set_checks") && strstr(out.s, "cudaDeviceReset"), "%s", out.s);
+    tg_buf_free(&out);
+}
