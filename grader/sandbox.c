@@ -159,7 +159,8 @@ static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *
     A(a, iso->bwrap_path);
     A(a, "--unshare-all");          /* net, pid, ipc, uts, cgroup                             */
     A(a, "--unshare-user");         /* and user: the mounts below are locked (no remount)    */
-    A(a, "--disable-userns");       /* no nested user namespace to regain capabilities in    */
+    if (!iso->old_bwrap)
+        A(a, "--disable-userns");   /* no nested user namespace to regain capabilities in    */
     if (uid_mode == TG_UID_MAPPED_ROOT) {
         A(a, "--uid"); A(a, "65534");
         A(a, "--gid"); A(a, "65534");
@@ -328,9 +329,15 @@ void tg_iso_probe(tg_iso *iso)
                                "grep -Eq '^CapBnd:[[:space:]]+0+$' /proc/self/status && "
                                "grep -Eq '^NoNewPrivs:[[:space:]]+1$' /proc/self/status", NULL};
         tg_spawn_opts o = {.argv = targv, .sandbox_cwd = "/tmp/case"};
-        int modes[2] = {iso->is_root ? TG_UID_DROPPED : TG_UID_USER, TG_UID_MAPPED_ROOT};
-        for (int m = 0; m < (iso->is_root ? 2 : 1) && !iso->bwrap; ++m) {
+        int root = iso->is_root;
+        int modes[4] = {root ? TG_UID_DROPPED : TG_UID_USER, root ? TG_UID_MAPPED_ROOT : TG_UID_USER,
+                        TG_UID_DROPPED, TG_UID_MAPPED_ROOT};
+        for (int m = 0; m < (iso->is_root ? 4 : 2) && !iso->bwrap; ++m) {
             argv_b a = {0};
+            if (m == (iso->is_root ? 2 : 1)) {
+                iso->old_bwrap = 1;    /* bubblewrap < 0.8 has no --disable-userns: once more without */
+                NOTE("bubblewrap: trying without --disable-userns (bubblewrap before 0.8?); ");
+            }
             tg_iso tmp = *iso;
             build_bwrap_argv(&a, &tmp, &o, modes[m]);
             int rc = run_quiet_as((char *const *)a.v, 0, modes[m] == TG_UID_DROPPED);

@@ -36,6 +36,7 @@ typedef struct tg_iso {
     int  bwrap;                       /* bubblewrap works here                                 */
     char bwrap_path[256];
     int  uid_mode;                    /* TG_UID_* (bubblewrap only)                             */
+    int  old_bwrap;                   /* bubblewrap before 0.8: no --disable-userns              */
     char grant[4096];                 /* a grader-owned folder (the out dir's state): tg_spawn
                                          may make folders under it traversable (o+x, never o+r)
                                          and give rw binds under it to TG_SANDBOX_UID ("" none) */
