@@ -423,15 +423,14 @@ static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_
     snprintf(inside + strlen(inside), sizeof inside - strlen(inside), "%s", R->iso.bwrap ? slash + 1 : obj);
     const char *argv[] = {"/bin/sh", "-c", tg_policy_objdump_script(), "sh", inside, NULL};
     tg_spawn_opts o = {.argv = argv, .sandbox_cwd = "/tmp", .host_cwd = "/", .max_tasks = 32,
-                       .mem_bytes = 1LL << 30, .fsize_bytes = 16LL << 20, .tmp_bytes = 16LL << 20, .seccomp_net = 1};
+                       .mem_bytes = tg_mem_limit(&R->iso, 1LL << 30, R->jobs), .fsize_bytes = 64LL << 20,
+                       .tmp_bytes = 128LL << 20, .seccomp_net = 1};
     o.ro[0] = (tg_bind){dir, "/obj"};
     tg_buf out = {0};
     char desc[200], err[600];
     int rc = tg_run_sandboxed(&R->iso, &o, 60, &out, desc, sizeof desc, err, sizeof err);
-    int n = -1;
-    if (rc == 0 && out.s)
-        n = tg_policy_objects(file, out.s, emu, found);
-    else
+    int n = rc == 0 && out.s ? tg_policy_objects(file, out.s, emu, found) : -1;
+    if (n < 0)
         snprintf(why, whylen, "objdump on %s's object: %s%s", file, rc < 0 ? err : desc,
                  rc > 0 && out.s ? "" : "");
     tg_buf_free(&out);

@@ -291,6 +291,10 @@ int tg_policy_objects(const char *file, const char *report, int emu, tg_buf *fin
      *   U SYMBOL            an undefined symbol
      *   R LOC SYMBOL[+-off] a relocation in code at source location LOC
      *   S LOC               a system call instruction at LOC */
+    /* The script ends with END only when objdump read the object: no digest, no verdict. */
+    size_t rl = strlen(report);
+    if (rl < 3 || !(strcmp(report + rl - 3, "END") == 0 || (rl >= 4 && strcmp(report + rl - 4, "END\n") == 0)))
+        return -1;
     int found = 0;
     tg_buf seen = {0};
     tg_buf_add(&seen, "\n", 1);
@@ -354,10 +358,12 @@ const char *tg_policy_objdump_script(void)
 {
     /* Run in the sandbox on the object ($1): objdump parses the student's compiler output there,
      * never as root outside. */
-    return "set -e; o=\"$1\"; "
-           "objdump -t \"$o\" | awk '/\\*UND\\*/ { print \"U \" $NF }'; "
-           "objdump -drlw \"$o\" | awk '"
+    return "o=\"$1\"; t=${TMPDIR:-/tmp}/tl-policy.$$; "
+           "objdump -t \"$o\" > \"$t.t\" && objdump -drlw \"$o\" > \"$t.d\" || exit 3; "
+           "awk '/\\*UND\\*/ { print \"U \" $NF }' \"$t.t\"; "
+           "awk '"
            "/^[^ \\t<0-9].*:[0-9]+( |$)/ { loc = $1; next } "
            "/R_(X86_64|AARCH64)_/ { print \"R \" (loc == \"\" ? \"?\" : loc) \" \" $NF; next } "
-           "/\\t(syscall|sysenter|svc)( |$)/ || /\\tint +\\$0x80/ { print \"S \" (loc == \"\" ? \"?\" : loc) }'";
+           "/\\t(syscall|sysenter|svc)( |$)/ || /\\tint +\\$0x80/ { print \"S \" (loc == \"\" ? \"?\" : loc) }' \"$t.d\"; "
+           "rm -f \"$t.t\" \"$t.d\"; echo END";
 }

@@ -23,7 +23,8 @@ int tg_policy_scan(const char *file, const char *text, size_t len, tg_buf *findi
  * in the sandbox: every undefined symbol on the allow-list (math, memory, printing, the kit's tl_
  * API, the CUDA runtime calls a lab uses), no system call instruction. Appends
  * "FILE: gmm.c:LINE: links SYMBOL (why)" lines; returns the number of findings. emu: the
- * emulator's rewritten C++ (its runtime and the C++ library allowed). */
+ * emulator's rewritten C++ (its runtime and the C++ library allowed). -1: the digest is not
+ * whole (objdump missing or failed): no verdict from it. */
 int tg_policy_objects(const char *file, const char *report, int emu, tg_buf *findings);
 /* The shell script (sh -c SCRIPT sh OBJECT) that prints that digest with objdump. */
 const char *tg_policy_objdump_script(void);

@@ -565,8 +565,11 @@ Test(policy, a_parenthesized_fopen_and_a_pasted_syscall_are_named_with_their_lin
 Test(policy, the_emulators_controls_are_out_of_a_lab_files_reach, .timeout = 10)
 {
     tg_buf out = {0};
-    cr_assert_eq(tg_policy_objects("tiled.cu", "U tl_emu_set_checks\nU cudaDeviceReset\nU cudaMalloc\nU tl_check\n", 0, &out), 2,
-                 "%s", out.s);
+    cr_assert_eq(tg_policy_objects("tiled.cu", "U tl_emu_set_checks\nU cudaDeviceReset\nU cudaMalloc\nU tl_check\nEND\n", 0,
+                                   &out), 2, "%s", out.s);
+    /* A digest cut short (objdump missing or failed) gives no verdict at all, never a pass. */
+    cr_assert_eq(tg_policy_objects("tiled.cu", "U cudaMalloc\n", 0, &out), -1);
+    cr_assert_eq(tg_policy_objects("tiled.cu", "", 0, &out), -1);
     cr_assert(strstr(out.s, "tl_emu_set_checks") && strstr(out.s, "cudaDeviceReset"), "%s", out.s);
     tg_buf_free(&out);
 }
