@@ -523,7 +523,7 @@ Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
     cr_assert(score_of(js) < 100.0, "network_socket scored %g", score_of(js));
     cJSON_Delete(js);
     assert_test("network_socket", POLICY, 0, "links socket");
-    assert_test("network_socket", POLICY, 0, "includes <sys/socket.h");
+    assert_test("network_socket", POLICY, 0, "links connect");
     if (strstr(isolation(), "seccomp")) {
         assert_test("network_socket", IJK_PUB, 0, "killed: tried to open a network socket");
         assert_test("network_socket", POLICY, 0, "killed: tried to open a network socket");
@@ -629,7 +629,7 @@ static void class03_run(void)
                     "cp '%s/tests/wrong/03/nosync1.cu' '%s/in/nosync1/tiled.cu' && "
                     "cp '%s/tests/wrong/03/tile-transposed.cu' '%s/in/tile-transposed/tiled.cu' && "
                     "{ cat '%s/solutions/03-tiled-kernel/tiled.cu'; printf '#include <stdlib.h>\\n"
-                    "const char *tl_peek(void) { return getenv(\"HOME\"); }\\n'; } "
+                    "__attribute__((used)) static const char *tl_peek(void) { return getenv(\"HOME\"); }\\n'; } "
                     "> '%s/in/getenv/tiled.cu'",
                     TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
     int rc = sh("PATH=\"$PATH:/usr/local/cuda/bin\" '%s' --kit '%s' --lab 03 --emulate --out '%s/out' "
