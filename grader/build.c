@@ -155,7 +155,8 @@ void tg_build_kit(grun *R)
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
     const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda, "/build", "/kit",
                            archs[0] ? archs_opt : NULL, NULL};
-    tg_spawn_opts o = {.argv = setup, .sandbox_cwd = "/tmp", .max_tasks = 512, .mem_bytes = 8LL << 30,
+    tg_spawn_opts o = {.argv = setup, .sandbox_cwd = "/tmp", .max_tasks = 512,
+                       .mem_bytes = tg_mem_limit(&R->iso, 8LL << 30, 1),
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
@@ -217,7 +218,8 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
     const char *tg[3];
     targets(R, tg);
     const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[0], NULL};
-    tg_spawn_opts o = {.argv = ninja, .sandbox_cwd = "/tmp", .max_tasks = 512, .mem_bytes = 8LL << 30,
+    tg_spawn_opts o = {.argv = ninja, .sandbox_cwd = "/tmp", .max_tasks = 512,
+                       .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
@@ -259,7 +261,8 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
     const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
                            g->build, g->kit, NULL};
     tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
-                       .mem_bytes = 8LL << 30, .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
+                       .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
+                       .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.rw[0] = (tg_bind){g->work, g->work};
     int rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
@@ -287,7 +290,6 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
 /* The log kept, the compiler's first errors quoted; a missing tool is the grader's problem. */
 static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc, char *err, size_t errlen)
 {
-    (void)R;
     tg_buf log = *logp;
     if (rc < 0) {
         tg_buf_free(&log);
@@ -299,6 +301,12 @@ static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc
     tg_first_errors(&log, &g->build_errors, &g->warnings);
     if (rc != 0 && strstr(desc, "wall-clock"))
         tg_buf_printf(&g->build_errors, "  the build was killed at the %.0f s limit\n", BUILD_LIMIT_S);
+    else if (rc != 0 && log.s && (strstr(log.s, "signal 9") || strstr(log.s, "signal 24") || strstr(log.s, "Killed") ||
+                                  strstr(log.s, "memory exhausted") || strstr(log.s, "out of memory") ||
+                                  strstr(log.s, "CPU time limit")))
+        tg_buf_printf(&g->build_errors, "  the compiler was stopped by the build limits (%d CPU seconds per compiler "
+                      "process, %lld MiB of memory): a macro that expands without end?\n", SUB_BUILD_CPU_S,
+                      tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs) >> 20);
     /* A tool missing is the grader's problem, not the student's. */
     if (rc != 0 && log.s && (strstr(log.s, "meson: not found") || strstr(log.s, "No such file or directory: 'ninja'"))) {
         snprintf(err, errlen, "build tool missing: %.200s", log.s);

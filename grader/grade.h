@@ -52,6 +52,9 @@ enum { EXIT_GRADER = 3 };
 
 #define TIMEOUTS_PER_SUBMISSION 4        /* after this many time-outs the rest is not run    */
 #define BUILD_LIMIT_S           300.0    /* meson setup, and ninja, each                     */
+#define SUB_BUILD_MEM           (2LL << 30) /* one submission's build (less on a small machine) */
+#define SUB_BUILD_CPU_S         20       /* CPU seconds per compiler process of a submission's
+                                            build: one lab file takes under 5; a macro bomb dies */
 #define SPEED_SUSPICIOUS        3.0      /* wall-clock estimate / reported median: flagged  */
 #define EVIDENCE_SHOWN          1200     /* bytes of a program's output quoted per report    */
 #define SUMMARY_LINES           12       /* lines of one test's output in summary.md        */
@@ -78,6 +81,7 @@ typedef struct grun {
     char     prebuilt[PATH_MAX];      /* --check --prebuilt: the lab program built by kit check ("" none) */
     char     build_log[PATH_MAX];     /* --check --build-failed: kit check's failed build's log ("" none)  */
     int      random_seed;             /* --random-seed: kit check draws fresh inputs (default: the kit's seed) */
+    int      unsafe_no_sandbox;       /* --unsafe-no-sandbox: grade without bubblewrap (every report says so) */
     tg_iso   iso;
     gsize    sizes[96];
     int      nsizes;
@@ -107,9 +111,16 @@ typedef struct grun {
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
-    char name[128];
+    char name[128];          /* the folder in the out dir: safe, unique, stable (tg_student_names) */
     char path[PATH_MAX];
+    char display[512];       /* the name as handed in (any Unicode, made valid UTF-8): every report */
 } gstudent;
+
+/* Each student's display name (the folder or archive name as given) and out-dir folder name:
+ * [A-Za-z0-9_-] only (never a '.', so never a class file or .state; never a leading '-'), with
+ * "-" and 8 hex digits of a hash of the display name when anything was changed or when two
+ * students would meet, so the same class gives the same folders in any argument order. */
+void tg_student_names(gstudent *st, int n);
 
 typedef enum { C_PASS, C_WRONG, C_ERROR, C_DIED, C_TIMEOUT, C_PROTO, C_NOTRUN, C_NODEV } cstat;
 
@@ -199,6 +210,12 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
 struct cJSON;
 struct cJSON *tg_read_results(const char *path);
 int  tg_results_test(const struct cJSON *js, const char *name, double *score, double *max);
+/* Escaping (report.c) for anything a student printed or named: valid UTF-8, no terminal control
+ * (ANSI escapes, C1, bidi overrides shown as \xNN), and nothing Markdown or HTML acts on.
+ * Inline Markdown (headings, table cells), inside a ``` block, HTML text. Results are malloc'd. */
+char *tg_md_inline(const char *s);
+char *tg_md_code(const char *s);
+char *tg_html_text(const char *s);
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s);
 
 /* glance.c: the class at a glance: a section appended to summary.md (md), DIR/summary.html and

@@ -47,6 +47,8 @@ int tg_path_excluded(const char *rel)
     return 0;
 }
 
+static int copy_fd(int in, const char *from, const char *to, char *err, size_t errlen);
+
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen)
 {
     int in = open(from, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -54,6 +56,12 @@ int tg_copy_file(const char *from, const char *to, char *err, size_t errlen)
         snprintf(err, errlen, "cannot open '%s' (%s)", from, strerror(errno));
         return -1;
     }
+    return copy_fd(in, from, to, err, errlen);
+}
+
+/* Copies the open regular file in (closed here) to a new file `to`. */
+static int copy_fd(int in, const char *from, const char *to, char *err, size_t errlen)
+{
     struct stat st;
     if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
         close(in);
@@ -484,28 +492,62 @@ static int unpack(const char *archive, const char *into, char *err, size_t errle
 
 /* ------------------------------------------------------------ intake */
 
+/* Opens rel (a/b/c) below the folder fd top component by component, following no link
+ * anywhere on the way (a `labs` that is a link to the kit's solutions is refused, not only a
+ * link as the last component). want_dir: the last component must be a folder. -1 with errno. */
+static int open_beneath(int top, const char *rel, int want_dir)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s", rel);
+    int dfd = dup(top);
+    if (dfd < 0)
+        return -1;
+    char *save = NULL;
+    char *c = strtok_r(buf, "/", &save);
+    while (c) {
+        char *next = strtok_r(NULL, "/", &save);
+        if (strcmp(c, "..") == 0 || strcmp(c, ".") == 0) {
+            close(dfd);
+            errno = EINVAL;
+            return -1;
+        }
+        int last = next == NULL;
+        int flags = O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | ((!last || want_dir) ? O_DIRECTORY | O_RDONLY : O_RDONLY);
+        int fd = openat(dfd, c, flags);
+        int e = errno;
+        close(dfd);
+        if (fd < 0) {
+            errno = e;
+            return -1;
+        }
+        dfd = fd;
+        c = next;
+    }
+    return dfd;
+}
+
 /* Where a student file may sit in a submission: at the top, in labs/DIR/, in one wrapping
- * folder, or in one wrapping folder's labs/DIR/. */
+ * folder, or in one wrapping folder's labs/DIR/. out gets the path relative to top (no link on
+ * the way: a folder that is a link is not a folder here). */
 static int locate(const char *top, const tg_lab *lab, const char *name, char *out, size_t len)
 {
     char wrap[1024] = "";
-    DIR *d = opendir(top);
+    int tfd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (tfd < 0)
+        return 0;
+    DIR *d = fdopendir(dup(tfd));
     if (d) {
         struct dirent *e;
-        int dirs = 0, files = 0;
+        int dirs = 0;
         char only[256] = "";
         while ((e = readdir(d))) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
                 strcmp(e->d_name, "__MACOSX") == 0)    /* macOS zips: resource forks beside the folder */
                 continue;
-            char p[4200];
-            snprintf(p, sizeof p, "%s/%s", top, e->d_name);
             struct stat st;
-            if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+            if (fstatat(tfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
                 ++dirs;
                 snprintf(only, sizeof only, "%s", e->d_name);
-            } else {
-                ++files;
             }
         }
         closedir(d);
@@ -513,20 +555,44 @@ static int locate(const char *top, const tg_lab *lab, const char *name, char *ou
             snprintf(wrap, sizeof wrap, "%s/", only);
     }
     char cands[4][2048];
-    snprintf(cands[0], sizeof cands[0], "%s/%s", top, name);
-    snprintf(cands[1], sizeof cands[1], "%s/labs/%s/%s", top, lab->dir, name);
-    snprintf(cands[2], sizeof cands[2], "%s/%s%s", top, wrap, name);
-    snprintf(cands[3], sizeof cands[3], "%s/%slabs/%s/%s", top, wrap, lab->dir, name);
-    for (int i = 0; i < 4; ++i) {
+    snprintf(cands[0], sizeof cands[0], "%s", name);
+    snprintf(cands[1], sizeof cands[1], "labs/%s/%s", lab->dir, name);
+    snprintf(cands[2], sizeof cands[2], "%s%s", wrap, name);
+    snprintf(cands[3], sizeof cands[3], "%slabs/%s/%s", wrap, lab->dir, name);
+    int found = 0;
+    for (int i = 0; i < 4 && !found; ++i) {
         if ((i >= 2) && !wrap[0])
             break;
+        /* The folders on the way opened without following links; the last one lstat-ed. */
+        char dir[2048];
+        snprintf(dir, sizeof dir, "%s", cands[i]);
+        char *slash = strrchr(dir, '/');
+        int dfd = slash ? (*slash = '\0', open_beneath(tfd, dir, 1)) : dup(tfd);
         struct stat st;
-        if (lstat(cands[i], &st) == 0) {
+        if (dfd >= 0 && fstatat(dfd, slash ? slash + 1 : dir, &st, AT_SYMLINK_NOFOLLOW) == 0) {
             snprintf(out, len, "%s", cands[i]);
-            return 1;
+            found = 1;
         }
+        if (dfd >= 0)
+            close(dfd);
     }
-    return 0;
+    close(tfd);
+    return found;
+}
+
+/* Copies top/rel to `to`, rel opened with no link followed anywhere (open_beneath). */
+static int take_file(const char *top, const char *rel, const char *to, char *err, size_t errlen)
+{
+    int tfd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    int in = tfd >= 0 ? open_beneath(tfd, rel, 0) : -1;
+    int e = errno;
+    if (tfd >= 0)
+        close(tfd);
+    if (in < 0) {
+        snprintf(err, errlen, "cannot open '%s' without following a link (%s)", rel, strerror(e));
+        return -1;
+    }
+    return copy_fd(in, rel, to, err, errlen);   /* the opened file itself, by its descriptor */
 }
 
 int tg_intake(const tg_lab *lab, const char *submission, const char *work,
@@ -561,11 +627,13 @@ int tg_intake(const tg_lab *lab, const char *submission, const char *work,
         return 1;
     }
     for (int i = 0; i < TG_MAX_FILES && lab->files[i]; ++i) {
-        char at[4200];
-        if (!locate(top, lab, lab->files[i], at, sizeof at)) {
-            tg_buf_printf(notes, "missing %s: the kit's skeleton was built in its place\n", lab->files[i]);
+        char rel[2048], at[6300];
+        if (!locate(top, lab, lab->files[i], rel, sizeof rel)) {
+            tg_buf_printf(notes, "missing %s (a folder on the way that is a link is not followed): the kit's "
+                          "skeleton was built in its place\n", lab->files[i]);
             continue;
         }
+        snprintf(at, sizeof at, "%s/%s", top, rel);
         if (lstat(at, &st) != 0 || !S_ISREG(st.st_mode)) {
             tg_buf_printf(notes, "%s is not a regular file (a link or a folder?): the kit's skeleton was "
                           "built in its place\n", lab->files[i]);
@@ -579,7 +647,7 @@ int tg_intake(const tg_lab *lab, const char *submission, const char *work,
         char to[4200];
         snprintf(to, sizeof to, "%s/%s", dest_dir, lab->files[i]);
         char e2[512];
-        if (tg_copy_file(at, to, e2, sizeof e2) != 0) {
+        if (take_file(top, rel, to, e2, sizeof e2) != 0) {
             tg_buf_printf(notes, "%s could not be taken (%s): the skeleton was built in its place\n",
                           lab->files[i], e2);
             continue;
@@ -614,4 +682,80 @@ int tg_intake(const tg_lab *lab, const char *submission, const char *work,
         tg_buf_free(&ign);
     }
     return 0;
+}
+
+/* ------------------------------------------------------------ names */
+
+static unsigned long long fnv1a(const char *s)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (; *s; ++s)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+void tg_student_names(gstudent *st, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        char buf[PATH_MAX];
+        snprintf(buf, sizeof buf, "%s", st[i].path);
+        size_t l = strlen(buf);
+        while (l > 1 && buf[l - 1] == '/')
+            buf[--l] = '\0';
+        const char *b = strrchr(buf, '/');
+        b = b ? b + 1 : buf;
+        char name[400];
+        snprintf(name, sizeof name, "%s", b);
+        static const char *const exts[] = {".tar.gz", ".tgz", ".tar", ".zip", NULL};
+        for (int k = 0; exts[k]; ++k) {
+            size_t nl = strlen(name), el = strlen(exts[k]);
+            if (nl > el && strcmp(name + nl - el, exts[k]) == 0) {
+                name[nl - el] = '\0';
+                break;
+            }
+        }
+        char *clean = tg_utf8_clean(name, strlen(name));
+        snprintf(st[i].display, sizeof st[i].display, "%s", clean ? clean : "?");
+        free(clean);
+        size_t j = 0;
+        int changed = 0;
+        for (size_t k = 0; name[k] && j < 60; ++k) {
+            char c = name[k];
+            int ok = isalnum((unsigned char)c) || c == '_' || (c == '-' && j > 0);
+            st[i].name[j++] = ok ? c : '_';
+            changed |= !ok;
+        }
+        changed |= name[j] != '\0' || j == 0;   /* cut short, or empty */
+        st[i].name[j] = '\0';
+        if (changed)
+            snprintf(st[i].name + j, sizeof st[i].name - j, "%s-%08llx", j ? "" : "student",
+                     fnv1a(st[i].display) & 0xffffffffULL);
+    }
+    /* Two students on one folder (the same name in two places, or a crafted name): each of them
+     * gets a suffix from its own path, whatever the order they were given in. */
+    for (int i = 0; i < n; ++i) {
+        int clash = 0;
+        for (int j = 0; j < n; ++j)
+            clash |= j != i && strcmp(st[i].name, st[j].name) == 0;
+        if (clash) {
+            char base[100];
+            snprintf(base, sizeof base, "%.80s", st[i].name);
+            for (int j = i + 1; j < n; ++j)
+                if (strcmp(st[j].name, base) == 0) {
+                    char b2[100];
+                    snprintf(b2, sizeof b2, "%.80s", st[j].name);
+                    snprintf(st[j].name, sizeof st[j].name, "%s-%08llx", b2, fnv1a(st[j].path) & 0xffffffffULL);
+                }
+            snprintf(st[i].name, sizeof st[i].name, "%s-%08llx", base, fnv1a(st[i].path) & 0xffffffffULL);
+        }
+    }
+    /* The same path given twice: indistinguishable, so numbered in order (-2, -3, ...). */
+    for (int i = 0; i < n; ++i)
+        for (int j = 0, k = 2; j < i; ++j)
+            if (strcmp(st[i].name, st[j].name) == 0) {
+                char base[100];
+                snprintf(base, sizeof base, "%.80s", st[i].name);
+                snprintf(st[i].name, sizeof st[i].name, "%s-%d", base, k++);
+                j = -1;
+            }
 }

@@ -2,6 +2,7 @@
  * the emulator's diagnostics), speed (against the reference, same GPU), policy, lab 05's calculator. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -373,14 +374,95 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     tg_buf_free(&r0.explain); tg_buf_free(&r1.explain); tg_buf_free(&s0.explain); tg_buf_free(&s1.explain);
 }
 
-/* Policy: the student files call nothing a lab file never needs (a static scan, policy.c), and
- * no case was killed by the run-time network filter (seccomp). Runs after the other tests. */
+/* The object compiled from a student file (name): labs/DIR/X.p/NAME.o, or the emulator's
+ * labs/emulated/X.p/meson-generated_STEM.emu.cpp.o (*emu set); the nvcc/gcc one preferred. */
+static int find_object(const grun *R, const gsub *g, const char *name, char *out, size_t len, int *emu)
+{
+    char dirs[3][PATH_MAX + 64], want[2][300];
+    snprintf(dirs[0], sizeof dirs[0], "%s/labs/%s", g->build, R->lab->dir);
+    snprintf(dirs[1], sizeof dirs[1], "%s", g->build);           /* kit check: the lab program's folder */
+    snprintf(dirs[2], sizeof dirs[2], "%s/labs/emulated", g->build);
+    snprintf(want[0], sizeof want[0], "%s.o", name);
+    char stem[256];
+    snprintf(stem, sizeof stem, "%s", name);
+    char *dot = strrchr(stem, '.');
+    if (dot)
+        *dot = '\0';
+    snprintf(want[1], sizeof want[1], "meson-generated_%s.emu.cpp.o", stem);
+    for (int w = 0; w < 2; ++w)
+        for (int d = 0; d < 3; ++d) {
+            DIR *dd = opendir(dirs[d]);
+            if (!dd)
+                continue;
+            struct dirent *e;
+            while ((e = readdir(dd))) {
+                size_t l = strlen(e->d_name);
+                if (l < 3 || strcmp(e->d_name + l - 2, ".p") != 0)
+                    continue;
+                snprintf(out, len, "%s/%s/%s", dirs[d], e->d_name, want[w]);
+                struct stat st;
+                if (lstat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+                    closedir(dd);
+                    *emu = w == 1;
+                    return 1;
+                }
+            }
+            closedir(dd);
+        }
+    return 0;
+}
+
+/* Runs objdump on the object in the sandbox and judges its digest (policy.c). -1: could not. */
+static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_buf *found, char *why, size_t whylen)
+{
+    char dir[PATH_MAX], inside[PATH_MAX + 300];
+    snprintf(dir, sizeof dir, "%s", obj);
+    char *slash = strrchr(dir, '/');
+    *slash = '\0';
+    snprintf(inside, sizeof inside, "%s", R->iso.bwrap ? "/obj/" : "");
+    snprintf(inside + strlen(inside), sizeof inside - strlen(inside), "%s", R->iso.bwrap ? slash + 1 : obj);
+    const char *argv[] = {"/bin/sh", "-c", tg_policy_objdump_script(), "sh", inside, NULL};
+    tg_spawn_opts o = {.argv = argv, .sandbox_cwd = "/tmp", .host_cwd = "/", .max_tasks = 32,
+                       .mem_bytes = tg_mem_limit(&R->iso, 1LL << 30, R->jobs), .fsize_bytes = 64LL << 20,
+                       .tmp_bytes = 128LL << 20, .seccomp_net = 1};
+    o.ro[0] = (tg_bind){dir, "/obj"};
+    tg_buf out = {0};
+    char desc[200], err[600];
+    int rc = tg_run_sandboxed(&R->iso, &o, 60, &out, desc, sizeof desc, err, sizeof err);
+    int n = rc == 0 && out.s ? tg_policy_objects(file, out.s, emu, found) : -1;
+    if (n < 0)
+        snprintf(why, whylen, "objdump on %s's object: %s%s", file, rc < 0 ? err : desc,
+                 rc > 0 && out.s ? "" : "");
+    tg_buf_free(&out);
+    return n;
+}
+
+/* Policy: what the student files' compiled objects link (every undefined symbol on the
+ * allow-list, no system call instruction; policy.c), and no case killed by the run-time network
+ * filter (seccomp). Where no object can be read (the build failed), the static scan of the
+ * source decides. Runs after the other tests. */
 void tg_judge_policy(grun *R, gsub *g, tres *tr)
 {
     tg_buf found = {0};
-    int n = 0;
+    int n = 0, objects = 0, unread = 0;
     tg_buf names = {0};
-    for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    char objwhy[700] = "";
+    for (int i = 0; g->built && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+        char obj[PATH_MAX + 400];
+        int emu = 0;
+        if (!find_object(R, g, R->lab->files[i], obj, sizeof obj, &emu)) {
+            ++unread;
+            continue;
+        }
+        int k = judge_object(R, R->lab->files[i], obj, emu, &found, objwhy, sizeof objwhy);
+        if (k < 0)
+            ++unread;
+        else {
+            n += k;
+            ++objects;
+        }
+    }
+    for (int i = 0; (objects == 0 || unread) && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
         char p[PATH_MAX + 300];         /* the file as taken, else the kit's skeleton built in its place */
         snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
         if (!tg_is_file(p))
@@ -397,12 +479,22 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     tr->passed = n == 0 && g->net_killed == 0;
     tr->score = tr->passed ? tr->t->points : 0;
     if (n)
-        tg_buf_printf(&tr->out, "POLICY VIOLATION: %s call%s what a lab file never needs (network, processes, "
-                      "files, raw system calls, dlopen, getenv, inline asm):\n%s", names.s, n == 1 ? "s" : "",
-                      found.s);
+        tg_buf_printf(&tr->out, "POLICY VIOLATION: %s link%s or call%s what a lab file never needs (the allow-list: "
+                      "math, memory, printing, allocation, the kit's tl_ API, the CUDA runtime a lab uses; no "
+                      "system call instruction):\n%s", names.s ? names.s : "the student files", n == 1 ? "s" : "",
+                      n == 1 ? "s" : "", found.s);
+    else if (objects)
+        tg_buf_printf(&tr->out, "the compiled object%s of the student files link%s only allowed symbols (math, memory, "
+                      "printing, the kit's API, the CUDA runtime) and make%s no system call\n",
+                      objects == 1 ? "" : "s", objects == 1 ? "s" : "", objects == 1 ? "s" : "");
     else
         tg_buf_printf(&tr->out, "static scan of %s (comments and strings ignored): no network, process, file, "
-                      "syscall, dlopen, getenv or asm use\n", names.s);
+                      "syscall, dlopen, getenv or asm use\n", names.s ? names.s : "the student files");
+    if (objects && unread)
+        tg_buf_printf(&tr->out, "(%d file(s) judged by the static scan: %s)\n", unread, objwhy[0] ? objwhy : "no object found");
+    else if (!objects && g->built)
+        tg_buf_printf(&tr->out, "(no compiled object could be read%s%s: the static scan decided)\n",
+                      objwhy[0] ? ": " : "", objwhy);
     if (g->net_killed)
         tg_buf_printf(&tr->out, "POLICY VIOLATION at run time: killed: tried to open a network socket (%d case(s); "
                       "the first: %s); the grader's seccomp filter stops AF_INET, AF_INET6 and AF_PACKET sockets\n",
@@ -446,7 +538,7 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
     const char *argv_calc[] = {bin, "--calc", NULL};
     const char *argv_api[] = {bin, "--size", "256", "--reps", "1", NULL};
     tg_spawn_opts o = {.argv = api ? argv_api : argv_calc, .host_cwd = casedir, .sandbox_cwd = "/tmp/case",
-                       .gpu = api, .max_tasks = 64, .mem_bytes = api ? (32LL << 30) : (1LL << 30),
+                       .gpu = api, .max_tasks = 64, .mem_bytes = tg_mem_limit(&R->iso, api ? (8LL << 30) : (1LL << 30), R->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL, .seccomp_net = 1};
     o.ro[0] = (tg_bind){g->build, "/build"};

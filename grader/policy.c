@@ -191,3 +191,179 @@ int tg_seccomp_net_install(void)
     }
     return 0;
 }
+
+/* ------------------------------------------------------------------ linked symbols */
+
+/* What a lab file may link, whatever its source looks like (macros, aliases, pointers,
+ * #pragma redefine_extname all end in the object's symbol table): math, memory and string
+ * helpers, printing, allocation, the kit's tl_ API, the CUDA runtime calls the labs use and
+ * what nvcc's and g++'s generated code needs. */
+static const char *const allowed_exact[] = {
+    /* math (double, float) */
+    "acos", "asin", "atan", "atan2", "cos", "sin", "tan", "cosh", "sinh", "tanh", "exp", "exp2", "expm1",
+    "log", "log2", "log10", "log1p", "pow", "sqrt", "cbrt", "hypot", "fabs", "floor", "ceil", "round",
+    "trunc", "fmod", "fmin", "fmax", "fma", "lround", "lrint", "llround", "rint", "nearbyint", "copysign",
+    "ldexp", "frexp", "modf", "erf", "erfc", "acosf", "asinf", "atanf", "atan2f", "cosf", "sinf", "tanf",
+    "expf", "exp2f", "logf", "log2f", "log10f", "powf", "sqrtf", "cbrtf", "hypotf", "fabsf", "floorf",
+    "ceilf", "roundf", "truncf", "fmodf", "fminf", "fmaxf", "fmaf", "lroundf", "lrintf", "rintf",
+    "copysignf", "ldexpf", "abs", "labs", "llabs", "div", "ldiv",
+    /* memory and strings */
+    "memset", "memcpy", "memmove", "memcmp", "strlen", "strcmp", "strncmp", "strcpy", "strncpy", "strchr",
+    "strrchr", "strstr", "__memcpy_chk", "__memset_chk", "__memmove_chk", "__strcpy_chk", "__strncpy_chk",
+    /* printing (evidence only) */
+    "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "putc", "fflush", "snprintf", "sprintf",
+    "vsnprintf", "vfprintf", "vprintf", "perror", "fwrite", "__printf_chk", "__fprintf_chk", "__sprintf_chk",
+    "__snprintf_chk", "__vfprintf_chk", "__vsnprintf_chk", "__vprintf_chk", "stdout", "stderr",
+    /* allocation, numbers, ending */
+    "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", "qsort", "bsearch", "atoi",
+    "atol", "strtol", "strtoul", "strtod", "strtof", "rand", "srand", "abort", "exit", "__assert_fail",
+    "__stack_chk_fail", "clock", "clock_gettime",
+    /* what compilers generate */
+    "_GLOBAL_OFFSET_TABLE_", "__dso_handle", "atexit", "__cxa_atexit", "__cxa_finalize", "__gxx_personality_v0",
+    "_Unwind_Resume", "__cxa_begin_catch", "__cxa_end_catch", "__cxa_rethrow", "__cxa_guard_acquire",
+    "__cxa_guard_release", "__cxa_guard_abort", "__cxa_allocate_exception", "__cxa_throw",
+    "__cxa_free_exception", "__cxa_pure_virtual", "_Znwm", "_Znam", "_ZdlPv", "_ZdlPvm", "_ZdaPv",
+    "_ZdaPvm", "_ZSt9terminatev", "__popcountdi2", "__fentry__", NULL};
+
+/* The CUDA runtime: every cuda* call except these (a lab never needs them; some would break
+ * the grader's view of the device). */
+static const char *const cuda_denied[] = {"cudaDeviceReset", "cudaSetDevice", "cudaSetDeviceFlags",
+    "cudaDeviceSetLimit", "cudaIpc", "cudaHostRegister", "cudaProfiler", "cudaGraph", "cudaLaunchHostFunc",
+    "cudaStreamAddCallback", "cudaDeviceSetCacheConfig", "cudaDeviceSetSharedMemConfig", "cudaThreadExit", NULL};
+
+static int starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* NULL when sym may be linked from a student file; else why not. emu: the emulator's rewritten
+ * C++ of the student's kernel (its runtime and the C++ library are the tool's, not the student's). */
+static const char *symbol_verdict(const char *sym, int emu)
+{
+    for (int i = 0; allowed_exact[i]; ++i)
+        if (strcmp(sym, allowed_exact[i]) == 0)
+            return NULL;
+    if (starts(sym, "tl_emu") || strstr(sym, "tl_emu"))
+        return emu ? NULL : "the emulator's own controls: out of a lab file's reach";
+    if (starts(sym, "tl_"))
+        return NULL;                                   /* the kit's API */
+    if (starts(sym, "cuda") || starts(sym, "__cuda")) {
+        for (int i = 0; cuda_denied[i]; ++i)
+            if (starts(sym, cuda_denied[i]))
+                return "a CUDA runtime call no lab needs (it changes the device for the grader)";
+        return NULL;
+    }
+    if (starts(sym, "__nv") || starts(sym, "__fatbinwrap") || starts(sym, "__cudart"))
+        return NULL;                                   /* nvcc's generated registration code */
+    if (starts(sym, "_ZSt") || starts(sym, "_ZNSt") || starts(sym, "_ZNKSt") || starts(sym, "_ZTV") ||
+        starts(sym, "_ZTI") || starts(sym, "_ZTS")) {
+        if (strstr(sym, "fstream") || strstr(sym, "filebuf") || strstr(sym, "thread") || strstr(sym, "system"))
+            return "C++ files, threads or processes: a lab file never needs them";
+        return emu ? NULL : "the C++ library: not on the allow-list";
+    }
+    if (emu && (strstr(sym, "emu") || starts(sym, "_ZN")))
+        return strstr(sym, "fopen") || strstr(sym, "system") ? "files or processes" : NULL;
+    for (size_t c = 0; c < sizeof banned_calls / sizeof banned_calls[0]; ++c)
+        if (strcmp(sym, banned_calls[c].name) == 0)
+            return banned_calls[c].what;
+    if (strstr(sym, "open") || strstr(sym, "IO_"))
+        return "files";
+    return "not on the allow-list";
+}
+
+/* "/kit/labs/01-cpu-baseline/gmm.c:42 (discriminator 1)" -> "gmm.c:42" */
+static void short_loc(const char *loc, char *out, size_t len)
+{
+    if (!loc || !*loc) {
+        snprintf(out, len, "?");
+        return;
+    }
+    const char *b = strrchr(loc, '/');
+    snprintf(out, len, "%s", b ? b + 1 : loc);
+    char *sp = strchr(out, ' ');
+    if (sp)
+        *sp = '\0';
+}
+
+int tg_policy_objects(const char *file, const char *report, int emu, tg_buf *findings)
+{
+    /* report: the sandboxed objdump's digest, one item a line:
+     *   U SYMBOL            an undefined symbol
+     *   R LOC SYMBOL[+-off] a relocation in code at source location LOC
+     *   S LOC               a system call instruction at LOC */
+    /* The script ends with END only when objdump read the object: no digest, no verdict. */
+    size_t rl = strlen(report);
+    if (rl < 3 || !(strcmp(report + rl - 3, "END") == 0 || (rl >= 4 && strcmp(report + rl - 4, "END\n") == 0)))
+        return -1;
+    int found = 0;
+    tg_buf seen = {0};
+    tg_buf_add(&seen, "\n", 1);
+    for (const char *p = report; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ? l : sizeof line - 1), p);
+        p = e ? e + 1 : NULL;
+        if (line[0] == 'S' && line[1] == ' ') {
+            char loc[300];
+            short_loc(line + 2, loc, sizeof loc);
+            tg_buf_printf(findings, "%s%s%s: a system call instruction (inline assembly): a lab file never "
+                          "makes system calls itself\n", starts(loc, file) ? "" : file, starts(loc, file) ? "" : ": ", loc);
+            ++found;
+            continue;
+        }
+        if (line[0] != 'U' || line[1] != ' ')
+            continue;
+        const char *sym = line + 2;
+        const char *why = symbol_verdict(sym, emu);
+        if (!why)
+            continue;
+        char key[300];
+        snprintf(key, sizeof key, "\n%s\n", sym);
+        if (strstr(seen.s, key))
+            continue;
+        tg_buf_printf(&seen, "%s\n", sym);
+        /* Where the code refers to it: the first relocation against it, with its source line. */
+        char where[300] = "";
+        for (const char *q = report; q && *q;) {
+            const char *qe = strchr(q, '\n');
+            size_t ql = qe ? (size_t)(qe - q) : strlen(q);
+            if (ql > 2 && q[0] == 'R' && q[1] == ' ') {
+                char r[1024];
+                snprintf(r, sizeof r, "%.*s", (int)(ql < sizeof r - 1 ? ql : sizeof r - 1), q + 2);
+                char *sp = strrchr(r, ' ');
+                if (sp) {
+                    *sp = '\0';
+                    char *target = sp + 1;
+                    target[strcspn(target, "+-")] = '\0';
+                    if (strcmp(target, sym) == 0) {
+                        short_loc(r, where, sizeof where);
+                        break;
+                    }
+                }
+            }
+            q = qe ? qe + 1 : NULL;
+        }
+        if (!where[0] || strcmp(where, "?") == 0)
+            snprintf(where, sizeof where, "%s", "(from data: a pointer to it)");
+        tg_buf_printf(findings, "%s%s%s: links %s (%s)\n", starts(where, file) ? "" : file,
+                      starts(where, file) ? "" : ": ", where, sym, why);
+        ++found;
+    }
+    tg_buf_free(&seen);
+    return found;
+}
+
+const char *tg_policy_objdump_script(void)
+{
+    /* Run in the sandbox on the object ($1): objdump parses the student's compiler output there,
+     * never as root outside. */
+    return "o=\"$1\"; t=${TMPDIR:-/tmp}/tl-policy.$$; "
+           "objdump -t \"$o\" > \"$t.t\" && objdump -drlw \"$o\" > \"$t.d\" || exit 3; "
+           "awk '/\\*UND\\*/ { print \"U \" $NF }' \"$t.t\"; "
+           "awk '"
+           "/^[^ \\t<0-9].*:[0-9]+( |$)/ { loc = $1; next } "
+           "/R_(X86_64|AARCH64)_/ { print \"R \" (loc == \"\" ? \"?\" : loc) \" \" $NF; next } "
+           "/\\t(syscall|sysenter|svc)( |$)/ || /\\tint +\\$0x80/ { print \"S \" (loc == \"\" ? \"?\" : loc) }' \"$t.d\"; "
+           "rm -f \"$t.t\" \"$t.d\"; echo END";
+}

@@ -19,6 +19,16 @@
  * number of findings. */
 int tg_policy_scan(const char *file, const char *text, size_t len, tg_buf *findings);
 
+/* Judges one compiled student object from the digest tg_policy_objdump_script() printed for it
+ * in the sandbox: every undefined symbol on the allow-list (math, memory, printing, the kit's tl_
+ * API, the CUDA runtime calls a lab uses), no system call instruction. Appends
+ * "FILE: gmm.c:LINE: links SYMBOL (why)" lines; returns the number of findings. emu: the
+ * emulator's rewritten C++ (its runtime and the C++ library allowed). -1: the digest is not
+ * whole (objdump missing or failed): no verdict from it. */
+int tg_policy_objects(const char *file, const char *report, int emu, tg_buf *findings);
+/* The shell script (sh -c SCRIPT sh OBJECT) that prints that digest with objdump. */
+const char *tg_policy_objdump_script(void);
+
 /* Installs the network filter in the calling process (inherited across fork and exec).
  * 0 ok, -1 not installed (errno). */
 int tg_seccomp_net_install(void);

@@ -34,6 +34,71 @@ static cJSON *jtext(const char *s, size_t len)
     return j;
 }
 
+/* ------------------------------------------------------------------ escaping
+ * Whatever a student printed or named reaches summary.md (and any HTML) only through these:
+ * valid UTF-8 first, then no terminal control (C0 and C1 controls, so no ANSI escape sequence;
+ * bidirectional overrides) and nothing Markdown or HTML would act on. */
+
+/* Decodes one UTF-8 character of clean text (tg_utf8_clean made it valid). */
+static unsigned next_cp(const unsigned char **p)
+{
+    const unsigned char *s = *p;
+    unsigned c = s[0];
+    int n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    unsigned cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+    for (int i = 1; i < n; ++i)
+        cp = (cp << 6) | (s[i] & 0x3f);
+    *p = s + n;
+    return cp;
+}
+
+static int is_control(unsigned cp)
+{
+    return cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200e || cp == 0x200f || cp == 0x061c;
+}
+
+/* mode 0: inline Markdown (a heading, a table cell, a list item); 1: inside a ``` block;
+ * 2: HTML text or attribute. The result is malloc'd. */
+static char *escape_for(const char *s, int mode)
+{
+    char *clean = tg_utf8_clean(s ? s : "", s ? strlen(s) : 0);
+    tg_buf b = {0};
+    tg_buf_add(&b, "", 0);
+    for (const unsigned char *p = (const unsigned char *)(clean ? clean : ""); *p;) {
+        const unsigned char *start = p;
+        unsigned cp = next_cp(&p);
+        if (cp == '\n' && mode != 0) {
+            tg_buf_add(&b, "\n", 1);
+        } else if (cp == '\t') {
+            tg_buf_add(&b, mode == 0 ? " " : "\t", 1);
+        } else if (is_control(cp)) {
+            char hex[16];
+            snprintf(hex, sizeof hex, mode == 0 && cp == '\n' ? " " : "\\x%02X", cp < 0x100 ? cp : 0x3f);
+            tg_buf_add(&b, hex, strlen(hex));
+        } else if (mode == 2 && strchr("<>&\"'", (int)cp) && cp < 0x80) {
+            const char *ent = cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : cp == '&' ? "&amp;" : cp == '"' ? "&quot;" : "&#39;";
+            tg_buf_add(&b, ent, strlen(ent));
+        } else if (mode == 1 && cp == '`') {
+            tg_buf_add(&b, "\xcb\x8b", 2);   /* U+02CB: looks like a backquote, never closes the block */
+        } else if (mode == 0 && cp < 0x80 && strchr("<>&", (int)cp)) {
+            const char *ent = cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : "&amp;";
+            tg_buf_add(&b, ent, strlen(ent));
+        } else if (mode == 0 && cp < 0x80 && strchr("\\`[]|!", (int)cp)) {
+            tg_buf_add(&b, "\\", 1);
+            tg_buf_add(&b, (const char *)start, 1);
+        } else {
+            tg_buf_add(&b, (const char *)start, (size_t)(p - start));
+        }
+    }
+    free(clean);
+    return b.s;
+}
+
+char *tg_md_inline(const char *s) { return escape_for(s, 0); }
+char *tg_md_code(const char *s) { return escape_for(s, 1); }
+char *tg_html_text(const char *s) { return escape_for(s, 2); }
+
 static const char *kind_word(tg_kind k)
 {
     switch (k) {
@@ -134,17 +199,38 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         tg_buf_add(&top, g->notes.s, g->notes.len);
     quote_evidence(&top, g, "");
     tg_buf_printf(&top, "isolation: %s\n", R->iso.desc);
-    tg_buf_printf(&top, "Score: %g/%g\n", score, max);
+    /* Gradescope divides the score by the assignment's points (every test of the lab): what could
+     * not be graded on this machine is named, and the score scaled to those points, never out
+     * of a silently smaller maximum. */
+    double total = 0, gs_score = score;
+    tg_buf ungraded = {0};
+    for (int i = 0; i < nt; ++i) {
+        total += tr[i].t->points;
+        if (!tr[i].graded)
+            tg_buf_printf(&ungraded, "%s%s (%g)", ungraded.len ? ", " : "", tr[i].t->name, tr[i].t->points);
+    }
+    if (max > 0 && max < total) {
+        gs_score = tg_round2(score * total / max);
+        tg_buf_printf(&top, "Score: %g/%g of the graded tests; not graded here: %s; for Gradescope "
+                      "(out of %g): %g, the graded part scaled\n", score, max, ungraded.s, total, gs_score);
+    } else {
+        tg_buf_printf(&top, "Score: %g/%g\n", score, max);
+    }
+    tg_buf_free(&ungraded);
     const char *status = g->refused[0] ? g->refused : !g->built ? "build failed" : "";
     cJSON *js = cJSON_CreateObject();
-    cJSON_AddNumberToObject(js, "score", score);
+    cJSON_AddNumberToObject(js, "score", gs_score);
     cJSON_AddNumberToObject(js, "execution_time", tg_round2(secs));
     cJSON_AddItemToObject(js, "output", jtext(top.s, top.len));
     cJSON *tests = cJSON_AddArrayToObject(js, "tests");
     cJSON *tl = cJSON_CreateObject();
-    cJSON_AddItemToObject(tl, "student", jtext(g->s->name, strlen(g->s->name)));
+    const char *dn = g->s->display[0] ? g->s->display : g->s->name;
+    cJSON_AddItemToObject(tl, "student", jtext(dn, strlen(dn)));
+    cJSON_AddItemToObject(tl, "folder", jtext(g->s->name, strlen(g->s->name)));
     cJSON_AddStringToObject(tl, "lab", L->id);
-    cJSON_AddNumberToObject(tl, "max", max);
+    cJSON_AddNumberToObject(tl, "max", max);               /* the graded tests' points             */
+    cJSON_AddNumberToObject(tl, "graded_score", score);    /* their score (Gradescope's is scaled)  */
+    cJSON_AddNumberToObject(tl, "points", total);          /* every test of the lab: Gradescope's   */
     cJSON_AddBoolToObject(tl, "built", g->built);
     cJSON_AddItemToObject(tl, "status", jtext(status, strlen(status)));   /* "" or why every test is 0 */
     cJSON_AddItemToObject(tl, "isolation", jtext(R->iso.desc, strlen(R->iso.desc)));
@@ -180,17 +266,26 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
 
     /* summary.part.md: this student's section of summary.md */
     tg_buf md = {0};
-    tg_buf_printf(&md, "### %s: %g/%g (%.1f s)\n\n", g->s->name, score, max, secs);
-    if (g->refused[0])
-        tg_buf_printf(&md, "- **%s**: every test scores 0\n", g->refused);
-    else if (!g->built)
-        tg_buf_printf(&md, "- **build failed**: every test scores 0. First errors:\n\n```\n%s```\n",
-                      g->build_errors.s ? g->build_errors.s : "");
+    char *who = tg_md_inline(g->s->display[0] ? g->s->display : g->s->name);
+    tg_buf_printf(&md, "### %s: %g/%g (%.1f s)\n\n", who, score, max, secs);
+    free(who);
+    if (g->refused[0]) {
+        char *r = tg_md_inline(g->refused);
+        tg_buf_printf(&md, "- **%s**: every test scores 0\n", r);
+        free(r);
+    } else if (!g->built) {
+        char *e = tg_md_code(g->build_errors.s ? g->build_errors.s : "");
+        tg_buf_printf(&md, "- **build failed**: every test scores 0. First errors:\n\n```\n%s```\n", e);
+        free(e);
+    }
     if (g->notes.len) {
         for (const char *q = g->notes.s; *q;) {
             const char *e = strchr(q, '\n');
             size_t l = e ? (size_t)(e - q) : strlen(q);
-            tg_buf_printf(&md, "- note: %.*s\n", (int)l, q);
+            char *line = strndup(q, l), *safe = tg_md_inline(line);
+            tg_buf_printf(&md, "- note: %s\n", safe);
+            free(line);
+            free(safe);
             q = e ? e + 1 : q + l;
         }
     }
@@ -201,10 +296,11 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         if (tr[i].graded && tr[i].passed)
             continue;
         ++failed;
-        if (!tr[i].graded)
-            tg_buf_printf(&md, "- %s (%g points): %s", tr[i].t->name, tr[i].t->points,
-                          tr[i].out.s ? tr[i].out.s : "\n");
-        else {
+        if (!tr[i].graded) {
+            char *o = tg_md_inline(tr[i].out.s ? tr[i].out.s : "");
+            tg_buf_printf(&md, "- %s (%g points): %s\n", tr[i].t->name, tr[i].t->points, o);
+            free(o);
+        } else {
             tg_buf_printf(&md, "- **failed: %s** (%s) %g/%g\n\n```\n", tr[i].t->name, kind_word(tr[i].t->kind),
                           tr[i].score, tr[i].t->points);
             int lines = 0, max_lines = SUMMARY_LINES;
@@ -222,7 +318,10 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
                     tg_buf_printf(&md, "... %d more line(s) in %s/results.json\n", more, g->s->name);
                     break;
                 }
-                tg_buf_printf(&md, "%.*s\n", (int)l, q);
+                char *line = strndup(q, l), *safe = tg_md_code(line);
+                tg_buf_printf(&md, "%s\n", safe);
+                free(line);
+                free(safe);
                 q = e ? e + 1 : q + l;
             }
             tg_buf_printf(&md, "```\n");
@@ -233,7 +332,9 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     if (g->printed) {
         tg_buf ev = {0};
         quote_evidence(&ev, g, "");
-        tg_buf_printf(&md, "\n```\n%s```\n", ev.s);
+        char *safe = tg_md_code(ev.s ? ev.s : "");
+        tg_buf_printf(&md, "\n```\n%s```\n", safe);
+        free(safe);
         tg_buf_free(&ev);
     }
     tg_buf_printf(&md, "\n");
@@ -248,7 +349,27 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
 
 /* ------------------------------------------------------------------ class outputs */
 
+static void csv_field_raw(tg_buf *b, const char *s);
+
 static void csv_field(tg_buf *b, const char *s)
+{
+    char *clean = tg_utf8_clean(s, strlen(s));
+    if (clean && strchr("=+-@\t\r", clean[0]) && clean[0]) {   /* a spreadsheet would run it as a formula */
+        char *q2 = malloc(strlen(clean) + 2);
+        if (q2) {
+            q2[0] = '\'';
+            strcpy(q2 + 1, clean);
+            free(clean);
+            clean = q2;
+        }
+    }
+    if (clean)
+        s = clean;
+    csv_field_raw(b, s);
+    free(clean);
+}
+
+static void csv_field_raw(tg_buf *b, const char *s)
 {
     int q = strpbrk(s, ",\"\n\r") != NULL;
     if (!q) {
@@ -340,11 +461,15 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     tg_buf_printf(&md, "| student | score | time | tests failed |\n|---|---|---|---|\n");
     tg_buf problems = {0};
     for (int i = 0; i < ns; ++i) {
-        csv_field(&csv, st[i].name);
+        csv_field(&csv, st[i].display[0] ? st[i].display : st[i].name);
+        char *who = tg_md_inline(st[i].display[0] ? st[i].display : st[i].name);
         if (!rows[i].done) {
+            char *why = tg_md_inline(rows[i].why);
             tg_buf_printf(&csv, ",not graded,,");
-            tg_buf_printf(&md, "| %s | not graded | | grader-side problem (below) |\n", st[i].name);
-            tg_buf_printf(&problems, "- %s: not graded: %s\n", st[i].name, rows[i].why);
+            tg_buf_printf(&md, "| %s | not graded | | grader-side problem (below) |\n", who);
+            tg_buf_printf(&problems, "- %s: not graded: %s\n", who, why);
+            free(why);
+            free(who);
             for (int t = 0; t < L->ntests; ++t)
                 if (!R->public_only || L->tests[t].kind == TG_CORRECT_PUBLIC)
                     tg_buf_add(&csv, ",", 1);
@@ -383,8 +508,10 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
             tg_buf_printf(&failed, "all: %s", status->valuestring);
         }
         cJSON_Delete(js);
-        tg_buf_printf(&md, "| %s | %g/%g | %.1f s | %s |\n", st[i].name, rows[i].score, rows[i].max, rows[i].secs,
-                      failed.len ? failed.s : "none");
+        char *fs = tg_md_inline(failed.len ? failed.s : "none");
+        tg_buf_printf(&md, "| %s | %g/%g | %.1f s | %s |\n", who, rows[i].score, rows[i].max, rows[i].secs, fs);
+        free(fs);
+        free(who);
         tg_buf_free(&failed);
     }
     tg_buf_printf(&md, "\n");

@@ -48,7 +48,7 @@ static int lock_file(const char *what)
         if (!isalnum((unsigned char)*c))
             *c = '_';
     snprintf(p, sizeof p, "/tmp/tilelab-gpu-%ld-%s.%s", (long)getuid(), dev, what);
-    return open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    return open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
 static void flock_wait(int fd, int how)
@@ -60,7 +60,8 @@ static void flock_wait(int fd, int how)
 /* how: LOCK_SH (untimed GPU work), LOCK_EX (a timed run), 0 release. */
 static void gpu_lock(grun *R, int how)
 {
-    if (!R->lab->gpu || R->emulate)
+    /* Only for runs on a real device: never for CPU labs or emulated runs. */
+    if (!R->lab->gpu || !R->gpu_ok || R->emulate || !R->iso.gpu_nodes)
         return;
     if (gpu_fd < 0) {
         gpu_fd = lock_file("lock");
@@ -212,37 +213,6 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     return 0;
 }
 
-static void student_name(const char *path, char *out, size_t len)
-{
-    char buf[PATH_MAX];
-    snprintf(buf, sizeof buf, "%s", path);
-    size_t l = strlen(buf);
-    while (l > 1 && buf[l - 1] == '/')
-        buf[--l] = '\0';
-    const char *b = strrchr(buf, '/');
-    b = b ? b + 1 : buf;
-    char name[256];
-    snprintf(name, sizeof name, "%s", b);
-    static const char *const exts[] = {".tar.gz", ".tgz", ".tar", ".zip", NULL};
-    for (int i = 0; exts[i]; ++i) {
-        size_t nl = strlen(name), el = strlen(exts[i]);
-        if (nl > el && strcmp(name + nl - el, exts[i]) == 0) {
-            name[nl - el] = '\0';
-            break;
-        }
-    }
-    size_t j = 0;
-    for (size_t i = 0; name[i] && j + 1 < len && j < 100; ++i) {
-        char c = name[i];
-        out[j++] = (isalnum((unsigned char)c) || c == '-' || c == '_' || c == '.') ? c : '_';
-    }
-    out[j] = '\0';
-    if (!out[0] || out[0] == '.')
-        out[0] = '_';
-    if (!out[0])
-        snprintf(out, len, "_");
-}
-
 /* Is the GPU usable? Ask the reference build (trusted) for a small case. */
 static void probe_gpu(grun *R)
 {
@@ -270,7 +240,7 @@ static void probe_gpu(grun *R)
     }
     gsub g;
     memset(&g, 0, sizeof g);
-    gstudent probe = {"probe", ""};
+    gstudent probe = {"probe", "", "probe"};
     g.s = &probe;
     snprintf(g.work, sizeof g.work, "%s/probe", R->state);
     tg_mkdirs(g.work, 0700);
@@ -347,17 +317,11 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             fprintf(stderr, "tl-grade: submission '%s': a tab or a newline in its path; rename it\n", sp);
             return TL_EXIT_USAGE;
         }
-        student_name(sp, st[i].name, sizeof st[i].name);
-        if (R->check)
-            snprintf(st[i].name, sizeof st[i].name, "working-tree");
-        for (int j = 0, k = 2; j < i; ++j)       /* the same name twice: alice, alice-2 */
-            if (strcmp(st[j].name, st[i].name) == 0) {
-                char base[128];
-                snprintf(base, sizeof base, "%.100s", st[i].name);
-                snprintf(st[i].name, sizeof st[i].name, "%s-%d", base, k++);
-                j = -1;
-            }
     }
+    tg_student_names(st, ns);            /* stable whatever the order; never a class file's name */
+    if (R->check)
+        for (int i = 0; i < ns; ++i)
+            snprintf(st[i].name, sizeof st[i].name, "working-tree");
     /* The out dir: ours to write, never inside the kit's solutions or a submission. */
     if (tg_mkdirs(out, 0755) != 0 || !realpath(out, R->out)) {
         fprintf(stderr, "tl-grade: bad out dir '%s': %s\n", out, strerror(errno));
@@ -475,6 +439,22 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     }
     tg_find_tool("compute-sanitizer", R->sanitizer, sizeof R->sanitizer);
     tg_iso_probe(&R->iso);
+    snprintf(R->iso.grant, sizeof R->iso.grant, "%s", R->state);   /* binds from here reach uid 65534 */
+    if (!tg_iso_contained(&R->iso)) {
+        /* Without filesystem and pid isolation a submission reads the seed and the solutions and
+         * forges other students' results: grading needs the instructor's explicit word. */
+        if (!R->check && !R->unsafe_no_sandbox) {
+            fprintf(stderr, "tl-grade: refusing to grade without a sandbox: %s\n"
+                    "  %s\n  Install bubblewrap (./kit setup, or apt-get install bubblewrap) and check that user namespaces "
+                    "work, or pass --unsafe-no-sandbox to grade anyway (every report then says so).\n",
+                    R->iso.desc, R->iso.notes);
+            return TL_EXIT_USAGE;
+        }
+        char d[sizeof R->iso.desc];
+        snprintf(d, sizeof d, "%s", R->iso.desc);
+        snprintf(R->iso.desc, sizeof R->iso.desc, "UNSAFE (%s): %s",
+                 R->check ? "kit check, the student's own code" : "--unsafe-no-sandbox", d);
+    }
     snprintf(p, sizeof p, "%s/labs/emulated/meson.build", R->root);
     if (R->lab->emu_target) {
         char *mb = tg_read_file(p, 1 << 20, NULL);

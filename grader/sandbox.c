@@ -16,6 +16,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <grp.h>
+#include <ftw.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
@@ -151,10 +154,18 @@ static void root_dir(argv_b *a, const char *p)
     }
 }
 
-static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *o)
+static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *o, int uid_mode)
 {
     A(a, iso->bwrap_path);
-    A(a, "--unshare-all");          /* net, pid, ipc, uts, cgroup (and user where it can)   */
+    A(a, "--unshare-all");          /* net, pid, ipc, uts, cgroup                             */
+    A(a, "--unshare-user");         /* and user: the mounts below are locked (no remount)    */
+    if (!iso->old_bwrap)
+        A(a, "--disable-userns");   /* no nested user namespace to regain capabilities in    */
+    if (uid_mode == TG_UID_MAPPED_ROOT) {
+        A(a, "--uid"); A(a, "65534");
+        A(a, "--gid"); A(a, "65534");
+    }
+    A(a, "--cap-drop"); A(a, "ALL"); /* bounding, permitted, effective, ambient: empty        */
     A(a, "--die-with-parent");
     A(a, "--new-session");
     A(a, "--ro-bind"); A(a, "/usr"); A(a, "/usr");
@@ -212,7 +223,22 @@ static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *
 
 /* ------------------------------------------------------------------ probe */
 
-static int run_quiet(char *const argv[], int unshare_net)
+/* The setuid drop before bubblewrap (root only): no groups, TG_SANDBOX_GID, TG_SANDBOX_UID.
+ * Credentials changed, so the parent-death signal is set again afterwards. */
+static int drop_to_sandbox_uid(void)
+{
+    gid_t gid = TG_SANDBOX_GID;
+    if (setgroups(1, &gid) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(TG_SANDBOX_UID, TG_SANDBOX_UID, TG_SANDBOX_UID) != 0)
+        return -1;
+    if (geteuid() == 0 || getuid() == 0)
+        return -1;
+#ifdef __linux__
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
+    return 0;
+}
+
+static int run_quiet_as(char *const argv[], int unshare_net, int drop)
 {
     pid_t p = fork();
     if (p < 0)
@@ -222,6 +248,8 @@ static int run_quiet(char *const argv[], int unshare_net)
         if (nul >= 0) {
             dup2(nul, 0); dup2(nul, 1); dup2(nul, 2);
         }
+        if (drop && drop_to_sandbox_uid() != 0)
+            _exit(125);
 #ifdef __linux__
         if (unshare_net && unshare(CLONE_NEWNET) != 0)
             _exit(126);
@@ -237,6 +265,11 @@ static int run_quiet(char *const argv[], int unshare_net)
     while (waitpid(p, &st, 0) < 0 && errno == EINTR)
         ;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int run_quiet(char *const argv[], int unshare_net)
+{
+    return run_quiet_as(argv, unshare_net, 0);
 }
 
 static int probe_cgroup_dir(const char *parent, const char *probe_file)
@@ -273,6 +306,8 @@ void tg_iso_probe(tg_iso *iso)
 {
     memset(iso, 0, sizeof *iso);
     iso->is_root = geteuid() == 0;
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    iso->mem_total = pages > 0 && psz > 0 ? (long long)pages * psz : 0;
     glob_t g;
     if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
         iso->gpu_nodes = (int)g.gl_pathc;
@@ -287,16 +322,34 @@ void tg_iso_probe(tg_iso *iso)
     } else if (find_in_path("bwrap", iso->bwrap_path, sizeof iso->bwrap_path) != 0) {
         NOTE("bubblewrap: not installed (apt-get install bubblewrap); ");
     } else {
-        const char *targv[] = {"/usr/bin/true", NULL};
+        /* Exactly the sandbox we will use, and it must show no capabilities from inside: as
+         * root first with the setuid drop (unprivileged inside and out), then as uid 65534 in a
+         * user namespace mapped to root. Without --cap-drop a root bubblewrap would keep them. */
+        const char *targv[] = {"/bin/sh", "-c", "grep -Eq '^CapEff:[[:space:]]+0+$' /proc/self/status && "
+                               "grep -Eq '^CapBnd:[[:space:]]+0+$' /proc/self/status && "
+                               "grep -Eq '^NoNewPrivs:[[:space:]]+1$' /proc/self/status", NULL};
         tg_spawn_opts o = {.argv = targv, .sandbox_cwd = "/tmp/case"};
-        argv_b a = {0};
-        tg_iso tmp = *iso;
-        build_bwrap_argv(&a, &tmp, &o);
-        int rc = run_quiet((char *const *)a.v, 0);
-        if (rc == 0)
-            iso->bwrap = 1;
-        else
-            NOTE("bubblewrap: installed but cannot make namespaces here (exit %d); ", rc);
+        int root = iso->is_root;
+        int modes[4] = {root ? TG_UID_DROPPED : TG_UID_USER, root ? TG_UID_MAPPED_ROOT : TG_UID_USER,
+                        TG_UID_DROPPED, TG_UID_MAPPED_ROOT};
+        for (int m = 0; m < (iso->is_root ? 4 : 2) && !iso->bwrap; ++m) {
+            argv_b a = {0};
+            if (m == (iso->is_root ? 2 : 1)) {
+                iso->old_bwrap = 1;    /* bubblewrap < 0.8 has no --disable-userns: once more without */
+                NOTE("bubblewrap: trying without --disable-userns (bubblewrap before 0.8?); ");
+            }
+            tg_iso tmp = *iso;
+            build_bwrap_argv(&a, &tmp, &o, modes[m]);
+            int rc = run_quiet_as((char *const *)a.v, 0, modes[m] == TG_UID_DROPPED);
+            if (rc == 0) {
+                iso->bwrap = 1;
+                iso->uid_mode = modes[m];
+            } else {
+                NOTE("bubblewrap%s: no sandbox without capabilities here (exit %d); ",
+                     modes[m] == TG_UID_DROPPED ? " after the drop to uid 65534" :
+                     modes[m] == TG_UID_MAPPED_ROOT ? " as root, user namespace" : "", rc);
+            }
+        }
     }
     if (!iso->bwrap) {
         if (getenv("TL_GRADE_NO_UNSHARE"))
@@ -339,8 +392,8 @@ void tg_iso_probe(tg_iso *iso)
                 tg_spawn_opts o = {.argv = targv, .sandbox_cwd = "/tmp/case"};
                 argv_b a = {0};
                 tg_iso tmp = *iso;
-                build_bwrap_argv(&a, &tmp, &o);
-                _exit(run_quiet((char *const *)a.v, 0) == 0 ? 0 : 6);
+                build_bwrap_argv(&a, &tmp, &o, iso->uid_mode);
+                _exit(run_quiet_as((char *const *)a.v, 0, iso->uid_mode == TG_UID_DROPPED) == 0 ? 0 : 6);
             }
             if (p > 0) {
                 while (waitpid(p, &st, 0) < 0 && errno == EINTR)
@@ -379,16 +432,102 @@ void tg_iso_probe(tg_iso *iso)
                           : "fork bombs meet RLIMIT_NPROC");
     }
 #undef NOTE
+    const char *who = iso->uid_mode == TG_UID_DROPPED ? "uid 65534 inside and out"
+                    : iso->uid_mode == TG_UID_MAPPED_ROOT ? "uid 65534 mapped to root outside"
+                                                          : "the grader's own uid";
+    char bw[300];
+    snprintf(bw, sizeof bw, "bubblewrap (%s, no capabilities, no_new_privs; user, mount, pid, net, ipc, uts "
+             "namespaces; read-only binds, private capped /tmp, no instructor files)", who);
     snprintf(iso->desc, sizeof iso->desc, "%s%s%s + rlimits (core 0, nofile 1024, fsize%s) + process group + wall-clock limit",
-             iso->bwrap ? "bubblewrap (net, pid, ipc, uts, fs: read-only /usr and build, tmpfs /tmp)"
-                        : iso->unshare_net ? "unshare (net) only, no filesystem isolation"
-                                           : "no namespaces (network not isolated, filesystem visible)",
-             iso->cgroup == 1 ? " + cgroup v1 (pids, memory)" : iso->cgroup == 2 ? " + cgroup v2 (pids, memory)" : "",
+             iso->bwrap ? bw
+                        : iso->unshare_net ? "NO SANDBOX: unshare (net) only, no filesystem or process isolation"
+                                           : "NO SANDBOX: no namespaces (network not isolated, filesystem visible)",
+             iso->cgroup == 1 ? " + cgroup v1 (pids, memory; every process killed at the end)"
+                              : iso->cgroup == 2 ? " + cgroup v2 (pids, memory; every process killed at the end)" : "",
              iso->seccomp ? " + seccomp (no inet sockets)" : "",
              !iso->cgroup && !iso->is_root ? ", nproc" : "");
 }
 
 /* ------------------------------------------------------------------ spawn */
+
+long long tg_mem_limit(const tg_iso *iso, long long want, int jobs)
+{
+    if (iso->mem_total <= 0)
+        return want;
+    long long cap = iso->mem_total / 4 * 3 / (jobs > 0 ? jobs : 1);
+    if (cap < (256LL << 20))
+        cap = 256LL << 20;
+    return want < cap ? want : cap;
+}
+
+int tg_iso_contained(const tg_iso *iso)
+{
+    return iso->bwrap;
+}
+
+static int under(const char *path, const char *top)
+{
+    size_t l = strlen(top);
+    return l > 1 && strncmp(path, top, l) == 0 && (path[l] == '/' || path[l] == '\0');
+}
+
+/* 1 when TG_SANDBOX_UID can reach path (bubblewrap runs as it after the drop and binds it):
+ * every folder on the way searchable by others or owned by it. Folders under iso->grant are
+ * made searchable (o+x, never o+r: names must still be known); others are left alone. */
+static int reachable(const tg_iso *iso, const char *path)
+{
+    char rp[PATH_MAX];
+    if (!realpath(path, rp))
+        return 0;
+    for (char *p = rp + 1;; ++p) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char ch = *p;
+        *p = '\0';
+        struct stat st;
+        if (stat(rp, &st) != 0)
+            return 0;
+        if (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH) && st.st_uid != TG_SANDBOX_UID &&
+            !(iso->grant[0] && under(rp, iso->grant) && chmod(rp, (st.st_mode & 07777) | S_IXOTH) == 0))
+            return 0;
+        *p = ch;
+        if (!ch)
+            return 1;
+    }
+}
+
+static int give_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)flag; (void)ftw;
+    if (st->st_uid != TG_SANDBOX_UID || st->st_gid != TG_SANDBOX_GID)
+        if (lchown(path, TG_SANDBOX_UID, TG_SANDBOX_GID) != 0)
+            return -1;
+    return 0;
+}
+
+/* A writable bind for the dropped uid: only a folder under iso->grant, given to it whole
+ * (no link followed). 0 when that cannot be. */
+static int give_to_sandbox(const tg_iso *iso, const char *path)
+{
+    char rp[PATH_MAX];
+    if (!iso->grant[0] || !realpath(path, rp) || !under(rp, iso->grant) || !reachable(iso, rp))
+        return 0;
+    return nftw(rp, give_one, 32, FTW_PHYS) == 0;
+}
+
+/* The uid this run gets: the drop when every bind is within the dropped uid's reach. */
+static int spawn_uid_mode(const tg_iso *iso, const tg_spawn_opts *o)
+{
+    if (iso->uid_mode != TG_UID_DROPPED)
+        return iso->uid_mode;
+    for (int i = 0; i < 8 && o->ro[i].host; ++i)
+        if (!reachable(iso, o->ro[i].host))
+            return TG_UID_MAPPED_ROOT;
+    for (int i = 0; i < 4 && o->rw[i].host; ++i)
+        if (!give_to_sandbox(iso, o->rw[i].host))
+            return TG_UID_MAPPED_ROOT;
+    return TG_UID_DROPPED;
+}
 
 static int make_cgroup(char *out, size_t len, const char *parent, const char *file, const char *value)
 {
@@ -442,7 +581,8 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
     argv_b a = {0};
     const char *const *argv = o->argv;
     if (iso->bwrap) {
-        build_bwrap_argv(&a, iso, o);
+        c->uid_mode = spawn_uid_mode(iso, o);
+        build_bwrap_argv(&a, iso, o, c->uid_mode);
         argv = a.v;
         c->via_bwrap = 1;
     }
@@ -504,6 +644,10 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
             rl.rlim_cur = rl.rlim_max = (rlim_t)o->fsize_bytes;
             setrlimit(RLIMIT_FSIZE, &rl);
         }
+        if (o->cpu_seconds > 0) {
+            rl.rlim_cur = rl.rlim_max = (rlim_t)o->cpu_seconds;
+            setrlimit(RLIMIT_CPU, &rl);
+        }
         if (uid_tasks >= 0) {                     /* fallback fork-bomb limit (not root) */
             rl.rlim_cur = rl.rlim_max = (rlim_t)(uid_tasks + (o->max_tasks > 0 ? o->max_tasks : 64));
             setrlimit(RLIMIT_NPROC, &rl);
@@ -515,6 +659,8 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
 #endif
         if (!iso->bwrap && o->host_cwd && chdir(o->host_cwd) != 0)
             _exit(126);
+        if (c->via_bwrap && c->uid_mode == TG_UID_DROPPED && drop_to_sandbox_uid() != 0)
+            _exit(125);                         /* never run a student's code as root */
         if (o->seccomp_net && iso->seccomp)
             (void)tg_seccomp_net_install();     /* probed at start-up; the last step before exec */
         execve(argv[0], (char *const *)argv, (char *const *)envp);

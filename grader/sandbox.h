@@ -5,8 +5,12 @@
  *   process group + wall-clock limit   kill(-pgid, SIGKILL) at the deadline; always
  *   rlimits                            core 0, files >= 64 (CUDA needs 64), file size cap;
  *                                      no RLIMIT_AS (CUDA reserves ~13.6 GB of address space)
- *   bubblewrap                         own mount, pid, net, ipc, uts namespaces: read-only /usr,
- *                                      the build dir read-only, tmpfs /tmp, no instructor tree
+ *   bubblewrap                         own user, mount, pid, net, ipc, uts namespaces: read-only
+ *                                      /usr, the build dir read-only, tmpfs /tmp, no instructor
+ *                                      tree; no capabilities (bounding and ambient sets empty),
+ *                                      no_new_privs; as root the grader drops to TG_SANDBOX_UID
+ *                                      before bubblewrap, so the user namespace maps to an
+ *                                      unprivileged uid outside too
  *   unshare -n                         when bubblewrap does not work: at least no network
  *   cgroup (pids, memory)              fork bombs and memory hogs; NPROC does not bind root
  */
@@ -18,22 +22,43 @@
 #include "util.h"
 
 #define TG_CAPTURE_KEEP (64 * 1024)   /* bytes of a program's stdout+stderr kept             */
+#define TG_SANDBOX_UID  65534         /* nobody: who the student's processes are, grader as root */
+#define TG_SANDBOX_GID  65534
+
+/* How the sandbox's uid relates to the host (tg_iso.uid_mode). */
+enum {
+    TG_UID_USER = 0,     /* the grader is not root: bubblewrap's user namespace maps to the grader's uid */
+    TG_UID_DROPPED,      /* root: setuid to TG_SANDBOX_UID, then bubblewrap (unprivileged outside)      */
+    TG_UID_MAPPED_ROOT,  /* root, a drop not possible: user namespace as 65534, root outside, no caps   */
+};
 
 typedef struct tg_iso {
     int  bwrap;                       /* bubblewrap works here                                 */
     char bwrap_path[256];
+    int  uid_mode;                    /* TG_UID_* (bubblewrap only)                             */
+    int  old_bwrap;                   /* bubblewrap before 0.8: no --disable-userns              */
+    char grant[4096];                 /* a grader-owned folder (the out dir's state): tg_spawn
+                                         may make folders under it traversable (o+x, never o+r)
+                                         and give rw binds under it to TG_SANDBOX_UID ("" none) */
     int  unshare_net;                 /* fallback: unshare(CLONE_NEWNET) works                 */
     int  cgroup;                      /* 0 none, 1 cgroup v1 (pids + memory), 2 cgroup v2       */
     char cg_pids[256], cg_mem[256];   /* parent folders to make per-run cgroups in             */
     int  is_root;
     int  gpu_nodes;                   /* /dev/nvidia* present                                  */
     int  seccomp;                     /* the network filter (policy.h) installs and works here  */
+    long long mem_total;              /* this machine's memory, bytes                          */
     char desc[384];                   /* e.g. "bubblewrap (net, pid, ipc, fs) + cgroup ..."   */
     char notes[768];                  /* what was tried and did not work                       */
 } tg_iso;
 
 /* Finds out what works here. Never fails: the weakest level is process group + rlimits. */
 void tg_iso_probe(tg_iso *iso);
+/* A memory limit for one sandboxed run from what the lab wants and what this machine has: at
+ * most three quarters of its memory shared by the runs at once (jobs), never under 256 MiB. */
+long long tg_mem_limit(const tg_iso *iso, long long want, int jobs);
+/* 1 when the filesystem and the processes are isolated (bubblewrap works): ./kit grade refuses
+ * to grade otherwise unless the instructor passes --unsafe-no-sandbox. */
+int  tg_iso_contained(const tg_iso *iso);
 
 typedef struct tg_bind {
     const char *host, *inside;        /* inside NULL: the same path                            */
@@ -53,6 +78,8 @@ typedef struct tg_spawn_opts {
     long long   tmp_bytes;            /* size of the sandbox's tmpfs /tmp                       */
     const char *extra_path;           /* prepended to PATH (nvcc, compute-sanitizer)           */
     int         seccomp_net;          /* install the network filter before exec (iso->seccomp) */
+    int         cpu_seconds;          /* RLIMIT_CPU of every process (0 none): a compiler stuck
+                                         in a macro bomb dies, whatever the wall-clock limit   */
 } tg_spawn_opts;
 
 typedef struct tg_child {
@@ -66,6 +93,7 @@ typedef struct tg_child {
     int    oom;                       /* the cgroup's memory limit killed something            */
     long   forks_refused;             /* forks the pids cgroup refused (a fork bomb's trace)   */
     int    via_bwrap;
+    int    uid_mode;                  /* TG_UID_* this run got                                   */
     int    seccomp;                   /* the network filter was asked for (and probed to work) */
 } tg_child;
 

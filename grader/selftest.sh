@@ -61,8 +61,12 @@ for f in "$root"/tests/wrong/"$lab"/* "$root"/tests/hostile/"$lab"/*; do
 done
 echo "selftest: lab $lab, $n submissions in $cls"
 rc=0
+# The kit's own class: where bubblewrap is missing (the GPU machine) it is graded anyway, and the
+# reports say UNSAFE; a real class is refused there unless the instructor passes the option.
+unsafe=
+command -v bwrap >/dev/null 2>&1 || { unsafe=--unsafe-no-sandbox; echo "selftest: no bubblewrap here: graded with $unsafe"; }
 # shellcheck disable=SC2086
-"$tg" --kit "$root" --lab "$lab" --out "$out/graded-$lab" --jobs "${JOBS:-2}" ${TL_GRADE_ARGS:-} "$cls"/* || rc=$?
+"$tg" --kit "$root" --lab "$lab" --out "$out/graded-$lab" --jobs "${JOBS:-2}" $unsafe ${TL_GRADE_ARGS:-} -- "$cls"/* || rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 
 # The verdicts, from each .done marker (score max seconds).
@@ -81,6 +85,15 @@ for d in "$g"/*/; do
     [ -f "$d/.done" ] || { echo "  WRONG $name: not graded (see $d)"; bad=1; continue; }
     read -r sc mx _ < "$d/.done"
     why=$(grep -o '"status":[[:space:]]*"failed"' "$d/results.json" | head -1)
+    # tests/hostile/expected.txt: hostiles whose attack is contained at no cost get every point
+    if grep -q "^$lab $name full " "$root/tests/hostile/expected.txt" 2>/dev/null; then
+        if [ "$(echo "$sc $ssc" | awk '{print ($1 == $2)}')" = 1 ]; then
+            echo "  ok    $name: $sc/$mx (contained; tests/hostile/expected.txt: full)"
+        else
+            echo "  WRONG $name: $sc/$mx: tests/hostile/expected.txt says full marks ($ssc)"; bad=1
+        fi
+        continue
+    fi
     if [ "$(echo "$sc $ssc" | awk '{print ($1 < $2)}')" = 1 ] && [ -n "$why" ]; then
         echo "  ok    $name: $sc/$mx"
     else

@@ -55,7 +55,8 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     tg_spawn_opts o = {.argv = ss->tool ? argv_tool : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R->lab->gpu,
                        .max_tasks = ss->tool ? 128 : 64,
-                       .mem_bytes = R->lab->gpu ? (32LL << 30) : (1LL << 30),
+                       .mem_bytes = tg_mem_limit(&R->iso, R->lab->gpu && R->gpu_ok && !R->emulate ? (8LL << 30)
+                                                      : R->lab->gpu ? (2LL << 30) : (1LL << 30), R->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL,
                        .seccomp_net = ss->tool == NULL};   /* compute-sanitizer talks over TCP */
@@ -196,9 +197,17 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     snprintf(first, sizeof first, "%.*s", (int)(linelen < 500 ? linelen : 500), ans.s);
     oneline(first);
     if (strncmp(first, "error ", 6) == 0) {
-        if (strstr(first, "no usable CUDA device")) {
+        /* Whether a device works is the grader's knowledge (run.c tried the reference on it):
+         * the student's word counts only where the grader could not find out itself. */
+        if (strstr(first, "no usable CUDA device") && R->lab->gpu && R->gpu_ok && !R->emulate &&
+            strncmp(R->gpu_why, "unknown", 7) == 0) {
             r->st = C_NODEV;
             snprintf(r->reason, sizeof r->reason, "not graded: no usable CUDA device");
+        } else if (strstr(first, "no usable CUDA device")) {
+            r->st = C_ERROR;
+            snprintf(r->reason, sizeof r->reason, "the program answered '%.200s', but %s: a wrong answer", first,
+                     !R->lab->gpu ? "this lab runs on the CPU" :
+                     R->emulate || !R->gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
         } else {
             r->st = C_ERROR;
             snprintf(r->reason, sizeof r->reason, "the program reported an error: %.400s", first + 6);

@@ -35,7 +35,7 @@
 static int usage(FILE *out, int code)
 {
     fprintf(out,
-            "usage: tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...\n"
+            "usage: tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] [--] SUBMISSION...\n"
             "       tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]\n"
             "       tl-grade --check --lab NN --out DIR --build-failed LOG\n"
             "       tl-grade --check --lab NN --out DIR [--emulate] FOLDER\n"
@@ -69,6 +69,9 @@ static int usage(FILE *out, int code)
             "  --gpu-archs LIST  GPU labs: compute capabilities each submission is compiled for (e.g. 90;\n"
             "                    default: this machine's GPU from nvidia-smi, 90 when grading emulated,\n"
             "                    else the kit's default)\n"
+            "  --unsafe-no-sandbox  grade even where bubblewrap cannot isolate the filesystem and the\n"
+            "                    processes (a submission could then read the seed and forge results);\n"
+            "                    every report says UNSAFE\n"
             "  --keep-work       keep each submission's work folder (DIR/.state/work/NAME) for a post-mortem\n"
             "  --check           kit check: public cases, teaching output on stdout; judges one FOLDER built\n"
             "                    over a pristine copy, or (--prebuilt) a lab program already built\n"
@@ -108,6 +111,7 @@ int main(int argc, char **argv)
         {"per-task", required_argument, NULL, 1004}, {"cpus-per-task", required_argument, NULL, 1005},
         {"slurm-task", required_argument, NULL, 1006}, {"slurm-finish", no_argument, NULL, 1007},
         {"status", required_argument, NULL, 1008},
+        {"unsafe-no-sandbox", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
     long v;
@@ -119,7 +123,9 @@ int main(int argc, char **argv)
     R.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (R.jobs < 1)
         R.jobs = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    /* "+": options end at the first submission (and at "--"), so a folder named --public-only
+     * or -x given after them is a submission, never an option. */
+    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
         switch (c) {
         case 'l': lab_id = optarg; break;
         case 'o': out = optarg; break;
@@ -142,6 +148,7 @@ int main(int argc, char **argv)
         case 'k': kit = optarg; break;
         case 'q': R.quiet = 1; break;
         case 'K': R.keep_work = 1; break;
+        case 'U': R.unsafe_no_sandbox = 1; break;
         case 'S': R.random_seed = 1; break;
         case 'A':
             if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) || strlen(optarg) >= sizeof R.gpu_archs) {

@@ -150,9 +150,11 @@ static double number_at(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
+/* The score of the tests graded on this machine (Gradescope's top-level score is scaled to the
+ * lab's points when some test could not be graded here: tilelab.points). */
 static double score_of(const cJSON *js)
 {
-    return number_at(js, "score");
+    return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "graded_score");
 }
 
 /* The score's maximum on this machine (tests not graded here left out): tilelab.max. */
@@ -605,8 +607,8 @@ Test(hostile01, the_solutions_the_kit_and_the_out_dir_are_unreadable, .timeout =
     cr_assert_not(any_text(js, "LEAK"), "the sandbox leaked:\n%s", output_of(js));
     cr_assert_float_eq(score_of(js), 95.0, 1e-9, "read_secrets: every case right, the policy points lost");
     cJSON_Delete(js);
-    assert_test("read_secrets", POLICY, 0, "calls fopen()");
-    assert_test("read_secrets", POLICY, 0, "calls getenv()");
+    assert_test("read_secrets", POLICY, 0, "links fopen");
+    assert_test("read_secrets", POLICY, 0, "links getenv");
 }
 
 Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
@@ -618,8 +620,8 @@ Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
     cr_assert_not(any_text(js, "LEAK"), "the sandbox has network:\n%s", output_of(js));
     cr_assert(score_of(js) < 100.0, "network_socket scored %g", score_of(js));
     cJSON_Delete(js);
-    assert_test("network_socket", POLICY, 0, "calls socket()");
-    assert_test("network_socket", POLICY, 0, "includes <sys/socket.h");
+    assert_test("network_socket", POLICY, 0, "links socket");
+    assert_test("network_socket", POLICY, 0, "links connect");
     if (strstr(isolation(), "seccomp")) {
         assert_test("network_socket", IJK_PUB, 0, "killed: tried to open a network socket");
         assert_test("network_socket", POLICY, 0, "killed: tried to open a network socket");
@@ -639,7 +641,7 @@ Test(hostile01, nothing_is_written_outside_the_sandbox, .timeout = LIMIT)
     cJSON *js = results("write_outside");
     cr_assert_float_eq(score_of(js), 95.0, 1e-9, "write_outside: every case right, the policy points lost");
     cJSON_Delete(js);
-    assert_test("write_outside", POLICY, 0, "calls fopen()");
+    assert_test("write_outside", POLICY, 0, "links fopen");
 }
 
 Test(hostile01, archives_with_dotdot_or_links_are_refused_with_the_reason, .timeout = LIMIT)
@@ -677,8 +679,8 @@ Test(hostile01, every_hostile_submission_scores_less_than_the_solution_with_a_re
         cr_assert(count_failed(js) > 0, "%s: no failed test names the reason", hostile[i]);
         cJSON_Delete(js);
     }
-    assert_test("solution", POLICY, 1, "static scan of gmm.c");
-    assert_test("fork_bomb", POLICY, 0, "calls fork()");
+    assert_test("solution", POLICY, 1, "links only allowed symbols");
+    assert_test("fork_bomb", POLICY, 0, "links fork");
 }
 
 Test(hostile01, the_report_says_whether_seccomp_was_used, .timeout = LIMIT)
@@ -725,7 +727,7 @@ static void class03_run(void)
                     "cp '%s/tests/wrong/03/nosync1.cu' '%s/in/nosync1/tiled.cu' && "
                     "cp '%s/tests/wrong/03/tile-transposed.cu' '%s/in/tile-transposed/tiled.cu' && "
                     "{ cat '%s/solutions/03-tiled-kernel/tiled.cu'; printf '#include <stdlib.h>\\n"
-                    "static const char *tl_peek(void) { return getenv(\"HOME\"); }\\n'; } "
+                    "__attribute__((used)) static const char *tl_peek(void) { return getenv(\"HOME\"); }\\n'; } "
                     "> '%s/in/getenv/tiled.cu'",
                     TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
     int rc = sh("PATH=\"$PATH:/usr/local/cuda/bin\" '%s' --kit '%s' --lab 03 --emulate --out '%s/out' "
@@ -789,7 +791,7 @@ Test(class03emu, a_getenv_call_loses_the_policy_points_and_is_named, .timeout = 
     cJSON *js = results3("getenv");
     cr_assert_float_eq(score_of(js), max_of(js) - 5, 1e-9, "getenv scored %g of %g", score_of(js), max_of(js));
     cJSON_Delete(js);
-    assert_test3("getenv", "policy: no network, processes, files or asm (tiled.cu)", 0, "calls getenv()");
+    assert_test3("getenv", "policy: no network, processes, files or asm (tiled.cu)", 0, "links getenv");
     char *md = tg_read_file(CLASS3 "/out/summary.md", 1 << 22, NULL);
     cr_assert(md && strstr(md, "policy violation"), "summary.md does not name the violation");
     free(md);
@@ -803,7 +805,7 @@ Test(class03emu, a_network_socket_is_killed_by_seccomp_and_named, .timeout = LIM
     int seccomp = strstr(string_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "isolation"),
                          "seccomp (no inet sockets)") != NULL;
     cJSON_Delete(js);
-    assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0, "calls socket()");
+    assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0, "links socket");
     if (seccomp) {
         assert_test3("network_socket", T16_PUB, 0, "killed: tried to open a network socket");
         assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0,

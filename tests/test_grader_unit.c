@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -13,6 +16,7 @@
 #include "grade.h"
 #include "labs.h"
 #include "policy.h"
+#include "sandbox.h"
 #include "util.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -309,4 +313,263 @@ Test(pristine, the_copy_of_this_kit_has_no_solution_and_builds_nothing_extra, .t
     cr_assert_not(tg_is_dir(p), "the pristine copy holds a build folder");
     cr_assert(n > 10);
     tg_rmtree(dst);
+}
+
+/* ------------------------------------------------------------ isolation (run as root in CI) */
+
+/* Host processes whose command line holds token (a process the sandbox left behind). */
+static int host_processes_with(const char *token)
+{
+    DIR *d = opendir("/proc");
+    cr_assert(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char p[300], buf[4096];
+        snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
+        FILE *f = fopen(p, "rb");
+        if (!f)
+            continue;
+        size_t r = fread(buf, 1, sizeof buf - 1, f);
+        fclose(f);
+        for (size_t i = 0; i < r; ++i)
+            if (!buf[i])
+                buf[i] = ' ';
+        buf[r] = '\0';
+        n += strstr(buf, token) != NULL;
+    }
+    closedir(d);
+    return n;
+}
+
+/* The sandbox the grader runs every student build and program in, proven from inside: a root
+ * grader's child has no capabilities and is not root, cannot remount or write the read-only
+ * binds, sees none of the instructor's paths, has a capped /tmp, and what it leaves (a
+ * background process, files outside /build) is gone when the run ends. */
+Test(sandbox, from_inside_no_capabilities_no_remount_no_instructor_paths_nothing_left, .timeout = 90)
+{
+    tg_iso iso;
+    tg_iso_probe(&iso);
+    if (!tg_iso_contained(&iso))
+        cr_skip_test("no sandbox on this machine (bubblewrap missing or no namespaces): %s", iso.notes);
+    cr_assert(strstr(iso.desc, "no capabilities") && strstr(iso.desc, "pid") && strstr(iso.desc, "net"),
+              "the isolation line does not say what is on: %s", iso.desc);
+    if (geteuid() == 0)
+        cr_assert(strstr(iso.desc, "uid 65534"), "as root the isolation line names no unprivileged uid: %s", iso.desc);
+
+    char top[] = "/tmp/tl-iso-XXXXXX";
+    cr_assert(mkdtemp(top));
+    chmod(top, 0711);   /* as an out dir's parent: searchable, so uid 65534's bubblewrap reaches the binds */
+    char state[400], seed[440], kit[440], build[440], out[340], token[64], script[4096];
+    snprintf(out, sizeof out, "%s/out", top);
+    snprintf(state, sizeof state, "%s/.state", out);
+    snprintf(seed, sizeof seed, "%s/seed", state);
+    snprintf(kit, sizeof kit, "%s/pristine", state);
+    snprintf(build, sizeof build, "%s/build", state);
+    cr_assert_eq(tg_mkdirs(kit, 0755), 0);
+    cr_assert_eq(tg_mkdirs(build, 0700), 0);
+    chmod(state, 0700);
+    cr_assert_eq(tg_write_atomic(seed, "12345\n", 6), 0);
+    chmod(seed, 0600);
+    char kf[500];
+    snprintf(kf, sizeof kf, "%s/meson.build", kit);
+    cr_assert_eq(tg_write_atomic(kf, "project('x')\n", 13), 0);
+    chmod(kf, 0644);
+    snprintf(iso.grant, sizeof iso.grant, "%s", state);
+    snprintf(token, sizeof token, "tl-iso-left-%ld", (long)getpid());
+
+    snprintf(script, sizeof script,
+             "fail() { echo \"FAIL: $*\"; exit 1; }\n"
+             "for k in CapEff CapPrm CapBnd CapAmb; do grep -Eq \"^$k:[[:space:]]+0+$\" /proc/self/status || fail \"$k not 0: $(grep $k /proc/self/status)\"; done\n"
+             "grep -Eq '^NoNewPrivs:[[:space:]]+1$' /proc/self/status || fail no_new_privs off\n"
+             "[ \"$(id -u)\" != 0 ] || fail 'uid 0 inside'\n"
+             "mount -o remount,rw /kit 2>/dev/null && fail 'remounted /kit writable'\n"
+             "mount -o remount,rw /usr 2>/dev/null && fail 'remounted /usr writable'\n"
+             "mount -t tmpfs none /kit 2>/dev/null && fail 'mounted over /kit'\n"
+             "touch /kit/x 2>/dev/null && fail 'wrote the kit'\n"
+             "touch /usr/x 2>/dev/null && fail 'wrote /usr'\n"
+             "[ -r /kit/meson.build ] || fail 'the kit bind is not readable'\n"
+             "for p in '%s' '%s' '%s' '%s' '%s'; do [ -e \"$p\" ] && fail \"instructor path visible: $p\"; done\n"
+             "dd if=/dev/zero of=/tmp/big bs=1024 count=4096 2>/dev/null && fail '/tmp is not capped'; rm -f /tmp/big\n"
+             "echo x > /tmp/%s || fail 'no private /tmp'\n"
+             "echo x > /build/made || fail '/build not writable'\n"
+             "kill -9 -1 2>/dev/null\n"
+             "sh -c 'sleep 300; :' %s </dev/null >/dev/null 2>&1 &\n"
+             "echo INSIDE-OK\n",
+             TL_SOURCE_ROOT, out, state, seed, top, token, token);
+    const char *argv[] = {"/bin/sh", "-c", script, NULL};
+    tg_spawn_opts o = {.argv = argv, .sandbox_cwd = "/tmp/case", .max_tasks = 64, .mem_bytes = 256LL << 20,
+                       .fsize_bytes = 16LL << 20, .tmp_bytes = 1LL << 20};
+    o.ro[0] = (tg_bind){kit, "/kit"};
+    o.rw[0] = (tg_bind){build, "/build"};
+    tg_child c;
+    char err[400];
+    cr_assert_eq(tg_spawn(&c, &iso, &o, err, sizeof err), 0, "%s", err);
+    if (geteuid() == 0)
+        cr_assert_eq(c.uid_mode, TG_UID_DROPPED, "the run was not dropped to uid 65534 (mode %d)", c.uid_mode);
+    int w = tg_child_wait(&c, tl_now_ms() + 60000);
+    tg_child_kill(&c);
+    tg_buf_add(&c.cap, "", 1);
+    cr_assert_eq(w, 0, "the sandboxed script timed out: %s", c.cap.s);
+    cr_assert(strstr(c.cap.s, "INSIDE-OK") && !strstr(c.cap.s, "FAIL"), "inside the sandbox: %s", c.cap.s);
+    cr_assert_eq(host_processes_with(token), 0, "a process left in the background outlived the run");
+    char p[500];
+    snprintf(p, sizeof p, "/tmp/%s", token);
+    cr_assert_not(tg_is_file(p), "a file written to the sandbox's /tmp reached the host");
+    snprintf(p, sizeof p, "%s/made", build);
+    cr_assert(tg_is_file(p), "the writable /build bind did not receive the file (the test proves nothing)");
+    struct stat sb;
+    cr_assert_eq(stat(p, &sb), 0);
+    if (geteuid() == 0)   /* what the host sees: the student's processes were never root */
+        cr_assert_eq(sb.st_uid, TG_SANDBOX_UID, "a file the sandbox wrote is owned by uid %d on the host, not %d",
+                     (int)sb.st_uid, TG_SANDBOX_UID);
+    tg_child_free(&c);
+    tg_rmtree(top);
+}
+
+/* ------------------------------------------------------------ reports: escaping, names */
+
+Test(escaping, ansi_html_and_markdown_from_a_student_are_inert_in_summary_md, .timeout = 10)
+{
+    const char *evil = "\x1b[2J\x1b]0;owned\x07<script>alert(1)</script> | [x](javascript:1) \xe2\x80\xae" "abc";
+    char *in = tg_md_inline(evil);
+    cr_assert_not(strchr(in, 0x1b) || strchr(in, 0x07), "an escape byte survived: %s", in);
+    cr_assert_not(strstr(in, "<script") || strstr(in, "\xe2\x80\xae"), "HTML or a bidi override survived: %s", in);
+    cr_assert(strstr(in, "\\|") && strstr(in, "\\[x\\]"), "table and link syntax not escaped: %s", in);
+    char *code = tg_md_code("```\n</pre><img src=x onerror=alert(1)>\n\x1b[31mred\xff\n");
+    cr_assert_not(strstr(code, "```") || strchr(code, 0x1b), "the code block can be closed or colours pass: %s", code);
+    cr_assert(strstr(code, "\xef\xbf\xbd"), "invalid UTF-8 was not replaced: %s", code);
+    char *html = tg_html_text("<a href=\"x\">'&'</a>");
+    cr_assert_str_eq(html, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    free(in);
+    free(code);
+    free(html);
+}
+
+static void names_of(const char *const *paths, int n, gstudent *st)
+{
+    memset(st, 0, sizeof *st * (size_t)n);
+    for (int i = 0; i < n; ++i)
+        snprintf(st[i].path, sizeof st[i].path, "%s", paths[i]);
+    tg_student_names(st, n);
+}
+
+Test(names, folder_names_are_safe_unique_and_the_same_in_any_order, .timeout = 10)
+{
+    const char *paths[] = {"/in/gradebook.csv", "/in/summary.md", "/in/--public-only", "/in/\xc3\x9cml\xc3\xa4ut.zip",
+                           "/in/\xe6\x97\xa5\xe6\x9c\xac", "/in/\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", "/a/alice",
+                           "/b/alice", "/in/.state", "/in/bob", "/in/x\x1b[31m"};
+    enum { N = sizeof paths / sizeof paths[0] };
+    gstudent a[N], b[N];
+    const char *rev[N];
+    for (int i = 0; i < N; ++i)
+        rev[i] = paths[N - 1 - i];
+    names_of(paths, N, a);
+    names_of(rev, N, b);
+    for (int i = 0; i < N; ++i) {
+        cr_assert(a[i].name[0] && a[i].name[0] != '-' && !strchr(a[i].name, '.') && !strchr(a[i].name, '/'),
+                  "unsafe folder name '%s' for %s", a[i].name, paths[i]);
+        cr_assert_str_eq(a[i].name, b[N - 1 - i].name, "%s: folder '%s' in one order, '%s' in the other", paths[i],
+                         a[i].name, b[N - 1 - i].name);
+        for (int j = 0; j < i; ++j)
+            cr_assert_str_neq(a[i].name, a[j].name, "%s and %s share the folder %s", paths[i], paths[j], a[i].name);
+    }
+    cr_assert_str_eq(a[9].name, "bob", "a plain name changes: %s", a[9].name);
+    cr_assert_str_eq(a[3].display, "\xc3\x9cml\xc3\xa4ut", "the original name is lost: %s", a[3].display);
+    cr_assert_str_eq(a[0].display, "gradebook.csv");
+}
+
+/* ------------------------------------------------------------ policy from the object */
+
+/* The digest tg_policy_objdump_script prints for obj (run here, not sandboxed: the test's own objects). */
+static char *digest_of(const char *obj)
+{
+    char cmd[4096], script[64];
+    snprintf(script, sizeof script, "/tmp/tl-policy-digest-%ld.sh", (long)getpid());
+    FILE *sf = fopen(script, "w");
+    cr_assert(sf);
+    fputs(tg_policy_objdump_script(), sf);
+    fclose(sf);
+    snprintf(cmd, sizeof cmd, "sh '%s' '%s'", script, obj);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    tg_buf b = {0};
+    char chunk[4096];
+    size_t r;
+    while ((r = fread(chunk, 1, sizeof chunk, p)) > 0)
+        tg_buf_add(&b, chunk, r);
+    pclose(p);
+    unlink(script);
+    tg_buf_add(&b, "", 1);
+    return b.s;
+}
+
+Test(policy, the_kits_own_objects_link_only_allowed_symbols, .timeout = 60)
+{
+    const char *objs[] = {"labs/01-cpu-baseline/lab01.p/gmm.c.o", "solutions/01-cpu-baseline/lab01-ref.p/gmm.c.o",
+                          "labs/05-occupancy-study/lab05.p/occupancy.c.o",
+                          "solutions/05-occupancy-study/lab05-ref.p/occupancy.c.o",
+                          "labs/03-tiled-kernel/liblab03-tiled16.a.p/tiled.cu.o",
+                          "solutions/02-naive-kernel/lab02-ref.p/naive.cu.o",
+                          "solutions/03-tiled-kernel/liblab03-ref-tiled32.a.p/tiled.cu.o",
+                          "solutions/04-boundary-handling/liblab04-ref-boundary32.a.p/boundary.cu.o", NULL};
+    int judged = 0;
+    for (int i = 0; objs[i]; ++i) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", TL_BUILD_ROOT, objs[i]);
+        if (!tg_is_file(p)) {
+            cr_assert(i > 0, "the lab 01 skeleton's object %s is not built", p);
+            continue;
+        }
+        char *d = digest_of(p);
+        tg_buf f = {0};
+        int n = tg_policy_objects("x", d, 0, &f);
+        cr_assert_eq(n, 0, "%s: %s", objs[i], f.s);
+        ++judged;
+        tg_buf_free(&f);
+        free(d);
+    }
+    cr_assert_geq(judged, 1);
+}
+
+Test(policy, a_parenthesized_fopen_and_a_pasted_syscall_are_named_with_their_line, .timeout = 60)
+{
+    char dir[] = "/tmp/tl-policy-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char src[300], obj[300], cmd[1024];
+    snprintf(src, sizeof src, "%s/gmm.c", dir);
+    snprintf(obj, sizeof obj, "%s/gmm.c.o", dir);
+    FILE *f = fopen(src, "w");
+    cr_assert(f);
+    fputs("#include <stdio.h>\n"
+          "#define GLUE(a, b) a##b\n"
+          "void a(void) { FILE *f = (fopen)(\"x\", \"r\"); if (f) fclose(f); }\n"
+          "void b(void) { long r; GLUE(__as, m__) volatile(\"syscall\" : \"=a\"(r) : \"a\"(39L) : \"rcx\", \"r11\"); }\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cc -g -O1 -c '%s' -o '%s'", src, obj);
+    cr_assert_eq(system(cmd), 0, "cc failed");
+    char *d = digest_of(obj);
+    tg_buf out = {0};
+    int n = tg_policy_objects("gmm.c", d, 0, &out);
+    cr_assert_geq(n, 2, "%s", out.s ? out.s : d);
+    cr_assert(strstr(out.s, "gmm.c:3: links fopen"), "%s", out.s);
+    cr_assert(strstr(out.s, "gmm.c:4: a system call instruction"), "%s", out.s);
+    tg_buf_free(&out);
+    free(d);
+    tg_rmtree(dir);
+}
+
+Test(policy, the_emulators_controls_are_out_of_a_lab_files_reach, .timeout = 10)
+{
+    tg_buf out = {0};
+    cr_assert_eq(tg_policy_objects("tiled.cu", "U tl_emu_set_checks\nU cudaDeviceReset\nU cudaMalloc\nU tl_check\nEND\n", 0,
+                                   &out), 2, "%s", out.s);
+    /* A digest cut short (objdump missing or failed) gives no verdict at all, never a pass. */
+    cr_assert_eq(tg_policy_objects("tiled.cu", "U cudaMalloc\n", 0, &out), -1);
+    cr_assert_eq(tg_policy_objects("tiled.cu", "", 0, &out), -1);
+    cr_assert(strstr(out.s, "tl_emu_set_checks") && strstr(out.s, "cudaDeviceReset"), "%s", out.s);
+    tg_buf_free(&out);
 }

@@ -577,10 +577,10 @@ static void func_name_before(char *name, size_t n) {
 /* Whether the function whose body opens now was declared __device__ or __global__ (the words since the
  * end of the previous declaration or block). */
 static int declared_for_device(void) {
-    size_t b = out.n;
-    while (b > 0 && out.p[b - 1] != ';' && out.p[b - 1] != '}' && out.p[b - 1] != '{' && out.p[b - 1] != '\n') b--;
-    size_t b2 = b;                        /* the qualifiers may be on the line above */
-    if (b2 > 0 && out.p[b2 - 1] == '\n') { b2--; while (b2 > 0 && out.p[b2 - 1] != ';' && out.p[b2 - 1] != '}' && out.p[b2 - 1] != '{' && out.p[b2 - 1] != '\n') b2--; }
+    /* the whole declaration, back to the end of what came before it: a signature may span lines
+     * (static __device__ __forceinline__ float4 load4(..., <newline> int vec) <newline> {) */
+    size_t b2 = out.n;
+    while (b2 > 0 && out.p[b2 - 1] != ';' && out.p[b2 - 1] != '}' && out.p[b2 - 1] != '{') b2--;
     const char *t = out.p + b2;
     size_t n = out.n - b2;
     for (size_t i = 0; i + 10 <= n; i++)

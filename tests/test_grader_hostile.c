@@ -1,0 +1,360 @@
+/* test_grader_hostile.c: issue 11's attack classes, each a submission graded in one lab 01 class
+ * with the solution beside it: the evasions of the old token scan (caught from the object's
+ * symbols), an "error no usable CUDA device" answer in a CPU lab, kill -1, escape codes, a
+ * macro bomb, a labs/ link to the solutions, and students named like class files, options and in
+ * any Unicode. The class is graded once (a stamp per tl-grade binary); each test reads it. The
+ * grade each hostile file gets is in tests/hostile/expected.txt. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "grade.h"
+#include "sandbox.h"
+#include "util.h"
+
+#define TG    TL_BUILD_ROOT "/grader/tl-grade"
+#define CLASS TL_BUILD_ROOT "/tests/hostile11"
+#define IN    CLASS "/in"
+#define OUT   CLASS "/out"
+#define LIMIT 900
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
+                                       "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
+static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", NULL};
+
+/* Unicode names: two that the old grader collapsed to ______ and ______-2. */
+#define UNI1 "\xe6\x9d\x8e\xe5\x9b\x9b"              /* 李四 */
+#define UNI2 "\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd"      /* Иван */
+
+static void grade_class(void)
+{
+    struct stat st;
+    cr_assert_eq(stat(TG, &st), 0, "tl-grade is not built");
+    char stamp[256];
+    snprintf(stamp, sizeof stamp, "%s/.stamp-%lld-%lld", CLASS, (long long)st.st_mtime, (long long)st.st_size);
+    if (access(stamp, F_OK) == 0)
+        return;
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s'", CLASS, IN), 0);
+    const char *sol = TL_SOURCE_ROOT "/solutions/01-cpu-baseline/gmm.c";
+    cr_assert_eq(sh("mkdir -p '%s/solution' && cp '%s' '%s/solution/'", IN, sol, IN), 0);
+    for (int i = 0; evasions[i]; ++i)
+        cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s/tests/hostile/01/%s.c' '%s/%s/gmm.c'", IN, evasions[i],
+                        TL_SOURCE_ROOT, evasions[i], IN, evasions[i]), 0);
+    for (int i = 0; others[i]; ++i)
+        cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s/tests/hostile/01/%s.c' '%s/%s/gmm.c'", IN, others[i],
+                        TL_SOURCE_ROOT, others[i], IN, others[i]), 0);
+    /* A folder whose labs/ is a link to the kit's solutions (and one whose labs/01-* is). */
+    cr_assert_eq(sh("mkdir -p '%s/labs_link' && ln -s '%s/solutions' '%s/labs_link/labs'", IN, TL_SOURCE_ROOT, IN), 0);
+    cr_assert_eq(sh("mkdir -p '%s/lab_dir_link/labs' && ln -s '%s/solutions/01-cpu-baseline' "
+                    "'%s/lab_dir_link/labs/01-cpu-baseline'", IN, TL_SOURCE_ROOT, IN), 0);
+    /* Students named like the class files, like an option, and in other scripts: the solution. */
+    const char *named[] = {"gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, NULL};
+    for (int i = 0; named[i]; ++i)
+        cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s' '%s/%s/gmm.c'", IN, named[i], sol, IN, named[i]), 0);
+    /* From inside the class folder, as an instructor types it: after the first submission
+     * (solution) the folder named --public-only is a student, never the option. */
+    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 solution $(ls | grep -v '^solution$') > '%s/log' 2>&1",
+       IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
+    cr_assert_eq(sh("touch '%s'", stamp), 0);
+}
+
+/* results.json of the student whose display name is `who` (folder names are the grader's). */
+static cJSON *results_of(const char *who)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ls -d '%s'/*/ 2>/dev/null", OUT);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p);
+    char dir[1024];
+    cJSON *found = NULL;
+    while (!found && fgets(dir, sizeof dir, p)) {
+        dir[strcspn(dir, "\n")] = '\0';
+        char f[1200];
+        snprintf(f, sizeof f, "%sresults.json", dir);
+        char *text = tg_read_file(f, 1 << 24, NULL);
+        cJSON *js = text ? cJSON_Parse(text) : NULL;
+        free(text);
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "student");
+        if (cJSON_IsString(s) && strcmp(s->valuestring, who) == 0)
+            found = js;
+        else
+            cJSON_Delete(js);
+    }
+    pclose(p);
+    cr_assert(found, "no results.json for student '%s' in %s", who, OUT);
+    return found;
+}
+
+static double score_of(const cJSON *js)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(js, "score");
+    cr_assert(cJSON_IsNumber(s));
+    return s->valuedouble;
+}
+
+/* The output of the test named name (or of the whole report with name NULL). */
+static const char *output_of(const cJSON *js, const char *name)
+{
+    if (!name) {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(js, "output");
+        return cJSON_IsString(o) ? o->valuestring : "";
+    }
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(js, "tests")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(t, "name");
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(t, "output");
+        if (cJSON_IsString(n) && strstr(n->valuestring, name) && cJSON_IsString(o))
+            return o->valuestring;
+    }
+    cr_assert_fail("no test named like '%s'", name);
+    return "";
+}
+
+static double test_score(const cJSON *js, const char *name)
+{
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(js, "tests")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(t, "name");
+        const cJSON *s = cJSON_GetObjectItemCaseSensitive(t, "score");
+        if (cJSON_IsString(n) && strstr(n->valuestring, name) && cJSON_IsNumber(s))
+            return s->valuedouble;
+    }
+    cr_assert_fail("no test named like '%s'", name);
+    return -1;
+}
+
+Test(hostile11, the_solution_and_the_oddly_named_copies_of_it_get_full_marks, .timeout = LIMIT)
+{
+    grade_class();
+    const char *full[] = {"solution", "gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, "escape_codes", NULL};
+    for (int i = 0; full[i]; ++i) {
+        cJSON *js = results_of(full[i]);
+        cr_assert_eq(score_of(js), 100.0, "%s scored %g, not 100: %s", full[i], score_of(js), output_of(js, NULL));
+        cJSON_Delete(js);
+    }
+}
+
+Test(hostile11, every_evasion_of_the_token_scan_loses_the_policy_points_naming_the_symbol, .timeout = LIMIT)
+{
+    grade_class();
+    for (int i = 0; evasions[i]; ++i) {
+        cJSON *js = results_of(evasions[i]);
+        const char *out = output_of(js, "policy");
+        cr_assert_eq(test_score(js, "policy"), 0.0, "%s kept the policy points: %s", evasions[i], out);
+        int named = strstr(evasions[i], "asm") ? strstr(out, "system call instruction") != NULL
+                    : strstr(evasions[i], "io_fopen") ? strstr(out, "_IO_fopen") != NULL
+                                                       : strstr(out, "links fopen") != NULL;
+        cr_assert(named && strstr(out, "gmm.c:"), "%s: the finding names no symbol and line: %s", evasions[i], out);
+        cr_assert_lt(score_of(js), 100.0);
+        cJSON_Delete(js);
+    }
+}
+
+Test(hostile11, an_error_no_device_answer_in_a_cpu_lab_is_wrong_not_ungraded, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("error_no_device");
+    const char *out = output_of(js, "cpu_ijk), public");
+    cr_assert_eq(test_score(js, "cpu_ijk), public"), 0.0, "%s", out);
+    cr_assert(strstr(out, "no usable CUDA device") && strstr(out, "CPU") && !strstr(out, "not graded"),
+              "the answer was not judged a wrong case: %s", out);
+    const cJSON *ng = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "not_graded");
+    cr_assert_eq(cJSON_GetArraySize(ng), 0, "tests left not graded on the student's word");
+    cr_assert_lt(score_of(js), 100.0);
+    cJSON_Delete(js);
+}
+
+Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("kill_everyone");
+    cr_assert_eq(test_score(js, "policy"), 0.0, "kill was not named: %s", output_of(js, "policy"));
+    cr_assert(strstr(output_of(js, "policy"), "links kill"));
+    cJSON_Delete(js);
+    char *csv = tg_read_file(OUT "/gradebook.csv", 1 << 20, NULL);
+    cr_assert(csv && strncmp(csv, "student,score,max", 17) == 0, "gradebook.csv is not the class's: %.200s", csv);
+    int rows = 0;
+    for (char *p = csv; (p = strchr(p, '\n')); ++p)
+        ++rows;
+    cr_assert_eq(rows, 1 + 1 + 6 + 4 + 2 + 5, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_not(strstr(csv, "not graded"), "a row is not graded: %s", csv);
+    free(csv);
+}
+
+Test(hostile11, escape_codes_and_html_never_reach_summary_md_raw, .timeout = LIMIT)
+{
+    grade_class();
+    size_t len = 0;
+    char *md = tg_read_file(OUT "/summary.md", 1 << 24, &len);
+    cr_assert(md && strncmp(md, "# Lab 01", 8) == 0, "summary.md is not the class summary: %.100s", md);
+    cr_assert_eq(memchr(md, 0x1b, len), NULL, "an ESC byte reached summary.md");
+    cr_assert_eq(memchr(md, 0x07, len), NULL, "a BEL byte reached summary.md");
+    cr_assert(strstr(md, "\\x1B[2J"), "the escape is not shown escaped");
+    for (const char *p = md; (p = strstr(p, "<script>")); ++p) {   /* only inside a ``` block */
+        int fences = 0;
+        for (const char *q = md; q < p; ++q)
+            fences += strncmp(q, "```", 3) == 0 ? (q += 2, 1) : 0;
+        cr_assert(fences % 2 == 1, "<script> outside a code block in summary.md");
+    }
+    char *clean = tg_utf8_clean(md, len);
+    cr_assert_str_eq(clean, md, "summary.md is not valid UTF-8");
+    free(clean);
+    free(md);
+}
+
+Test(hostile11, a_macro_bomb_dies_within_seconds_and_scores_0, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("macro_bomb");
+    cr_assert_eq(score_of(js), 0.0);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "build");
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(b, "seconds");
+    cr_assert(cJSON_IsNumber(s) && s->valuedouble < 60, "the bomb held the build for %g s",
+              cJSON_IsNumber(s) ? s->valuedouble : -1);
+    cJSON_Delete(js);
+}
+
+Test(hostile11, a_labs_link_to_the_solutions_is_not_followed, .timeout = LIMIT)
+{
+    grade_class();
+    const char *links[] = {"labs_link", "lab_dir_link", NULL};
+    for (int i = 0; links[i]; ++i) {
+        cJSON *js = results_of(links[i]);
+        cr_assert_lt(score_of(js), 50.0, "%s scored %g: the link was followed", links[i], score_of(js));
+        cr_assert(strstr(output_of(js, NULL), "missing gmm.c"), "%s", output_of(js, NULL));
+        cJSON_Delete(js);
+    }
+}
+
+Test(hostile11, names_keep_their_unicode_and_get_distinct_safe_folders, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *a = results_of(UNI1), *b = results_of(UNI2);
+    const char *fa = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(a, "tilelab"), "folder")->valuestring;
+    const char *fb = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(b, "tilelab"), "folder")->valuestring;
+    cr_assert_str_neq(fa, fb);
+    cr_assert(!strchr(fa, '.') && fa[0] != '-', "unsafe folder %s", fa);
+    char *md = tg_read_file(OUT "/summary.md", 1 << 24, NULL);
+    cr_assert(md && strstr(md, "| " UNI1 " |") && strstr(md, "| " UNI2 " |") && strstr(md, "| --public-only |"),
+              "summary.md lost an original name");
+    free(md);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* ------------------------------------------------------------ no sandbox: refused, or UNSAFE */
+
+static int run_sh(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    cr_assert(p, "cannot run %s", cmd);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+Test(sandbox, grading_without_a_sandbox_is_refused_unless_the_instructor_says_unsafe, .timeout = 300)
+{
+    char top[] = "/tmp/tl-unsafe-XXXXXX", cmd[2048], out[16384];
+    cr_assert(mkdtemp(top));
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/alice && cp %s/labs/01-cpu-baseline/gmm.c %s/alice/ && "
+             "TL_GRADE_NO_BWRAP=1 %s/grader/tl-grade --kit %s --lab 01 --out %s/out --public-only %s/alice 2>&1",
+             top, TL_SOURCE_ROOT, top, TL_BUILD_ROOT, TL_SOURCE_ROOT, top, top);
+    int rc = run_sh(cmd, out, sizeof out);
+    cr_assert_eq(rc, 2, "graded without a sandbox (exit %d): %s", rc, out);
+    cr_assert(strstr(out, "refusing to grade without a sandbox") && strstr(out, "--unsafe-no-sandbox"), "%s", out);
+    snprintf(cmd, sizeof cmd, "TL_GRADE_NO_BWRAP=1 %s/grader/tl-grade --kit %s --lab 01 --out %s/out --public-only "
+             "--unsafe-no-sandbox %s/alice >/dev/null 2>&1; cat %s/out/summary.md %s/out/alice/results.json",
+             TL_BUILD_ROOT, TL_SOURCE_ROOT, top, top, top, top);
+    run_sh(cmd, out, sizeof out);
+    cr_assert(strstr(out, "- isolation: UNSAFE (--unsafe-no-sandbox)"), "summary.md does not say UNSAFE: %s", out);
+    cr_assert(strstr(out, "\"isolation\":\t\"UNSAFE (--unsafe-no-sandbox)"), "results.json does not say UNSAFE: %s", out);
+    tg_rmtree(top);
+}
+
+Test(limits, memory_limits_come_from_this_machines_memory, .timeout = 10)
+{
+    tg_iso iso;
+    memset(&iso, 0, sizeof iso);
+    iso.mem_total = 24LL << 30;
+    cr_assert_lt(tg_mem_limit(&iso, 32LL << 30, 1), 24LL << 30, "a 32 GiB limit on a 24 GiB machine");
+    cr_assert_eq(tg_mem_limit(&iso, 1LL << 30, 2), 1LL << 30);
+    cr_assert_eq(tg_mem_limit(&iso, 8LL << 30, 4), (24LL << 30) / 4 * 3 / 4);
+    iso.mem_total = 512LL << 20;
+    cr_assert_eq(tg_mem_limit(&iso, 1LL << 30, 8), 256LL << 20, "the floor of 256 MiB");
+}
+
+Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_graded, .timeout = 30)
+{
+    /* Lab 01's tests, all passed but one that could not be graded here (as speed on an
+     * emulated GPU lab): results.json's score is out of the lab's points, scaled, and says so. */
+    static grun R;
+    memset(&R, 0, sizeof R);
+    R.lab = tg_lab_find("01");
+    cr_assert(R.lab);
+    gstudent st = {"alice", "/nowhere", "alice"};
+    static gsub g;
+    memset(&g, 0, sizeof g);
+    g.s = &st;
+    g.built = 1;
+    char top[] = "/tmp/tl-points-XXXXXX";
+    cr_assert(mkdtemp(top));
+    snprintf(g.odir, sizeof g.odir, "%s", top);
+    tres tr[32];
+    memset(tr, 0, sizeof tr);
+    int nt = R.lab->ntests;
+    double total = 0, skipped = 0;
+    for (int i = 0; i < nt; ++i) {
+        tr[i].t = &R.lab->tests[i];
+        total += tr[i].t->points;
+        tr[i].graded = i != 0;
+        tr[i].passed = tr[i].graded;
+        tr[i].score = tr[i].graded ? tr[i].t->points : 0;
+        if (!tr[i].graded) {
+            skipped = tr[i].t->points;
+            tg_buf_printf(&tr[i].out, "not graded: no GPU here\n");
+        }
+    }
+    double sc, mx;
+    tg_write_reports(&R, &g, tr, nt, 1.0, &sc, &mx);
+    cr_assert_eq(mx, total - skipped);
+    char p[256];
+    snprintf(p, sizeof p, "%s/results.json", top);
+    char *text = tg_read_file(p, 1 << 22, NULL);
+    cJSON *js = cJSON_Parse(text);
+    cr_assert(js, "no results.json");
+    const cJSON *tl = cJSON_GetObjectItemCaseSensitive(js, "tilelab");
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total,
+                 "every graded point, scaled to the lab's %g", total);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "points")->valuedouble, total);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "graded_score")->valuedouble, total - skipped);
+    const char *out = cJSON_GetObjectItemCaseSensitive(js, "output")->valuestring;
+    cr_assert(strstr(out, "not graded here: ") && strstr(out, R.lab->tests[0].name) && strstr(out, "for Gradescope (out of"),
+              "%s", out);
+    cJSON_Delete(js);
+    free(text);
+    for (int i = 0; i < nt; ++i)
+        tg_buf_free(&tr[i].out);
+    tg_rmtree(top);
+}
