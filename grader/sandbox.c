@@ -175,6 +175,29 @@ static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *
     A(a, "--ro-bind-try"); A(a, "/etc/ld.so.cache"); A(a, "/etc/ld.so.cache");
     A(a, "--ro-bind-try"); A(a, "/etc/alternatives"); A(a, "/etc/alternatives");
     A(a, "--dev"); A(a, "/dev");
+    /* The build tools' folders outside /usr (the GPU server's meson and ninja live in a Python
+     * virtualenv under /opt): read-only, the whole virtualenv when the folder is its bin/ (its
+     * scripts need its site-packages), so the scrubbed PATH finds tools that can also run. */
+    if (o->extra_path) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", o->extra_path);
+        char *save = NULL;
+        for (char *d = strtok_r(buf, ":", &save); d && a->ns < 20; d = strtok_r(NULL, ":", &save)) {
+            if (d[0] != '/' || strncmp(d, "/usr/", 5) == 0 || strcmp(d, "/bin") == 0)
+                continue;
+            char root[320], cfg[400];
+            snprintf(root, sizeof root, "%s", d);
+            char *slash = strrchr(root, '/');
+            if (slash && slash != root && strcmp(slash, "/bin") == 0) {
+                *slash = '\0';
+                snprintf(cfg, sizeof cfg, "%s/pyvenv.cfg", root);
+                if (access(cfg, R_OK) != 0)
+                    snprintf(root, sizeof root, "%s", d);
+            }
+            const char *p = S(a, "%s", root);
+            A(a, "--ro-bind-try"); A(a, p); A(a, p);
+        }
+    }
     if (o->gpu) {
         /* Driver libraries reached through LD_LIBRARY_PATH (containers): bind those folders. */
         const char *llp = getenv("LD_LIBRARY_PATH");
