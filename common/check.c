@@ -215,7 +215,7 @@ static int row_stride(const float *got, const double *ref, const double *absref,
         if (is_poison(got[e]))
             continue;
         ++written;
-        for (long r = e / s; r >= 0 && r < m; --r) {
+        for (long r = e / s < m - 1 ? e / s : m - 1; r >= 0; --r) {
             long c = e - r * s;
             if (c >= n)
                 break;

@@ -481,6 +481,13 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         }
     }
     watchdog_disarm();
+    if (run_rc < 0 && strncmp(err, "order-dependent", 15) == 0 &&
+        tl_check(P.data, ref, absref, m, n, k, v->tile, Mp->data, Np->data, &out->rep) &&
+        out->rep.pattern == TL_PAT_ROW_STRIDE) {
+        /* Emulated: the thread order changed the result because stores collide (a wrong row
+         * stride), not because a barrier is missing: say what the checker sees. */
+        run_rc = 0;
+    }
     if (run_rc < 0) {
         out->result = CASE_FAIL;
         snprintf(out->reason, sizeof out->reason, "FAIL: %s", err);
@@ -491,7 +498,9 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     int broken = tl_matrix_guards_broken(R, &where);
     tl_check(R->data, ref, absref, m, n, k, v->tile, Mp->data, Np->data, &out->rep);
     out->have_rep = 1;
-    if (differs && out->rep.wrong) {
+    /* Stores of several threads landing on one element (a wrong row stride) also differ from run
+     * to run: the checker's own pattern names that bug better than "race". */
+    if (differs && out->rep.wrong && out->rep.pattern != TL_PAT_ROW_STRIDE) {
         out->rep.pattern = TL_PAT_RACE;
         snprintf(out->rep.detail, sizeof out->rep.detail,
                  "run %d gave other bits than run 1 on the same inputs, %ld wrong: a race (a "
