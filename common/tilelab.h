@@ -13,6 +13,7 @@
 
 #include "labtable.h"
 #include "param.h"
+#include "records.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -213,32 +214,7 @@ int  tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warm
                       tl_stats *st, int *l2_flushed, char *err, size_t errlen);
 
 /* -------------------------------------------------------------- records.c */
-typedef struct tl_records {
-    FILE *f;
-    char  path[1024];
-    char  tmp[1040];
-} tl_records;
-
-typedef struct tl_record_row {
-    const char *kind, *lab, *variant;
-    int    m, k, n, tile;            /* 0: empty field                                    */
-    int    regs, smem_bytes;         /* -1: empty                                          */
-    double occ_calc, occ_api;        /* < 0: empty                                         */
-    const char *status;              /* PASS, FAIL, SKIP                                   */
-    const tl_stats *stats;           /* NULL: no time                                      */
-    double gflops, gbps;             /* < 0: empty                                         */
-} tl_record_row;
-
-extern const char tl_records_header[];
-
-/* Opens path.tmp and writes the metadata; extra is more "key: value" lines or NULL. */
-int  tl_records_open(tl_records *r, const char *path, const tl_device_info *dev,
-                     uint64_t seed, const char *timing, const char *extra, char *err, size_t errlen);
-void tl_records_row(tl_records *r, const tl_record_row *row);
-/* Flushes, fsyncs and renames path.tmp to path. 0 ok. */
-int  tl_records_close(tl_records *r, char *err, size_t errlen);
-void tl_records_abort(tl_records *r);   /* removes path.tmp */
-const char *tl_build_type(void);
+/* The records format, its writer and its reader: records.h (included above). */
 
 /* --------------------------------------------------------------- driver.c */
 /* One variant as the driver runs it: the lab table's facts (labtable.h) with lab.c's code. */

@@ -227,8 +227,8 @@ void tg_build_kit(grun *R)
     tg_write_atomic(lp, log.s ? log.s : "", log.len);
     tg_buf_free(&log);
     if (rc != 0) {
-        snprintf(R->kit_build_why, sizeof R->kit_build_why, "the kit's own build failed (%s; see %s): each "
-                 "submission is configured and built from clean", rc < 0 ? err : desc, lp);
+        snprintf(R->kit_build_why, sizeof R->kit_build_why, "the kit itself (its skeletons, no student file) does "
+                 "not build here (%s); see %s: a file the build needs that git does not track?", rc < 0 ? err : desc, lp);
         return;
     }
     snprintf(R->kit_build, sizeof R->kit_build, "%s", bdir);

@@ -9,12 +9,12 @@
 # excluded kinds may be in it, it is configured and built from clean in DIR.tmp, and `./kit check
 # 01` (grader/kit-check.sh) must fail on the skeleton with the teaching output. Only then is DIR.tmp
 # renamed to DIR. A non-empty DIR is never overwritten.
-# Called by ./kit with TL_ROOT and TL_BUILD (a configured build folder) exported.
+# Called by ./kit with TL_ROOT and TL_BUILD (a configured build folder; default TL_ROOT/build) exported.
 # Exit: 0 written, 1 the edition failed its proof (nothing published), 2 bad usage.
 set -eu
 
 : "${TL_ROOT:?kit release: TL_ROOT is not set (run it as ./kit release DIR)}"
-: "${TL_BUILD:?kit release: TL_BUILD is not set (run it as ./kit release DIR)}"
+TL_BUILD=${TL_BUILD:-$TL_ROOT/build}   # where tl-grade is built (the kit's build folder)
 . "$TL_ROOT/common/kit-lib.sh"
 TL_WHO="kit release"
 
@@ -50,23 +50,13 @@ trap 'rm -rf "$tmp" "$tmp.list" "$tmp.tracked" "$tmp.sums" "$tmp.log"' EXIT
 trap 'exit 143' INT TERM
 
 # ------------------------------------------------------------------ what goes in
+. "$TL_ROOT/grader/kit-lib.sh"
+tl_need_grader_libs
+TL_WHO="kit release"
 tl_build grader/tl-grade || exit 1
 tg=$TL_BUILD/grader/tl-grade
 list=$tmp.list
-if "$tg" --help 2>&1 | grep -q -e --print-pristine; then
-    "$tg" --print-pristine "$root" >"$list" || tl_die "tl-grade --print-pristine failed (above)" 1
-else
-    # FALLBACK until tl-grade --print-pristine is on main (then this branch goes): intake.c's
-    # exclusions (tg_path_excluded) restated.
-    (cd "$root" && find . -type f | sed 's|^\./||') | while IFS= read -r f; do
-        case $f in
-        solutions/* | tests/* | .git/* | .carry/* | .gl/* | .whl/* | build/* | build-*/*) continue ;;
-        grader/secret* | grader/hidden* | *.secret* | */.secret*) continue ;;
-        */.state/*) continue ;;
-        esac
-        printf '%s\n' "$f"
-    done >"$list"
-fi
+"$tg" --print-pristine "$root" >"$list" || tl_die "tl-grade --print-pristine failed (above)" 1
 [ -s "$list" ] || tl_die "tl-grade --print-pristine listed no files for '$root'" 1
 if [ -e "$root/.git" ] && git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
     # Tracked files only: an instructor's untracked class folders and grading results stay out.

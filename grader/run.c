@@ -436,13 +436,19 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     if (!prebuilt) {
         double tk = tl_now_ms();
         tg_build_kit(R);           /* the kit's own parts, once for the whole class */
-        if (!R->check || !R->quiet)
+        if ((!R->check || !R->quiet) && (R->kit_build[0] || !R->iso.bwrap))
             fprintf(R->check ? stdout : stderr, "tl-grade: %s%s%s\n", R->kit_build[0] ?
                     "the kit is built once for this run; each submission compiles its own files over it" :
                     R->kit_build_why, R->kit_build[0] && R->kit_archs[0] ? "; GPU code for sm_" : "",
                     R->kit_build[0] ? R->kit_archs : "");
         if (R->kit_build[0] && !R->check)
             fprintf(stderr, "tl-grade: the kit's build took %.1f s\n", (tl_now_ms() - tk) / 1000.0);
+        if (!R->kit_build[0] && R->iso.bwrap) {
+            /* The pristine kit with its skeletons does not build: the grader's problem (a file not
+             * in git, a broken kit), never a zero for every student. */
+            fprintf(stderr, "tl-grade: not graded: %s\n", R->kit_build_why);
+            return EXIT_GRADER;
+        }
     }
     if (R->lab->gpu && !R->check)
         fprintf(stderr, "tl-grade: GPU: %s\n", R->gpu_why);

@@ -89,4 +89,9 @@ int  tg_child_net_killed(const tg_child *c);
 void tg_child_describe(const tg_child *c, char *buf, size_t len);
 void tg_child_free(tg_child *c);
 
+/* Shared by sandbox.c and child.c: writes s to a file (0 or -1); reads "key N" from a cgroup
+ * counter file (-1 when absent). */
+int  tg_sb_write_str(const char *path, const char *s);
+long tg_sb_read_counter(const char *path, const char *key);
+
 #endif

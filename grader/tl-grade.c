@@ -41,8 +41,8 @@ static int usage(FILE *out, int code)
             "       tl-grade --check --lab NN --out DIR [--emulate] FOLDER\n"
             "       tl-grade --print-files NN | --print-dir NN | --print-targets NN | --print-pristine KITDIR\n\n"
             "Grades each SUBMISSION (a student's folder, or a .tar, .tar.gz, .tgz or .zip of it) for lab NN.\n"
-            "Only the lab's student files are taken; they are built over a pristine copy of the kit and\n"
-            "run in a sandbox on cases made from the secret seed.\n\n"
+            "Only the lab's student files are taken; they are compiled over the kit, built once for the\n"
+            "run from a pristine copy, and run in a sandbox on cases made from the secret seed.\n\n"
             "  --lab NN          the lab: ");
     for (int i = 0; i < tg_nlabs; ++i)
         fprintf(out, "%s%s", i ? ", " : "", tg_labs[i].id);

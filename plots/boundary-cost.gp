@@ -10,12 +10,15 @@ here = ARG0[1:strstrt(ARG0, "boundary-cost.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
 
 set ylabel "GFLOP/s (2 n^3 / median time)"
-set xlabel "matrix size n\n(tiled, lab 03, runs only where n is a multiple of its TILE_WIDTH)"
+set xlabel "matrix size n, and under it the waves of blocks for TILE 16 | TILE 32\n(tiled, lab 03, runs only where n is a multiple of its TILE_WIDTH)"
 set style fill solid 0.9 border lc rgb "#404040"
-set xtics nomirror scale 0 rotate by 45 right
-set key inside top center horizontal samplen 1.5 spacing 1.1 font ",24" width 1 maxcols 4
+set xtics nomirror scale 0 font ",17"
+set key inside top right horizontal samplen 1.5 spacing 1.1 font ",22" width 1 maxcols 2
 
 w = 0.19     # bar width; four bars per size
+# Waves (the tic labels, from tl-plotprep): a grid of ceil(n/T)^2 blocks runs in waves of
+# SMs x resident blocks per SM (2048 threads / T^2: 8 for T 16, 2 for T 32); one size past a full
+# wave starts a second, nearly empty one.
 xs(i, j) = i + (j - 1.5) * w
 
 if (n_boundary_sizes == 0) {
@@ -27,12 +30,21 @@ if (n_boundary_sizes == 0) {
     unset y2tics
     plot NaN notitle
 } else {
-    set yrange [0 : boundary_max_gflops * 1.3]
+    set yrange [0 : boundary_max_gflops * 1.38]
+    set format y "%.0s%c"
+    set bmargin 6.5
+    if (sm_count > 0) {
+        slots32 = 2 * sm_count
+        second = 289 > slots32 ? sprintf("a second wave of %d blocks runs nearly alone:\nthat is why n = 513 is slower than 512 (256 blocks, one wave).", 289 - slots32) : "one wave."
+        set label 95 sprintf("waves: ceil(n/T)^2 blocks / (%d SMs x 8 or x 2 resident blocks), rounded up.\nn = 513, TILE 32: 17 x 17 = 289 blocks for %d slots; %s", \
+            sm_count, slots32, second) at graph 0.01, graph 0.88 left front font ",17"
+    }
     set xrange [-0.6 : n_boundary_sizes - 0.4]
     set boxwidth w
-    plot need(datafile("boundary_cost.dat")) using 0:(NaN):xtic(1) with boxes notitle, \
+    plot need(datafile("boundary_cost.dat")) using 0:(NaN) with boxes notitle, \
          "" using (xs($0, 0)):2 with boxes lc rgb color("boundary16") title "boundary 16", \
          "" using (xs($0, 1)):3 with boxes lc rgb color("tiled16") title "tiled 16", \
          "" using (xs($0, 2)):4 with boxes lc rgb color("boundary32") title "boundary 32", \
-         "" using (xs($0, 3)):5 with boxes lc rgb color("tiled32") title "tiled 32"
+         "" using (xs($0, 3)):5 with boxes lc rgb color("tiled32") title "tiled 32", \
+         "" using ($0):(NaN):xtic(6) with points notitle
 }

@@ -57,16 +57,33 @@ if (synthetic) {
 }
 
 # One look per series, the same on every chart.
-color(s) = s eq "cpu_ijk" ? "#7f7f7f" : s eq "cpu_ikj" ? "#a0a0a0" : s eq "cpu_blocked" ? "#505050" : \
-           s eq "naive" ? "#d62728" : s eq "tiled16" ? "#1f77b4" : s eq "tiled32" ? "#2ca02c" : \
-           s eq "boundary16" ? "#6baed6" : s eq "boundary32" ? "#74c476" : s eq "cublas" ? "#ff7f0e" : "#000000"
+color(s) = s eq "cpu_ijk" ? "#8c564b" : s eq "cpu_ikj" ? "#17becf" : s eq "cpu_blocked" ? "#7f7f7f" : \
+           s eq "cpu_blocked64" ? "#e377c2" : \
+           s eq "naive" ? "#d62728" : s eq "naive_rows" ? "#8c1c13" : s eq "naive_ldcg" ? "#f08080" : \
+           s eq "tiled16" ? "#1f77b4" : s eq "tiled32" ? "#2ca02c" : \
+           s eq "boundary16" ? "#6baed6" : s eq "boundary32" ? "#74c476" : \
+           s eq "tiled32_conflict" ? "#9467bd" : s eq "tiled32_pad" ? "#17becf" : \
+           s eq "coarse1d" ? "#bcbd22" : s eq "regtile" ? "#8c564b" : s eq "warptile" ? "#e377c2" : \
+           s eq "cublas" ? "#ff7f0e" : "#000000"
 rgbint(s) = int("0x" . color(s)[2:7])
 dashof(s) = (s eq "cpu_ijk" || s eq "boundary16" || s eq "boundary32") ? 2 : 1
 pointof(s) = s eq "naive" ? 7 : s eq "tiled16" ? 5 : s eq "tiled32" ? 9 : s eq "cublas" ? 13 : \
-             s eq "boundary16" ? 4 : s eq "boundary32" ? 8 : 6
-nameof(s) = s eq "cpu_ijk" ? "CPU ijk" : s eq "cpu_ikj" ? "CPU ikj" : s eq "cpu_blocked" ? "CPU blocked" : \
-            s eq "naive" ? "naive" : s eq "tiled16" ? "tiled 16" : s eq "tiled32" ? "tiled 32" : \
-            s eq "boundary16" ? "boundary 16" : s eq "boundary32" ? "boundary 32" : s eq "cublas" ? "cuBLAS" : s
+             s eq "boundary16" ? 4 : s eq "boundary32" ? 8 : s eq "cpu_ijk" ? 7 : s eq "cpu_ikj" ? 5 : \
+             s eq "cpu_blocked" ? 9 : s eq "cpu_blocked64" ? 11 : 6
+nameof(s) = s eq "cpu_ijk" ? "CPU ijk" : s eq "cpu_ikj" ? "CPU ikj" : s eq "cpu_blocked" ? "CPU blocked 32" : \
+            s eq "cpu_blocked64" ? "CPU blocked 64" : \
+            s eq "naive" ? "naive" : s eq "naive_rows" ? "naive, x walks rows" : s eq "naive_ldcg" ? "naive, __ldcg (no L1)" : \
+            s eq "tiled16" ? "tiled 16" : s eq "tiled32" ? "tiled 32" : \
+            s eq "boundary16" ? "boundary 16" : s eq "boundary32" ? "boundary 32" : \
+            s eq "tiled32_conflict" ? "tiled 32, bank conflicts" : s eq "tiled32_pad" ? "tiled 32, padded" : \
+            s eq "coarse1d" ? "lab 06 coarse 1-D" : s eq "regtile" ? "lab 06 register tile" : \
+            s eq "warptile" ? "lab 06 speed step" : s eq "cublas" ? "cuBLAS SGEMM" : s
+# the memory levels of the hierarchical roofline: DRAM, L2, L1, shared (level index 0..3)
+levelcolor(l) = l == 0 ? "#d62728" : l == 1 ? "#ff7f0e" : l == 2 ? "#2ca02c" : "#1f77b4"
+levelpoint(l) = l == 0 ? 7 : l == 1 ? 5 : l == 2 ? 9 : 11
+# whole numbers with thousands separated by commas, as on the slides: 51378 -> "51,378"
+commas(x) = x != x ? "-" : x < 1000 ? sprintf("%.0f", x) : x < 1000000 ? sprintf("%d,%03d", int(x / 1000), int(x) % 1000) : \
+            sprintf("%d,%03d,%03d", int(x / 1000000), int(x / 1000) % 1000, int(x) % 1000)
 
 # Decades on a log axis as 1, 10, 100, 1k, 10k ... (gnuplot's %c would write 100m for 0.1).
 decade(e) = e < 0 ? sprintf("%g", 10.0**e) : e < 3 ? sprintf("%d", int(10**e)) : e < 6 ? sprintf("%dk", int(10**(e-3))) : sprintf("%dM", int(10**(e-6)))

@@ -7,13 +7,15 @@
 #      TL_BUILD  a configured Meson build folder (default: $TL_ROOT/build)
 #      TL_PLOTPREP  a built tl-plotprep to use instead of building one (the tests set it)
 #      TL_GNUPLOT   the gnuplot command (default: gnuplot)
-# Without RECORDS it plots the shipped dataset, plots/data/*.csv. Writes every chart as PNG, PDF and
-# SVG into $TL_BUILD/plots/ (temporary names first, renamed once complete and non-empty).
+# Without RECORDS it draws the lecturer's newest records, $TL_BUILD/bench/records-*.csv (what ./kit
+# bench writes), else the first shipped dataset in name order, plots/data/*.csv; it says which.
+# Writes every chart as PNG, PDF and SVG into $TL_BUILD/plots/ (temporary names first, renamed once
+# complete and non-empty), and the slides' figures into $TL_BUILD/plots/measured.tex.
 # Exit codes: 0 ok, 1 a chart did not render, 2 bad usage or input (with tl-plotprep's message).
 
 set -u
 
-CHARTS="gflops-vs-size roofline tile-occupancy-sweep boundary-cost lecture-model-vs-measured"
+CHARTS="ladder roofline mission gflops-vs-size cpu-baseline boundary-cost rectangular tile-occupancy-sweep"
 FORMATS="png pdf svg"
 
 usage() {
@@ -22,12 +24,16 @@ usage: sh plots/kit-plots.sh [--help] [RECORDS.csv...]   (or: ./kit plots [RECOR
 
 Renders the lecture charts ($CHARTS)
 as PNG, PDF and SVG into \$TL_BUILD/plots/, from records files written by ./kit bench.
-Without RECORDS it uses the shipped dataset plots/data/*.csv.
+Without RECORDS it uses your newest ./kit bench records (\$TL_BUILD/bench/records-*.csv),
+else the first shipped dataset in plots/data/ (the H100's); it prints which file it draws.
 EOF
 }
 
-say() { printf 'kit plots: %s\n' "$*"; }
-refuse() { printf 'kit plots: %s\n' "$*" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
+TL_WHO="kit plots"
+. "$here/../common/kit-lib.sh"   # this script's own kit (TL_ROOT may name another, in the tests)
+say() { tl_say "kit plots: $*"; }
+refuse() { tl_die "$*"; }
 
 for arg in "$@"; do
     case $arg in
@@ -47,12 +53,18 @@ if ! command -v "$gnuplot" >/dev/null 2>&1; then
 (without --no-install-recommends apt also pulls ImageMagick and Ghostscript)"
 fi
 
-# The records: the arguments, or the shipped dataset.
+# The records: the arguments, else the lecturer's newest bench records, else one shipped dataset.
 if [ $# -eq 0 ]; then
-    set -- "$TL_ROOT"/plots/data/*.csv
-    if [ ! -e "$1" ]; then
-        refuse "no dataset in $TL_ROOT/plots/data/: measure one on a GPU machine with ./kit bench (it writes
-plots/data/DEVICE-DATE.csv), or pass records files: ./kit plots FILE.csv"
+    newest=$(ls -t "$TL_BUILD"/bench/records-*.csv 2>/dev/null | head -n 1)
+    if [ -n "$newest" ]; then
+        set -- "$newest"
+        say "drawing your newest records: $newest"
+    else
+        shipped=$(ls "$TL_ROOT"/plots/data/*.csv 2>/dev/null | LC_ALL=C sort | head -n 1)
+        [ -n "$shipped" ] || refuse "no records: measure on a GPU machine with ./kit bench (it writes
+$TL_BUILD/bench/records-DEVICE-DATE.csv), or pass records files: ./kit plots FILE.csv"
+        set -- "$shipped"
+        say "drawing the shipped dataset $shipped (no records of yours in $TL_BUILD/bench/)"
     fi
 fi
 
@@ -79,7 +91,7 @@ work=$out/work
 mkdir -p "$out" || refuse "cannot make $out"
 rm -rf "$work"
 # plotprep's message names the file, the line and the fix; pass it on as it is.
-"$plotprep" --out "$work" "$@" || exit 2
+"$plotprep" --out "$work" --tex "$out/measured.tex" "$@" || exit 2
 
 status=0
 written=""
@@ -127,5 +139,5 @@ if [ "$status" -ne 0 ]; then
     printf 'kit plots: some charts did not render (see above)\n' >&2
     exit "$status"
 fi
-say "from: $*"
+say "charts and measured.tex drawn from: $*"
 exit 0

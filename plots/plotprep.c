@@ -1,19 +1,25 @@
 /* plotprep.c: turn records files into gnuplot-ready data for the lecture charts (tl-plotprep).
  *
  *   build:  meson compile -C build tl-plotprep
- *   run:    build/plots/tl-plotprep --out WORKDIR RECORDS.csv...   (plots/kit-plots.sh does this)
+ *   run:    build/plots/tl-plotprep --out WORKDIR [--tex FILE] RECORDS.csv...   (plots/kit-plots.sh)
+ *           build/plots/tl-plotprep --table RECORDS.csv...        the ladder table (./kit bench prints it)
+ *           build/plots/tl-plotprep --check-roofs RECORDS.csv...  exit 1 if a point is above its roof
  *
- * Reads every records file strictly (records_in.c), checks that together they hold what the charts
- * need (PASS gemm rows, both ceilings, one device), and writes into WORKDIR:
+ * Reads every records file strictly (common/records.c), checks that together they hold what the
+ * charts need (PASS gemm rows, the DRAM and FMA ceilings, one device), and writes into WORKDIR:
  *   gemm_VARIANT.dat   one per variant with PASS rows: size m k n gflops median_ms min_ms max_ms
- *   boundary_cost.dat  n boundary16 tiled16 boundary32 tiled32 (GFLOP/s, NaN where not measured)
- *   roofline.dat       variant intensity_flop_per_byte gflops n, each GPU kernel at its largest size
- *   model.dat          "label" model_bound measured_bound measured_best (GFLOP/s)
+ *   boundary_cost.dat  n boundary16 tiled16 boundary32 tiled32 (GFLOP/s, NaN where not measured) "tic label"
+ *   rect.dat           the rectangular runs: idx "m x k x n" rect16 rect32 (GFLOP/s)
+ *   ladder.dat         the kernel ladder at the traffic size (prep_ladder.c)
+ *   hroofline.dat      each kernel at its intensity at each memory level (prep_ladder.c)
+ *   mission.dat, served.dat  the mission chart's bars (prep_ladder.c)
  *   sweep.dat          "label" tile regs smem_bytes occ_calc occ_api gflops (lab 05 sweep rows)
  *   meta.gp            gnuplot assignments: device, date, ceilings, bounds, which series have data
- * Exit codes: 0 ok, 2 bad usage or input (the message names file, line and fix).
+ * and with --tex FILE the slides' figures as LaTeX macros (prep_tex.c): the charts and the deck's
+ * numbers come from one program reading one set of records.
+ * Exit codes: 0 ok, 1 --check-roofs found a point above its roof, 2 bad usage or input.
  */
-#include "records_in.h"
+#include "plotprep.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,39 +28,28 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The lecture's model GPU (lecture 07 and PASI lecture 3): 1000 GFLOP/s, 150 GB/s, 4 bytes per FLOP. */
-#define MODEL_PEAK_GFLOPS 1000.0
-#define MODEL_BW_GBPS 150.0
-#define BYTES_PER_FLOP_NAIVE 4.0 /* one 4-byte operand per FLOP: 8 B per multiply-add pair */
 
 /* Series the charts know, in the order of their legends. */
-static const char *const gemm_series[] = {"cpu_ijk",    "cpu_ikj",    "cpu_blocked", "naive", "tiled16",
-                                          "tiled32",    "boundary16", "boundary32",  "cublas"};
+static const char *const gemm_series[] = {"cpu_ijk", "cpu_ikj", "cpu_blocked", "cpu_blocked64", "naive", "tiled16",
+                                          "tiled32", "boundary16", "boundary32", "cublas"};
 #define N_GEMM_SERIES (sizeof gemm_series / sizeof gemm_series[0])
-static const char *const gpu_kernels[] = {"naive", "tiled16", "tiled32", "boundary16", "boundary32", "cublas"};
-#define N_GPU_KERNELS (sizeof gpu_kernels / sizeof gpu_kernels[0])
 
-/* A PASS row with the file it came from. */
-typedef struct row_ref {
-    const tl_rec_row *row;
-    const char *path;
-} row_ref;
-
-typedef struct dataset {
-    tl_rec_file *files;
-    size_t nfiles;
-    row_ref *pass; /* every PASS row of every file */
-    size_t npass;
-    size_t nfail, nskip, ngemm_rows;
-    double bw_gbps, peak_gflops;
-} dataset;
+const char *const ladder_order[] = {"naive_rows", "naive", "naive_ldcg", "tiled16", "tiled32", "boundary16",
+                                    "boundary32", "tiled32_conflict", "tiled32_pad", "coarse1d", "regtile",
+                                    "warptile", "cublas"};
+const size_t n_ladder = sizeof ladder_order / sizeof ladder_order[0];
+const char *const level_name[N_LEVELS] = {"DRAM", "L2", "L1", "shared"};
 
 static void usage(FILE *to)
 {
     fprintf(to,
-            "usage: tl-plotprep --out WORKDIR RECORDS.csv...\n"
+            "usage: tl-plotprep --out WORKDIR [--tex FILE] RECORDS.csv...\n"
+            "       tl-plotprep --table RECORDS.csv...\n"
+            "       tl-plotprep --check-roofs RECORDS.csv...\n"
             "Reads records files (CONTRACTS.md section 4), checks them, and writes gnuplot data files and\n"
-            "meta.gp into WORKDIR for the charts in plots/*.gp. Exit 0 ok, 2 bad usage or input.\n");
+            "meta.gp into WORKDIR for the charts in plots/*.gp (--tex: the slides' figures as LaTeX macros);\n"
+            "--table prints the kernel ladder; --check-roofs checks that no kernel sits more than 5%% above\n"
+            "the roof of any memory level. Exit 0 ok, 1 a point above its roof, 2 bad usage or input.\n");
 }
 
 static int die2(const char *msg)
@@ -66,7 +61,47 @@ static int die2(const char *msg)
 /* ------------------------------------------------------------------------------------------------ */
 /* checks across files                                                                               */
 
-static int is_square(const tl_rec_row *r) { return r->m == r->k && r->k == r->n; }
+int is_square(const tl_rec_row *r) { return r->m == r->k && r->k == r->n; }
+
+const tl_rec_row *traffic_at(const dataset *d, const char *variant, long n)
+{
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "traffic") == 0 && strcmp(r->variant, variant) == 0 && is_square(r) && r->n == n)
+            return r;
+    }
+    return NULL;
+}
+
+long traffic_size(const dataset *d)
+{
+    long n = -1;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "traffic") == 0 && is_square(r) && r->n > n)
+            n = r->n;
+    }
+    return n;
+}
+
+int traffic_measured(const dataset *d)
+{
+    int any = 0, model = 0;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "traffic") == 0) {
+            any = 1;
+            model |= strcmp(r->traffic, "measured") != 0;
+        }
+    }
+    return any ? !model : -1;
+}
+
+double level_bytes(const tl_rec_row *t, int level)
+{
+    return level == LEVEL_DRAM ? t->dram_bytes : level == LEVEL_L2 ? t->l2_bytes : level == LEVEL_L1 ? t->l1_bytes
+                                                                                  : t->shared_bytes;
+}
 
 static int same_config(const tl_rec_row *a, const tl_rec_row *b)
 {
@@ -75,7 +110,7 @@ static int same_config(const tl_rec_row *a, const tl_rec_row *b)
            a->smem_bytes == b->smem_bytes;
 }
 
-static const row_ref *find_pass(const dataset *d, const char *kind, const char *variant)
+const row_ref *find_pass(const dataset *d, const char *kind, const char *variant)
 {
     for (size_t i = 0; i < d->npass; i++)
         if (strcmp(d->pass[i].row->kind, kind) == 0 && strcmp(d->pass[i].row->variant, variant) == 0)
@@ -157,6 +192,12 @@ static int check_dataset(dataset *d, char *err, size_t errlen)
                  files, d->bw_gbps, d->peak_gflops);
         return -1;
     }
+    static const char *const level_ceiling[N_LEVELS] = {"copy_bandwidth", "l2_bandwidth", "l1_bandwidth",
+                                                        "shared_bandwidth"};
+    for (int l = 0; l < N_LEVELS; l++) {
+        const row_ref *c = find_pass(d, "ceiling", level_ceiling[l]);
+        d->level_gbps[l] = c ? c->row->gbps : NAN;
+    }
     return 0;
 }
 
@@ -173,7 +214,7 @@ static int cmp_size(const void *a, const void *b)
 }
 
 /* Open WORKDIR/NAME for writing; on failure fill ERR. */
-static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen)
+FILE *open_out(const char *dir, const char *name, char *err, size_t errlen)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -183,7 +224,7 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
     return fp;
 }
 
-static int close_out(FILE *fp, const char *dir, const char *name, char *err, size_t errlen)
+int close_out(FILE *fp, const char *dir, const char *name, char *err, size_t errlen)
 {
     if (ferror(fp) | (fclose(fp) != 0)) {
         snprintf(err, errlen, "error writing '%s/%s' (disk full?)", dir, name);
@@ -193,7 +234,7 @@ static int close_out(FILE *fp, const char *dir, const char *name, char *err, siz
 }
 
 /* The PASS square gemm row of VARIANT at size N, or NULL. */
-static const tl_rec_row *gemm_at(const dataset *d, const char *variant, long n)
+const tl_rec_row *gemm_at(const dataset *d, const char *variant, long n)
 {
     for (size_t i = 0; i < d->npass; i++) {
         const tl_rec_row *r = d->pass[i].row;
@@ -204,7 +245,7 @@ static const tl_rec_row *gemm_at(const dataset *d, const char *variant, long n)
 }
 
 /* Best GFLOP/s of VARIANT over all its PASS gemm rows, NAN if none; *largest gets its largest square size. */
-static double gemm_best(const dataset *d, const char *variant, long *largest)
+double gemm_best(const dataset *d, const char *variant, long *largest)
 {
     double best = NAN;
     long big = -1;
@@ -222,7 +263,7 @@ static double gemm_best(const dataset *d, const char *variant, long *largest)
     return best;
 }
 
-static void put_real(FILE *fp, double v)
+void put_real(FILE *fp, double v)
 {
     if (isnan(v))
         fputs(" NaN", fp);
@@ -231,7 +272,7 @@ static void put_real(FILE *fp, double v)
 }
 
 /* A gnuplot double-quoted string: backslash and quote escaped, control characters dropped. */
-static void put_gp_string(FILE *fp, const char *s)
+void put_gp_string(FILE *fp, const char *s)
 {
     fputc('"', fp);
     for (; *s; s++) {
@@ -322,7 +363,13 @@ static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, dou
         return -1;
     }
     fputs("# GFLOP/s at each size a boundary kernel was measured; NaN = not measured (the tiled kernels run\n"
-          "# only at multiples of their tile)\n# n boundary16 tiled16 boundary32 tiled32\n", fp);
+          "# only at multiples of their tile); the tic label gives the waves of blocks for tile 16 | 32:\n"
+          "# ceil(n/T)^2 blocks over sm_count x (2048 / T^2) resident blocks, rounded up\n"
+          "# n boundary16 tiled16 boundary32 tiled32 \"tic\"\n", fp);
+    const char *smc = tl_rec_meta_get(&d->files[0], "sm_count");
+    long sms = -1;
+    if (!smc || tl_rec_parse_count(smc, &sms) != 0 || sms <= 0)
+        sms = -1;
     static const char *const cols[] = {"boundary16", "tiled16", "boundary32", "tiled32"};
     for (size_t i = 0; i < n; i++) {
         fprintf(fp, "%ld", sizes[i]);
@@ -332,6 +379,13 @@ static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, dou
             if (r && r->gflops > *top)
                 *top = r->gflops;
         }
+        if (sms > 0) {
+            long b16 = (sizes[i] + 15) / 16, b32 = (sizes[i] + 31) / 32;
+            fprintf(fp, " \"%ld\\n%ld|%ld\"", sizes[i], (b16 * b16 + sms * 8 - 1) / (sms * 8),
+                    (b32 * b32 + sms * 2 - 1) / (sms * 2));
+        } else {
+            fprintf(fp, " \"%ld\"", sizes[i]);
+        }
         fputc('\n', fp);
     }
     free(sizes);
@@ -339,62 +393,46 @@ static int write_boundary(const dataset *d, const char *dir, size_t *nsizes, dou
     return close_out(fp, dir, "boundary_cost.dat", err, errlen);
 }
 
-/* The lecture's first-order intensity of each GPU kernel, FLOP per byte of global-memory traffic. */
-static double model_intensity(const char *variant, long n)
+/* The rectangular runs of lab 04 (rect16, rect32), one bar pair per shape. */
+static int write_rect(const dataset *d, const char *dir, size_t *nshapes, double *top, char *err, size_t errlen)
 {
-    if (strcmp(variant, "naive") == 0)
-        return 1.0 / BYTES_PER_FLOP_NAIVE;
-    if (strcmp(variant, "tiled16") == 0 || strcmp(variant, "boundary16") == 0)
-        return 16.0 / BYTES_PER_FLOP_NAIVE;
-    if (strcmp(variant, "tiled32") == 0 || strcmp(variant, "boundary32") == 0)
-        return 32.0 / BYTES_PER_FLOP_NAIVE;
-    /* cuBLAS: its traffic is not known; plot it at the compulsory-traffic bound 2n^3 / (3 n^2 * 4 B) = n/6,
-     * the most any algorithm can reach (each matrix moved once). plots/README.md explains the choice. */
-    return (double)n / 6.0;
-}
-
-static int write_roofline(const dataset *d, const char *dir, size_t *npoints, char *err, size_t errlen)
-{
-    FILE *fp = open_out(dir, "roofline.dat", err, errlen);
+    FILE *fp = open_out(dir, "rect.dat", err, errlen);
     if (!fp)
         return -1;
-    fputs("# each GPU kernel at its largest square size; intensity from the lecture's model (FLOP/byte)\n"
-          "# variant intensity gflops n\n", fp);
+    fputs("# lab 04 rectangular runs, GFLOP/s; NaN = not measured\n# idx \"m x k x n\" rect16 rect32\n", fp);
     size_t count = 0;
-    for (size_t i = 0; i < N_GPU_KERNELS; i++) {
-        long big;
-        if (isnan(gemm_best(d, gpu_kernels[i], &big)) || big <= 0)
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "gemm") != 0 || (strcmp(r->variant, "rect16") && strcmp(r->variant, "rect32")))
             continue;
-        const tl_rec_row *r = gemm_at(d, gpu_kernels[i], big);
-        fprintf(fp, "%s %.6g %.6g %ld\n", gpu_kernels[i], model_intensity(gpu_kernels[i], big), r->gflops, big);
-        count++;
+        int seen = 0;
+        for (size_t j = 0; j < i; j++) {
+            const tl_rec_row *q = d->pass[j].row;
+            seen |= strcmp(q->kind, "gemm") == 0 && !strncmp(q->variant, "rect", 4) && q->m == r->m && q->k == r->k &&
+                    q->n == r->n;
+        }
+        if (seen)
+            continue;
+        double g[2] = {NAN, NAN};
+        for (size_t j = 0; j < d->npass; j++) {
+            const tl_rec_row *q = d->pass[j].row;
+            if (strcmp(q->kind, "gemm") == 0 && q->m == r->m && q->k == r->k && q->n == r->n) {
+                if (!strcmp(q->variant, "rect16"))
+                    g[0] = q->gflops;
+                else if (!strcmp(q->variant, "rect32"))
+                    g[1] = q->gflops;
+            }
+        }
+        for (int c = 0; c < 2; c++)
+            if (!isnan(g[c]) && g[c] > *top)
+                *top = g[c];
+        fprintf(fp, "%zu \"%ld x %ld x %ld\"", count++, r->m, r->k, r->n);
+        put_real(fp, g[0]);
+        put_real(fp, g[1]);
+        fputc('\n', fp);
     }
-    *npoints = count;
-    return close_out(fp, dir, "roofline.dat", err, errlen);
-}
-
-static int write_model(const dataset *d, const char *dir, char *err, size_t errlen)
-{
-    FILE *fp = open_out(dir, "model.dat", err, errlen);
-    if (!fp)
-        return -1;
-    double bw = d->bw_gbps, peak = d->peak_gflops;
-    double naive = bw / BYTES_PER_FLOP_NAIVE;
-    fputs("# GFLOP/s: the lecture's model GPU (1000 GFLOP/s, 150 GB/s), the same bounds from the measured\n"
-          "# ceilings, and the best the measured kernels reached (NaN = not measured)\n"
-          "# idx \"label\" model_bound measured_bound measured_best\n", fp);
-    fprintf(fp, "0 \"naive\" %.6g %.6g", MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, naive);
-    put_real(fp, gemm_best(d, "naive", NULL));
-    fprintf(fp, "\n1 \"TILE_WIDTH 16\" %.6g %.6g", fmin(16 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, MODEL_PEAK_GFLOPS),
-            fmin(16 * naive, peak));
-    put_real(fp, gemm_best(d, "tiled16", NULL));
-    fprintf(fp, "\n2 \"TILE_WIDTH 32\" %.6g %.6g", fmin(32 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, MODEL_PEAK_GFLOPS),
-            fmin(32 * naive, peak));
-    put_real(fp, gemm_best(d, "tiled32", NULL));
-    fprintf(fp, "\n3 \"FP32 peak\" %.6g %.6g", MODEL_PEAK_GFLOPS, peak);
-    put_real(fp, gemm_best(d, "cublas", NULL));
-    fputc('\n', fp);
-    return close_out(fp, dir, "model.dat", err, errlen);
+    *nshapes = count;
+    return close_out(fp, dir, "rect.dat", err, errlen);
 }
 
 static int write_sweep(const dataset *d, const char *dir, size_t *nrows, char *err, size_t errlen)
@@ -439,8 +477,12 @@ static void date_span(const dataset *d, size_t width, char *buf, size_t len)
         snprintf(buf, len, "%.*s .. %.*s", (int)width, lo, (int)width, hi);
 }
 
-static int write_meta(const dataset *d, const char *dir, size_t nboundary, double boundary_top, size_t nroof,
-                      size_t nsweep, char *err, size_t errlen)
+typedef struct counts {
+    size_t boundary, rect, ladder, hroof, sweep;
+    double boundary_top, rect_top;
+} counts;
+
+static int write_meta(const dataset *d, const char *dir, const counts *c, char *err, size_t errlen)
 {
     FILE *fp = open_out(dir, "meta.gp", err, errlen);
     if (!fp)
@@ -461,7 +503,8 @@ static int write_meta(const dataset *d, const char *dir, size_t nboundary, doubl
     fputs("\ndate_day = ", fp);
     put_gp_string(fp, day);
     fprintf(fp, "\nsynthetic = %d\n", strncmp(device, "synthetic", 9) == 0);
-    static const char *const copied[] = {"compute_capability", "sm_clock_mhz", "build_type", "timing"};
+    static const char *const copied[] = {"compute_capability", "sm_clock_mhz", "build_type", "timing", "cpu",
+                                         "driver_version", "clocks_before"};
     for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++) {
         const char *v = tl_rec_meta_get(&d->files[0], copied[i]);
         fprintf(fp, "meta_%s = ", copied[i]);
@@ -478,6 +521,20 @@ static int write_meta(const dataset *d, const char *dir, size_t nboundary, doubl
                 "model_tiled16 = %.6g\nmodel_tiled32 = %.6g\n",
             MODEL_PEAK_GFLOPS, MODEL_BW_GBPS, MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE,
             16 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE, 32 * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE);
+    fputs("\n# measured bandwidth per level, GB/s (NaN: the records have no such ceiling)\n", fp);
+    static const char *const lv[N_LEVELS] = {"dram_gbps", "l2_gbps", "l1_gbps", "shared_gbps"};
+    for (int l = 0; l < N_LEVELS; l++) {
+        fprintf(fp, "%s =", lv[l]);
+        put_real(fp, d->level_gbps[l]);
+        fputc('\n', fp);
+    }
+    const char *smc = tl_rec_meta_get(&d->files[0], "sm_count");
+    long sm_count = -1;
+    if (!smc || tl_rec_parse_count(smc, &sm_count) != 0)
+        sm_count = -1;
+    fprintf(fp, "sm_count = %ld\n", sm_count);
+    int tm = traffic_measured(d);
+    fprintf(fp, "traffic_n = %ld\ntraffic_src = \"%s\"\n", traffic_size(d), tm < 0 ? "none" : tm ? "measured" : "model");
 
     fputs("\n# gemm series: has_X (0/1), best_X (GFLOP/s, NaN when not measured), size range of square rows\n", fp);
     char present[512] = "", missing[512] = "";
@@ -494,7 +551,8 @@ static int write_meta(const dataset *d, const char *dir, size_t nboundary, doubl
                  gemm_series[i]);
         for (size_t j = 0; j < d->npass; j++) {
             const tl_rec_row *r = d->pass[j].row;
-            if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, gemm_series[i]) == 0 && is_square(r)) {
+            if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, gemm_series[i]) == 0 && is_square(r) &&
+                strncmp(r->variant, "cpu_", 4) != 0) {
                 lo = fmin(lo, (double)r->n);
                 hi = fmax(hi, (double)r->n);
             }
@@ -504,28 +562,41 @@ static int write_meta(const dataset *d, const char *dir, size_t nboundary, doubl
         lo = 64;
         hi = 4096;
     }
+    /* the CPU and the GPU series apart: one chart each (a GPU chart names no CPU) */
+    char cpu_list[256] = "", gpu_list[512] = "";
+    for (size_t i = 0; i < N_GEMM_SERIES; i++) {
+        if (isnan(gemm_best(d, gemm_series[i], NULL)))
+            continue;
+        char *l = strncmp(gemm_series[i], "cpu_", 4) == 0 ? cpu_list : gpu_list;
+        size_t cap = l == cpu_list ? sizeof cpu_list : sizeof gpu_list, used = strlen(l);
+        snprintf(l + used, cap - used, "%s%s", used ? " " : "", gemm_series[i]);
+    }
+    fputs("cpu_present = ", fp);
+    put_gp_string(fp, cpu_list);
+    fputs("\ngpu_present = ", fp);
+    put_gp_string(fp, gpu_list);
+    double clo = INFINITY, chi = 0;
+    for (size_t j = 0; j < d->npass; j++) {
+        const tl_rec_row *r = d->pass[j].row;
+        if (strcmp(r->kind, "gemm") == 0 && strncmp(r->variant, "cpu_", 4) == 0 && is_square(r)) {
+            clo = fmin(clo, (double)r->n);
+            chi = fmax(chi, (double)r->n);
+        }
+    }
+    fprintf(fp, "\ncpu_size_min = %.6g\ncpu_size_max = %.6g\n", chi > 0 ? clo : 64, chi > 0 ? chi : 512);
     fputs("gemm_present = ", fp);
     put_gp_string(fp, present);
     fputs("\ngemm_missing = ", fp);
     put_gp_string(fp, missing);
     fprintf(fp, "\nsize_min = %.6g\nsize_max = %.6g\n", lo, hi);
-    fputs("\n# roofline points: kernels with data, and the size each is shown at\nroof_kernels = \"", fp);
-    for (size_t i = 0, first = 1; i < N_GPU_KERNELS; i++) {
-        long big;
-        if (!isnan(gemm_best(d, gpu_kernels[i], &big)) && big > 0) {
-            fprintf(fp, "%s%s", first ? "" : " ", gpu_kernels[i]);
-            first = 0;
-        }
-    }
-    fputs("\"\n", fp);
-    for (size_t i = 0; i < N_GPU_KERNELS; i++) {
-        long big;
-        gemm_best(d, gpu_kernels[i], &big);
-        fprintf(fp, "roof_n_%s = %ld\n", gpu_kernels[i], big);
-    }
-    fprintf(fp, "\nboundary_max_gflops = %.6g\n", boundary_top);
-    fprintf(fp, "\nn_boundary_sizes = %zu\nn_roofline = %zu\nn_sweep = %zu\nn_fail = %zu\nn_skip = %zu\n",
-            nboundary, nroof, nsweep, d->nfail, d->nskip);
+    long sweep_w = -1;
+    for (size_t j = 0; j < d->npass; j++)
+        if (strcmp(d->pass[j].row->kind, "sweep") == 0)
+            sweep_w = d->pass[j].row->n;
+    fprintf(fp, "sweep_width = %ld\n", sweep_w);
+    fprintf(fp, "\nboundary_max_gflops = %.6g\nrect_max_gflops = %.6g\n", c->boundary_top, c->rect_top);
+    fprintf(fp, "\nn_boundary_sizes = %zu\nn_rect = %zu\nn_ladder = %zu\nn_hroof = %zu\nn_sweep = %zu\n"
+                "n_fail = %zu\nn_skip = %zu\n", c->boundary, c->rect, c->ladder, c->hroof, c->sweep, d->nfail, d->nskip);
     return close_out(fp, dir, "meta.gp", err, errlen);
 }
 
@@ -533,7 +604,8 @@ static int write_meta(const dataset *d, const char *dir, size_t nboundary, doubl
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
+    const char *out = NULL, *tex = NULL;
+    int table = 0, check = 0;
     char **paths = calloc((size_t)argc, sizeof *paths);
     size_t npaths = 0;
     if (!paths)
@@ -544,16 +616,22 @@ int main(int argc, char **argv)
             return 0;
         } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
+        } else if (strcmp(argv[i], "--tex") == 0 && i + 1 < argc) {
+            tex = argv[++i];
+        } else if (strcmp(argv[i], "--table") == 0) {
+            table = 1;
+        } else if (strcmp(argv[i], "--check-roofs") == 0) {
+            check = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "tl-plotprep: unknown option '%s' (or --out without a folder)\n", argv[i]);
+            fprintf(stderr, "tl-plotprep: unknown option '%s' (or --out/--tex without a value)\n", argv[i]);
             usage(stderr);
             return 2;
         } else {
             paths[npaths++] = argv[i];
         }
     }
-    if (!out || npaths == 0) {
-        fprintf(stderr, "tl-plotprep: %s\n", !out ? "no --out WORKDIR given" : "no records file given");
+    if ((!out && !tex && !table && !check) || npaths == 0) {
+        fprintf(stderr, "tl-plotprep: %s\n", npaths == 0 ? "no records file given" : "no --out WORKDIR given");
         usage(stderr);
         return 2;
     }
@@ -588,17 +666,26 @@ int main(int argc, char **argv)
     if (check_dataset(&d, err, sizeof err) != 0)
         return die2(err);
 
-    struct stat st;
-    if (mkdir(out, 0777) != 0 && !(errno == EEXIST && stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
-        fprintf(stderr, "tl-plotprep: cannot make folder '%s': %s\n", out, strerror(errno));
-        return 2;
+    int rc = 0;
+    if (table)
+        print_ladder_table(&d, stdout);
+    if (check)
+        rc = check_roofs(&d, stdout) ? 1 : 0;
+    if (out) {
+        struct stat st;
+        if (mkdir(out, 0777) != 0 && !(errno == EEXIST && stat(out, &st) == 0 && S_ISDIR(st.st_mode))) {
+            fprintf(stderr, "tl-plotprep: cannot make folder '%s': %s\n", out, strerror(errno));
+            return 2;
+        }
+        counts c = {0};
+        if (write_gemm_files(&d, out, err, sizeof err) != 0 ||
+            write_boundary(&d, out, &c.boundary, &c.boundary_top, err, sizeof err) != 0 ||
+            write_rect(&d, out, &c.rect, &c.rect_top, err, sizeof err) != 0 || write_ladder(&d, out, &c.ladder, err, sizeof err) != 0 ||
+            write_hroofline(&d, out, &c.hroof, err, sizeof err) != 0 || write_mission(&d, out, err, sizeof err) != 0 ||
+            write_sweep(&d, out, &c.sweep, err, sizeof err) != 0 || write_meta(&d, out, &c, err, sizeof err) != 0)
+            return die2(err);
     }
-    size_t nboundary = 0, nroof = 0, nsweep = 0;
-    double boundary_top = 0;
-    if (write_gemm_files(&d, out, err, sizeof err) != 0 || write_boundary(&d, out, &nboundary, &boundary_top, err, sizeof err) != 0 ||
-        write_roofline(&d, out, &nroof, err, sizeof err) != 0 || write_model(&d, out, err, sizeof err) != 0 ||
-        write_sweep(&d, out, &nsweep, err, sizeof err) != 0 ||
-        write_meta(&d, out, nboundary, boundary_top, nroof, nsweep, err, sizeof err) != 0)
+    if (tex && write_tex(&d, tex, err, sizeof err) != 0)
         return die2(err);
 
     for (size_t i = 0; i < d.nfiles; i++)
@@ -606,5 +693,5 @@ int main(int argc, char **argv)
     free(d.files);
     free(d.pass);
     free(paths);
-    return 0;
+    return rc;
 }

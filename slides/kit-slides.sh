@@ -4,12 +4,13 @@
 #   ./kit slides [RECORDS...]                      the front door (sets TL_ROOT, TL_BUILD)
 #   TL_ROOT=. TL_BUILD=build sh slides/kit-slides.sh [RECORDS...]
 #
-# Steps: (1) sh plots/kit-plots.sh RECORDS... renders the charts into $TL_BUILD/plots/;
-# (2) every chart the deck references must be there (else exit 2, naming it);
-# (3) the device, the date and the key figures are read from the same RECORDS into
-#     $TL_BUILD/slides/measured.tex (LaTeX macros the deck uses: nothing measured is typed
-#     into the deck); (4) pandoc -t beamer with pdflatex writes a temporary PDF that is
-#     renamed to lecture.pdf only when the build succeeded.
+# Steps: (1) sh plots/kit-plots.sh RECORDS... renders the charts into $TL_BUILD/plots/ and, in
+# the same tl-plotprep run, the device, the date and every measured figure the deck quotes into
+# $TL_BUILD/plots/measured.tex (LaTeX macros: nothing measured is typed into the deck); without
+# RECORDS it picks the lecturer's newest ./kit bench records, else a shipped dataset, and says
+# which; (2) every chart the deck references must be there (else exit 2, naming it);
+# (3) pandoc -t beamer with pdflatex writes a temporary PDF that is renamed to lecture.pdf only
+# when the build succeeded.
 # Exit codes: 0 built, 1 pandoc/LaTeX failed on the deck, 2 bad usage, input or missing tools.
 
 set -u
@@ -20,9 +21,10 @@ usage: ./kit slides [--help] [RECORDS...]
 
 Builds the lecture slides (slides/lecture.md) into $TL_BUILD/slides/lecture.pdf.
 RECORDS are benchmark record files (CSV, CONTRACTS section 4), for example the
-output of './kit bench' on your GPU. Without RECORDS the dataset shipped under
-plots/ is used. The charts come from plots/kit-plots.sh; the GPU, the date and
-the table of key figures on the slides are read from the same records.
+output of './kit bench' on your GPU. Without RECORDS your newest ./kit bench records
+are used (build/bench/records-*.csv), else the H100 dataset shipped in plots/data/;
+the build says which file it draws. The charts and every number on the slides come
+from one tl-plotprep run over the same records.
 
 Needs pandoc and pdflatex with beamer, pgf and lmodern (Debian: pandoc texlive-latex-base
 texlive-latex-recommended texlive-pictures lmodern, about 95 MB to download).
@@ -33,7 +35,10 @@ input or missing tools.
 EOF
 }
 
-die() { printf 'kit slides: %s\n' "$*" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+TL_WHO="kit slides"
+. "$here/../common/kit-lib.sh"   # this script's own kit
+die() { tl_die "$*"; }
 
 for a in "$@"; do
     case $a in
@@ -60,27 +65,17 @@ out=$TL_BUILD/slides
 # A records file says so in its metadata (CONTRACTS section 4: '# tilelab_records: 1').
 is_records() { head -n 40 "$1" 2>/dev/null | grep -q '^# tilelab_records:'; }
 
-if [ $# -eq 0 ]; then
-    # The shipped dataset: every records file under plots/ (tests keep theirs elsewhere).
-    # one file a line: paths may hold spaces (not newlines)
-    nl='
-'
-    old_ifs=$IFS; IFS=$nl; set -f
-    # shellcheck disable=SC2046 # split on newlines only, globbing off
-    set -- $(find "$TL_ROOT/plots" -name '*.csv' -type f 2>/dev/null | LC_ALL=C sort |
-             while IFS= read -r f; do is_records "$f" && printf '%s\n' "$f"; done)
-    set +f; IFS=$old_ifs
-    [ $# -gt 0 ] || die "no RECORDS given and no records file (CSV with '# tilelab_records:') under '$TL_ROOT/plots'; measure with './kit bench' and pass its output"
-fi
 for f in "$@"; do
     { [ -f "$f" ] && [ -r "$f" ]; } || die "cannot read records file '$f'"
     is_records "$f" || die "'$f' is not a tilelab records file: its metadata lacks '# tilelab_records: 1' (CONTRACTS section 4)"
 done
 
 # ---------------------------------------------------------------- 1. charts
-sh "$TL_ROOT/plots/kit-plots.sh" "$@"
+stage0=$(mktemp -d "${TMPDIR:-/tmp}/tl-slides-log.XXXXXX") || die "cannot create a temporary folder"
+sh "$TL_ROOT/plots/kit-plots.sh" "$@" > "$stage0/plots.log"
 rc=$?
-[ $rc -eq 0 ] || { printf 'kit slides: plots/kit-plots.sh failed (exit %s); no slides built\n' "$rc" >&2; exit "$rc"; }
+cat "$stage0/plots.log"
+[ $rc -eq 0 ] || { rm -rf "$stage0"; printf 'kit slides: plots/kit-plots.sh failed (exit %s); no slides built\n' "$rc" >&2; exit "$rc"; }
 
 # ---------------------------------------------------------------- 2. every figure the deck shows
 # Image references are written '![caption](CHART){attributes}' with CHART a chart name
@@ -89,7 +84,8 @@ figures=$(grep -o '!\[[^]]*\]([^)]*)' "$deck" | sed 's/.*](\([^)]*\))$/\1/' | LC
 [ -n "$figures" ] || die "the deck '$deck' references no chart"
 mkdir -p "$out" || die "cannot create '$out'"
 stage=$(mktemp -d "${TMPDIR:-/tmp}/tl-slides.XXXXXX") || die "cannot create a temporary folder"
-trap 'rm -rf "$stage"' EXIT
+trap 'rm -rf "$stage" "$stage0"' EXIT
+mv "$stage0/plots.log" "$stage/plots.log"
 trap 'exit 130' INT TERM
 : > "$stage/figures.sed"
 for name in $figures; do
@@ -131,9 +127,11 @@ if ! have_tools; then
 fi
 
 # ---------------------------------------------------------------- 4. measured figures
-# The GPU, the date and the key numbers, as LaTeX macros for the deck (slides/README.md lists them).
-awk -f "$here/measured.awk" "$@" > "$stage/measured.tex" || die "could not read the measured figures from the records"
-cp "$stage/measured.tex" "$out/measured.tex"
+# tl-plotprep wrote them with the charts (step 1), from the same records.
+[ -s "$plots/measured.tex" ] || die "plots/kit-plots.sh wrote no $plots/measured.tex (the deck's figures)"
+cp "$plots/measured.tex" "$stage/measured.tex" && cp "$plots/measured.tex" "$out/measured.tex" ||
+    die "cannot copy $plots/measured.tex"
+drawn=$(sed -n 's/^kit plots: charts and measured.tex drawn from: //p' "$stage/plots.log")
 
 # ---------------------------------------------------------------- 5. the PDF
 # The PDF's page objects are kept out of compressed object streams
@@ -164,4 +162,4 @@ if grep -q '^\[WARNING\]' "$log"; then
     printf 'kit slides: pandoc warned (see %s):\n' "$log" >&2
     grep '^\[WARNING\]' "$log" | head -n 5 >&2
 fi
-printf 'kit slides: wrote %s (figures from %s, numbers from %s)\n' "$out/lecture.pdf" "$plots" "$*"
+printf 'kit slides: wrote %s (charts and numbers drawn from %s)\n' "$out/lecture.pdf" "$drawn"

@@ -412,7 +412,11 @@ Test(hostile01, an_endless_loop_is_killed_at_the_wall_clock_limit_and_the_rest_i
     assert_test("cpu_infinite_loop", BL_HID, 1, NULL);
 }
 
-static int processes_running(const char *needle)
+/* Processes whose command line holds needle and that belong to the run whose out dir's path ends
+ * in scope: their command line names it (no bubblewrap) or one of their mounts comes from it (the
+ * sandbox's /build; mountinfo gives the path within its filesystem, so the callers drop the out
+ * dir's first component). Other kits' tests on the same machine run lab01 --serve too. */
+static int processes_running(const char *needle, const char *scope)
 {
     DIR *d = opendir("/proc");
     int n = 0;
@@ -431,7 +435,12 @@ static int processes_running(const char *needle)
             if (!cmd[i])
                 cmd[i] = ' ';
         cmd[r] = '\0';
-        n += strstr(cmd, needle) != NULL;
+        if (!strstr(cmd, needle))
+            continue;
+        snprintf(p, sizeof p, "/proc/%s/mountinfo", e->d_name);
+        char *mounts = tg_read_file(p, 1 << 22, NULL);
+        n += strstr(cmd, scope) != NULL || (mounts && strstr(mounts, scope) != NULL);
+        free(mounts);
     }
     closedir(d);
     return n;
@@ -443,7 +452,8 @@ Test(hostile01, a_fork_bomb_is_contained_and_leaves_no_process_behind, .timeout 
     if (strstr(isolation(), "cgroup"))
         assert_test("fork_bomb", IJK_PUB, 0, "the process limit refused");
     assert_test("fork_bomb", IKJ_PUB, 1, NULL);
-    cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve"), 0, "student processes survived the class run");
+    cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve", strchr(OUT + 1, '/')), 0,
+                 "student processes survived the class run");
 }
 
 Test(hostile01, gigabytes_of_output_are_counted_not_kept, .timeout = LIMIT)
@@ -725,6 +735,28 @@ Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
     sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
 }
 
+Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300)
+{
+    if (sh("command -v bwrap >/dev/null && command -v git >/dev/null") != 0)
+        cr_skip_test("no bubblewrap or git here: the kit is built per submission, not once");
+    const char *d = TL_BUILD_ROOT "/tests/brokenkit";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/kit/labs/01-cpu-baseline' '%s/in/alice' && cd '%s/kit' && git init -q && "
+                    "printf \"project('broken', 'c')\\nerror('this kit is broken on purpose')\\n\" > meson.build && "
+                    "echo '# lab 01' > labs/01-cpu-baseline/meson.build && cp '%s/solutions/01-cpu-baseline/gmm.c' "
+                    "labs/01-cpu-baseline/ && cp labs/01-cpu-baseline/gmm.c '%s/in/alice/' && git add -A && "
+                    "git -c user.email=t@example.org -c user.name=t commit -qm kit", d, d, d, d, TL_SOURCE_ROOT, d), 0);
+    char log[1100];
+    snprintf(log, sizeof log, "%s/run.log", d);
+    int rc = sh("'%s' --kit '%s/kit' --lab 01 --out '%s/out' --public-only '%s/in/alice' > '%s' 2>&1", TG, d, d, d, log);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 3, "a kit that does not build must exit 3 (grader-side), got %d:\n%s", rc, text);
+    cr_assert(text && strstr(text, "not graded: the kit itself"), "%s", text);
+    free(text);
+    char done[1100];
+    snprintf(done, sizeof done, "%s/out/alice/.done", d);
+    cr_assert_neq(access(done, F_OK), 0, "a student was marked graded while the kit itself did not build");
+}
+
 Test(usage, an_out_dir_of_another_secret_or_lab_is_refused, .timeout = LIMIT)
 {
     class_run();
@@ -778,7 +810,8 @@ Test(resume, a_killed_run_started_again_loses_nothing_and_skips_finished_work, .
     cr_assert(csv && strstr(csv, "\na_solution,100.00") && strstr(csv, "\nb_wrong,70.00") && strstr(csv, "\nc_slow,70.00"),
               "gradebook after the restart:\n%s", csv ? csv : "(none)");
     free(first); free(again); free(text); free(csv);
-    cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve"), 0, "the killed run left student processes");
+    cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve", strchr(out + 1, '/')), 0,
+                 "the killed run left student processes");
 }
 
 /* ------------------------------------------------------------ kit check, kit release */
@@ -830,7 +863,8 @@ Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIM
     char dest[] = "/tmp/tl-release-XXXXXX";
     cr_assert(mkdtemp(dest));                     /* empty: kit release may use it */
     char log[] = TL_BUILD_ROOT "/tests/release.log";
-    int rc = sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT, dest, log);
+    int rc = sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_BUILD_ROOT,
+                TL_SOURCE_ROOT, dest, log);
     char *text = tg_read_file(log, 1 << 20, NULL);
     cr_assert_eq(rc, 0, "kit release failed:\n%s", text);
     free(text);
@@ -842,7 +876,8 @@ Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIM
     snprintf(p, sizeof p, "%s/labs/01-cpu-baseline/gmm.c", dest);
     cr_assert(tg_is_file(p));
     cr_assert_eq(sh("grep -q 'TODO' '%s'", p), 0, "the lab file is not the skeleton");
-    cr_assert_eq(sh("TL_ROOT='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT, TL_SOURCE_ROOT,
+    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT,
+                    TL_BUILD_ROOT, TL_SOURCE_ROOT,
                     dest), 2, "kit release overwrote a non-empty folder");
     sh("rm -rf '%s'", dest);
 }

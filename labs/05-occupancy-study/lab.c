@@ -317,7 +317,7 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
         if (rec) {
             tl_record_row row = {"sweep", "05", c.name, W, W, W, c.tile, regs, ssmem + c.dyn_smem,
                                  occ_calc, occ_api, status, timed ? &st : NULL,
-                                 timed ? tl_gflops(W, W, W, st.median_ms) : -1, -1};
+                                 timed ? tl_gflops(W, W, W, st.median_ms) : -1, -1, NULL, -1, -1, -1, -1};
             tl_records_row(rec, &row);
         }
     }

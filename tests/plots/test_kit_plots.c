@@ -11,8 +11,8 @@ static char build[256];   /* a temporary TL_BUILD: the charts land in build/plot
 static void fresh_build(void) { make_temp_dir(build, sizeof build); }
 static void drop_build(void) { remove_tree(build); }
 
-static const char *const charts[] = {"gflops-vs-size", "roofline", "tile-occupancy-sweep", "boundary-cost",
-                                     "lecture-model-vs-measured"};
+static const char *const charts[] = {"ladder", "roofline", "mission", "gflops-vs-size", "cpu-baseline",
+                                     "boundary-cost", "rectangular", "tile-occupancy-sweep"};
 
 static int have_gnuplot(void)
 {
@@ -69,7 +69,7 @@ static void assert_svg(const char *path, const char *b, size_t n)
     cr_assert(end >= 6 && memcmp(b + end - 6, "</svg>", 6) == 0, "%s: does not end with </svg>", path);
 }
 
-/* All 15 files exist, are valid images, and kit-plots.sh said it wrote each of them. */
+/* All 24 files exist, are valid images, and kit-plots.sh said it wrote each of them. */
 static void assert_all_charts(void)
 {
     for (size_t i = 0; i < sizeof charts / sizeof charts[0]; i++) {
@@ -98,7 +98,23 @@ static void assert_all_charts(void)
 
 TestSuite(kit_plots, .init = fresh_build, .fini = drop_build, .timeout = 120);
 
-Test(kit_plots, renders_five_charts_in_three_formats_from_the_synthetic_dataset)
+Test(kit_plots, renders_eight_charts_in_three_formats_from_the_synthetic_ladder)
+{
+    if (!have_gnuplot())
+        cr_skip_test("gnuplot is not installed (apt-get install --no-install-recommends gnuplot-nox)");
+    kit_plots(data_path("synthetic-ladder.csv"), NULL);
+    assert_run_code(&result, 0);
+    assert_all_charts();
+    assert_contains(result.out, "drawn from: ", "kit-plots.sh's report");
+    char path[512];
+    snprintf(path, sizeof path, "%s/plots/measured.tex", build);
+    char *tex = slurp_file(path, NULL);
+    cr_assert_not_null(tex, "no %s: the slides' figures come from the same run", path);
+    assert_contains(tex, "\\newcommand{\\tlsize}{4096}", "measured.tex");
+    free(tex);
+}
+
+Test(kit_plots, renders_every_chart_from_version_1_records_without_traffic)
 {
     if (!have_gnuplot())
         cr_skip_test("gnuplot is not installed (apt-get install --no-install-recommends gnuplot-nox)");
@@ -147,7 +163,7 @@ Test(kit_plots, refuses_when_the_kit_ships_no_dataset)
     char *env[] = {tl_root, "TL_GNUPLOT=true", NULL};
     kit_plots(NULL, env);
     assert_run_code(&result, 2);
-    assert_contains(result.err, "no dataset in", "stderr");
+    assert_contains(result.err, "no records", "stderr");
     assert_contains(result.err, "./kit bench", "stderr");
 }
 
@@ -157,4 +173,25 @@ Test(kit_plots, refuses_a_build_folder_that_meson_did_not_configure)
     kit_plots(data_path("synthetic.csv"), env);
     assert_run_code(&result, 2);
     assert_contains(result.err, "is not a configured Meson build folder", "stderr");
+}
+
+Test(kit_plots, draws_the_lecturers_newest_bench_records_and_says_which)
+{
+    char dir[300], older[340], newer[340];
+    snprintf(dir, sizeof dir, "%s/bench", build);
+    snprintf(older, sizeof older, "%s/records-old.csv", dir);
+    snprintf(newer, sizeof newer, "%s/records-new.csv", dir);
+    char *mk[] = {"mkdir", "-p", dir, NULL};
+    run(&result, mk, NULL);
+    char *cp1[] = {"cp", (char *)data_path("tiny.csv"), older, NULL};
+    run(&result, cp1, NULL);
+    char *touch[] = {"touch", "-d", "2020-01-01", older, NULL};
+    run(&result, touch, NULL);
+    char *cp2[] = {"cp", (char *)data_path("synthetic-ladder.csv"), newer, NULL};
+    run(&result, cp2, NULL);
+    char *env[] = {"TL_GNUPLOT=true", NULL};
+    kit_plots(NULL, env);
+    char want[400];
+    snprintf(want, sizeof want, "drawing your newest records: %s", newer);
+    assert_contains(result.out, want, "kit-plots.sh's report");
 }

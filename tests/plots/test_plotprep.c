@@ -52,8 +52,9 @@ Test(plotprep_synthetic, meta_holds_the_device_date_and_measured_ceilings)
         "model_peak = 1000\n", "model_bw = 150\n", "model_naive = 37.5\n", "model_tiled16 = 600\n",
         "model_tiled32 = 1200\n",
         "best_cublas = 47000\n", "best_naive = 4000\n", "best_tiled32 = 8000\n", "has_cpu_ijk = 1\n",
-        "gemm_missing = \"\"\n", "size_min = 256\n", "size_max = 4096\n",
-        "n_boundary_sizes = 7\n", "n_roofline = 6\n", "n_sweep = 6\n", "n_fail = 1\n", "n_skip = 1\n",
+        "gemm_missing = \"cpu_blocked64\"\n", "size_min = 256\n", "size_max = 4096\n",
+        "n_boundary_sizes = 7\n", "n_hroof = 0\n", "n_sweep = 6\n", "n_fail = 1\n", "n_skip = 1\n",
+        "traffic_src = \"none\"\n", "l2_gbps = NaN\n", "cpu_present = \"cpu_ijk cpu_ikj cpu_blocked\"\n",
         "meta_build_type = \"debugoptimized\"\n"};
     char *meta = work_file("meta.gp");
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -86,23 +87,69 @@ Test(plotprep_synthetic, every_variant_gets_a_series_file_sorted_by_size)
     assert_file_has("gemm_rect16.dat", "\n704.73 1000 500 700 5000 ");
 }
 
-Test(plotprep_synthetic, model_roofline_boundary_and_sweep_tables_hold_the_expected_rows)
+Test(plotprep_synthetic, mission_boundary_and_sweep_tables_hold_the_expected_rows)
 {
     plotprep(data_path("synthetic.csv"), NULL);
     assert_run_code(&result, 0);
-    assert_file_has("model.dat", "\n0 \"naive\" 37.5 725 4000\n");
-    assert_file_has("model.dat", "\n1 \"TILE_WIDTH 16\" 600 11600 7400\n");
-    assert_file_has("model.dat", "\n2 \"TILE_WIDTH 32\" 1000 23200 8000\n");
-    assert_file_has("model.dat", "\n3 \"FP32 peak\" 1000 51000 47000\n");
-    assert_file_has("roofline.dat", "\nnaive 0.25 3900 4096\n");
-    assert_file_has("roofline.dat", "\ntiled16 4 7400 4096\n");
-    assert_file_has("roofline.dat", "\ntiled32 8 8000 4096\n");
-    assert_file_has("roofline.dat", "\nboundary32 8 7100 2049\n");
-    assert_file_has("roofline.dat", "\ncublas 682.667 47000 4096\n");
-    assert_file_has("boundary_cost.dat", "\n1023 6000 NaN 6500 NaN\n");
-    assert_file_has("boundary_cost.dat", "\n1024 6200 6500 6700 6900\n");
-    assert_file_has("boundary_cost.dat", "\n2049 6600 NaN 7100 NaN\n");
+    /* no traffic rows in this (version 1) file: the measured DRAM bound is NaN, the model ones are there */
+    assert_file_has("mission.dat", "\n0 \"naive\" 37.5 725 NaN 3900\n");
+    assert_file_has("mission.dat", "\n1 \"tiled16\" 600 11600 NaN 7400\n");
+    assert_file_has("mission.dat", "\n2 \"tiled32\" 1000 23200 NaN 8000\n");
+    assert_file_has("boundary_cost.dat", "\n1023 6000 NaN 6500 NaN");
+    assert_file_has("boundary_cost.dat", "\n1024 6200 6500 6700 6900");
+    assert_file_has("boundary_cost.dat", "\n2049 6600 NaN 7100 NaN");
     assert_file_has("sweep.dat", "\n4 \"sweep_t16_smem48k\" 16 32 49152 0.5 0.4375 6800\n");
+}
+
+Test(plotprep_synthetic, the_ladder_its_traffic_and_the_hierarchical_roofline_come_from_version_2_records)
+{
+    plotprep(data_path("synthetic-ladder.csv"), NULL);
+    assert_run_code(&result, 0);
+    assert_file_has("meta.gp", "traffic_n = 4096\ntraffic_src = \"measured\"\n");
+    assert_file_has("meta.gp", "l2_gbps = 8000\nl1_gbps = 25000\nshared_gbps = 30000\n");
+    assert_file_has("meta.gp", "n_ladder = 7\n");
+    /* % of cuBLAS and GB per level, in ladder order */
+    assert_file_has("ladder.dat", "\n1 \"naive\" 5000 10 27.4878 17 43 275 0.13\n");
+    assert_file_has("ladder.dat", "\n6 \"cublas\" 50000 100 2.74878 0.4 3.4 3.3 52.8\n");
+    /* tiled32 at shared memory: 2 x 4096^3 FLOP / 431 GB = 0.3189 FLOP/B, roof 30000 x that */
+    assert_file_has("hroofline.dat", "\"tiled32\" 3 \"shared\" 0.318884 9000 9566.52\n");
+    /* naive's 0.13 GB at shared memory is under 1% of its L1 bytes: not a level it uses, not drawn */
+    char *h = work_file("hroofline.dat");
+    cr_assert_null(strstr(h, "\"naive\" 3 "), "naive drawn at the shared level:\n%s", h);
+    free(h);
+    assert_file_has("mission.dat", "\n0 \"naive\" 37.5 750 24253.9 5000\n");
+    assert_file_has("served.dat", "\n0 \"naive\" 549.756 275 43 17 0.13\n");
+}
+
+Test(plotprep_synthetic, the_slides_figures_come_from_the_same_records, .timeout = 20)
+{
+    char tex[300], out[300];
+    snprintf(tex, sizeof tex, "%s/measured.tex", workdir);
+    snprintf(out, sizeof out, "%s/work", workdir);
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--out", out, "--tex", tex,
+                    (char *)data_path("synthetic-ladder.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    char *t = slurp_file(tex, NULL);
+    cr_assert_not_null(t, "no %s", tex);
+    static const char *const want[] = {"\\newcommand{\\tlsize}{4096}\n", "\\newcommand{\\tlnaive}{5,000}\n",
+                                       "\\newcommand{\\tlbw}{3,000}\n", "\\newcommand{\\tlcublas}{50,000}\n",
+                                       "\\newcommand{\\tltraffic}{measured}\n", "\\newcommand{\\tlnaivedram}{17.0}\n",
+                                       "\\newcommand{\\tlridge}{20.0}\n", "\\newcommand{\\tlmodelridge}{6.7}\n",
+                                       "\\texttt{tiled32\\_conflict} & 85.9 & 1,600 & 3.2 & 8.5 & 15.6 & 17.2 & 2,626"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_contains(t, want[i], "measured.tex");
+    free(t);
+}
+
+Test(plotprep_synthetic, table_prints_the_ladder_with_percent_of_cublas)
+{
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--table", (char *)data_path("synthetic-ladder.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    assert_contains(result.out, "n = 4096 (a multiple of 32); bytes per level measured by ncu", "--table");
+    assert_contains(result.out, "  tiled32_conflict     85.899    1600.0      3.2%      8.50     15.60     17.20   2626.00\n",
+                    "--table");
 }
 
 Test(plotprep_synthetic, a_dataset_with_one_kernel_names_the_missing_series)
@@ -110,11 +157,11 @@ Test(plotprep_synthetic, a_dataset_with_one_kernel_names_the_missing_series)
     plotprep(data_path("tiny.csv"), NULL);
     assert_run_code(&result, 0);
     assert_file_has("meta.gp", "gemm_present = \"naive\"\n");
-    assert_file_has("meta.gp", "gemm_missing = \"cpu_ijk, cpu_ikj, cpu_blocked, tiled16, tiled32, boundary16, "
-                               "boundary32, cublas\"\n");
+    assert_file_has("meta.gp", "gemm_missing = \"cpu_ijk, cpu_ikj, cpu_blocked, cpu_blocked64, tiled16, tiled32, "
+                               "boundary16, boundary32, cublas\"\n");
     assert_file_has("meta.gp", "has_cublas = 0\nbest_cublas = NaN\n");
     assert_file_has("meta.gp", "n_sweep = 0\n");
-    assert_file_has("model.dat", "\n3 \"FP32 peak\" 1000 51000 NaN\n");
+    assert_file_has("mission.dat", "\n2 \"tiled32\" 1000 23200 NaN NaN\n");
 }
 
 /* ---- refusals ----------------------------------------------------------------------------------- */
@@ -132,7 +179,7 @@ ParameterizedTestParameters(plotprep_refuses, malformed_records)
     static bad_case cases[] = {
         {"no-such-file.csv", "no-such-file.csv: ", "cannot open: No such file or directory"},
         {"bad-no-metadata.csv", "bad-no-metadata.csv:1: ", "no metadata before this line"},
-        {"bad-version.csv", "bad-version.csv:1: ", "records format version '2' is not known"},
+        {"bad-version.csv", "bad-version.csv:1: ", "records format version '3' is not known"},
         {"bad-header.csv", "bad-header.csv:7: ", "header field 17 is 'gflop', expected 'gflops'"},
         {"bad-field-count.csv", "bad-field-count.csv:9: ", "row has 17 fields, expected 18"},
         {"bad-non-numeric.csv", "bad-non-numeric.csv:8: ", "field 'gflops' is 'fast', expected a finite number"},
@@ -195,5 +242,5 @@ Test(plotprep_refuses, nothing_when_asked_for_help)
     char *help[] = {(char *)env_or_die("TL_PLOTPREP"), "--help", NULL};
     run(&result, help, NULL);
     assert_run_code(&result, 0);
-    assert_contains(result.out, "usage: tl-plotprep --out WORKDIR RECORDS.csv", "stdout");
+    assert_contains(result.out, "usage: tl-plotprep --out WORKDIR [--tex FILE] RECORDS.csv", "stdout");
 }

@@ -7,7 +7,8 @@
  *   - the deck shows only the charts the plots part promises, and all of them;
  *   - plots/kit-plots.sh really renders every chart the deck references (skipped
  *     until the plots part is in this tree, or without gnuplot);
- *   - the key figures, GPU and date come from the records (slides/measured.awk);
+ *   - the key figures, GPU and date come from the records, written by the program that prepares
+ *     the charts (tl-plotprep --tex), so charts and numbers cannot disagree;
  *   - kit-slides.sh refuses a missing chart (exit 2, naming it), bad options and
  *     unreadable records;
  *   - the deck builds to a PDF of at least 15 pages naming the records' GPU
@@ -27,8 +28,8 @@
 
 /* The charts plots/kit-plots.sh renders into $TL_BUILD/plots/ (issue 7, CONTRACTS). */
 static const char *const charts[] = {
-    "gflops-vs-size", "roofline", "tile-occupancy-sweep", "boundary-cost",
-    "lecture-model-vs-measured",
+    "ladder", "roofline", "mission", "gflops-vs-size", "cpu-baseline", "boundary-cost", "rectangular",
+    "tile-occupancy-sweep",
 };
 #define NCHARTS (sizeof charts / sizeof charts[0])
 #define MIN_PAGES 15
@@ -167,8 +168,9 @@ static char *fake_root(const char *stub)
 {
     char *d = tempdir();
     char *cmd = NULL;
-    cr_assert(asprintf(&cmd, "mkdir -p '%s/plots' && cp -R '%s/slides' '%s/' && cat > '%s/plots/kit-plots.sh' <<'EOF'\n%s\nEOF",
-                       d, root(), d, d, stub) > 0);
+    cr_assert(asprintf(&cmd, "mkdir -p '%s/plots' '%s/common' && cp -R '%s/slides' '%s/' && "
+                       "cp '%s/common/kit-lib.sh' '%s/common/' && cat > '%s/plots/kit-plots.sh' <<'EOF'\n%s\nEOF",
+                       d, d, root(), d, root(), d, d, stub) > 0);
     char *out = NULL;
     cr_assert_eq(run(cmd, &out), 0, "cannot set up a fake kit: %s", out);
     free(cmd);
@@ -180,7 +182,9 @@ static char *fake_root(const char *stub)
 /* A plots stand-in that writes every chart as a tiny valid 4 x 3 PNG (or all but SKIP). */
 static const char *png_stub =
     "mkdir -p \"$TL_BUILD/plots\"\n"
-    "for c in gflops-vs-size roofline tile-occupancy-sweep boundary-cost lecture-model-vs-measured; do\n"
+    "\"$TL_PLOTPREP\" --tex \"$TL_BUILD/plots/measured.tex\" \"$@\" || exit 2\n"
+    "echo \"kit plots: charts and measured.tex drawn from: $*\"\n"
+    "for c in ladder roofline mission gflops-vs-size cpu-baseline boundary-cost rectangular tile-occupancy-sweep; do\n"
     "  [ \"$c\" = \"${SKIP:-}\" ] && continue\n"
     "  printf '\\211\\120\\116\\107\\015\\012\\032\\012\\000\\000\\000\\015\\111\\110\\104\\122\\000\\000"
     "\\000\\004\\000\\000\\000\\003\\010\\000\\000\\000\\000\\221\\237\\361\\032\\000\\000\\000\\016"
@@ -227,7 +231,8 @@ Test(deck, shows_every_chart_and_only_charts_the_plots_part_renders, .timeout = 
     for (size_t i = 0; i < n; i++)
         cr_expect(is_chart(figs[i]),
                   "the deck shows '%s', which is not one of the charts plots/kit-plots.sh renders "
-                  "(gflops-vs-size, roofline, tile-occupancy-sweep, boundary-cost, lecture-model-vs-measured); "
+                  "(ladder, roofline, mission, gflops-vs-size, cpu-baseline, boundary-cost, rectangular, "
+                  "tile-occupancy-sweep); "
                   "reference charts by name, without folder or extension", figs[i]);
     for (size_t c = 0; c < NCHARTS; c++) {
         bool used = false;
@@ -276,25 +281,39 @@ Test(deck, names_the_gpu_and_date_on_every_chart_slide, .timeout = 10)
 
 /* ---------------------------------------------------------------- the numbers */
 
+/* tl-plotprep --tex FILE RECORDS...: the deck's macros, as kit-plots.sh writes them with the charts. */
+static int tex_of(const char *records_path, char **out)
+{
+    const char *pp = getenv("TL_PLOTPREP");
+    cr_assert(pp && *pp, "TL_PLOTPREP is not set: run the tests through meson");
+    char *d = tempdir(), *cmd = NULL;
+    cr_assert(asprintf(&cmd, "'%s' --tex '%s/m.tex' '%s' && cat '%s/m.tex'", pp, d, records_path, d) > 0);
+    int rc = run(cmd, out);
+    free(cmd);
+    rmtree(d);
+    return rc;
+}
+
 Test(figures, come_from_the_records_pass_rows_only, .timeout = 20)
 {
-    char *cmd = NULL, *out = NULL;
-    cr_assert(asprintf(&cmd, "awk -f '%s/slides/measured.awk' '%s'", root(), records()) > 0);
-    cr_assert_eq(run(cmd, &out), 0, "measured.awk failed: %s", out);
+    char *out = NULL;
+    cr_assert_eq(tex_of(records(), &out), 0, "tl-plotprep --tex failed: %s", out);
     cr_expect(strstr(out, "\\newcommand{\\tldevice}{synthetic test data (not measured)}"), "device not read:\n%s", out);
     cr_expect(strstr(out, "\\newcommand{\\tldate}{2026-11-20}"), "date not read:\n%s", out);
-    cr_expect(strstr(out, "\\newcommand{\\tlbw}{3\\,900}"), "copy bandwidth not read:\n%s", out);
-    cr_expect(strstr(out, "\\newcommand{\\tlpeak}{51\\,000}"), "FMA peak not read:\n%s", out);
+    cr_expect(strstr(out, "\\newcommand{\\tlbw}{3,900}"), "copy bandwidth not read:\n%s", out);
+    cr_expect(strstr(out, "\\newcommand{\\tlpeak}{51,000}"), "FMA peak not read:\n%s", out);
     /* 8192 appears only as a FAIL row: the largest size is 4096 */
-    cr_expect(strstr(out, "\\newcommand{\\tlsize}{4096}"), "largest size should be 4096 (a FAIL row does not count):\n%s", out);
+    cr_expect(strstr(out, "\\newcommand{\\tlsize}{4096}"), "the size should be 4096 (a FAIL row does not count):\n%s", out);
     cr_expect(strstr(out, "\\newcommand{\\tlnaivebound}{975}"), "naive model bound should be 3900/4 = 975:\n%s", out);
-    cr_expect(strstr(out, "\\newcommand{\\tlcublas}{41\\,879}"), "cuBLAS at 4096 not read:\n%s", out);
-    cr_expect(strstr(out, "\\newcommand{\\tlkeytable}"), "no key-figure table:\n%s", out);
-    free(cmd);
+    cr_expect(strstr(out, "\\newcommand{\\tlcublas}{41,879}"), "cuBLAS at 4096 not read:\n%s", out);
+    cr_expect(strstr(out, "\\newcommand{\\tlladdertable}"), "no ladder table:\n%s", out);
+    /* version 1 records: no traffic, no L2 ceiling: said, not invented */
+    cr_expect(strstr(out, "\\newcommand{\\tltraffic}{none}"), "traffic should be 'none':\n%s", out);
+    cr_expect(strstr(out, "\\newcommand{\\tlltwobw}{n/a}"), "a missing ceiling should print n/a:\n%s", out);
     free(out);
 }
 
-Test(figures, escape_latex_in_device_names_and_say_n_a_for_missing_rows, .timeout = 20)
+Test(figures, escape_latex_in_device_names, .timeout = 20)
 {
     char *d = tempdir();
     char *f = path(d, "odd.csv");
@@ -302,15 +321,16 @@ Test(figures, escape_latex_in_device_names_and_say_n_a_for_missing_rows, .timeou
     cr_assert(w);
     fputs("# tilelab_records: 1\n# device: GPU_X & co #1 100%\n# date: 2026-11-21T00:00:00Z\n"
           "kind,lab,variant,m,k,n,tile,regs,smem_bytes,occ_calc,occ_api,status,reps,median_ms,min_ms,max_ms,gflops,gbps\n"
-          "gemm,02,naive,100,200,300,16,,,,,PASS,5,1,1,1,12.5,\n", w);
+          "ceiling,,copy_bandwidth,,,,,,,,,PASS,20,1,1,1,,3000\n"
+          "ceiling,,fma_peak,,,,,,,,,PASS,20,1,1,1,60000,\n"
+          "gemm,02,naive,300,300,300,16,,,,,PASS,5,1,1,1,12.5,\n", w);
     fclose(w);
-    char *cmd = NULL, *out = NULL;
-    cr_assert(asprintf(&cmd, "awk -f '%s/slides/measured.awk' '%s'", root(), f) > 0);
-    cr_assert_eq(run(cmd, &out), 0, "measured.awk failed: %s", out);
+    char *out = NULL;
+    cr_assert_eq(tex_of(f, &out), 0, "tl-plotprep --tex failed: %s", out);
     cr_expect(strstr(out, "{GPU\\_X \\& co \\#1 100\\%}"), "device name not escaped for LaTeX:\n%s", out);
-    cr_expect(strstr(out, "\\newcommand{\\tlbw}{n/a}"), "a missing ceiling should print n/a:\n%s", out);
-    cr_expect(strstr(out, "\\newcommand{\\tlnaive}{12.5}"), "naive at 100x200x300 not read:\n%s", out);
-    cr_expect(strstr(out, "\\newcommand{\\tlsize}{100x200x300}"), "rectangular size not shown:\n%s", out);
+    cr_expect(strstr(out, "\\newcommand{\\tlnaive}{12.5}"), "naive at 300 not read:\n%s", out);
+    cr_expect(strstr(out, "\\newcommand{\\tlcublas}{n/a}"), "a kernel not measured should print n/a:\n%s", out);
+    free(out);
     rmtree(d);
 }
 
@@ -365,24 +385,16 @@ Test(kit_slides, a_failing_plots_step_stops_the_build_with_its_exit_code, .timeo
     rmtree(d);
 }
 
-Test(kit_slides, without_records_uses_the_dataset_under_plots_for_charts_and_numbers_alike, .timeout = 30)
+Test(kit_slides, without_records_lets_the_plots_part_choose_and_says_which_file, .timeout = 30)
 {
-    /* the stub records what it was given, then stops the build */
-    char *d = fake_root("mkdir -p \"$TL_BUILD\"; printf '%s\\n' \"$@\" > \"$TL_BUILD/plots-args\"; exit 3");
+    /* without RECORDS, kit-plots.sh chooses (the newest bench records, else a shipped dataset): the
+     * stub records what it was given and stops the build */
+    char *d = fake_root("mkdir -p \"$TL_BUILD\"; printf '[%s]\\n' \"$#\" > \"$TL_BUILD/plots-args\"; exit 3");
     char *cmd = NULL, *out = NULL;
-    cr_assert(asprintf(&cmd, "TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh'", d, d, d) > 0);
-    cr_expect_eq(run(cmd, &out), 2, "no RECORDS and no dataset under plots/ should exit 2: %s", out);
-    cr_expect(strstr(out, "no RECORDS given"), "the error should say that no records were found: %s", out);
-    free(cmd);
-    cr_assert(asprintf(&cmd, "mkdir -p '%s/plots/dataset' && cp '%s' '%s/plots/dataset/gpu.csv' && "
-                       "echo 'a,b' > '%s/plots/dataset/other.csv'", d, records(), d, d) > 0);
-    cr_assert_eq(run(cmd, &out), 0, "%s", out);
-    free(cmd);
     cr_assert(asprintf(&cmd, "TL_ROOT='%s' TL_BUILD='%s/build' sh '%s/slides/kit-slides.sh'", d, d, d) > 0);
     cr_expect_eq(run(cmd, &out), 3, "the plots step's exit 3 should come back: %s", out);
     char *args = slurp(path(d, "build/plots-args"));
-    char *want = path(d, "plots/dataset/gpu.csv\n");
-    cr_expect_str_eq(args, want, "kit-plots.sh should get exactly the records file found under plots/");
+    cr_expect_str_eq(args, "[0]\n", "kit-plots.sh should be called without records, to choose them itself");
     rmtree(d);
 }
 

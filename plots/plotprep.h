@@ -1,0 +1,75 @@
+/* plotprep.h: what the parts of tl-plotprep share: the dataset read from the records (through
+ * common/records.h), its ceilings, and small output helpers.
+ *   plotprep.c     command line, checks across files, the size/boundary/sweep data, meta.gp
+ *   prep_ladder.c  the kernel ladder: its table, the traffic per level, the hierarchical roofline,
+ *                  the mission chart's data
+ *   prep_tex.c     the slides' figures as LaTeX macros (measured.tex)
+ */
+#ifndef TL_PLOTPREP_H
+#define TL_PLOTPREP_H
+
+#include <stdio.h>
+
+#include "records.h"
+
+/* The lecture's model GPU (lecture 07 and PASI lecture 3): 1000 GFLOP/s, 150 GB/s, 4 bytes per FLOP. */
+#define MODEL_PEAK_GFLOPS 1000.0
+#define MODEL_BW_GBPS 150.0
+#define BYTES_PER_FLOP_NAIVE 4.0 /* one 4-byte operand per FLOP: 8 B per multiply-add pair */
+#define ROOF_SLACK 1.05          /* a point may sit at most 5% above its roof (timing noise) */
+
+/* The ladder's rungs in the order they are shown (solutions/speed/speed.c runs them so). */
+extern const char *const ladder_order[];
+extern const size_t n_ladder;
+
+/* The memory levels of the hierarchical roofline, outermost first. */
+enum { LEVEL_DRAM, LEVEL_L2, LEVEL_L1, LEVEL_SHARED, N_LEVELS };
+extern const char *const level_name[N_LEVELS];  /* "DRAM", "L2", "L1", "shared" */
+
+/* A PASS row with the file it came from. */
+typedef struct row_ref {
+    const tl_rec_row *row;
+    const char *path;
+} row_ref;
+
+typedef struct dataset {
+    tl_rec_file *files;
+    size_t nfiles;
+    row_ref *pass; /* every PASS row of every file */
+    size_t npass;
+    size_t nfail, nskip, ngemm_rows;
+    double bw_gbps, peak_gflops;    /* DRAM copy bandwidth and FP32 FMA peak (required) */
+    double level_gbps[N_LEVELS];    /* measured per level; NaN when the records lack one */
+} dataset;
+
+int is_square(const tl_rec_row *r);
+const row_ref *find_pass(const dataset *d, const char *kind, const char *variant);
+const tl_rec_row *gemm_at(const dataset *d, const char *variant, long n);
+/* Best GFLOP/s of VARIANT over its PASS gemm rows (NAN if none); *largest: its largest square size. */
+double gemm_best(const dataset *d, const char *variant, long *largest);
+/* The PASS traffic row of VARIANT at n (square), or NULL. */
+const tl_rec_row *traffic_at(const dataset *d, const char *variant, long n);
+/* The size the traffic was counted at (the largest square size with traffic rows), or -1. */
+long traffic_size(const dataset *d);
+/* 1 when every traffic row is measured, 0 when any is model, -1 when there is none. */
+int traffic_measured(const dataset *d);
+/* Bytes of ROW at LEVEL (NaN when empty). */
+double level_bytes(const tl_rec_row *traffic, int level);
+
+FILE *open_out(const char *dir, const char *name, char *err, size_t errlen);
+int close_out(FILE *fp, const char *dir, const char *name, char *err, size_t errlen);
+void put_real(FILE *fp, double v);
+void put_gp_string(FILE *fp, const char *s);
+
+/* prep_ladder.c */
+int print_ladder_table(const dataset *d, FILE *to);
+int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, size_t errlen);
+int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *err, size_t errlen);
+int write_mission(const dataset *d, const char *dir, char *err, size_t errlen);
+/* Every point of the hierarchical roofline against its roof: prints each violation, returns their count. */
+int check_roofs(const dataset *d, FILE *to);
+
+/* prep_tex.c */
+int write_tex(const dataset *d, const char *path, char *err, size_t errlen);
+
+#endif

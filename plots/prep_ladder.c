@@ -1,0 +1,295 @@
+/* prep_ladder.c: the kernel ladder in tl-plotprep: its table (./kit bench prints it), the data of the
+ * ladder chart, the hierarchical roofline (each kernel at its intensity at each memory level, under
+ * that level's measured roof), the check that no point is above its roof, and the mission chart.
+ */
+#include "plotprep.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GB 1e9
+
+static double flops(long n) { return 2.0 * (double)n * (double)n * (double)n; }
+
+/* Square sizes at which the ladder ran: any size with a gemm row of a ladder-only rung or cuBLAS. */
+static size_t ladder_sizes(const dataset *d, long *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "gemm") != 0 || !is_square(r) ||
+            (strcmp(r->variant, "naive_rows") && strcmp(r->variant, "tiled32_pad")))
+            continue;
+        int dup = 0;
+        for (size_t j = 0; j < n; j++)
+            dup |= out[j] == r->n;
+        if (!dup && n < max)
+            out[n++] = r->n;
+    }
+    for (size_t i = 1; i < n; i++) /* a few sizes: insertion sort */
+        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+            long t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
+    return n;
+}
+
+/* The size the ladder chart and the roofline show: where traffic was counted, else the largest. */
+static long shown_size(const dataset *d)
+{
+    long n = traffic_size(d), sizes[16];
+    size_t ns = ladder_sizes(d, sizes, 16);
+    if (n > 0 && ns > 0)
+        return n;
+    if (ns)
+        return sizes[ns - 1];
+    long big = -1; /* records without the ladder (version 1): naive's largest square size */
+    gemm_best(d, "naive", &big);
+    return big;
+}
+
+/* A number with thousands separated by a thin space would be LaTeX; here plain digits, one style. */
+static void put_bytes(FILE *to, const tl_rec_row *t, int level)
+{
+    double b = t ? level_bytes(t, level) : NAN;
+    if (isnan(b))
+        fprintf(to, " %9s", "-");
+    else
+        fprintf(to, " %9.2f", b / GB);
+}
+
+int print_ladder_table(const dataset *d, FILE *to)
+{
+    long sizes[16];
+    size_t ns = ladder_sizes(d, sizes, 16);
+    const char *device = tl_rec_meta_get(&d->files[0], "device");
+    if (ns == 0) {
+        fprintf(to, "no kernel ladder in these records (./kit bench runs it)\n");
+        return 0;
+    }
+    for (size_t s = 0; s < ns; s++) {
+        long n = sizes[s];
+        const tl_rec_row *cb = gemm_at(d, "cublas", n);
+        int any_traffic = 0, measured = 1;
+        for (size_t i = 0; i < n_ladder; i++) {
+            const tl_rec_row *t = traffic_at(d, ladder_order[i], n);
+            any_traffic |= t != NULL;
+            if (t)
+                measured &= strcmp(t->traffic, "measured") == 0;
+        }
+        fprintf(to, "kernel ladder, %s, n = %ld (%s)%s\n", device, n,
+                n % 32 ? "not a multiple of 16 or 32: lab 03's kernels refuse it" : "a multiple of 32",
+                any_traffic ? (measured ? "; bytes per level measured by ncu" : "; bytes per level: the lecture's MODEL, not measured") : "");
+        fprintf(to, "  %-17s %9s %9s %9s", "variant", "ms", "GFLOP/s", "% cuBLAS");
+        if (any_traffic)
+            fprintf(to, " %9s %9s %9s %9s", "DRAM GB", "L2 GB", "L1 GB", "shared GB");
+        fputc('\n', to);
+        for (size_t i = 0; i < n_ladder; i++) {
+            const tl_rec_row *g = gemm_at(d, ladder_order[i], n);
+            if (!g)
+                continue;
+            fprintf(to, "  %-17s %9.3f %9.1f", g->variant, g->median_ms, g->gflops);
+            if (cb)
+                fprintf(to, " %8.1f%%", 100.0 * g->gflops / cb->gflops);
+            else
+                fprintf(to, " %9s", "-");
+            if (any_traffic) {
+                const tl_rec_row *t = traffic_at(d, ladder_order[i], n);
+                for (int l = 0; l < N_LEVELS; l++)
+                    put_bytes(to, t, l);
+            }
+            fputc('\n', to);
+        }
+        if (s + 1 < ns)
+            fputc('\n', to);
+    }
+    return 0;
+}
+
+int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, size_t errlen)
+{
+    FILE *fp = open_out(dir, "ladder.dat", err, errlen);
+    if (!fp)
+        return -1;
+    long n = shown_size(d);
+    const tl_rec_row *cb = n > 0 ? gemm_at(d, "cublas", n) : NULL;
+    fprintf(fp, "# the kernel ladder at n = %ld, in ladder order; GB per level NaN where not counted\n"
+                "# idx \"variant\" gflops pct_of_cublas median_ms dram_gb l2_gb l1_gb shared_gb\n", n);
+    size_t count = 0;
+    for (size_t i = 0; n > 0 && i < n_ladder; i++) {
+        const tl_rec_row *g = gemm_at(d, ladder_order[i], n);
+        if (!g)
+            continue;
+        const tl_rec_row *t = traffic_at(d, ladder_order[i], n);
+        fprintf(fp, "%zu \"%s\"", count++, g->variant);
+        put_real(fp, g->gflops);
+        put_real(fp, cb ? 100.0 * g->gflops / cb->gflops : NAN);
+        put_real(fp, g->median_ms);
+        for (int l = 0; l < N_LEVELS; l++)
+            put_real(fp, t ? level_bytes(t, l) / GB : NAN);
+        fputc('\n', fp);
+    }
+    *nrows = count;
+    return close_out(fp, dir, "ladder.dat", err, errlen);
+}
+
+/* One point of the hierarchical roofline; 0 when the records cannot place it. */
+typedef struct hpoint {
+    const char *variant;
+    int level;
+    double intensity, gflops, roof;
+} hpoint;
+
+static int hpoint_at(const dataset *d, const char *variant, int level, long n, hpoint *p)
+{
+    const tl_rec_row *g = gemm_at(d, variant, n), *t = traffic_at(d, variant, n);
+    if (!g || !t || isnan(d->level_gbps[level]))
+        return 0;
+    double bytes = level_bytes(t, level);
+    if (isnan(bytes) || bytes <= 0)
+        return 0;
+    /* A kernel without shared memory still reads a small count there (about 128 B per 16 outputs on
+     * an H100): a level that moved under 1% of the kernel's L1 bytes is not one it uses. */
+    if (level == LEVEL_SHARED && !isnan(t->l1_bytes) && bytes < 0.01 * t->l1_bytes)
+        return 0;
+    p->variant = variant;
+    p->level = level;
+    p->intensity = flops(n) / bytes;
+    p->gflops = g->gflops;
+    p->roof = fmin(d->peak_gflops, d->level_gbps[level] * p->intensity);
+    return 1;
+}
+
+/* The kernels the roofline draws: the ladder without the rungs that sit on another's point (boundary
+ * 16/32 and the padded tile coincide with tiled 16/32 at a multiple of the tile). */
+static int on_roofline(const char *v)
+{
+    return strcmp(v, "boundary16") && strcmp(v, "boundary32") && strcmp(v, "tiled32_pad");
+}
+
+typedef struct rlabel {
+    const char *variant;
+    double y, at;
+} rlabel;
+
+static int cmp_rlabel(const void *a, const void *b)
+{
+    double x = ((const rlabel *)a)->y, y = ((const rlabel *)b)->y;
+    return (x > y) - (x < y);
+}
+
+int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *err, size_t errlen)
+{
+    FILE *fp = open_out(dir, "hroofline.dat", err, errlen);
+    if (!fp)
+        return -1;
+    long n = traffic_size(d);
+    fprintf(fp, "# hierarchical roofline at n = %ld: each kernel at its intensity at each level (FLOP per byte\n"
+                "# through that level, traffic from the records), under that level's measured roof; one block\n"
+                "# per kernel\n# \"variant\" level_idx \"level\" intensity gflops roof\n", n);
+    size_t count = 0, nl = 0;
+    rlabel labels[32];
+    for (size_t i = 0; n > 0 && i < n_ladder; i++) {
+        if (!on_roofline(ladder_order[i]))
+            continue;
+        size_t here = 0;
+        for (int l = 0; l < N_LEVELS; l++) {
+            hpoint p;
+            if (!hpoint_at(d, ladder_order[i], l, n, &p))
+                continue;
+            fprintf(fp, "\"%s\" %d \"%s\" %.6g %.6g %.6g\n", p.variant, l, level_name[l], p.intensity, p.gflops, p.roof);
+            if (here++ == 0 && nl < 32)
+                labels[nl++] = (rlabel){ladder_order[i], p.gflops, p.gflops};
+            count++;
+        }
+        if (here)
+            fputs("\n\n", fp); /* a blank line ends the kernel's line; two make it a data block */
+    }
+    *npoints = count;
+    if (close_out(fp, dir, "hroofline.dat", err, errlen) != 0)
+        return -1;
+    /* Names in a column at the right, at their kernel's height, pushed apart to 22% in log space. */
+    qsort(labels, nl, sizeof *labels, cmp_rlabel);
+    for (size_t i = 1; i < nl; i++)
+        if (labels[i].y < labels[i - 1].y * 1.22)
+            labels[i].y = labels[i - 1].y * 1.22;
+    fp = open_out(dir, "hroof_labels.dat", err, errlen);
+    if (!fp)
+        return -1;
+    fputs("# \"variant\" label_y kernel_gflops\n", fp);
+    for (size_t i = 0; i < nl; i++)
+        fprintf(fp, "\"%s\" %.6g %.6g\n", labels[i].variant, labels[i].y, labels[i].at);
+    return close_out(fp, dir, "hroof_labels.dat", err, errlen);
+}
+
+int check_roofs(const dataset *d, FILE *to)
+{
+    long n = traffic_size(d);
+    int bad = 0, seen = 0;
+    for (size_t i = 0; n > 0 && i < n_ladder; i++) {
+        for (int l = 0; l < N_LEVELS; l++) {
+            hpoint p;
+            if (!hpoint_at(d, ladder_order[i], l, n, &p))
+                continue;
+            seen++;
+            int over = p.gflops > ROOF_SLACK * p.roof;
+            bad += over;
+            fprintf(to, "%-17s %-6s intensity %9.3f FLOP/B  %9.1f GFLOP/s  roof %9.1f  %5.1f%% of roof%s\n", p.variant,
+                    level_name[l], p.intensity, p.gflops, p.roof, 100 * p.gflops / p.roof, over ? "  ABOVE ITS ROOF" : "");
+        }
+    }
+    fprintf(to, "%d points, %d above their roof by more than %.0f%%\n", seen, bad, 100 * (ROOF_SLACK - 1));
+    return bad;
+}
+
+/* The mission chart: bandwidth-bound naive against the tiled kernels, model ceilings next to measured
+ * ones, and where the bytes each kernel asks for are served from. */
+int write_mission(const dataset *d, const char *dir, char *err, size_t errlen)
+{
+    FILE *fp = open_out(dir, "mission.dat", err, errlen);
+    if (!fp)
+        return -1;
+    long n = shown_size(d);
+    static const char *const kern[] = {"naive", "tiled16", "tiled32"};
+    static const double reuse[] = {1, 16, 32};
+    fprintf(fp, "# GFLOP/s at n = %ld: the lecture's model GPU (150 GB/s / 4 B per FLOP x reuse, capped at 1000),\n"
+                "# the same model on this GPU's measured DRAM bandwidth and peak, the DRAM bound from the\n"
+                "# kernel's measured DRAM bytes (measured bandwidth x measured intensity), and the kernel\n"
+                "# idx \"kernel\" model_lecture model_this dram_bound_measured measured\n", n);
+    for (int i = 0; i < 3; i++) {
+        const tl_rec_row *g = n > 0 ? gemm_at(d, kern[i], n) : NULL;
+        const tl_rec_row *t = n > 0 ? traffic_at(d, kern[i], n) : NULL;
+        double traffic_bound = NAN;
+        if (t && strcmp(t->traffic, "measured") == 0 && t->dram_bytes > 0)
+            traffic_bound = fmin(d->peak_gflops, d->bw_gbps * flops(n) / t->dram_bytes);
+        fprintf(fp, "%d \"%s\"", i, kern[i]);
+        put_real(fp, fmin(MODEL_PEAK_GFLOPS, reuse[i] * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE));
+        put_real(fp, fmin(d->peak_gflops, reuse[i] * d->bw_gbps / BYTES_PER_FLOP_NAIVE));
+        put_real(fp, traffic_bound);
+        put_real(fp, g ? g->gflops : NAN);
+        fputc('\n', fp);
+    }
+    if (close_out(fp, dir, "mission.dat", err, errlen) != 0)
+        return -1;
+
+    fp = open_out(dir, "served.dat", err, errlen);
+    if (!fp)
+        return -1;
+    static const char *const served[] = {"naive", "naive_ldcg", "tiled16", "tiled32", "cublas"};
+    fprintf(fp, "# where the bytes come from at n = %ld, GB: what the lecture's model says every load costs\n"
+                "# (8 bytes per multiply-add from global memory), then what passed through L1, L2 and DRAM\n"
+                "# idx \"kernel\" model_gb l1_gb l2_gb dram_gb shared_gb\n", n);
+    for (int i = 0; i < 5; i++) {
+        const tl_rec_row *t = n > 0 ? traffic_at(d, served[i], n) : NULL;
+        fprintf(fp, "%d \"%s\"", i, served[i]);
+        put_real(fp, n > 0 ? 8.0 * (double)n * n * n / GB : NAN);
+        put_real(fp, t ? t->l1_bytes / GB : NAN);
+        put_real(fp, t ? t->l2_bytes / GB : NAN);
+        put_real(fp, t ? t->dram_bytes / GB : NAN);
+        put_real(fp, t ? t->shared_bytes / GB : NAN);
+        fputc('\n', fp);
+    }
+    return close_out(fp, dir, "served.dat", err, errlen);
+}
