@@ -74,7 +74,9 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
     if (g->notes.len)
         printf("%s", g->notes.s);
     if (!g->built) {
-        printf("\nBUILD FAILED: the compiler's first errors:\n%s\n", g->build_errors.s ? g->build_errors.s : "");
+        int warned = g->build_errors.s && strstr(g->build_errors.s, "a warning that changes what the program means");
+        printf("\nBUILD FAILED: %s\n%s\n", warned ? "a compiler warning in your files is the bug (it counts as a failure):"
+               : "the compiler's first errors:", g->build_errors.s ? g->build_errors.s : "");
         if (g->log_path[0])
             printf("the whole build log: %s\n", g->log_path);
         return;
