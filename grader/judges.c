@@ -684,7 +684,7 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
         tl_occ_describe(desc, sizeof desc, &cq->d, &cq->k);
         int ok = 0;
         if (!alive && restarts > CALC_RESTARTS) {
-            snprintf(why, sizeof why, "not asked: the calculator crashed or hung %d times", restarts);
+            snprintf(why, sizeof why, "not asked: the calculator hung (the time limit) or crashed %d times", restarts);
         } else if (!alive && calc_start(R, g, &c, err, sizeof err) != 0) {
             tg_buf_printf(&tr->out, "not graded (grader problem): %s\n", err);
             tr->graded = 0;
@@ -738,6 +738,8 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
                 calc_end(g, &c, alive);
                 alive = 0;
                 ++restarts;
+                if (rc == 2)   /* as for the other labs: after a time-out the rest is not asked */
+                    restarts = CALC_RESTARTS + 1;
             }
             tg_buf_free(&ans);
         }

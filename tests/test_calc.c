@@ -6,6 +6,8 @@
  * 3. `tl-grade --check --lab 05 --prebuilt PROGRAM`: the reference calculator scores every
  *    point, the skeleton fails, and each known-wrong calculator of tests/wrong/manifest.tsv fails
  *    with its reason named by the grader's own comparison, not by the student's process.
+ * 4. Correctness credit (grader/judges.c) is weighted by work: lab 01's transposed kernel, right
+ *    only at size 1, earns nothing for its public sizes.
  * Run:  meson test -C build calculator -v */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -79,15 +81,21 @@ Test(calculator, the_serve_wire_round_trips)
     cr_assert_str_eq(r2.why, "too many threads");
 }
 
-/* tl-grade --check on a built lab 05 program; the output in *out. */
+/* tl-grade --check on a built program of lab 05 (or lab); the output in *out. */
+static int grade_lab(const char *lab, const char *rel, char **out);
 static int grade(const char *rel, char **out)
+{
+    return grade_lab("05", rel, out);
+}
+
+static int grade_lab(const char *lab, const char *rel, char **out)
 {
     char prog[1024], dir[] = "/tmp/tl-calc-XXXXXX";
     snprintf(prog, sizeof prog, "%s/%s", TL_BUILD_ROOT, rel);
     if (access(prog, X_OK) != 0)
         cr_assert_fail("%s is not built", prog);
     cr_assert_not_null(mkdtemp(dir));
-    char *argv[] = {TL_BUILD_ROOT "/grader/tl-grade", "--check", "--kit", TL_SOURCE_ROOT, "--lab", "05", "--out", dir,
+    char *argv[] = {TL_BUILD_ROOT "/grader/tl-grade", "--check", "--kit", TL_SOURCE_ROOT, "--lab", (char *)lab, "--out", dir,
                     "--prebuilt", prog, NULL};
     run_result r;
     cr_assert_eq(run_capture(argv, &r), 0);
@@ -146,4 +154,14 @@ Test(calculator, the_manifest_lists_the_five_wrong_calculators)
     char why[300];
     int n = wrong_manifest_load(TL_WRONG_MANIFEST, "05", rows, why, sizeof why);
     cr_assert_geq(n, 5, "tests/wrong/manifest.tsv lists %d lab 05 calculators (%s)", n, n < 0 ? why : "");
+}
+
+Test(credit, size_one_does_not_rescue_a_wrong_kernel, .timeout = 120)
+{
+    char *out;
+    int rc = grade_lab("01", "tests/wrong/lab01-wrong-transposed", &out);
+    cr_assert_eq(rc, 1, "exit %d:\n%s", rc, out);
+    cr_assert(strstr(out, "FAIL  GMM_CPU (cpu_ijk), public sizes  (0/20)"), "cpu_ijk's public sizes earn points:\n%s", out);
+    cr_assert(strstr(out, "only trivial sizes"), "the reason is not given:\n%s", out);
+    free(out);
 }
