@@ -184,7 +184,7 @@ const tl_lab_info tl_labs[] = {
             "A configuration is right when every field agrees (occupancy to 1e-9) or both refuse. The reason\n"
             "for a wrong one is named: integer division, the allocation granularity, the registers-per-block\n"
             "refusal, a division by zero on a 0-register kernel (a crash: the session is started again for\n"
-            "the next configuration, at most 8 times), constants written in where `devices.c` differs. An\n"
+            "the next configuration, at most 64 times), constants written in where `devices.c` differs. An\n"
             "answer has 5 s. The skeleton refuses everything and is right only on the refused known\n"
             "configurations. `./kit check 05` asks the known configurations only; the part B sweep is kit\n"
             "code, run by `./kit check 05` on a GPU, and is not graded.\n",

@@ -468,7 +468,7 @@ int tg_occ_reference(const tl_occ_device *d, const tl_occ_kernel *k, tl_occ_resu
 #endif
 
 #define CALC_ANSWER_S   5.0      /* wall-clock limit of one answer (lab.c's CALC_LIMIT_S)           */
-#define CALC_RESTARTS   8        /* crashes tolerated before the rest is not asked                 */
+#define CALC_RESTARTS   64       /* crashes tolerated before the rest is not asked                 */
 #define CALC_SHOWN      12       /* wrong configurations quoted                                    */
 #define CALC_HIDDEN_PER 24       /* hidden configurations per device                               */
 
