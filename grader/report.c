@@ -345,7 +345,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf_printf(&md, "- isolation notes: %s\n", R->iso.notes);
     if (L->gpu)
         tg_buf_printf(&md, "- GPU: %s\n", R->gpu_why);
-    tg_buf_printf(&md, "- rubric: grader/rubric.md (points per test); a test worth P points scores P x (cases passed / cases run)\n\n");
+    tg_buf_printf(&md, "- rubric: grader/rubric.md (points per test); a correctness test worth P points scores P x (work of the cases passed / work of the cases run)\n\n");
     tg_buf_printf(&md, "| student | score | time | tests failed |\n|---|---|---|---|\n");
     tg_buf problems = {0};
     for (int i = 0; i < ns; ++i) {
