@@ -208,13 +208,17 @@ static int grid_swapped(const float *got, int m, int n, int T, long unwritten)
  * some (Row, Col) that lands there. At least 90% of the written elements must fit. */
 static int row_stride(const float *got, const double *ref, const double *absref, int m, int n, int k, int s)
 {
-    if (s == n || s <= 0)
-        return 0;
-    long written = 0, fit = 0;
+    if (s == n || s <= 0 || (double)m * n * ((double)n / s + 1) > 5e7)
+        return 0;   /* (each element has up to n/s candidate rows: bounded work) */
+    long written = 0, fit = 0, all = 0;
+    for (long e = 0; e < (long)m * n; ++e)
+        all += !is_poison(got[e]);
     for (long e = 0; e < (long)m * n; ++e) {
         if (is_poison(got[e]))
             continue;
         ++written;
+        if ((written - fit) * 10 > all)
+            return 0;   /* more than a tenth already misfit: not this stride */
         for (long r = e / s < m - 1 ? e / s : m - 1; r >= 0; --r) {
             long c = e - r * s;
             if (c >= n)
