@@ -481,6 +481,7 @@ typedef struct occ_q {
     int           api_blocks;    /* TG_CALC_API: the CUDA API's blocks per SM (-1 not that test)    */
 } occ_q;
 
+#ifdef TG_OCC_REFERENCE   /* the hidden configurations need the reference calculator */
 /* The shared-memory carve-outs a device offers, KiB (the CUDA C Programming Guide's tables). */
 static int carveouts(int cc, int *out)
 {
@@ -528,14 +529,13 @@ static int hidden_configs(grun *R, occ_q *q, int max)
             }
             c->k = (tl_occ_kernel){T, regs, smem};
             c->api_blocks = -1;
-#ifdef TG_OCC_REFERENCE
             c->want_rc = tg_occ_reference(&c->d, &c->k, &c->want);
-#endif
             ++n;
         }
     }
     return n;
 }
+#endif
 
 /* The CUDA API's figures for this GPU, from `lab05 --api-table` of a build the grader trusts:
  * the kit built once for this run (kit code only), else (kit check) the student's own build. */
