@@ -30,6 +30,8 @@ TL_PKGS_CORE="meson ninja-build g++ pkg-config"
 TL_PKGS_GRADER="libcjson-dev libarchive-dev libseccomp-dev bubblewrap"
 TL_PKGS_TESTS="libcriterion-dev"
 TL_PKGS_PLOTS="gnuplot-nox"
+# The grader's Slurm test starts a one-node cluster (tests/slurm): slurmctld, slurmd, munge, the client.
+TL_PKGS_CLUSTER="slurm-wlm munge"
 TL_PKGS_SLIDES="pandoc texlive-latex-base texlive-latex-recommended texlive-pictures lmodern poppler-utils"
 
 # tl_have_pkg PKG: 0 when what the kit uses of PKG is usable here.
@@ -45,6 +47,8 @@ tl_have_pkg() {
     libarchive-dev) tl_have_pc libarchive ;;
     libseccomp-dev) tl_have_pc libseccomp ;;
     bubblewrap) command -v bwrap >/dev/null 2>&1 ;;
+    slurm-wlm) [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null 2>&1 ;;
+    munge) [ -x /usr/sbin/munged ] ;;
     gnuplot-nox) command -v gnuplot >/dev/null 2>&1 ;;
     pandoc) command -v pandoc >/dev/null 2>&1 ;;
     texlive-latex-base) command -v pdflatex >/dev/null 2>&1 ;;

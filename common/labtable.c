@@ -189,6 +189,59 @@ const tl_lab_info tl_labs[] = {
             "configurations. `./kit check 05` asks the known configurations only; the part B sweep is kit\n"
             "code, run by `./kit check 05` on a GPU, and is not graded.\n",
     },
+    {
+        TL_LAB_BUILDS("06", "06-register-tiling"), TL_LAB_EMULATED("06"),
+        .title = "Register tiling and thread coarsening, toward cuBLAS speed",
+        .files = {"regtile.cu", NULL},
+        .gpu = 1,
+        /* Ragged around the block tiles (64, 128) and the phase (8, 16); k not a multiple of 4 (the
+         * float4 fallback); vectors, outer products, thin and tall shapes; then 2048 for speed. */
+        .public_sizes = "1,7,63,65,127,129,257,1000,1023,"
+                        "1x1x1,1x300x1,300x1x300,1000x17x3,33x1025x65,130x7x129,129x130x131,"
+                        "4096x64x8,8x64x4096,2000x3x2000,256x1022x254,2048",
+        .repeat = 3,
+        .yardstick = "cublas",
+        .hidden_count = 4, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1, .hidden_rect = 1,
+        .safety_sizes = "65,129x130x131,33x17x9", .speed_size = "2048",
+        .case_limit_s = 20.0, .sanitizer_limit_s = 180.0,
+        /* tile = the block tile's side, so that failure reports name the block tiles of P. */
+        .variants = {
+            {"coarse1d", "(a) 1-D coarsening: 64x64 block tile, 8 outputs a thread in a column", 1, 64, 0, 0,
+             NULL, 0},
+            {"regtile", "(b) 2-D register tiling: 128x128 block tile, 8x8 outputs a thread", 1, 128, 0, 0,
+             NULL, 0},
+            {"warptile", "(c) float4 loads, transposed M tile, warp tiling, double buffering", 1, 128, 0, 0,
+             NULL, 0},
+        },
+        .nvariants = 3,
+        .tests = {
+            {"1-D coarsening (coarse1d), public sizes", TL_TEST_PUBLIC, "coarse1d", 8, NULL, {{0, 0}}},
+            {"1-D coarsening (coarse1d), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "coarse1d", 7,
+             NULL, {{0, 0}}},
+            {"2-D register tiling (regtile), public sizes", TL_TEST_PUBLIC, "regtile", 10, NULL, {{0, 0}}},
+            {"2-D register tiling (regtile), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "regtile", 8,
+             NULL, {{0, 0}}},
+            {"speed step (warptile), public sizes", TL_TEST_PUBLIC, "warptile", 12,
+             "incl. k and n not multiples of 4 (the scalar fallback)", {{0, 0}}},
+            {"speed step (warptile), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "warptile", 10, NULL,
+             {{0, 0}}},
+            {"no shared-memory races (racecheck, warptile)", TL_TEST_RACECHECK, "warptile", 10, NULL, {{0, 0}}},
+            {"memory safety at ragged edges (memcheck, warptile)", TL_TEST_MEMCHECK, "warptile", 8, NULL,
+             {{0, 0}}},
+            /* Measured on an H100 (2026-11-22, labs/06-register-tiling/README.md), as time ratios to
+             * the reference: warptile with BK 8 1.11 (full), regtile capped at 128 registers 1.56
+             * (0.5), regtile 2.0 (0.25), coarse1d 2.7 (0). */
+            {"speed against the reference (warptile)", TL_TEST_SPEED, "warptile", 22, NULL,
+             {{1.15, 1.0}, {1.35, 0.75}, {1.75, 0.5}, {2.5, 0.25}}},
+            TL_POLICY_TEST("regtile.cu"),
+        },
+        .ntests = 10,
+        .rubric_notes =
+            "Speed is graded in tiers on the time ratio student / reference at 2048, both measured on the same\n"
+            "GPU in the same grading run: what each tier means in kernels (measured on an H100, 2026-11-22):\n"
+            "full credit reaches the reference's step (c) within 15% (the same kernel with BK 8 is at 1.11);\n"
+            "0.5 is a 2-D register tile that fits 128 registers (1.56); 0.25 is step (b) as written (2.0).\n",
+    },
 };
 const int tl_nlabs = (int)(sizeof tl_labs / sizeof tl_labs[0]);
 

@@ -93,6 +93,17 @@ typedef struct grun {
     char     meson[PATH_MAX], ninja[PATH_MAX];
     char     tool_path[3 * PATH_MAX]; /* folders of nvcc, meson, ninja: the sandbox's PATH starts with them */
     int      have_emu_target;
+    /* Slurm (slurm.c): --slurm submits the class as a job array; the tasks and the finishing job
+     * are tl-grade again, run on the cluster's nodes over the same DIR (a shared filesystem). */
+    int      slurm;                   /* --slurm: prepare here, submit, return                     */
+    int      slurm_task;              /* --slurm-task G: one array task of submission generation G   */
+    int      slurm_finish;            /* --slurm-finish: the dependent job: gradebook and summary    */
+    int      taken;                   /* the submissions were taken at submit time (DIR/.state/taken) */
+    char     partition[128];          /* --partition P ("" the cluster's default)                  */
+    int      gpus_per_task;           /* --gpus-per-task N (0: not asked)                          */
+    int      max_parallel;            /* --max-parallel N: tasks running at once (0: no limit)     */
+    int      per_task;                /* --per-task N: students graded by one array task (>= 1)    */
+    int      cpus_per_task;           /* --cpus-per-task N (0: the cluster's default)              */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -192,6 +203,43 @@ struct cJSON;
 struct cJSON *tg_read_results(const char *path);
 int  tg_results_test(const struct cJSON *js, const char *name, double *score, double *max);
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s);
+
+/* glance.c: the class at a glance: a section appended to summary.md (md), DIR/summary.html and
+ * the chart DIR/class.png (gnuplot, grader/class.gp; skipped with the reason where it is missing). */
+void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_buf *md, const char *date);
+
+/* progress.c: what a person waiting on a class run sees (a live line on a terminal, plain lines
+ * otherwise, DIR/progress.json always). A worker names its stage with tg_stage. how: 0 graded,
+ * 1 not graded, 2 graded earlier; what: the line's end ("70/100 (6.9 s)"). */
+typedef struct tg_progress tg_progress;
+tg_progress *tg_progress_start(const grun *R, int total, int slots);
+int  tg_progress_slot(tg_progress *p, const char *student);   /* the parent, before fork: a slot or -1 */
+void tg_progress_worker(tg_progress *p, int slot);           /* the worker, after fork               */
+void tg_stage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tg_progress_tick(tg_progress *p);
+void tg_progress_done(tg_progress *p, int slot, const char *student, int how, const char *what);
+void tg_progress_end(tg_progress *p);
+
+/* slurm.c: the Slurm back end. The student list of a run lives in DIR/.state/students.tsv
+ * (index, name, path; written by every class run), so tasks, the finishing job and --status
+ * read the same list. */
+int  tg_students_write(const grun *R, const gstudent *st, int ns);
+int  tg_students_load(const char *out, gstudent **st, int *ns, char *err, size_t errlen);
+/* Takes every submission not yet graded into DIR/.state/taken/<name> (the intake, here), writes
+ * the task list and the batch scripts, submits the array and the dependent finishing job.
+ * Returns tl-grade's exit code. */
+int  tg_slurm_submit(grun *R, const gstudent *st, int ns);
+/* In a task: the students of this array task (indices into st), from DIR/.state/slurm. */
+int  tg_slurm_task_students(const grun *R, int gen, int *idx, int max, char *err, size_t errlen);
+/* The submit-time facts a task needs: the kit build, the reference build (saved, then loaded). */
+int  tg_slurm_save_prepared(const grun *R);
+int  tg_slurm_load_prepared(grun *R, char *err, size_t errlen);
+/* The submission taken at submit time, laid into files_dir; notes and a refusal as intake gives
+ * them. 0 taken, 1 refused (err says why), -1 grader-side problem. */
+int  tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, tg_buf *notes, char *err,
+                      size_t errlen);
+/* --status DIR: where the run stands (done, not graded, to go, the Slurm jobs). Exit code. */
+int  tg_status(const char *out);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);

@@ -396,7 +396,9 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
                       failed.len ? failed.s : "none");
         tg_buf_free(&failed);
     }
-    tg_buf_printf(&md, "\n## Per student: what failed, where, the likely bug\n\n");
+    tg_buf_printf(&md, "\n");
+    tg_write_glance(R, st, rows, ns, &md, date);    /* glance.c: distribution, pass rates, reasons, chart */
+    tg_buf_printf(&md, "## Per student: what failed, where, the likely bug\n\n");
     for (int i = 0; i < ns; ++i) {
         if (!rows[i].done)
             continue;

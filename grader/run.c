@@ -27,23 +27,56 @@
 #include "policy.h"
 #include "tilelab.h"
 
-static int gpu_lock_fd = -1;
-static void gpu_lock(grun *R, int on)
+/* The GPU, shared fairly: untimed GPU work (correctness cases, compute-sanitizer runs) holds the
+ * device's lock shared, so several students' runs overlap and the GPU is not idle while others
+ * build; a timed run (the speed test: the student's kernel and the reference) holds it alone.
+ * A gate taken briefly before the shared lock, and held by a timed run while it waits, stops a
+ * stream of shared holders from starving it. One lock per device: CUDA_VISIBLE_DEVICES names it
+ * (in a Slurm job the job's own GPUs: SLURM_JOB_ID). Both are flock()s on files in /tmp: they die
+ * with their holder. */
+static int gpu_fd = -1, gate_fd = -1, gpu_how = 0;   /* gpu_how: 0 none, LOCK_SH or LOCK_EX */
+
+static int lock_file(const char *what)
 {
-    if (!R->lab->gpu)
+    char p[300], dev[64] = "all";
+    const char *cvd = getenv("CUDA_VISIBLE_DEVICES"), *job = getenv("SLURM_JOB_ID");
+    if (job && *job)
+        snprintf(dev, sizeof dev, "job%.50s", job);
+    else if (cvd && *cvd)
+        snprintf(dev, sizeof dev, "%.60s", cvd);
+    for (char *c = dev; *c; ++c)
+        if (!isalnum((unsigned char)*c))
+            *c = '_';
+    snprintf(p, sizeof p, "/tmp/tilelab-gpu-%ld-%s.%s", (long)getuid(), dev, what);
+    return open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+}
+
+static void flock_wait(int fd, int how)
+{
+    while (fd >= 0 && flock(fd, how) != 0 && errno == EINTR)
+        ;
+}
+
+/* how: LOCK_SH (untimed GPU work), LOCK_EX (a timed run), 0 release. */
+static void gpu_lock(grun *R, int how)
+{
+    if (!R->lab->gpu || R->emulate)
         return;
-    if (on) {
-        char p[200];
-        snprintf(p, sizeof p, "/tmp/tilelab-gpu-%ld.lock", (long)getuid());
-        gpu_lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        if (gpu_lock_fd >= 0)
-            while (flock(gpu_lock_fd, LOCK_EX) != 0 && errno == EINTR)
-                ;
-    } else if (gpu_lock_fd >= 0) {
-        flock(gpu_lock_fd, LOCK_UN);
-        close(gpu_lock_fd);
-        gpu_lock_fd = -1;
+    if (gpu_fd < 0) {
+        gpu_fd = lock_file("lock");
+        gate_fd = lock_file("gate");
     }
+    if (gpu_how) {
+        flock(gpu_fd, LOCK_UN);
+        gpu_how = 0;
+    }
+    if (!how)
+        return;
+    tg_stage(how == LOCK_EX ? "waiting: GPU alone" : "waiting: GPU");
+    flock_wait(gate_fd, LOCK_EX);
+    flock_wait(gpu_fd, how);
+    flock(gate_fd, LOCK_UN);
+    gpu_how = how;
 }
 
 static int grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen)
@@ -63,6 +96,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     }
     char err[800];
     int rc = 0;
+    tg_stage("intake");
     if (R->prebuilt[0]) {          /* kit check: the lab program ninja built in the student's build/ */
         snprintf(g.build, sizeof g.build, "%.*s", (int)(strrchr(R->prebuilt, '/') - R->prebuilt), R->prebuilt);
         g.built = 1;
@@ -111,7 +145,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             snprintf(g.files, sizeof g.files, "%s/labs/%s", g.kit, R->lab->dir);
         }
         int found[TG_MAX_FILES];
-        rc = tg_intake(R->lab, st->path, g.work, g.files, !R->check, found, &g.notes, err, sizeof err);
+        rc = R->taken ? tg_take_prepared(R, st, g.files, &g.notes, err, sizeof err)   /* taken at submit time */
+                      : tg_intake(R->lab, st->path, g.work, g.files, !R->check, found, &g.notes, err, sizeof err);
         if (rc < 0) {
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
@@ -135,19 +170,29 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         g.built = 1;               /* (no build log to show; the note says why) */
     } else {
         double tb = tl_now_ms();
+        tg_stage("build");
         if (!R->prebuilt[0] && !R->build_log[0] && tg_build_submission(R, &g, err, sizeof err) != 0) {
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
         g.build_s = (tl_now_ms() - tb) / 1000.0;
-        if (R->lab->gpu)
-            gpu_lock(R, 1);
+        gpu_lock(R, LOCK_SH);
         for (int i = 0; i < nt; ++i) {
             if (!g.built) {
                 tr[i].graded = 1;
                 tg_buf_printf(&tr[i].out, "not run: the build failed\n%s", g.build_errors.s ? g.build_errors.s : "");
                 continue;
             }
+            if (tr[i].t->kind == TG_SPEED)
+                gpu_lock(R, LOCK_EX);          /* timed: the GPU alone */
+            else if (gpu_how != LOCK_SH)
+                gpu_lock(R, LOCK_SH);
+            static const char *const stage_word[] = {[TG_CORRECT_PUBLIC] = "public", [TG_CORRECT_HIDDEN] = "hidden",
+                                                     [TG_RACECHECK] = "racecheck", [TG_MEMCHECK] = "memcheck",
+                                                     [TG_SPEED] = "speed", [TG_CALC] = "calc", [TG_CALC_API] = "calc-api",
+                                                     [TG_POLICY] = "policy"};
+            tg_stage("%s %.30s", stage_word[tr[i].t->kind] ? stage_word[tr[i].t->kind] : "test",
+                     tr[i].t->variant ? tr[i].t->variant : "");
             switch (tr[i].t->kind) {
             case TG_CORRECT_PUBLIC:
             case TG_CORRECT_HIDDEN: tg_judge_correctness(R, &g, &tr[i]); break;
@@ -159,13 +204,14 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             case TG_POLICY: break;            /* after every run: it reads what they saw */
             }
         }
+        gpu_lock(R, 0);
+        tg_stage("policy");
         for (int i = 0; i < nt; ++i)
             if (g.built && tr[i].t->kind == TG_POLICY)
                 tg_judge_policy(R, &g, &tr[i]);
-        if (R->lab->gpu)
-            gpu_lock(R, 0);
     }
     *secs = (tl_now_ms() - t0) / 1000.0;
+    tg_stage("report");
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
     for (int i = 0; i < nt; ++i)
         tg_buf_free(&tr[i].out);
@@ -265,13 +311,47 @@ static void probe_gpu(grun *R)
     tg_buf_free(&g.evidence);
 }
 
+/* One student's row from what their worker left in DIR: the .done marker (graded) or
+ * not-graded.txt (why not). in_finish: a Slurm run's finishing job, where a student with neither
+ * had a task that never ended well. */
+static void collect_row(const grun *R, const gstudent *s, srow *row, int in_finish)
+{
+    char p[PATH_MAX + 160];
+    snprintf(p, sizeof p, "%s/%s/.done", R->out, s->name);
+    char *m = tg_read_file(p, 256, NULL);
+    memset(row, 0, sizeof *row);
+    if (m && sscanf(m, "%lf %lf %lf", &row->score, &row->max, &row->secs) == 3) {
+        row->done = 1;
+        free(m);
+        return;
+    }
+    free(m);
+    snprintf(p, sizeof p, "%s/%s/not-graded.txt", R->out, s->name);
+    char *why = tg_read_file(p, 600, NULL);
+    snprintf(row->why, sizeof row->why, "%s", why ? why : in_finish ?
+             "its Slurm task ended without grading it (killed, timed out or its node failed; see "
+             "DIR/.state/slurm/logs/); submit the run again to grade it" : "the grader's worker failed");
+    free(why);
+}
+
 int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret)
 {
     char p[PATH_MAX + 64];
     int lock_fd = -1;            /* the out dir's lock, held for the whole run */
-    gstudent *st = calloc((size_t)ns, sizeof *st);
+    gstudent *st = NULL;
+    char err[800];
+    int from_list = R->slurm_task || R->slurm_finish;   /* a Slurm job: the list the submit wrote */
+    if (from_list) {
+        char o[PATH_MAX];
+        if (!realpath(out, o) || tg_students_load(o, &st, &ns, err, sizeof err) != 0) {
+            fprintf(stderr, "tl-grade: bad out dir '%s': %s\n", out, tg_is_dir(out) ? err : "no such folder");
+            return TL_EXIT_USAGE;
+        }
+    } else {
+        st = calloc((size_t)ns, sizeof *st);
+    }
     srow *rows = calloc((size_t)ns, sizeof *rows);
-    for (int i = 0; i < ns; ++i) {
+    for (int i = 0; i < ns && !from_list; ++i) {
         const char *sp = subs[i];
         struct stat sb;
         if (stat(sp, &sb) != 0) {
@@ -280,6 +360,10 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         }
         if (!realpath(sp, st[i].path)) {
             fprintf(stderr, "tl-grade: cannot resolve '%s'\n", sp);
+            return TL_EXIT_USAGE;
+        }
+        if (strpbrk(st[i].path, "\t\n")) {
+            fprintf(stderr, "tl-grade: submission '%s': a tab or a newline in its path; rename it\n", sp);
             return TL_EXIT_USAGE;
         }
         student_name(sp, st[i].name, sizeof st[i].name);
@@ -298,7 +382,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         fprintf(stderr, "tl-grade: bad out dir '%s': %s\n", out, strerror(errno));
         return TL_EXIT_USAGE;
     }
-    for (int i = 0; i < ns; ++i) {
+    for (int i = 0; i < ns && !from_list; ++i) {
         size_t l = strlen(st[i].path);
         if (strncmp(R->out, st[i].path, l) == 0 && (R->out[l] == '/' || R->out[l] == '\0')) {
             fprintf(stderr, "tl-grade: bad out dir '%s': it lies inside the submission '%s'\n", out, st[i].path);
@@ -313,11 +397,16 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     chmod(R->state, 0700);
     snprintf(p, sizeof p, "%s/lock", R->state);
     lock_fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (lock_fd < 0 || flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    /* Slurm tasks share the out dir (each its own students) and wait for a submit to finish; the
+     * finishing job waits for them; any other run wants it alone and says so at once. */
+    int lock_how = R->slurm_task ? LOCK_SH : R->slurm_finish ? LOCK_EX : LOCK_EX | LOCK_NB;
+    int locked = -1;
+    while (lock_fd >= 0 && (locked = flock(lock_fd, lock_how)) != 0 && errno == EINTR)
+        ;
+    if (lock_fd < 0 || locked != 0) {
         fprintf(stderr, "tl-grade: another tl-grade is writing to '%s'; wait for it or use another --out\n", out);
         return TL_EXIT_USAGE;
     }
-    char err[800];
     if (tg_state_seed(R, secret, err, sizeof err) != 0) {
         fprintf(stderr, "tl-grade: %s\n", err);
         return TL_EXIT_USAGE;
@@ -337,11 +426,46 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             free(have);
             return TL_EXIT_USAGE;
         }
+        int had = have != NULL;
         free(have);
-        if (tg_write_atomic(idp, ident, (size_t)il) != 0) {
+        if (from_list && !had) {      /* a Slurm job checks the identity the submit wrote */
+            fprintf(stderr, "tl-grade: bad out dir '%s': no %s (submit the run with --slurm)\n", out, idp);
+            return TL_EXIT_USAGE;
+        }
+        if (!from_list && tg_write_atomic(idp, ident, (size_t)il) != 0) {
             fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s (%s)\n", out, idp, strerror(errno));
             return TL_EXIT_USAGE;
         }
+        if (R->slurm && secret) {      /* the tasks read the seed here: DIR/.state is 0700, the seed 0600 */
+            char sp[PATH_MAX + 32], line[64];
+            int n = snprintf(line, sizeof line, "%llu\n", (unsigned long long)R->seed);
+            snprintf(sp, sizeof sp, "%s/seed", R->state);
+            if (tg_write_atomic(sp, line, (size_t)n) != 0 || chmod(sp, 0600) != 0) {
+                fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s (%s)\n", out, sp, strerror(errno));
+                return TL_EXIT_USAGE;
+            }
+        }
+        if (!from_list && tg_students_write(R, st, ns) != 0) {
+            fprintf(stderr, "tl-grade: bad out dir '%s': cannot write the student list (%s)\n", out, strerror(errno));
+            return TL_EXIT_USAGE;
+        }
+    }
+    if (R->slurm_finish) {             /* the dependent job: every task has ended, whatever became of it */
+        tg_iso_probe(&R->iso);
+        snprintf(R->gpu_why, sizeof R->gpu_why, "each Slurm task's own (results.json of each student says)");
+        for (int i = 0; i < ns; ++i) {
+            collect_row(R, &st[i], &rows[i], 1);
+            char np[PATH_MAX + 160];
+            snprintf(np, sizeof np, "%s/%s/not-graded.txt", R->out, st[i].name);
+            if (!rows[i].done && !tg_is_file(np)) {   /* said once, for --status and the next submit */
+                tg_mkdirs(np, 0755);
+                rmdir(np);
+                tg_write_atomic(np, rows[i].why, strlen(rows[i].why));
+            }
+        }
+        tg_write_class(R, st, rows, ns, 0);
+        fprintf(stderr, "tl-grade: %s/summary.md, %s/gradebook.csv\n", R->out, R->out);
+        return 0;
     }
     int prebuilt = R->prebuilt[0] || R->build_log[0];   /* kit check built it: no tools, no copy */
     if (!prebuilt &&
@@ -385,8 +509,15 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     }
     /* The pristine kit, copied fresh each run (kit check with a prebuilt program needs none). */
     snprintf(R->pristine, sizeof R->pristine, "%s/pristine", R->state);
-    tg_rmtree(R->pristine);
-    if (!prebuilt) {
+    if (R->slurm_task) {               /* prepared by the submit: shared by every task, read-only */
+        if (tg_slurm_load_prepared(R, err, sizeof err) != 0) {
+            fprintf(stderr, "tl-grade: not graded: %s\n", err);
+            return EXIT_GRADER;
+        }
+    } else {
+        tg_rmtree(R->pristine);
+    }
+    if (!prebuilt && !R->slurm_task) {
         int nfiles;
         if (tg_copy_pristine(R->root, R->pristine, R->check, &nfiles, err, sizeof err) != 0) {
             fprintf(stderr, "tl-grade: not graded: cannot copy the kit: %s\n", err);
@@ -423,17 +554,24 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
      * there, so their inputs and references are not made (a 4096^3 reference takes minutes). */
     int likely_emulated = R->lab->gpu && (R->emulate || !R->iso.gpu_nodes);
     for (int i = 0; i < R->nsizes; ++i)
-        if (!(likely_emulated && (double)R->sizes[i].m * R->sizes[i].k * R->sizes[i].n > TL_EMU_MAX_WORK) &&
+        if (!R->slurm &&               /* the submit only prepares the build; its tasks make the cases */
+            !(likely_emulated && (double)R->sizes[i].m * R->sizes[i].k * R->sizes[i].n > TL_EMU_MAX_WORK) &&
             tg_prepare_size(&R->sizes[i], err, sizeof err) != 0) {
             fprintf(stderr, "tl-grade: not graded: %s\n", err);
             return EXIT_GRADER;
         }
-    if (R->lab->gpu && !R->public_only && !R->emulate && R->iso.gpu_nodes && R->lab->speed_size && R->lab->nvariants)
+    /* The reference: built by the submit (a cluster's login node rarely has a GPU, so not
+     * iso.gpu_nodes there), timed by each task on its own GPU. */
+    if (R->slurm_task)
+        ;
+    else if (R->lab->gpu && !R->public_only && !R->emulate && (R->iso.gpu_nodes || R->slurm) && R->lab->speed_size &&
+             R->lab->nvariants)
         tg_build_reference(R);
     else
         snprintf(R->ref_why, sizeof R->ref_why, "not needed in this run");
-    probe_gpu(R);
-    if (!prebuilt) {
+    if (!R->slurm)
+        probe_gpu(R);
+    if (!prebuilt && !R->slurm_task) {
         double tk = tl_now_ms();
         tg_build_kit(R);           /* the kit's own parts, once for the whole class */
         if ((!R->check || !R->quiet) && (R->kit_build[0] || !R->iso.bwrap))
@@ -450,44 +588,85 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             return EXIT_GRADER;
         }
     }
-    if (R->lab->gpu && !R->check)
+    if (R->lab->gpu && !R->check && !R->slurm)
         fprintf(stderr, "tl-grade: GPU: %s\n", R->gpu_why);
+    if (R->slurm) {
+        if (!R->kit_build[0] && R->iso.bwrap) {
+            fprintf(stderr, "tl-grade: not submitted: %s\n", R->kit_build_why);
+            return EXIT_GRADER;
+        }
+        close(lock_fd);                /* the tasks take it shared */
+        return tg_slurm_submit(R, st, ns);
+    }
+    /* The students this process grades: all, or a Slurm task's few. */
+    int *todo = calloc((size_t)ns + 1, sizeof *todo), ntodo = ns;
+    for (int i = 0; i < ns; ++i)
+        todo[i] = i;
+    if (R->slurm_task && (ntodo = tg_slurm_task_students(R, R->slurm_task, todo, ns, err, sizeof err)) < 0) {
+        fprintf(stderr, "tl-grade: not graded: %s\n", err);
+        return EXIT_GRADER;
+    }
+    if (R->slurm_task) {
+        R->taken = 1;
+        for (int j = 0; j < ntodo; ++j)
+            if (todo[j] < 0 || todo[j] >= ns) {
+                fprintf(stderr, "tl-grade: not graded: the task list names student %d of %d\n", todo[j], ns);
+                return EXIT_GRADER;
+            }
+        fprintf(stderr, "tl-grade: Slurm task %s of job %s on %s: %d student(s)\n", getenv("SLURM_ARRAY_TASK_ID"),
+                getenv("SLURM_ARRAY_JOB_ID") ? getenv("SLURM_ARRAY_JOB_ID") : "?",
+                getenv("SLURMD_NODENAME") ? getenv("SLURMD_NODENAME") : "?", ntodo);
+        if (R->lab->gpu)
+            fprintf(stderr, "tl-grade: GPU: %s\n", R->gpu_why);
+    }
 
     /* The class: up to --jobs submissions at once, each in its own worker process. */
     double t_start = tl_now_ms();
     int next = 0, running = 0, finished = 0;
     pid_t *pids = calloc((size_t)ns, sizeof *pids);
-    while (finished < ns) {
-        while (running < R->jobs && next < ns) {
-            int i = next++;
+    int *slots = calloc((size_t)ns, sizeof *slots);
+    tg_progress *prog = R->check ? NULL : tg_progress_start(R, ntodo, R->jobs);
+    while (finished < ntodo) {
+        while (running < R->jobs && next < ntodo) {
+            int i = todo[next++];
             char marker[PATH_MAX + 160];
             snprintf(marker, sizeof marker, "%s/%s/.done", R->out, st[i].name);
             char *m = R->check ? NULL : tg_read_file(marker, 256, NULL);
             if (m && sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3) {
                 rows[i].done = 1;
                 ++finished;
-                fprintf(stderr, "[%d/%d] %s ... %g/%g (graded earlier; delete %s/%s to grade again)\n", finished, ns,
-                        st[i].name, rows[i].score, rows[i].max, R->out, st[i].name);
+                char what[PATH_MAX + 400];
+                snprintf(what, sizeof what, "%g/%g (graded earlier; delete %s/%s to grade again)", rows[i].score,
+                         rows[i].max, R->out, st[i].name);
+                if (prog)
+                    tg_progress_done(prog, -1, st[i].name, 2, what);
                 free(m);
                 continue;
             }
             free(m);
-            if (R->check) {
-                char od[PATH_MAX + 160];
-                snprintf(od, sizeof od, "%s/%s", R->out, st[i].name);
+            char od[PATH_MAX + 160];
+            snprintf(od, sizeof od, "%s/%s", R->out, st[i].name);
+            if (R->check)
                 tg_rmtree(od);
+            else {                     /* a failure of an earlier run is not this run's */
+                snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->out, st[i].name);
+                unlink(od);
             }
             fflush(NULL);
+            slots[i] = tg_progress_slot(prog, st[i].name);
             pid_t pid = fork();
             if (pid < 0) {
                 snprintf(rows[i].why, sizeof rows[i].why, "cannot fork (%s)", strerror(errno));
                 ++finished;
+                if (prog)
+                    tg_progress_done(prog, slots[i], st[i].name, 1, rows[i].why);
                 continue;
             }
             if (pid == 0) {
 #ifdef __linux__
                 prctl(PR_SET_PDEATHSIG, SIGKILL);
 #endif
+                tg_progress_worker(prog, slots[i]);
                 close(lock_fd);
                 double sc, mx, secs;
                 char why[600] = "";
@@ -508,7 +687,13 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         if (running == 0)
             continue;
         int wst;
-        pid_t w = wait(&wst);
+        pid_t w = waitpid(-1, &wst, prog ? WNOHANG : 0);
+        if (w == 0) {                  /* nobody finished: show where the run stands */
+            tg_progress_tick(prog);
+            struct timespec ts = {0, 200 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -520,26 +705,36 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             pids[i] = 0;
             --running;
             ++finished;
-            char marker[PATH_MAX + 160];
-            snprintf(marker, sizeof marker, "%s/%s/.done", R->out, st[i].name);
-            char *m = tg_read_file(marker, 256, NULL);
-            if (WIFEXITED(wst) && WEXITSTATUS(wst) == 0 && m &&
-                sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3) {
-                rows[i].done = 1;
-                if (!R->check)
-                    fprintf(stderr, "[%d/%d] %s ... %g/%g (%.1f s)\n", finished, ns, st[i].name, rows[i].score,
-                            rows[i].max, rows[i].secs);
-            } else {
+            if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {
                 char np[PATH_MAX + 160];
                 snprintf(np, sizeof np, "%s/%s/not-graded.txt", R->out, st[i].name);
-                char *why = tg_read_file(np, 600, NULL);
-                snprintf(rows[i].why, sizeof rows[i].why, "%s",
-                         why ? why : WIFSIGNALED(wst) ? "the grader's worker died (signal)" : "the grader's worker failed");
-                free(why);
-                fprintf(stderr, "[%d/%d] %s ... not graded: %s\n", finished, ns, st[i].name, rows[i].why);
+                if (!tg_is_file(np)) {
+                    const char *why = WIFSIGNALED(wst) ? "the grader's worker died (signal)" : "the grader's worker failed";
+                    tg_mkdirs(np, 0755);
+                    rmdir(np);
+                    tg_write_atomic(np, why, strlen(why));
+                }
             }
-            free(m);
+            collect_row(R, &st[i], &rows[i], 0);
+            char what[800];
+            if (rows[i].done)
+                snprintf(what, sizeof what, "%g/%g (%.1f s)", rows[i].score, rows[i].max, rows[i].secs);
+            else
+                snprintf(what, sizeof what, "not graded: %s", rows[i].why);
+            if (prog)
+                tg_progress_done(prog, slots[i], st[i].name, !rows[i].done, what);
+            else if (!rows[i].done)
+                fprintf(stderr, "[%d/%d] %s ... %s\n", finished, ntodo, st[i].name, what);
         }
+    }
+    tg_progress_end(prog);
+    free(slots);
+    if (R->slurm_task) {               /* the finishing job writes the class's files */
+        int bad = 0;
+        for (int j = 0; j < ntodo; ++j)
+            bad |= !rows[todo[j]].done;
+        fprintf(stderr, "tl-grade: Slurm task done: %d student(s) in %.1f s\n", ntodo, (tl_now_ms() - t_start) / 1000.0);
+        return bad ? EXIT_GRADER : 0;
     }
     double total_s = (tl_now_ms() - t_start) / 1000.0;
     tg_write_class(R, st, rows, ns, total_s);

@@ -39,6 +39,9 @@ static int usage(FILE *out, int code)
             "       tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]\n"
             "       tl-grade --check --lab NN --out DIR --build-failed LOG\n"
             "       tl-grade --check --lab NN --out DIR [--emulate] FOLDER\n"
+            "       tl-grade --slurm [--partition P] [--gpus-per-task N] [--max-parallel N] [--per-task N]\n"
+            "                [--cpus-per-task N] --lab NN --out DIR [--secret FILE] SUBMISSION...\n"
+            "       tl-grade --status DIR\n"
             "       tl-grade --print-files NN | --print-dir NN | --print-targets NN | --print-pristine KITDIR\n\n"
             "Grades each SUBMISSION (a student's folder, or a .tar, .tar.gz, .tgz or .zip of it) for lab NN.\n"
             "Only the lab's student files are taken; they are compiled over the kit, built once for the\n"
@@ -51,7 +54,18 @@ static int usage(FILE *out, int code)
             "  --secret FILE     a file holding the seed of the hidden cases (default: a fresh random seed,\n"
             "                    kept in DIR/.state so a restarted run uses the same one)\n"
             "  --public-only     the public cases only (no hidden sizes, no safety, no speed)\n"
-            "  --jobs N          submissions built and graded at once (default: the number of cores)\n"
+            "  --jobs N|auto     submissions built and graded at once (default auto: the number of cores);\n"
+            "                    on a GPU the timed runs take the device alone, the rest overlaps\n"
+            "  --slurm           a Slurm cluster grades: the intake, the seed and the kit's build happen here\n"
+            "                    into DIR (which must be on a filesystem the nodes share, like the kit), then\n"
+            "                    one job array grades the students and a job after it writes the gradebook;\n"
+            "                    submitting again grades only the students not graded yet\n"
+            "  --partition P     --slurm: the partition (default: the cluster's)\n"
+            "  --gpus-per-task N --slurm: GPUs each task asks for (GPU labs: 1)\n"
+            "  --max-parallel N  --slurm: tasks running at once (default: as many as Slurm allows)\n"
+            "  --per-task N      --slurm: students graded by one task, one after another (default 1)\n"
+            "  --cpus-per-task N --slurm: cores each task asks for; its students are graded N at once\n"
+            "  --status DIR      where the run writing DIR stands: graded, not graded, to go, its Slurm jobs\n"
             "  --gpu-archs LIST  GPU labs: compute capabilities each submission is compiled for (e.g. 90;\n"
             "                    default: this machine's GPU from nvidia-smi, 90 when grading emulated,\n"
             "                    else the kit's default)\n"
@@ -89,6 +103,11 @@ int main(int argc, char **argv)
         {"build-failed", required_argument, NULL, 'F'}, {"print-pristine", required_argument, NULL, 'P'},
         {"print-targets", required_argument, NULL, 't'}, {"keep-work", no_argument, NULL, 'K'},
         {"random-seed", no_argument, NULL, 'S'},     {"gpu-archs", required_argument, NULL, 'A'},
+        {"slurm", no_argument, NULL, 1000},          {"partition", required_argument, NULL, 1001},
+        {"gpus-per-task", required_argument, NULL, 1002}, {"max-parallel", required_argument, NULL, 1003},
+        {"per-task", required_argument, NULL, 1004}, {"cpus-per-task", required_argument, NULL, 1005},
+        {"slurm-task", required_argument, NULL, 1006}, {"slurm-finish", no_argument, NULL, 1007},
+        {"status", required_argument, NULL, 1008},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
     long v;
@@ -107,8 +126,10 @@ int main(int argc, char **argv)
         case 's': secret = optarg; break;
         case 'p': R.public_only = 1; break;
         case 'j':
+            if (strcmp(optarg, "auto") == 0)   /* the default: one per core */
+                break;
             if (tl_parse_int(optarg, 1, 256, &v) != 0) {
-                fprintf(stderr, "tl-grade: --jobs '%s': give a number from 1 to 256\n", optarg);
+                fprintf(stderr, "tl-grade: --jobs '%s': give a number from 1 to 256, or auto (one per core)\n", optarg);
                 return TL_EXIT_USAGE;
             }
             R.jobs = (int)v;
@@ -174,6 +195,30 @@ int main(int argc, char **argv)
                     printf("%s\n", L->files[i]);
             return 0;
         }
+        case 1000: R.slurm = 1; break;
+        case 1001:
+            if (!*optarg || strlen(optarg) >= sizeof R.partition || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,") != strlen(optarg)) {
+                fprintf(stderr, "tl-grade: --partition '%s': give a partition's name (letters, digits, - _ . ,)\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.partition, sizeof R.partition, "%s", optarg);
+            break;
+        case 1002: case 1003: case 1004: case 1005: case 1006: {
+            static const char *const names[] = {"--gpus-per-task", "--max-parallel", "--per-task", "--cpus-per-task",
+                                                "--slurm-task"};
+            static const long lo[] = {1, 1, 1, 1, 1}, hi[] = {16, 100000, 1000, 256, 1000000};
+            int k = c - 1002;
+            if (tl_parse_int(optarg, lo[k], hi[k], &v) != 0) {
+                fprintf(stderr, "tl-grade: %s '%s': give a number from %ld to %ld\n", names[k], optarg, lo[k], hi[k]);
+                return TL_EXIT_USAGE;
+            }
+            int *dst[] = {&R.gpus_per_task, &R.max_parallel, &R.per_task, &R.cpus_per_task, &R.slurm_task};
+            *dst[k] = (int)v;
+            break;
+        }
+        case 1007: R.slurm_finish = 1; break;
+        case 1008: return tg_status(optarg);
         case 'h': return usage(stdout, 0);
         default:
             fprintf(stderr, "tl-grade: %s '%s'\n", optopt ? "option needs a value or is unknown:" : "unknown option",
@@ -202,6 +247,19 @@ int main(int argc, char **argv)
         fprintf(stderr, "tl-grade: --prebuilt and --build-failed go with --check and no FOLDER (one of them)\n");
         return usage(stderr, TL_EXIT_USAGE);
     }
+    int slurm_job = R.slurm_task || R.slurm_finish;   /* the list is the one --slurm wrote */
+    if ((R.slurm || slurm_job) && (R.check || prebuilt || (slurm_job && optind < argc) || (R.slurm && slurm_job))) {
+        fprintf(stderr, "tl-grade: --slurm grades a class (SUBMISSION...); --slurm-task and --slurm-finish are its "
+                "jobs' own and take no submissions; none goes with --check\n");
+        return usage(stderr, TL_EXIT_USAGE);
+    }
+    if (!R.slurm && (R.partition[0] || R.gpus_per_task || R.max_parallel || R.per_task || R.cpus_per_task)) {
+        fprintf(stderr, "tl-grade: --partition, --gpus-per-task, --max-parallel, --per-task and --cpus-per-task go "
+                "with --slurm\n");
+        return TL_EXIT_USAGE;
+    }
+    if (slurm_job)
+        return tg_class_run(&R, 0, NULL, out, NULL);
     if (!prebuilt && optind >= argc) {
         fprintf(stderr, "tl-grade: no submissions given: name one folder or archive per student\n");
         return TL_EXIT_USAGE;

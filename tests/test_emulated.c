@@ -24,9 +24,11 @@ ParameterizedTestParameters(emulated, program_gets_its_verdict)
         {"lab02-ref-emu", 0, {" 0 failed"}},
         {"lab03-ref-emu", 0, {" 0 failed"}},
         {"lab04-ref-emu", 0, {" 0 failed"}},
+        {"lab06-ref-emu", 0, {" 0 failed"}},
         {"lab02-emu", 1, {"unwritten elements"}},
         {"lab03-emu", 1, {"unwritten elements"}},
         {"lab04-emu", 1, {"unwritten elements"}},
+        {"lab06-emu", 1, {"unwritten elements"}},
     };
     return cr_make_param_array(emu_case, cases, sizeof cases / sizeof cases[0]);
 }

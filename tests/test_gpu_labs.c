@@ -71,10 +71,12 @@ static const program_case cases[] = {
     {"solutions/03-tiled-kernel/lab03-ref", "--quiet", 0, {NULL}},
     {"solutions/04-boundary-handling/lab04-ref", "--quiet", 0, {NULL}},
     {"solutions/05-occupancy-study/lab05-ref", "--quiet", 0, {NULL}},
+    {"solutions/06-register-tiling/lab06-ref", "--quiet", 0, {NULL}},
     /* skeletons: compile, run their public sizes, fail */
     {"labs/02-naive-kernel/lab02", "--no-time", 1, {"unwritten elements", NULL}},
     {"labs/03-tiled-kernel/lab03", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
     {"labs/04-boundary-handling/lab04", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
+    {"labs/06-register-tiling/lab06", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
 };
 
 static void assert_verdict(const char *rel, const char *args, int expect, const char *const *names, int nnames)

@@ -269,6 +269,104 @@ Test(class01, the_whole_batch_finishes_with_a_row_per_submission, .timeout = LIM
     free(md);
 }
 
+Test(class01, progress_is_plain_lines_off_a_terminal_and_a_json_file_that_ends_finished, .timeout = LIMIT)
+{
+    class_run();
+    char *log = tg_read_file(CLASS "/run.log", 1 << 20, NULL);
+    cr_assert(log);
+    cr_assert(!strchr(log, '\r') && !strstr(log, "\033["), "a live line (\\r, escapes) was written to a file:\n%.600s", log);
+    cr_assert(strstr(log, " not graded so far; "), "the plain lines carry no failure count:\n%.600s", log);
+    cr_assert(strstr(log, " left\n"), "the plain lines carry no time left:\n%.600s", log);
+    free(log);
+    char *pj = tg_read_file(OUT "/progress.json", 1 << 16, NULL);
+    cr_assert(pj, "no progress.json in the out dir");
+    cJSON *js = cJSON_Parse(pj);
+    cr_assert(js, "progress.json is not JSON:\n%s", pj);
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(js, "state");
+    const cJSON *total = cJSON_GetObjectItemCaseSensitive(js, "total");
+    const cJSON *graded = cJSON_GetObjectItemCaseSensitive(js, "graded");
+    const cJSON *ng = cJSON_GetObjectItemCaseSensitive(js, "not_graded");
+    const cJSON *w = cJSON_GetObjectItemCaseSensitive(js, "workers");
+    cr_assert(cJSON_IsString(state) && strcmp(state->valuestring, "finished") == 0, "state: %s", pj);
+    cr_assert(cJSON_IsNumber(total) && cJSON_IsNumber(graded) && cJSON_IsNumber(ng), "%s", pj);
+    cr_assert_eq(graded->valueint + ng->valueint, total->valueint, "graded + not graded != total: %s", pj);
+    cr_assert(cJSON_IsArray(w) && cJSON_GetArraySize(w) == 0, "workers still listed after the run: %s", pj);
+    cJSON_Delete(js);
+    free(pj);
+}
+
+Test(class01, a_terminal_gets_one_live_line_naming_each_workers_stage, .timeout = LIMIT)
+{
+    class_run();
+    if (sh("command -v script >/dev/null") != 0)
+        cr_skip_test("no script(1) here (bsdutils) to give the grader a terminal");
+    /* Three students graded again into a fresh out dir, on a pseudo-terminal. */
+    cr_assert_eq(sh("rm -rf '%s/tty' && mkdir -p '%s/tty/in' && cp -r '%s/solution' '%s/loop_short' '%s/transposed' "
+                    "'%s/tty/in/'", CLASS, CLASS, IN, IN, IN, CLASS), 0);
+    int rc = sh("cd '%s/tty' && TERM=xterm COLUMNS=200 script -qec \"'%s' --kit '%s' --lab 01 --out out --secret "
+                "'%s/secret' --jobs 2 in/solution in/loop_short in/transposed\" typescript >/dev/null 2>&1",
+                CLASS, TG, TL_SOURCE_ROOT, CLASS);
+    cr_assert_eq(rc, 0, "the run on a terminal failed (exit %d)", rc);
+    char *t = tg_read_file(CLASS "/tty/typescript", 1 << 20, NULL);
+    cr_assert(t);
+    cr_assert(strstr(t, "\r\033[K[0/3] 0 not graded | time left: unknown yet | "), "no live line before the first "
+              "student finished:\n%.1500s", t);
+    cr_assert(strstr(t, ": build ") || strstr(t, ": public "), "the live line names no worker's stage:\n%.1500s", t);
+    cr_assert(strstr(t, "[3/3] "), "no line for the last student:\n%.1500s", t);
+    cr_assert(strstr(t, " left | ") || strstr(t, "unknown yet | "), "the live line has no time left:\n%.1500s", t);
+    free(t);
+}
+
+Test(class01, the_summary_shows_the_class_at_a_glance_with_a_chart_and_an_escaped_html_page, .timeout = LIMIT)
+{
+    class_run();
+    char *md = tg_read_file(OUT "/summary.md", 1 << 22, NULL);
+    cr_assert(md && strstr(md, "## The class at a glance\n"), "no glance section in summary.md");
+    cr_assert(strstr(md, "| 90-100% | "), "no score distribution in summary.md");
+    cr_assert(strstr(md, "| GMM_CPU (cpu_ijk), public sizes | "), "no pass rate per test in summary.md");
+    const char *rs = strstr(md, "**Most common failure reasons**"), *end = strstr(md, "## Per student");
+    cr_assert(rs && end && rs < end, "no failure reasons in the glance section");
+    /* Listed most common first, each student counted once per reason (the class has 3 policy
+     * violators: network_socket, read_secrets, write_outside). */
+    int last = 1 << 30, items = 0;
+    for (const char *q = strstr(rs, "\n1. "); q && q < end; q = strstr(q + 1, "\n")) {
+        int num, count;
+        if (sscanf(q + 1, "%d. %d student", &num, &count) != 2)
+            continue;
+        cr_assert(count <= last, "failure reasons out of order near: %.120s", q + 1);
+        last = count;
+        ++items;
+    }
+    cr_assert(items >= 3, "fewer than 3 failure reasons for a class with many bugs:\n%.1500s", rs);
+    cr_assert(strstr(rs, "3 students: POLICY VIOLATION") && strstr(rs, "build failed (e.g. does_not_compile)"),
+              "the policy violators or the failed build are not among the reasons:\n%.1500s", rs);
+    if (sh("command -v gnuplot >/dev/null") == 0) {
+        char *png = tg_read_file(OUT "/class.png", 1 << 22, NULL);
+        cr_assert(png && memcmp(png, "\x89PNG", 4) == 0, "gnuplot is here but class.png is not a PNG");
+        cr_assert(strstr(md, "](class.png)"), "summary.md does not show the chart");
+        free(png);
+    } else {
+        cr_assert(strstr(md, "chart not drawn: gnuplot is not installed"), "a missing chart is not explained");
+    }
+    char *h = tg_read_file(OUT "/summary.html", 1 << 22, NULL);
+    cr_assert(h && strncmp(h, "<!DOCTYPE html>", 15) == 0, "no summary.html");
+    cr_assert(strstr(h, "<td>solution</td><td>100/100</td>"), "summary.html has no row for the solution");
+    cr_assert(strstr(h, "<td>policy: no network, processes, files or asm (gmm.c)</td>"), "no pass rate rows in the page");
+    /* Escaped: the only tags are the page's own. */
+    for (const char *p = strchr(h, '<'); p; p = strchr(p + 1, '<')) {
+        static const char *const ok[] = {"<!DOCTYPE", "<html", "</html", "<head", "</head", "<meta", "<title", "</title",
+                                         "<style", "</style", "<body", "</body", "<h1", "</h1", "<h2", "</h2", "<h3",
+                                         "</h3", "<p>", "</p>", "<img ", "<table", "</table", "<tr", "</tr", "<th",
+                                         "</th", "<td", "</td", "<ol", "</ol", "<li", "</li", "<code", "</code", NULL};
+        int known = 0;
+        for (int i = 0; ok[i] && !known; ++i)
+            known = strncmp(p, ok[i], strlen(ok[i])) == 0;
+        cr_assert(known, "summary.html has a tag it did not write: %.60s", p);
+    }
+    free(h);
+    free(md);
+}
+
 Test(class01, every_results_json_is_valid_json, .timeout = LIMIT)
 {
     class_run();

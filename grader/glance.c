@@ -1,0 +1,314 @@
+/* glance.c: the class at a glance, for the instructor: the score distribution, each test's pass
+ * rate and the most common failure reasons, as a section of summary.md, as DIR/summary.html (every
+ * string escaped) and as a chart DIR/class.png drawn by gnuplot with grader/class.gp (where gnuplot
+ * is missing the chart is skipped and both pages say why). Reads each student's results.json. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "grade.h"
+
+#define BUCKETS  10                   /* score bins of 10 % each (100 % in the last)            */
+#define REASONS  8                    /* failure reasons listed                                  */
+
+typedef struct reason {
+    char text[160];
+    int  students;
+    char example[128];                /* one student who has it                                  */
+} reason;
+
+/* s with & < > " ' as entities. */
+static void html(tg_buf *b, const char *s)
+{
+    for (; *s; ++s) {
+        switch (*s) {
+        case '&': tg_buf_add(b, "&amp;", 5); break;
+        case '<': tg_buf_add(b, "&lt;", 4); break;
+        case '>': tg_buf_add(b, "&gt;", 4); break;
+        case '"': tg_buf_add(b, "&quot;", 6); break;
+        case '\'': tg_buf_add(b, "&#39;", 5); break;
+        default: tg_buf_add(b, s, 1);
+        }
+    }
+}
+
+/* The same text for one table cell of Markdown: | and newlines cannot break the table. */
+static void md_cell(tg_buf *b, const char *s)
+{
+    for (; *s; ++s)
+        tg_buf_add(b, *s == '|' ? "\\|" : *s == '\n' ? " " : s, *s == '|' ? 2 : 1);
+}
+
+/* The reasons a failed test's output gives: "size 17: wrong result: loop bound (4/4 wrong)" gives
+ * "wrong result: loop bound"; an output without size lines gives its first line, digits as N. */
+static int reasons_of(const char *out, char found[][160], int max)
+{
+    int n = 0, sized = 0;
+    for (const char *line = out; line && *line && n < max; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char *p = line;
+        while (*p == ' ')
+            ++p;
+        if (strncmp(p, "size ", 5) != 0)
+            continue;
+        const char *c = strstr(p, ": ");
+        const char *e = strchr(p, '\n');
+        if (!c || (e && c > e))
+            continue;
+        c += 2;
+        sized = 1;
+        size_t len = e ? (size_t)(e - c) : strlen(c);
+        char r[160];
+        snprintf(r, sizeof r, "%.*s", (int)(len < sizeof r ? len : sizeof r - 1), c);
+        char *paren = strrchr(r, '(');        /* "(4/4 wrong)": the count, not the reason */
+        if (paren && paren > r && isdigit((unsigned char)paren[1]) && strchr(paren, '/'))
+            paren[-1] == ' ' ? (void)(paren[-1] = '\0') : (void)(*paren = '\0');
+        if (strncmp(r, "not run: ", 9) == 0)  /* a consequence of an earlier case, not a reason */
+            continue;
+        int dup = 0;
+        for (int i = 0; i < n; ++i)
+            dup |= strcmp(found[i], r) == 0;
+        if (!dup && r[0])
+            snprintf(found[n++], 160, "%s", r);
+    }
+    if (n == 0 && !sized && out && *out) {
+        size_t j = 0;
+        for (const char *p = out; *p && *p != '\n' && j + 1 < 160; ++p) {
+            if (isdigit((unsigned char)*p)) {
+                found[0][j++] = 'N';
+                while (isdigit((unsigned char)p[1]) || p[1] == '.')
+                    ++p;
+            } else {
+                found[0][j++] = *p;
+            }
+        }
+        found[0][j] = '\0';
+        n = 1;
+    }
+    return n;
+}
+
+static void add_reason(reason *rs, int *nr, int cap, const char *text, const char *student)
+{
+    for (int i = 0; i < *nr; ++i)
+        if (strcmp(rs[i].text, text) == 0) {
+            rs[i].students++;
+            return;
+        }
+    if (*nr >= cap)
+        return;
+    snprintf(rs[*nr].text, sizeof rs[*nr].text, "%s", text);
+    snprintf(rs[*nr].example, sizeof rs[*nr].example, "%s", student);
+    rs[*nr].students = 1;
+    ++*nr;
+}
+
+static int by_students(const void *a, const void *b)
+{
+    const reason *x = a, *y = b;
+    return y->students - x->students;
+}
+
+/* gnuplot -c grader/class.gp SCORES TESTS PNG; 0 drawn, else why not in why. */
+static int draw_chart(const grun *R, const char *scores, const char *tests, const char *png, char *why, size_t wl)
+{
+    char gp[PATH_MAX], script[PATH_MAX + 32];
+    if (tg_find_tool("gnuplot", gp, sizeof gp) != 0) {
+        snprintf(why, wl, "gnuplot is not installed here (Debian: gnuplot-nox; ./kit setup installs it)");
+        return -1;
+    }
+    snprintf(script, sizeof script, "%s/grader/class.gp", R->root);
+    if (!tg_is_file(script)) {
+        snprintf(why, wl, "the kit has no %s", script);
+        return -1;
+    }
+    char tmp[PATH_MAX + 16];
+    snprintf(tmp, sizeof tmp, "%s.tmp.png", png);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int dn = open("/dev/null", 1);
+        if (dn >= 0)
+            dup2(dn, 1);
+        execl(gp, "gnuplot", "-c", script, scores, tests, tmp, R->lab->id, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || !tg_is_file(tmp) || rename(tmp, png) != 0) {
+        snprintf(why, wl, "gnuplot failed (exit %d) on %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, script);
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_buf *md, const char *date)
+{
+    const tg_lab *L = R->lab;
+    int bins[BUCKETS] = {0}, graded = 0;
+    int pass[TG_MAX_TESTS] = {0}, ran[TG_MAX_TESTS] = {0};
+    reason *rs = calloc(256, sizeof *rs);
+    int nr = 0;
+    for (int i = 0; i < ns; ++i) {
+        if (!rows[i].done || rows[i].max <= 0)
+            continue;
+        ++graded;
+        int b = (int)(10.0 * rows[i].score / rows[i].max);
+        bins[b < 0 ? 0 : b >= BUCKETS ? BUCKETS - 1 : b]++;
+        char p[PATH_MAX + 200];
+        snprintf(p, sizeof p, "%s/%s/results.json", R->out, st[i].name);
+        cJSON *js = tg_read_results(p);
+        char mine[24][160];          /* this student's reasons, each counted once */
+        int nm = 0;
+        const cJSON *status = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "status");
+        if (cJSON_IsString(status) && status->valuestring[0])
+            snprintf(mine[nm++], 160, "%.150s", status->valuestring);
+        const cJSON *t;
+        cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(js, "tests")) {
+            const cJSON *n = cJSON_GetObjectItemCaseSensitive(t, "name"), *s = cJSON_GetObjectItemCaseSensitive(t, "score"),
+                        *m = cJSON_GetObjectItemCaseSensitive(t, "max_score"), *o = cJSON_GetObjectItemCaseSensitive(t, "output");
+            if (!cJSON_IsString(n) || !cJSON_IsNumber(s) || !cJSON_IsNumber(m))
+                continue;
+            for (int k = 0; k < L->ntests; ++k)
+                if (strcmp(L->tests[k].name, n->valuestring) == 0) {
+                    ran[k]++;
+                    pass[k] += s->valuedouble >= m->valuedouble - 1e-9;
+                }
+            if (s->valuedouble < m->valuedouble - 1e-9 && cJSON_IsString(o) && !(status && cJSON_IsString(status) &&
+                                                                              status->valuestring[0]))
+                nm += reasons_of(o->valuestring, mine + nm, 24 - nm);
+        }
+        for (int k = 0; k < nm; ++k) {
+            int seen = 0;              /* one student, one count per reason, however many tests show it */
+            for (int j = 0; j < k; ++j)
+                seen |= strcmp(mine[j], mine[k]) == 0;
+            if (!seen)
+                add_reason(rs, &nr, 256, mine[k], st[i].name);
+        }
+        cJSON_Delete(js);
+    }
+    qsort(rs, (size_t)nr, sizeof *rs, by_students);
+    /* The chart's data, then the chart. */
+    char chart[PATH_MAX + 32], why[400] = "", sdat[PATH_MAX + 32], tdat[PATH_MAX + 32];
+    snprintf(chart, sizeof chart, "%s/class.png", R->out);
+    snprintf(sdat, sizeof sdat, "%s/glance-scores.dat", R->state);
+    snprintf(tdat, sizeof tdat, "%s/glance-tests.dat", R->state);
+    tg_buf d1 = {0}, d2 = {0};
+    tg_buf_printf(&d1, "# bin_low_percent students\n");
+    for (int b = 0; b < BUCKETS; ++b)
+        tg_buf_printf(&d1, "%d %d\n", b * 10, bins[b]);
+    tg_buf_printf(&d2, "# index pass_percent \"test\"\n");
+    int ntd = 0;
+    for (int k = 0; k < L->ntests; ++k) {
+        if (!ran[k])
+            continue;
+        tg_buf_printf(&d2, "%d %.1f \"", ntd++, 100.0 * pass[k] / ran[k]);
+        for (const char *c = L->tests[k].name; *c; ++c)
+            if (*c != '"' && *c != '\\')
+                tg_buf_add(&d2, c, 1);
+        tg_buf_printf(&d2, "\"\n");
+    }
+    int drawn = -1;
+    if (!graded)
+        snprintf(why, sizeof why, "no student graded yet");
+    else if (tg_write_atomic(sdat, d1.s, d1.len) != 0 || tg_write_atomic(tdat, d2.s, d2.len) != 0)
+        snprintf(why, sizeof why, "cannot write the chart's data in %s (%s)", R->state, strerror(errno));
+    else
+        drawn = draw_chart(R, sdat, tdat, chart, why, sizeof why);
+    if (drawn != 0)
+        unlink(chart);
+    tg_buf_free(&d1);
+    tg_buf_free(&d2);
+
+    /* summary.md's section. */
+    tg_buf_printf(md, "## The class at a glance\n\n");
+    if (drawn == 0)
+        tg_buf_printf(md, "![score distribution and pass rate per test](class.png)\n\n");
+    else
+        tg_buf_printf(md, "(chart not drawn: %s)\n\n", why);
+    tg_buf_printf(md, "| score | students |\n|---|---|\n");
+    for (int b = 0; b < BUCKETS; ++b)
+        tg_buf_printf(md, "| %d-%d%% | %d |\n", b * 10, b == BUCKETS - 1 ? 100 : b * 10 + 9, bins[b]);
+    tg_buf_printf(md, "\n| test | passed (full points) |\n|---|---|\n");
+    for (int k = 0; k < L->ntests; ++k)
+        if (ran[k]) {
+            tg_buf_add(md, "| ", 2);
+            md_cell(md, L->tests[k].name);
+            tg_buf_printf(md, " | %d of %d (%.0f%%) |\n", pass[k], ran[k], 100.0 * pass[k] / ran[k]);
+        }
+    tg_buf_printf(md, "\n**Most common failure reasons** (students who have each)\n\n");
+    if (!nr)
+        tg_buf_printf(md, "none\n");
+    for (int i = 0; i < nr && i < REASONS; ++i) {
+        tg_buf_printf(md, "%d. %d student%s: ", i + 1, rs[i].students, rs[i].students == 1 ? "" : "s");
+        md_cell(md, rs[i].text);
+        tg_buf_printf(md, " (e.g. %s)\n", rs[i].example);
+    }
+    tg_buf_printf(md, "\n");
+
+    /* summary.html: the same, and the students' table; every string escaped. */
+    tg_buf h = {0};
+    tg_buf_printf(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Lab ");
+    html(&h, L->id);
+    tg_buf_printf(&h, ": grades</title>\n<style>body{font-family:sans-serif;max-width:70em;margin:auto}"
+                  "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}"
+                  ".ng{color:#a00}</style></head><body>\n<h1>Lab ");
+    html(&h, L->id);
+    tg_buf_printf(&h, " (");
+    html(&h, L->title);
+    tg_buf_printf(&h, "): grades</h1>\n<p>");
+    html(&h, date);
+    tg_buf_printf(&h, "; %d submission(s), %d graded. Isolation: ", ns, graded);
+    html(&h, R->iso.desc);
+    tg_buf_printf(&h, "</p>\n<h2>The class at a glance</h2>\n");
+    if (drawn == 0)
+        tg_buf_printf(&h, "<p><img src=\"class.png\" alt=\"score distribution and pass rate per test\"></p>\n");
+    else {
+        tg_buf_printf(&h, "<p>(chart not drawn: ");
+        html(&h, why);
+        tg_buf_printf(&h, ")</p>\n");
+    }
+    tg_buf_printf(&h, "<table><tr><th>test</th><th>passed (full points)</th></tr>\n");
+    for (int k = 0; k < L->ntests; ++k)
+        if (ran[k]) {
+            tg_buf_printf(&h, "<tr><td>");
+            html(&h, L->tests[k].name);
+            tg_buf_printf(&h, "</td><td>%d of %d (%.0f%%)</td></tr>\n", pass[k], ran[k], 100.0 * pass[k] / ran[k]);
+        }
+    tg_buf_printf(&h, "</table>\n<h3>Most common failure reasons</h3>\n<ol>\n");
+    for (int i = 0; i < nr && i < REASONS; ++i) {
+        tg_buf_printf(&h, "<li>%d student%s: ", rs[i].students, rs[i].students == 1 ? "" : "s");
+        html(&h, rs[i].text);
+        tg_buf_printf(&h, " (e.g. ");
+        html(&h, rs[i].example);
+        tg_buf_printf(&h, ")</li>\n");
+    }
+    tg_buf_printf(&h, "</ol>\n<h2>Students</h2>\n<table><tr><th>student</th><th>score</th><th>time</th></tr>\n");
+    for (int i = 0; i < ns; ++i) {
+        tg_buf_printf(&h, "<tr><td>");
+        html(&h, st[i].name);
+        if (rows[i].done)
+            tg_buf_printf(&h, "</td><td>%g/%g</td><td>%.1f s</td></tr>\n", rows[i].score, rows[i].max, rows[i].secs);
+        else {
+            tg_buf_printf(&h, "</td><td class=\"ng\">not graded</td><td>");
+            html(&h, rows[i].why);
+            tg_buf_printf(&h, "</td></tr>\n");
+        }
+    }
+    tg_buf_printf(&h, "</table>\n<p>Each student's report: <code>&lt;student&gt;/results.json</code>; the "
+                  "details: summary.md.</p>\n</body></html>\n");
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/summary.html", R->out);
+    tg_write_atomic(p, h.s, h.len);
+    tg_buf_free(&h);
+    free(rs);
+}

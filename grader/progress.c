@@ -1,0 +1,242 @@
+/* progress.c: a class run's progress, for the person waiting on it. Workers say which stage they
+ * are in (tg_stage) through a small shared table; the run's parent shows it:
+ *   on a terminal   one live line, redrawn each second: done/total, failures so far, each worker's
+ *                   student and stage, the time left; finished students scroll above it
+ *   otherwise       plain lines, one per finished student, with the same figures
+ *   always          DIR/progress.json, written atomically each second: what --status and an
+ *                   instructor's `watch cat` read
+ * The time left is the wall time per student graded in this run so far times the students left
+ * (graded earlier ones cost nothing and are not counted). */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "grade.h"
+
+typedef struct pslot {
+    int    busy;
+    char   student[128];
+    char   stage[64];
+    double since_ms;                  /* when this stage began                               */
+} pslot;
+
+struct tg_progress {
+    const grun *R;
+    int    total, slots, tty;
+    int    done, failed, earlier;     /* graded (this run), not graded, graded earlier        */
+    double t0, last_draw, last_json;
+    int    drawn;                     /* a live line is on the screen                         */
+    pslot *slot;                      /* shared with the workers (MAP_SHARED)                 */
+};
+
+static pslot *my_slot;                /* in a worker: its row of the table (NULL: none)        */
+
+tg_progress *tg_progress_start(const grun *R, int total, int slots)
+{
+    tg_progress *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->R = R;
+    p->total = total;
+    p->slots = slots > 0 ? slots : 1;
+    p->tty = isatty(2) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
+    p->t0 = tl_now_ms();
+    p->slot = mmap(NULL, sizeof(pslot) * (size_t)p->slots, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (p->slot == MAP_FAILED)
+        p->slot = NULL;
+    return p;
+}
+
+int tg_progress_slot(tg_progress *p, const char *student)
+{
+    if (!p || !p->slot)
+        return -1;
+    for (int i = 0; i < p->slots; ++i)
+        if (!p->slot[i].busy) {
+            memset(&p->slot[i], 0, sizeof p->slot[i]);
+            p->slot[i].busy = 1;
+            snprintf(p->slot[i].student, sizeof p->slot[i].student, "%s", student);
+            snprintf(p->slot[i].stage, sizeof p->slot[i].stage, "starting");
+            p->slot[i].since_ms = tl_now_ms();
+            return i;
+        }
+    return -1;
+}
+
+void tg_progress_worker(tg_progress *p, int slot)
+{
+    my_slot = p && p->slot && slot >= 0 ? &p->slot[slot] : NULL;
+}
+
+void tg_stage(const char *fmt, ...)
+{
+    if (!my_slot)
+        return;
+    char s[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s, sizeof s, fmt, ap);
+    va_end(ap);
+    memcpy(my_slot->stage, s, sizeof s);
+    my_slot->since_ms = tl_now_ms();
+}
+
+static void fmt_left(char *b, size_t l, double s)
+{
+    if (s < 0)
+        snprintf(b, l, "time left: unknown yet");
+    else if (s == 0)
+        snprintf(b, l, "none left");
+    else if (s < 90)
+        snprintf(b, l, "about %.0f s left", s);
+    else if (s < 5400)
+        snprintf(b, l, "about %.0f min left", s / 60);
+    else
+        snprintf(b, l, "about %.1f h left", s / 3600);
+}
+
+static double eta_s(const tg_progress *p)
+{
+    int left = p->total - p->done - p->failed - p->earlier;
+    if (left <= 0)
+        return 0;
+    if (p->done + p->failed == 0)
+        return -1;
+    return (tl_now_ms() - p->t0) / 1000.0 / (p->done + p->failed) * left;
+}
+
+static void write_json(tg_progress *p, int final)
+{
+    if (p->R->slurm_task)             /* many tasks share DIR: --status reads their markers instead */
+        return;
+    cJSON *js = cJSON_CreateObject();
+    time_t now = time(NULL);
+    char when[64];
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    cJSON_AddStringToObject(js, "lab", p->R->lab->id);
+    cJSON_AddStringToObject(js, "updated", when);
+    cJSON_AddStringToObject(js, "state", final ? "finished" : "running");
+    cJSON_AddNumberToObject(js, "total", p->total);
+    cJSON_AddNumberToObject(js, "graded", p->done + p->earlier);
+    cJSON_AddNumberToObject(js, "graded_earlier", p->earlier);
+    cJSON_AddNumberToObject(js, "not_graded", p->failed);
+    cJSON_AddNumberToObject(js, "elapsed_s", tg_round2((tl_now_ms() - p->t0) / 1000.0));
+    double e = eta_s(p);
+    if (e >= 0)
+        cJSON_AddNumberToObject(js, "left_s", tg_round2(e));
+    else
+        cJSON_AddNullToObject(js, "left_s");
+    cJSON *w = cJSON_AddArrayToObject(js, "workers");
+    for (int i = 0; p->slot && i < p->slots; ++i) {
+        if (!p->slot[i].busy)
+            continue;
+        pslot s = p->slot[i];
+        s.student[sizeof s.student - 1] = s.stage[sizeof s.stage - 1] = '\0';
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "student", s.student);
+        cJSON_AddStringToObject(o, "stage", s.stage);
+        cJSON_AddNumberToObject(o, "stage_s", tg_round2((tl_now_ms() - s.since_ms) / 1000.0));
+        cJSON_AddItemToArray(w, o);
+    }
+    char *text = cJSON_Print(js);
+    cJSON_Delete(js);
+    if (text) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/progress.json", p->R->out);
+        size_t l = strlen(text);
+        text[l] = '\n';               /* cJSON_Print's buffer ends in NUL: a newline in its place */
+        tg_write_atomic(path, text, l + 1);
+        free(text);
+    }
+    p->last_json = tl_now_ms();
+}
+
+static void clear_line(tg_progress *p)
+{
+    if (p->tty && p->drawn) {
+        fputs("\r\033[K", stderr);
+        p->drawn = 0;
+    }
+}
+
+static void draw(tg_progress *p)
+{
+    char left[64], line[1024];
+    fmt_left(left, sizeof left, eta_s(p));
+    int n = snprintf(line, sizeof line, "[%d/%d] %d not graded | %s", p->done + p->earlier + p->failed, p->total,
+                     p->failed, left);
+    for (int i = 0; p->slot && i < p->slots && n < (int)sizeof line - 1; ++i) {
+        if (!p->slot[i].busy)
+            continue;
+        pslot s = p->slot[i];
+        s.student[sizeof s.student - 1] = s.stage[sizeof s.stage - 1] = '\0';
+        n += snprintf(line + n, sizeof line - (size_t)n, " | %.20s: %s %.0fs", s.student, s.stage,
+                      (tl_now_ms() - s.since_ms) / 1000.0);
+    }
+    /* One screen line: cut to the terminal's width (COLUMNS, else 120). */
+    int width = getenv("COLUMNS") ? atoi(getenv("COLUMNS")) : 120;
+    if (width < 40)
+        width = 120;
+    if ((int)strlen(line) > width - 1)
+        line[width - 1] = '\0';
+    fprintf(stderr, "\r\033[K%s", line);
+    fflush(stderr);
+    p->drawn = 1;
+    p->last_draw = tl_now_ms();
+}
+
+void tg_progress_tick(tg_progress *p)
+{
+    if (!p)
+        return;
+    double now = tl_now_ms();
+    if (p->tty && now - p->last_draw >= 1000)
+        draw(p);
+    if (now - p->last_json >= 1000)
+        write_json(p, 0);
+}
+
+void tg_progress_done(tg_progress *p, int slot, const char *student, int how, const char *what)
+{
+    if (!p)
+        return;
+    if (p->slot && slot >= 0 && slot < p->slots)
+        p->slot[slot].busy = 0;
+    if (how == 0)
+        ++p->done;
+    else if (how == 1)
+        ++p->failed;
+    else
+        ++p->earlier;
+    clear_line(p);
+    int finished = p->done + p->failed + p->earlier;
+    if (p->tty || how == 2) {
+        fprintf(stderr, "[%d/%d] %s ... %s\n", finished, p->total, student, what);
+    } else {
+        char left[64];
+        fmt_left(left, sizeof left, eta_s(p));
+        fprintf(stderr, "[%d/%d] %s ... %s; %d not graded so far; %s\n", finished, p->total, student, what, p->failed,
+                left);
+    }
+    if (p->tty && finished < p->total)
+        draw(p);
+    write_json(p, 0);
+}
+
+void tg_progress_end(tg_progress *p)
+{
+    if (!p)
+        return;
+    clear_line(p);
+    write_json(p, 1);
+    if (p->slot)
+        munmap(p->slot, sizeof(pslot) * (size_t)p->slots);
+    free(p);
+}

@@ -1,0 +1,636 @@
+/* slurm.c: the Slurm back end of the class run, and the run's student list. `tl-grade --slurm`
+ * prepares a run here (the intake of every submission, the seed, the kit built once, the
+ * reference built) into DIR on a shared filesystem, then submits one job array whose tasks are
+ * `tl-grade --slurm-task G` (each grading a few students into DIR, in the same sandbox, timing
+ * speed against the reference on its own GPU), and a job that depends on it, `tl-grade
+ * --slurm-finish`, which writes gradebook.csv and summary.md. `tl-grade --status DIR` says where a
+ * run stands. State lives in files under DIR/.state, never in the scheduler alone:
+ *   students.tsv        index, name, submission path (every class run writes it)
+ *   taken/<name>/       the student's files as intake took them, notes.txt, refused.txt
+ *   slurm/prepared      the kit build and reference build the tasks use
+ *   slurm/tasks.G.tsv   generation G's array: line T holds the students of task T
+ *   slurm/jobs          one line per submission: G, the array's job id, the finishing job's id
+ *   slurm/logs/         each task's output (G-T.txt) and the finishing job's (G-finish.txt)
+ *   bin/tl-grade        the grader that submitted, run by the tasks (one binary for the run) */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade.h"
+
+/* ------------------------------------------------------------------ the student list */
+
+int tg_students_write(const grun *R, const gstudent *st, int ns)
+{
+    tg_buf b = {0};
+    for (int i = 0; i < ns; ++i)
+        tg_buf_printf(&b, "%d\t%s\t%s\n", i, st[i].name, st[i].path);
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/students.tsv", R->state);
+    int rc = tg_write_atomic(p, b.s ? b.s : "", b.len);
+    tg_buf_free(&b);
+    return rc;
+}
+
+int tg_students_load(const char *out, gstudent **stp, int *nsp, char *err, size_t errlen)
+{
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/.state/students.tsv", out);
+    size_t len = 0;
+    char *text = tg_read_file(p, 64 << 20, &len);
+    if (!text) {
+        snprintf(err, errlen, "'%s' holds no grading run (no %s); give the --out DIR of a ./kit grade run", out, p);
+        return -1;
+    }
+    int cap = 1;
+    for (size_t i = 0; i < len; ++i)
+        cap += text[i] == '\n';
+    gstudent *st = calloc((size_t)cap, sizeof *st);
+    int ns = 0;
+    for (char *line = text, *nl; line && *line; line = nl) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = '\0';
+        char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        if (!t2 || ns >= cap) {
+            snprintf(err, errlen, "%s is damaged (a line without index, name and path)", p);
+            free(text);
+            free(st);
+            return -1;
+        }
+        *t1 = *t2 = '\0';
+        snprintf(st[ns].name, sizeof st[ns].name, "%s", t1 + 1);
+        snprintf(st[ns].path, sizeof st[ns].path, "%s", t2 + 1);
+        ++ns;
+    }
+    free(text);
+    *stp = st;
+    *nsp = ns;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ helpers */
+
+/* Runs argv (no shell), its stdout into out (NUL-terminated, at most outlen - 1 bytes); stderr
+ * goes to ours. Returns the exit status, or -1 when it could not be run. */
+static int run_capture(char *const argv[], char *out, size_t outlen)
+{
+    int pfd[2];
+    if (pipe(pfd) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pfd[0]);
+        close(pfd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        dup2(pfd[1], 1);
+        close(pfd[0]);
+        close(pfd[1]);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    close(pfd[1]);
+    size_t used = 0;
+    for (;;) {
+        char tmp[1024];
+        ssize_t r = read(pfd[0], tmp, sizeof tmp);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        size_t take = (size_t)r;
+        if (used + take >= outlen)
+            take = outlen - 1 - used;
+        memcpy(out + used, tmp, take);
+        used += take;
+    }
+    out[used] = '\0';
+    close(pfd[0]);
+    int wst;
+    while (waitpid(pid, &wst, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(wst) ? WEXITSTATUS(wst) : -1;
+}
+
+/* s in single quotes for sh ('...' with each ' written '\''). */
+static void sh_quote(tg_buf *b, const char *s)
+{
+    tg_buf_add(b, "'", 1);
+    for (; *s; ++s) {
+        if (*s == '\'')
+            tg_buf_add(b, "'\\''", 4);
+        else
+            tg_buf_add(b, s, 1);
+    }
+    tg_buf_add(b, "'", 1);
+}
+
+static int is_done(const grun *R, const gstudent *s)
+{
+    char p[PATH_MAX + 160];
+    snprintf(p, sizeof p, "%s/%s/.done", R->out, s->name);
+    return tg_is_file(p);
+}
+
+/* The last line of slurm/jobs: generation, array job, finishing job. 0 when none. */
+static int last_jobs(const char *state, int *gen, char *arr, char *fin, size_t l)
+{
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/slurm/jobs", state);
+    char *text = tg_read_file(p, 1 << 20, NULL);
+    *gen = 0;
+    if (!text)
+        return 0;
+    char a[64], f[64];
+    int g;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (sscanf(line, "%d %63s %63s", &g, a, f) == 3) {
+            *gen = g;
+            snprintf(arr, l, "%s", a);
+            snprintf(fin, l, "%s", f);
+        }
+    free(text);
+    return *gen > 0;
+}
+
+/* Jobs of ids (comma-separated numbers) still known to squeue: "ID STATE" lines into out.
+ * Returns the number of lines, or -1 when squeue could not be asked. */
+static int queued(const char *ids, char *out, size_t outlen)
+{
+    char sq[PATH_MAX];
+    if (tg_find_tool("squeue", sq, sizeof sq) != 0)
+        return -1;
+    char *argv[] = {sq, "-h", "-r", "-j", (char *)ids, "-o", "%i %T", NULL};
+    int rc = run_capture(argv, out, outlen);
+    if (rc != 0)   /* squeue fails for ids it no longer knows: nothing queued */
+        out[0] = '\0';
+    int n = 0;
+    for (const char *q = out; *q; ++q)
+        n += *q == '\n';
+    return n;
+}
+
+/* ------------------------------------------------------------------ prepared state */
+
+int tg_slurm_save_prepared(const grun *R)
+{
+    tg_buf b = {0};
+    tg_buf_printf(&b, "kit_build\t%s\nkit_archs\t%s\nkit_build_why\t%s\nref_build\t%s\nref_why\t%s\n", R->kit_build,
+                  R->kit_archs, R->kit_build_why, R->ref_build, R->ref_why);
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/slurm/prepared", R->state);
+    int rc = tg_write_atomic(p, b.s, b.len);
+    tg_buf_free(&b);
+    return rc;
+}
+
+int tg_slurm_load_prepared(grun *R, char *err, size_t errlen)
+{
+    char p[PATH_MAX + 32];
+    snprintf(p, sizeof p, "%s/slurm/prepared", R->state);
+    char *text = tg_read_file(p, 1 << 20, NULL);
+    if (!text) {
+        snprintf(err, errlen, "no %s: this out dir was not prepared by tl-grade --slurm", p);
+        return -1;
+    }
+    struct { const char *key; char *dst; size_t len; } f[] = {
+        {"kit_build", R->kit_build, sizeof R->kit_build},       {"kit_archs", R->kit_archs, sizeof R->kit_archs},
+        {"kit_build_why", R->kit_build_why, sizeof R->kit_build_why}, {"ref_build", R->ref_build, sizeof R->ref_build},
+        {"ref_why", R->ref_why, sizeof R->ref_why}};
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        char *tab = strchr(line, '\t');
+        if (!tab)
+            continue;
+        *tab = '\0';
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; ++i)
+            if (strcmp(line, f[i].key) == 0)
+                snprintf(f[i].dst, f[i].len, "%s", tab + 1);
+    }
+    free(text);
+    return 0;
+}
+
+int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, tg_buf *notes, char *err, size_t errlen)
+{
+    char dir[PATH_MAX + 160], p[PATH_MAX + 320];
+    snprintf(dir, sizeof dir, "%s/taken/%s", R->state, st->name);
+    if (!tg_is_dir(dir)) {
+        snprintf(err, errlen, "the submission was not taken at submit time (no %s); submit the run again", dir);
+        return -1;
+    }
+    snprintf(p, sizeof p, "%s/notes.txt", dir);
+    size_t len = 0;
+    char *text = tg_read_file(p, 1 << 20, &len);
+    if (text)
+        tg_buf_add(notes, text, len);
+    free(text);
+    snprintf(p, sizeof p, "%s/refused.txt", dir);
+    text = tg_read_file(p, 1 << 16, NULL);
+    if (text) {
+        snprintf(err, errlen, "%s", text);
+        free(text);
+        return 1;
+    }
+    for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+        char from[PATH_MAX + 400], to[PATH_MAX + 400];
+        snprintf(from, sizeof from, "%s/files/%s", dir, R->lab->files[i]);
+        snprintf(to, sizeof to, "%s/%s", files_dir, R->lab->files[i]);
+        if (tg_is_file(from) && tg_copy_file(from, to, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The intake, here: the student's files into DIR/.state/taken/<name>. 0 taken (or refused: the
+ * refusal is kept and graded as the local run grades it), -1 a grader-side problem (err). */
+static int take_one(grun *R, const gstudent *s, char *err, size_t errlen)
+{
+    char dir[PATH_MAX + 160], files[PATH_MAX + 200], work[PATH_MAX + 200], p[PATH_MAX + 220];
+    snprintf(dir, sizeof dir, "%s/taken/%s", R->state, s->name);
+    snprintf(files, sizeof files, "%s/files", dir);
+    snprintf(work, sizeof work, "%s/work", dir);
+    tg_rmtree(dir);
+    if (tg_mkdirs(files, 0700) != 0 || tg_mkdirs(work, 0700) != 0) {
+        snprintf(err, errlen, "cannot make %s (%s)", files, strerror(errno));
+        return -1;
+    }
+    int found[TG_MAX_FILES];
+    tg_buf notes = {0};
+    char why[800] = "";
+    int rc = tg_intake(R->lab, s->path, work, files, 1, found, &notes, why, sizeof why);
+    tg_rmtree(work);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s", why);
+        tg_buf_free(&notes);
+        return -1;
+    }
+    snprintf(p, sizeof p, "%s/notes.txt", dir);
+    int w = tg_write_atomic(p, notes.s ? notes.s : "", notes.len);
+    tg_buf_free(&notes);
+    if (w == 0 && rc == 1) {
+        snprintf(p, sizeof p, "%s/refused.txt", dir);
+        w = tg_write_atomic(p, why, strlen(why));
+    }
+    if (w != 0) {
+        snprintf(err, errlen, "cannot write %s (%s)", p, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int tg_slurm_task_students(const grun *R, int gen, int *idx, int max, char *err, size_t errlen)
+{
+    const char *tid = getenv("SLURM_ARRAY_TASK_ID");
+    long t;
+    if (!tid || tl_parse_int(tid, 0, 1000000, &t) != 0) {
+        snprintf(err, errlen, "--slurm-task runs inside a Slurm array task (SLURM_ARRAY_TASK_ID is %s)",
+                 tid ? "not a number" : "not set");
+        return -1;
+    }
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/slurm/tasks.%d.tsv", R->state, gen);
+    char *text = tg_read_file(p, 64 << 20, NULL);
+    if (!text) {
+        snprintf(err, errlen, "no %s: the run's task list is missing", p);
+        return -1;
+    }
+    char *line = text;
+    for (long i = 0; i < t && line; ++i) {
+        line = strchr(line, '\n');
+        if (line)
+            ++line;
+    }
+    int n = 0;
+    if (line) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        for (char *tok = strtok(line, " "); tok && n < max; tok = strtok(NULL, " "))
+            idx[n++] = atoi(tok);
+    }
+    free(text);
+    if (!n)
+        snprintf(err, errlen, "task %ld has no line in %s", t, p);
+    return n ? n : -1;
+}
+
+/* ------------------------------------------------------------------ submitting */
+
+static int write_script(const char *path, const tg_buf *body)
+{
+    if (tg_write_atomic(path, body->s, body->len) != 0)
+        return -1;
+    return chmod(path, 0700);
+}
+
+int tg_slurm_submit(grun *R, const gstudent *st, int ns)
+{
+    char sbatch[PATH_MAX], err[900];
+    if (tg_find_tool("sbatch", sbatch, sizeof sbatch) != 0) {
+        fprintf(stderr, "tl-grade: --slurm: sbatch is not on PATH; run this on a machine with the Slurm client "
+                "commands (Debian: slurm-client), usually the cluster's login node\n");
+        return TL_EXIT_USAGE;
+    }
+    char sdir[PATH_MAX + 16], logs[PATH_MAX + 32], p[PATH_MAX + 64];
+    snprintf(sdir, sizeof sdir, "%s/slurm", R->state);
+    snprintf(logs, sizeof logs, "%s/logs", sdir);
+    if (tg_mkdirs(logs, 0700) != 0) {
+        fprintf(stderr, "tl-grade: cannot make %s (%s)\n", logs, strerror(errno));
+        return EXIT_GRADER;
+    }
+    int gen = 0;
+    char arr[64] = "", fin[64] = "", q[4096];
+    if (last_jobs(R->state, &gen, arr, fin, sizeof arr)) {
+        char ids[140];
+        snprintf(ids, sizeof ids, "%s,%s", arr, fin);
+        if (queued(ids, q, sizeof q) > 0) {
+            fprintf(stderr, "tl-grade: --slurm: this run's jobs %s (tasks) and %s (gradebook) are still queued or "
+                    "running; wait for them (./kit grade --status %s) or cancel them (scancel %s %s), then submit "
+                    "again\n", arr, fin, R->out, arr, fin);
+            return TL_EXIT_USAGE;
+        }
+    }
+    ++gen;
+    /* The grader the tasks run: this very binary, copied into the run (a rebuild of the kit's
+     * tl-grade while the array runs must not change the grader half-way). */
+    char bin[PATH_MAX + 32], tmp[PATH_MAX + 48], self[PATH_MAX];
+    snprintf(bin, sizeof bin, "%s/bin", R->state);
+    tg_mkdirs(bin, 0700);
+    snprintf(tmp, sizeof tmp, "%s/bin/.tl-grade.tmp", R->state);
+    snprintf(bin, sizeof bin, "%s/bin/tl-grade", R->state);
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl <= 0) {
+        fprintf(stderr, "tl-grade: --slurm: cannot find this program's file (/proc/self/exe)\n");
+        return EXIT_GRADER;
+    }
+    self[sl] = '\0';
+    if (tg_copy_file(self, tmp, err, sizeof err) != 0 || chmod(tmp, 0700) != 0 || rename(tmp, bin) != 0) {
+        fprintf(stderr, "tl-grade: --slurm: cannot copy the grader into the run: %s\n", err);
+        return EXIT_GRADER;
+    }
+    /* The intake here, then the task list of the students not graded yet. */
+    int *todo = calloc((size_t)ns + 1, sizeof *todo), nt = 0, skipped = 0;
+    for (int i = 0; i < ns; ++i) {
+        if (is_done(R, &st[i])) {
+            ++skipped;
+            continue;
+        }
+        char od[PATH_MAX + 160];
+        snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->out, st[i].name);
+        unlink(od);
+        if (take_one(R, &st[i], err, sizeof err) != 0) {
+            snprintf(od, sizeof od, "%s/%s", R->out, st[i].name);
+            tg_mkdirs(od, 0755);
+            snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->out, st[i].name);
+            tg_write_atomic(od, err, strlen(err));
+            fprintf(stderr, "tl-grade: %s: not graded: %s\n", st[i].name, err);
+            continue;
+        }
+        todo[nt++] = i;
+    }
+    if (skipped)
+        fprintf(stderr, "tl-grade: %d student(s) graded earlier are not submitted again (delete DIR/<student> to "
+                "grade one again)\n", skipped);
+    int per = R->per_task > 0 ? R->per_task : 1, ntasks = (nt + per - 1) / per;
+    tg_buf tasks = {0};
+    for (int t = 0; t < ntasks; ++t) {
+        for (int j = t * per; j < nt && j < (t + 1) * per; ++j)
+            tg_buf_printf(&tasks, "%s%d", j > t * per ? " " : "", todo[j]);
+        tg_buf_add(&tasks, "\n", 1);
+    }
+    free(todo);
+    snprintf(p, sizeof p, "%s/tasks.%d.tsv", sdir, gen);
+    if (tg_write_atomic(p, tasks.s ? tasks.s : "", tasks.len) != 0 || tg_slurm_save_prepared(R) != 0) {
+        fprintf(stderr, "tl-grade: cannot write %s (%s)\n", p, strerror(errno));
+        tg_buf_free(&tasks);
+        return EXIT_GRADER;
+    }
+    tg_buf_free(&tasks);
+    /* The scripts: tl-grade again, with the options that shape the grades. */
+    tg_buf common = {0};
+    sh_quote(&common, bin);
+    tg_buf_printf(&common, " --kit ");
+    sh_quote(&common, R->root);
+    tg_buf_printf(&common, " --lab %s --out ", R->lab->id);
+    sh_quote(&common, R->out);
+    if (R->public_only)
+        tg_buf_printf(&common, " --public-only");
+    if (R->emulate)
+        tg_buf_printf(&common, " --emulate");
+    if (R->gpu_archs[0])
+        tg_buf_printf(&common, " --gpu-archs %s", R->gpu_archs);
+    tg_buf task = {0}, finish = {0};
+    tg_buf_printf(&task, "#!/bin/sh\n# One task of tl-grade's job array (generation %d): grades the students on line "
+                  "$SLURM_ARRAY_TASK_ID\n# of tasks.%d.tsv into the run's out dir. Made by tl-grade --slurm.\n"
+                  "exec %s --jobs %d --slurm-task %d\n", gen, gen, common.s,
+                  R->cpus_per_task > 1 ? R->cpus_per_task : 1, gen);
+    tg_buf_printf(&finish, "#!/bin/sh\n# tl-grade's finishing job (generation %d): gradebook.csv and summary.md "
+                  "from every student's results.\n# Runs after the array, whatever became of its tasks. Made by "
+                  "tl-grade --slurm.\nexec %s --slurm-finish\n", gen, common.s);
+    char task_sh[PATH_MAX + 32], fin_sh[PATH_MAX + 32];
+    snprintf(task_sh, sizeof task_sh, "%s/task.sh", sdir);
+    snprintf(fin_sh, sizeof fin_sh, "%s/finish.sh", sdir);
+    int wr = write_script(task_sh, &task) | write_script(fin_sh, &finish);
+    tg_buf_free(&common);
+    tg_buf_free(&task);
+    tg_buf_free(&finish);
+    if (wr != 0) {
+        fprintf(stderr, "tl-grade: cannot write the batch scripts in %s (%s)\n", sdir, strerror(errno));
+        return EXIT_GRADER;
+    }
+    char array[64], name[64], out_task[PATH_MAX + 64], out_fin[PATH_MAX + 64], gres[32], cpus[32], jobid[256];
+    snprintf(name, sizeof name, "tl-grade-%s", R->lab->id);
+    snprintf(out_task, sizeof out_task, "%s/%d-%%a.txt", logs, gen);
+    snprintf(out_fin, sizeof out_fin, "%s/%d-finish.txt", logs, gen);
+    snprintf(gres, sizeof gres, "--gpus-per-task=%d", R->gpus_per_task);
+    snprintf(cpus, sizeof cpus, "--cpus-per-task=%d", R->cpus_per_task);
+    char *argv[24];
+    int a = 0;
+    argv[a++] = sbatch;
+    argv[a++] = "--parsable";
+    argv[a++] = "--job-name";
+    argv[a++] = name;
+    argv[a++] = "--chdir";
+    argv[a++] = sdir;
+    if (R->partition[0]) {
+        argv[a++] = "--partition";
+        argv[a++] = R->partition;
+    }
+    int fixed = a;
+    char arrjob[64] = "";
+    if (ntasks > 0) {
+        if (R->max_parallel > 0)
+            snprintf(array, sizeof array, "0-%d%%%d", ntasks - 1, R->max_parallel);
+        else
+            snprintf(array, sizeof array, "0-%d", ntasks - 1);
+        argv[a++] = "--array";
+        argv[a++] = array;
+        argv[a++] = "--output";
+        argv[a++] = out_task;
+        if (R->gpus_per_task > 0)
+            argv[a++] = gres;
+        if (R->cpus_per_task > 0)
+            argv[a++] = cpus;
+        argv[a++] = task_sh;
+        argv[a] = NULL;
+        int rc = run_capture(argv, jobid, sizeof jobid);
+        jobid[strcspn(jobid, ";\n")] = '\0';
+        if (rc != 0 || !jobid[0] || strspn(jobid, "0123456789") != strlen(jobid)) {
+            fprintf(stderr, "tl-grade: --slurm: sbatch refused the job array (exit %d; its message is above); "
+                    "nothing was submitted\n", rc);
+            return EXIT_GRADER;
+        }
+        snprintf(arrjob, sizeof arrjob, "%s", jobid);
+    }
+    a = fixed;
+    char dep[96];
+    snprintf(dep, sizeof dep, "afterany:%s", arrjob);
+    if (arrjob[0]) {
+        argv[a++] = "--dependency";
+        argv[a++] = dep;
+    }
+    char fname[80];
+    snprintf(fname, sizeof fname, "%s-gradebook", name);
+    argv[3] = fname;               /* --job-name's value */
+    argv[a++] = "--output";
+    argv[a++] = out_fin;
+    argv[a++] = fin_sh;
+    argv[a] = NULL;
+    int rc = run_capture(argv, jobid, sizeof jobid);
+    jobid[strcspn(jobid, ";\n")] = '\0';
+    if (rc != 0 || !jobid[0]) {
+        fprintf(stderr, "tl-grade: --slurm: sbatch refused the finishing job (exit %d; its message is above); the "
+                "array %s runs; write the gradebook afterwards with: %s/slurm/finish.sh\n", rc,
+                arrjob[0] ? arrjob : "(none)", R->state);
+        return EXIT_GRADER;
+    }
+    snprintf(p, sizeof p, "%s/jobs", sdir);
+    char *old = tg_read_file(p, 1 << 20, NULL);
+    tg_buf jobs = {0};
+    tg_buf_printf(&jobs, "%s%d %s %s\n", old ? old : "", gen, arrjob[0] ? arrjob : "-", jobid);
+    free(old);
+    tg_write_atomic(p, jobs.s, jobs.len);
+    tg_buf_free(&jobs);
+    if (ntasks)
+        fprintf(stderr, "tl-grade: submitted %d student(s) in %d task(s): job array %s, then job %s writes "
+                "%s/gradebook.csv and summary.md\n", nt, ntasks, arrjob, jobid, R->out);
+    else
+        fprintf(stderr, "tl-grade: no student left to grade; job %s writes %s/gradebook.csv and summary.md\n", jobid,
+                R->out);
+    if (ntasks && R->max_parallel > 0)
+        fprintf(stderr, "tl-grade: at most %d task(s) run at once\n", R->max_parallel);
+    fprintf(stderr, "tl-grade: follow it with: ./kit grade --status %s\n", R->out);
+    printf("%s %s\n", arrjob[0] ? arrjob : "-", jobid);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ --status */
+
+int tg_status(const char *outarg)
+{
+    char out[PATH_MAX], err[900];
+    if (!realpath(outarg, out)) {
+        fprintf(stderr, "tl-grade: --status '%s': no such folder (%s)\n", outarg, strerror(errno));
+        return TL_EXIT_USAGE;
+    }
+    gstudent *st;
+    int ns;
+    if (tg_students_load(out, &st, &ns, err, sizeof err) != 0) {
+        fprintf(stderr, "tl-grade: --status: %s\n", err);
+        return TL_EXIT_USAGE;
+    }
+    int done = 0, failed = 0;
+    double sum = 0;
+    tg_buf fails = {0};
+    for (int i = 0; i < ns; ++i) {
+        char p[PATH_MAX + 200];
+        snprintf(p, sizeof p, "%s/%s/.done", out, st[i].name);
+        char *m = tg_read_file(p, 256, NULL);
+        double sc, mx;
+        if (m && sscanf(m, "%lf %lf", &sc, &mx) == 2) {
+            ++done;
+            sum += mx > 0 ? 100.0 * sc / mx : 0;
+        } else {
+            snprintf(p, sizeof p, "%s/%s/not-graded.txt", out, st[i].name);
+            char *why = tg_read_file(p, 400, NULL);
+            if (why) {
+                ++failed;
+                tg_buf_printf(&fails, "  %s: not graded: %.*s\n", st[i].name, (int)strcspn(why, "\n"), why);
+            }
+            free(why);
+        }
+        free(m);
+    }
+    printf("%s: %d of %d graded", out, done, ns);
+    if (done)
+        printf(" (mean %.1f%%)", sum / done);
+    printf(", %d not graded, %d to go\n", failed, ns - done - failed);
+    if (fails.len)
+        printf("%s", fails.s);
+    tg_buf_free(&fails);
+    char state[PATH_MAX + 16], p[PATH_MAX + 64];
+    snprintf(state, sizeof state, "%s/.state", out);
+    snprintf(p, sizeof p, "%s/progress.json", out);
+    int gen;
+    char arr[64], fin[64], q[8192];
+    if (last_jobs(state, &gen, arr, fin, sizeof arr)) {
+        char ids[140];
+        snprintf(ids, sizeof ids, "%s,%s", arr, fin);
+        int n = queued(ids, q, sizeof q);
+        if (n < 0) {
+            printf("slurm: submission %d: job array %s, gradebook job %s (squeue not found here: their state is "
+                   "unknown)\n", gen, arr, fin);
+        } else {
+            int pend = 0, run = 0, other = 0, fin_q = 0;
+            for (char *line = strtok(q, "\n"); line; line = strtok(NULL, "\n")) {
+                char id[64], stt[64];
+                if (sscanf(line, "%63s %63s", id, stt) != 2)
+                    continue;
+                if (strcmp(id, fin) == 0) {
+                    fin_q = 1;
+                    continue;
+                }
+                if (strcmp(stt, "PENDING") == 0)
+                    ++pend;
+                else if (strcmp(stt, "RUNNING") == 0)
+                    ++run;
+                else
+                    ++other;
+            }
+            printf("slurm: submission %d: job array %s: %d task(s) running, %d pending%s; gradebook job %s: %s\n", gen,
+                   arr, run, pend, other ? ", others finishing" : "", fin,
+                   fin_q ? "waiting" : "done (or gone from the queue)");
+            if (!n)
+                printf("slurm: nothing of this run is queued or running%s\n",
+                       done + failed < ns ? "; submit the same command again to grade the students left" : "");
+            printf("slurm: task logs in %s/slurm/logs/\n", state);
+        }
+    } else if (tg_is_file(p)) {
+        char *pj = tg_read_file(p, 1 << 16, NULL);
+        printf("local run, %s: %s", p, pj ? pj : "");
+        free(pj);
+    }
+    snprintf(p, sizeof p, "%s/gradebook.csv", out);
+    struct stat sb;
+    if (stat(p, &sb) == 0) {
+        char when[64];
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&sb.st_mtime));
+        printf("gradebook: %s (written %s)\n", p, when);
+    } else {
+        printf("gradebook: not written yet\n");
+    }
+    free(st);
+    return 0;
+}
