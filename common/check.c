@@ -180,6 +180,90 @@ static int accumulated(const float *got, const double *ref, const double *absref
     return ok >= count * 9 / 10;
 }
 
+/* The grid's x and y exchanged (ceil_div already used): blocks cover ceil(n/T)*T rows and
+ * ceil(m/T)*T columns. True when exactly the elements outside that are unwritten. */
+static int grid_swapped(const float *got, int m, int n, int T, long unwritten)
+{
+    if (T <= 0 || m == n)
+        return 0;
+    long rows = ((long)n + T - 1) / T * T, cols = ((long)m + T - 1) / T * T;
+    if (rows > m)
+        rows = m;
+    if (cols > n)
+        cols = n;
+    if (rows == m && cols == n)
+        return 0;
+    long outside = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            int out = i >= rows || j >= cols;
+            if (out != is_poison(got[(size_t)i * n + j]))
+                return 0;
+            outside += out;
+        }
+    return outside == unwritten;
+}
+
+/* P stored at [Row * s + Col] with s != n: every written element holds the product's element of
+ * some (Row, Col) that lands there. At least 90% of the written elements must fit. */
+static int row_stride(const float *got, const double *ref, const double *absref, int m, int n, int k, int s)
+{
+    if (s == n || s <= 0 || (double)m * n * ((double)n / s + 1) > 5e7)
+        return 0;   /* (each element has up to n/s candidate rows: bounded work) */
+    long written = 0, fit = 0, all = 0;
+    for (long e = 0; e < (long)m * n; ++e)
+        all += !is_poison(got[e]);
+    for (long e = 0; e < (long)m * n; ++e) {
+        if (is_poison(got[e]))
+            continue;
+        ++written;
+        if ((written - fit) * 10 > all)
+            return 0;   /* more than a tenth already misfit: not this stride */
+        for (long r = e / s < m - 1 ? e / s : m - 1; r >= 0; --r) {
+            long c = e - r * s;
+            if (c >= n)
+                break;
+            if (c >= 0 && !elem_bad(got[e], ref[(size_t)r * n + c], absref[(size_t)r * n + c], k)) {
+                ++fit;
+                break;
+            }
+        }
+    }
+    return written > 0 && fit * 10 >= written * 9;
+}
+
+/* M read with row length s (M[Row*s + p]) or N with row length s (N[p*s + Col]) instead of k
+ * or n: the rows (columns) that stay inside the matrix match that product; the others may read
+ * anything. At least one row (column) must differ from the right product. */
+static int wrong_dim(const float *got, const double *ref, const double *absref, const float *M, const float *N,
+                     int m, int k, int n, int s, int of_n)
+{
+    if (s <= 0 || s == (of_n ? n : k))
+        return 0;
+    int compared = 0, differs = 0;
+    for (int i = 0; i < m; ++i) {
+        if (!of_n && (long)i * s + k > (long)m * k)
+            continue;
+        for (int j = 0; j < n; ++j) {
+            if (of_n && (long)(k - 1) * s + j >= (long)k * n)
+                continue;
+            double v = 0, a = 0;
+            for (int p = 0; p < k; ++p) {
+                double t = of_n ? (double)M[(size_t)i * k + p] * N[(size_t)p * s + j]
+                                : (double)M[(size_t)i * s + p] * N[(size_t)p * n + j];
+                v += t;
+                a += fabs(t);
+            }
+            size_t e = (size_t)i * n + j;
+            if (elem_bad(got[e], v, a, k))
+                return 0;
+            ++compared;
+            differs |= elem_bad(got[e], ref[e], absref[e], k);
+        }
+    }
+    return compared > 0 && differs;
+}
+
 int tl_check(const float *got, const double *ref, const double *absref, int m, int n, int k,
              int tile, const float *M, const float *N, tl_check_report *rep)
 {
@@ -242,17 +326,27 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     describe_ranges(rowf, m, rep->rows_desc, sizeof rep->rows_desc);
     describe_ranges(colf, n, rep->cols_desc, sizeof rep->cols_desc);
     describe_ranges(tilef, rep->tiles_total, rep->tiles_desc, sizeof rep->tiles_desc);
-    rep->edge_only = rep->wrong > 0 && edge_wrong == rep->wrong;
+    /* "Only the edges": meaningful only when P has an interior (a full tile row and column);
+     * in a 4096 x 1 P every element is an edge element. */
+    rep->edge_only = rep->wrong > 0 && edge_wrong == rep->wrong && m >= T && n >= T && tile > 0;
 
     long total = (long)m * n;
     /* Alternatives cost a product each: only for cases up to ~2e8 multiply-adds. */
     int can_alt = M && N && (double)m * n * k <= 2e8;
+    int rs;                         /* a wrong row stride or row length found                */
     if (rep->wrong == 0) {
         rep->pattern = TL_PAT_NONE;
     } else if (rep->unwritten == rep->wrong) {
         /* Only the edge tiles unwritten, and something was written: a grid one block short.
          * (Nothing written at all is "unwritten elements", even when P is one edge tile.) */
-        if (unwritten_edge == rep->unwritten && tile > 0 && rep->unwritten < (long)m * n) {
+        if (grid_swapped(got, m, n, tile, rep->unwritten)) {
+            rep->pattern = TL_PAT_GRID_SWAPPED;
+            snprintf(rep->detail, sizeof rep->detail,
+                     "%ld element(s) were never written, exactly those a grid with x and y exchanged misses: "
+                     "the blocks cover %d rows and %d columns of this %d x %d P (the grid's x counts columns, "
+                     "n; its y rows, m)", rep->unwritten, (n + tile - 1) / tile * tile < m ? (n + tile - 1) / tile * tile : m,
+                     (m + tile - 1) / tile * tile < n ? (m + tile - 1) / tile * tile : n, m, n);
+        } else if (unwritten_edge == rep->unwritten && tile > 0 && rep->unwritten < (long)m * n) {
             rep->pattern = TL_PAT_UNWRITTEN_EDGE;
             snprintf(rep->detail, sizeof rep->detail,
                      "%ld element(s) in the last tile row/column were never written: the grid does "
@@ -282,6 +376,26 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     } else if (can_alt && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_swapped)) {
         rep->pattern = TL_PAT_TRANSPOSED;
         snprintf(rep->detail, sizeof rep->detail, "P equals N * M: the operands are swapped");
+    } else if (can_alt && (rs = row_stride(got, ref, absref, m, n, k, k) ? k :
+                                row_stride(got, ref, absref, m, n, k, m) ? m : 0) != 0) {
+        rep->pattern = TL_PAT_ROW_STRIDE;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "the right values are in the wrong places: P was stored with a row stride of %d (%s) instead "
+                 "of n = %d: P is m x n, so P[Row * n + Col]", rs, rs == k ? "k" : "m", n);
+    } else if (can_alt && (rs = wrong_dim(got, ref, absref, M, N, m, k, n, n, 0) ? n :
+                                wrong_dim(got, ref, absref, M, N, m, k, n, m, 0) ? m : 0) != 0) {
+        rep->pattern = TL_PAT_WRONG_DIM;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "P equals the product with M read as rows of %d (M[Row * %s + p]): M is m x k, its row "
+                 "length is k = %d (M[Row * k + p]); %d of %d rows wrong", rs, rs == n ? "n" : "m", k,
+                 rep->rows_wrong, m);
+    } else if (can_alt && (rs = wrong_dim(got, ref, absref, M, N, m, k, n, k, 1) ? k :
+                                wrong_dim(got, ref, absref, M, N, m, k, n, m, 1) ? m : 0) != 0) {
+        rep->pattern = TL_PAT_WRONG_DIM;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "P equals the product with N read as rows of %d (N[p * %s + Col]): N is k x n, its row "
+                 "length is n = %d (N[p * n + Col]); %d of %d columns wrong", rs, rs == k ? "k" : "m", n,
+                 rep->cols_wrong, n);
     } else if (M && N && tile > 0 && dropped_tail(got, ref, absref, M, N, m, k, n, tile, 0)) {
         rep->pattern = TL_PAT_PARTIAL_DROPPED;
         snprintf(rep->detail, sizeof rep->detail,
@@ -324,9 +438,11 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     } else if (rep->wrong * 10 >= total * 9) {
         rep->pattern = TL_PAT_ALL;
         snprintf(rep->detail, sizeof rep->detail,
-                 "(nearly) every element is wrong: check the index formulas (Row, Col, and the "
-                 "shared tiles: Mds[ty][tx] and Nds[ty][tx] loaded, Mds[ty][k] and Nds[k][tx] used), "
-                 "the loop bounds and that the sum starts at 0");
+                 "(nearly) every element is wrong (%ld of %ld): check the index formulas (P[i][j] = sum "
+                 "over p of M[i*k + p] * N[p*n + j], stored at P[i*n + j]%s), the loop bounds and that the "
+                 "sum starts at 0", rep->wrong, total,
+                 tile > 0 ? "; in a tiled kernel also the tiles: loaded at [ty][tx], used as Mds[ty][p] and "
+                            "Nds[p][tx]" : "");
     } else if (rep->full_rows == rep->rows_wrong) {
         rep->pattern = TL_PAT_ROWS;
         snprintf(rep->detail, sizeof rep->detail, "whole rows of P are wrong (%d): check the row "
@@ -368,6 +484,9 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_NONFINITE: return "NaN/Inf computed";
     case TL_PAT_GUARD: return "write outside P";
     case TL_PAT_RACE: return "race";
+    case TL_PAT_GRID_SWAPPED: return "grid x and y swapped";
+    case TL_PAT_ROW_STRIDE: return "wrong row stride";
+    case TL_PAT_WRONG_DIM: return "wrong dimension";
     }
     return "?";
 }
@@ -385,6 +504,9 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_MISSING_TERM: return "the k loop must run k = 0 .. Width-1 (k < Width)";
     case TL_PAT_PARTIAL_DROPPED: return "loop over ceil_div(Width, TILE) tiles and clamp each block's end with min(start + TILE, Width)";
     case TL_PAT_TRANSPOSED: return "P[Row*Width+Col] = sum over k of M[Row*Width+k] * N[k*Width+Col]";
+    case TL_PAT_GRID_SWAPPED: return "dim3 dimGrid(ceil_div(n, TILE_WIDTH), ceil_div(m, TILE_WIDTH)): x runs over the columns of P, y over its rows";
+    case TL_PAT_ROW_STRIDE: return "P is m x n: store at P[Row * n + Col]";
+    case TL_PAT_WRONG_DIM: return "M is m x k and N is k x n: M[Row * k + p], N[p * n + Col]";
     default: return "";
     }
 }

@@ -161,7 +161,9 @@ static void limits_line(FILE *out, const tl_lab_info *l)
 static const char rules[] =
     "## How a test scores\n"
     "\n"
-    "- **Correctness** (public and hidden): a test worth P points scores P x (cases correct / cases run).\n"
+    "- **Correctness** (public and hidden): a test worth P points scores P x (work of the cases correct /\n"
+    "  work of the cases run), each case weighing log2(1 + m*k*n); cases with every dimension below 4\n"
+    "  earn nothing unless a larger one is correct too (size 1 is right by accident for most bugs).\n"
     "  A case is correct only when the product that came back on fd 4 passes the kit's checker\n"
     "  (`common/check.c`: per-element bound `2 k u (|M||N|)ij`, NaN/Inf always wrong) against the\n"
     "  double-precision reference computed by the grader itself. Public cases are the lab's public\n"

@@ -150,8 +150,9 @@ const tl_lab_info tl_labs[] = {
         .ntests = 12,
     },
     {
-        /* Lab 05 has its own main (no --serve): part A is graded through the program's own
-         * summary lines, run in the sandbox on the pristine build (the rubric's stated limit). */
+        /* Lab 05 has its own main; its --serve answers one occupancy question per line (lab.h). The
+         * grader asks the student's calculator and compares with its own answers (known.c, and the
+         * reference calculator compiled into tl-grade for the hidden configurations). */
         TL_LAB_BUILDS("05", "05-occupancy-study"),
         .title = "Occupancy: a calculator, then a measured sweep",
         .files = {"occupancy.c", NULL},               /* sweep.cu and devices.c are the kit's */
@@ -160,29 +161,33 @@ const tl_lab_info tl_labs[] = {
         .case_limit_s = 60.0, .sanitizer_limit_s = 120.0,
         .nvariants = 0,
         .tests = {
-            {"occupancy calculator on known answers (part A, lab05 --calc)", TL_TEST_CALC, NULL, 60,
-             "`lab05 --calc`, any machine: `part A: N of M known answers right`; points x N/M", {{0, 0}}},
+            {"occupancy calculator on known and hidden configurations", TL_TEST_CALC, NULL, 60,
+             "`lab05 --serve`, any machine: the known configurations of `known.c` and hidden ones from the "
+             "secret seed (every GPU of `devices.c`, carve-out steps, 0 registers, register granularity, "
+             "per-block refusals), each answer compared with the grader's own; points x right/asked", {{0, 0}}},
             {"occupancy calculator against the CUDA API (part A on the GPU)", TL_TEST_CALC_API, NULL, 35,
-             "`lab05 --size 256 --reps 1` on a GPU: `part A on the GPU: N of M configurations agree with "
-             "the CUDA API` (`cudaOccupancyMaxActiveBlocksPerMultiprocessor`); points x N/M; not graded "
-             "without a GPU", {{0, 0}}},
+             "on a GPU: the sweep kernels' configurations (13 block sizes x 8 amounts of dynamic shared "
+             "memory), `cudaOccupancyMaxActiveBlocksPerMultiprocessor` asked by the kit's own build, the "
+             "student's calculator through `lab05 --serve`; points x agreeing/asked; not graded without a GPU",
+             {{0, 0}}},
             TL_POLICY_TEST("occupancy.c"),
         },
         .ntests = 3,
         .rubric_intro =
-            "The student file is `occupancy.c` (`sweep.cu` and `devices.c` are the kit's and are never taken\n"
-            "from a submission). `lab05` has its own `main` (no `--serve`), so part A is graded by running the\n"
-            "pristine build's `lab05` in the sandbox and parsing its summary line.\n",
+            "The student file is `occupancy.c` (`sweep.cu`, `devices.c` and `known.c` are the kit's and are\n"
+            "never taken from a submission). The grader runs the student's `lab05 --serve` in the sandbox and\n"
+            "asks the calculator one configuration per line (fd 3), reading one answer per line (fd 4): the\n"
+            "blocks per SM, the limit, what each resource allows, registers per warp, shared memory per block,\n"
+            "active warps and occupancy. Every answer is compared with the grader's own; what the program\n"
+            "prints is shown, never counted.\n",
         .rubric_notes =
-            "**Stated limit (lab 05):** the calculator runs inside the lab program, in the same process as the\n"
-            "student's code, and the grader reads that program's own summary line. The grader checks what it\n"
-            "can (the line must be there, N <= M, and the exit code must agree: 0 or 77 with N = M, 1 with\n"
-            "N < M; otherwise 0 points), and the run is sandboxed with the policy filter, but a submission that\n"
-            "prints a false line and exits with the matching code would not be caught by this test. When a\n"
-            "submission's part A passes while the instructor's spot checks disagree, read its occupancy.c.\n"
-            "Partial credit is in proportion to the known answers: three of the sixteen are \"refused\" cases,\n"
-            "which a skeleton that refuses everything also gets right (the skeleton scores 11.25 of 60).\n"
-            "The part B sweep is kit code and is not graded.\n",
+            "A configuration is right when every field agrees (occupancy to 1e-9) or both refuse. The reason\n"
+            "for a wrong one is named: integer division, the allocation granularity, the registers-per-block\n"
+            "refusal, a division by zero on a 0-register kernel (a crash: the session is started again for\n"
+            "the next configuration, at most 64 times), constants written in where `devices.c` differs. An\n"
+            "answer has 5 s. The skeleton refuses everything and is right only on the refused known\n"
+            "configurations. `./kit check 05` asks the known configurations only; the part B sweep is kit\n"
+            "code, run by `./kit check 05` on a GPU, and is not graded.\n",
     },
     {
         TL_LAB_BUILDS("06", "06-register-tiling"), TL_LAB_EMULATED("06"),

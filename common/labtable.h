@@ -25,7 +25,7 @@ typedef enum tl_test_kind {
     TL_TEST_RACECHECK,  /* compute-sanitizer racecheck at the safety sizes (GPU), emulator      */
     TL_TEST_MEMCHECK,   /* compute-sanitizer memcheck at the safety sizes (GPU), emulator       */
     TL_TEST_SPEED,      /* median time against the reference solution, same GPU, same run       */
-    TL_TEST_CALC,       /* lab 05 part A: `lab05 --calc`, the calculator on known answers (CPU)  */
+    TL_TEST_CALC,       /* lab 05 part A: the calculator asked through `lab05 --serve` (CPU)     */
     TL_TEST_CALC_API,   /* lab 05 part A on a GPU: the calculator against the CUDA occupancy API */
     TL_TEST_POLICY      /* the student files call nothing a lab never needs (static scan), and no
                          * case was killed by the run-time filter (seccomp: no inet sockets)   */

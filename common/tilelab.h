@@ -104,7 +104,10 @@ typedef enum tl_pattern {
     TL_PAT_SCATTERED,       /* a few elements here and there: a race or rounding         */
     TL_PAT_NONFINITE,       /* Inf or NaN values computed                                */
     TL_PAT_GUARD,           /* a write outside the matrix                                */
-    TL_PAT_RACE             /* repeated runs on the same inputs disagree: a data race    */
+    TL_PAT_RACE,            /* repeated runs on the same inputs disagree: a data race    */
+    TL_PAT_GRID_SWAPPED,    /* only what a grid with x and y exchanged misses is unwritten */
+    TL_PAT_ROW_STRIDE,      /* P stored with a row stride other than n (k or m)          */
+    TL_PAT_WRONG_DIM        /* M or N indexed with the wrong dimension as its row length */
 } tl_pattern;
 
 typedef struct tl_check_report {
@@ -118,7 +121,7 @@ typedef struct tl_check_report {
     char    rows_desc[96], cols_desc[96], tiles_desc[96];  /* "96-99, 120" (first few ranges) */
     int     full_rows, full_cols;     /* rows (cols) where every element is wrong          */
     int     edge_only;                /* every wrong element lies in the last tile row/col */
-    char    detail[256];              /* the diagnosis behind the pattern, one sentence    */
+    char    detail[400];              /* the diagnosis behind the pattern, one sentence    */
     int     guard_broken;             /* canaries overwritten (set by the caller)          */
     const char *guard_where;
     tl_pattern pattern;

@@ -70,6 +70,60 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings)
     }
 }
 
+/* The warnings about the student's own files in a build log, each "file:line: warning: text",
+ * into shown (20 at most); those that change what the program means (a TILE_WIDTH redefined over
+ * the build's -DTILE_WIDTH, a variable read before it is set) also into fatal with why. Returns
+ * how many are fatal: the build then counts as failed. */
+int tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal)
+{
+    int nfatal = 0, nshown = 0;
+    for (const char *p = log->s; p && *p;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        char line[600];
+        size_t n = 0;
+        for (size_t i = 0; i < l && n + 1 < sizeof line; ++i) {   /* colour escapes (ESC [ ... m/K) out */
+            if (p[i] == '\033' && i + 1 < l && p[i + 1] == '[') {
+                i += 2;
+                while (i < l && !((p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= 'a' && p[i] <= 'z')))
+                    ++i;
+                continue;
+            }
+            line[n++] = p[i];
+        }
+        line[n] = '\0';
+        p = e ? e + 1 : p + l;
+        if (!strstr(line, "warning"))
+            continue;
+        const char *file = NULL;
+        for (int i = 0; i < TG_MAX_FILES && lab->files[i] && !file; ++i)
+            file = strstr(line, lab->files[i]);
+        if (!file)
+            continue;
+        while (file > line && file[-1] != '/' && file[-1] != ' ')
+            --file;
+        if (nshown++ < 20)
+            tg_buf_printf(shown, "  %s\n", file);
+        const char *why = NULL;
+        if (strstr(line, "\"TILE_WIDTH\" redefined"))
+            why = "the build defines TILE_WIDTH for each variant (-DTILE_WIDTH=16, 32): a #define of your own "
+                  "replaces it, so the 32-wide variant runs 16-wide tiles and still passes; remove the #define "
+                  "(or keep it inside #ifndef TILE_WIDTH)";
+        else if (strstr(line, "may be used uninitialized") || strstr(line, "is used uninitialized") ||
+                 strstr(line, "used before its value is set"))
+            why = "a variable is read before it is set (an accumulator not set to 0?): the result is whatever "
+                  "was in that register, right on one machine and wrong on another; initialise it";
+        if (why) {
+            tg_buf_printf(fatal, "  %s\n    a warning that changes what the program means, so a failure: %s\n", file,
+                          why);
+            ++nfatal;
+        }
+    }
+    if (nshown > 20)
+        tg_buf_printf(shown, "  ... and %d more\n", nshown - 20);
+    return nfatal;
+}
+
 /* Copies a folder tree (the kit's build, per submission) with cp -a: the grader's own files. */
 static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
 {
@@ -299,6 +353,9 @@ static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc
     snprintf(logpath, sizeof logpath, "%s/build.log", g->odir);
     tg_write_atomic(logpath, log.s ? log.s : "", log.len);
     tg_first_errors(&log, &g->build_errors, &g->warnings);
+    snprintf(g->log_path, sizeof g->log_path, "%s", logpath);
+    if (rc == 0 && tg_student_warnings(R->lab, &log, &g->warn_lines, &g->build_errors) > 0)
+        rc = 1;        /* a warning that changes the meaning: the build counts as failed */
     if (rc != 0 && strstr(desc, "wall-clock"))
         tg_buf_printf(&g->build_errors, "  the build was killed at the %.0f s limit\n", BUILD_LIMIT_S);
     else if (rc != 0 && log.s && (strstr(log.s, "signal 9") || strstr(log.s, "signal 24") || strstr(log.s, "Killed") ||

@@ -156,6 +156,8 @@ typedef struct gsub {
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
     int      warnings;
+    tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
+    char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
 } gsub;
 
@@ -198,6 +200,7 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api);
 /* build.c */
 int  tg_find_tool(const char *name, char *out, size_t len);
 void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
+int  tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
 void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
 void tg_build_reference(grun *R);

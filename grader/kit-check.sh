@@ -59,7 +59,16 @@ out=$TL_BUILD/check/$dir
 mkdir -p "$out"
 log=$out/build.log
 tl_say "kit check $lab: labs/$dir/$("$tg" --print-files "$lab" | tr '\n' ' ')on the public cases"
-if ! ninja -C "$TL_BUILD" "$target" >"$log" 2>&1; then
+# The log keeps the student's warnings (tl-grade shows them): when ninja has nothing to do, the
+# sources are those of the last build, and so is its log. A student file changed since that log
+# (or built by ./kit's progress step) is touched, so this build compiles it and logs its warnings.
+for f in $("$tg" --print-files "$lab"); do
+    src=$TL_ROOT/labs/$dir/$f
+    if [ -f "$src" ] && { [ ! -f "$log" ] || [ "$src" -nt "$log" ]; }; then touch "$src"; fi
+done
+if ! ninja -C "$TL_BUILD" "$target" >"$log.new" 2>&1; then
+    mv -f "$log.new" "$log"
     exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
 fi
+if grep -q "no work to do" "$log.new" && [ -f "$log" ]; then rm -f "$log.new"; else mv -f "$log.new" "$log"; fi
 exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --prebuilt "$TL_BUILD/$target" $emulate

@@ -139,11 +139,19 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
     if (g->notes.len)
         printf("%s", g->notes.s);
     if (!g->built) {
-        printf("\nBUILD FAILED: the compiler's first errors:\n%s\n", g->build_errors.s ? g->build_errors.s : "");
+        int warned = g->build_errors.s && strstr(g->build_errors.s, "a warning that changes what the program means");
+        printf("\nBUILD FAILED: %s\n%s\n", warned ? "a compiler warning in your files is the bug (it counts as a failure):"
+               : "the compiler's first errors:", g->build_errors.s ? g->build_errors.s : "");
+        if (g->log_path[0])
+            printf("the whole build log: %s\n", g->log_path);
         return;
     }
-    if (g->warnings)
-        printf("built with %d compiler warning(s)\n", g->warnings);
+    if (g->warnings) {
+        printf("built with %d compiler warning(s)%s\n%s", g->warnings,
+               g->warn_lines.len ? "; in your files:" : " (none in your files)", g->warn_lines.s ? g->warn_lines.s : "");
+        if (g->log_path[0])
+            printf("the whole build log: %s\n", g->log_path);
+    }
     for (int i = 0; i < nt; ++i) {
         const char *word = !tr[i].graded ? "SKIP" : tr[i].passed ? "PASS" : "FAIL";
         printf("\n%s  %s", word, tr[i].t->name);
@@ -194,7 +202,8 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         tg_buf_printf(&top, "the build failed: no test could run. The compiler's first errors:\n%s",
                       g->build_errors.s ? g->build_errors.s : "");
     else if (g->warnings)
-        tg_buf_printf(&top, "built with %d compiler warning(s); see the build log\n", g->warnings);
+        tg_buf_printf(&top, "built with %d compiler warning(s); see the build log%s\n%s", g->warnings,
+                      g->warn_lines.len ? "; in the student's files:" : "", g->warn_lines.s ? g->warn_lines.s : "");
     if (g->notes.len)
         tg_buf_add(&top, g->notes.s, g->notes.len);
     quote_evidence(&top, g, "");
@@ -426,7 +435,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     csv_field(&csv, "student");
     tg_buf_printf(&csv, ",score,max");
     for (int i = 0; i < L->ntests; ++i) {
-        if (R->public_only && L->tests[i].kind != TG_CORRECT_PUBLIC)
+        if (R->public_only && !TG_KIND_PUBLIC(L->tests[i].kind))
             continue;
         tg_buf_add(&csv, ",", 1);
         csv_field(&csv, L->tests[i].name);
@@ -457,7 +466,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf_printf(&md, "- isolation notes: %s\n", R->iso.notes);
     if (L->gpu)
         tg_buf_printf(&md, "- GPU: %s\n", R->gpu_why);
-    tg_buf_printf(&md, "- rubric: grader/rubric.md (points per test); a test worth P points scores P x (cases passed / cases run)\n\n");
+    tg_buf_printf(&md, "- rubric: grader/rubric.md (points per test); a correctness test worth P points scores P x (work of the cases passed / work of the cases run)\n\n");
     tg_buf_printf(&md, "| student | score | time | tests failed |\n|---|---|---|---|\n");
     tg_buf problems = {0};
     for (int i = 0; i < ns; ++i) {
@@ -471,7 +480,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
             free(why);
             free(who);
             for (int t = 0; t < L->ntests; ++t)
-                if (!R->public_only || L->tests[t].kind == TG_CORRECT_PUBLIC)
+                if (!R->public_only || TG_KIND_PUBLIC(L->tests[t].kind))
                     tg_buf_add(&csv, ",", 1);
             tg_buf_add(&csv, "\n", 1);
             continue;
@@ -483,7 +492,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf failed = {0};
         int nfailed = 0;
         for (int t = 0; t < L->ntests; ++t) {
-            if (R->public_only && L->tests[t].kind != TG_CORRECT_PUBLIC)
+            if (R->public_only && !TG_KIND_PUBLIC(L->tests[t].kind))
                 continue;
             char val[64] = "";
             double sc;

@@ -101,6 +101,22 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     if (R->prebuilt[0]) {          /* kit check: the lab program ninja built in the student's build/ */
         snprintf(g.build, sizeof g.build, "%.*s", (int)(strrchr(R->prebuilt, '/') - R->prebuilt), R->prebuilt);
         g.built = 1;
+        /* kit-check.sh keeps ninja's log beside the results: the student's warnings come from it. */
+        snprintf(g.log_path, sizeof g.log_path, "%s/build.log", R->out);
+        size_t len = 0;
+        char *text = tg_is_file(g.log_path) ? tg_read_file(g.log_path, 4 << 20, &len) : NULL;
+        if (text) {
+            tg_buf log = {0}, ignore = {0};
+            tg_buf_add(&log, text, len);
+            free(text);
+            tg_first_errors(&log, &ignore, &g.warnings);
+            if (tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors) > 0)
+                g.built = 0;
+            tg_buf_free(&ignore);
+            tg_buf_free(&log);
+        } else {
+            g.log_path[0] = '\0';
+        }
         g.emu_built = R->lab->gpu && R->emulate;
     } else if (R->build_log[0]) {  /* kit check: that build failed; its log has the compiler's errors */
         tg_buf log = {0};
@@ -109,6 +125,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         tg_buf_add(&log, text ? text : "", text ? len : 0);
         free(text);
         tg_first_errors(&log, &g.build_errors, &g.warnings);
+        tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
+        snprintf(g.log_path, sizeof g.log_path, "%s", R->build_log);
         tg_buf_free(&log);
         g.built = 0;
     } else {
@@ -140,7 +158,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     int nt = 0;
     for (int i = 0; i < R->lab->ntests; ++i) {
         const tg_test *t = &R->lab->tests[i];
-        if (R->public_only && t->kind != TG_CORRECT_PUBLIC)
+        if (R->public_only && !TG_KIND_PUBLIC(t->kind))
             continue;
         tr[nt++].t = t;
     }
@@ -210,6 +228,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     tg_buf_free(&g.evidence);
     tg_buf_free(&g.notes);
     tg_buf_free(&g.build_errors);
+    tg_buf_free(&g.warn_lines);
     return 0;
 }
 

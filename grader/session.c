@@ -117,6 +117,23 @@ static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
              limit_s, extra);
 }
 
+/* The emulator's report of a fault (its first 'tilelab-emu:' line and the indented lines after it:
+ * the buffer, the kernel's file and line, the source line), whole: a cut line loses the location. */
+static void emu_report(const tg_buf *cap, tg_buf *out)
+{
+    const char *p = cap->s ? strstr(cap->s, "tilelab-emu: ") : NULL;
+    if (!p || (p != cap->s && p[-1] != '\n'))
+        return;
+    int lines = 0;
+    while (p && *p && lines < 8 && (lines == 0 || strncmp(p, "  ", 2) == 0)) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        tg_buf_printf(out, "    %.*s\n", (int)(l > 1000 ? 1000 : l), p);
+        ++lines;
+        p = e ? e + 1 : NULL;
+    }
+}
+
 /* Runs one case in the session (started on demand) and judges the answer. */
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r)
 {
@@ -182,6 +199,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
             snprintf(g->net_where, sizeof g->net_where, "%s at size %s", v->name, sz);
         if (ss->c.oom && strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
             strcat(g->timed_out_variants, g->timed_out_variants[0] ? vkey + 1 : vkey);
+        emu_report(&ss->c.cap, &r->explain);   /* the emulator's own words, file and line in full */
         snprintf(r->reason, sizeof r->reason, "the program ended without answering (%s)%s", how,
                  ss->c.oom ? "" :
                  (ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status))

@@ -231,3 +231,101 @@ Test(check, the_reason_line_and_the_explanation_name_the_pattern, .timeout = 10)
     free(buf);
     fx_free(&f);
 }
+
+/* ------------------------------------------------------------------ issue 16: hints from the pattern */
+
+static void poison_all(fx *f)
+{
+    uint32_t poison = TL_POISON_BITS;
+    for (int e = 0; e < f->m * f->n; ++e)
+        memcpy(&f->P.data[e], &poison, 4);
+}
+
+/* One float dot product of M's row i (read with row length ms) and N's column j (row length ns). */
+static float dot(const fx *f, int i, int j, int ms, int ns)
+{
+    float s = 0;
+    for (int p = 0; p < f->k; ++p)
+        s += f->M.data[(size_t)i * ms + p] * f->N.data[(size_t)p * ns + j];
+    return s;
+}
+
+Test(check, a_grid_with_x_and_y_swapped_is_named_not_floor_division, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 100, 20, 40);    /* grid (ceil(100/16), ceil(40/16)) = (7, 3): 48 rows, 112 columns */
+    tl_matrix good;
+    tl_matrix_alloc(&good, "P", 100, 40);
+    memcpy(good.data, f.P.data, sizeof(float) * 4000);
+    poison_all(&f);
+    for (int i = 0; i < 48; ++i)
+        for (int j = 0; j < 40; ++j)
+            f.P.data[i * 40 + j] = good.data[i * 40 + j];
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_GRID_SWAPPED);
+    cr_assert(strstr(r.detail, "x and y exchanged"), "%s", r.detail);
+    tl_matrix_free(&good);
+    fx_free(&f);
+}
+
+Test(check, p_stored_with_row_stride_k_is_named_not_a_race, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 30, 17, 45);
+    tl_matrix good;
+    tl_matrix_alloc(&good, "P", 30, 45);
+    memcpy(good.data, f.P.data, sizeof(float) * 30 * 45);
+    poison_all(&f);
+    for (int i = 0; i < 30; ++i)      /* Pd[Row * k + Col], in thread order */
+        for (int j = 0; j < 45; ++j)
+            f.P.data[i * 17 + j] = good.data[i * 45 + j];
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_ROW_STRIDE);
+    cr_assert(strstr(r.detail, "row stride of 17 (k)"), "%s", r.detail);
+    tl_matrix_free(&good);
+    fx_free(&f);
+}
+
+Test(check, m_read_with_the_wrong_row_length_is_named_not_boundary_handling, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 4096, 16, 1);         /* the issue's case: M[Row * n + p] with n = 1 */
+    for (int i = 0; i < 4096; ++i)
+        f.P.data[i] = dot(&f, i, 0, 1, 1);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_WRONG_DIM);
+    cr_assert(strstr(r.detail, "M read as rows of 1"), "%s", r.detail);
+    cr_assert_not(r.edge_only, "a 4096 x 1 P has no interior: 'only the edges' means nothing there");
+    fx_free(&f);
+}
+
+Test(check, a_tall_p_with_its_rows_wrong_is_not_called_boundary_handling, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 200, 8, 1);
+    for (int i = 1; i < 200; ++i)
+        f.P.data[i] += 1.0f;
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    cr_assert_neq(r.pattern, TL_PAT_EDGE_TILES, "called boundary handling: %s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, a_wholly_wrong_cpu_result_gets_a_hint_without_gpu_names, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 40, 40, 40);
+    for (int e = 0; e < 1600; ++e)
+        f.P.data[e] = f.P.data[e] * 2 + 1;
+    tl_check_report r;
+    cr_assert_eq(check(&f, 0, &r), 1);
+    assert_pattern(&r, TL_PAT_ALL);
+    cr_assert(strstr(r.detail, "1600 of 1600"), "%s", r.detail);
+    cr_assert_null(strstr(r.detail, "Mds"), "a CPU lab's hint names GPU tiles: %s", r.detail);
+    cr_assert_eq(check(&f, 16, &r), 1);
+    cr_assert(strstr(r.detail, "Mds[ty][p]"), "a tiled kernel's hint names its tiles: %s", r.detail);
+    fx_free(&f);
+}

@@ -1,7 +1,7 @@
 /* lab.c: lab 05's program (kit-owned; the student edits occupancy.c only).
  *
  * Build:  ./kit check 05          (or: meson compile -C build lab05)
- * Run:    build/labs/05-occupancy-study/lab05 --calc     part A on the built-in tables (any machine)
+ * Run:    build/labs/05-occupancy-study/lab05 --calc     part A on the known answers (known.c; any machine)
  *         build/labs/05-occupancy-study/lab05            part A, then on a GPU: the calculator against
  *                                                        the CUDA API, and the measured sweep (part B)
  *         build/labs/05-occupancy-study/lab05 --size 4096 --records sweep.csv
@@ -11,90 +11,125 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lab.h"
 
 /* ------------------------------------------------------------------ part A: known answers */
 
-/* Each case: a device, a kernel, and what the calculator must say. by_smem < 0: not checked.
- * The notes are what the case teaches; the README discusses them. */
-typedef struct calc_case {
-    const tl_occ_device *dev;
-    tl_occ_kernel k;
-    int rc;                 /* 0, or -1: the block cannot run at all */
-    int blocks;
-    tl_occ_limit limit;
-    int by_smem;
-    const char *note;
-} calc_case;
+/* A crash or an endless loop in the calculator names the configuration it was working on: the
+ * text is made before each call, so the handlers only write it. */
+#define CALC_LIMIT_S 5            /* wall-clock seconds for one answer (the grader's too)    */
+static char current_case[512];
+static int guard_on;         /* --serve runs without: there the grader sees the signal itself */
+static size_t current_len;
 
-static const calc_case calc_cases[] = {
-    {&tl_occ_a100, {256, 32, 2048}, 0, 8, TL_OCC_THREADS, 54,
-     "lecture, Ampere TILE 16: threads allow 8; shared memory 54 (the lecture's 82 ignores the 1 KiB reserve)"},
-    {&tl_occ_a100, {1024, 32, 8192}, 0, 2, TL_OCC_THREADS, 18,
-     "lecture, Ampere TILE 32: threads allow 2; shared memory 18 (lecture: 20)"},
-    {&tl_occ_fermi, {256, 20, 2048}, 0, 6, TL_OCC_THREADS, 24,
-     "lecture, Fermi TILE 16: 6 blocks, not 8: 1536 threads per SM"},
-    {&tl_occ_fermi, {1024, 20, 8192}, 0, 1, TL_OCC_THREADS, 6,
-     "lecture, Fermi TILE 32: 1 block, not 2 or 6: 1536 threads per SM"},
-    {&tl_occ_fermi, {256, 36, 2048}, 0, 3, TL_OCC_REGISTERS, -1,
-     "Fermi, 36 registers: 1152 per warp, 28 warps fit: 3 blocks"},
-    {&tl_occ_h100, {256, 32, 2048}, 0, 8, TL_OCC_THREADS, 76, "H100 TILE 16: full occupancy"},
-    {&tl_occ_h100, {256, 64, 2048}, 0, 4, TL_OCC_REGISTERS, -1, "H100, 64 registers: half occupancy"},
-    {&tl_occ_h100, {256, 33, 2048}, 0, 6, TL_OCC_REGISTERS, -1,
-     "H100, 33 registers: 1056 per warp rounds up to 1280: 6 blocks, not 7"},
-    {&tl_occ_h100, {256, 32, 49152 + 2048}, 0, 4, TL_OCC_SHARED_MEMORY, 4,
-     "H100, 48 KiB extra shared memory: 4 blocks"},
-    {&tl_occ_h100, {161, 32, 0}, 0, 10, TL_OCC_WARPS, -1,
-     "H100, 161 threads are 6 warps: warps allow 10 blocks, threads alone 12"},
-    {&tl_occ_h100, {32, 16, 0}, 0, 32, TL_OCC_BLOCKS, 228,
-     "H100, one-warp blocks: 32 blocks per SM, half occupancy"},
-    {&tl_occ_t4, {1024, 32, 8192}, 0, 1, TL_OCC_THREADS, 8, "T4 TILE 32: 1024 threads per SM"},
-    {&tl_occ_rtx3090, {256, 32, 2048}, 0, 6, TL_OCC_THREADS, 33, "sm_86 TILE 16: 1536 threads per SM"},
-    {&tl_occ_h100, {2048, 32, 0}, -1, 0, TL_OCC_THREADS, -1, "2048 threads in one block: refused"},
-    {&tl_occ_h100, {256, 32, 240000}, -1, 0, TL_OCC_THREADS, -1, "234 KiB in one block: refused"},
-    {&tl_occ_fermi, {256, 64, 0}, -1, 0, TL_OCC_THREADS, -1, "64 registers on Fermi (max 63): refused"},
-};
+static void calc_died(int sig)
+{
+    static const char fpe[] = "lab05: the calculator crashed with SIGFPE (an integer division by zero) on ";
+    static const char segv[] = "lab05: the calculator crashed (SIGSEGV, a bad pointer) on ";
+    static const char alrm[] = "lab05: the calculator gave no answer within the 5 s wall-clock limit (an endless "
+                               "loop?), stopped on ";
+    const char *m = sig == SIGFPE ? fpe : sig == SIGALRM ? alrm : segv;
+    size_t l = sig == SIGFPE ? sizeof fpe : sig == SIGALRM ? sizeof alrm : sizeof segv;
+    (void)!write(STDOUT_FILENO, m, l - 1);
+    (void)!write(STDOUT_FILENO, current_case, current_len);
+    _exit(TL_EXIT_FAIL);
+}
 
+static void calc_guard(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = calc_died;
+    sigaction(SIGFPE, &sa, NULL);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGALRM, &sa, NULL);
+    guard_on = 1;
+}
+
+/* tl_occupancy under the guard: the case text is ready for the handlers, the alarm set. */
+static int guarded_occupancy(const tl_occ_device *d, const tl_occ_kernel *k, tl_occ_result *r, const char *note)
+{
+    char desc[256];
+    tl_occ_describe(desc, sizeof desc, d, k);
+    int l = snprintf(current_case, sizeof current_case, "%s%s%s\n", desc, note ? "\n      case: " : "",
+                     note ? note : "");
+    current_len = l < 0 ? 0 : (size_t)l < sizeof current_case ? (size_t)l : sizeof current_case - 1;
+    fflush(stdout);
+    if (guard_on)
+        alarm(CALC_LIMIT_S);
+    int rc = tl_occupancy(d, k, r);
+    if (guard_on)
+        alarm(0);
+    return rc;
+}
+
+/* The known configurations (known.c) against the calculator, each difference explained. */
 static int run_calc_cases(int quiet)
 {
-    int fail = 0, n = (int)(sizeof calc_cases / sizeof calc_cases[0]);
+    int fail = 0;
     if (!quiet)
         printf("\npart A: the calculator on known answers\n  %-24s %7s %5s %7s   %-22s %s\n", "device",
                "threads", "regs", "smem", "blocks (limit)", "");
-    for (int i = 0; i < n; ++i) {
-        const calc_case *c = &calc_cases[i];
-        tl_occ_result r;
-        int rc = tl_occupancy(c->dev, &c->k, &r);
-        char got[64], want[64];
+    for (int i = 0; i < tl_occ_nknown; ++i) {
+        const tl_occ_known *c = &tl_occ_known_cases[i];
+        tl_occ_device d;
+        tl_occ_known_device(c, &d);
+        tl_occ_result r, want;
+        tl_occ_known_result(c, &want);
+        int rc = guarded_occupancy(&d, &c->k, &r, c->note);
+        char got[64], why[400];
         if (rc == 0)
-            snprintf(got, sizeof got, "%d (%s)", r.blocks_per_sm, tl_occ_limit_name(r.limit));
+            snprintf(got, sizeof got, "%d (%s) %.0f%%", r.blocks_per_sm, tl_occ_limit_name(r.limit), 100 * r.occupancy);
         else
             snprintf(got, sizeof got, "refused");
-        if (c->rc == 0)
-            snprintf(want, sizeof want, "%d (%s)", c->blocks, tl_occ_limit_name(c->limit));
-        else
-            snprintf(want, sizeof want, "refused");
-        int ok = rc == c->rc && (rc != 0 || (r.blocks_per_sm == c->blocks && r.limit == c->limit &&
-                                             (c->by_smem < 0 || r.by_smem == c->by_smem)));
-        fail += !ok;
-        if (!quiet || !ok)
+        int bad = tl_occ_compare(&d, &c->k, c->rc, &want, rc, &r, why, sizeof why);
+        fail += bad;
+        if (!quiet || bad)
             printf("  %-24s %7d %5d %7d   %-22s %s\n", c->dev->name, c->k.threads_per_block,
-                   c->k.regs_per_thread, c->k.smem_per_block, got, ok ? "ok" : "FAIL");
-        if (!ok) {
-            printf("      expected %s", want);
-            if (c->rc == 0 && c->by_smem >= 0)
-                printf(", shared memory alone %d (got %d)", c->by_smem, rc == 0 ? r.by_smem : -1);
-            printf("\n      case: %s\n", c->note);
+                   c->k.regs_per_thread, c->k.smem_per_block, got, bad ? "FAIL" : "ok");
+        if (bad) {
+            printf("      %s\n      case: %s\n", why, c->note);
             if (rc != 0)
                 printf("      tl_occupancy said: %s\n", r.why);
         }
     }
-    printf("part A: %d of %d known answers right\n", n - fail, n);
+    printf("part A: %d of %d known answers right\n", tl_occ_nknown - fail, tl_occ_nknown);
     return fail;
+}
+
+/* --serve: the grader's channel (lab.h, known.c): a request line on fd 3, the answer line on fd 4.
+ * The configurations and the verdict are the grader's; this loop only asks the calculator. */
+static int serve(void)
+{
+    FILE *in = fdopen(3, "r"), *out = fdopen(4, "w");
+    if (!in || !out) {
+        fprintf(stderr, "lab05: --serve needs fds 3 (requests) and 4 (answers): it is the grader's mode\n");
+        return TL_EXIT_USAGE;
+    }
+    char line[1024], ans[512];
+    while (fgets(line, sizeof line, in)) {
+        if (strncmp(line, "quit", 4) == 0)
+            break;
+        tl_occ_device d;
+        tl_occ_kernel k;
+        tl_occ_result r;
+        if (tl_occ_request_parse(line, &d, &k) != 0) {
+            fprintf(out, "error malformed request\n");
+        } else {
+            int rc = guarded_occupancy(&d, &k, &r, NULL);
+            tl_occ_answer_line(ans, sizeof ans, rc, &r);
+            fputs(ans, out);
+        }
+        fflush(out);
+    }
+    return TL_EXIT_OK;
 }
 
 /* The lecture's two kernels on every GPU the kit knows: a table to read, not a check. */
@@ -109,7 +144,7 @@ static void print_lecture_table(void)
             int T = t ? 32 : 16;
             tl_occ_kernel k = {T * T, d->max_regs_per_thread < 32 ? 20 : 32, 2 * T * T * 4};
             tl_occ_result r;
-            if (tl_occupancy(d, &k, &r) == 0)
+            if (guarded_occupancy(d, &k, &r, NULL) == 0)
                 snprintf(cell[t], sizeof cell[t], "%2d %-14s %3.0f%%", r.blocks_per_sm,
                          tl_occ_limit_name(r.limit), 100 * r.occupancy);
             else
@@ -162,7 +197,7 @@ static int compare_with_api(const tl_occ_device *gd, int quiet, int *total)
                 tl_occ_device d = *gd;
                 tl_occ_kernel k = {block_sizes[b], regs, ssmem + dyn_sizes[s]};
                 tl_occ_result r;
-                int calc = tl_occupancy(&d, &k, &r) == 0 ? r.blocks_per_sm : 0;
+                int calc = guarded_occupancy(&d, &k, &r, NULL) == 0 ? r.blocks_per_sm : 0;
                 ++rows;
                 ++*total;
                 if (calc == api) {
@@ -179,6 +214,36 @@ static int compare_with_api(const tl_occ_device *gd, int quiet, int *total)
                    kernel_name(kern), regs, ssmem, agree, rows);
     }
     return bad;
+}
+
+/* --api-table: what the CUDA API says for every sweep kernel, block size and amount of dynamic
+ * shared memory, one line each ("api" + the request's fields + the API's blocks per SM). Kit code
+ * only: the grader runs it from a build it trusts and asks the student's calculator the same. */
+static int api_table(void)
+{
+    tl_occ_device gd;
+    char err[512];
+    if (tl_sweep_device(&gd, err, sizeof err) != 0) {
+        fprintf(stderr, "lab05: %s\n", err);
+        return TL_EXIT_FAIL;
+    }
+    for (int kern = 0; kern < tl_sweep_kernel_count(); ++kern)
+        for (size_t b = 0; b < sizeof block_sizes / sizeof block_sizes[0]; ++b)
+            for (size_t s = 0; s < sizeof dyn_sizes / sizeof dyn_sizes[0]; ++s) {
+                int regs = 0, ssmem = 0, maxt = 0, api = 0;
+                if (tl_sweep_api(kern, block_sizes[b], dyn_sizes[s], &regs, &ssmem, &maxt, &api, err, sizeof err)) {
+                    fprintf(stderr, "lab05: %s\n", err);
+                    return TL_EXIT_FAIL;
+                }
+                if (block_sizes[b] > maxt)
+                    continue;
+                tl_occ_kernel k = {block_sizes[b], regs, ssmem + dyn_sizes[s]};
+                char line[512];
+                tl_occ_request_line(line, sizeof line, &gd, &k);
+                line[strcspn(line, "\n")] = '\0';
+                printf("api %s %d\n", line + 4, api);
+            }
+    return TL_EXIT_OK;
 }
 
 /* ------------------------------------------------------------------ part B: the sweep */
@@ -212,7 +277,7 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
         }
         tl_occ_kernel k = {threads, regs, ssmem + c.dyn_smem};
         tl_occ_result r;
-        int calc = tl_occupancy(gd, &k, &r) == 0 ? r.blocks_per_sm : 0;
+        int calc = guarded_occupancy(gd, &k, &r, NULL) == 0 ? r.blocks_per_sm : 0;
         double occ_calc = (double)calc * ((threads + 31) / 32) / gd->max_warps_per_sm;
         double occ_api = (double)api * ((threads + 31) / 32) / gd->max_warps_per_sm;
         tl_gpu_case gc;
@@ -270,9 +335,12 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
 static void usage(const tl_lab_info *info, FILE *out)
 {
     fprintf(out,
-            "usage: lab05 [--calc] [--size W] [--reps N] [--records FILE] [--quiet] [--help]\n"
+            "usage: lab05 [--calc | --sweep] [--size W] [--reps N] [--records FILE] [--quiet] [--help]\n"
             "lab 05, %s: the calculator is part A, the sweep part B.\n\n"
             "  --calc          part A on the built-in tables only (no GPU needed)\n"
+            "  --sweep         part B only (a GPU): the measured sweep, without part A\n"
+            "  --serve         the grader's channel: configurations on fd 3, answers on fd 4\n"
+            "  --api-table     the CUDA API's blocks per SM for the sweep's configurations (a GPU)\n"
             "  --size W        Width of the sweep's product, a multiple of 32 (default %d)\n"
             "  --reps N        timed runs per configuration, 1..1000 (default %d)\n"
             "  --records FILE  write the sweep as records (kind=sweep, common/CONTRACTS.md)\n"
@@ -287,15 +355,19 @@ int main(int argc, char **argv)
         {"calc", no_argument, NULL, 'c'},     {"size", required_argument, NULL, 's'},
         {"reps", required_argument, NULL, 'r'}, {"records", required_argument, NULL, 'R'},
         {"quiet", no_argument, NULL, 'q'},    {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+        {"serve", no_argument, NULL, 'S'},    {"api-table", no_argument, NULL, 'A'},
+        {"sweep", no_argument, NULL, 'W'},    {NULL, 0, NULL, 0}};
     const tl_lab_info *info = tl_lab_find("05");   /* its title and default size: common/labtable.c */
-    int calc_only = 0, quiet = 0, W = info->own_main_size, reps = TL_TIMED_RUNS, c;
+    int calc_only = 0, serve_mode = 0, api_mode = 0, sweep_only = 0, quiet = 0, W = info->own_main_size, reps = TL_TIMED_RUNS, c;
     const char *records = NULL;
     long v;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
         case 'c': calc_only = 1; break;
+        case 'S': serve_mode = 1; break;
+        case 'A': api_mode = 1; break;
+        case 'W': sweep_only = 1; break;
         case 'q': quiet = 1; break;
         case 'R': records = optarg; break;
         case 's':
@@ -323,9 +395,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "lab05: unexpected argument '%s'\n", argv[optind]);
         return TL_EXIT_USAGE;
     }
+    if (calc_only + serve_mode + api_mode + sweep_only > 1) {
+        fprintf(stderr, "lab05: --calc, --sweep, --serve and --api-table are separate modes: give one\n");
+        return TL_EXIT_USAGE;
+    }
+    if (serve_mode)
+        return serve();
+    calc_guard();
+    if (api_mode)
+        return api_table();
     printf("lab 05: occupancy, calculated and measured\n");
-    int cpu_fail = run_calc_cases(quiet);
-    if (!quiet)
+    int cpu_fail = sweep_only ? 0 : run_calc_cases(quiet);
+    if (!quiet && !sweep_only)
         print_lecture_table();
     if (calc_only)
         return cpu_fail ? TL_EXIT_FAIL : TL_EXIT_OK;
@@ -346,8 +427,11 @@ int main(int argc, char **argv)
         return TL_EXIT_FAIL;
     }
     int total = 0;
-    int api_bad = compare_with_api(&gd, quiet, &total);
-    printf("part A on the GPU: %d of %d configurations agree with the CUDA API\n", total - api_bad, total);
+    int api_bad = 0;
+    if (!sweep_only) {
+        api_bad = compare_with_api(&gd, quiet, &total);
+        printf("part A on the GPU: %d of %d configurations agree with the CUDA API\n", total - api_bad, total);
+    }
 
     tl_records rec;
     if (records) {

@@ -3,6 +3,7 @@
 #ifndef TILELAB_LAB05_H
 #define TILELAB_LAB05_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #include "tilelab.h"
@@ -77,6 +78,43 @@ extern const tl_occ_device tl_occ_rtx3090;  /* sm_86, Ampere GeForce            
 extern const tl_occ_device tl_occ_h100;     /* sm_90, Hopper H100 / H200                     */
 extern const tl_occ_device *const tl_occ_devices[];   /* the five above, then NULL           */
 const char *tl_occ_limit_name(tl_occ_limit l);
+
+/* ------------------------------------------------------------- known.c (kit) */
+#define TL_OCC_NO_LIMIT INT_MAX   /* a resource the kernel does not use limits nothing        */
+
+/* A configuration with its answer (the reference solution's, kept equal by the tests). */
+typedef struct tl_occ_known {
+    const tl_occ_device *dev;
+    int  smem_per_sm;             /* the shared-memory carve-out of this case; 0: the device's */
+    tl_occ_kernel k;
+    const char *note;             /* what the case teaches                                   */
+    int  rc, blocks;
+    tl_occ_limit limit;
+    int  by[5];                   /* by threads, warps, blocks, registers, shared memory     */
+    int  regs_per_warp, smem_alloc, active_warps;
+} tl_occ_known;
+extern const tl_occ_known tl_occ_known_cases[];
+extern const int tl_occ_nknown;
+void tl_occ_known_device(const tl_occ_known *c, tl_occ_device *d);   /* its device, carve-out set */
+void tl_occ_known_result(const tl_occ_known *c, tl_occ_result *r);   /* its answer as a result    */
+
+/* `lab05 --serve`: one request line on fd 3, one answer line on fd 4, `quit` ends.
+ *   request  occ CC WARP MAXTPB MAXTPSM MAXWARPS MAXBLOCKS REGSSM REGSBLOCK MAXREGS REGUNIT
+ *                REGPARTS SMEMSM SMEMBLOCK SMEMUNIT SMEMRESERVED THREADS REGS SMEM
+ *   answer   ok BLOCKS LIMIT BY_THREADS BY_WARPS BY_BLOCKS BY_REGS BY_SMEM REGS_PER_WARP SMEM_ALLOC
+ *               ACTIVE_WARPS OCCUPANCY   (a by_* of INT_MAX as "-"; LIMIT as tl_occ_limit's number)
+ *            refused WHY
+ * The line functions return snprintf's count; the parsers 0, or -1 for a malformed line. */
+int  tl_occ_request_line(char *buf, size_t len, const tl_occ_device *d, const tl_occ_kernel *k);
+int  tl_occ_request_parse(const char *line, tl_occ_device *d, tl_occ_kernel *k);
+int  tl_occ_answer_line(char *buf, size_t len, int rc, const tl_occ_result *r);
+int  tl_occ_answer_parse(const char *line, int *rc, tl_occ_result *r);
+/* "Hopper H100 (sm_90) with a 100 KiB shared-memory carve-out, 256 threads, 32 registers, 0 B shared" */
+void tl_occ_describe(char *buf, size_t len, const tl_occ_device *d, const tl_occ_kernel *k);
+/* Compares an answer (got) with the reference's (want). 0 when they agree; 1 with why naming what
+ * differs and, where a known mistake gives exactly that value, the mistake. */
+int  tl_occ_compare(const tl_occ_device *d, const tl_occ_kernel *k, int want_rc, const tl_occ_result *want,
+                    int got_rc, const tl_occ_result *got, char *why, size_t whylen);
 
 /* ------------------------------------------------------------- sweep.cu (kit) */
 #define TL_SWEEP_REG_CAP 24       /* registers per thread of the capped sweep kernels       */

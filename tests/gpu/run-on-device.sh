@@ -103,6 +103,34 @@ while IFS='|' read -r name bin args expect; do
     [ -n "$likely" ] && row "      $likely"
 done <<< "$CASES"
 
+# ------------------------------------------------------------------ 3b. lab 05 judged by the grader
+# The grader asks the calculator through lab05 --serve: on a GPU also the API test, whose figures
+# come from lab05 --api-table. The reference must get every point of both, the skeleton fail.
+# (Needs tl-grade, i.e. libcjson, libarchive and libseccomp on this machine; else said and skipped.)
+if [ -x "$B/grader/tl-grade" ]; then
+    say "== lab 05 judged by the grader (tl-grade --check, known configurations and the CUDA API)"
+    row ""
+    row "LAB 05 BY THE GRADER (expected: reference exit 0 with both calculator tests passed, skeleton exit 1)"
+    for who in solutions/05-occupancy-study/lab05-ref labs/05-occupancy-study/lab05; do
+        tag="grade05-$(basename "$who")"
+        mkdir -p "$OUT/$tag"
+        timeout 300 "$B/grader/tl-grade" --check --kit . --lab 05 --out "$OUT/$tag" --prebuilt "$B/$who" \
+            > "$OUT/$tag.log" 2>&1
+        RC=$?
+        want=1; [ "$who" = "${who%-ref}" ] || want=0
+        ok=no; [ "$RC" = "$want" ] && ok=yes || problems=$((problems + 1))
+        if [ "$want" = 0 ] && ! grep -q "PASS  occupancy calculator against the CUDA API" "$OUT/$tag.log"; then
+            ok=no; problems=$((problems + 1))
+        fi
+        row "$(printf '  %-34s exit %-3s ok=%-3s %s' "$tag" "$RC" "$ok" "$(grep -m1 '^Score' "$OUT/$tag.log")")"
+        say "   $tag: exit $RC: $(grep -m1 '^Score' "$OUT/$tag.log")"
+    done
+else
+    say "== lab 05 by the grader: SKIPPED (no $B/grader/tl-grade: its libraries are missing here)"
+    row ""
+    row "LAB 05 BY THE GRADER: skipped (tl-grade not built on this machine)"
+fi
+
 # ------------------------------------------------------------------ 4. compute-sanitizer
 say "== compute-sanitizer (small sizes)"
 row ""
