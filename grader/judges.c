@@ -380,12 +380,20 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         tg_buf_printf(&tr->out, "no time reported for a timed request (answer 'ok -'): not the kit's serve loop?\n");
     } else {
         double rep_ratio = s1.reported_ms / r1.reported_ms;
-        double credit = tg_speed_credit(rep_ratio);
+        double credit = tl_test_speed_credit(t, rep_ratio);   /* the lab's tiers, else the linear rule */
         tr->score = tg_round2(t->points * credit);
         tr->passed = credit >= 1.0;
         tg_buf_printf(&tr->out, "size %s: median %.3f ms against the reference's %.3f ms (ratio %.2f): %.0f%% of "
-                      "the points (full within %.1fx of the reference, none from %.0fx)\n", sz, s1.reported_ms,
-                      r1.reported_ms, rep_ratio, 100 * credit, TG_SPEED_FULL, TG_SPEED_ZERO);
+                      "the points ", sz, s1.reported_ms, r1.reported_ms, rep_ratio, 100 * credit);
+        if (t->tiers[0].max_ratio > 0) {
+            tg_buf_printf(&tr->out, "(tiers:");
+            for (int i = 0; i < TL_LAB_MAX_TIERS && t->tiers[i].max_ratio > 0; ++i)
+                tg_buf_printf(&tr->out, "%s %.0f%% within %.2fx", i ? "," : "", 100 * t->tiers[i].credit,
+                              t->tiers[i].max_ratio);
+            tg_buf_printf(&tr->out, ", none beyond)\n");
+        } else {
+            tg_buf_printf(&tr->out, "(full within %.1fx of the reference, none from %.0fx)\n", TG_SPEED_FULL, TG_SPEED_ZERO);
+        }
         /* Plausibility: a timed request does TL_WARMUP_RUNS + TL_TIMED_RUNS more runs than an
          * untimed one, so the difference of their wall-clock times, measured here, bounds the
          * time of one run from below (plus transfers' noise). A reported median far below that
