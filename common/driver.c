@@ -377,7 +377,8 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
                 if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
                     snprintf(err, errlen, "order-dependent result: P differs when the threads of a "
-                             "block run in %s order (a race: a missing __syncthreads?)",
+                             "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
+                             "the same element of P, as with a wrong index or row stride)",
                              mode == 1 ? "reverse" : "shuffled");
                     rc = -1;
                 }
