@@ -130,6 +130,8 @@ typedef struct cres {
     tg_buf explain;          /* the checker's teaching report (wrong results)                  */
     double reported_ms;      /* "ok MS" (-1 none)                                              */
     double wall_ms;          /* request to answer, measured here                               */
+    int    have_work;        /* emulated: the answer carried the emulator's work counts          */
+    tl_work_counts work;     /* what the kernels of the checked run did (judges.c: judge_work)   */
 } cres;
 
 typedef struct gsess {

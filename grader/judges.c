@@ -60,6 +60,53 @@ static int case_trivial(const gsize *s)
     return s->m < 4 && s->k < 4 && s->n < 4;
 }
 
+/* The work a passing case did, against what the lab asks (the lab table's `work`, tl_work_judge):
+ * under emulation the answer carries the emulator's counts of the checked run; a case computed on
+ * the host or untiled is noted in bad (its first headline) and the test earns no credit. figures
+ * keeps the largest measured case's figures, which ./kit check shows: they teach reuse. */
+typedef struct work_note {
+    int    judged, bad;               /* cases whose counts were judged; of them, not as the lab asks */
+    char   headline[480];             /* the first such case's reason                                 */
+    char   figures[480];              /* the largest judged case's figures                            */
+    double figures_work;
+    char   figures_size[48];
+} work_note;
+
+static void judge_work(const grun *R, const tg_variant *v, const gsize *s, const cres *r, work_note *wn)
+{
+    if (!R->lab->work.kernel || !r->have_work)
+        return;
+    char head[480], fig[480], sz[48];
+    int bad = tl_work_judge(R->lab, v->tile, s->m, s->k, s->n, &r->work, head, sizeof head, fig, sizeof fig);
+    wn->judged++;
+    if (bad && !wn->bad++)
+        snprintf(wn->headline, sizeof wn->headline, "%s", head);
+    double work = (double)s->m * s->k * s->n;
+    if (work >= wn->figures_work) {
+        wn->figures_work = work;
+        tg_size_str(sz, sizeof sz, s);
+        snprintf(wn->figures_size, sizeof wn->figures_size, "%s", sz);
+        snprintf(wn->figures, sizeof wn->figures, "%s", fig);
+    }
+}
+
+/* What the test's output says about the work, first (a headline) when it cost the credit. */
+static void work_report(const grun *R, int emulated, const work_note *wn, tg_buf *out)
+{
+    if (!R->lab->work.kernel)
+        return;
+    if (wn->judged && wn->figures[0])
+        tg_buf_printf(out, "work at size %s (counted by the emulator, checked run): %s\n", wn->figures_size,
+                      wn->figures);
+    else if (!emulated)
+        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: on a GPU the "
+                      "counts need the GPU's performance counters (ncu), which the sandbox's unprivileged, "
+                      "capability-free uid cannot read, and the grader runs no student code outside the "
+                      "sandbox; the emulated run counts them (--emulate, ./kit check %s --emulate)\n", R->lab->id);
+    else
+        tg_buf_printf(out, "work: not checked here: no case passed, so no count was judged\n");
+}
+
 void tg_judge_correctness(grun *R, gsub *g, tres *tr)
 {
     const tg_test *t = tr->t;
@@ -84,6 +131,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     char last_reason[600] = "";
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
+    work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
     for (int i = 0; i < R->nsizes; ++i) {
         gsize *s = &R->sizes[i];
         if (s->hidden != want_hidden || !tg_variant_accepts(v, s))
@@ -105,6 +153,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_size_str(sz, sizeof sz, s);
         double wt = case_weight(s);
         wtotal += wt;
+        if (r.st == C_PASS)
+            judge_work(R, v, s, &r, &wn);
         if (r.st == C_PASS) {
             ++pass;
             wpass += wt;
@@ -174,6 +224,11 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (!tr->passed && !nontrivial_pass)
             wpass = 0;
         tr->score = tr->passed ? t->points : tg_round2(t->points * wpass / (wtotal > 0 ? wtotal : 1));
+        if (wn.bad) {   /* right results, computed the wrong way: no credit, and the first line says why */
+            tr->passed = 0;
+            tr->score = 0;
+            tg_buf_printf(&tr->out, "no credit: %s\n", wn.headline);
+        }
         tg_buf_printf(&tr->out, "%d of %d %s sizes correct%s%s\n", pass, total, want_hidden ? "hidden" : "public",
                       emulated ? " (emulated GPU: correctness only)" : "",
                       pass == total ? "" : pass && !nontrivial_pass ?
@@ -185,6 +240,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                           cbrt(TL_EMU_MAX_WORK), too_big.s, total);
         if (sizes_ok.len)
             tg_buf_printf(&tr->out, "correct: %s\n", sizes_ok.s);
+        work_report(R, emulated, &wn, &tr->out);
         if (fails.len)
             tg_buf_add(&tr->out, fails.s, fails.len);
     }

@@ -162,6 +162,10 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
             const char *nr = tr[i].out.s ? strstr(tr[i].out.s, "not run under emulation") : NULL;
             if (nr)
                 printf("      %.*s\n", (int)strcspn(nr, "\n"), nr);
+            /* The work the kernel did (judges.c, emulated): the figures teach reuse. */
+            const char *wk = tr[i].out.s ? strstr(tr[i].out.s, "\nwork") : NULL;
+            if (wk)
+                printf("      %.*s\n", (int)strcspn(wk + 1, "\n"), wk + 1);
             continue;
         }
         for (const char *q = tr[i].out.s; q && *q;) {
