@@ -82,3 +82,18 @@ Test(work, kit_check_shows_the_reuse_figures_of_the_lecture_kernel, .timeout = L
                           "used by 32 multiply-adds"), "%s", out);
     free(out);
 }
+
+Test(work, the_emulators_controls_reached_through_an_asm_label_score_nothing, .timeout = LIMIT)
+{
+    /* Where nvcc builds the lab program too (here), the labels name nothing there and the link
+     * fails; where only the emulated program is built (no CUDA toolkit), the policy test names the
+     * control and every case fails its work check (race checking off). Either way: nothing. */
+    int rc;
+    char *out = check_emulated("03", "tests/hostile/03/emu_controls.cu", "tiled.cu", &rc);
+    cr_assert_eq(rc, 1, "exit %d:\n%s", rc, out);
+    int link_failed = strstr(out, "BUILD FAILED") && strstr(out, "undefined reference to `tl_emu_set_race_check'");
+    int judged = strstr(out, "race checking was switched off") && strstr(out, "the emulator's own controls");
+    cr_assert(link_failed || judged, "neither the link failure nor the work and policy verdicts:\n%s", out);
+    cr_assert(strstr(out, "Score: 0/"), "%s", out);
+    free(out);
+}
