@@ -78,19 +78,16 @@ while IFS='|' read -r name bin lab var tile size expect; do
         "$B/$bin" --sizes "$sz" --variants "$var" --no-time --repeat 1 > "$OUT/work-$tag.log" 2>&1
     prc=$?
     # Sum the metrics over the kernels of the run (the kit's tl_* kernels left out).
-    read -r L GLD GST SLD SST FFMA <<< "$(python3 - "$OUT/work-$tag.csv" <<'PY'
+    read -r L GLD GST SLD SST FFMA <<< "$(python3 - "$OUT/work-$tag.csv" "$MET" <<'PY'
 import csv, sys
 rows = list(csv.reader(l for l in open(sys.argv[1], errors="replace") if l.startswith('"')))
 if not rows:
     print(0, 0, 0, 0, 0, 0); sys.exit()
 head = rows[0]
-def col(part):
-    for i, h in enumerate(head):
-        if part in h:
-            return i
-    return None
+def col(name):       # the exact column: the raw page also has .avg, .min, .max of each metric
+    return head.index(name) if name in head else None
 kn = col("Kernel Name")
-cols = [col(p) for p in ("global_ld", "global_st", "shared_ld", "shared_st", "ffma")]
+cols = [col(m) for m in sys.argv[2].split(",")]
 tot = [0.0] * 5
 launches = 0
 for r in rows[2:]:
