@@ -70,7 +70,11 @@ typedef struct work_note {
     char   figures[480];              /* the largest judged case's figures                            */
     double figures_work;
     char   figures_size[48];
+    int    on_gpu;                    /* counted by the emulated twin of a GPU run (count_work_emulated) */
+    char   why[400];                  /* GPU: why the work was not counted                            */
 } work_note;
+
+#define WORK_EMU_MAX (256.0 * 256 * 256)   /* GPU: the largest size emulated to count the work (~0.3 s) */
 
 static void judge_work(const grun *R, const tg_variant *v, const gsize *s, const cres *r, work_note *wn)
 {
@@ -90,14 +94,47 @@ static void judge_work(const grun *R, const tg_variant *v, const gsize *s, const
     }
 }
 
+/* On a GPU the student's process cannot count and the grader cannot read the GPU's counters from
+ * the sandbox: the same file, built for the emulator (build.c, want_emu), runs one passing size
+ * there and the emulator counts its work. Not a second verdict on correctness: a case that does
+ * not pass there leaves the work unjudged, and says why. */
+static void count_work_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, work_note *wn)
+{
+    if (!R->lab->work.kernel)
+        return;
+    char sz[48];
+    tg_size_str(sz, sizeof sz, s);
+    if (!g->emu_built) {
+        snprintf(wn->why, sizeof wn->why, "the emulated build of this file failed or is missing (the notes say why)");
+        return;
+    }
+    gsess es = {.build = g->build, .binary = R->lab->emu_binary};
+    cres r;
+    tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
+    tg_sess_end(g, &es, 1);
+    if (r.st == C_PASS && r.have_work) {
+        judge_work(R, v, s, &r, wn);
+        wn->on_gpu = 1;
+    } else {
+        snprintf(wn->why, sizeof wn->why, "size %s, emulated to count its work, did not pass there: %.300s", sz,
+                 r.reason);
+    }
+    tg_buf_free(&r.explain);
+}
+
 /* What the test's output says about the work, first (a headline) when it cost the credit. */
 static void work_report(const grun *R, int emulated, const work_note *wn, tg_buf *out)
 {
     if (!R->lab->work.kernel)
         return;
-    if (wn->judged && wn->figures[0])
+    if (wn->judged && wn->figures[0] && wn->on_gpu)
+        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU; the GPU "
+                      "runs cannot be counted from the sandbox): %s\n", wn->figures_size, wn->figures);
+    else if (wn->judged && wn->figures[0])
         tg_buf_printf(out, "work at size %s (counted by the emulator, checked run): %s\n", wn->figures_size,
                       wn->figures);
+    else if (!emulated && wn->why[0])
+        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: %s\n", wn->why);
     else if (!emulated)
         tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: on a GPU the "
                       "counts need the GPU's performance counters (ncu), which the sandbox's unprivileged, "
@@ -132,6 +169,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
     work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
+    int work_idx = -1;            /* GPU: the size whose work the emulated twin counts          */
     for (int i = 0; i < R->nsizes; ++i) {
         gsize *s = &R->sizes[i];
         if (s->hidden != want_hidden || !tg_variant_accepts(v, s))
@@ -155,6 +193,11 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         wtotal += wt;
         if (r.st == C_PASS)
             judge_work(R, v, s, &r, &wn);
+        /* On a GPU: the largest passing size small enough to emulate quickly, counted below. */
+        if (r.st == C_PASS && !emulated && !case_trivial(s) && (double)s->m * s->k * s->n <= WORK_EMU_MAX &&
+            (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
+                                                               R->sizes[work_idx].n))
+            work_idx = i;
         if (r.st == C_PASS) {
             ++pass;
             wpass += wt;
@@ -204,6 +247,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_add(&fails, explain.s, explain.len);
     tg_buf_free(&explain);
     tg_sess_end(g, &ss, 1);
+    if (!emulated && work_idx >= 0)
+        count_work_emulated(R, g, v, &R->sizes[work_idx], &wn);
+    else if (!emulated && g->emu_built && R->lab->work.kernel)
+        snprintf(wn.why, sizeof wn.why, "no size up to 256^3 passed, so none was counted");
     if (nodev && nodev == total) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: no usable CUDA device (the lab binary said so)\n");
