@@ -108,10 +108,19 @@ static void count_work_emulated(grun *R, gsub *g, const tg_variant *v, const gsi
         snprintf(wn->why, sizeof wn->why, "the emulated build of this file failed or is missing (the notes say why)");
         return;
     }
+    /* Another program on a small size: the GPU program's time-outs (a host computation at 2048)
+     * do not stop it, and its own do not count against the GPU program's. */
+    char timed_out[sizeof g->timed_out_variants];
+    memcpy(timed_out, g->timed_out_variants, sizeof timed_out);
+    int timeouts = g->timeouts;
+    g->timed_out_variants[0] = '\0';
+    g->timeouts = 0;
     gsess es = {.build = g->build, .binary = R->lab->emu_binary};
     cres r;
     tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
     tg_sess_end(g, &es, 1);
+    memcpy(g->timed_out_variants, timed_out, sizeof timed_out);
+    g->timeouts = timeouts;
     if (r.st == C_PASS && r.have_work) {
         judge_work(R, v, s, &r, wn);
         wn->on_gpu = 1;
