@@ -145,10 +145,10 @@ static void work_report(const grun *R, int emulated, const work_note *wn, tg_buf
     else if (!emulated && wn->why[0])
         tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: %s\n", wn->why);
     else if (!emulated)
-        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: on a GPU the "
-                      "counts need the GPU's performance counters (ncu), which the sandbox's unprivileged, "
-                      "capability-free uid cannot read, and the grader runs no student code outside the "
-                      "sandbox; the emulated run counts them (--emulate, ./kit check %s --emulate)\n", R->lab->id);
+        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: the GPU runs "
+                      "are not counted (the GPU's counters are for administrators, and no student code runs "
+                      "outside the sandbox) and no emulated build of this file was made to count them; the "
+                      "emulated run counts them (--emulate, ./kit check %s --emulate)\n", R->lab->id);
     else
         tg_buf_printf(out, "work: not checked here: no case passed, so no count was judged\n");
 }
