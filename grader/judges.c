@@ -60,99 +60,6 @@ static int case_trivial(const gsize *s)
     return s->m < 4 && s->k < 4 && s->n < 4;
 }
 
-/* The work a passing case did, against what the lab asks (the lab table's `work`, tl_work_judge):
- * under emulation the answer carries the emulator's counts of the checked run; a case computed on
- * the host or untiled is noted in bad (its first headline) and the test earns no credit. figures
- * keeps the largest measured case's figures, which ./kit check shows: they teach reuse. */
-typedef struct work_note {
-    int    judged, bad;               /* cases whose counts were judged; of them, not as the lab asks */
-    char   headline[480];             /* the first such case's reason                                 */
-    char   figures[480];              /* the largest judged case's figures                            */
-    double figures_work;
-    char   figures_size[48];
-    int    on_gpu;                    /* counted by the emulated twin of a GPU run (count_work_emulated) */
-    char   why[400];                  /* GPU: why the work was not counted                            */
-} work_note;
-
-#define WORK_EMU_MAX (256.0 * 256 * 256)   /* GPU: the largest size emulated to count the work (~0.3 s) */
-
-static void judge_work(const grun *R, const tg_variant *v, const gsize *s, const cres *r, work_note *wn)
-{
-    if (!R->lab->work.kernel || !r->have_work)
-        return;
-    char head[480], fig[480], sz[48];
-    int bad = tl_work_judge(R->lab, v->tile, s->m, s->k, s->n, &r->work, head, sizeof head, fig, sizeof fig);
-    wn->judged++;
-    if (bad && !wn->bad++)
-        snprintf(wn->headline, sizeof wn->headline, "%s", head);
-    double work = (double)s->m * s->k * s->n;
-    if (work >= wn->figures_work) {
-        wn->figures_work = work;
-        tg_size_str(sz, sizeof sz, s);
-        snprintf(wn->figures_size, sizeof wn->figures_size, "%s", sz);
-        snprintf(wn->figures, sizeof wn->figures, "%s", fig);
-    }
-}
-
-/* On a GPU the student's process cannot count and the grader cannot read the GPU's counters from
- * the sandbox: the same file, built for the emulator (build.c, want_emu), runs one passing size
- * there and the emulator counts its work. Not a second verdict on correctness: a case that does
- * not pass there leaves the work unjudged, and says why. */
-static void count_work_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, work_note *wn)
-{
-    if (!R->lab->work.kernel)
-        return;
-    char sz[48];
-    tg_size_str(sz, sizeof sz, s);
-    if (!g->emu_built) {
-        snprintf(wn->why, sizeof wn->why, "the emulated build of this file failed or is missing (the notes say why)");
-        return;
-    }
-    /* Another program on a small size: the GPU program's time-outs (a host computation at 2048)
-     * do not stop it, and its own do not count against the GPU program's. */
-    char timed_out[sizeof g->timed_out_variants];
-    memcpy(timed_out, g->timed_out_variants, sizeof timed_out);
-    int timeouts = g->timeouts;
-    g->timed_out_variants[0] = '\0';
-    g->timeouts = 0;
-    gsess es = {.build = g->build, .binary = R->lab->emu_binary};
-    cres r;
-    tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
-    tg_sess_end(g, &es, 1);
-    memcpy(g->timed_out_variants, timed_out, sizeof timed_out);
-    g->timeouts = timeouts;
-    if (r.st == C_PASS && r.have_work) {
-        judge_work(R, v, s, &r, wn);
-        wn->on_gpu = 1;
-    } else {
-        snprintf(wn->why, sizeof wn->why, "size %s, emulated to count its work, did not pass there: %.300s", sz,
-                 r.reason);
-    }
-    tg_buf_free(&r.explain);
-}
-
-/* What the test's output says about the work, first (a headline) when it cost the credit. */
-static void work_report(const grun *R, int emulated, const work_note *wn, tg_buf *out)
-{
-    if (!R->lab->work.kernel)
-        return;
-    if (wn->judged && wn->figures[0] && wn->on_gpu)
-        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU; the GPU "
-                      "runs cannot be counted from the sandbox): %s\n", wn->figures_size, wn->figures);
-    else if (wn->judged && wn->figures[0])
-        tg_buf_printf(out, "work at size %s (counted by the emulator, checked run): %s\n", wn->figures_size,
-                      wn->figures);
-    else if (!emulated && wn->why[0])
-        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: %s\n", wn->why);
-    else if (!emulated)
-        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: the GPU runs "
-                      "are not counted (the GPU's counters are for administrators, and no student code runs "
-                      "outside the sandbox) and no emulated build of this file was made to count them; the "
-                      "emulated run counts them (--emulate, ./kit check %s --emulate)\n", R->lab->id);
-    else
-        tg_buf_printf(out, "work: not checked here: no case passed, so no count was judged\n");
-}
-
 void tg_judge_correctness(grun *R, gsub *g, tres *tr)
 {
     const tg_test *t = tr->t;
@@ -177,7 +84,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     char last_reason[600] = "";
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
-    work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
+    tg_work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
     int work_idx = -1;            /* GPU: the size whose work the emulated twin counts          */
     for (int i = 0; i < R->nsizes; ++i) {
         gsize *s = &R->sizes[i];
@@ -201,9 +108,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         double wt = case_weight(s);
         wtotal += wt;
         if (r.st == C_PASS)
-            judge_work(R, v, s, &r, &wn);
+            tg_work_case(R, v, s, &r, &wn);
         /* On a GPU: the largest passing size small enough to emulate quickly, counted below. */
-        if (r.st == C_PASS && !emulated && !case_trivial(s) && (double)s->m * s->k * s->n <= WORK_EMU_MAX &&
+        if (r.st == C_PASS && !emulated && !case_trivial(s) && (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
             (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
                                                                R->sizes[work_idx].n))
             work_idx = i;
@@ -257,7 +164,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf_free(&explain);
     tg_sess_end(g, &ss, 1);
     if (!emulated && work_idx >= 0)
-        count_work_emulated(R, g, v, &R->sizes[work_idx], &wn);
+        tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
     else if (!emulated && g->emu_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 256^3 passed, so none was counted");
     if (nodev && nodev == total) {
@@ -296,7 +203,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                           cbrt(TL_EMU_MAX_WORK), too_big.s, total);
         if (sizes_ok.len)
             tg_buf_printf(&tr->out, "correct: %s\n", sizes_ok.s);
-        work_report(R, emulated, &wn, &tr->out);
+        tg_work_report(R, emulated, &wn, &tr->out);
         if (fails.len)
             tg_buf_add(&tr->out, fails.s, fails.len);
     }
