@@ -98,7 +98,7 @@ Test(plotprep_synthetic, mission_boundary_and_sweep_tables_hold_the_expected_row
     assert_file_has("boundary_cost.dat", "\n1023 6000 NaN 6500 NaN");
     assert_file_has("boundary_cost.dat", "\n1024 6200 6500 6700 6900");
     assert_file_has("boundary_cost.dat", "\n2049 6600 NaN 7100 NaN");
-    assert_file_has("sweep.dat", "\n4 \"sweep_t16_smem48k\" 16 32 49152 0.5 0.4375 6800\n");
+    assert_file_has("sweep.dat", "\n4 \"sweep_t16_smem48k\" 16 32 49152 0.5 0.4375 6800 NaN 1\n");
 }
 
 Test(plotprep_synthetic, the_ladder_its_traffic_and_the_hierarchical_roofline_come_from_version_2_records)
@@ -179,7 +179,7 @@ ParameterizedTestParameters(plotprep_refuses, malformed_records)
     static bad_case cases[] = {
         {"no-such-file.csv", "no-such-file.csv: ", "cannot open: No such file or directory"},
         {"bad-no-metadata.csv", "bad-no-metadata.csv:1: ", "no metadata before this line"},
-        {"bad-version.csv", "bad-version.csv:1: ", "records format version '3' is not known"},
+        {"bad-version.csv", "bad-version.csv:1: ", "records format version '9' is not known"},
         {"bad-header.csv", "bad-header.csv:7: ", "header field 17 is 'gflop', expected 'gflops'"},
         {"bad-field-count.csv", "bad-field-count.csv:9: ", "row has 17 fields, expected 18"},
         {"bad-non-numeric.csv", "bad-non-numeric.csv:8: ", "field 'gflops' is 'fast', expected a finite number"},
