@@ -51,14 +51,19 @@ if (n_sweep == 0) {
     # a key entry only for the limits that occur
     array nlim[5]
     do for [l=0:4] {
-        stats need(datafile("sweep.dat")) using ($9 == l ? 1 : 0) nooutput
+        # a NaN column drops the whole row: test the text first (common.gp's missing())
+        stats need(datafile("sweep.dat")) using (missing(9) ? 0 : $9 == l ? 1 : 0) nooutput
         nlim[l + 1] = STATS_sum
     }
     stats need(datafile("sweep.dat")) using 8 nooutput
     set yrange [0 : STATS_max * 1.45]
     set format y "%.0s%c"
     set xrange [-0.6 : n_sweep - 0.4]
-    plot datafile("sweep.dat") using 1:8:(limrgb($9)):xticlabels(config($3, $4, $5, $10)) with boxes \
+    if (sum [l=1:5] nlim[l] < n_sweep) {
+        set label 96 "grey: no limit recorded (older records, or the calculator disagreed with the CUDA API)" \
+            at graph 0.99, graph 0.80 right front font ",18"
+    }
+    plot datafile("sweep.dat") using 1:8:(missing(9) ? limrgb(NaN) : limrgb($9)):xticlabels(config($3, $4, $5, $10)) with boxes \
              lc rgb variable notitle, \
          for [l=0:4] NaN with boxes lc rgb limrgb(l) title (nlim[l + 1] > 0 ? "limit: " . limname(l) : ""), \
          "" using 1:($6 * 100) axes x1y2 with points pt 7 ps 2.6 * psf lc rgb "#d62728" title "occupancy: lab 05 calculator", \
