@@ -59,7 +59,7 @@ if (n_sweep == 0) {
     set yrange [0 : STATS_max * 1.45]
     set format y "%.0s%c"
     set xrange [-0.6 : n_sweep - 0.4]
-    if (sum [l=1:5] nlim[l] < n_sweep) {
+    if ((sum [l=1:5] nlim[l]) < n_sweep) {
         set label 96 "grey: no limit recorded (older records, or the calculator disagreed with the CUDA API)" \
             at graph 0.99, graph 0.80 right front font ",18"
     }
