@@ -244,3 +244,34 @@ Test(plotprep_refuses, nothing_when_asked_for_help)
     assert_run_code(&result, 0);
     assert_contains(result.out, "usage: tl-plotprep --out WORKDIR [--tex FILE] RECORDS.csv", "stdout");
 }
+
+/* ---- the shipped H100 dataset: the sweep's limits reach the chart's data ------------------------- */
+
+Test(plotprep_synthetic, the_sweep_table_carries_each_points_limit_and_the_register_tile)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/plots/data/nvidia-h100-80gb-hbm3-2026-11-22.csv", env_or_die("TL_ROOT"));
+    plotprep(path, NULL);
+    assert_run_code(&result, 0);
+    char *text = work_file("sweep.dat");
+    /* variant -> tile regs limit micro, as lab 05 measured them on sm_90 (labs/05-occupancy-study/README.md) */
+    static const struct { const char *variant; int tile, regs, limit, micro; } want[] = {
+        {"sweep_t16_s0k", 16, 32, 0, 1},   {"sweep_t16_s48k", 16, 32, 4, 1}, {"sweep_rt2_s0k", 32, 40, 3, 2},
+        {"sweep_rt4_s48k", 64, 64, 3, 4}, {"sweep_rt8_s0k", 128, 128, 3, 8}, {"sweep_rt8_s100k", 128, 128, 4, 8}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "\"%s\" ", want[i].variant);
+        const char *line = strstr(text, key);
+        cr_assert_not_null(line, "sweep.dat has no row for %s:\n%s", want[i].variant, text);
+        int tile, regs, micro;
+        double smem, oc, oa, gf, limit;
+        int n = sscanf(line + strlen(key), "%d %d %lf %lf %lf %lf %lf %d", &tile, &regs, &smem, &oc, &oa, &gf, &limit,
+                       &micro);
+        cr_assert_eq(n, 8, "sweep.dat row for %s does not hold 8 numbers after its name", want[i].variant);
+        cr_assert_eq(tile, want[i].tile, "%s: tile %d, expected %d", want[i].variant, tile, want[i].tile);
+        cr_assert_eq(regs, want[i].regs, "%s: regs %d, expected %d", want[i].variant, regs, want[i].regs);
+        cr_assert_eq((int)limit, want[i].limit, "%s: limit %g, expected %d", want[i].variant, limit, want[i].limit);
+        cr_assert_eq(micro, want[i].micro, "%s: micro %d, expected %d", want[i].variant, micro, want[i].micro);
+    }
+    free(text);
+}
