@@ -24,7 +24,7 @@ set y2tics 0, 25, 100 format "%g%%"
 set xtics nomirror font ",18" rotate by 60 right
 set style fill solid 0.9 border lc rgb "#404040"
 set boxwidth 0.7
-set key inside top left horizontal samplen 1.2 spacing 1.0 font ",22" width -4 maxrows 2
+set key inside top left vertical samplen 1.2 spacing 1.0 font ",22" width 2 maxrows 3
 # shared memory exactly: 16896 B is "16.5 KiB", never "16 KiB"
 kib(b) = b != b ? "? smem" : b < 1024 ? sprintf("%.0f B", b) : \
          (int(b) % 1024 == 0 ? sprintf("%.0f KiB", b / 1024.0) : sprintf("%.1f KiB", b / 1024.0))
