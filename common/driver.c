@@ -770,7 +770,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
                 tl_record_row row = {"gemm", lab->id, v->name, m, k, n, v->tile, -1, -1, -1, -1,
                                      co.result == CASE_PASS ? "PASS" : co.result == CASE_SKIP ? "SKIP" : "FAIL",
                                      co.timed ? &co.st : NULL,
-                                     co.timed ? tl_gflops(m, k, n, co.st.median_ms) : -1, -1, NULL, -1, -1, -1, -1};
+                                     co.timed ? tl_gflops(m, k, n, co.st.median_ms) : -1, -1, NULL, -1, -1, -1, -1, NULL};
                 tl_records_row(&rec, &row);
             }
         }
