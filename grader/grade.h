@@ -159,6 +159,7 @@ typedef struct gsub {
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
+    struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
 } gsub;
 
 typedef struct tres {
