@@ -138,6 +138,7 @@ typedef struct gsess {
     const char *build;       /* host build dir of the binary                                   */
     const char *binary;      /* its path relative to the build dir                             */
     const char *tool;        /* compute-sanitizer tool or NULL                                 */
+    int      padding;        /* memcheck: --padding BYTES after every allocation (0 none; oob.c) */
     int      runs;
 } gsess;
 
