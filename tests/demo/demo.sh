@@ -46,8 +46,13 @@ grep -q UNEXPECTED "$out/demo.log" && { echo "FAIL: the demo printed UNEXPECTED"
 # The student edition: the kit without solutions/ and tests/ (what ./kit release leaves out).
 se=$out/student
 mkdir -p "$se/kit"
-(cd "$root" && find . -path ./solutions -prune -o -path ./tests -prune -o -path ./.git -prune \
-    -o -path './build*' -prune -o -type f -print) >"$out/student-files.txt"
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+    git -C "$root" ls-files -co --exclude-standard | grep -v -e '^solutions/' -e '^tests/' -e '^build' \
+        >"$out/student-files.txt"
+else
+    (cd "$root" && find . -path ./solutions -prune -o -path ./tests -prune -o -path ./.git -prune \
+        -o -path './build*' -prune -o -type f -print) >"$out/student-files.txt"
+fi
 (cd "$root" && tar -cf - -T "$out/student-files.txt") | (cd "$se/kit" && tar -xf -)
 TL_BUILD=$se/build "$se/kit/kit" demo >"$out/student.log" 2>&1
 rc=$?
