@@ -48,7 +48,7 @@ while IFS="$(printf '\t')" read -r f nn heads; do
     # the raw report, for the parser's tests (tests/test_oob.c)
     prog=$(ls build/labs/"$nn"-*/lab"$nn" | head -n 1)
     v=$(awk -F '\t' -v f="$f" '$1 == f { print $4 }' tests/wrong/manifest.tsv | sed -n 's/.*--variants \([a-z0-9]*\).*/\1/p')
-    compute-sanitizer --tool memcheck --print-limit 3 "$prog" ${v:+--variants $v} --sizes "$( [ "$nn" = 03 ] && echo 16 || echo 15)" \
+    compute-sanitizer --tool memcheck --padding 65536 --print-limit 3 "$prog" ${v:+--variants $v} --sizes "$( [ "$nn" = 03 ] && echo 16 || echo 15)" \
         --no-time --exact-alloc > "$OUT/raw-memcheck-$nn-$name.txt" 2>&1
     echo "    raw memcheck of $f: exit $?, $(grep -c 'Invalid __' "$OUT/raw-memcheck-$nn-$name.txt") errors shown"
 done < "$OUT/rows.tsv"
