@@ -35,9 +35,14 @@ part "set-up: a copy of the kit to work in (your files in labs/ are never touche
 mkdir -p "$KIT" "$LOGS" || tl_die "cannot make $KIT"
 # The kit's files, with their times kept (an unchanged file is not rebuilt on the next demo).
 list=$D/files.txt
-if command -v git >/dev/null 2>&1 && git -C "$TL_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+# git's list only where the kit is the top of its own work tree (a kit unpacked inside another
+# checkout's ignored folder would list nothing)
+: >"$list"
+if command -v git >/dev/null 2>&1 &&
+    [ "$(git -C "$TL_ROOT" rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$TL_ROOT" && pwd -P)" ]; then
     git -C "$TL_ROOT" ls-files -co --exclude-standard >"$list" || tl_die "git ls-files failed in $TL_ROOT" 1
-else
+fi
+if [ ! -s "$list" ]; then
     (cd "$TL_ROOT" && find . -path ./build -prune -o -path './build-*' -prune -o -path ./.git -prune \
         -o -type f -print | sed 's|^\./||') >"$list"
 fi
@@ -164,9 +169,11 @@ fi
 
 part "what next ($(elapsed) s for this demo)"
 tl_say "  students:    read labs/01-cpu-baseline/README.md, edit labs/01-cpu-baseline/gmm.c, then ./kit check 01"
-tl_say "  instructors: grader/README.md; ./kit grade --help; ./kit release DIR writes the student edition"
-tl_say "  lecturers:   plots/README.md; ./kit bench on a GPU, ./kit plots, ./kit slides"
-tl_say "  everything:  ./kit test runs every test suite"
+if [ $student = 0 ]; then
+    tl_say "  instructors: grader/README.md; ./kit grade --help; ./kit release DIR writes the student edition"
+    tl_say "  lecturers:   plots/README.md; ./kit bench on a GPU, ./kit plots, ./kit slides"
+    tl_say "  everything:  ./kit test runs every test suite"
+fi
 if [ $problems != 0 ]; then
     tl_err "$problems part(s) of the demo did not come out as expected (UNEXPECTED above)"
     exit 1
