@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -435,8 +436,10 @@ void tg_oob_start(grun *R, gsub *g)
             continue;
         snprintf(o->var[o->nvar], sizeof o->var[0], "%s", v->name);
         pid_t pid = fork();
-        if (pid == 0)
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);   /* kit check stopped (Ctrl-C): so is the pass, and its sandbox */
             run_variant(R, g, v, o->dir);
+        }
         o->pid[o->nvar++] = pid;   /* -1: fork failed, said when collected */
     }
 }
