@@ -114,3 +114,20 @@ Test(oob, the_case_is_the_smallest_ragged_public_size_of_each_variant, .timeout 
                   want[i].v, s->m, s->k, s->n, want[i].m, want[i].k, want[i].n);
     }
 }
+
+Test(oob, lab_03_takes_its_smallest_size_per_tile_width, .timeout = 10)
+{
+    static grun R;
+    memset(&R, 0, sizeof R);
+    R.lab = tg_lab_find("03");
+    tl_sizes list;
+    char err[300];
+    cr_assert_eq(tl_parse_sizes(R.lab->public_sizes, &list, err, sizeof err), 0, "%s", err);
+    for (int i = 0; i < list.count; ++i)
+        cr_assert_geq(tg_add_size(&R, list.m[i], list.k[i], list.n[i], 0), 0);
+    /* no ragged size fits lab 03 (multiples of the tile): the smallest each variant accepts */
+    int a = tg_oob_pick_case(&R, tg_variant_find(R.lab, "tiled16"));
+    int b = tg_oob_pick_case(&R, tg_variant_find(R.lab, "tiled32"));
+    cr_assert(a >= 0 && R.sizes[a].m == 16, "tiled16: size %d, expected 16", a >= 0 ? R.sizes[a].m : -1);
+    cr_assert(b >= 0 && R.sizes[b].m == 32, "tiled32: size %d, expected 32", b >= 0 ? R.sizes[b].m : -1);
+}
