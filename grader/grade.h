@@ -138,6 +138,7 @@ typedef struct gsess {
     const char *build;       /* host build dir of the binary                                   */
     const char *binary;      /* its path relative to the build dir                             */
     const char *tool;        /* compute-sanitizer tool or NULL                                 */
+    int      padding;        /* memcheck: --padding BYTES after every allocation (0 none; oob.c) */
     int      runs;
 } gsess;
 
@@ -159,6 +160,7 @@ typedef struct gsub {
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
+    struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
 } gsub;
 
 typedef struct tres {

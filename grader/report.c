@@ -162,6 +162,12 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
             const char *nr = tr[i].out.s ? strstr(tr[i].out.s, "not run under emulation") : NULL;
             if (nr)
                 printf("      %.*s\n", (int)strcspn(nr, "\n"), nr);
+            /* kit check on a GPU: what its memcheck pass did (oob.c), also when it could not run */
+            const char *mc = tr[i].out.s ? strstr(tr[i].out.s, "memcheck") : NULL;
+            while (mc && mc > tr[i].out.s && mc[-1] != '\n')
+                --mc;
+            if (mc)
+                printf("      %.*s\n", (int)strcspn(mc, "\n"), mc);
             continue;
         }
         for (const char *q = tr[i].out.s; q && *q;) {
