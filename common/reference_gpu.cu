@@ -15,6 +15,7 @@
  * here would lock them out. Any CUDA error returns -1 and the caller computes on the CPU. */
 #include <cuda_runtime.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "tilelab.h"
 
@@ -91,6 +92,14 @@ extern "C" int tl_reference_gemm_gpu(const float *M, const float *N, double *ref
             snprintf(why, whylen, "%d rows: more than this kernel's grid covers", m);
         return -1;
     }
+    /* CUDA is not fork-safe: a child of the process that used it (a grading worker) must not. */
+    static pid_t cuda_pid = 0;
+    if (cuda_pid && cuda_pid != getpid()) {
+        if (why && whylen)
+            snprintf(why, whylen, "this process was forked after its parent used CUDA");
+        return -1;
+    }
+    cuda_pid = getpid();
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count < 1) {
         if (why && whylen)
