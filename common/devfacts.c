@@ -154,7 +154,7 @@ static const char *hint(int i, double got, const tl_facts *w)
         if (near(r, gib))
             return "GiB/s (2^30 bytes) printed as GB/s (10^9 bytes)?";
         if (near(r, 0.5 * gib))
-            return "the factor 2 for double data rate, and GiB/s (2^30) for GB/s (10^9)?";
+            return "the factor 2 for double data rate, and GiB/s (2^30 bytes) printed as GB/s?";
         if (near(r, 8) || near(r, 4))
             return "the bus width is in bits: divide it by 8 for bytes?";
         if (near(r, 1000) || near(r, 1e-3) || near(r, 500) || near(r, 5e-4))
@@ -167,9 +167,9 @@ static const char *hint(int i, double got, const tl_facts *w)
     case TL_FACT_MEM_CLOCK: {
         int other = i == TL_FACT_SM_CLOCK ? TL_FACT_MEM_CLOCK : TL_FACT_SM_CLOCK;
         if (fabs(got - floor(want / 1000)) < 1.5 || fabs(got - want / 1000) < 1)
-            return "a clock in MHz labelled kHz? (the attribute is in kHz: print it as it is)";
+            return "a clock in MHz labelled kHz? The attribute is in kHz: print it as it is";
         if (near(got, want * 1000))
-            return "a clock in Hz labelled kHz? (the attribute is in kHz: print it as it is)";
+            return "a clock in Hz labelled kHz? The attribute is in kHz: print it as it is";
         if (got == w->num[other])
             return i == TL_FACT_SM_CLOCK ? "the memory clock instead of the SM clock (cudaDevAttrClockRate)?"
                                          : "the SM clock instead of the memory clock (cudaDevAttrMemoryClockRate)?";
@@ -177,13 +177,13 @@ static const char *hint(int i, double got, const tl_facts *w)
     }
     case TL_FACT_SMEM_SM:
         if (got == w->num[TL_FACT_SMEM_BLOCK])
-            return "shared memory per block printed as per SM? (sharedMemPerMultiprocessor is the SM's)";
+            return "shared memory per block printed as per SM?";
         if (w->smem_optin && got == (double)w->smem_optin)
             return "the opt-in maximum per block (sharedMemPerBlockOptin) printed as per SM?";
         break;
     case TL_FACT_SMEM_BLOCK:
         if (got == w->num[TL_FACT_SMEM_SM])
-            return "shared memory per SM printed as per block? (sharedMemPerBlock is one block's)";
+            return "shared memory per SM printed as per block?";
         if (w->smem_optin && got == (double)w->smem_optin)
             return "the opt-in maximum (sharedMemPerBlockOptin) instead of the default per block (sharedMemPerBlock)?";
         break;
@@ -205,11 +205,11 @@ static const char *hint(int i, double got, const tl_facts *w)
         break;
     case TL_FACT_BUS:
         if (got * 8 == want)
-            return "bytes labelled bits? (memoryBusWidth is in bits: print it as it is)";
+            return "bytes labelled bits? memoryBusWidth is in bits: print it as it is";
         break;
     }
     if ((i == TL_FACT_SMEM_BLOCK || i == TL_FACT_SMEM_SM) && got * 1024 == want)
-        return "KiB labelled B? (print bytes)";
+        return "KiB labelled B? Print bytes";
     return NULL;
 }
 
@@ -248,7 +248,10 @@ void tl_facts_compare(const tl_facts *want, const tl_facts *got, tl_facts_verdic
             continue;
         }
         if (i == TL_FACT_CC) {
-            if (got->cc_major != want->cc_major || got->cc_minor != want->cc_minor)
+            if (got->cc_major < 0)
+                snprintf(why, wl, "compute capability not printed as MAJOR.MINOR, expected %d.%d", want->cc_major,
+                         want->cc_minor);
+            else if (got->cc_major != want->cc_major || got->cc_minor != want->cc_minor)
                 snprintf(why, wl, "compute capability %d.%d, expected %d.%d", got->cc_major, got->cc_minor,
                          want->cc_major, want->cc_minor);
             else
@@ -308,5 +311,5 @@ void tl_facts_explain(const tl_facts_verdict *v, FILE *out, const char *indent)
         return;
     for (int i = 0; i < TL_FACT_COUNT; ++i)
         if (v->why[i][0])
-            fprintf(out, "%s  WRONG %s (%s)\n", indent, v->why[i], tl_fact_defs[i].source);
+            fprintf(out, "%s  %s: from %s\n", indent, tl_fact_defs[i].key, tl_fact_defs[i].source);
 }
