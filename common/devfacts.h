@@ -73,6 +73,15 @@ void tl_facts_headline(const tl_facts_verdict *v, char *buf, size_t len);
 /* The headline, then one indented line per wrong or missing fact. */
 void tl_facts_explain(const tl_facts_verdict *v, FILE *out, const char *indent);
 
+/* labfacts.c (linked into the lab programs with driver.c, not into tl-grade). */
+/* 1 when the lab's table has a device-query test (TL_TEST_DEVFACTS). */
+int   tl_facts_judged(const char *lab_id);
+/* What preamble writes to the FILE* it is given (at most TL_FACTS_MAX_TEXT bytes), malloc'ed. */
+char *tl_facts_capture(void (*preamble)(FILE *out), size_t *len);
+/* The lab program's own check against tl_device_facts: prints PASS (unless quiet) or FAIL with
+ * each wrong fact; returns 1 when a fact is wrong. */
+int   tl_facts_check(const char *text, size_t len, int quiet);
+
 #ifdef __cplusplus
 }
 #endif

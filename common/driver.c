@@ -568,60 +568,6 @@ done:
     tl_matrix_free(&P);
 }
 
-/* ---------------------------------------------------------------- the device query (lab 02) */
-
-/* Whether the lab's rubric judges its device query (a TL_TEST_DEVFACTS test in the lab table). */
-static int lab_judges_facts(const tl_lab *lab)
-{
-    const tl_lab_info *info = tl_lab_find(lab->id);
-    for (int i = 0; info && i < info->ntests; ++i)
-        if (info->tests[i].kind == TL_TEST_DEVFACTS)
-            return 1;
-    return 0;
-}
-
-/* What the student's preamble (print_device_facts) writes to the FILE* it is given, at most
- * TL_FACTS_MAX_TEXT bytes; malloc'ed, *len its length (NULL when no memory stream). */
-static char *preamble_text(const tl_lab *lab, size_t *len)
-{
-    char *text = NULL;
-    size_t n = 0;
-    FILE *mf = open_memstream(&text, &n);
-    if (!mf)
-        return NULL;
-    lab->preamble(mf);
-    fclose(mf);
-    if (n > TL_FACTS_MAX_TEXT)
-        n = TL_FACTS_MAX_TEXT;
-    *len = n;
-    return text;
-}
-
-/* The lab program's own check of the device query: the preamble's lines against the kit's query
- * in this process (device.cu). The grader asks the kit's query in a process of its own
- * (tl-device --facts) instead; both judge with tl_facts_compare. Returns 1 when a fact is wrong. */
-static int check_facts(const char *text, size_t len, int quiet)
-{
-    tl_facts want, got;
-    char why[300];
-    if (tl_device_facts(&want, why, sizeof why) != 0) {
-        printf("device facts: not checked: the kit's own query failed (%s)\n", why);
-        return 0;
-    }
-    tl_facts_parse(text ? text : "", text ? len : 0, &got);
-    tl_facts_verdict v;
-    tl_facts_compare(&want, &got, &v);
-    if (v.right == v.asked) {
-        if (!quiet)
-            printf("device facts: PASS, %d of %d right (compared with the kit's own query of the device)\n",
-                   v.right, v.asked);
-        return 0;
-    }
-    printf("device facts: FAIL (print_device_facts, README task 3)\n");
-    tl_facts_explain(&v, stdout, "      ");
-    return 1;
-}
-
 /* ---------------------------------------------------------------- the grader's channel */
 
 static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
@@ -643,7 +589,7 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 fprintf(out, "error this lab has no device query\n");
             else if (!dev->present)
                 fprintf(out, "error no usable CUDA device\n");
-            else if (!(text = preamble_text(lab, &len)))
+            else if (!(text = tl_facts_capture(lab->preamble, &len)))
                 fprintf(out, "error out of memory for the device facts\n");
             else {
                 fprintf(out, "facts %zu\n", len);
@@ -777,15 +723,15 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
         printf("no usable CUDA device: %s\nGPU variants are skipped (exit 77 unless a CPU check fails); "
                "run './kit check %s --emulate' to run them on the CPU\n", dev.why, lab->id);
     int facts_wrong = 0;
-    if (need_gpu && dev.present && lab->preamble && lab_judges_facts(lab)) {
+    if (need_gpu && dev.present && lab->preamble && tl_facts_judged(lab->id)) {
         /* The device query is judged (lab 02): its text is shown, then checked; bounded in time. */
         size_t len = 0;
         watchdog_arm(lab->id, &o, "device facts", "query", 0);
-        char *text = preamble_text(lab, &len);
+        char *text = tl_facts_capture(lab->preamble, &len);
         watchdog_disarm();
         if (text && !o.quiet)
             fwrite(text, 1, len, stdout);
-        facts_wrong = check_facts(text, len, o.quiet);
+        facts_wrong = tl_facts_check(text, len, o.quiet);
         free(text);
     } else if (need_gpu && dev.present && lab->preamble && !o.quiet) {
         lab->preamble(stdout);
