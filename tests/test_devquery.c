@@ -306,3 +306,42 @@ Test(grader_device_query, a_kernel_bug_keeps_its_device_query_points, .timeout =
     cr_assert(strstr(block, "PASS  device query (print_device_facts)  (10/10)"), "%s", block);
     free(out);
 }
+
+Test(grader_device_query, a_build_failure_scores_the_device_query_0, .timeout = 60)
+{
+    char dir[] = "/tmp/tl-devq-XXXXXX", log[64 + sizeof dir];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/build.log", dir);
+    FILE *f = fopen(log, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "FAILED: labs/02-naive-kernel/lab02.p/naive.cu.o\n"
+               "../labs/02-naive-kernel/naive.cu(64): error: identifier \"sms\" is undefined\n");
+    fclose(f);
+    char out[64 + sizeof dir];
+    snprintf(out, sizeof out, "%s/out", dir);
+    char *argv[] = {TL_BUILD_ROOT "/grader/tl-grade", "--check", "--kit", TL_SOURCE_ROOT, "--lab", "02", "--out", out,
+                    "--build-failed", log, NULL};
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0);
+    /* results.json: the device query graded, 0, "not run: the build failed" */
+    char js[128 + sizeof dir], cmd[128 + sizeof dir];
+    snprintf(js, sizeof js, "%s/working-tree/results.json", out);
+    static char text[1 << 16];
+    FILE *jf = fopen(js, "r");
+    size_t n = jf ? fread(text, 1, sizeof text - 1, jf) : 0;
+    if (jf)
+        fclose(jf);
+    text[n] = '\0';
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+    const char *t = strstr(text, "\"device query (print_device_facts)\"");
+    cr_assert_not_null(t, "results.json lists no device query test:\n%s", text);
+    const char *end = strchr(t, '}');
+    cr_assert(end && strstr(t, "\"score\":\t0,") && strstr(t, "\"score\":\t0,") < end &&
+              strstr(t, "the build failed") && strstr(t, "the build failed") < end,
+              "the device query is not graded 0 for the failed build:\n%.600s", t);
+    cr_assert_eq(r.exit_code, 1, "a failed build: exit %d, expected 1:\n%s", r.exit_code, r.out);
+    cr_assert(strstr(r.out, "BUILD FAILED"), "%s", r.out);
+    cr_assert(strstr(r.out, "Score: 0/"), "a failed build scores 0:\n%s", r.out);
+    run_free(&r);
+}
