@@ -581,6 +581,24 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
     while (fgets(line, sizeof line, in)) {
         if (strcmp(line, "quit\n") == 0)
             break;
+        if (strcmp(line, "facts\n") == 0) {
+            /* lab 02: what print_device_facts writes, "facts LEN" and LEN bytes (the grader parses it) */
+            size_t len = 0;
+            char *text = NULL;
+            if (!lab->preamble)
+                fprintf(out, "error this lab has no device query\n");
+            else if (!dev->present)
+                fprintf(out, "error no usable CUDA device\n");
+            else if (!(text = tl_facts_capture(lab->preamble, &len)))
+                fprintf(out, "error out of memory for the device facts\n");
+            else {
+                fprintf(out, "facts %zu\n", len);
+                fwrite(text, 1, len, out);
+            }
+            free(text);
+            fflush(out);
+            continue;
+        }
         char name[64];
         int m, k, n, timed;
         if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
@@ -704,8 +722,20 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     if (need_gpu && !dev.present)
         printf("no usable CUDA device: %s\nGPU variants are skipped (exit 77 unless a CPU check fails); "
                "run './kit check %s --emulate' to run them on the CPU\n", dev.why, lab->id);
-    if (need_gpu && dev.present && lab->preamble && !o.quiet)
+    int facts_wrong = 0;
+    if (need_gpu && dev.present && lab->preamble && tl_facts_judged(lab->id)) {
+        /* The device query is judged (lab 02): its text is shown, then checked; bounded in time. */
+        size_t len = 0;
+        watchdog_arm(lab->id, &o, "device facts", "query", 0);
+        char *text = tl_facts_capture(lab->preamble, &len);
+        watchdog_disarm();
+        if (text && !o.quiet)
+            fwrite(text, 1, len, stdout);
+        facts_wrong = tl_facts_check(text, len, o.quiet);
+        free(text);
+    } else if (need_gpu && dev.present && lab->preamble && !o.quiet) {
         lab->preamble(stdout);
+    }
     if (dev.present && dev.emulated && !o.quiet)
         printf("emulated GPU (CPU emulation): correctness only, no timings%s\n",
                o.emu_dropped ? "; default sizes above 512^3 left out (too slow on a CPU; --sizes runs them)" : "");
@@ -776,6 +806,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
         }
         inputs_free(&in);
     }
+    fail += facts_wrong;
     printf("\n%d passed, %d failed", pass, fail);
     if (skip)
         printf(", %d skipped", skip);

@@ -72,13 +72,21 @@ const tl_lab_info tl_labs[] = {
         },
         .nvariants = 1,
         .tests = {
-            {"MatrixMulKernel (naive), public sizes", TL_TEST_PUBLIC, "naive", 35, NULL, {{0, 0}}},
-            {"MatrixMulKernel (naive), hidden sizes", TL_TEST_HIDDEN, "naive", 25, NULL, {{0, 0}}},
+            {"MatrixMulKernel (naive), public sizes", TL_TEST_PUBLIC, "naive", 30, NULL, {{0, 0}}},
+            {"MatrixMulKernel (naive), hidden sizes", TL_TEST_HIDDEN, "naive", 20, NULL, {{0, 0}}},
             {"memory safety (memcheck, naive)", TL_TEST_MEMCHECK, "naive", 15, NULL, {{0, 0}}},
             {"speed against the reference (naive)", TL_TEST_SPEED, "naive", 20, NULL, {{0, 0}}},
+            /* Task 3: every fact of the fixed format (common/devfacts.h) against the kit's own query. */
+            {"device query (print_device_facts)", TL_TEST_DEVFACTS, NULL, 10, NULL, {{0, 0}}},
             TL_POLICY_TEST("naive.cu"),
         },
-        .ntests = 5,
+        .ntests = 6,
+        .rubric_notes =
+            "The device query's lines (`device: ...`, `sms: 132`, ..., `peak bandwidth: 3352.3 GB/s`; the format\n"
+            "is in `labs/02-naive-kernel/README.md`) are read from what `print_device_facts` writes to its FILE*,\n"
+            "never from the program's stdout; other lines are ignored; each wrong or missing fact is named with\n"
+            "its likely cause (the factor 2 of double data rate, per block for per SM, MHz labelled kHz). Without\n"
+            "a GPU and without an emulated build the test is not graded. `./kit check 02` runs it.\n",
     },
     {
         TL_LAB_BUILDS("03", "03-tiled-kernel"), TL_LAB_EMULATED("03"),

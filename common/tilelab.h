@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "devfacts.h"
 #include "labtable.h"
 #include "param.h"
 #include "records.h"

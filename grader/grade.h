@@ -199,6 +199,9 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr);
 void tg_judge_policy(grun *R, gsub *g, tres *tr);
 void tg_judge_calc(grun *R, gsub *g, tres *tr, int api);
 
+/* devquery.c: lab 02's device query against the kit's own query of the device */
+void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
+
 /* build.c */
 int  tg_find_tool(const char *name, char *out, size_t len);
 void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);

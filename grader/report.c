@@ -110,6 +110,7 @@ static const char *kind_word(tg_kind k)
     case TG_CALC: return "calculator";
     case TG_CALC_API: return "calculator";
     case TG_POLICY: return "policy";
+    case TG_DEVFACTS: return "device query";
     }
     return "?";
 }
