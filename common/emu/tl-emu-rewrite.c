@@ -410,14 +410,16 @@ static void make_regions(void) {
         if (src[p] == '#' && (p == 0 || src[p - 1] == '\n')) {
             size_t e = p;
             while (e < len && (src[e] != '\n' || (e > 0 && src[e - 1] == '\\'))) e++;
-            if (has_word(src + p, e - p, "__syncthreads") || has_word(src + p, e - p, "__syncwarp")) hidden = 1;
+            static const char *sync_words[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync",
+                "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask", NULL};
+            for (int k = 0; sync_words[k]; k++) if (has_word(src + p, e - p, sync_words[k])) hidden = 1;
             p = e;
         }
     for (int k = nkernels - 1; k >= 0; k--) {
         Kernel *K = &kernels[k];
         if (!use_regions) { snprintf(K->why, sizeof K->why, "tl-emu-rewrite --fibers"); continue; }
         if (K->is_template) { snprintf(K->why, sizeof K->why, "a template kernel"); continue; }
-        if (hidden) { snprintf(K->why, sizeof K->why, "a #define of the file holds a barrier"); continue; }
+        if (hidden) { snprintf(K->why, sizeof K->why, "a #define of the file holds a barrier or a warp operation"); continue; }
         Buf nb = {0};
         if (!tl_region_body(out.p + K->ps, K->pe - K->ps, out.p + K->bs, K->be - K->bs, is_barrier_func, &nb, K->why,
                             sizeof K->why)) {
