@@ -382,6 +382,7 @@ void tl_emu_set_order(int mode, unsigned seed);
 /* Shadow-state checks of __shared__ memory (races and reads of unwritten elements): on by default;
  * env TL_EMU_RACECHECK=0 turns them off. Bounds and barrier checks are always on. */
 void tl_emu_set_race_check(int on);
+int tl_emu_race_check(void);               /* 1 when race checking is on (what the next launch does) */
 /* 1: count every access of a __shared__ element in tl_emu_counters (default 0; TL_EMU_COUNT_SHARED=1). */
 void tl_emu_set_count_shared(int on);
 /* Worker threads that run blocks (default: the number of cores; env TL_EMU_THREADS). */

@@ -194,6 +194,7 @@ extern "C" void tl_emu_set_order(int mode, unsigned seed) {
     tl_emu::g_seed = seed;
 }
 extern "C" void tl_emu_set_race_check(int on) { tl_emu::init(); tl_emu::g_check = on != 0; }
+extern "C" int tl_emu_race_check(void) { tl_emu::init(); return tl_emu::g_check; }
 extern "C" void tl_emu_set_count_shared(int on) { tl_emu::init(); tl_emu::g_count_shared = on != 0; }
 extern "C" void tl_emu_set_threads(int n) { tl_emu::init(); tl_emu::g_threads = n < 1 ? 1 : (n > 256 ? 256 : n); }
 extern "C" int tl_emu_threads(void) { tl_emu::init(); return tl_emu::g_threads; }
