@@ -79,6 +79,51 @@ extern "C" int tl_device_query(tl_device_info *info)
     return 0;
 }
 
+/* Lab 02's device query as the kit asks it (devfacts.h): the facts print_device_facts must print,
+ * read here from the CUDA runtime (or the emulator's model), never from the student's code. */
+extern "C" int tl_device_facts(tl_facts *f, char *why, size_t whylen)
+{
+    memset(f, 0, sizeof *f);
+    tl_device_info d;
+    if (tl_device_query(&d) != 0) {
+        snprintf(why, whylen, "%s", d.why);
+        return -1;
+    }
+    cudaDeviceProp p;
+    cudaError_t rc = cudaGetDeviceProperties(&p, 0);
+    if (rc != cudaSuccess) {
+        snprintf(why, whylen, "cudaGetDeviceProperties: %s", cudaGetErrorString(rc));
+        return -1;
+    }
+    snprintf(f->name, sizeof f->name, "%s", p.name);
+    f->cc_major = p.major;
+    f->cc_minor = p.minor;
+    f->num[TL_FACT_CC] = p.major + p.minor / 10.0;
+    f->num[TL_FACT_SMS] = p.multiProcessorCount;
+    f->num[TL_FACT_THREADS_BLOCK] = p.maxThreadsPerBlock;
+    f->num[TL_FACT_THREADS_SM] = p.maxThreadsPerMultiProcessor;
+    f->num[TL_FACT_BLOCKS_SM] = p.maxBlocksPerMultiProcessor;
+    f->num[TL_FACT_SMEM_BLOCK] = (double)p.sharedMemPerBlock;
+    f->num[TL_FACT_SMEM_SM] = (double)p.sharedMemPerMultiprocessor;
+    f->num[TL_FACT_REGS_BLOCK] = p.regsPerBlock;
+    f->num[TL_FACT_REGS_SM] = p.regsPerMultiprocessor;
+    f->num[TL_FACT_SM_CLOCK] = attr(cudaDevAttrClockRate, 0);
+    f->num[TL_FACT_MEM_CLOCK] = attr(cudaDevAttrMemoryClockRate, 0);
+    f->num[TL_FACT_BUS] = p.memoryBusWidth;
+    f->smem_optin = p.sharedMemPerBlockOptin;
+    for (int i = 0; i < TL_FACT_BANDWIDTH; ++i) {
+        f->have[i] = 1;
+        if (tl_fact_defs[i].unit)
+            snprintf(f->unit[i], sizeof f->unit[i], "%s", tl_fact_defs[i].unit);
+    }
+    /* an attribute the device does not report (0) is not asked */
+    f->have[TL_FACT_SM_CLOCK] = f->num[TL_FACT_SM_CLOCK] > 0;
+    f->have[TL_FACT_MEM_CLOCK] = f->num[TL_FACT_MEM_CLOCK] > 0;
+    f->have[TL_FACT_BUS] = f->num[TL_FACT_BUS] > 0;
+    tl_facts_derive(f);
+    return 0;
+}
+
 extern "C" void tl_device_print(const tl_device_info *d, FILE *out)
 {
     if (!d->present) {

@@ -4,6 +4,13 @@
 
 #include "tilelab.h"
 
+int tl_device_facts(tl_facts *f, char *why, size_t whylen)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(why, whylen, "this build has no CUDA (nvcc was not found when it was configured: run ./kit doctor)");
+    return -1;
+}
+
 int tl_have_cuda_build(void)
 {
     return 0;

@@ -21,6 +21,10 @@
 #include "tl_emu_api.h"
 #endif
 
+#ifdef TL_EMULATED
+static const char *tl_driver_lab_id = "";   /* the running lab (gpu_run: which work rule applies) */
+#endif
+
 typedef struct opts {
     tl_sizes    sizes;
     int         have_sizes;
@@ -207,8 +211,9 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
             if ((double)pub.m[i] * pub.k[i] * pub.n[i] > o->public_work)
                 o->public_work = (double)pub.m[i] * pub.k[i] * pub.n[i];
 #ifdef TL_EMULATED
-    /* On the CPU a 4096^3 product takes hours: the default cases stop at 512^3 (the CPU reference
-     * and the emulator both stay under a few seconds each). --sizes still runs anything asked. */
+    /* On the CPU a 4096^3 product takes hours: the default cases stop at TL_EMU_MAX_WORK (1024^3;
+     * the CPU reference and the emulator both stay under a few seconds each). --sizes still runs
+     * anything asked. */
     if (!o->have_sizes) {
         int kept = 0, dropped = 0;
         for (int i = 0; i < o->sizes.count; ++i) {
@@ -365,22 +370,36 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                    char *err, size_t errlen)
 {
 #ifdef TL_EMULATED
+    /* Above TL_EMU_MAX_CHECKED_WORK (512^3) the emulator checks the result only: no shared-memory race
+     * checks and no re-runs in other thread orders (the smaller sizes, which every check runs, have
+     * them): a 1024^3 case then costs about 1 s of CPU instead of 12. */
+    int light = (double)gc->m * gc->k * gc->n > TL_EMU_MAX_CHECKED_WORK;
+    int race_was = tl_emu_race_check();
+    if (light) tl_emu_set_race_check(0);
     /* The work of the checked run alone (the re-runs in other orders would triple it), counted by
-     * the emulator: the grader and the table judge it against the lab (tl_work_judge). */
+     * the emulator: the grader and the table judge it against the lab (tl_work_judge). Shared
+     * accesses are counted only where the lab's rule needs them (tiled labs: about 40% slower). */
+    const tl_lab_info *info = wc ? tl_lab_find(tl_driver_lab_id) : NULL;
+    int count_shared = info && info->work.tiled;
+    if (count_shared) tl_emu_set_count_shared(1);
     tl_emu_counters_reset();
 #endif
     int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
 #ifdef TL_EMULATED
+    if (count_shared) tl_emu_set_count_shared(0);
+    if (light) tl_emu_set_race_check(race_was);
     if (wc) {
         tl_emu_counters ec;
         tl_emu_counters_get(&ec);
+        /* A light run's launches are unchecked by the harness's own choice, not the student's. */
         *wc = (tl_work_counts){ec.launches, ec.global_loads, ec.global_stores, ec.shared_loads, ec.shared_stores,
-                               ec.unchecked_launches};
+                               light ? 0 : ec.unchecked_launches};
     }
-    if (rc == 0) {
+    if (rc == 0 && !light) {
         tl_matrix Q;
         if (tl_matrix_alloc(&Q, "P", P->rows, P->cols) == 0) {
             tl_emu_mute_kernel_output(1);   /* the re-runs print nothing: one printf per thread */
+            tl_emu_set_race_check(0);       /* the first run checked for races; these compare results */
             for (int mode = 1; mode <= 2 && rc == 0; ++mode) {
                 tl_emu_set_order(mode, seed);
                 rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
@@ -393,6 +412,7 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 }
             }
             tl_emu_set_order(0, 0);
+            tl_emu_set_race_check(race_was);
             tl_emu_mute_kernel_output(0);
             tl_matrix_free(&Q);
         }
@@ -604,6 +624,24 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
     while (fgets(line, sizeof line, in)) {
         if (strcmp(line, "quit\n") == 0)
             break;
+        if (strcmp(line, "facts\n") == 0) {
+            /* lab 02: what print_device_facts writes, "facts LEN" and LEN bytes (the grader parses it) */
+            size_t len = 0;
+            char *text = NULL;
+            if (!lab->preamble)
+                fprintf(out, "error this lab has no device query\n");
+            else if (!dev->present)
+                fprintf(out, "error no usable CUDA device\n");
+            else if (!(text = tl_facts_capture(lab->preamble, &len)))
+                fprintf(out, "error out of memory for the device facts\n");
+            else {
+                fprintf(out, "facts %zu\n", len);
+                fwrite(text, 1, len, out);
+            }
+            free(text);
+            fflush(out);
+            continue;
+        }
         char name[64];
         int m, k, n, timed;
         if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
@@ -725,6 +763,9 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     else
         snprintf(dev.why, sizeof dev.why, "not needed");
 
+#ifdef TL_EMULATED
+    tl_driver_lab_id = lab->id;
+#endif
     if (o.serve)
         return serve(lab, &dev, &o);
 
@@ -733,11 +774,29 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     if (need_gpu && !dev.present)
         printf("no usable CUDA device: %s\nGPU variants are skipped (exit 77 unless a CPU check fails); "
                "run './kit check %s --emulate' to run them on the CPU\n", dev.why, lab->id);
-    if (need_gpu && dev.present && lab->preamble && !o.quiet)
+    int facts_wrong = 0;
+    if (need_gpu && dev.present && lab->preamble && tl_facts_judged(lab->id)) {
+        /* The device query is judged (lab 02): its text is shown, then checked; bounded in time. */
+        size_t len = 0;
+        watchdog_arm(lab->id, &o, "device facts", "query", 0);
+        char *text = tl_facts_capture(lab->preamble, &len);
+        watchdog_disarm();
+        if (text && !o.quiet)
+            fwrite(text, 1, len, stdout);
+        facts_wrong = tl_facts_check(text, len, o.quiet);
+        free(text);
+    } else if (need_gpu && dev.present && lab->preamble && !o.quiet) {
         lab->preamble(stdout);
+    }
     if (dev.present && dev.emulated && !o.quiet)
         printf("emulated GPU (CPU emulation): correctness only, no timings%s\n",
-               o.emu_dropped ? "; default sizes above 512^3 left out (too slow on a CPU; --sizes runs them)" : "");
+               o.emu_dropped ? "; default sizes above 1024^3 left out (too slow on a CPU; --sizes runs them)" : "");
+    int emu_light = 0;
+    for (int i = 0; i < o.sizes.count; ++i)
+        emu_light |= (double)o.sizes.m[i] * o.sizes.k[i] * o.sizes.n[i] > TL_EMU_MAX_CHECKED_WORK;
+    if (dev.present && dev.emulated && !o.quiet && emu_light)
+        printf("emulated: sizes above %.0f^3 are checked without race checking, in one thread order "
+               "(the smaller sizes have both)\n", cbrt(TL_EMU_MAX_CHECKED_WORK));
     if (strcmp(tl_build_type(), "debug") == 0 && !o.no_time)
         printf("note: debug build (nvcc -G): times would not mean anything, so none are taken; "
                "configure with buildtype=debugoptimized\n");
@@ -799,12 +858,13 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
                 tl_record_row row = {"gemm", lab->id, v->name, m, k, n, v->tile, -1, -1, -1, -1,
                                      co.result == CASE_PASS ? "PASS" : co.result == CASE_SKIP ? "SKIP" : "FAIL",
                                      co.timed ? &co.st : NULL,
-                                     co.timed ? tl_gflops(m, k, n, co.st.median_ms) : -1, -1, NULL, -1, -1, -1, -1};
+                                     co.timed ? tl_gflops(m, k, n, co.st.median_ms) : -1, -1, NULL, -1, -1, -1, -1, NULL};
                 tl_records_row(&rec, &row);
             }
         }
         inputs_free(&in);
     }
+    fail += facts_wrong;
     printf("\n%d passed, %d failed", pass, fail);
     if (skip)
         printf(", %d skipped", skip);

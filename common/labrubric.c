@@ -81,6 +81,12 @@ static void test_row(FILE *out, const tl_lab_info *l, const tl_lab_test *t)
             fprintf(out, "%s%s", i ? ", " : "", l->files[i]);
         fputs(", and the seccomp filter at run time", out);
         break;
+    case TL_TEST_DEVFACTS:
+        fprintf(out, "`print_device_facts` asked through `lab%s --serve` (its lines on fd 4), each of the %d facts "
+                "compared with the grader's own query of the device (`tl-device --facts`, another process; "
+                "emulated: the emulator's model): integers exactly, the peak bandwidth within %g%%; points in "
+                "proportion to the facts right", l->id, TL_FACT_COUNT, 100 * TL_FACTS_BW_TOL);
+        break;
     case TL_TEST_CALC:
     case TL_TEST_CALC_API:
         break;

@@ -27,8 +27,10 @@ typedef enum tl_test_kind {
     TL_TEST_SPEED,      /* median time against the reference solution, same GPU, same run       */
     TL_TEST_CALC,       /* lab 05 part A: the calculator asked through `lab05 --serve` (CPU)     */
     TL_TEST_CALC_API,   /* lab 05 part A on a GPU: the calculator against the CUDA occupancy API */
-    TL_TEST_POLICY      /* the student files call nothing a lab never needs (static scan), and no
+    TL_TEST_POLICY,     /* the student files call nothing a lab never needs (static scan), and no
                          * case was killed by the run-time filter (seccomp: no inet sockets)   */
+    TL_TEST_DEVFACTS    /* lab 02's device query: print_device_facts' lines (asked through
+                         * `labNN --serve`) against the kit's own query (`tl-device --facts`)   */
 } tl_test_kind;
 
 /* One variant the lab program serves and the grader may grade. */

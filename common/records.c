@@ -134,7 +134,7 @@ void tl_records_row(tl_records *r, const tl_record_row *w)
     } else {
         fputs(",,,,,", r->f);
     }
-    fputc('\n', r->f);
+    fprintf(r->f, ",%s\n", w->limit ? w->limit : "");
 }
 
 int tl_records_close(tl_records *r, char *err, size_t errlen)
@@ -159,7 +159,13 @@ int tl_records_close(tl_records *r, char *err, size_t errlen)
 #define MAX_FILE_BYTES (64L * 1024 * 1024) /* records of a whole course run are a few hundred KiB */
 
 enum { F_KIND, F_LAB, F_VARIANT, F_M, F_K, F_N, F_TILE, F_REGS, F_SMEM, F_OCC_CALC, F_OCC_API,
-       F_STATUS, F_REPS, F_MEDIAN, F_MIN, F_MAX, F_GFLOPS, F_GBPS, F_TRAFFIC, F_DRAM, F_L2, F_L1, F_SHARED };
+       F_STATUS, F_REPS, F_MEDIAN, F_MIN, F_MAX, F_GFLOPS, F_GBPS, F_TRAFFIC, F_DRAM, F_L2, F_L1, F_SHARED, F_LIMIT };
+
+/* Fields of a row of format VERSION: 18, 23, then all of TL_REC_HEADER. */
+static size_t fields_of(int version)
+{
+    return version == 1 ? TL_REC_NFIELDS_V1 : version == 2 ? TL_REC_NFIELDS_V2 : TL_REC_NFIELDS;
+}
 
 /* The name of field I, from TL_REC_HEADER itself (the header is written down once, in records.h). */
 static const char *field_name(int i)
@@ -171,13 +177,14 @@ static const char *field_name(int i)
     return names[i];
 }
 
-/* The header a file of VERSION must have: all of TL_REC_HEADER, or its first 18 fields for version 1. */
+/* The header a file of VERSION must have: all of TL_REC_HEADER, or its first 18 (version 1) or 23
+ * (version 2) fields. */
 static void header_for(int version, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", TL_REC_HEADER);
-    if (version == 1) {
+    if (fields_of(version) < TL_REC_NFIELDS) {
         char *p = buf;
-        for (int i = 0; i < TL_REC_NFIELDS_V1 && p; i++)
+        for (size_t i = 0; i < fields_of(version) && p; i++)
             p = strchr(p + 1, ',');
         if (p)
             *p = '\0';
@@ -412,10 +419,10 @@ static int check_meta(tl_rec_file *f, int header_line, char *err, size_t errlen)
     const char *version = tl_rec_meta_get(f, "tilelab_records");
     if (!version) {
         fail(err, errlen, f->path, header_line, "no 'tilelab_records' metadata line before the header; "
-             "records files start with '# tilelab_records: 2' (format version)");
+             "records files start with '# tilelab_records: 3' (format version)");
         return -1;
     }
-    f->version = strcmp(version, "2") == 0 ? 2 : strcmp(version, "1") == 0 ? 1 : 0;
+    f->version = strcmp(version, "3") == 0 ? 3 : strcmp(version, "2") == 0 ? 2 : strcmp(version, "1") == 0 ? 1 : 0;
     if (f->version == 0) {
         char ex[80];
         int line = 0;
@@ -423,7 +430,7 @@ static int check_meta(tl_rec_file *f, int header_line, char *err, size_t errlen)
             if (strcmp(f->meta[i].key, "tilelab_records") == 0)
                 line = f->meta[i].line;
         fail(err, errlen, f->path, line, "records format version '%s' is not known to this kit (it reads "
-             "versions 1 and 2); plot it with the kit that wrote it, or measure again with this kit's "
+             "versions 1, 2 and 3); plot it with the kit that wrote it, or measure again with this kit's "
              "./kit bench", excerpt(version, ex, sizeof ex));
         return -1;
     }
@@ -445,7 +452,7 @@ static int read_row(const tl_rec_file *f, char *line, int lineno, tl_rec_row *r,
 {
     char ex[80];
     char *fld[TL_REC_NFIELDS];
-    size_t want = f->version == 1 ? TL_REC_NFIELDS_V1 : TL_REC_NFIELDS;
+    size_t want = fields_of(f->version);
     static char empty[] = "";
     size_t nf = tl_rec_split(line, fld, want);
     if (nf != want) {
@@ -455,7 +462,7 @@ static int read_row(const tl_rec_file *f, char *line, int lineno, tl_rec_row *r,
              "truncated, or does a value hold a comma?", nf, want, hdr);
         return -1;
     }
-    for (size_t i = want; i < TL_REC_NFIELDS; i++) /* version 1: no traffic columns */
+    for (size_t i = want; i < TL_REC_NFIELDS; i++) /* versions 1 and 2: no traffic, no limit */
         fld[i] = empty;
     for (size_t i = 0; i < want; i++) {
         if (fld[i][0] == '"') {
@@ -533,6 +540,15 @@ static int read_row(const tl_rec_file *f, char *line, int lineno, tl_rec_row *r,
              "traffic to 'measured' or 'model'", r->variant);
         return -1;
     }
+    const char *limit = fld[F_LIMIT];
+    if (*limit && (strcmp(kind, "sweep") != 0 ||
+                   (strcmp(limit, "threads") != 0 && strcmp(limit, "warps") != 0 && strcmp(limit, "blocks") != 0 &&
+                    strcmp(limit, "registers") != 0 && strcmp(limit, "shared") != 0))) {
+        fail(err, errlen, f->path, lineno, "limit '%s' on a %s row: only sweep rows carry one, and it is threads, "
+             "warps, blocks, registers or shared", excerpt(limit, ex, sizeof ex), kind);
+        return -1;
+    }
+    snprintf(r->limit, sizeof r->limit, "%s", limit);
     if (strcmp(kind, "traffic") == 0) {
         if (strcmp(status, "PASS") != 0)
             return 0;

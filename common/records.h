@@ -3,8 +3,9 @@
  * program that reads them (tl-plotprep, hence the charts and the slides) goes through this header.
  *
  * A records file: '# key: value' metadata lines, one header line (TL_REC_HEADER), then rows.
- * Version 2 added five columns (traffic ... shared_bytes); the reader still takes version 1 files,
- * whose rows then have no traffic.
+ * Version 2 added five columns (traffic ... shared_bytes), version 3 one (limit: what bounds a
+ * lab 05 sweep point's resident blocks); the reader still takes version 1 and 2 files, whose rows
+ * then have no traffic or no limit.
  */
 #ifndef TL_RECORDS_H
 #define TL_RECORDS_H
@@ -18,11 +19,12 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------- the format */
-#define TL_REC_VERSION 2          /* written by this kit; the reader also takes 1 */
+#define TL_REC_VERSION 3          /* written by this kit; the reader also takes 1 and 2 */
 #define TL_REC_HEADER                                                                              \
     "kind,lab,variant,m,k,n,tile,regs,smem_bytes,occ_calc,occ_api,status,reps,median_ms,min_ms,"   \
-    "max_ms,gflops,gbps,traffic,dram_bytes,l2_bytes,l1_bytes,shared_bytes"
-#define TL_REC_NFIELDS 23         /* fields of a version 2 row, as in TL_REC_HEADER */
+    "max_ms,gflops,gbps,traffic,dram_bytes,l2_bytes,l1_bytes,shared_bytes,limit"
+#define TL_REC_NFIELDS 24         /* fields of a version 3 row, as in TL_REC_HEADER */
+#define TL_REC_NFIELDS_V2 23      /* a version 2 row: the first 23 */
 #define TL_REC_NFIELDS_V1 18      /* a version 1 row: the first 18 */
 #define TL_REC_ERRLEN 1024        /* room for one error message */
 
@@ -48,6 +50,8 @@ typedef struct tl_record_row {
     const char *traffic;               /* NULL: no traffic; "measured" (GPU counters) or
                                           "model" (the lecture's first-order count)          */
     double dram_bytes, l2_bytes, l1_bytes, shared_bytes; /* with traffic; < 0: empty        */
+    const char *limit;                 /* sweep rows: what bounds the resident blocks, one of
+                                          threads, warps, blocks, registers, shared; NULL: empty */
 } tl_record_row;
 
 extern const char tl_records_header[];
@@ -72,6 +76,7 @@ typedef struct tl_rec_row {
     double median_ms, min_ms, max_ms, gflops, gbps;
     char traffic[12]; /* "", "measured" or "model" */
     double dram_bytes, l2_bytes, l1_bytes, shared_bytes;
+    char limit[12];   /* "", or a sweep row's limit: threads, warps, blocks, registers, shared */
     int line;         /* where the row stands in its file, for messages */
 } tl_rec_row;
 

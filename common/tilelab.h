@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "devfacts.h"
 #include "labtable.h"
 #include "param.h"
 #include "records.h"
@@ -87,6 +88,16 @@ int  tl_mat_header_decode(const unsigned char in[TL_MAT_HEADER_BYTES], tl_mat_he
  * rounding error. ref and absref hold m*n doubles. */
 void tl_reference_gemm(const float *M, const float *N, double *ref, double *absref,
                        int m, int k, int n);
+
+/* ------------------------------------ reference_gpu.cu (reference_gpu_none.c) */
+/* The same product on the GPU, the same bits (each element sums its terms in order; a float x
+ * float product is exact in double). For the grader's own process only (libtlrefgpu), never a
+ * student's program. 0 done; -1 not done (a build without CUDA, no usable device, too little
+ * memory, any CUDA error: why says), and the caller computes it with tl_reference_gemm. It
+ * releases this process's context before returning. Worth it from TL_REF_GPU_WORK on. */
+#define TL_REF_GPU_WORK 4e9   /* m*k*n from which the GPU pays for its start (~0.2 s): 2048^3 up */
+int  tl_reference_gemm_gpu(const float *M, const float *N, double *ref, double *absref,
+                           int m, int k, int n, char *why, size_t whylen);
 
 /* ---------------------------------------------------------------- check.c */
 typedef enum tl_pattern {

@@ -125,7 +125,11 @@ int tg_prepare_size(gsize *s, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory for the reference of %dx%dx%d", s->m, s->k, s->n);
         return -1;
     }
-    tl_reference_gemm(s->M.data, s->N.data, s->ref, s->absref, s->m, s->k, s->n);
+    /* Large products on the GPU when this build and host have one (same bits as the CPU's),
+     * in this process, before any student's program runs; otherwise on the host's cores. */
+    if ((double)s->m * s->k * s->n < TL_REF_GPU_WORK ||
+        tl_reference_gemm_gpu(s->M.data, s->N.data, s->ref, s->absref, s->m, s->k, s->n, NULL, 0) != 0)
+        tl_reference_gemm(s->M.data, s->N.data, s->ref, s->absref, s->m, s->k, s->n);
     FILE *f = open_memstream(&s->payload, &s->payload_len);
     if (!f || tl_matfile_fwrite(f, &s->M, "M", err, errlen) || tl_matfile_fwrite(f, &s->N, "N", err, errlen)) {
         if (f)

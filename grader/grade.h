@@ -140,6 +140,7 @@ typedef struct gsess {
     const char *build;       /* host build dir of the binary                                   */
     const char *binary;      /* its path relative to the build dir                             */
     const char *tool;        /* compute-sanitizer tool or NULL                                 */
+    int      padding;        /* memcheck: --padding BYTES after every allocation (0 none; oob.c) */
     int      runs;
 } gsess;
 
@@ -161,6 +162,7 @@ typedef struct gsub {
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
+    struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
 } gsub;
 
 typedef struct tres {
@@ -216,6 +218,8 @@ void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres
 void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn);
 /* The test's lines about the work: the figures, or "not checked here: WHY". */
 void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out);
+/* devquery.c: lab 02's device query against the kit's own query of the device */
+void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 
 /* build.c */
 int  tg_find_tool(const char *name, char *out, size_t len);

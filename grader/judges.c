@@ -20,6 +20,7 @@
 
 #include "grade.h"
 #include "lab.h"            /* lab 05: the calculator's types, known.c */
+#include "oob.h"            /* kit check on a GPU: memcheck beside the public cases */
 #include "policy.h"
 #include "tilelab.h"
 
@@ -74,6 +75,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_printf(&tr->out, "%s\n", why);
         return;
     }
+    if (!want_hidden && !emulated)
+        tg_oob_start(R, g);       /* kit check on a GPU: memcheck, one small case per variant, meanwhile */
     gsess ss = {.build = build, .binary = bin};
     int total = 0, pass = 0, nodev = 0, nontrivial_pass = 0;
     double wtotal = 0, wpass = 0;     /* the sizes' weights (case_weight)               */
@@ -210,6 +213,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf_free(&fails);
     tg_buf_free(&sizes_ok);
     tg_buf_free(&too_big);
+    if (!want_hidden)
+        tg_oob_collect(R, g, v, tr);   /* an out-of-bounds access fails the test, named first */
 }
 
 /* Safety: the student's binary under compute-sanitizer (racecheck or memcheck) at small sizes;

@@ -3,11 +3,12 @@
 # tl_build); this file keeps only what is the grader's.
 . "$TL_ROOT/common/kit-lib.sh"
 
-# tl_build_grader WHO: makes sure $TL_BUILD/grader/tl-grade exists and is up to date; exit 2 when
-# $TL_BUILD is not configured or ninja is missing, 1 when the build fails (its errors shown).
+# tl_build_grader WHO: makes sure $TL_BUILD/grader/tl-grade exists and is up to date, with the kit's
+# own device query beside it (common/tl-device and tl-device-emu --facts: lab 02's expected facts);
+# exit 2 when $TL_BUILD is not configured or ninja is missing, 1 when the build fails (its errors shown).
 tl_build_grader() {
     TL_WHO=$1
-    tl_build grader/tl-grade || exit 1
+    tl_build grader/tl-grade common/tl-device common/tl-device-emu || exit 1
 }
 
 # tl_need_grader_libs: exit 3 naming the packages when $TL_BUILD was configured without tl-grade

@@ -24,9 +24,10 @@ typedef tl_test_kind   tg_kind;
 #define TG_CALC           TL_TEST_CALC
 #define TG_CALC_API       TL_TEST_CALC_API
 #define TG_POLICY         TL_TEST_POLICY
-/* Run by kit check and --public-only too: the public cases, and lab 05's calculator (its known
- * configurations; the hidden ones are asked only in a full grading run). */
-#define TG_KIND_PUBLIC(k) ((k) == TG_CORRECT_PUBLIC || (k) == TG_CALC || (k) == TG_CALC_API)
+#define TG_DEVFACTS       TL_TEST_DEVFACTS
+/* Run by kit check and --public-only too: the public cases, lab 05's calculator (its known
+ * configurations; the hidden ones are asked only in a full grading run) and lab 02's device query. */
+#define TG_KIND_PUBLIC(k) ((k) == TG_CORRECT_PUBLIC || (k) == TG_CALC || (k) == TG_CALC_API || (k) == TG_DEVFACTS)
 
 typedef tl_lab_variant tg_variant;
 typedef tl_lab_test    tg_test;

@@ -110,6 +110,7 @@ static const char *kind_word(tg_kind k)
     case TG_CALC: return "calculator";
     case TG_CALC_API: return "calculator";
     case TG_POLICY: return "policy";
+    case TG_DEVFACTS: return "device query";
     }
     return "?";
 }
@@ -166,6 +167,12 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
             const char *wk = tr[i].out.s ? strstr(tr[i].out.s, "\nwork") : NULL;
             if (wk)
                 printf("      %.*s\n", (int)strcspn(wk + 1, "\n"), wk + 1);
+            /* kit check on a GPU: what its memcheck pass did (oob.c), also when it could not run */
+            const char *mc = tr[i].out.s ? strstr(tr[i].out.s, "memcheck") : NULL;
+            while (mc && mc > tr[i].out.s && mc[-1] != '\n')
+                --mc;
+            if (mc)
+                printf("      %.*s\n", (int)strcspn(mc, "\n"), mc);
             continue;
         }
         for (const char *q = tr[i].out.s; q && *q;) {

@@ -191,7 +191,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             static const char *const stage_word[] = {[TG_CORRECT_PUBLIC] = "public", [TG_CORRECT_HIDDEN] = "hidden",
                                                      [TG_RACECHECK] = "racecheck", [TG_MEMCHECK] = "memcheck",
                                                      [TG_SPEED] = "speed", [TG_CALC] = "calc", [TG_CALC_API] = "calc-api",
-                                                     [TG_POLICY] = "policy"};
+                                                     [TG_POLICY] = "policy", [TG_DEVFACTS] = "device facts"};
             tg_stage("%s %.30s", stage_word[tr[i].t->kind] ? stage_word[tr[i].t->kind] : "test",
                      tr[i].t->variant ? tr[i].t->variant : "");
             switch (tr[i].t->kind) {
@@ -202,6 +202,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             case TG_SPEED: tg_judge_speed(R, &g, &tr[i]); break;
             case TG_CALC: tg_judge_calc(R, &g, &tr[i], 0); break;
             case TG_CALC_API: tg_judge_calc(R, &g, &tr[i], 1); break;
+            case TG_DEVFACTS: tg_judge_devfacts(R, &g, &tr[i]); break;
             case TG_POLICY: break;            /* after every run: it reads what they saw */
             }
         }

@@ -50,8 +50,21 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     tg_mkdirs(casedir, 0700);
     const char *bin = R->iso.bwrap ? inside : host;
     const char *argv_plain[] = {bin, "--serve", NULL};
+    /* memcheck with exact allocations: no NaN tails after M and N, no guard zone after P, so an
+     * access past a matrix's end is outside its allocation, where memcheck sees it. */
+    int memcheck = ss->tool && strcmp(ss->tool, "memcheck") == 0;
+    /* --padding: a gap after every allocation, so a read past M's end that would land in N (the
+     * allocations can be adjacent) is out of bounds too (kit check's pass, oob.c) */
+    char pad[32];
+    snprintf(pad, sizeof pad, "%d", ss->padding);
     const char *argv_tool[] = {R->sanitizer, "--tool", ss->tool ? ss->tool : "memcheck", "--error-exitcode", "99",
-                               "--print-limit", "20", bin, "--serve", NULL};
+                               "--print-limit", "20", bin, "--serve", memcheck ? "--exact-alloc" : NULL, NULL, NULL,
+                               NULL, NULL};
+    if (memcheck && ss->padding > 0) {   /* the sanitizer's options before the program */
+        memmove(argv_tool + 9, argv_tool + 7, 3 * sizeof argv_tool[0]);
+        argv_tool[7] = "--padding";
+        argv_tool[8] = pad;
+    }
     tg_spawn_opts o = {.argv = ss->tool ? argv_tool : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R->lab->gpu,
                        .max_tasks = ss->tool ? 128 : 64,

@@ -497,7 +497,7 @@ static int write_records(const char *path, int argc, char **argv, int warmup, in
         tl_stats st = {reps, c[i].t.median_ms, c[i].t.min_ms, c[i].t.max_ms};
         tl_record_row row = {"ceiling", "", c[i].variant, 0, 0, 0, 0, -1, -1, -1, -1, ok ? "PASS" : "FAIL",
                              ok ? &st : NULL, ok && c[i].is_flops ? c[i].value : -1,
-                             ok && !c[i].is_flops ? c[i].value : -1, NULL, -1, -1, -1, -1};
+                             ok && !c[i].is_flops ? c[i].value : -1, NULL, -1, -1, -1, -1, NULL};
         tl_records_row(&rec, &row);
     }
     if (tl_records_close(&rec, err, sizeof err) != 0) {

@@ -17,7 +17,7 @@ set xrange [size_min / 1.3 : size_max * 1.3]
 set yrange [*:peak_gflops * 2.5]
 # plot | ceiling names | key, side by side, so that neither covers a curve
 set rmargin at screen 0.64
-set key at screen 0.99, graph 1 right top reverse Left samplen 2 spacing 1.1 font ",24" title "kernels"
+set key at screen 0.97, graph 1 right top reverse Left samplen 2 spacing 1.1 font ",23" width 1 title "kernels"
 
 # The ceilings, named in the right margin at their height.
 lab(y, text, s) = sprintf("set label \"%s\" at graph 1.01, first %g left front font \",22\" textcolor rgb \"%s\"", text, y, s)

@@ -441,7 +441,10 @@ static int write_sweep(const dataset *d, const char *dir, size_t *nrows, char *e
     if (!fp)
         return -1;
     fputs("# lab 05 sweep, in records order; NaN = not given\n"
-          "# idx \"label\" tile regs smem_bytes occ_calc occ_api gflops\n", fp);
+          "# idx \"label\" tile regs smem_bytes occ_calc occ_api gflops limit micro\n"
+          "# limit: what bounds the resident blocks (records column limit): 0 threads, 1 warps, 2 blocks,\n"
+          "#   3 registers, 4 shared memory, NaN not recorded (an older file, or calculator != API)\n"
+          "# micro: side of the square of P one thread computes (sweep_rtR: R; the lecture's kernel: 1)\n", fp);
     size_t count = 0;
     for (size_t i = 0; i < d->npass; i++) {
         const tl_rec_row *r = d->pass[i].row;
@@ -453,7 +456,16 @@ static int write_sweep(const dataset *d, const char *dir, size_t *nrows, char *e
         put_real(fp, r->occ_calc);
         put_real(fp, r->occ_api);
         put_real(fp, r->gflops);
-        fputc('\n', fp);
+        static const char *const limits[] = {"threads", "warps", "blocks", "registers", "shared"};
+        double lim = NAN;
+        for (int l = 0; l < 5; l++)
+            if (strcmp(r->limit, limits[l]) == 0)
+                lim = l;
+        put_real(fp, lim);
+        int micro = 1;   /* the contract's names: sweep_t{8,16,32}[_cap]_s*k, sweep_rt{R}_s*k */
+        if (strncmp(r->variant, "sweep_rt", 8) == 0)
+            micro = atoi(r->variant + 8);
+        fprintf(fp, " %d\n", micro > 0 ? micro : 1);
         count++;
     }
     *nrows = count;

@@ -324,7 +324,7 @@ int main(int argc, char **argv)
             shared = t[i].shared_wf * SHARED_WAVEFRONT_BYTES;
         }
         tl_record_row row = {"traffic", "speed", t[i].variant, (int)size, (int)size, (int)size, 0, -1, -1, -1, -1,
-                             "PASS", NULL, -1, -1, model ? "model" : "measured", dram, l2, l1, shared};
+                             "PASS", NULL, -1, -1, model ? "model" : "measured", dram, l2, l1, shared, NULL};
         tl_records_row(&rec, &row);
         printf("  %-18s %s  DRAM %9.3f GB  L2 %9.3f GB  L1 %9.3f GB  shared %9.3f GB\n", t[i].variant,
                model ? "model   " : "measured", dram / 1e9, l2 / 1e9, l1 / 1e9, shared / 1e9);

@@ -119,8 +119,8 @@ ParameterizedTestParameters(emulated, hint_is_named_at_the_rows_own_sizes)
     static wrong_row rows[WRONG_MAX_ROWS], keep[WRONG_MAX_ROWS];
     char why[300];
     int n = wrong_manifest_load(TL_WRONG_MANIFEST, "04", rows, why, sizeof why), k = 0;
-    for (int i = 0; i < n; ++i)
-        if (strstr(rows[i].args, "--sizes"))
+    for (int i = 0; i < n; ++i)   /* "kit check: ..." rows leave P right: no checker hint to name */
+        if (strstr(rows[i].args, "--sizes") && strncmp(rows[i].expect[0], "kit check: ", 11) != 0)
             keep[k++] = rows[i];
     return cr_make_param_array(wrong_row, keep, (size_t)k);
 }

@@ -1,14 +1,14 @@
 /* test_grader_class.c: the grader end to end on a lab 01 class folder: the solution (as a folder,
  * a .tar.gz and a .zip), the known-wrong submissions (tests/wrong/01), the hostile corpus
  * (tests/hostile/01) and refused archives. The class is graded once per tl-grade binary (a stamp
- * file); every test below reads its verdicts. Also: usage errors, a killed run that is restarted,
- * the student edition, and the GPU hostiles (skipped without a GPU and lab 03). */
+ * file); every test below reads its verdicts, and one more run must refuse its out dir under
+ * another secret. The grader's other runs (lab 03 emulated, usage, restart, kit check and
+ * release, GPU hostiles) are in test_grader_runs.c; the helpers both use in grader_test_util.c. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "grader_test_util.h"
 #include "util.h"
 
 #define TG      TL_BUILD_ROOT "/grader/tl-grade"
@@ -26,18 +27,6 @@
 #define IN      CLASS "/in"
 #define OUT     CLASS "/out"
 #define LIMIT   900
-
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int sh(const char *fmt, ...)
-{
-    char cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd, fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 static void put_submission(const char *name, const char *src, const char *prefix)
 {
@@ -125,97 +114,11 @@ static void class_run(void)
     tg_write_atomic(CLASS "/stamp", stamp, strlen(stamp));
 }
 
-/* results.json, loaded with cJSON; every check below reads its fields. */
-static cJSON *load_results(const char *path, const char *student)
-{
-    char *s = tg_read_file(path, 1 << 22, NULL);
-    cr_assert(s, "no results.json for %s", student);
-    cJSON *js = cJSON_Parse(s);
-    cr_assert(js, "results.json of %s is not JSON:\n%.2000s", student, s);
-    free(s);
-    return js;
-}
-
 static cJSON *results(const char *student)
 {
     char p[1024];
     snprintf(p, sizeof p, "%s/%s/results.json", OUT, student);
     return load_results(p, student);
-}
-
-static double number_at(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    cr_assert(cJSON_IsNumber(v), "results.json: no number '%s'", key);
-    return v->valuedouble;
-}
-
-/* The score of the tests graded on this machine (Gradescope's top-level score is scaled to the
- * lab's points when some test could not be graded here: tilelab.points). */
-static double score_of(const cJSON *js)
-{
-    return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "graded_score");
-}
-
-/* The score's maximum on this machine (tests not graded here left out): tilelab.max. */
-static double max_of(const cJSON *js)
-{
-    return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "max");
-}
-
-static const char *string_at(const cJSON *o, const char *key)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-    cr_assert(cJSON_IsString(v), "results.json: no string '%s'", key);
-    return v->valuestring;
-}
-
-/* The top output (Gradescope's "output"): the build, the refusal, the evidence, the score line. */
-static const char *output_of(const cJSON *js)
-{
-    return string_at(js, "output");
-}
-
-/* One test of "tests" by name (graded tests only). */
-static const cJSON *test_of(const cJSON *js, const char *name)
-{
-    const cJSON *t;
-    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(js, "tests"))
-        if (strcmp(string_at(t, "name"), name) == 0)
-            return t;
-    cr_assert_fail("no test '%s' in results.json", name);
-    return NULL;
-}
-
-/* 1 when any string anywhere in results.json contains needle. */
-static int any_text(const cJSON *j, const char *needle)
-{
-    if (cJSON_IsString(j))
-        return strstr(j->valuestring, needle) != NULL;
-    const cJSON *c;
-    cJSON_ArrayForEach(c, j)
-        if (any_text(c, needle))
-            return 1;
-    return 0;
-}
-
-static int count_failed(const cJSON *js)
-{
-    int n = 0;
-    const cJSON *t;
-    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(js, "tests"))
-        n += strcmp(string_at(t, "status"), "failed") == 0;
-    return n;
-}
-
-static void assert_test_in(const cJSON *js, const char *student, const char *test, int passed, const char *needle)
-{
-    const cJSON *t = test_of(js, test);
-    const char *status = string_at(t, "status"), *out = string_at(t, "output");
-    cr_assert_str_eq(status, passed ? "passed" : "failed", "%s: test '%s' should have %s:\n%s", student, test,
-                     passed ? "passed" : "failed", out);
-    if (needle)
-        cr_assert(strstr(out, needle), "%s: test '%s' should say '%s':\n%s", student, test, needle, out);
 }
 
 static void assert_test(const char *student, const char *test, int passed, const char *needle)
@@ -512,40 +415,6 @@ Test(hostile01, an_endless_loop_is_killed_at_the_wall_clock_limit_and_the_rest_i
     assert_test("cpu_infinite_loop", BL_HID, 1, NULL);
 }
 
-/* Processes whose command line holds needle and that belong to the run whose out dir's path ends
- * in scope: their command line names it (no bubblewrap) or one of their mounts comes from it (the
- * sandbox's /build; mountinfo gives the path within its filesystem, so the callers drop the out
- * dir's first component). Other kits' tests on the same machine run lab01 --serve too. */
-static int processes_running(const char *needle, const char *scope)
-{
-    DIR *d = opendir("/proc");
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        if (e->d_name[0] < '1' || e->d_name[0] > '9')
-            continue;
-        char p[300], cmd[4096] = "";
-        snprintf(p, sizeof p, "/proc/%s/cmdline", e->d_name);
-        FILE *f = fopen(p, "r");
-        if (!f)
-            continue;
-        size_t r = fread(cmd, 1, sizeof cmd - 1, f);
-        fclose(f);
-        for (size_t i = 0; i < r; ++i)
-            if (!cmd[i])
-                cmd[i] = ' ';
-        cmd[r] = '\0';
-        if (!strstr(cmd, needle))
-            continue;
-        snprintf(p, sizeof p, "/proc/%s/mountinfo", e->d_name);
-        char *mounts = tg_read_file(p, 1 << 22, NULL);
-        n += strstr(cmd, scope) != NULL || (mounts && strstr(mounts, scope) != NULL);
-        free(mounts);
-    }
-    closedir(d);
-    return n;
-}
-
 Test(hostile01, a_fork_bomb_is_contained_and_leaves_no_process_behind, .timeout = LIMIT)
 {
     assert_test("fork_bomb", IJK_PUB, 0, "wall-clock limit");
@@ -692,171 +561,6 @@ Test(hostile01, the_report_says_whether_seccomp_was_used, .timeout = LIMIT)
     cJSON_Delete(js);
 }
 
-/* ------------------------------------------------------------ lab 03, emulated */
-
-#define CLASS3  TL_BUILD_ROOT "/tests/class03emu"
-#define T16_PUB "tiled kernel TILE_WIDTH 16 (tiled16), public sizes"
-#define T32_PUB "tiled kernel TILE_WIDTH 32 (tiled32), public sizes"
-#define RACE03  "no shared-memory races (racecheck, tiled16)"
-#define SPEED03 "speed against the reference (tiled32)"
-
-/* A lab 03 class graded with --emulate (the labs/emulated programs): the solution, two known-wrong
- * kernels and a policy breaker. Graded once per tl-grade binary, like the lab 01 class. */
-static void class03_run(void)
-{
-    if (!tg_is_dir(TL_SOURCE_ROOT "/labs/03-tiled-kernel"))
-        cr_skip_test("lab 03 is not in this kit");
-    if (sh("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc") != 0)
-        cr_skip_test("no nvcc: lab 03 cannot be built here");
-    struct stat st, me;
-    cr_assert_eq(stat(TG, &st), 0, "tl-grade is not built");
-    cr_assert_eq(stat("/proc/self/exe", &me), 0);
-    char stamp[160];
-    snprintf(stamp, sizeof stamp, "%lld-%lld %lld-%lld\n", (long long)st.st_mtime, (long long)st.st_size,
-             (long long)me.st_mtime, (long long)me.st_size);
-    char *old = tg_read_file(CLASS3 "/stamp", 128, NULL);
-    int fresh = old && strcmp(old, stamp) == 0;
-    free(old);
-    if (fresh && tg_is_file(CLASS3 "/out/summary.md"))
-        return;
-    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/solution' '%s/in/nosync1' '%s/in/tile-transposed' "
-                    "'%s/in/getenv' '%s/in/network_socket' && echo 31337 > '%s/secret' && "
-                    "cp '%s/tests/hostile/03/network_socket.cu' '%s/in/network_socket/tiled.cu'",
-                    CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
-    cr_assert_eq(sh("cp '%s/solutions/03-tiled-kernel/tiled.cu' '%s/in/solution/' && "
-                    "cp '%s/tests/wrong/03/nosync1.cu' '%s/in/nosync1/tiled.cu' && "
-                    "cp '%s/tests/wrong/03/tile-transposed.cu' '%s/in/tile-transposed/tiled.cu' && "
-                    "{ cat '%s/solutions/03-tiled-kernel/tiled.cu'; printf '#include <stdlib.h>\\n"
-                    "__attribute__((used)) static const char *tl_peek(void) { return getenv(\"HOME\"); }\\n'; } "
-                    "> '%s/in/getenv/tiled.cu'",
-                    TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
-    int rc = sh("PATH=\"$PATH:/usr/local/cuda/bin\" '%s' --kit '%s' --lab 03 --emulate --out '%s/out' "
-                "--secret '%s/secret' --jobs 2 '%s'/in/* > '%s/run.log' 2>&1", TG, TL_SOURCE_ROOT, CLASS3, CLASS3,
-                CLASS3, CLASS3);
-    char *log = tg_read_file(CLASS3 "/run.log", 1 << 20, NULL);
-    cr_assert_eq(rc, 0, "the lab 03 emulated class run failed (exit %d):\n%s", rc, log ? log : "");
-    free(log);
-    tg_write_atomic(CLASS3 "/stamp", stamp, strlen(stamp));
-}
-
-static cJSON *results3(const char *student)
-{
-    char p[1024];
-    snprintf(p, sizeof p, "%s/out/%s/results.json", CLASS3, student);
-    return load_results(p, student);
-}
-
-static void assert_test3(const char *student, const char *test, int passed, const char *needle)
-{
-    cJSON *js = results3(student);
-    assert_test_in(js, student, test, passed, needle);
-    cJSON_Delete(js);
-}
-
-Test(class03emu, the_solution_gets_every_graded_point_and_speed_is_not_graded, .timeout = LIMIT)
-{
-    class03_run();
-    cJSON *js = results3("solution");
-    cr_assert_float_eq(score_of(js), max_of(js), 1e-9, "the solution scored %g of %g", score_of(js), max_of(js));
-    cr_assert_float_eq(max_of(js), 80.0, 1e-9, "emulated: out of 100 minus the 20 speed points");
-    cr_assert(any_text(js, "refused (not attempted): speed is measured only on a real GPU"), "%s", output_of(js));
-    cr_assert(any_text(js, "not run under emulation (too large for the CPU"), "%s", output_of(js));
-    cJSON_Delete(js);
-    assert_test3("solution", T16_PUB, 1, "not run under emulation");
-    assert_test3("solution", RACE03, 1, "emulated build");
-}
-
-Test(class03emu, a_missing_syncthreads_loses_points_as_a_race, .timeout = LIMIT)
-{
-    class03_run();
-    cJSON *js = results3("nosync1");
-    cr_assert(score_of(js) < max_of(js), "nosync1 scored %g of %g", score_of(js), max_of(js));
-    cJSON_Delete(js);
-    assert_test3("nosync1", T16_PUB, 0, "race");
-    assert_test3("nosync1", RACE03, 0, "tilelab-emu:");
-}
-
-Test(class03emu, a_transposed_tile_load_loses_points_as_swapped_indices, .timeout = LIMIT)
-{
-    class03_run();
-    cJSON *js = results3("tile-transposed");
-    cr_assert(score_of(js) < max_of(js), "tile-transposed scored %g of %g", score_of(js), max_of(js));
-    cJSON_Delete(js);
-    assert_test3("tile-transposed", T32_PUB, 0, "wrong result");
-}
-
-Test(class03emu, a_getenv_call_loses_the_policy_points_and_is_named, .timeout = LIMIT)
-{
-    class03_run();
-    cJSON *js = results3("getenv");
-    cr_assert_float_eq(score_of(js), max_of(js) - 5, 1e-9, "getenv scored %g of %g", score_of(js), max_of(js));
-    cJSON_Delete(js);
-    assert_test3("getenv", "policy: no network, processes, files or asm (tiled.cu)", 0, "links getenv");
-    char *md = tg_read_file(CLASS3 "/out/summary.md", 1 << 22, NULL);
-    cr_assert(md && strstr(md, "policy violation"), "summary.md does not name the violation");
-    free(md);
-}
-
-Test(class03emu, a_network_socket_is_killed_by_seccomp_and_named, .timeout = LIMIT)
-{
-    class03_run();
-    cJSON *js = results3("network_socket");
-    cr_assert(score_of(js) < max_of(js) - 5, "network_socket scored %g of %g", score_of(js), max_of(js));
-    int seccomp = strstr(string_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "isolation"),
-                         "seccomp (no inet sockets)") != NULL;
-    cJSON_Delete(js);
-    assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0, "links socket");
-    if (seccomp) {
-        assert_test3("network_socket", T16_PUB, 0, "killed: tried to open a network socket");
-        assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0,
-                     "killed: tried to open a network socket");
-    }
-}
-
-/* ------------------------------------------------------------ usage */
-
-Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
-{
-    cr_assert_eq(sh("'%s' --kit '%s' --lab 07 --out /tmp/tl-u x 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "unknown lab");
-    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --out /tmp/tl-u /nonexistent/alice 2>/dev/null", TG, TL_SOURCE_ROOT), 2,
-                 "missing submission");
-    cr_assert_eq(sh("touch /tmp/tl-u-file && '%s' --kit '%s' --lab 01 --out /tmp/tl-u-file '%s/labs/01-cpu-baseline' "
-                    "2>/dev/null", TG, TL_SOURCE_ROOT, TL_SOURCE_ROOT), 2, "out dir is a file");
-    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --out /tmp/tl-u 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "no submissions");
-    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 --bogus 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "unknown option");
-    cr_assert_eq(sh("'%s' --kit '%s' --lab 01 2>/dev/null", TG, TL_SOURCE_ROOT), 2, "no --out");
-    /* The same through the front door's script. */
-    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-grade.sh' --help >/dev/null", TL_SOURCE_ROOT,
-                    TL_BUILD_ROOT, TL_SOURCE_ROOT), 0, "kit grade --help");
-    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-grade.sh' --lab 07 --out /tmp/tl-u x 2>/dev/null",
-                    TL_SOURCE_ROOT, TL_BUILD_ROOT, TL_SOURCE_ROOT), 2, "kit grade with an unknown lab");
-    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD=/nonexistent sh '%s/grader/kit-grade.sh' --help 2>/dev/null",
-                    TL_SOURCE_ROOT, TL_SOURCE_ROOT), 2, "kit grade without a configured build");
-    sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
-}
-
-Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300)
-{
-    if (sh("command -v bwrap >/dev/null && command -v git >/dev/null") != 0)
-        cr_skip_test("no bubblewrap or git here: the kit is built per submission, not once");
-    const char *d = TL_BUILD_ROOT "/tests/brokenkit";
-    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/kit/labs/01-cpu-baseline' '%s/in/alice' && cd '%s/kit' && git init -q && "
-                    "printf \"project('broken', 'c')\\nerror('this kit is broken on purpose')\\n\" > meson.build && "
-                    "echo '# lab 01' > labs/01-cpu-baseline/meson.build && cp '%s/solutions/01-cpu-baseline/gmm.c' "
-                    "labs/01-cpu-baseline/ && cp labs/01-cpu-baseline/gmm.c '%s/in/alice/' && git add -A && "
-                    "git -c user.email=t@example.org -c user.name=t commit -qm kit", d, d, d, d, TL_SOURCE_ROOT, d), 0);
-    char log[1100];
-    snprintf(log, sizeof log, "%s/run.log", d);
-    int rc = sh("'%s' --kit '%s/kit' --lab 01 --out '%s/out' --public-only '%s/in/alice' > '%s' 2>&1", TG, d, d, d, log);
-    char *text = tg_read_file(log, 1 << 20, NULL);
-    cr_assert_eq(rc, 3, "a kit that does not build must exit 3 (grader-side), got %d:\n%s", rc, text);
-    cr_assert(text && strstr(text, "not graded: the kit itself"), "%s", text);
-    free(text);
-    char done[1100];
-    snprintf(done, sizeof done, "%s/out/alice/.done", d);
-    cr_assert_neq(access(done, F_OK), 0, "a student was marked graded while the kit itself did not build");
-}
-
 Test(usage, an_out_dir_of_another_secret_or_lab_is_refused, .timeout = LIMIT)
 {
     class_run();
@@ -866,140 +570,3 @@ Test(usage, an_out_dir_of_another_secret_or_lab_is_refused, .timeout = LIMIT)
     sh("rm -f /tmp/tl-other-secret");
 }
 
-/* ------------------------------------------------------------ restart */
-
-Test(resume, a_killed_run_started_again_loses_nothing_and_skips_finished_work, .timeout = LIMIT)
-{
-    const char *dir = TL_BUILD_ROOT "/tests/resume01";
-    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/a_solution' '%s/in/b_wrong' '%s/in/c_slow'", dir, dir, dir, dir), 0);
-    cr_assert_eq(sh("cp '%s/solutions/01-cpu-baseline/gmm.c' '%s/in/a_solution/' && "
-                    "cp '%s/tests/wrong/01/loop_short.c' '%s/in/b_wrong/gmm.c' && "
-                    "cp '%s/tests/hostile/01/cpu_infinite_loop.c' '%s/in/c_slow/gmm.c'",
-                    TL_SOURCE_ROOT, dir, TL_SOURCE_ROOT, dir, TL_SOURCE_ROOT, dir), 0);
-    char out[1024], a[1024], b[1024], c[1024];
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(a, sizeof a, "%s/in/a_solution", dir);
-    snprintf(b, sizeof b, "%s/in/b_wrong", dir);
-    snprintf(c, sizeof c, "%s/in/c_slow", dir);
-    pid_t p = fork();
-    if (p == 0) {
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        dup2(nul, 2);
-        execl(TG, TG, "--kit", TL_SOURCE_ROOT, "--lab", "01", "--out", out, "--jobs", "1", a, b, c, (char *)NULL);
-        _exit(127);
-    }
-    char marker[1100];
-    snprintf(marker, sizeof marker, "%s/a_solution/.done", out);
-    for (int i = 0; i < 600 && access(marker, F_OK) != 0; ++i)
-        usleep(100 * 1000);
-    cr_assert_eq(access(marker, F_OK), 0, "the first submission never finished");
-    kill(p, SIGKILL);                            /* mid-run: b or c is being graded */
-    waitpid(p, NULL, 0);
-    char *first = tg_read_file(marker, 256, NULL);
-    usleep(300 * 1000);
-    char log[1100];
-    snprintf(log, sizeof log, "%s/rerun.log", dir);
-    int rc = sh("'%s' --kit '%s' --lab 01 --out '%s' --jobs 1 '%s' '%s' '%s' > '%s' 2>&1", TG, TL_SOURCE_ROOT, out, a, b, c, log);
-    char *text = tg_read_file(log, 1 << 20, NULL);
-    cr_assert_eq(rc, 0, "the restarted run failed:\n%s", text);
-    cr_assert(strstr(text, "a_solution ... 100/100 (graded earlier"), "the finished submission was graded again:\n%s", text);
-    char *again = tg_read_file(marker, 256, NULL);
-    cr_assert_str_eq(first, again, "the finished result changed");
-    char *csv = tg_read_file(TL_BUILD_ROOT "/tests/resume01/out/gradebook.csv", 1 << 20, NULL);
-    cr_assert(csv && strstr(csv, "\na_solution,100.00") && strstr(csv, "\nb_wrong,70.00") && strstr(csv, "\nc_slow,70.00"),
-              "gradebook after the restart:\n%s", csv ? csv : "(none)");
-    free(first); free(again); free(text); free(csv);
-    cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve", strchr(out + 1, '/')), 0,
-                 "the killed run left student processes");
-}
-
-/* ------------------------------------------------------------ kit check, kit release */
-
-Test(kit, kit_check_fails_on_the_skeleton_with_the_teaching_output, .timeout = LIMIT)
-{
-    char log[] = TL_BUILD_ROOT "/tests/kitcheck.log";
-    int rc = sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-check.sh' 01 > '%s' 2>&1", TL_SOURCE_ROOT, TL_BUILD_ROOT,
-                TL_SOURCE_ROOT, log);
-    char *text = tg_read_file(log, 1 << 20, NULL);
-    cr_assert_eq(rc, 1, "kit check 01 on the skeleton should exit 1:\n%s", text);
-    cr_assert(strstr(text, "FAIL  GMM_CPU (cpu_ijk), public sizes") && strstr(text, "likely:"), "%s", text);
-    free(text);
-    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-check.sh' 09 >/dev/null 2>&1", TL_SOURCE_ROOT,
-                    TL_BUILD_ROOT, TL_SOURCE_ROOT), 2, "an unknown lab is a usage error");
-}
-
-Test(kit, kit_checks_failed_build_is_a_fail_quoting_the_compiler_never_a_skip, .timeout = 60)
-{
-    const char *dir = TL_BUILD_ROOT "/tests/kitcheck-failed";
-    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s' && printf '%%s\\n' '[1/2] Compiling C object lab01.p/gmm.c.o' "
-                    "'../labs/01-cpu-baseline/gmm.c:36:9: error: expected expression before token' "
-                    "'ninja: build stopped: subcommand failed.' > '%s/build.log'", dir, dir, dir), 0);
-    char log[1100];
-    snprintf(log, sizeof log, "%s/out.txt", dir);
-    int rc = sh("'%s' --kit '%s' --check --quiet --lab 01 --out '%s/out' --build-failed '%s/build.log' > '%s' 2>&1", TG,
-                TL_SOURCE_ROOT, dir, dir, log);
-    char *text = tg_read_file(log, 1 << 20, NULL);
-    cr_assert_eq(rc, 1, "a failed build must exit 1 (a check failed), got %d:\n%s", rc, text);
-    cr_assert(strstr(text, "BUILD FAILED") && strstr(text, "gmm.c:36:9: error: expected expression"), "%s", text);
-    free(text);
-    cr_assert_eq(sh("'%s' --check --lab 01 --out '%s/out' --build-failed /nonexistent/log 2>/dev/null", TG, dir), 2,
-                 "a missing log is a usage error");
-}
-
-Test(kit, print_pristine_lists_the_kit_without_solutions_tests_or_builds, .timeout = 60)
-{
-    char list[] = TL_BUILD_ROOT "/tests/pristine.txt";
-    cr_assert_eq(sh("'%s' --print-pristine '%s' > '%s'", TG, TL_SOURCE_ROOT, list), 0);
-    char *text = tg_read_file(list, 1 << 22, NULL);
-    cr_assert(text && strstr(text, "labs/01-cpu-baseline/gmm.c\n") && strstr(text, "grader/tl-grade.c\n"), "%s", text);
-    cr_assert_eq(sh("grep -qE '^(solutions|tests|build[^/]*|\\.git)/' '%s'", list), 1,
-                 "the pristine list holds solutions/, tests/, a build folder or .git");
-    free(text);
-}
-
-Test(kit, the_student_edition_has_no_solutions_builds_and_checks, .timeout = LIMIT)
-{
-    char dest[] = "/tmp/tl-release-XXXXXX";
-    cr_assert(mkdtemp(dest));                     /* empty: kit release may use it */
-    char log[] = TL_BUILD_ROOT "/tests/release.log";
-    int rc = sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' > '%s' 2>&1", TL_SOURCE_ROOT, TL_BUILD_ROOT,
-                TL_SOURCE_ROOT, dest, log);
-    char *text = tg_read_file(log, 1 << 20, NULL);
-    cr_assert_eq(rc, 0, "kit release failed:\n%s", text);
-    free(text);
-    char p[1024];
-    snprintf(p, sizeof p, "%s/solutions", dest);
-    cr_assert_not(tg_is_dir(p), "the student edition has solutions/");
-    snprintf(p, sizeof p, "%s/tests", dest);
-    cr_assert_not(tg_is_dir(p), "the student edition has tests/ (the wrong and hostile corpus)");
-    snprintf(p, sizeof p, "%s/labs/01-cpu-baseline/gmm.c", dest);
-    cr_assert(tg_is_file(p));
-    cr_assert_eq(sh("grep -q 'TODO' '%s'", p), 0, "the lab file is not the skeleton");
-    cr_assert_eq(sh("TL_ROOT='%s' TL_BUILD='%s' sh '%s/grader/kit-release.sh' '%s' >/dev/null 2>&1", TL_SOURCE_ROOT,
-                    TL_BUILD_ROOT, TL_SOURCE_ROOT,
-                    dest), 2, "kit release overwrote a non-empty folder");
-    sh("rm -rf '%s'", dest);
-}
-
-/* ------------------------------------------------------------ GPU hostiles */
-
-Test(hostile03, gpu_hostiles_are_graded_on_a_gpu_only, .timeout = LIMIT)
-{
-    if (!tg_is_dir(TL_SOURCE_ROOT "/labs/03-tiled-kernel"))
-        cr_skip_test("lab 03 is not in this kit yet: tests/hostile/03 waits for it");
-    if (access("/dev/nvidiactl", F_OK) != 0)
-        cr_skip_test("no GPU here: tests/hostile/03 runs on the GPU machine (grader/README.md says how)");
-    const char *dir = TL_BUILD_ROOT "/tests/class03";
-    const char *names[] = {"gpu_infinite_loop", "huge_cudamalloc", "device_reset", NULL};
-    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in'", dir, dir), 0);
-    for (int i = 0; names[i]; ++i)
-        cr_assert_eq(sh("mkdir -p '%s/in/%s' && cp '%s/tests/hostile/03/%s.cu' '%s/in/%s/tiled.cu'", dir, names[i],
-                        TL_SOURCE_ROOT, names[i], dir, names[i]), 0);
-    int rc = sh("'%s' --kit '%s' --lab 03 --out '%s/out' --jobs 1 '%s'/in/* > '%s/run.log' 2>&1", TG, TL_SOURCE_ROOT,
-                dir, dir, dir);
-    cr_assert_eq(rc, 0, "the lab 03 hostile run failed (see %s/run.log)", dir);
-    char *md = tg_read_file(TL_BUILD_ROOT "/tests/class03/out/summary.md", 1 << 22, NULL);
-    cr_assert(md && strstr(md, "gpu_infinite_loop") && strstr(md, "wall-clock limit"), "%s", md ? md : "");
-    free(md);
-}

@@ -100,7 +100,8 @@ Test(table, every_test_names_a_variant_and_speed_tests_have_a_size_and_falling_t
         for (int t = 0; t < l->ntests; ++t) {
             const tl_lab_test *x = &l->tests[t];
             cr_assert_gt(x->points, 0, "lab %s test '%s' is worth nothing", l->id, x->name);
-            if (x->kind == TL_TEST_CALC || x->kind == TL_TEST_CALC_API || x->kind == TL_TEST_POLICY)
+            if (x->kind == TL_TEST_CALC || x->kind == TL_TEST_CALC_API || x->kind == TL_TEST_POLICY ||
+                x->kind == TL_TEST_DEVFACTS)
                 continue;
             cr_assert(tl_lab_variant_find(l, x->variant), "lab %s test '%s' names unknown variant '%s'", l->id,
                       x->name, x->variant);
@@ -324,6 +325,29 @@ Test(work, the_lectures_tiled_kernel_meets_the_rule_and_its_figures_say_2_over_T
             cr_assert_eq(tl_work_judge(l4, T, sizes[i][0], sizes[i][1], sizes[i][2], &r, head, sizeof head, NULL, 0), 0,
                          "%dx%dx%d T=%d: %s", sizes[i][0], sizes[i][1], sizes[i][2], T, head);
         }
+}
+
+Test(work, a_tiled_kernel_without_guards_on_its_loads_passes_at_ragged_sizes_and_lab_02s_does_not,
+     .timeout = 10)
+{
+    const tl_lab_info *l4 = tl_lab_find("04");
+    char head[400];
+    /* Every thread loads one M and one N element per phase (clamped in bounds, or read then masked). */
+    int sizes[][3] = {{17, 17, 17}, {1000, 1000, 1000}, {33, 17, 9}, {1025, 1025, 1025}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        int m = sizes[i][0], k = sizes[i][1], n = sizes[i][2], T = 32;
+        unsigned long long pad = 2ULL * T * T * ((m + T - 1) / T) * ((n + T - 1) / T) * ((k + T - 1) / T);
+        tl_work_counts c = {1, pad, (unsigned long long)m * n, 2ULL * m * n * k, pad, 0};
+        cr_assert_eq(tl_work_judge(l4, T, m, k, n, &c, head, sizeof head, NULL, 0), 0, "%dx%dx%d: %s", m, k, n, head);
+    }
+    /* Lab 02's kernel at 17^3 with T = 32 still loads 4.8x that unguarded tiled kernel, and at 1000
+     * 30x: both judged, both fail. */
+    tl_work_counts n17 = {1, 2ULL * 17 * 17 * 17, 17 * 17, 0, 0, 0};
+    cr_assert_eq(tl_work_judge(l4, 32, 17, 17, 17, &n17, head, sizeof head, NULL, 0), 1, "4.8x the unguarded count");
+    cr_assert(strstr(head, "not tiled"), "%s", head);
+    tl_work_counts n1000 = {1, 2000000000ULL, 1000000, 1, 2000000000ULL, 0};
+    cr_assert_eq(tl_work_judge(l4, 32, 1000, 1000, 1000, &n1000, head, sizeof head, NULL, 0), 1);
+    cr_assert(strstr(head, "not tiled: 2 global loads per multiply-add"), "%s", head);
 }
 
 Test(work, lab_02s_kernel_in_a_tiled_lab_is_not_tiled_and_says_why, .timeout = 10)

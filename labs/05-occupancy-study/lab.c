@@ -248,6 +248,19 @@ static int api_table(void)
 
 /* ------------------------------------------------------------------ part B: the sweep */
 
+/* The records' name of a limit (column `limit`, common/CONTRACTS.md section 4): one word each. */
+static const char *tl_sweep_limit_token(tl_occ_limit l)
+{
+    switch (l) {
+    case TL_OCC_THREADS: return "threads";
+    case TL_OCC_WARPS: return "warps";
+    case TL_OCC_BLOCKS: return "blocks";
+    case TL_OCC_REGISTERS: return "registers";
+    case TL_OCC_SHARED_MEMORY: return "shared";
+    }
+    return NULL;
+}
+
 static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, int reps,
                      tl_records *rec, int quiet)
 {
@@ -262,14 +275,14 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
     double *ref = malloc(sizeof(double) * (size_t)W * W), *absref = malloc(sizeof(double) * (size_t)W * W);
     tl_reference_gemm(M.data, N.data, ref, absref, W, W, W);
     printf("\npart B: the tiled kernel at Width %d under different budgets (checked, then timed: median of %d, L2 flushed)\n", W, reps);
-    printf("  %-24s %4s %5s %7s %9s %8s %6s %10s\n", "config", "tile", "regs", "smem", "blk calc", "blk API",
-           "occ", "GFLOP/s");
+    printf("  %-24s %4s %7s %5s %7s %9s %8s %6s %-13s %10s\n", "config", "tile", "threads", "regs", "smem",
+           "blk calc", "blk API", "occ", "limit", "GFLOP/s");
     (void)dev;
     for (int i = 0; i < tl_sweep_config_count(); ++i) {
         tl_sweep_config c;
         tl_sweep_config_get(i, &c);
         char err[512] = "";
-        int regs = 0, ssmem = 0, maxt = 0, api = 0, threads = c.tile * c.tile;
+        int regs = 0, ssmem = 0, maxt = 0, api = 0, threads = c.threads;
         if (tl_sweep_api(c.kernel, threads, c.dyn_smem, &regs, &ssmem, &maxt, &api, err, sizeof err) != 0) {
             printf("  %-24s FAIL: %s\n", c.name, err);
             ++fail;
@@ -278,6 +291,9 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
         tl_occ_kernel k = {threads, regs, ssmem + c.dyn_smem};
         tl_occ_result r;
         int calc = guarded_occupancy(gd, &k, &r, NULL) == 0 ? r.blocks_per_sm : 0;
+        /* The resource that bounds this point, as the calculator names it; recorded only when the
+         * calculator agrees with the CUDA API (a calculator that disagrees names nothing). */
+        const char *limit = calc > 0 && calc == api ? tl_sweep_limit_token(r.limit) : NULL;
         double occ_calc = (double)calc * ((threads + 31) / 32) / gd->max_warps_per_sm;
         double occ_api = (double)api * ((threads + 31) / 32) / gd->max_warps_per_sm;
         tl_gpu_case gc;
@@ -311,13 +327,15 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
         char rate[32] = "-";
         if (timed)
             snprintf(rate, sizeof rate, "%.1f", tl_gflops(W, W, W, st.median_ms));
-        printf("  %-24s %4d %5d %7d %9d %8d %5.0f%% %10s%s%s\n", c.name, c.tile, regs, ssmem + c.dyn_smem,
-               calc, api, 100 * occ_api, strcmp(status, "PASS") ? "FAIL" : rate,
+        printf("  %-24s %4d %7d %5d %7d %9d %8d %5.0f%% %-13s %10s%s%s\n", c.name, c.tile, threads, regs,
+               ssmem + c.dyn_smem, calc, api, 100 * occ_api, limit ? limit : calc != api ? "calc != API" : "-",
+               strcmp(status, "PASS") ? "FAIL" : rate,
                *reason ? "  " : "", reason);
         if (rec) {
             tl_record_row row = {"sweep", "05", c.name, W, W, W, c.tile, regs, ssmem + c.dyn_smem,
                                  occ_calc, occ_api, status, timed ? &st : NULL,
-                                 timed ? tl_gflops(W, W, W, st.median_ms) : -1, -1, NULL, -1, -1, -1, -1};
+                                 timed ? tl_gflops(W, W, W, st.median_ms) : -1, -1, NULL, -1, -1, -1, -1,
+                                 limit};
             tl_records_row(rec, &row);
         }
     }
@@ -341,7 +359,7 @@ static void usage(const tl_lab_info *info, FILE *out)
             "  --sweep         part B only (a GPU): the measured sweep, without part A\n"
             "  --serve         the grader's channel: configurations on fd 3, answers on fd 4\n"
             "  --api-table     the CUDA API's blocks per SM for the sweep's configurations (a GPU)\n"
-            "  --size W        Width of the sweep's product, a multiple of 32 (default %d)\n"
+            "  --size W        Width of the sweep's product, a multiple of 128 (default %d)\n"
             "  --reps N        timed runs per configuration, 1..1000 (default %d)\n"
             "  --records FILE  write the sweep as records (kind=sweep, common/CONTRACTS.md)\n"
             "  --quiet         failures and summaries only\n\n"
@@ -371,8 +389,9 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'R': records = optarg; break;
         case 's':
-            if (tl_parse_int(optarg, 32, 16384, &v) != 0 || v % 32) {
-                fprintf(stderr, "lab05: --size '%s': give a multiple of 32 from 32 to 16384\n", optarg);
+            if (tl_parse_int(optarg, 128, 16384, &v) != 0 || v % 128) {
+                fprintf(stderr, "lab05: --size '%s': give a multiple of 128 from 128 to 16384 (the "
+                        "register-tiled sweep kernel computes 128 x 128 tiles of P)\n", optarg);
                 return TL_EXIT_USAGE;
             }
             W = (int)v;

@@ -120,13 +120,17 @@ int  tl_occ_compare(const tl_occ_device *d, const tl_occ_kernel *k, int want_rc,
 #define TL_SWEEP_REG_CAP 24       /* registers per thread of the capped sweep kernels       */
 
 /* The sweep's kernels: lab 03's tiled kernel stamped out for tile widths 8, 16, 32, each as
- * compiled freely and with __maxnreg__ capping its registers, each run with extra
- * dynamic shared memory (none, 16 KiB, 48 KiB, 100 KiB) that it does not use, to lower the
- * number of resident blocks. */
+ * compiled freely and with __maxnreg__ capping its registers; and a register-tiled kernel
+ * (16 x 16 threads, each R x R elements of P, R = 2, 4, 8) whose registers, not its threads,
+ * limit the resident blocks. Each runs with extra dynamic shared memory (none, 16 KiB, 48 KiB,
+ * 100 KiB) that it does not use, to lower the number of resident blocks. */
 typedef struct tl_sweep_config {
-    char name[32];                /* "sweep_t16_cap_s48k"                                    */
+    char name[32];                /* "sweep_t16_cap_s48k", "sweep_rt8_s0k"                   */
     int  kernel;                  /* index into the kernels                                  */
-    int  tile;                    /* 8, 16, 32                                               */
+    int  tile;                    /* side of the square of P one block computes: 8, 16, 32,
+                                     and 32, 64, 128 for the register-tiled R = 2, 4, 8     */
+    int  threads;                 /* threads per block: tile x tile, or 256 (16 x 16)        */
+    int  micro;                   /* side of the square of P one thread computes: 1 or R     */
     int  capped;                  /* 1: registers capped with __maxnreg__(TL_SWEEP_REG_CAP)  */
     int  dyn_smem;                /* extra dynamic shared memory, bytes                      */
 } tl_sweep_config;
@@ -143,7 +147,7 @@ int  tl_sweep_device(tl_occ_device *d, char *err, size_t errlen);
 int  tl_sweep_api(int kern, int block_threads, int dyn_smem, int *regs, int *static_smem,
                   int *max_threads, int *api_blocks, char *err, size_t errlen);
 /* A tl_launch_fn for the harness; ctx points to a tl_sweep_config. Needs m = k = n, a
- * multiple of the config's tile. */
+ * multiple of the config's tile (128 for every kernel of the sweep). */
 int  tl_sweep_launch(const float *d_M, const float *d_N, float *d_P, int m, int k, int n, const void *ctx);
 
 #ifdef __cplusplus

@@ -1,13 +1,16 @@
-/* sweep.cu: lab 05 part B, the measured sweep (kit-owned: the student reads its numbers, the
- * kernels are lab 03's). Tile width 8, 16, 32; registers as compiled or capped; extra dynamic
- * shared memory that nothing uses, only to lower how many blocks fit on an SM.
+/* sweep.cu: lab 05 part B, the measured sweep (kit-owned: the student reads its numbers). Lab
+ * 03's kernel at tile width 8, 16, 32 with registers as compiled or capped; a register-tiled
+ * kernel (each thread R x R outputs, lab 06's idea) whose registers grow with R until they,
+ * not threads, limit the resident blocks; each with extra dynamic shared memory that nothing
+ * uses, only to lower how many blocks fit on an SM.
  *
  * Build:  part of lab05 when CUDA is on (labs/05-occupancy-study/meson.build)
  * Run:    build/labs/05-occupancy-study/lab05                 part A, then the sweep at Width 2048
  *         build/labs/05-occupancy-study/lab05 --size 4096 --records sweep.csv
  *
- * Scope: the lecture's kernel, unchanged, under different resource budgets. Nothing here is
- * tuned; what changes is only how many blocks the SM can hold at once. */
+ * Scope: the lecture's kernel, unchanged, under different resource budgets, and one register-
+ * tiled kernel written for clarity, not tuned (lab 06 tunes it). What the sweep varies is how
+ * many blocks the SM can hold at once, and which resource decides it. */
 #include <string.h>
 
 #include "cuda_check.h"
@@ -44,15 +47,65 @@ TL_SWEEP_KERNEL(sweep_t8_cap, 8, __maxnreg__(TL_SWEEP_REG_CAP))
 TL_SWEEP_KERNEL(sweep_t16_cap, 16, __maxnreg__(TL_SWEEP_REG_CAP))
 TL_SWEEP_KERNEL(sweep_t32_cap, 32, __maxnreg__(TL_SWEEP_REG_CAP))
 
+/* The register-heavy kernel: 16 x 16 threads compute a (16 R) x (16 R) tile of P, each thread
+ * the R x R elements P[Row0 + 16 i][Col0 + 16 j] (so a warp's stores stay coalesced), with the
+ * K dimension walked 16 at a time through shared memory. Its R x R accumulators live in
+ * registers: R = 2, 4, 8 take about 40, 60 and 130 registers a thread (ptxas, sm_90), enough
+ * that the register file, not the 2048 threads, caps the blocks per SM. Width a multiple of
+ * 16 R. The dynamic shared memory of the launch is never touched. */
+#define TL_SWEEP_RT_KERNEL(NAME, R)                                                          \
+    __global__ void __launch_bounds__(256) NAME(const float *Md, const float *Nd, float *Pd, \
+                                                int Width)                                   \
+    {                                                                                        \
+        enum { BT = 16 * R, KT = 16 };                                                       \
+        __shared__ float Mds[BT][KT];                                                        \
+        __shared__ float Nds[KT][BT];                                                        \
+        int tx = threadIdx.x, ty = threadIdx.y, tid = ty * 16 + tx;                          \
+        int Row0 = blockIdx.y * BT, Col0 = blockIdx.x * BT;                                  \
+        float acc[R][R];                                                                     \
+        for (int i = 0; i < R; ++i)                                                          \
+            for (int j = 0; j < R; ++j)                                                      \
+                acc[i][j] = 0;                                                               \
+        for (int ph = 0; ph < Width / KT; ++ph) {                                            \
+            for (int l = 0; l < R; ++l) {   /* BT x KT = 256 R elements each: R a thread */  \
+                int e = tid + 256 * l;                                                       \
+                Mds[e / KT][e % KT] = Md[(Row0 + e / KT) * Width + ph * KT + e % KT];        \
+                Nds[e / BT][e % BT] = Nd[(ph * KT + e / BT) * Width + Col0 + e % BT];        \
+            }                                                                                \
+            __syncthreads();                                                                 \
+            for (int k = 0; k < KT; ++k) {                                                   \
+                float a[R], b[R];                                                            \
+                for (int i = 0; i < R; ++i)                                                  \
+                    a[i] = Mds[ty + 16 * i][k];                                              \
+                for (int j = 0; j < R; ++j)                                                  \
+                    b[j] = Nds[k][tx + 16 * j];                                              \
+                for (int i = 0; i < R; ++i)                                                  \
+                    for (int j = 0; j < R; ++j)                                              \
+                        acc[i][j] += a[i] * b[j];                                            \
+            }                                                                                \
+            __syncthreads();                                                                 \
+        }                                                                                    \
+        for (int i = 0; i < R; ++i)                                                          \
+            for (int j = 0; j < R; ++j)                                                      \
+                Pd[(Row0 + ty + 16 * i) * Width + Col0 + tx + 16 * j] = acc[i][j];           \
+    }
+
+TL_SWEEP_RT_KERNEL(sweep_rt2, 2)
+TL_SWEEP_RT_KERNEL(sweep_rt4, 4)
+TL_SWEEP_RT_KERNEL(sweep_rt8, 8)
+
 typedef void (*sweep_kernel)(const float *, const float *, float *, int);
 
+/* tile: the side of P one block computes; threads: the block is threads x threads; micro: the
+ * side of the square of P one thread computes (1: the lecture's kernel). */
 static const struct {
     sweep_kernel fn;
-    int tile, capped;
+    int tile, threads, micro, capped;
     const char *name;
 } kernels[] = {
-    {sweep_t8, 8, 0, "t8"},          {sweep_t16, 16, 0, "t16"},         {sweep_t32, 32, 0, "t32"},
-    {sweep_t8_cap, 8, 1, "t8_cap"},  {sweep_t16_cap, 16, 1, "t16_cap"}, {sweep_t32_cap, 32, 1, "t32_cap"},
+    {sweep_t8, 8, 8, 1, 0, "t8"},          {sweep_t16, 16, 16, 1, 0, "t16"},         {sweep_t32, 32, 32, 1, 0, "t32"},
+    {sweep_t8_cap, 8, 8, 1, 1, "t8_cap"},  {sweep_t16_cap, 16, 16, 1, 1, "t16_cap"}, {sweep_t32_cap, 32, 32, 1, 1, "t32_cap"},
+    {sweep_rt2, 32, 16, 2, 0, "rt2"},      {sweep_rt4, 64, 16, 4, 0, "rt4"},         {sweep_rt8, 128, 16, 8, 0, "rt8"},
 };
 enum { NKERNELS = (int)(sizeof kernels / sizeof kernels[0]) };
 
@@ -78,6 +131,8 @@ extern "C" void tl_sweep_config_get(int i, tl_sweep_config *c)
     int kern = i / NEXTRA, e = i % NEXTRA;
     c->kernel = kern;
     c->tile = kernels[kern].tile;
+    c->threads = kernels[kern].threads * kernels[kern].threads;
+    c->micro = kernels[kern].micro;
     c->capped = kernels[kern].capped;
     c->dyn_smem = extra_smem[e];
     snprintf(c->name, sizeof c->name, "sweep_%s_s%dk", kernels[kern].name, extra_smem[e] / 1024);
@@ -182,7 +237,8 @@ extern "C" int tl_sweep_launch(const float *d_M, const float *d_N, float *d_P, i
     cudaError_t rc = allow_large_smem();
     if (rc != cudaSuccess)
         return (int)rc;
-    dim3 dimBlock(c->tile, c->tile, 1);
+    int t = kernels[c->kernel].threads;
+    dim3 dimBlock(t, t, 1);
     dim3 dimGrid(ceil_div(n, c->tile), ceil_div(m, c->tile), 1);
     kernels[c->kernel].fn<<<dimGrid, dimBlock, (size_t)c->dyn_smem>>>(d_M, d_N, d_P, m);
     return (int)cudaGetLastError();

@@ -13,9 +13,14 @@
 #                  the reference build) cancels out.  target <= 5 s of build CPU
 # "Warm" = the second of two runs in a row, nothing edited between them (each check first runs once
 # unmeasured). A figure is the median of --reps warm runs (default 1). Each check's exit code is
-# shown next to it: the student files are whatever DIR holds (the skeletons in a fresh kit, which
-# fail their checks: the path is the same). Wall time from `date +%s.%N`; CPU time from the shell's
-# a cgroup of the grade's own (or the shell's `times` where no cgroup can be made).
+# shown next to it, and must be 0.
+# Measured with the reference solution's files in place: the skeletons fail at their first size,
+# so a check of them stops early and is meaninglessly fast. For each lab measured, its student
+# files in DIR/labs/NN-*/ (labs/01-cpu-baseline/gmm.c, labs/03-tiled-kernel/tiled.cu) are copied
+# aside, replaced by DIR/solutions/NN-*/'s, and put back, with a fresh time stamp so the next build
+# recompiles them, on every way out (end, error, INT, TERM). The output names the files swapped.
+# A kit without solutions/ (the student edition) is refused. Wall time from `date +%s.%N`; CPU
+# time from a cgroup of the grade's own (or the shell's `times` where no cgroup can be made).
 #
 # --kit DIR   the kit to measure (default: the one holding this script); its build folder is
 #             DIR/build (or $TL_BUILD). Works with any version of the kit that has ./kit check and
@@ -25,7 +30,7 @@
 # --no-ccache compile without ccache (CCACHE_DISABLE=1), as on a grading machine without it; by
 #             default meson uses ccache when it is installed, and the header line says which.
 # Exit: 0 every figure measured or skipped with its reason, 1 a command failed in a way that makes
-# its figure meaningless (exit 2 or a crash), 2 bad usage.
+# its figure meaningless (a check not passing on the reference solution, a crash), 2 bad usage.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -54,9 +59,37 @@ done
 TL_BUILD=${TL_BUILD:-$kit/build}
 export TL_BUILD
 work=$(mktemp -d "${TMPDIR:-/tmp}/tl-latency.XXXXXX") || die "cannot make a temporary folder"
-trap 'rm -rf "$work"' EXIT
+mkdir "$work/keep"
+: >"$work/swapped"
+# restore: every swapped student file back from $work/keep (lines 'N<TAB>path' in $work/swapped).
+restore() {
+    while IFS='	' read -r _n _f; do
+        cp "$work/keep/$_n" "$_f" && touch "$_f" || echo "latency: could not restore $_f: its content is in $work/keep/$_n" >&2
+    done <"$work/swapped"
+}
+trap 'restore; rm -rf "$work"' EXIT
 trap 'exit 143' INT TERM
 failed=0
+
+# swap_in NN: lab NN's student files replaced by the reference solution's (restored on exit).
+swap_in() {
+    _ld=$(ls -d "$kit/labs/$1-"*/ 2>/dev/null | head -n 1)
+    _sd=$(ls -d "$kit/solutions/$1-"*/ 2>/dev/null | head -n 1)
+    [ -n "$_ld" ] || die "no labs/$1-*/ in $kit"
+    [ -n "$_sd" ] || die "no solutions/$1-*/ in $kit: the checks are measured on the reference solution's files (an instructor's kit; the student edition has none)"
+    _any=
+    for _s in "$_sd"*; do
+        _b=$(basename "$_s")
+        [ "$_b" != meson.build ] && [ -f "$_s" ] && [ -f "$_ld$_b" ] || continue
+        _n=$(wc -l <"$work/swapped" | tr -d ' ')
+        cp -p "$_ld$_b" "$work/keep/$_n" || die "cannot keep a copy of $_ld$_b"
+        printf '%s\t%s\n' "$_n" "$_ld$_b" >>"$work/swapped"
+        cp "$_s" "$_ld$_b" && touch "$_ld$_b" || die "cannot put $_s in place"
+        _any="$_any ${_ld#$kit/}$_b"
+    done
+    [ -n "$_any" ] || die "solutions/$1-*/ holds none of lab $1's student files"
+    echo "latency: measured with the reference solution's files in place:$_any (from ${_sd#$kit/}; restored at the end)"
+}
 
 now() { date +%s.%N; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
@@ -90,8 +123,8 @@ measure() {
     _m=$(median <"$work/$_label.walls")
     echo "latency: $_label = $_m s wall (warm ./kit $*; exit $rc; first run $_first s, exit $_rc1; target $_target)"
     case $rc in
-    0|1|77) ;;
-    *) failed=1; echo "  ./kit $* exited $rc, so the figure means nothing; its last lines:"
+    0) ;;
+    *) failed=1; echo "  ./kit $* exited $rc on the reference solution (expected 0), so the figure means nothing; its last lines:"
        tail -n 15 "$work/$_label.log" | sed 's/^/  | /' ;;
     esac
 }
@@ -102,6 +135,9 @@ if command -v ccache >/dev/null 2>&1; then
     if [ "${CCACHE_DISABLE:-}" = 1 ]; then ccache="installed, disabled"; else ccache="in use"; fi
 fi
 echo "latency: host $(uname -n), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ), ccache $ccache"
+
+if wanted check01; then swap_in 01; fi
+if wanted check03emu || wanted check03gpu; then swap_in 03; fi
 
 measure check01 "<= 3 s" check 01
 measure check03emu "<= 10 s" check 03 --emulate

@@ -167,10 +167,10 @@ Test(rewrite, what_emulation_lacks_fails_at_build_naming_it, .init = make_tmpdir
                              out, sizeof out), 0);
     assert_has(out, "not supported under emulation: cublasSgemm");
     cr_assert_neq(build_text("#include <cuda_runtime.h>\n__global__ void k(float *p) {\n"
-                             "  float v = __shfl_down_sync(0xffffffffu, p[threadIdx.x], 1);\n  p[threadIdx.x] = v;\n}\n"
+                             "  int c = __syncthreads_count(p[threadIdx.x] > 0);\n  p[threadIdx.x] = c;\n}\n"
                              "void h(float *p) { k<<<1, 32>>>(p); }\n", out, sizeof out), 0);
     assert_has(out, "s.cu:3:");
-    assert_has(out, "not supported under emulation: __shfl_down_sync");
+    assert_has(out, "not supported under emulation: __syncthreads_count");
 }
 
 Test(rewrite, valid_cuda_students_write_builds, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120) {

@@ -6,7 +6,9 @@
 #        (arguments other than --check go to plots/kit-bench.sh). About 5 minutes on an H100.
 # What:  1. configure and build build-gpu (-Dtests=false -Dgpu_archs=90, debugoptimized);
 #        2. plots/kit-bench.sh (what ./kit bench runs) with --out $OUT/records.csv, its ladder table last;
-#        3. with --check: ncu's counters on the ceiling kernels themselves (the bytes each ceiling
+#        3. lab 05 in full (its calculator against the CUDA occupancy API, the sweep with each point's
+#           limit) into $OUT/lab05.log;
+#        4. with --check: ncu's counters on the ceiling kernels themselves (the bytes each ceiling
 #           kernel counts should match what the counters see) and the shared-memory metrics ncu
 #           knows for this chip (to check the one tl-traffic reads).
 # Exit:  the bench's exit code; 2 when the build fails.
@@ -29,6 +31,14 @@ ninja -C "$B" >> "$OUT/build.log" 2>&1 || { grep -A12 -e 'error' "$OUT/build.log
 echo "build: $((SECONDS - t0)) s"
 TL_ROOT=$PWD TL_BUILD=$PWD/$B sh plots/kit-bench.sh "${args[@]}" --out "$OUT/records.csv" 2>&1 | tee "$OUT/bench.log"
 rc=${PIPESTATUS[0]}
+# Lab 05 in full: the calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor on every sweep
+# kernel (the register-tiled ones included), then the sweep's table with the limit of each point.
+lab05=$B/solutions/05-occupancy-study/lab05-ref
+if [ -x "$lab05" ]; then
+    "$lab05" --size 2048 --reps 5 > "$OUT/lab05.log" 2>&1
+    echo "lab05-ref (calculator vs CUDA API, sweep with limits): exit $? ($(grep -c MISMATCH "$OUT/lab05.log") mismatches); $OUT/lab05.log"
+    grep -e '^part A on the GPU' -e '^PASS' -e '^FAIL' "$OUT/lab05.log"
+fi
 if [ $check = 1 ]; then
     ncu --query-metrics --chip gh100 2>&1 | grep -i -e shared -e 'lts__t_bytes' -e 'l1tex__t_bytes' > "$OUT/metrics.txt"
     ncu --clock-control none --csv --print-units base --print-kernel-base function \

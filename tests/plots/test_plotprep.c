@@ -98,7 +98,7 @@ Test(plotprep_synthetic, mission_boundary_and_sweep_tables_hold_the_expected_row
     assert_file_has("boundary_cost.dat", "\n1023 6000 NaN 6500 NaN");
     assert_file_has("boundary_cost.dat", "\n1024 6200 6500 6700 6900");
     assert_file_has("boundary_cost.dat", "\n2049 6600 NaN 7100 NaN");
-    assert_file_has("sweep.dat", "\n4 \"sweep_t16_smem48k\" 16 32 49152 0.5 0.4375 6800\n");
+    assert_file_has("sweep.dat", "\n4 \"sweep_t16_smem48k\" 16 32 49152 0.5 0.4375 6800 NaN 1\n");
 }
 
 Test(plotprep_synthetic, the_ladder_its_traffic_and_the_hierarchical_roofline_come_from_version_2_records)
@@ -179,7 +179,7 @@ ParameterizedTestParameters(plotprep_refuses, malformed_records)
     static bad_case cases[] = {
         {"no-such-file.csv", "no-such-file.csv: ", "cannot open: No such file or directory"},
         {"bad-no-metadata.csv", "bad-no-metadata.csv:1: ", "no metadata before this line"},
-        {"bad-version.csv", "bad-version.csv:1: ", "records format version '3' is not known"},
+        {"bad-version.csv", "bad-version.csv:1: ", "records format version '9' is not known"},
         {"bad-header.csv", "bad-header.csv:7: ", "header field 17 is 'gflop', expected 'gflops'"},
         {"bad-field-count.csv", "bad-field-count.csv:9: ", "row has 17 fields, expected 18"},
         {"bad-non-numeric.csv", "bad-non-numeric.csv:8: ", "field 'gflops' is 'fast', expected a finite number"},
@@ -243,4 +243,35 @@ Test(plotprep_refuses, nothing_when_asked_for_help)
     run(&result, help, NULL);
     assert_run_code(&result, 0);
     assert_contains(result.out, "usage: tl-plotprep --out WORKDIR [--tex FILE] RECORDS.csv", "stdout");
+}
+
+/* ---- the shipped H100 dataset: the sweep's limits reach the chart's data ------------------------- */
+
+Test(plotprep_synthetic, the_sweep_table_carries_each_points_limit_and_the_register_tile)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/plots/data/nvidia-h100-80gb-hbm3-2026-11-22.csv", env_or_die("TL_ROOT"));
+    plotprep(path, NULL);
+    assert_run_code(&result, 0);
+    char *text = work_file("sweep.dat");
+    /* variant -> tile regs limit micro, as lab 05 measured them on sm_90 (labs/05-occupancy-study/README.md) */
+    static const struct { const char *variant; int tile, regs, limit, micro; } want[] = {
+        {"sweep_t16_s0k", 16, 32, 0, 1},   {"sweep_t16_s48k", 16, 32, 4, 1}, {"sweep_rt2_s0k", 32, 40, 3, 2},
+        {"sweep_rt4_s48k", 64, 64, 3, 4}, {"sweep_rt8_s0k", 128, 128, 3, 8}, {"sweep_rt8_s100k", 128, 128, 4, 8}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "\"%s\" ", want[i].variant);
+        const char *line = strstr(text, key);
+        cr_assert_not_null(line, "sweep.dat has no row for %s:\n%s", want[i].variant, text);
+        int tile, regs, micro;
+        double smem, oc, oa, gf, limit;
+        int n = sscanf(line + strlen(key), "%d %d %lf %lf %lf %lf %lf %d", &tile, &regs, &smem, &oc, &oa, &gf, &limit,
+                       &micro);
+        cr_assert_eq(n, 8, "sweep.dat row for %s does not hold 8 numbers after its name", want[i].variant);
+        cr_assert_eq(tile, want[i].tile, "%s: tile %d, expected %d", want[i].variant, tile, want[i].tile);
+        cr_assert_eq(regs, want[i].regs, "%s: regs %d, expected %d", want[i].variant, regs, want[i].regs);
+        cr_assert_eq((int)limit, want[i].limit, "%s: limit %g, expected %d", want[i].variant, limit, want[i].limit);
+        cr_assert_eq(micro, want[i].micro, "%s: micro %d, expected %d", want[i].variant, micro, want[i].micro);
+    }
+    free(text);
 }

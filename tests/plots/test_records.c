@@ -94,15 +94,15 @@ static int read_text(const char *text, char *err, size_t errlen)
     return rc;
 }
 
-#define META "# tilelab_records: 2\n# device: synthetic test data (not measured)\n# date: 2026-11-22T03:00:00Z\n"
-#define ROW "gemm,02,naive,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,\n"
+#define META "# tilelab_records: 3\n# device: synthetic test data (not measured)\n# date: 2026-11-22T03:00:00Z\n"
+#define ROW "gemm,02,naive,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,,\n"
 
 Test(records, windows_line_ends_and_trailing_blank_lines_are_accepted, .timeout = 10)
 {
     char err[TL_REC_ERRLEN] = "";
-    const char *crlf = "# tilelab_records: 2\r\n# device: synthetic test data (not measured)\r\n"
+    const char *crlf = "# tilelab_records: 3\r\n# device: synthetic test data (not measured)\r\n"
                        "# date: 2026-11-22\r\n" TL_REC_HEADER "\r\n"
-                       "gemm,02,naive,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,\r\n\n\n";
+                       "gemm,02,naive,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,,\r\n\n\n";
     cr_assert_eq(read_text(crlf, err, sizeof err), 0, "refused: %s", err);
 }
 
@@ -132,19 +132,19 @@ Test(records, a_repeated_metadata_key_is_refused, .timeout = 10)
 
 Test(records, a_quoted_field_is_refused, .timeout = 10)
 {
-    assert_refused(META TL_REC_HEADER "\ngemm,02,\"naive\",64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,\n", ":5:",
+    assert_refused(META TL_REC_HEADER "\ngemm,02,\"naive\",64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,,\n", ":5:",
                    "field 'variant' is quoted");
 }
 
 Test(records, a_variant_that_cannot_be_a_file_name_is_refused, .timeout = 10)
 {
-    assert_refused(META TL_REC_HEADER "\ngemm,02,../x,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,\n", ":5:",
+    assert_refused(META TL_REC_HEADER "\ngemm,02,../x,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,,\n", ":5:",
                    "variant '../x' must be");
 }
 
 Test(records, a_malformed_metadata_line_is_refused, .timeout = 10)
 {
-    assert_refused("# tilelab_records: 2\n#device synthetic\n" TL_REC_HEADER "\n" ROW, ":2:", "is not '# key: value'");
+    assert_refused("# tilelab_records: 3\n#device synthetic\n" TL_REC_HEADER "\n" ROW, ":2:", "is not '# key: value'");
 }
 
 Test(records, metadata_without_a_header_is_refused, .timeout = 10)
@@ -159,13 +159,13 @@ Test(records, an_empty_file_is_refused, .timeout = 10)
 
 Test(records, a_gemm_row_without_sizes_is_refused, .timeout = 10)
 {
-    assert_refused(META TL_REC_HEADER "\ngemm,02,naive,,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,\n", ":5:",
+    assert_refused(META TL_REC_HEADER "\ngemm,02,naive,,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,,\n", ":5:",
                    "needs m, k and n");
 }
 
 Test(records, a_copy_bandwidth_ceiling_without_gbps_is_refused, .timeout = 10)
 {
-    assert_refused(META TL_REC_HEADER "\nceiling,,copy_bandwidth,,,,,,,,,PASS,20,0.74,0.73,0.75,,,,,,,\n", ":5:",
+    assert_refused(META TL_REC_HEADER "\nceiling,,copy_bandwidth,,,,,,,,,PASS,20,0.74,0.73,0.75,,,,,,,,\n", ":5:",
                    "has no gbps");
 }
 
@@ -186,20 +186,45 @@ Test(records, a_version_1_file_reads_with_no_traffic, .timeout = 10)
 
 Test(records, traffic_that_is_neither_measured_nor_model_is_refused, .timeout = 10)
 {
-    assert_refused(META TL_REC_HEADER "\ntraffic,speed,naive,64,64,64,,,,,,PASS,,,,,,,guess,1,2,3,4\n", ":5:",
+    assert_refused(META TL_REC_HEADER "\ntraffic,speed,naive,64,64,64,,,,,,PASS,,,,,,,guess,1,2,3,4,\n", ":5:",
                    "is not 'measured'");
 }
 
 Test(records, bytes_without_saying_measured_or_model_are_refused, .timeout = 10)
 {
-    assert_refused(META TL_REC_HEADER "\ntraffic,speed,naive,64,64,64,,,,,,PASS,,,,,,,,1,2,3,4\n", ":5:",
+    assert_refused(META TL_REC_HEADER "\ntraffic,speed,naive,64,64,64,,,,,,PASS,,,,,,,,1,2,3,4,\n", ":5:",
                    "does not say where they come from");
 }
 
-Test(records, a_row_with_the_version_1_field_count_in_a_version_2_file_is_refused, .timeout = 10)
+Test(records, a_row_with_the_version_1_field_count_in_a_version_3_file_is_refused, .timeout = 10)
 {
     assert_refused(META TL_REC_HEADER "\ngemm,02,naive,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,\n", ":5:",
-                   "row has 18 fields, expected 23");
+                   "row has 18 fields, expected 24");
+}
+
+/* ---- version 3: the limit of a sweep point ------------------------------------------------------- */
+
+Test(records, a_version_2_file_reads_with_no_limit, .timeout = 10)
+{
+    char hdr[] = TL_REC_HEADER;
+    *strrchr(hdr, ',') = '\0';   /* version 2's header: all but the last field */
+    char text[1024];
+    snprintf(text, sizeof text, "# tilelab_records: 2\n# device: synthetic\n# date: 2026-11-22\n%s\n"
+             "sweep,05,sweep_t16_s0k,2048,2048,2048,16,32,2048,1.0,1.0,PASS,5,2.0,1.9,2.1,8000,,,,,,\n", hdr);
+    char err[TL_REC_ERRLEN] = "";
+    cr_assert_eq(read_text(text, err, sizeof err), 0, "a version 2 file was refused: %s", err);
+}
+
+Test(records, a_sweep_limit_that_is_not_a_resource_is_refused, .timeout = 10)
+{
+    assert_refused(META TL_REC_HEADER "\nsweep,05,sweep_t16_s0k,2048,2048,2048,16,32,2048,1.0,1.0,PASS,5,2.0,1.9,2.1,"
+                   "8000,,,,,,,occupancy\n", ":5:", "limit 'occupancy' on a sweep row");
+}
+
+Test(records, a_limit_on_a_gemm_row_is_refused, .timeout = 10)
+{
+    assert_refused(META TL_REC_HEADER "\ngemm,02,naive,64,64,64,,,,,,PASS,5,0.01,0.01,0.02,52.4,,,,,,,registers\n",
+                   ":5:", "only sweep rows carry one");
 }
 
 Test(records, what_the_writer_writes_the_reader_reads_back, .timeout = 10)
@@ -213,18 +238,23 @@ Test(records, what_the_writer_writes_the_reader_reads_back, .timeout = 10)
     cr_assert_eq(tl_records_open(&rec, path, NULL, 7, "test", "# extra_key: 1\n", err, sizeof err), 0, "%s", err);
     tl_stats st = {5, 2.0, 1.5, 3.0};
     tl_record_row gemm = {"gemm", "speed", "naive", 64, 64, 64, 16, -1, -1, -1, -1, "PASS", &st, 0.262144, -1,
-                          NULL, 0, 0, 0, 0};
+                          NULL, 0, 0, 0, 0, NULL};
     tl_record_row traffic = {"traffic", "speed", "naive", 64, 64, 64, 16, -1, -1, -1, -1, "PASS", NULL, -1, -1,
-                             "measured", 1e6, 2e6, 3e6, 0};
+                             "measured", 1e6, 2e6, 3e6, 0, NULL};
+    tl_record_row sweep = {"sweep", "05", "sweep_rt8_s0k", 64, 64, 64, 128, 128, 16384, 0.25, 0.25, "PASS", &st,
+                           0.262144, -1, NULL, -1, -1, -1, -1, "registers"};
     tl_records_row(&rec, &gemm);
     tl_records_row(&rec, &traffic);
+    tl_records_row(&rec, &sweep);
     cr_assert_eq(tl_records_close(&rec, err, sizeof err), 0, "%s", err);
 
     tl_rec_file f;
     cr_assert_eq(tl_rec_read(path, &f, err, sizeof err), 0, "the writer's own file was refused: %s", err);
     cr_assert_eq(f.version, TL_REC_VERSION);
     cr_assert_str_eq(tl_rec_meta_get(&f, "extra_key"), "1");
-    cr_assert_eq(f.nrows, 2);
+    cr_assert_eq(f.nrows, 3);
+    cr_assert_str_eq(f.rows[0].limit, "");
+    cr_assert_str_eq(f.rows[2].limit, "registers", "the sweep row's limit read back as '%s'", f.rows[2].limit);
     cr_assert_str_eq(f.rows[0].traffic, "");
     cr_assert_float_eq(f.rows[0].median_ms, 2.0, 1e-9);
     cr_assert_str_eq(f.rows[1].kind, "traffic");

@@ -137,3 +137,39 @@ Test(roofline, a_point_above_its_roof_is_caught_by_both_checks, .timeout = 30)
     r = check_file(data_path("synthetic-ladder.csv"));
     cr_assert_eq(r.above, 0, "the consistent synthetic ladder has a point above its roof: %s", r.worst);
 }
+
+/* Lab 05's sweep in every shipped dataset: each point names what bounds its resident blocks, and
+ * the register-tiled kernels make registers the bound of some points (the lesson of lab 05's
+ * question on register limits; before, registers never limited a point). */
+Test(roofline, every_shipped_sweep_point_names_its_limit_and_registers_bound_some, .timeout = 30)
+{
+    char paths[8][1024];
+    int n = shipped(paths, 8);
+    for (int i = 0; i < n; i++) {
+        tl_rec_file f;
+        char err[TL_REC_ERRLEN] = "";
+        cr_assert_eq(tl_rec_read(paths[i], &f, err, sizeof err), 0, "%s was refused: %s", paths[i], err);
+        int sweep = 0, by[5] = {0};
+        static const char *const names[5] = {"threads", "warps", "blocks", "registers", "shared"};
+        for (size_t j = 0; j < f.nrows; j++) {
+            const tl_rec_row *r = &f.rows[j];
+            if (strcmp(r->kind, "sweep"))
+                continue;
+            sweep++;
+            cr_assert_str_eq(r->status, "PASS", "%s:%d: sweep point %s is %s", paths[i], r->line, r->variant, r->status);
+            int named = 0;
+            for (int l = 0; l < 5; l++)
+                if (!strcmp(r->limit, names[l]))
+                    by[l]++, named = 1;
+            cr_assert(named, "%s:%d: sweep point %s names no limit (calculator and API disagreed, or an old kit "
+                      "wrote it)", paths[i], r->line, r->variant);
+            cr_assert(fabs(r->occ_calc - r->occ_api) < 1e-6, "%s:%d: %s: occ_calc %g != occ_api %g", paths[i],
+                      r->line, r->variant, r->occ_calc, r->occ_api);
+        }
+        cr_assert_geq(sweep, 36, "%s: %d sweep points; lab 05's sweep has 36", paths[i], sweep);
+        cr_assert_geq(by[3], 3, "%s: only %d register-limited sweep points", paths[i], by[3]);
+        cr_assert_geq(by[4], 3, "%s: only %d shared-memory-limited sweep points", paths[i], by[4]);
+        cr_assert_geq(by[0], 1, "%s: no thread-limited sweep point", paths[i]);
+        tl_rec_free(&f);
+    }
+}

@@ -99,6 +99,17 @@ static inline float __int_as_float(int i) { float f; std::memcpy(&f, &i, 4); ret
 static inline int __float_as_int(float f) { int i; std::memcpy(&i, &f, 4); return i; }
 static inline int __float2int_rn(float f) { return (int)nearbyintf(f); }
 template <class T> static inline T __ldg(const T *p) { return *p; }
+/* bit counts, as warp code uses them on ballots */
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
+static inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+static inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+static inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+static inline unsigned __brev(unsigned x) {
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1); x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4); return __builtin_bswap32(x);
+}
 static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline void __threadfence_block(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 [[noreturn]] static inline void __trap(void) { __builtin_trap(); }
@@ -145,7 +156,12 @@ namespace tl_emu {
 /* ---- the state of the running block and thread (set by the scheduler on every switch) -------- */
 struct Thread;
 struct BlockCtx;
-struct BlockInfo { uint3 bidx; dim3 bdim; dim3 gdim; uint32_t epoch; };
+/* epoch: the barrier interval of the running thread, as race checking stamps its accesses; bar_epoch:
+ * the interval of the last __syncthreads(). They differ only after a __syncwarp(): each warp then has
+ * an epoch of its own (>= bar_epoch), so an access of another lane of the same warp before it no longer
+ * conflicts, while accesses of other warps since the barrier still do. bar_epoch follows epoch: the
+ * shadow's inline checks read it as epp[1]. */
+struct BlockInfo { uint3 bidx; dim3 bdim; dim3 gdim; uint32_t epoch; uint32_t bar_epoch; };
 
 /* What the kernels running on one worker did (summed into tl_emu_counters after each launch). */
 struct Counters { uint64_t gld, gst, sld, sst; };
@@ -181,9 +197,10 @@ template <class U> constexpr int kind_of() {
 }
 
 Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1, long d2);
-[[noreturn]] void shared_oob(const Slot *s, int line, int dim, long index, long outer);
-void race_read(const Slot *s, size_t i, int line);    /* a read that needs reporting or a record */
-void race_write(const Slot *s, size_t i, int line);
+[[noreturn]] __attribute__((cold)) void shared_oob(const Slot *s, int line, int dim, long index, long outer);
+/* cold: the compiler then keeps what is live across them in registers, spilling only on their path */
+__attribute__((cold)) void race_read(const Slot *s, size_t i, int line);    /* a read that needs reporting or a record */
+__attribute__((cold)) void race_write(const Slot *s, size_t i, int line);
 void syncthreads(const char *file, int line);
 [[noreturn]] void not_in_kernel(const char *what, const char *file, int line);
 
@@ -191,6 +208,7 @@ void syncthreads(const char *file, int line);
 
 extern __thread tl_emu::Thread *tl_emu_cur_thread;   /* null outside a kernel */
 extern __thread tl_emu::Counters *tl_emu_cnt;        /* the running worker's counters */
+extern __thread tl_emu::Counters *tl_emu_scnt;       /* the same where shared accesses are counted, else null */
 extern __thread uint32_t tl_emu_cur_tid;             /* linear index in the block of the running thread */
 
 /* The built-in variables are real (thread-local) variables, not macros, as under nvcc: host code may
@@ -239,24 +257,25 @@ static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot
     const uint32_t ep = *epp;
     if (__builtin_expect(h.sat_ep == ep, 1)) return;
     const uint16_t tid = (uint16_t)tl_emu_cur_tid;
-    if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) || h.w_ep == 0, 0)) {
+    const uint32_t bar = epp[1];
+    if (__builtin_expect((h.w_ep >= bar && h.w_tid != tid) || h.w_ep == 0, 0)) {
         race_read(s, i, line);      /* read after another thread's write, or of an unwritten element */
         return;
     }
-    if (h.r_ep != ep) {
+    if (h.r_ep < bar) {
         h.r_ep = ep; h.r_tid = tid; h.r_line = line; h.r_tid2 = NO_TID;
     } else if (h.r_tid != tid && h.r_tid2 == NO_TID) {
         h.r_tid2 = tid; h.r_line2 = line;
-        if (h.w_ep != ep) h.sat_ep = ep;
+        if (h.w_ep < bar) h.sat_ep = ep;
     }
 }
 static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line,
                                                            const uint32_t *epp) {
     const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     Shadow &h = sh[i];
-    const uint32_t ep = *epp;
-    if (__builtin_expect((h.w_ep == ep && h.w_tid != tid) ||
-                         (h.r_ep == ep && (h.r_tid != tid || h.r_tid2 != NO_TID)), 0)) {
+    const uint32_t ep = *epp, bar = epp[1];
+    if (__builtin_expect((h.w_ep >= bar && h.w_tid != tid) ||
+                         (h.r_ep >= bar && (h.r_tid != tid || h.r_tid2 != NO_TID)), 0)) {
         race_write(s, i, line);     /* reports, then records the write */
         return;
     }
@@ -271,12 +290,12 @@ template <class T> struct Elem {
 
     __attribute__((always_inline)) U get() const {
         if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep);
-        c->sld++;
+        if (__builtin_expect(c != nullptr, 0)) c->sld++;
         return *p;
     }
     __attribute__((always_inline)) void set(U v) const {
         if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep);
-        c->sst++;
+        if (__builtin_expect(c != nullptr, 0)) c->sst++;
         *p = v;
     }
     __attribute__((always_inline)) operator U() const { return get(); }
@@ -322,7 +341,7 @@ static inline __attribute__((always_inline)) typename Pick<T>::type mk(typename 
         return Elem<T>{p, sh, s, i, line, ep, c};
     } else {
         (void)sh; (void)s; (void)i; (void)line; (void)ep;
-        c->sld++;
+        if (c) c->sld++;
         return *p;
     }
 }
@@ -457,7 +476,7 @@ template <class A> struct Shared {
     const Slot *s; U *d; Shadow *sh; Counters *c;   /* the thread is read at each checked access (tl_emu_cur_tid) */
     explicit Shared(const Site &site)
         : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2)), d((U *)s->data), sh(s->sh),
-          c(tl_emu_cnt) {}
+          c(tl_emu_scnt) {}
     __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, c); }
     /* A use the rewrite could not mark with its line (inside a macro defined before the declaration):
      * reported at the declaration's line. */
@@ -469,7 +488,7 @@ template <class A> struct GShared {
     Site site;
     typename A::Ref operator()(int line) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
-        return A::ref((U *)s->data, s->sh, s, line, tl_emu_cnt);
+        return A::ref((U *)s->data, s->sh, s, line, tl_emu_scnt);
     }
 };
 
@@ -615,27 +634,75 @@ namespace std { using ::tl_emu_printf; }
 #define printf tl_emu_printf
 /* ---- what student code may not reach: the emulator's controls (the harness, in C, calls them) ---- */
 #pragma GCC poison tl_emu_set_race_check tl_emu_set_order tl_emu_set_threads tl_emu_recover
-#pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt
+#pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt tl_emu_scnt
+#pragma GCC poison tl_emu_set_count_shared
 #endif
 
-/* ---- warp-level operations: not emulated (a block's threads run one at a time between barriers, so
- * lanes of a warp never meet). A kernel that uses one fails to build, naming it. ---------------------- */
+/* ---- warp-level operations ------------------------------------------------------------------------
+ * Lanes are the threads of a block 32 at a time in linear order (threadIdx.x fastest), as on a GPU.
+ * A kernel that uses them runs on fibers: each lane stops at the operation until every lane of its
+ * mask that has not returned has reached it too (the same call, the same mask); then all of them get
+ * their results and go on. A lane of the mask that waits elsewhere (a __syncthreads(), another warp
+ * operation) is a divergent-barrier diagnostic. Race checking treats a __syncwarp() as a barrier for
+ * the lanes of that warp (see BlockInfo). */
+namespace tl_emu {
+enum { W_SHFL, W_SHFL_UP, W_SHFL_DOWN, W_SHFL_XOR, W_BALLOT, W_ANY, W_ALL, W_ACTIVEMASK, W_SYNCWARP };
+uint64_t warp_op(int kind, unsigned mask, uint64_t val, int arg, int width, const char *file, int line);
+template <class T> static inline uint64_t wbits(T v) {
+    static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                  "tilelab-emu: a warp shuffle of a type larger than 8 bytes is not supported under emulation");
+    uint64_t b = 0; std::memcpy(&b, &v, sizeof v); return b;
+}
+template <class T> static inline T wval(uint64_t b) { T v; std::memcpy(&v, &b, sizeof v); return v; }
+template <class T> static inline T shfl(int kind, unsigned mask, T var, int arg, int width, const char *f, int l) {
+    return wval<T>(warp_op(kind, mask, wbits(var), arg, width, f, l));
+}
+} /* namespace tl_emu */
+#define TL_EMU_HERE const char *tl_file_ = __builtin_FILE(), int tl_line_ = __builtin_LINE()
+template <class T> static inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32, TL_EMU_HERE) {
+    return tl_emu::shfl(tl_emu::W_SHFL, mask, var, srcLane, width, tl_file_, tl_line_);
+}
+template <class T> static inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32, TL_EMU_HERE) {
+    return tl_emu::shfl(tl_emu::W_SHFL_UP, mask, var, (int)delta, width, tl_file_, tl_line_);
+}
+template <class T> static inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32, TL_EMU_HERE) {
+    return tl_emu::shfl(tl_emu::W_SHFL_DOWN, mask, var, (int)delta, width, tl_file_, tl_line_);
+}
+template <class T> static inline T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32, TL_EMU_HERE) {
+    return tl_emu::shfl(tl_emu::W_SHFL_XOR, mask, var, laneMask, width, tl_file_, tl_line_);
+}
+static inline unsigned __ballot_sync(unsigned mask, int pred, TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_BALLOT, mask, pred != 0, 0, 32, tl_file_, tl_line_);
+}
+static inline int __any_sync(unsigned mask, int pred, TL_EMU_HERE) {
+    return (int)tl_emu::warp_op(tl_emu::W_ANY, mask, pred != 0, 0, 32, tl_file_, tl_line_);
+}
+static inline int __all_sync(unsigned mask, int pred, TL_EMU_HERE) {
+    return (int)tl_emu::warp_op(tl_emu::W_ALL, mask, pred != 0, 0, 32, tl_file_, tl_line_);
+}
+/* The lanes of the warp that reach this same call together (the others are elsewhere: a branch not
+ * taken, a barrier, returned): the emulator's picture of the lanes a GPU runs converged here. */
+static inline unsigned __activemask(TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_ACTIVEMASK, 0xffffffffu, 0, 0, 32, tl_file_, tl_line_);
+}
+static inline void __syncwarp(unsigned mask = 0xffffffffu, TL_EMU_HERE) {
+    (void)tl_emu::warp_op(tl_emu::W_SYNCWARP, mask, 0, 0, 32, tl_file_, tl_line_);
+}
+#undef TL_EMU_HERE
+
+/* What is still not emulated fails to build, naming it. */
 #define TL_EMU_NO_WARP(f)                                                                                   \
-    __attribute__((error("not supported under emulation: " #f " (warp-level operations are not emulated); "  \
-                         "check this kernel on a GPU, or exchange the values through __shared__ memory "   \
-                         "and __syncthreads()")))
-template <class T> TL_EMU_NO_WARP(__shfl_sync) T __shfl_sync(unsigned mask, T var, int src, int width = 32);
-template <class T> TL_EMU_NO_WARP(__shfl_up_sync) T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32);
-template <class T> TL_EMU_NO_WARP(__shfl_down_sync) T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32);
-template <class T> TL_EMU_NO_WARP(__shfl_xor_sync) T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = 32);
-TL_EMU_NO_WARP(__ballot_sync) unsigned __ballot_sync(unsigned mask, int pred);
-TL_EMU_NO_WARP(__all_sync) int __all_sync(unsigned mask, int pred);
-TL_EMU_NO_WARP(__any_sync) int __any_sync(unsigned mask, int pred);
-TL_EMU_NO_WARP(__activemask) unsigned __activemask(void);
-TL_EMU_NO_WARP(__syncwarp) void __syncwarp(unsigned mask = 0xffffffffu);
+    __attribute__((error("not supported under emulation: " #f "; check this kernel on a GPU, or use "       \
+                         "__syncthreads() and shared memory (or the __shfl*_sync/__ballot_sync/__syncwarp "  \
+                         "operations, which are emulated)")))
 TL_EMU_NO_WARP(__syncthreads_count) int __syncthreads_count(int pred);
 TL_EMU_NO_WARP(__syncthreads_and) int __syncthreads_and(int pred);
 TL_EMU_NO_WARP(__syncthreads_or) int __syncthreads_or(int pred);
+TL_EMU_NO_WARP(__match_any_sync) unsigned __match_any_sync(unsigned mask, ...);
+TL_EMU_NO_WARP(__match_all_sync) unsigned __match_all_sync(unsigned mask, ...);
+TL_EMU_NO_WARP(__reduce_add_sync) unsigned __reduce_add_sync(unsigned mask, unsigned v);
+TL_EMU_NO_WARP(__reduce_min_sync) unsigned __reduce_min_sync(unsigned mask, unsigned v);
+TL_EMU_NO_WARP(__reduce_max_sync) unsigned __reduce_max_sync(unsigned mask, unsigned v);
 
 /* As under nvcc: code that tests __CUDACC__ (launch macros, __host__ __device__ helpers) takes its CUDA
  * path. __CUDA_ARCH__ stays undefined: device functions run their host path. */

@@ -9,10 +9,12 @@
 
 namespace tl_emu {
 
-/* A thread is alive (T_RUN, or T_WAIT at a barrier) or not (T_DONE, T_ABORT). Within a pass, the
- * threads after the running one in the order have not run yet, so "alive" is all pass_on needs. */
-enum { T_RUN, T_WAIT, T_DONE, T_ABORT };
-static inline bool alive(int state) { return state <= T_WAIT; }
+/* A thread is alive (T_RUN, T_WAIT at a barrier, T_WARP at a warp operation) or not (T_DONE, T_ABORT).
+ * A pass runs the threads in T_RUN in the order until each stops; the scheduler then resumes the lanes
+ * of the warp operations that every lane has reached (another pass in the same interval) or, when all
+ * wait at the barrier, starts the next interval with all of them in T_RUN. */
+enum { T_RUN, T_WAIT, T_WARP, T_DONE, T_ABORT };
+static inline bool alive(int state) { return state <= T_WARP; }
 enum { MAX_SLOTS = 64, MAX_PENDING = 16, MAX_BLOCK_THREADS = 1024 };
 static const size_t ARENA_BYTES = 256 * 1024;       /* above any model's per-block limit */
 static const size_t SHADOW_ELEMS = 256 * 1024;
@@ -32,6 +34,11 @@ struct Thread {
     int wait_line;
     const char *wait_file;
     Worker *w;
+    /* at a warp operation (T_WARP): what it is, and its result once the warp has met */
+    int wkind, warg, wwidth, wline;
+    unsigned wmask;
+    const char *wfile;
+    uint64_t wval, wres;
 };
 
 struct Pending { const Slot *s; size_t i; uint32_t ep; uint16_t tid; int line; };
@@ -47,6 +54,7 @@ struct Launch {
     std::atomic<bool> faulted;      /* a global-out-of-bounds access: cudaErrorIllegalAddress */
     std::atomic<bool> asserted;     /* an assert() failed: cudaErrorAssert */
     bool check;
+    bool count_shared;              /* count every __shared__ access (tl_emu_set_count_shared) */
     int order;
     unsigned seed;
 };
@@ -75,6 +83,15 @@ struct Worker {
     unsigned nwait, ndone;          /* this pass: threads that reached a barrier; all passes: finished */
     int bar_line; const char *bar_file; bool bar_mismatch;   /* the first barrier reached this pass */
     bool region;                    /* the running block is a kernel in region form */
+    /* warps: lanes at warp operations, the epoch race checking gives each warp (after a __syncwarp()),
+     * the last epoch handed out, and whether any warp has an epoch of its own in this interval */
+    unsigned nwarp;
+    uint32_t gen, wgen[MAX_BLOCK_THREADS / 32];
+    bool wsplit;
+    /* the first race of the interval between two lanes of one warp: reported at the end of the interval,
+     * when it is known whether other warps used the array too (then it is __syncthreads() that is
+     * missing, else __syncwarp()) */
+    struct { bool have; const Slot *s; size_t i; uint16_t a, b; int la, lb, kind; } wrace;
     Counters cnt;                   /* of the running launch */
     sigjmp_buf jb;                  /* where an aborted block (region form) or a fault resumes */
     bool have_jb;
@@ -98,6 +115,15 @@ bool diag_quota(void);
 void abort_launch_block(Worker *w);               /* start no further blocks; this one ends */
 /* shared.cpp: reads of unwritten elements, reported at the end of their barrier interval */
 void report_pending(Worker *w);
+/* warp.cpp: after a pass, resumes the lanes of each warp operation that all lanes of its mask have
+ * reached (true if any); otherwise, with lanes still waiting, reports the divergence (false). */
+bool resolve_warps(Worker *w);
+/* The epoch race checking stamps a lane's accesses with (its warp's, after a __syncwarp()). */
+static inline void set_thread_epoch(Worker *w, const Thread *t) {
+    if (__builtin_expect(w->wsplit, 0)) w->bi.epoch = w->wgen[t->lin >> 5];
+}
+/* core.cpp: hands the CPU to the next runnable thread of the pass (or back to the scheduler) */
+void pass_on(Thread *t);
 
 } /* namespace tl_emu */
 

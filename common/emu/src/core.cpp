@@ -28,6 +28,7 @@ __thread dim3 blockDim;
 __thread dim3 gridDim;
 __thread tl_emu::RegionCtx *tl_emu_rctx;
 __thread tl_emu::Counters *tl_emu_cnt;
+__thread tl_emu::Counters *tl_emu_scnt;
 
 namespace tl_emu {
 
@@ -37,6 +38,7 @@ static int g_threads = 0;                /* 0 = not yet decided */
 static int g_order = 0;
 static unsigned g_seed = 1;
 static int g_check = 1;
+static int g_count_shared = 0;
 static size_t g_stack_kb = 64;
 static std::atomic<bool> g_inited{false};
 
@@ -63,6 +65,7 @@ static void read_env(void) {
         }
     }
     if ((e = getenv("TL_EMU_RACECHECK")) && *e) g_check = strcmp(e, "0") != 0;
+    if ((e = getenv("TL_EMU_COUNT_SHARED")) && *e) g_count_shared = strcmp(e, "0") != 0;
     if ((e = getenv("TL_EMU_STACK_KB")) && *e) {
         long kb = atol(e);
         if (kb < 16 || kb > 65536) fprintf(stderr, "tilelab-emu: TL_EMU_STACK_KB='%s' is not from 16 to 65536; using 64\n", e);
@@ -191,6 +194,8 @@ extern "C" void tl_emu_set_order(int mode, unsigned seed) {
     tl_emu::g_seed = seed;
 }
 extern "C" void tl_emu_set_race_check(int on) { tl_emu::init(); tl_emu::g_check = on != 0; }
+extern "C" int tl_emu_race_check(void) { tl_emu::init(); return tl_emu::g_check; }
+extern "C" void tl_emu_set_count_shared(int on) { tl_emu::init(); tl_emu::g_count_shared = on != 0; }
 extern "C" void tl_emu_set_threads(int n) { tl_emu::init(); tl_emu::g_threads = n < 1 ? 1 : (n > 256 ? 256 : n); }
 extern "C" int tl_emu_threads(void) { tl_emu::init(); return tl_emu::g_threads; }
 
@@ -293,10 +298,10 @@ static inline __attribute__((always_inline)) void prefetch_stack(const Thread *t
 
 /* A thread that stops (barrier or end) hands the CPU straight to the next runnable thread in this
  * interval's order; the last one returns to the scheduler. One switch per thread and interval. */
-static inline void pass_on(Thread *t) {
+void pass_on(Thread *t) {
     Worker *w = t->w;
     unsigned k = w->pos + 1, n = w->nthreads;
-    while (k < n && !alive(w->threads[w->order[k]].state)) k++;
+    while (k < n && w->threads[w->order[k]].state != T_RUN) k++;
     if (k < n) {
         Thread *nx = &w->threads[w->order[k]];
         if (k + 1 < n) prefetch_stack(&w->threads[w->order[k + 1]]);
@@ -304,6 +309,7 @@ static inline void pass_on(Thread *t) {
         tl_emu_cur_thread = nx;
         tl_emu_cur_tid = nx->lin;
         threadIdx = nx->tid;
+        set_thread_epoch(w, nx);
         fiber_switch(&t->f, &nx->f);
     } else {
         fiber_switch(&t->f, &w->sched);
@@ -418,7 +424,7 @@ static void run_block_region(Worker *w, uint64_t b) {
     w->have_jb = false;
     tl_emu_cur_thread = nullptr;
     tl_emu_rctx = nullptr;
-    if (!w->abort_block && w->npend) report_pending(w);
+    if (!w->abort_block && (w->npend || w->wrace.have)) report_pending(w);
 }
 
 bool rbarrier(const char *file, int line) {
@@ -443,8 +449,8 @@ bool rbarrier(const char *file, int line) {
         abort_launch_block(w);
         siglongjmp(w->jb, 1);
     }
-    if (w->npend) report_pending(w);
-    w->bi.epoch++;
+    if (w->npend || w->wrace.have) report_pending(w);
+    w->bi.bar_epoch = ++w->bi.epoch;
     return false;
 }
 
@@ -457,7 +463,8 @@ static void run_block(Worker *w, uint64_t b) {
     w->bi.bidx.z = (unsigned)(b / ((uint64_t)d->grid.x * d->grid.y));
     w->bi.bdim = d->block;
     w->bi.gdim = d->grid;
-    w->bi.epoch = 1;
+    w->bi.epoch = w->bi.bar_epoch = w->gen = 1;
+    w->wsplit = false; w->nwarp = 0; w->wrace.have = false;
     w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
     w->dyn_data = nullptr; w->dyn_kind = -1;
     w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
@@ -486,29 +493,39 @@ static void run_block(Worker *w, uint64_t b) {
         return;
     }
     w->have_jb = true;
+    w->nwait = 0;
+    w->bar_mismatch = false;
     for (;;) {
         unsigned k = 0;
-        while (k < n && !alive(w->threads[w->order[k]].state)) k++;
-        w->nwait = 0;
-        w->bar_mismatch = false;
+        while (k < n && w->threads[w->order[k]].state != T_RUN) k++;
         if (k < n) {
             Thread *t = &w->threads[w->order[k]];
             w->pos = k;
             tl_emu_cur_thread = t;
             tl_emu_cur_tid = t->lin;
             threadIdx = t->tid;
+            set_thread_epoch(w, t);
             fiber_switch(&w->sched, &t->f);           /* returns when the last thread of the pass stops */
         }
         tl_emu_cur_thread = nullptr;
         if (w->abort_block) break;
-        if (w->npend) report_pending(w);
+        if (w->nwarp) {                               /* lanes at warp operations: the warps meet */
+            if (resolve_warps(w)) continue;           /* another pass in the same interval */
+            break;                                    /* they never can: reported */
+        }
+        if (w->npend || w->wrace.have) report_pending(w);
         if (w->nwait == 0) break;                                       /* every thread has returned */
         if ((w->ndone > 0 || w->bar_mismatch) && !check_barrier(w, n)) break;
-        w->bi.epoch++;
+        w->bi.epoch = w->bi.bar_epoch = ++w->gen;
+        w->wsplit = false;
+        for (unsigned i = 0; i < n; i++)
+            if (w->threads[i].state == T_WAIT) w->threads[i].state = T_RUN;
+        w->nwait = 0;
+        w->bar_mismatch = false;
     }
     w->have_jb = false;
     tl_emu_cur_thread = nullptr;
-    if (!w->abort_block && w->npend) report_pending(w);
+    if (!w->abort_block && (w->npend || w->wrace.have)) report_pending(w);
 }
 
 } /* namespace tl_emu */
@@ -569,6 +586,7 @@ static void run_blocks(Worker *w, Launch *L) {
     w->L = L;
     memset(&w->cnt, 0, sizeof w->cnt);
     tl_emu_cnt = &w->cnt;
+    tl_emu_scnt = L->count_shared ? &w->cnt : nullptr;
     uint64_t ran = 0;
     ready_stacks(w, L->nthreads);
     for (;;) {
@@ -580,6 +598,7 @@ static void run_blocks(Worker *w, Launch *L) {
     }
     blockIdx = uint3{0, 0, 0};
     tl_emu_cnt = nullptr;
+    tl_emu_scnt = nullptr;
     L->blocks_run.fetch_add(ran, std::memory_order_relaxed);
     w->L = nullptr;
 }
@@ -724,6 +743,7 @@ void launch(const LaunchDesc *d) {
     L.next.store(0);
     L.stop.store(false);
     L.check = g_check != 0;
+    L.count_shared = g_count_shared != 0;
     L.order = g_order;
     L.seed = g_seed;
     L.blocks_run.store(0);

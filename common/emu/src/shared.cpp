@@ -124,70 +124,98 @@ void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
     abort_thread(w);
 }
 
-/* ---- race checking (the fast paths are inline in tl_emu.h) ---------------------------------------- */
-static void record_read(Shadow &h, uint32_t ep, uint16_t tid, int line) {
-    if (h.r_ep != ep) { h.r_ep = ep; h.r_tid = tid; h.r_line = (uint32_t)line; h.r_tid2 = NO_TID; }
+/* ---- race checking (the fast paths are inline in tl_emu.h) ----------------------------------------
+ * Two accesses conflict when they come after the same __syncthreads() (stamp >= bar_epoch), unless the
+ * two threads are lanes of one warp and that warp passed a __syncwarp() between them (their stamps then
+ * differ: see BlockInfo). Without warps, stamp >= bar_epoch is the same as stamp == epoch. */
+static inline bool same_warp(uint16_t a, uint16_t b) { return (a >> 5) == (b >> 5); }
+static inline bool conflicts(uint32_t stamp, uint16_t other, uint32_t ep, uint32_t bar, uint16_t tid) {
+    return stamp >= bar && other != tid && other != NO_TID && !(same_warp(other, tid) && stamp != ep);
+}
+static void record_read(Shadow &h, uint32_t ep, uint32_t bar, uint16_t tid, int line) {
+    if (h.r_ep < bar) { h.r_ep = ep; h.r_tid = tid; h.r_line = (uint32_t)line; h.r_tid2 = NO_TID; }
     else if (h.r_tid != tid && h.r_tid2 == NO_TID) { h.r_tid2 = tid; h.r_line2 = (uint32_t)line; }
+}
+/* Whether every access to the array since the last __syncthreads() came from the warp of tid: then the
+ * exchange is the warp's own, and what it lacks is a __syncwarp() (a cold path: reports only). */
+static bool warp_local(const Slot *s, uint32_t bar, uint16_t tid) {
+    for (size_t k = 0; k < s->n; k++) {
+        const Shadow &h = s->sh[k];
+        if (h.w_ep >= bar && !same_warp(h.w_tid, tid)) return false;
+        if (h.r_ep >= bar && ((h.r_tid != NO_TID && !same_warp(h.r_tid, tid)) ||
+                              (h.r_tid2 != NO_TID && !same_warp(h.r_tid2, tid))))
+            return false;
+    }
+    return true;
+}
+enum { RACE_RAW, RACE_WAW, RACE_WAR };
+/* Prints a race: thread a's access at line la after thread b's at lb. warp: the two are lanes of one
+ * warp and only that warp used the array in the interval, so the missing barrier is a __syncwarp(). */
+static void print_race(Worker *w, const Slot *s, size_t i, int kind, uint16_t a, int la, uint16_t b, int lb, bool warp) {
+    char where[512], decl[300], el[96], ta[64], tb[64];
+    fmt_where(where, sizeof where, w);
+    fmt_decl(decl, sizeof decl, s);
+    fmt_elem(el, sizeof el, s, i);
+    fmt_tid(ta, sizeof ta, w->bi, a);
+    fmt_tid(tb, sizeof tb, w->bi, b);
+    const char *f = base_name(s->site->file);
+    static const char *what[] = {
+        "(read after another thread's write in the same barrier interval: on a GPU the read may see the old value)",
+        "(two writes in the same barrier interval: on a GPU either may win)",
+        "(write after another thread's read in the same barrier interval: on a GPU the read may see the new value)"};
+    diag_launch("race",
+                "%s: element %s of %s, %s\n"
+                "  thread %s %s it at %s:%d\n"
+                "  after thread %s %s it at %s:%d, with no %s between the two\n"
+                "  %s%s",
+                s->site->name, el, decl, where, ta, kind == RACE_RAW ? "reads" : "writes", f, la, tb,
+                kind == RACE_WAR ? "read" : "wrote", f, lb, warp ? "__syncwarp() (or __syncthreads())" : "__syncthreads()",
+                what[kind],
+                warp ? "\n  (both are lanes of one warp, and only that warp used the array since the last __syncthreads():\n"
+                       "  since Volta, lanes of a warp are scheduled independently, not in lockstep, so the exchange\n"
+                       "  needs a __syncwarp() between the write and the read)"
+                     : "");
+}
+static void flush_warp_race(Worker *w) {
+    if (!w->wrace.have) return;
+    w->wrace.have = false;
+    if (diag_quota())
+        print_race(w, w->wrace.s, w->wrace.i, w->wrace.kind, w->wrace.a, w->wrace.la, w->wrace.b, w->wrace.lb,
+                   warp_local(w->wrace.s, w->bi.bar_epoch, w->wrace.a));
+}
+/* A race: reported now between threads of different warps; between lanes of one warp, the first of
+ * the interval is reported at its end (report_pending), when it is known which is missing. */
+static void race(Worker *w, const Slot *s, size_t i, int kind, uint16_t a, int la, uint16_t b, int lb) {
+    w->L->stop.store(true, std::memory_order_relaxed);
+    if (same_warp(a, b)) {
+        if (!w->wrace.have) w->wrace = {true, s, i, a, b, la, lb, kind};
+        return;
+    }
+    flush_warp_race(w);             /* the earlier one first, decided with what is known now */
+    if (diag_quota()) print_race(w, s, i, kind, a, la, b, lb, false);
 }
 
 void race_read(const Slot *s, size_t i, int line) {
     Worker *w = t_worker;
     Shadow &h = s->sh[i];
-    uint32_t ep = w->bi.epoch;
+    uint32_t ep = w->bi.epoch, bar = w->bi.bar_epoch;
     uint16_t tid = (uint16_t)tl_emu_cur_tid;
     if (h.w_ep == 0) {
         if (w->npend < MAX_PENDING) w->pend[w->npend++] = Pending{s, i, ep, tid, line};
-    } else if (h.w_ep == ep && h.w_tid != tid && diag_quota()) {
-        char where[512], decl[300], el[96], a[64], b[64];
-        fmt_where(where, sizeof where, w);
-        fmt_decl(decl, sizeof decl, s);
-        fmt_elem(el, sizeof el, s, i);
-        fmt_tid(a, sizeof a, w->bi, tid);
-        fmt_tid(b, sizeof b, w->bi, h.w_tid);
-        const char *f = base_name(s->site->file);
-        diag_launch("race",
-                    "%s: element %s of %s, %s\n"
-                    "  thread %s reads it at %s:%d\n"
-                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
-                    "  (read after another thread's write in the same barrier interval: on a GPU the read may see the old value)",
-                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
-        w->L->stop.store(true, std::memory_order_relaxed);
+    } else if (conflicts(h.w_ep, h.w_tid, ep, bar, tid)) {
+        race(w, s, i, RACE_RAW, tid, line, h.w_tid, (int)h.w_line);
     }
-    record_read(h, ep, tid, line);
+    record_read(h, ep, bar, tid, line);
 }
 
 void race_write(const Slot *s, size_t i, int line) {
     Worker *w = t_worker;
     Shadow &h = s->sh[i];
-    uint32_t ep = w->bi.epoch;
+    uint32_t ep = w->bi.epoch, bar = w->bi.bar_epoch;
     uint16_t tid = (uint16_t)tl_emu_cur_tid;
-    w->L->stop.store(true, std::memory_order_relaxed);
-    if (!diag_quota()) { h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; h.sat_ep = 0; return; }
-    char where[512], decl[300], el[96], a[64], b[64];
-    fmt_where(where, sizeof where, w);
-    fmt_decl(decl, sizeof decl, s);
-    fmt_elem(el, sizeof el, s, i);
-    fmt_tid(a, sizeof a, w->bi, tid);
-    const char *f = base_name(s->site->file);
-    if (h.w_ep == ep && h.w_tid != tid) {
-        fmt_tid(b, sizeof b, w->bi, h.w_tid);
-        diag_launch("race",
-                    "%s: element %s of %s, %s\n"
-                    "  thread %s writes it at %s:%d\n"
-                    "  after thread %s wrote it at %s:%d, with no __syncthreads() between the two\n"
-                    "  (two writes in the same barrier interval: on a GPU either may win)",
-                    s->site->name, el, decl, where, a, f, line, b, f, (int)h.w_line);
-    } else {
-        bool first = h.r_tid != tid;
-        fmt_tid(b, sizeof b, w->bi, first ? h.r_tid : h.r_tid2);
-        diag_launch("race",
-                    "%s: element %s of %s, %s\n"
-                    "  thread %s writes it at %s:%d\n"
-                    "  after thread %s read it at %s:%d, with no __syncthreads() between the two\n"
-                    "  (write after another thread's read in the same barrier interval: on a GPU the read may see the new value)",
-                    s->site->name, el, decl, where, a, f, line, b, f, (int)(first ? h.r_line : h.r_line2));
-    }
-    w->L->stop.store(true, std::memory_order_relaxed);
+    if (conflicts(h.w_ep, h.w_tid, ep, bar, tid)) race(w, s, i, RACE_WAW, tid, line, h.w_tid, (int)h.w_line);
+    else if (conflicts(h.r_ep, h.r_tid, ep, bar, tid)) race(w, s, i, RACE_WAR, tid, line, h.r_tid, (int)h.r_line);
+    else if (conflicts(h.r_ep, h.r_tid2, ep, bar, tid)) race(w, s, i, RACE_WAR, tid, line, h.r_tid2, (int)h.r_line2);
     h.w_ep = ep; h.w_tid = tid; h.w_line = (uint32_t)line; h.sat_ep = 0;
 }
 
@@ -195,6 +223,7 @@ void race_write(const Slot *s, size_t i, int line) {
  * unless another thread wrote the element later in the same interval (then it was a race, and the
  * write already said so). */
 void report_pending(Worker *w) {
+    flush_warp_race(w);
     for (int k = 0; k < w->npend; k++) {
         const Pending &p = w->pend[k];
         const Shadow &h = p.s->sh[p.i];

@@ -1,0 +1,257 @@
+/* tl-emu-shared-decl.c: the part of tl-emu-rewrite that rewrites __shared__ declarations into the
+ * emulator's views (tl_emu::Shared<...> bound to the block's storage, a static Site naming them) and
+ * pointers carved from a shared array (`float *Nds = smem + k;`) into checked tl_emu::SPtr pointers.
+ * The streaming rewrite (tl-emu-rewrite.c) calls it at the words; see the top of that file. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tl-emu-rewrite-state.h"
+
+/* ---- __shared__ declarations --------------------------------------------------------------------- */
+static void trim(char *s) {
+    size_t n = strlen(s), a = 0;
+    while (a < n && isspace((unsigned char)s[a])) a++;
+    while (n > a && isspace((unsigned char)s[n - 1])) n--;
+    memmove(s, s + a, n - a);
+    s[n - a] = 0;
+}
+/* Collapses runs of blanks into one space. */
+static void squeeze(char *s) {
+    char *w = s; int sp = 0;
+    for (char *r = s; *r; r++) {
+        if (isspace((unsigned char)*r)) { sp = 1; continue; }
+        if (sp && w != s) *w++ = ' ';
+        sp = 0;
+        *w++ = *r;
+    }
+    *w = 0;
+}
+/* Removes the word kw (and a following parenthesised argument when paren) from s. */
+static void drop_word(char *s, const char *kw, int paren) {
+    size_t k = strlen(kw);
+    for (char *p = s; (p = strstr(p, kw));) {
+        if ((p > s && is_id((unsigned char)p[-1])) || is_id((unsigned char)p[k])) { p += k; continue; }
+        char *e = p + k;
+        if (paren) {
+            while (isspace((unsigned char)*e)) e++;
+            if (*e == '(') { int d = 0; do { if (*e == '(') d++; else if (*e == ')') d--; e++; } while (*e && d); }
+        }
+        memmove(p, e, strlen(e) + 1);
+    }
+}
+
+static void add_idents(Buf *b, const char *expr) {
+    static const char *kw[] = {"sizeof", "int", "float", "double", "char", "unsigned", "long", "short", "signed", NULL};
+    for (const char *p = expr; *p;) {
+        if (is_id0((unsigned char)*p)) {
+            const char *s = p;
+            while (is_id((unsigned char)*p)) p++;
+            int skip = 0;
+            for (int i = 0; kw[i]; i++)
+                if ((size_t)(p - s) == strlen(kw[i]) && !memcmp(s, kw[i], (size_t)(p - s))) skip = 1;
+            if (!skip) buf_fmt(b, " && defined(%.*s)", (int)(p - s), s);
+        } else if (isdigit((unsigned char)*p)) {
+            while (is_id((unsigned char)*p)) p++;           /* 16, 0x10, 16u */
+        } else {
+            p++;
+        }
+    }
+}
+
+/* `static __shared__` and `volatile __shared__` (CUDA accepts both): the word was written already. */
+static void drop_written_qualifiers(void) {
+    for (;;) {
+        size_t e = out.n;
+        while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+        size_t b = e;
+        while (b > 0 && is_id((unsigned char)out.p[b - 1])) b--;
+        if ((e - b == 6 && !memcmp(out.p + b, "static", 6)) || (e - b == 8 && !memcmp(out.p + b, "volatile", 8))) {
+            out.n = b; out.p[b] = 0;
+            last_sig = ';';
+            continue;
+        }
+        return;
+    }
+}
+
+void shared_decl(int is_extern, int decl_line) {
+    drop_written_qualifiers();
+    /* Read up to the ';' that ends the declaration, comments blanked, newlines counted. */
+    Buf d = {0};
+    int nl = 0, par = 0;
+    for (;;) {
+        if (pos >= len) die(decl_line, "__shared__ declaration without a ';'");
+        char c = src[pos];
+        if (c == '/' && pos + 1 < len && (src[pos + 1] == '/' || src[pos + 1] == '*')) {
+            int cn = 0;
+            pos = skip_space(pos, &cn);
+            nl += cn; line += cn;
+            buf_add(&d, " ", 1);
+            continue;
+        }
+        if (c == '\n') { nl++; line++; }
+        if (c == '(' || c == '[') par++;
+        if (c == ')' || c == ']') par--;
+        if (c == '=' && par == 0) die(decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
+        if (c == '{') die(decl_line, "could not read this __shared__ declaration");
+        pos++;
+        if (c == ';' && par == 0) break;
+        buf_add(&d, &c, 1);
+    }
+    /* Split into declarators at top-level commas. */
+    char *text = d.p ? d.p : calloc(1, 1);
+    char *parts[64]; int np = 0; par = 0;
+    parts[np++] = text;
+    for (char *p = text; *p; p++) {
+        if (*p == '(' || *p == '[') par++;
+        else if (*p == ')' || *p == ']') par--;
+        else if (*p == ',' && par == 0) {
+            if (np == 64) die(decl_line, "too many declarators in one __shared__ declaration");
+            *p = 0; parts[np++] = p + 1;
+        }
+    }
+    char type[256] = "";
+    int file_scope = in_func == 0;
+    Buf o = {0};
+    for (int k = 0; k < np; k++) {
+        char *part = parts[k];
+        char *br = strchr(part, '[');
+        char head[512];
+        size_t hl = br ? (size_t)(br - part) : strlen(part);
+        if (hl >= sizeof head) die(decl_line, "__shared__ declaration too long");
+        memcpy(head, part, hl); head[hl] = 0;
+        trim(head);
+        size_t e = strlen(head);
+        if (!e || !is_id((unsigned char)head[e - 1])) die(decl_line, "cannot find the variable name in this __shared__ declaration");
+        size_t b = e;
+        while (b > 0 && is_id((unsigned char)head[b - 1])) b--;
+        char name[128];
+        if (e - b >= sizeof name) die(decl_line, "name too long");
+        memcpy(name, head + b, e - b); name[e - b] = 0;
+        head[b] = 0;
+        char ty[256];
+        if (k == 0) {
+            snprintf(type, sizeof type, "%s", head);
+            drop_word(type, "volatile", 0);
+            drop_word(type, "static", 0);
+            drop_word(type, "__align__", 1);
+            squeeze(type); trim(type);
+            if (!type[0]) die(decl_line, "cannot find the type of __shared__ %s", name);
+            snprintf(ty, sizeof ty, "%s", type);
+        } else {
+            squeeze(head); trim(head);                       /* e.g. "*" for a pointer declarator */
+            snprintf(ty, sizeof ty, "%s%s%s", type, head[0] ? " " : "", head);
+        }
+        /* Dimensions. */
+        char dims[4][256]; int nd = 0;
+        for (char *p = br; p && *p;) {
+            while (isspace((unsigned char)*p)) p++;
+            if (!*p) break;
+            if (*p != '[') die(decl_line, "unexpected '%c' after __shared__ %s[...]", *p, name);
+            int dd = 0; char *s = p + 1;
+            for (; *p; p++) { if (*p == '[') dd++; else if (*p == ']' && --dd == 0) break; }
+            if (!*p) die(decl_line, "missing ']' in __shared__ %s", name);
+            if (nd == 4) die(decl_line, "too many dimensions");
+            size_t dl = (size_t)(p - s);
+            if (dl >= sizeof dims[0]) die(decl_line, "array size too long");
+            memcpy(dims[nd], s, dl); dims[nd][dl] = 0; trim(dims[nd]);
+            nd++;
+            p++;
+        }
+        char shape[1200];
+        if (is_extern) {
+            if (nd != 1 || dims[0][0]) die(decl_line, "extern __shared__ %s must be declared as a 1-D array without a size, e.g. extern __shared__ float %s[];", name, name);
+            snprintf(shape, sizeof shape, "tl_emu::ADyn<%s>", ty);
+        } else if (nd == 0) {
+            snprintf(shape, sizeof shape, "tl_emu::A0<%s>", ty);
+        } else if (nd == 1) {
+            if (!dims[0][0]) die(decl_line, "__shared__ %s[] needs a size (or extern for dynamic shared memory)", name);
+            snprintf(shape, sizeof shape, "tl_emu::A1<%s, (%s)>", ty, dims[0]);
+        } else if (nd == 2) {
+            if (!dims[0][0] || !dims[1][0]) die(decl_line, "__shared__ %s needs both sizes", name);
+            snprintf(shape, sizeof shape, "tl_emu::A2<%s, (%s), (%s)>", ty, dims[0], dims[1]);
+        } else if (nd == 3) {
+            if (!dims[0][0] || !dims[1][0] || !dims[2][0]) die(decl_line, "__shared__ %s needs all three sizes", name);
+            snprintf(shape, sizeof shape, "tl_emu::A3<%s, (%s), (%s), (%s)>", ty, dims[0], dims[1], dims[2]);
+        } else {
+            die(decl_line, "not supported under emulation: __shared__ %s with %d dimensions; emulation supports up to 3 "
+                           "(flatten it: T %s[A*B*C*D] indexed [((i*B + j)*C + k)*D + l])", name, nd, name);
+        }
+        if (file_scope)
+            buf_fmt(&o, "static tl_emu::GShared<%s> %s{{\"%s\", __FILE__, __LINE__, \"%s\"}}; ", shape, name, name, ty);
+        else
+            buf_fmt(&o, "static const tl_emu::Site %s_tl_site_ = {\"%s\", __FILE__, __LINE__, \"%s\"}; "
+                        "tl_emu::Shared<%s> %s(%s_tl_site_); ", name, name, ty, shape, name, name);
+        if (nnames == MAX_NAMES) die(decl_line, "too many __shared__ names");
+        snprintf(names[nnames].name, sizeof names[nnames].name, "%s", name);
+        names[nnames++].depth = file_scope ? 0 : depth;
+        if (cur_kernel >= 0 && !is_extern) {
+            Kernel *K = &kernels[cur_kernel];
+            buf_fmt(&K->smem, " + sizeof(%s)", ty);
+            add_idents(&K->idents, ty);
+            for (int i = 0; i < nd; i++) { buf_fmt(&K->smem, " * (%s)", dims[i]); add_idents(&K->idents, dims[i]); }
+        }
+    }
+    emit(o.p, o.n);
+    for (int i = 0; i < nl; i++) buf_add(&out, "\n", 1);
+    free(o.p);
+    free(text);
+}
+
+
+/* `float *Nds = smem + T * T;` in a kernel, at the shared name: the declaration written so far becomes
+ * `tl_emu::SPtr<float> Nds =` (a checked pointer), and Nds joins the shared names. Also the second
+ * declarator of `float *Mds = smem, *Nds = smem + n;` (the comma becomes a ';'). */
+static char sptr_type[128];
+static int sptr_depth = -1;
+void shared_pointer_decl(void) {
+    size_t e = out.n;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    if (e == 0 || out.p[e - 1] != '=' || (e > 1 && strchr("=!<>+-*/%&|^", out.p[e - 2]))) return;
+    e--;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    size_t ne = e;
+    while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+    size_t nb = e;
+    if (nb == ne || !is_id0((unsigned char)out.p[nb])) return;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    if (e == 0 || out.p[e - 1] != '*') return;
+    e--;
+    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    char name[128];
+    if (ne - nb >= sizeof name) return;
+    memcpy(name, out.p + nb, ne - nb); name[ne - nb] = 0;
+    size_t start;
+    if (e > 0 && out.p[e - 1] == ',' && sptr_depth == depth && sptr_type[0]) {
+        start = e - 1;                                   /* second declarator: reuse the type */
+        out.n = start; out.p[start] = 0;
+        buf_fmt(&out, "; tl_emu::SPtr<%s> %s =", sptr_type, name);
+    } else {
+        size_t te = e;
+        while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+        size_t tb = e;
+        if (tb == te) return;
+        static const char *types[] = {"float", "double", "int", "unsigned", "char", "short", "long", "float2",
+                                      "float4", "int2", "int4", "uint", "size_t", NULL};
+        int ok = 0;
+        for (int i = 0; types[i]; i++) if (te - tb == strlen(types[i]) && !memcmp(out.p + tb, types[i], te - tb)) ok = 1;
+        if (!ok) return;
+        size_t qb = tb;                                    /* a const or volatile before the type */
+        size_t q = tb;
+        while (q > 0 && (out.p[q - 1] == ' ' || out.p[q - 1] == '\t')) q--;
+        size_t qe = q;
+        while (q > 0 && is_id((unsigned char)out.p[q - 1])) q--;
+        if ((qe - q == 5 && !memcmp(out.p + q, "const", 5)) || (qe - q == 8 && !memcmp(out.p + q, "volatile", 8))) qb = q;
+        snprintf(sptr_type, sizeof sptr_type, "%.*s", (int)(te - qb), out.p + qb);
+        sptr_depth = depth;
+        out.n = qb; out.p[qb] = 0;
+        buf_fmt(&out, "tl_emu::SPtr<%s> %s =", sptr_type, name);
+    }
+    buf_str(&out, " ");
+    last_sig = '=';
+    if (nnames == MAX_NAMES) die(line, "too many __shared__ names");
+    snprintf(names[nnames].name, sizeof names[nnames].name, "%s", name);
+    names[nnames++].depth = depth;
+}
