@@ -17,13 +17,12 @@
 #include "tilelab.h"
 
 #ifdef TL_EMULATED
-/* The emulation runtime (common/emu): permutes thread order and reports diagnostics. */
-void tl_emu_set_order(int mode, unsigned seed);
-int  tl_emu_last_diagnostic(char *buf, size_t n);
-void tl_emu_recover(void);
-void tl_emu_mute_kernel_output(int on);
-void tl_emu_set_race_check(int on);
-int  tl_emu_race_check(void);
+/* The emulation runtime (common/emu): permutes thread order, reports diagnostics, counts the work. */
+#include "tl_emu_api.h"
+#endif
+
+#ifdef TL_EMULATED
+static const char *tl_driver_lab_id = "";   /* the running lab (gpu_run: which work rule applies) */
 #endif
 
 typedef struct opts {
@@ -367,7 +366,8 @@ static void inputs_free(case_inputs *in)
  * result that depends on the order is a race), and the emulator's diagnostic (race, divergent
  * barrier, out-of-bounds, ...) replaces a bare CUDA error. Used by the checks and by --serve,
  * so the grader sees exactly what ./kit check sees. */
-static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, char *err, size_t errlen)
+static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
+                   char *err, size_t errlen)
 {
 #ifdef TL_EMULATED
     /* Above TL_EMU_MAX_CHECKED_WORK (512^3) the emulator checks the result only: no shared-memory race
@@ -376,10 +376,25 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     int light = (double)gc->m * gc->k * gc->n > TL_EMU_MAX_CHECKED_WORK;
     int race_was = tl_emu_race_check();
     if (light) tl_emu_set_race_check(0);
+    /* The work of the checked run alone (the re-runs in other orders would triple it), counted by
+     * the emulator: the grader and the table judge it against the lab (tl_work_judge). Shared
+     * accesses are counted only where the lab's rule needs them (tiled labs: about 40% slower). */
+    const tl_lab_info *info = wc ? tl_lab_find(tl_driver_lab_id) : NULL;
+    int count_shared = info && info->work.tiled;
+    if (count_shared) tl_emu_set_count_shared(1);
+    tl_emu_counters_reset();
 #endif
     int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
 #ifdef TL_EMULATED
+    if (count_shared) tl_emu_set_count_shared(0);
     if (light) tl_emu_set_race_check(race_was);
+    if (wc) {
+        tl_emu_counters ec;
+        tl_emu_counters_get(&ec);
+        /* A light run's launches are unchecked by the harness's own choice, not the student's. */
+        *wc = (tl_work_counts){ec.launches, ec.global_loads, ec.global_stores, ec.shared_loads, ec.shared_stores,
+                               light ? 0 : ec.unchecked_launches};
+    }
     if (rc == 0 && !light) {
         tl_matrix Q;
         if (tl_matrix_alloc(&Q, "P", P->rows, P->cols) == 0) {
@@ -410,6 +425,8 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     }
 #else
     (void)seed;
+    if (wc)
+        memset(wc, 0, sizeof *wc);
 #endif
     return rc;
 }
@@ -462,6 +479,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     int differs = 0;            /* a repeated GPU run disagreed with the first, bit for bit */
     tl_matrix Rq = {0};         /* the latest repeated run, kept when it is the wrong one   */
     int q_wrong = 0;
+    tl_work_counts work = {0};  /* emulated: what the kernels of the checked run did         */
     tl_gpu_case gc;
     memset(&gc, 0, sizeof gc);
     char szw[48];
@@ -476,7 +494,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, err, sizeof err);
+            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, &work, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that
@@ -553,6 +571,17 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         snprintf(out->reason, sizeof out->reason, "FAIL: %s", r);
         goto done;
     }
+#ifdef TL_EMULATED
+    /* Right, but was it computed the way the lab asks (by a kernel, tiled)? The emulator counted. */
+    if (v->where == TL_ON_GPU) {
+        char head[400];
+        if (tl_work_judge(tl_lab_find(o->lab_id), v->tile, m, k, n, &work, head, sizeof head, NULL, 0)) {
+            out->result = CASE_FAIL;
+            snprintf(out->reason, sizeof out->reason, "FAIL: %s", head);
+            goto done;
+        }
+    }
+#endif
     out->result = CASE_PASS;
     snprintf(out->reason, sizeof out->reason, "PASS");
     if (o->no_time || (v->max_time_size && (long)m * k * n > (long)v->max_time_size * v->max_time_size * v->max_time_size))
@@ -647,7 +676,8 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             tl_matrix_alloc(&P, "P", m, n);
             int rc = 0;
             tl_stats st = {0};
-            int have_time = 0;
+            int have_time = 0, have_work = 0;
+            tl_work_counts work = {0};
             if (v->where == TL_ON_CPU) {
                 cpu_ctx cc = {v, &M, &N, &P};
                 double t0 = tl_now_ms();
@@ -669,7 +699,8 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 tl_gpu_case gc;
                 rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
                 if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
-                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), err, sizeof err);
+                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, err, sizeof err);
+                have_work = dev->emulated;
                 if (rc == 0 && timed && !dev->emulated) {
                     int fl;
                     rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &st, &fl, err, sizeof err);
@@ -683,9 +714,13 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 fprintf(out, "error %s\n", err);
             } else {
                 if (have_time)
-                    fprintf(out, "ok %.6f\n", st.median_ms);
+                    fprintf(out, "ok %.6f", st.median_ms);
                 else
-                    fprintf(out, "ok -\n");
+                    fprintf(out, "ok -");
+                if (have_work)   /* emulated: the emulator's counts of the checked run (CONTRACTS.md 2) */
+                    fprintf(out, " work %llu %llu %llu %llu %llu %llu", work.launches, work.global_loads,
+                            work.global_stores, work.shared_loads, work.shared_stores, work.unchecked_launches);
+                fprintf(out, "\n");
                 tl_matfile_fwrite(out, &P, "P", err, sizeof err);
             }
             tl_matrix_free(&P);
@@ -728,6 +763,9 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     else
         snprintf(dev.why, sizeof dev.why, "not needed");
 
+#ifdef TL_EMULATED
+    tl_driver_lab_id = lab->id;
+#endif
     if (o.serve)
         return serve(lab, &dev, &o);
 

@@ -2,6 +2,8 @@
  * the variants' constraints, the rubric's tests and points, the hidden-size rules and the limits
  * live here and nowhere else: grader/rubric.md is written from this file (tl-lab rubric) and a
  * test fails when the two differ. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "labtable.h"
@@ -87,6 +89,7 @@ const tl_lab_info tl_labs[] = {
             "never from the program's stdout; other lines are ignored; each wrong or missing fact is named with\n"
             "its likely cause (the factor 2 of double data rate, per block for per SM, MHz labelled kHz). Without\n"
             "a GPU and without an emulated build the test is not graded. `./kit check 02` runs it.\n",
+        .work = {.kernel = 1},
     },
     {
         TL_LAB_BUILDS("03", "03-tiled-kernel"), TL_LAB_EMULATED("03"),
@@ -117,6 +120,8 @@ const tl_lab_info tl_labs[] = {
             TL_POLICY_TEST("tiled.cu"),
         },
         .ntests = 8,
+        /* The lecture's kernel loads exactly the tiled count; lab 02's loads T/2 times more. */
+        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5},
     },
     {
         TL_LAB_BUILDS("04", "04-boundary-handling"), TL_LAB_EMULATED("04"),
@@ -156,6 +161,7 @@ const tl_lab_info tl_labs[] = {
             TL_POLICY_TEST("boundary.cu"),
         },
         .ntests = 12,
+        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5},
     },
     {
         /* Lab 05 has its own main; its --serve answers one occupancy question per line (lab.h). The
@@ -334,5 +340,88 @@ double tl_test_speed_credit(const tl_lab_test *t, double ratio)
     for (int i = 0; i < TL_LAB_MAX_TIERS && t->tiers[i].max_ratio > 0; ++i)
         if (ratio <= t->tiers[i].max_ratio)
             return t->tiers[i].credit;
+    return 0;
+}
+
+/* ------------------------------------------------------------------- the work a case did */
+
+int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
+                  char *headline, size_t hlen, char *figures, size_t flen)
+{
+    char hb[8], fb[8];
+    if (!headline) { headline = hb; hlen = sizeof hb; }
+    if (!figures) { figures = fb; flen = sizeof fb; }
+    headline[0] = figures[0] = '\0';
+    if (!lab || !lab->work.kernel || !c)
+        return 0;
+    double fma = (double)m * k * n;
+    double pelems = (double)m * n, inputs = (double)m * k + (double)k * n;
+    double gpf = c->global_loads / fma, spf = c->shared_loads / fma;
+    size_t fl = 0;
+    if (!lab->work.tiled || tile <= 0) {
+        snprintf(figures, flen, "%llu launch%s; global loads per multiply-add: %.4g%s; stores to P: %llu "
+                               "of %.0f", c->launches, c->launches == 1 ? "" : "es", gpf,
+                               gpf > 1.5 ? " (both operands of every multiply-add come from global memory: "
+                               "lab 03's tiles load each once per tile and use it TILE_WIDTH times)" : "",
+                               c->global_stores, pelems);
+    } else {
+        double tiled = (double)m * k * ((n + tile - 1) / tile) + (double)k * n * ((m + tile - 1) / tile);
+        int divides = m % tile == 0 && k % tile == 0 && n % tile == 0;
+        fl += (size_t)snprintf(figures, flen, "%llu launch%s; global loads per multiply-add: %.4g", c->launches,
+                               c->launches == 1 ? "" : "es", gpf);
+        if (fl < flen && divides && fabs(gpf - 2.0 / tile) < 1e-9)
+            fl += (size_t)snprintf(figures + fl, flen - fl, " = 2/%d: each element loaded from global memory "
+                                   "is used by %d multiply-adds", tile, tile);
+        else if (fl < flen && divides)
+            fl += (size_t)snprintf(figures + fl, flen - fl, " (a TILE_WIDTH %d kernel: 2/%d = %.4g, each element "
+                                   "loaded used by %d multiply-adds)", tile, tile, 2.0 / tile, tile);
+        else if (fl < flen)
+            fl += (size_t)snprintf(figures + fl, flen - fl, " (a TILE_WIDTH %d kernel at this ragged size: %.4g; "
+                                   "2/%d where %d divides every size)", tile, tiled / fma, tile, tile);
+        if (fl < flen)
+            snprintf(figures + fl, flen - fl, "; shared loads per multiply-add: %.4g", spf);
+    }
+    if (c->launches == 0) {
+        snprintf(headline, hlen, "host-side computation: no kernel ran at %d x %d x %d; P was computed on the host "
+                 "(the lab asks for a kernel, launched by the launcher, to compute it)", m, k, n);
+        return 1;
+    }
+    if (c->unchecked_launches) {
+        snprintf(headline, hlen, "the emulator's race checking was switched off for %llu launch%s: a run that "
+                 "cannot be checked earns no credit", c->unchecked_launches, c->unchecked_launches == 1 ? "" : "es");
+        return 1;
+    }
+    if ((double)c->global_stores < pelems || (double)c->global_loads < inputs) {
+        snprintf(headline, hlen, "host-side computation: the kernel%s stored %llu element%s of P's %.0f and loaded "
+                 "%llu of the %.0f elements of M and N at %d x %d x %d: P was not computed by a kernel (the emulator "
+                 "counts the kernel's accesses written Md[i], Nd[i], Pd[i])",
+                 c->launches == 1 ? "" : "s", c->global_stores, c->global_stores == 1 ? "" : "s", pelems,
+                 c->global_loads, inputs, m, k, n);
+        return 1;
+    }
+    if (!lab->work.tiled || tile <= 0)
+        return 0;
+    /* The most a tiled kernel loads: tolerance x the guarded count, or one M and one N element per
+     * thread per phase with no guard at all (loads clamped in bounds, or read then masked), which at
+     * ragged sizes is more. Where lab 02's kernel would load no more than twice that, this size
+     * cannot tell the two apart: not judged (the larger sizes are). */
+    double tiled = (double)m * k * ((n + tile - 1) / tile) + (double)k * n * ((m + tile - 1) / tile);
+    double padded = 2.0 * tile * tile * ((m + tile - 1) / tile) * ((n + tile - 1) / tile) * ((k + tile - 1) / tile);
+    double most = fmax(lab->work.tolerance * tiled, padded);
+    if (2.0 * fma > 2.0 * most && (double)c->global_loads > most) {
+        snprintf(headline, hlen, "not tiled: %.4g global loads per multiply-add at %d x %d x %d, where a TILE_WIDTH %d "
+                 "kernel needs %.4g (at most %.4g allowed): %.0fx the loads, %s", gpf, m, k, n, tile, tiled / fma,
+                 most / fma, c->global_loads / tiled,
+                 gpf > 1.5 ? "as if every multiply-add loaded both operands from global memory (lab 02's kernel)"
+                           : "the tiles are not reused TILE_WIDTH times");
+        return 1;
+    }
+    if (c->shared_stores < c->global_loads || c->shared_loads == 0) {
+        snprintf(headline, hlen, "not tiled: the tiles are not staged in shared memory at %d x %d x %d (%llu global "
+                 "loads, %llu shared stores, %llu shared loads): each element loaded from global memory goes to a "
+                 "__shared__ tile, and the multiply-adds read the tiles", m, k, n, c->global_loads,
+                 c->shared_stores, c->shared_loads);
+        return 1;
+    }
     return 0;
 }

@@ -64,6 +64,28 @@ typedef struct tl_lab_test {
                                * none: the linear rule of tl_speed_credit                       */
 } tl_lab_test;
 
+/* What the lab asks its kernels to do, judged from the work the emulator counts (tl_work_judge below;
+ * the grader's judge in grader/judges.c, the emulated lab programs). A case whose counts break the
+ * rule earns no correctness credit, however right P is. */
+typedef struct tl_lab_work {
+    int    kernel;            /* 1: a kernel computes P: at least one launch, kernel loads of at
+                               * least every element of M and N, kernel stores of at least m*n   */
+    int    tiled;             /* 1: and the loads are tiled: global loads at most `tolerance`
+                               * times a TILE_WIDTH T kernel's, m k ceil(n/T) + k n ceil(m/T)
+                               * (2/T per multiply-add when T divides the sizes; ragged edges
+                               * are in the count), every loaded element staged in shared memory
+                               * (shared stores >= global loads) and read from there             */
+    double tolerance;         /* the allowance over the tiled count (extra loads, e.g. a guard
+                               * that loads before it tests); naive loads are T/2 times more    */
+} tl_lab_work;
+
+/* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the
+ * lab program sends them on the grader's channel ("ok MS work L GLD GST SLD SST U"). */
+typedef struct tl_work_counts {
+    unsigned long long launches, global_loads, global_stores, shared_loads, shared_stores;
+    unsigned long long unchecked_launches;   /* launches run with race checking off            */
+} tl_work_counts;
+
 /* One lab. Build targets and paths follow from id and dir (TL_LAB_BUILDS in labtable.c). */
 typedef struct tl_lab_info {
     const char *id;                       /* "01"                                              */
@@ -97,6 +119,7 @@ typedef struct tl_lab_info {
     int         nvariants;
     tl_lab_test tests[TL_LAB_MAX_TESTS];
     int         ntests;
+    tl_lab_work work;                     /* what its kernels must do (kernel 0: not judged)  */
     const char *rubric_intro;             /* rubric.md: lines under the lab's heading (or NULL) */
     const char *rubric_notes;             /* rubric.md: lines after the lab's table (or NULL)  */
 } tl_lab_info;
@@ -125,6 +148,14 @@ const char           *tl_lab_speed_variant(const tl_lab_info *lab);
 #define TL_SPEED_ZERO 4.0
 double tl_speed_credit(double ratio);
 double tl_test_speed_credit(const tl_lab_test *t, double ratio);
+
+/* Judges one case's work counts (c) against lab->work for a variant of tile width `tile` at
+ * m x k x n. Returns 0 when the work is what the lab asks (or the lab judges none), 1 when it is
+ * not: headline then names it ("host-side computation: ...", "not tiled: ..."). figures always
+ * gets the figures a student learns from ("global loads per multiply-add: 0.0625 = 2/32 ...").
+ * Both may be NULL. */
+int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
+                  char *headline, size_t hlen, char *figures, size_t flen);
 
 /* labrubric.c: grader/rubric.md, written from the table (tl-lab rubric). */
 void tl_lab_rubric(FILE *out);

@@ -8,6 +8,9 @@
  *         build/common/tl-lab title 03
  *         build/common/tl-lab get 03 public_sizes  one field (tl-lab fields: the names)
  *         build/common/tl-lab rubric               grader/rubric.md, written from the table
+ *         build/common/tl-lab work 03 16 64 64 64 L GLD GST SLD SST
+ *                                                  the lab's work rule on counts measured elsewhere
+ *                                                  (ncu on a GPU): exit 0 as the lab asks, 1 not
  * Exit:   0 ok, 2 bad usage, an unknown lab or an unknown field (the message names the fix). */
 #include <stddef.h>
 #include <stdio.h>
@@ -27,7 +30,10 @@ static void usage(FILE *out)
           "  get NN FIELD  one fact (a list: one item a line; empty when the lab has none)\n"
           "  fields        the FIELD names get knows\n"
           "  rubric        the rubric in Markdown (what grader/rubric.md holds)\n"
-          "exit codes: 0 ok, 2 bad usage, unknown lab or unknown field\n", out);
+          "  work NN TILE M K N LAUNCHES GLOBAL_LOADS GLOBAL_STORES SHARED_LOADS SHARED_STORES\n"
+          "                the lab's work rule (tl_work_judge) on one case's counts: the figures, then\n"
+          "                the headline when the work is not what the lab asks (exit 1)\n"
+          "exit codes: 0 ok, 1 the work is not what the lab asks, 2 bad usage, unknown lab or unknown field\n", out);
 }
 
 typedef enum { F_STR, F_INT, F_REAL, F_SPECIAL } ftype;
@@ -149,6 +155,32 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
         return TL_EXIT_OK;
+    }
+    if (strcmp(cmd, "work") == 0) {
+        if (argc != 12) {
+            fprintf(stderr, "tl-lab work: takes 11 arguments (NN TILE M K N and five counts), got %d\n", argc - 2);
+            usage(stderr);
+            return TL_EXIT_USAGE;
+        }
+        const tl_lab_info *l = lab_or_die(argv[2]);
+        if (!l)
+            return TL_EXIT_USAGE;
+        int tile, m, k, n;
+        tl_work_counts c = {0};
+        if (sscanf(argv[3], "%d", &tile) != 1 || sscanf(argv[4], "%d", &m) != 1 || sscanf(argv[5], "%d", &k) != 1 ||
+            sscanf(argv[6], "%d", &n) != 1 || m < 1 || k < 1 || n < 1 || tile < 0 ||
+            sscanf(argv[7], "%llu", &c.launches) != 1 || sscanf(argv[8], "%llu", &c.global_loads) != 1 ||
+            sscanf(argv[9], "%llu", &c.global_stores) != 1 || sscanf(argv[10], "%llu", &c.shared_loads) != 1 ||
+            sscanf(argv[11], "%llu", &c.shared_stores) != 1) {
+            fprintf(stderr, "tl-lab work: TILE, M, K, N and the counts must be whole numbers (M, K, N >= 1)\n");
+            return TL_EXIT_USAGE;
+        }
+        char head[480], fig[480];
+        int bad = tl_work_judge(l, tile, m, k, n, &c, head, sizeof head, fig, sizeof fig);
+        printf("%s\n", fig[0] ? fig : "no work rule for this lab");
+        if (bad)
+            printf("%s\n", head);
+        return bad ? TL_EXIT_FAIL : TL_EXIT_OK;
     }
     int want = strcmp(cmd, "get") == 0 ? 4
              : strcmp(cmd, "dir") == 0 || strcmp(cmd, "files") == 0 || strcmp(cmd, "title") == 0 ? 3

@@ -141,13 +141,21 @@ static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
     return 0;
 }
 
-/* The targets a submission builds: the lab's program, and its emulated program when the run
- * grades emulated (no GPU, or --emulate) and the kit has one. */
+/* The emulated program is built where the run grades emulated (no GPU, or --emulate) and, on a
+ * GPU, for the labs whose work the grader judges (the lab table's work rule): there the emulator
+ * counts what the student's kernels did on one small case (judges.c), which the GPU run cannot. */
+static int want_emu(const grun *R)
+{
+    return R->lab->gpu && R->have_emu_target && R->lab->emu_target &&
+           (!R->gpu_ok || R->emulate || R->lab->work.kernel);
+}
+
+/* The targets a submission builds: the lab's program, and its emulated program (want_emu). */
 static int targets(const grun *R, const char *out[3])
 {
     int n = 0;
     out[n++] = R->lab->binary;
-    if (R->lab->gpu && R->have_emu_target && R->lab->emu_target && (!R->gpu_ok || R->emulate))
+    if (want_emu(R))
         out[n++] = R->lab->emu_binary;
     out[n] = NULL;
     return n;
@@ -325,7 +333,7 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
         const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->binary, NULL};
         o.argv = ninja;
         rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
-        if (rc == 0 && R->lab->gpu && R->have_emu_target && R->lab->emu_target && (!R->gpu_ok || R->emulate)) {
+        if (rc == 0 && want_emu(R)) {
             const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->emu_binary, NULL};
             o.argv = ninja_emu;
             tg_buf elog = {0};

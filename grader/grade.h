@@ -130,6 +130,8 @@ typedef struct cres {
     tg_buf explain;          /* the checker's teaching report (wrong results)                  */
     double reported_ms;      /* "ok MS" (-1 none)                                              */
     double wall_ms;          /* request to answer, measured here                               */
+    int    have_work;        /* emulated: the answer carried the emulator's work counts          */
+    tl_work_counts work;     /* what the kernels of the checked run did (judges.c: judge_work)   */
 } cres;
 
 typedef struct gsess {
@@ -199,6 +201,23 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr);
 void tg_judge_policy(grun *R, gsub *g, tres *tr);
 void tg_judge_calc(grun *R, gsub *g, tres *tr, int api);
 
+/* work.c: the work the passing cases did, against the lab's work rule (the lab table). */
+typedef struct tg_work_note {
+    int    judged, bad;               /* cases whose counts were judged; of them, not as the lab asks */
+    char   headline[480];             /* the first such case's reason                                 */
+    char   figures[480];              /* the largest judged case's figures                            */
+    double figures_work;
+    char   figures_size[48];
+    int    on_gpu;                    /* counted by the emulated twin of a GPU run (tg_work_count_emulated) */
+    char   why[400];                  /* GPU: why the work was not counted                            */
+} tg_work_note;
+#define TG_WORK_EMU_MAX (256.0 * 256 * 256)   /* GPU: the largest size emulated to count the work (~0.3 s) */
+/* One passing case's counts (r->have_work) judged; notes the first breach and the largest case's figures. */
+void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
+/* GPU: the emulated twin (build.c) runs size s once and its counts are judged. */
+void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn);
+/* The test's lines about the work: the figures, or "not checked here: WHY". */
+void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 

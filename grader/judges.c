@@ -87,6 +87,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     char last_reason[600] = "";
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
+    tg_work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
+    int work_idx = -1;            /* GPU: the size whose work the emulated twin counts          */
     for (int i = 0; i < R->nsizes; ++i) {
         gsize *s = &R->sizes[i];
         if (s->hidden != want_hidden || !tg_variant_accepts(v, s))
@@ -108,6 +110,13 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_size_str(sz, sizeof sz, s);
         double wt = case_weight(s);
         wtotal += wt;
+        if (r.st == C_PASS)
+            tg_work_case(R, v, s, &r, &wn);
+        /* On a GPU: the largest passing size small enough to emulate quickly, counted below. */
+        if (r.st == C_PASS && !emulated && !case_trivial(s) && (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
+            (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
+                                                               R->sizes[work_idx].n))
+            work_idx = i;
         if (r.st == C_PASS) {
             ++pass;
             wpass += wt;
@@ -157,6 +166,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_add(&fails, explain.s, explain.len);
     tg_buf_free(&explain);
     tg_sess_end(g, &ss, 1);
+    if (!emulated && work_idx >= 0)
+        tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
+    else if (!emulated && g->emu_built && R->lab->work.kernel)
+        snprintf(wn.why, sizeof wn.why, "no size up to 256^3 passed, so none was counted");
     if (nodev && nodev == total) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: no usable CUDA device (the lab binary said so)\n");
@@ -177,6 +190,11 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (!tr->passed && !nontrivial_pass)
             wpass = 0;
         tr->score = tr->passed ? t->points : tg_round2(t->points * wpass / (wtotal > 0 ? wtotal : 1));
+        if (wn.bad) {   /* right results, computed the wrong way: no credit, and the first line says why */
+            tr->passed = 0;
+            tr->score = 0;
+            tg_buf_printf(&tr->out, "no credit: %s\n", wn.headline);
+        }
         tg_buf_printf(&tr->out, "%d of %d %s sizes correct%s%s\n", pass, total, want_hidden ? "hidden" : "public",
                       emulated ? " (emulated GPU: correctness only)" : "",
                       pass == total ? "" : pass && !nontrivial_pass ?
@@ -188,6 +206,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                           cbrt(TL_EMU_MAX_WORK), too_big.s, total);
         if (sizes_ok.len)
             tg_buf_printf(&tr->out, "correct: %s\n", sizes_ok.s);
+        tg_work_report(R, emulated, &wn, &tr->out);
         if (fails.len)
             tg_buf_add(&tr->out, fails.s, fails.len);
     }

@@ -163,6 +163,10 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
             const char *nr = tr[i].out.s ? strstr(tr[i].out.s, "not run under emulation") : NULL;
             if (nr)
                 printf("      %.*s\n", (int)strcspn(nr, "\n"), nr);
+            /* The work the kernel did (judges.c, emulated): the figures teach reuse. */
+            const char *wk = tr[i].out.s ? strstr(tr[i].out.s, "\nwork") : NULL;
+            if (wk)
+                printf("      %.*s\n", (int)strcspn(wk + 1, "\n"), wk + 1);
             /* kit check on a GPU: what its memcheck pass did (oob.c), also when it could not run */
             const char *mc = tr[i].out.s ? strstr(tr[i].out.s, "memcheck") : NULL;
             while (mc && mc > tr[i].out.s && mc[-1] != '\n')

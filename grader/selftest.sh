@@ -86,7 +86,7 @@ for d in "$g"/*/; do
     read -r sc mx _ < "$d/.done"
     why=$(grep -o '"status":[[:space:]]*"failed"' "$d/results.json" | head -1)
     # tests/hostile/expected.txt: hostiles whose attack is contained at no cost get every point
-    if grep -q "^$lab $name full " "$root/tests/hostile/expected.txt" 2>/dev/null; then
+    if grep -q "^$lab ${name#hostile-} full " "$root/tests/hostile/expected.txt" 2>/dev/null; then
         if [ "$(echo "$sc $ssc" | awk '{print ($1 == $2)}')" = 1 ]; then
             echo "  ok    $name: $sc/$mx (contained; tests/hostile/expected.txt: full)"
         else

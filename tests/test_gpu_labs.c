@@ -129,6 +129,10 @@ ParameterizedTestParameters(gpu_labs, known_wrong_submission_is_caught)
 
 ParameterizedTest(wrong_row *c, gpu_labs, known_wrong_submission_is_caught, .timeout = 300)
 {
+    if (c->work_only)
+        cr_skip_test("%s: P is right, computed the wrong way (%s): the lab program cannot count loads on a GPU; "
+                     "the work judge catches it (its emulated twin in the emulated suite, ncu in "
+                     "tests/gpu/work-on-device.sh)", c->file, c->expect[0]);
     /* "kit check: ...": P is right, so the program alone passes; ./kit check's memcheck pass on a
      * GPU catches it (grader/oob.c; tests/gpu/kit-check-oob.sh proves it on the device). */
     if (strncmp(c->expect[0], "kit check: ", 11) == 0)

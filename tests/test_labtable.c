@@ -297,3 +297,96 @@ Test(table, a_variant_of_any_lab_is_assembled_from_the_table_for_multi_lab_progr
     cr_assert_eq(tl_variant_from_table(&v, "cublas", NULL, no_launch, NULL), 0, "the yardstick");
     cr_assert_eq(tl_variant_from_table(&v, "warp_magic", NULL, no_launch, NULL), -1);
 }
+
+/* ---------------------------------------------------------------- the work rule (tl_work_judge) */
+
+/* The lecture's tiled kernel at m x k x n, tile T: each block loads its M and N tiles once per
+ * phase (guarded loads at ragged edges load nothing), two shared loads per multiply-add. */
+static tl_work_counts tiled_counts(int m, int k, int n, int T)
+{
+    unsigned long long gld = (unsigned long long)m * k * ((n + T - 1) / T) + (unsigned long long)k * n * ((m + T - 1) / T);
+    tl_work_counts c = {1, gld, (unsigned long long)m * n, 2ULL * m * n * k, gld, 0};
+    return c;
+}
+
+Test(work, the_lectures_tiled_kernel_meets_the_rule_and_its_figures_say_2_over_T, .timeout = 10)
+{
+    const tl_lab_info *l3 = tl_lab_find("03"), *l4 = tl_lab_find("04");
+    char head[400], fig[400];
+    tl_work_counts c = tiled_counts(512, 512, 512, 32);
+    cr_assert_eq(tl_work_judge(l3, 32, 512, 512, 512, &c, head, sizeof head, fig, sizeof fig), 0, "%s", head);
+    cr_assert(strstr(fig, "global loads per multiply-add: 0.0625 = 2/32") && strstr(fig, "used by 32 multiply-adds"),
+              "%s", fig);
+    /* Ragged and rectangular sizes: the count includes the edges, so no allowance is needed. */
+    int sizes[][3] = {{17, 17, 17}, {1000, 17, 3}, {33, 1025, 65}, {1, 300, 1}, {4096, 64, 8}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i)
+        for (int T = 16; T <= 32; T += 16) {
+            tl_work_counts r = tiled_counts(sizes[i][0], sizes[i][1], sizes[i][2], T);
+            cr_assert_eq(tl_work_judge(l4, T, sizes[i][0], sizes[i][1], sizes[i][2], &r, head, sizeof head, NULL, 0), 0,
+                         "%dx%dx%d T=%d: %s", sizes[i][0], sizes[i][1], sizes[i][2], T, head);
+        }
+}
+
+Test(work, a_tiled_kernel_without_guards_on_its_loads_passes_at_ragged_sizes_and_lab_02s_does_not,
+     .timeout = 10)
+{
+    const tl_lab_info *l4 = tl_lab_find("04");
+    char head[400];
+    /* Every thread loads one M and one N element per phase (clamped in bounds, or read then masked). */
+    int sizes[][3] = {{17, 17, 17}, {1000, 1000, 1000}, {33, 17, 9}, {1025, 1025, 1025}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        int m = sizes[i][0], k = sizes[i][1], n = sizes[i][2], T = 32;
+        unsigned long long pad = 2ULL * T * T * ((m + T - 1) / T) * ((n + T - 1) / T) * ((k + T - 1) / T);
+        tl_work_counts c = {1, pad, (unsigned long long)m * n, 2ULL * m * n * k, pad, 0};
+        cr_assert_eq(tl_work_judge(l4, T, m, k, n, &c, head, sizeof head, NULL, 0), 0, "%dx%dx%d: %s", m, k, n, head);
+    }
+    /* Lab 02's kernel at 17^3 with T = 32 still loads 4.8x that unguarded tiled kernel, and at 1000
+     * 30x: both judged, both fail. */
+    tl_work_counts n17 = {1, 2ULL * 17 * 17 * 17, 17 * 17, 0, 0, 0};
+    cr_assert_eq(tl_work_judge(l4, 32, 17, 17, 17, &n17, head, sizeof head, NULL, 0), 1, "4.8x the unguarded count");
+    cr_assert(strstr(head, "not tiled"), "%s", head);
+    tl_work_counts n1000 = {1, 2000000000ULL, 1000000, 1, 2000000000ULL, 0};
+    cr_assert_eq(tl_work_judge(l4, 32, 1000, 1000, 1000, &n1000, head, sizeof head, NULL, 0), 1);
+    cr_assert(strstr(head, "not tiled: 2 global loads per multiply-add"), "%s", head);
+}
+
+Test(work, lab_02s_kernel_in_a_tiled_lab_is_not_tiled_and_says_why, .timeout = 10)
+{
+    const tl_lab_info *l3 = tl_lab_find("03"), *l2 = tl_lab_find("02");
+    char head[400], fig[400];
+    int w = 64;
+    tl_work_counts naive = {1, 2ULL * w * w * w, (unsigned long long)w * w, 0, 0, 0};
+    cr_assert_eq(tl_work_judge(l3, 16, w, w, w, &naive, head, sizeof head, fig, sizeof fig), 1);
+    cr_assert(strstr(head, "not tiled: 2 global loads per multiply-add") && strstr(head, "lab 02's kernel"), "%s", head);
+    /* The same counts are what lab 02 asks for. */
+    cr_assert_eq(tl_work_judge(l2, 16, w, w, w, &naive, head, sizeof head, fig, sizeof fig), 0, "%s", head);
+    cr_assert(strstr(fig, "global loads per multiply-add: 2 (both operands"), "%s", fig);
+    /* Tiled loads, but the tiles not kept in shared memory. */
+    tl_work_counts noshared = tiled_counts(w, w, w, 16);
+    noshared.shared_stores = noshared.shared_loads = 0;
+    cr_assert_eq(tl_work_judge(l3, 16, w, w, w, &noshared, head, sizeof head, NULL, 0), 1);
+    cr_assert(strstr(head, "not staged in shared memory"), "%s", head);
+}
+
+Test(work, a_host_side_computation_fails_every_kernel_lab_and_lab_01_is_not_judged, .timeout = 10)
+{
+    char head[400];
+    int w = 32;
+    tl_work_counts none = {0};
+    tl_work_counts decoy = {1, 0, (unsigned long long)w * w, 0, 0, 0};   /* zeros stored, nothing loaded */
+    tl_work_counts unchecked = tiled_counts(w, w, w, 16);
+    unchecked.unchecked_launches = 1;
+    const char *labs[] = {"02", "03", "04"};
+    for (int i = 0; i < 3; ++i) {
+        const tl_lab_info *l = tl_lab_find(labs[i]);
+        cr_assert_eq(tl_work_judge(l, 16, w, w, w, &none, head, sizeof head, NULL, 0), 1, "lab %s", labs[i]);
+        cr_assert(strstr(head, "host-side computation: no kernel ran"), "lab %s: %s", labs[i], head);
+        cr_assert_eq(tl_work_judge(l, 16, w, w, w, &decoy, head, sizeof head, NULL, 0), 1, "lab %s", labs[i]);
+        cr_assert(strstr(head, "host-side computation") && strstr(head, "loaded 0 of the 2048"), "lab %s: %s",
+                  labs[i], head);
+        cr_assert_eq(tl_work_judge(l, 16, w, w, w, &unchecked, head, sizeof head, NULL, 0), 1, "lab %s", labs[i]);
+        cr_assert(strstr(head, "race checking was switched off"), "lab %s: %s", labs[i], head);
+    }
+    cr_assert_eq(tl_work_judge(tl_lab_find("01"), 0, w, w, w, &none, head, sizeof head, NULL, 0), 0,
+                 "lab 01 runs on the CPU: no kernel asked for");
+}

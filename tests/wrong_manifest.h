@@ -20,6 +20,9 @@ typedef struct wrong_row {
     char args[256];                          /* the lab program's arguments                   */
     char emu_expect[WRONG_MAX_NAMES][96];    /* every one of these in the emulated output     */
     int  nemu_expect;
+    int  work_only;                          /* expect is 'work: CLASS': P is right, computed the
+                                              * wrong way; only the work judge (emulated counts,
+                                              * ncu) catches it, the GPU program passes it        */
 } wrong_row;
 
 /* Splits s at sep into out[] (at most max), returns the count. */
@@ -95,7 +98,8 @@ static inline int wrong_manifest_load(const char *path, const char *lab, wrong_r
         stem = stem > 100 ? 100 : stem;
         snprintf(r->program, sizeof r->program, "tests/wrong/lab%s-wrong-%.*s", r->lab, stem, base);
         snprintf(r->emu_program, sizeof r->emu_program, "labs/emulated/lab%s-wrong-%.*s-emu", r->lab, stem, base);
-        r->nexpect = wrong_split(field[2], '|', r->expect, WRONG_MAX_NAMES);
+        r->work_only = strncmp(field[2], "work: ", 6) == 0;
+        r->nexpect = wrong_split(field[2] + (r->work_only ? 6 : 0), '|', r->expect, WRONG_MAX_NAMES);
         snprintf(r->args, sizeof r->args, "%.255s", field[3]);
         if (strcmp(field[4], "-") != 0)
             r->nemu_expect = wrong_split(field[4], '&', r->emu_expect, WRONG_MAX_NAMES);

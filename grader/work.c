@@ -1,0 +1,92 @@
+/* work.c: the work a student's kernels did, judged against what the lab asks (issue 11 item 4; the
+ * rule is the lab table's, tl_work_judge): the emulator's counts that come with each answer under
+ * emulation, and on a GPU the count of one passing size by the same file built for the emulator.
+ * grader/README.md ("The work") says where the counts come from and what a student can forge. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "grade.h"
+#include "tilelab.h"
+
+/* A passing case's counts (under emulation every answer carries the emulator's counts of the
+ * checked run) against the lab's rule: a case computed on the host or untiled is noted in bad (its
+ * first headline) and the test earns no credit; figures keeps the largest case's figures, which
+ * ./kit check shows: they teach reuse. */
+void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn)
+{
+    if (!R->lab->work.kernel || !r->have_work)
+        return;
+    char head[480], fig[480], sz[48];
+    int bad = tl_work_judge(R->lab, v->tile, s->m, s->k, s->n, &r->work, head, sizeof head, fig, sizeof fig);
+    wn->judged++;
+    if (bad && !wn->bad++)
+        snprintf(wn->headline, sizeof wn->headline, "%s", head);
+    double work = (double)s->m * s->k * s->n;
+    if (work >= wn->figures_work) {
+        wn->figures_work = work;
+        tg_size_str(sz, sizeof sz, s);
+        snprintf(wn->figures_size, sizeof wn->figures_size, "%s", sz);
+        snprintf(wn->figures, sizeof wn->figures, "%s", fig);
+    }
+}
+
+/* On a GPU the student's process cannot count and the grader cannot read the GPU's counters from
+ * the sandbox: the same file, built for the emulator (build.c, want_emu), runs one passing size
+ * there and the emulator counts its work. Not a second verdict on correctness: a case that does
+ * not pass there leaves the work unjudged, and says why. */
+void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn)
+{
+    if (!R->lab->work.kernel)
+        return;
+    char sz[48];
+    tg_size_str(sz, sizeof sz, s);
+    if (!g->emu_built) {
+        snprintf(wn->why, sizeof wn->why, "the emulated build of this file failed or is missing (the notes say why)");
+        return;
+    }
+    /* Another program on a small size: the GPU program's time-outs (a host computation at 2048)
+     * do not stop it, and its own do not count against the GPU program's. */
+    char timed_out[sizeof g->timed_out_variants];
+    memcpy(timed_out, g->timed_out_variants, sizeof timed_out);
+    int timeouts = g->timeouts;
+    g->timed_out_variants[0] = '\0';
+    g->timeouts = 0;
+    gsess es = {.build = g->build, .binary = R->lab->emu_binary};
+    cres r;
+    tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
+    tg_sess_end(g, &es, 1);
+    memcpy(g->timed_out_variants, timed_out, sizeof timed_out);
+    g->timeouts = timeouts;
+    if (r.st == C_PASS && r.have_work) {
+        tg_work_case(R, v, s, &r, wn);
+        wn->on_gpu = 1;
+    } else {
+        snprintf(wn->why, sizeof wn->why, "size %s, emulated to count its work, did not pass there: %.300s", sz,
+                 r.reason);
+    }
+    tg_buf_free(&r.explain);
+}
+
+/* What the test's output says about the work, first (a headline) when it cost the credit. */
+void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out)
+{
+    if (!R->lab->work.kernel)
+        return;
+    if (wn->judged && wn->figures[0] && wn->on_gpu)
+        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU; the GPU "
+                      "runs cannot be counted from the sandbox): %s\n", wn->figures_size, wn->figures);
+    else if (wn->judged && wn->figures[0])
+        tg_buf_printf(out, "work at size %s (counted by the emulator, checked run): %s\n", wn->figures_size,
+                      wn->figures);
+    else if (!emulated && wn->why[0])
+        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: %s\n", wn->why);
+    else if (!emulated)
+        tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: the GPU runs "
+                      "are not counted (the GPU's counters are for administrators, and no student code runs "
+                      "outside the sandbox) and no emulated build of this file was made to count them; the "
+                      "emulated run counts them (--emulate, ./kit check %s --emulate)\n", R->lab->id);
+    else
+        tg_buf_printf(out, "work: not checked here: no case passed, so no count was judged\n");
+}
+

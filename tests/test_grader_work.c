@@ -1,0 +1,100 @@
+/* test_grader_work.c: issue 11 item 4, the work is done by the student's kernel the way the lab asks:
+ * the known-wrong files that compute a right P on the host or untiled (tests/wrong/manifest.tsv,
+ * 'work:' rows) get no correctness credit from the grader under emulation, with a headline naming
+ * it, and ./kit check shows the solution's reuse figures. Each case is kit check's own path,
+ * tl-grade --check --emulate on a folder (a pristine kit build each: about 90 s apiece on a loaded
+ * 2-core machine, 9 min for the three tests). */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define TG    TL_BUILD_ROOT "/grader/tl-grade"
+#define LIMIT 1200
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...)
+{
+    char cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* ---------------------------------------------------------------- item 4: the work, counted */
+
+/* kit check's path (tl-grade --check --emulate) on a folder holding FILE as the lab's student
+ * file: its stdout, and the exit code in *rc. */
+static char *check_emulated(const char *lab, const char *file, const char *as, int *rc)
+{
+    char dir[] = "/tmp/tl-work-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    cr_assert_eq(sh("mkdir -p '%s/sub' && cp '%s/%s' '%s/sub/%s'", dir, TL_SOURCE_ROOT, file, dir, as), 0);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' --check --lab %s --out '%s/out' --emulate '%s/sub' > '%s/log' 2>&1", TG, lab, dir,
+             dir, dir);
+    int st = system(cmd);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    char log[1200];
+    snprintf(log, sizeof log, "%s/log", dir);
+    char *text = tg_read_file(log, 1 << 22, NULL);
+    sh("rm -rf '%s'", dir);
+    cr_assert(text, "no output from %s", cmd);
+    return text;
+}
+
+Test(work, a_host_side_or_untiled_computation_earns_no_correctness_credit_and_the_headline_names_it,
+     .timeout = LIMIT)
+{
+    struct { const char *lab, *file, *as, *want; } cases[] = {
+        {"02", "tests/wrong/02/host-computes.cu", "naive.cu", "no credit: host-side computation: no kernel ran"},
+        {"03", "tests/wrong/03/host-computes.cu", "tiled.cu", "no credit: host-side computation: the kernel stored"},
+        {"03", "tests/wrong/03/naive-in-tiled.cu", "tiled.cu", "no credit: not tiled: 2 global loads per multiply-add"},
+        {"04", "tests/wrong/04/naive-in-boundary.cu", "boundary.cu", "no credit: not tiled:"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        int rc;
+        char *out = check_emulated(cases[i].lab, cases[i].file, cases[i].as, &rc);
+        cr_assert_eq(rc, 1, "%s: exit %d, expected 1:\n%s", cases[i].file, rc, out);
+        cr_assert(strstr(out, cases[i].want), "%s: no '%s' in:\n%s", cases[i].file, cases[i].want, out);
+        /* Every correctness test of the lab scores 0: P was right, the work was not the lab's. */
+        for (const char *p = out; (p = strstr(p, "sizes  (")) != NULL; ++p)
+            cr_assert(strncmp(p, "sizes  (0/", 10) == 0, "%s: a correctness test scored: %.60s\n%s", cases[i].file, p, out);
+        free(out);
+    }
+}
+
+Test(work, kit_check_shows_the_reuse_figures_of_the_lecture_kernel, .timeout = LIMIT)
+{
+    int rc;
+    char *out = check_emulated("03", "solutions/03-tiled-kernel/tiled.cu", "tiled.cu", &rc);
+    cr_assert_eq(rc, 0, "the solution: exit %d:\n%s", rc, out);
+    cr_assert(strstr(out, "global loads per multiply-add: 0.125 = 2/16") &&
+              strstr(out, "global loads per multiply-add: 0.0625 = 2/32: each element loaded from global memory is "
+                          "used by 32 multiply-adds"), "%s", out);
+    free(out);
+}
+
+Test(work, the_emulators_controls_reached_through_an_asm_label_score_nothing, .timeout = LIMIT)
+{
+    /* Where nvcc builds the lab program too (here), the labels name nothing there and the link
+     * fails; where only the emulated program is built (no CUDA toolkit), the policy test names the
+     * control and every case fails its work check (race checking off). Either way: nothing. */
+    int rc;
+    char *out = check_emulated("03", "tests/hostile/03/emu_controls.cu", "tiled.cu", &rc);
+    cr_assert_eq(rc, 1, "exit %d:\n%s", rc, out);
+    int link_failed = strstr(out, "BUILD FAILED") && strstr(out, "undefined reference to `tl_emu_set_race_check'");
+    int judged = strstr(out, "race checking was switched off") && strstr(out, "the emulator's own controls");
+    cr_assert(link_failed || judged, "neither the link failure nor the work and policy verdicts:\n%s", out);
+    cr_assert(strstr(out, "Score: 0/"), "%s", out);
+    free(out);
+}
