@@ -95,9 +95,12 @@ void tl_reference_gemm(const float *M, const float *N, double *ref, double *absr
  * student's program. 0 done; -1 not done (a build without CUDA, no usable device, too little
  * memory, any CUDA error: why says), and the caller computes it with tl_reference_gemm. It
  * releases this process's context before returning. Worth it from TL_REF_GPU_WORK on. */
-#define TL_REF_GPU_WORK 4e9   /* m*k*n from which the GPU pays for its start (~0.2 s): 2048^3 up */
+#define TL_REF_GPU_WORK 1e9   /* m*k*n from which the GPU pays for its start (~0.2 s, once per run): 1024^3 up */
 int  tl_reference_gemm_gpu(const float *M, const float *N, double *ref, double *absref,
                            int m, int k, int n, char *why, size_t whylen);
+/* hold(1): keep this process's context open from one call to the next (several references made
+ * in one go); hold(0): release it now. Nothing in a build without CUDA. */
+void tl_reference_gpu_hold(int on);
 
 /* ---------------------------------------------------------------- check.c */
 typedef enum tl_pattern {

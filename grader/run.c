@@ -534,13 +534,16 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     /* A GPU lab graded here without a GPU runs emulated: sizes above TL_EMU_MAX_WORK are not run
      * there, so their inputs and references are not made (a 4096^3 reference takes minutes). */
     int likely_emulated = R->lab->gpu && (R->emulate || !R->iso.gpu_nodes);
+    tl_reference_gpu_hold(1);          /* one GPU context for all the large references */
     for (int i = 0; i < R->nsizes; ++i)
         if (!R->slurm &&               /* the submit only prepares the build; its tasks make the cases */
             !(likely_emulated && (double)R->sizes[i].m * R->sizes[i].k * R->sizes[i].n > TL_EMU_MAX_WORK) &&
             tg_prepare_size(&R->sizes[i], err, sizeof err) != 0) {
+            tl_reference_gpu_hold(0);
             fprintf(stderr, "tl-grade: not graded: %s\n", err);
             return EXIT_GRADER;
         }
+    tl_reference_gpu_hold(0);          /* given back before any student's program runs */
     /* The reference: built by the submit (a cluster's login node rarely has a GPU, so not
      * iso.gpu_nodes there), timed by each task on its own GPU. */
     if (R->slurm_task)
