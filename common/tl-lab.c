@@ -61,6 +61,7 @@ static const field fields[] = {
     S(emu_binary, "the emulated build under a build folder (empty: none)"),
     I(gpu, "1: it runs on a GPU"),
     X("emulated", "1: it has an emulated build"),
+    X("work", "1: the grader judges the work its kernels do (launches, loads per multiply-add)"),
     I(own_main, "1: lab.c has its own main (no --serve)"),
     S(public_sizes, "the public sizes, as --sizes takes them (empty: own main)"),
     I(own_main_size, "own main: the default of its --size"),
@@ -91,6 +92,8 @@ static int special(const tl_lab_info *l, const char *name)
             printf("%s\n", l->files[i]);
     } else if (strcmp(name, "emulated") == 0) {
         printf("%d\n", l->emu_binary != NULL);
+    } else if (strcmp(name, "work") == 0) {
+        printf("%d\n", l->work.kernel != 0);
     } else if (strcmp(name, "repeat") == 0) {
         printf("%d\n", l->repeat > 1 ? l->repeat : 1);
     } else if (strcmp(name, "variants") == 0 || strcmp(name, "all_variants") == 0) {

@@ -147,6 +147,7 @@ typedef struct gsess {
 typedef struct gsub {
     const gstudent *s;
     char     work[PATH_MAX], kit[PATH_MAX], build[PATH_MAX], odir[PATH_MAX];
+    char     emu_build[PATH_MAX];     /* kit check on a GPU: the build folder of the emulated twin */
     char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
     int      timeouts;
     char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */

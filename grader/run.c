@@ -118,6 +118,27 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             g.log_path[0] = '\0';
         }
         g.emu_built = R->lab->gpu && R->emulate;
+        /* On a GPU, the emulated twin kit-check.sh built for the work count (labs with a work
+         * rule), used only when it is newer than every student file: a failed build leaves an
+         * older one, which counted another version of the file. */
+        size_t bl = strlen(R->lab->binary), pl = strlen(R->prebuilt);
+        if (R->lab->gpu && !R->emulate && R->lab->work.kernel && R->lab->emu_binary && pl > bl + 1 &&
+            strcmp(R->prebuilt + pl - bl, R->lab->binary) == 0 && R->prebuilt[pl - bl - 1] == '/') {
+            char emu[PATH_MAX + 256];
+            snprintf(g.emu_build, sizeof g.emu_build, "%.*s", (int)(pl - bl - 1), R->prebuilt);
+            snprintf(emu, sizeof emu, "%s/%s", g.emu_build, R->lab->emu_binary);
+            struct stat es;
+            int fresh = stat(emu, &es) == 0;
+            for (int i = 0; fresh && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+                char src[PATH_MAX + 256];
+                struct stat ss;
+                snprintf(src, sizeof src, "%s/labs/%s/%s", R->root, R->lab->dir, R->lab->files[i]);
+                if (stat(src, &ss) == 0 && (ss.st_mtim.tv_sec > es.st_mtim.tv_sec ||
+                                            (ss.st_mtim.tv_sec == es.st_mtim.tv_sec && ss.st_mtim.tv_nsec > es.st_mtim.tv_nsec)))
+                    fresh = 0;
+            }
+            g.emu_built = fresh;
+        }
     } else if (R->build_log[0]) {  /* kit check: that build failed; its log has the compiler's errors */
         tg_buf log = {0};
         size_t len = 0;

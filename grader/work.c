@@ -42,7 +42,14 @@ void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *
     char sz[48];
     tg_size_str(sz, sizeof sz, s);
     if (!g->emu_built) {
-        snprintf(wn->why, sizeof wn->why, "the emulated build of this file failed or is missing (the notes say why)");
+        if (R->prebuilt[0] && g->emu_build[0])
+            snprintf(wn->why, sizeof wn->why, "the emulated build of this file (%s) failed or is older than the file: "
+                     "%s/emu-build.log says why", R->lab->emu_binary, R->out);
+        else if (R->prebuilt[0])
+            snprintf(wn->why, sizeof wn->why, "this build has no emulated twin of the lab to count it (%s)",
+                     R->lab->emu_target ? R->lab->emu_target : "none");
+        else
+            snprintf(wn->why, sizeof wn->why, "the emulated build of this file failed or is missing (the notes say why)");
         return;
     }
     /* Another program on a small size: the GPU program's time-outs (a host computation at 2048)
@@ -52,7 +59,7 @@ void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *
     int timeouts = g->timeouts;
     g->timed_out_variants[0] = '\0';
     g->timeouts = 0;
-    gsess es = {.build = g->build, .binary = R->lab->emu_binary};
+    gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = R->lab->emu_binary};
     cres r;
     tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
     tg_sess_end(g, &es, 1);
