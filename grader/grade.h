@@ -212,7 +212,8 @@ typedef struct tg_work_note {
     int    on_gpu;                    /* counted by the emulated twin of a GPU run (tg_work_count_emulated) */
     char   why[400];                  /* GPU: why the work was not counted                            */
 } tg_work_note;
-#define TG_WORK_EMU_MAX (256.0 * 256 * 256)   /* GPU: the largest size emulated to count the work (~0.3 s) */
+#define TG_OOB_PADDING 65536   /* memcheck: bytes after every allocation (oob.c, judges.c); an overrun of a small case is far less */
+#define TG_WORK_EMU_MAX (128.0 * 128 * 128)   /* GPU: the largest size emulated to count the work (a few 10 ms; 256^3 cost ~0.3 s per variant in every kit check) */
 /* One passing case's counts (r->have_work) judged; notes the first breach and the largest case's figures. */
 void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
 /* GPU: the emulated twin (build.c) runs size s once and its counts are judged. */

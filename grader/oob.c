@@ -31,7 +31,6 @@
 #include "oob.h"
 #include "tilelab.h"
 
-#define TG_OOB_PADDING 65536   /* bytes after every allocation: a smallest case's overrun is far less */
 
 struct tg_oob {
     int   nvar;
