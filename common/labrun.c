@@ -1,0 +1,65 @@
+/* labrun.c: a lab program's variants from the lab table (common/labtable.c) and its lab.c's code:
+ * tl_lab_run checks that the two agree and hands the lab to the driver (driver.c, tl_lab_main). */
+#include <stdio.h>
+#include <string.h>
+
+#include "tilelab.h"
+
+/* ------------------------------------------------------------------ from the lab table */
+
+static void variant_from(tl_variant *v, const tl_lab_variant *f, tl_cpu_fn cpu, tl_launch_fn gpu,
+                         const void *ctx)
+{
+    *v = (tl_variant){.name = f->name, .what = f->what, .where = f->on_gpu ? TL_ON_GPU : TL_ON_CPU,
+                      .tile = f->tile, .square_only = f->square_only, .multiple_of = f->multiple_of,
+                      .refuse_hint = f->refuse_hint, .cpu = cpu, .gpu = gpu, .ctx = ctx,
+                      .max_time_size = f->max_time_size};
+}
+
+int tl_variant_from_table(tl_variant *v, const char *name, tl_cpu_fn cpu, tl_launch_fn gpu, const void *ctx)
+{
+    const tl_lab_variant *f = tl_variant_any(name, NULL);
+    if (!f)
+        return -1;
+    variant_from(v, f, cpu, gpu, ctx);
+    return 0;
+}
+
+int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),
+               int argc, char **argv)
+{
+    const tl_lab_info *info = tl_lab_find(id);
+    if (!info || info->own_main || !info->public_sizes) {
+        fprintf(stderr, "lab%s: the lab table (common/labtable.c) has no entry %s with variants and public "
+                        "sizes; add one (common/CONTRACTS.md section 9)\n", id, id);
+        return TL_EXIT_USAGE;
+    }
+    tl_variant vs[TL_LAB_MAX_VARIANTS + 1];
+    int nv = 0;
+    for (int i = 0; i < info->nvariants; ++i) {
+        const tl_lab_code *c = NULL;
+        for (int j = 0; j < ncode && !c; ++j)
+            if (strcmp(code[j].variant, info->variants[i].name) == 0)
+                c = &code[j];
+        if (!c || (info->variants[i].on_gpu ? !c->gpu : !c->cpu)) {
+            fprintf(stderr, "lab%s: lab.c has no %s function for variant '%s' of the lab table; give it one\n",
+                    id, info->variants[i].on_gpu ? "GPU" : "CPU", info->variants[i].name);
+            return TL_EXIT_USAGE;
+        }
+        variant_from(&vs[nv++], &info->variants[i], c->cpu, c->gpu, c->ctx);
+    }
+    for (int j = 0; j < ncode; ++j) {
+        if (tl_lab_variant_find(info, code[j].variant))
+            continue;
+        if (info->yardstick && strcmp(code[j].variant, info->yardstick) == 0 && nv <= TL_LAB_MAX_VARIANTS) {
+            variant_from(&vs[nv++], &tl_yardstick_cublas, code[j].cpu, code[j].gpu, code[j].ctx);
+            continue;
+        }
+        fprintf(stderr, "lab%s: lab.c has code for variant '%s', which lab %s's table entry lacks; add it to "
+                        "common/labtable.c or drop the code\n", id, code[j].variant, id);
+        return TL_EXIT_USAGE;
+    }
+    tl_lab lab = {.id = info->id, .name = info->dir, .title = info->title, .variants = vs, .nvariants = nv,
+                  .default_sizes = info->public_sizes, .preamble = preamble, .repeat = info->repeat};
+    return tl_lab_main(&lab, argc, argv);
+}
