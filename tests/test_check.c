@@ -165,6 +165,19 @@ Test(check, a_transposed_store_is_named_swapped_indices, .timeout = 10)
     fx_free(&f);
 }
 
+Test(check, a_transposed_store_is_named_at_sizes_above_the_full_alternative_check, .timeout = 60)
+{
+    fx f;
+    fx_make(&f, 640, 640, 640);   /* 2.6e8 multiply-adds: the alternatives sample P */
+    for (int i = 0; i < 640; ++i)
+        for (int j = 0; j < 640; ++j)
+            f.P.data[(size_t)j * 640 + i] = (float)f.ref[(size_t)i * 640 + j];
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_TRANSPOSED);
+    fx_free(&f);
+}
+
 Test(check, a_missing_last_term_is_named_loop_bound, .timeout = 10)
 {
     fx f;
