@@ -344,7 +344,12 @@ static int has_word(const char *t, size_t n, const char *w) {
 /* Which functions hold a barrier or a warp operation, directly or through another such function. */
 static void mark_barrier_funcs(void) {
     static const char *w[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
-                              "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "sync", NULL};
+                              "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "sync",
+                              "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__activemask",
+                              "__match_any_sync", "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
+                              "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
+                              "this_thread_block", "tiled_partition", "coalesced_threads", "thread_block_tile",
+                              "coalesced_group", "thread_group", "thread_block", NULL};
     for (int f = 0; f < nfuncs; f++)
         for (int k = 0; w[k] && !funcs[f].barrier; k++)
             if (funcs[f].be > funcs[f].bs && has_word(out.p + funcs[f].bs, funcs[f].be - funcs[f].bs, w[k])) funcs[f].barrier = 1;
@@ -411,7 +416,10 @@ static void make_regions(void) {
             size_t e = p;
             while (e < len && (src[e] != '\n' || (e > 0 && src[e - 1] == '\\'))) e++;
             static const char *sync_words[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync",
-                "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask", NULL};
+                "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
+                "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__match_any_sync", "__match_all_sync",
+                "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+                "__reduce_xor_sync", "this_thread_block", "tiled_partition", "coalesced_threads", NULL};
             for (int k = 0; sync_words[k]; k++) if (has_word(src + p, e - p, sync_words[k])) hidden = 1;
             p = e;
         }

@@ -166,11 +166,17 @@ Test(rewrite, what_emulation_lacks_fails_at_build_naming_it, .init = make_tmpdir
                              "  float one = 1; cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, a, 4, a, 4, &one, a, 4); }\n",
                              out, sizeof out), 0);
     assert_has(out, "not supported under emulation: cublasSgemm");
-    cr_assert_neq(build_text("#include <cuda_runtime.h>\n__global__ void k(float *p) {\n"
-                             "  int c = __syncthreads_count(p[threadIdx.x] > 0);\n  p[threadIdx.x] = c;\n}\n"
+    cr_assert_neq(build_text("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                             "__global__ void k(float *p) {\n  p[threadIdx.x] = 1;\n  cg::this_grid().sync();\n}\n"
                              "void h(float *p) { k<<<1, 32>>>(p); }\n", out, sizeof out), 0);
-    assert_has(out, "s.cu:3:");
-    assert_has(out, "not supported under emulation: __syncthreads_count");
+    assert_has(out, "s.cu:5:");
+    assert_has(out, "not supported under emulation: grid_group::sync");
+    cr_assert_neq(build_text("#include <cooperative_groups/memcpy_async.h>\nnamespace cg = cooperative_groups;\n"
+                             "__global__ void k(float *p) {\n  __shared__ float s[32];\n  auto b = cg::this_thread_block();\n"
+                             "  cg::memcpy_async(b, &s[0], p, sizeof(float) * 32);\n  cg::wait(b);\n  p[threadIdx.x] = s[0];\n}\n"
+                             "void h(float *p) { k<<<1, 32>>>(p); }\n", out, sizeof out), 0);
+    assert_has(out, "s.cu:6:");
+    assert_has(out, "not supported under emulation: cg::memcpy_async");
 }
 
 Test(rewrite, valid_cuda_students_write_builds, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120) {

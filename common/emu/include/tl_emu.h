@@ -646,8 +646,16 @@ namespace std { using ::tl_emu_printf; }
  * operation) is a divergent-barrier diagnostic. Race checking treats a __syncwarp() as a barrier for
  * the lanes of that warp (see BlockInfo). */
 namespace tl_emu {
-enum { W_SHFL, W_SHFL_UP, W_SHFL_DOWN, W_SHFL_XOR, W_BALLOT, W_ANY, W_ALL, W_ACTIVEMASK, W_SYNCWARP };
+enum { W_SHFL, W_SHFL_UP, W_SHFL_DOWN, W_SHFL_XOR, W_BALLOT, W_ANY, W_ALL, W_ACTIVEMASK, W_SYNCWARP,
+       W_MATCH_ANY, W_MATCH_ALL, W_REDUCE_ADD, W_REDUCE_MIN, W_REDUCE_MAX, W_REDUCE_AND, W_REDUCE_OR, W_REDUCE_XOR };
+/* arg: for the shuffles the lane or distance; for __reduce_min/max_sync 1 when the values are int */
 uint64_t warp_op(int kind, unsigned mask, uint64_t val, int arg, int width, const char *file, int line);
+/* __syncthreads_count/_and/_or: a __syncthreads() that returns the count, and, or of pred over the block */
+enum { B_COUNT, B_AND, B_OR };
+int syncthreads_red(int kind, int pred, const char *file, int line);
+/* A cooperative-groups call the emulator cannot run as asked (a tile size it does not have): stops the
+ * launch with a diagnostic naming it. */
+[[noreturn]] void cg_unsupported(const char *what, const char *file, int line);
 template <class T> static inline uint64_t wbits(T v) {
     static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
                   "tilelab-emu: a warp shuffle of a type larger than 8 bytes is not supported under emulation");
@@ -688,21 +696,57 @@ static inline unsigned __activemask(TL_EMU_HERE) {
 static inline void __syncwarp(unsigned mask = 0xffffffffu, TL_EMU_HERE) {
     (void)tl_emu::warp_op(tl_emu::W_SYNCWARP, mask, 0, 0, 32, tl_file_, tl_line_);
 }
+/* Match and reduce: results once every lane of the mask has arrived, as for the shuffles. match: the
+ * lanes of the mask whose value has the same bits (32- or 64-bit values); match_all also sets *pred. */
+template <class T> static inline unsigned __match_any_sync(unsigned mask, T value, TL_EMU_HERE) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_any_sync takes a 32- or 64-bit value");
+    return (unsigned)tl_emu::warp_op(tl_emu::W_MATCH_ANY, mask, tl_emu::wbits(value), 0, 32, tl_file_, tl_line_);
+}
+template <class T> static inline unsigned __match_all_sync(unsigned mask, T value, int *pred, TL_EMU_HERE) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_all_sync takes a 32- or 64-bit value");
+    uint64_t r = tl_emu::warp_op(tl_emu::W_MATCH_ALL, mask, tl_emu::wbits(value), 0, 32, tl_file_, tl_line_);
+    *pred = (int)(r >> 32);
+    return (unsigned)r;
+}
+static inline unsigned __reduce_add_sync(unsigned mask, unsigned value, TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_ADD, mask, value, 0, 32, tl_file_, tl_line_);
+}
+static inline int __reduce_add_sync(unsigned mask, int value, TL_EMU_HERE) {
+    return (int)(unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_ADD, mask, (unsigned)value, 1, 32, tl_file_, tl_line_);
+}
+static inline unsigned __reduce_min_sync(unsigned mask, unsigned value, TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_MIN, mask, value, 0, 32, tl_file_, tl_line_);
+}
+static inline int __reduce_min_sync(unsigned mask, int value, TL_EMU_HERE) {
+    return (int)(unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_MIN, mask, (unsigned)value, 1, 32, tl_file_, tl_line_);
+}
+static inline unsigned __reduce_max_sync(unsigned mask, unsigned value, TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_MAX, mask, value, 0, 32, tl_file_, tl_line_);
+}
+static inline int __reduce_max_sync(unsigned mask, int value, TL_EMU_HERE) {
+    return (int)(unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_MAX, mask, (unsigned)value, 1, 32, tl_file_, tl_line_);
+}
+static inline unsigned __reduce_and_sync(unsigned mask, unsigned value, TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_AND, mask, value, 0, 32, tl_file_, tl_line_);
+}
+static inline unsigned __reduce_or_sync(unsigned mask, unsigned value, TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_OR, mask, value, 0, 32, tl_file_, tl_line_);
+}
+static inline unsigned __reduce_xor_sync(unsigned mask, unsigned value, TL_EMU_HERE) {
+    return (unsigned)tl_emu::warp_op(tl_emu::W_REDUCE_XOR, mask, value, 0, 32, tl_file_, tl_line_);
+}
+/* Block barriers with a reduction: every check of __syncthreads() (divergent barrier, the race-check
+ * interval), then the count / and / or of pred over the block's threads. */
+static inline int __syncthreads_count(int pred, TL_EMU_HERE) {
+    return tl_emu::syncthreads_red(tl_emu::B_COUNT, pred, tl_file_, tl_line_);
+}
+static inline int __syncthreads_and(int pred, TL_EMU_HERE) {
+    return tl_emu::syncthreads_red(tl_emu::B_AND, pred, tl_file_, tl_line_);
+}
+static inline int __syncthreads_or(int pred, TL_EMU_HERE) {
+    return tl_emu::syncthreads_red(tl_emu::B_OR, pred, tl_file_, tl_line_);
+}
 #undef TL_EMU_HERE
-
-/* What is still not emulated fails to build, naming it. */
-#define TL_EMU_NO_WARP(f)                                                                                   \
-    __attribute__((error("not supported under emulation: " #f "; check this kernel on a GPU, or use "       \
-                         "__syncthreads() and shared memory (or the __shfl*_sync/__ballot_sync/__syncwarp "  \
-                         "operations, which are emulated)")))
-TL_EMU_NO_WARP(__syncthreads_count) int __syncthreads_count(int pred);
-TL_EMU_NO_WARP(__syncthreads_and) int __syncthreads_and(int pred);
-TL_EMU_NO_WARP(__syncthreads_or) int __syncthreads_or(int pred);
-TL_EMU_NO_WARP(__match_any_sync) unsigned __match_any_sync(unsigned mask, ...);
-TL_EMU_NO_WARP(__match_all_sync) unsigned __match_all_sync(unsigned mask, ...);
-TL_EMU_NO_WARP(__reduce_add_sync) unsigned __reduce_add_sync(unsigned mask, unsigned v);
-TL_EMU_NO_WARP(__reduce_min_sync) unsigned __reduce_min_sync(unsigned mask, unsigned v);
-TL_EMU_NO_WARP(__reduce_max_sync) unsigned __reduce_max_sync(unsigned mask, unsigned v);
 
 /* As under nvcc: code that tests __CUDACC__ (launch macros, __host__ __device__ helpers) takes its CUDA
  * path. __CUDA_ARCH__ stays undefined: device functions run their host path. */

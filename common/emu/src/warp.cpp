@@ -1,4 +1,5 @@
-/* warp.cpp: warp-level operations on fibers: shuffles, votes, __activemask, __syncwarp.
+/* warp.cpp: warp-level operations on fibers: shuffles, votes, __activemask, __syncwarp, match, reduce;
+ * the block barriers that reduce a predicate (__syncthreads_count/and/or).
  *
  * The lanes of a warp are the block's threads 32 at a time in linear order. A lane that reaches a warp
  * operation records its operand and stops (T_WARP); when the pass is over, the scheduler calls
@@ -8,6 +9,7 @@
  */
 #include "block.h"
 
+#include <csetjmp>
 #include <cstdio>
 #include <cstring>
 
@@ -15,8 +17,10 @@ namespace tl_emu {
 
 static const char *op_name(int k) {
     static const char *names[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
-                                  "__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__syncwarp"};
-    return k >= 0 && k <= W_SYNCWARP ? names[k] : "a warp operation";
+                                  "__ballot_sync", "__any_sync", "__all_sync", "__activemask", "__syncwarp",
+                                  "__match_any_sync", "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
+                                  "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync"};
+    return k >= 0 && k <= W_REDUCE_XOR ? names[k] : "a warp operation";
 }
 
 uint64_t warp_op(int kind, unsigned mask, uint64_t val, int arg, int width, const char *file, int line) {
@@ -106,6 +110,26 @@ static uint64_t shfl_result(Thread *lanes, unsigned nl, unsigned l, bool *src_mi
     return lanes[src].wval;
 }
 
+/* __reduce_*_sync over the lanes of a meeting (32-bit values; min and max signed when arg is 1). */
+static uint64_t reduce_group(const Thread *lanes, unsigned nl, unsigned group, int kind, int is_signed) {
+    bool first = true;
+    uint32_t r = 0;
+    for (unsigned q = 0; q < nl; q++) {
+        if (!(group >> q & 1u)) continue;
+        uint32_t v = (uint32_t)lanes[q].wval;
+        if (first) { r = v; first = false; continue; }
+        switch (kind) {
+        case W_REDUCE_ADD: r += v; break;
+        case W_REDUCE_MIN: r = is_signed ? ((int32_t)v < (int32_t)r ? v : r) : (v < r ? v : r); break;
+        case W_REDUCE_MAX: r = is_signed ? ((int32_t)v > (int32_t)r ? v : r) : (v > r ? v : r); break;
+        case W_REDUCE_AND: r &= v; break;
+        case W_REDUCE_OR: r |= v; break;
+        default: r ^= v; break;
+        }
+    }
+    return r;
+}
+
 bool resolve_warps(Worker *w) {
     unsigned n = w->nthreads, nwarps = (n + 31) / 32;
     bool progress = false;
@@ -155,6 +179,24 @@ bool resolve_warps(Worker *w) {
                 case W_ALL: t->wres = ballot == group; break;
                 case W_ACTIVEMASK: t->wres = group; break;
                 case W_SYNCWARP: t->wres = 0; break;
+                case W_MATCH_ANY: {
+                    unsigned same = 0;
+                    for (unsigned q = 0; q < nl; q++)
+                        if ((group >> q & 1u) && lanes[q].wval == t->wval) same |= 1u << q;
+                    t->wres = same;
+                    break;
+                }
+                case W_MATCH_ALL: {
+                    bool all_same = true;
+                    for (unsigned q = 0; q < nl; q++)
+                        if ((group >> q & 1u) && lanes[q].wval != t->wval) all_same = false;
+                    t->wres = all_same ? (1ull << 32 | group) : 0;      /* *pred in the high half */
+                    break;
+                }
+                case W_REDUCE_ADD: case W_REDUCE_MIN: case W_REDUCE_MAX:
+                case W_REDUCE_AND: case W_REDUCE_OR: case W_REDUCE_XOR:
+                    t->wres = reduce_group(lanes, nl, group, t->wkind, t->warg);
+                    break;
                 default: {
                     bool miss = false;
                     unsigned sl = 0;
@@ -193,6 +235,57 @@ bool resolve_warps(Worker *w) {
     if (div_a) report_divergence(w, div_a, div_b, div_self);
     else abort_launch_block(w);
     return false;
+}
+
+/* __syncthreads_count/and/or: the bookkeeping of __syncthreads() (core.cpp's syncthreads: the scheduler
+ * then checks that every thread waits at this same call, none returned, and starts the next interval),
+ * plus the predicate. The last thread to arrive, when all of the block's threads wait here, computes the
+ * result into every thread's wres; each reads its own when it resumes (before any warp operation of
+ * the next interval can write it: those resolve only after the whole pass). */
+int syncthreads_red(int kind, int pred, const char *file, int line) {
+    static const char *names[] = {"__syncthreads_count()", "__syncthreads_and()", "__syncthreads_or()"};
+    Thread *t = tl_emu_cur_thread;
+    if (!t) not_in_kernel(names[kind], file, line);
+    Worker *w = t->w;
+    if (w->region) {
+        fprintf(stderr, "tilelab-emu: internal error: %s at %s:%d reached a kernel that tl-emu-rewrite put in region "
+                        "form (a barrier it could not see, e.g. inside a function-like macro)\n",
+                names[kind], base_name(file), line);
+        exit(1);
+    }
+    t->wval = pred != 0;
+    t->wres = 0;
+    t->state = T_WAIT;
+    t->wait_line = line;
+    t->wait_file = file;
+    if (w->nwait++ == 0) { w->bar_line = line; w->bar_file = file; }
+    else if (line != w->bar_line || (file != w->bar_file && strcmp(file, w->bar_file))) w->bar_mismatch = true;
+    unsigned n = w->nthreads;
+    if (w->nwait == n && w->ndone == 0 && !w->bar_mismatch) {
+        unsigned c = 0;
+        for (unsigned i = 0; i < n; i++) c += (unsigned)w->threads[i].wval;
+        int r = kind == B_COUNT ? (int)c : kind == B_AND ? c == n : c != 0;
+        for (unsigned i = 0; i < n; i++) w->threads[i].wres = (uint64_t)r;
+    }
+    pass_on(t);                       /* back here when the block has met (the scheduler set T_RUN) */
+    return (int)t->wres;
+}
+
+void cg_unsupported(const char *what, const char *file, int line) {
+    Worker *w = t_worker;
+    if (!w || !w->L || !w->have_jb) not_in_kernel(what, file, line);
+    char where[512], tid[64];
+    fmt_where(where, sizeof where, w);
+    fmt_tid(tid, sizeof tid, w->bi, tl_emu_cur_tid);
+    diag_launch("not-supported", "%s at %s:%d in thread %s of %s: not supported under emulation\n"
+                "  check this kernel on a GPU, or use tiles of 1, 2, 4, 8, 16 or 32 threads", what, base_name(file), line,
+                tid, where);
+    abort_launch_block(w);
+    if (w->region) siglongjmp(w->jb, 1);
+    Thread *t = tl_emu_cur_thread;
+    t->state = T_ABORT;
+    fiber_switch(&t->f, &w->sched);
+    __builtin_trap();
 }
 
 } /* namespace tl_emu */
