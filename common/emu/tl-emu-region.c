@@ -575,10 +575,10 @@ static void process_list(int a, int b, int in_loop, int level) {
 static const char *fiber_words[] = {"goto", "asm", "__asm__", "throw", "try", "this", "__syncthreads_count",
     "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
     "__shfl_xor_sync", "__ballot_sync", "__all_sync", "__any_sync", "__activemask", "__match_any_sync",
-    "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "cooperative_groups",
-    "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync", "coalesced_threads", "thread_block_tile",
-    "coalesced_group", "thread_group", "thread_block", "this_thread",
-    "this_thread_block", "tiled_partition", "sync", "tl_emu_launch", "co_await", "co_yield", "co_return",
+    "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+    "__reduce_or_sync", "__reduce_xor_sync", "coalesced_threads", "thread_block_tile", "coalesced_group",
+    "thread_group", "this_thread", "this_thread_block", "tiled_partition", "sync", "tl_emu_launch", "co_await",
+    "co_yield", "co_return",
     "tl_emu_rctx", "tl_emu_nt_", NULL};
 
 int tl_region_body(const char *params, size_t np, const char *body, size_t nb, int (*barrier_fn)(const char *, size_t),

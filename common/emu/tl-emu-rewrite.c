@@ -348,8 +348,8 @@ static void mark_barrier_funcs(void) {
                               "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__activemask",
                               "__match_any_sync", "__match_all_sync", "__reduce_add_sync", "__reduce_min_sync",
                               "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync",
-                              "this_thread_block", "tiled_partition", "coalesced_threads", "thread_block_tile",
-                              "coalesced_group", "thread_group", "thread_block", NULL};
+                              "tiled_partition", "coalesced_threads", "thread_block_tile", "coalesced_group",
+                              "thread_group", NULL};
     for (int f = 0; f < nfuncs; f++)
         for (int k = 0; w[k] && !funcs[f].barrier; k++)
             if (funcs[f].be > funcs[f].bs && has_word(out.p + funcs[f].bs, funcs[f].be - funcs[f].bs, w[k])) funcs[f].barrier = 1;
@@ -419,7 +419,7 @@ static void make_regions(void) {
                 "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
                 "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__match_any_sync", "__match_all_sync",
                 "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
-                "__reduce_xor_sync", "this_thread_block", "tiled_partition", "coalesced_threads", NULL};
+                "__reduce_xor_sync", "tiled_partition", "coalesced_threads", "sync", NULL};
             for (int k = 0; sync_words[k]; k++) if (has_word(src + p, e - p, sync_words[k])) hidden = 1;
             p = e;
         }
@@ -490,6 +490,125 @@ static void preprocessor_line(void) {
     buf_add(&out, src + s, pos - s);
 }
 
+/* Cooperative groups' block in region form. In a kernel, `cg::thread_block B = cg::this_thread_block();`
+ * whose every later use is `B.member` or `NS::sync(B)` is rewritten: the initialiser becomes
+ * `::cooperative_groups::thread_block()` (B [[maybe_unused]]), `B.sync()` and `NS::sync(B)` become __syncthreads() (all they
+ * do, so that region form sees the barrier), and `B.member` becomes `::cooperative_groups::thread_block()
+ * .member` (a thread_block holds no state: its members read threadIdx and blockDim), so B need not
+ * live across regions. Any other form keeps the words this_thread_block or sync in the kernel, which
+ * keep it on fibers (tl-emu-region.c). */
+enum { MAX_CG_BLOCKS = 8 };
+static char cg_blocks[MAX_CG_BLOCKS][64];
+static int ncg_blocks;
+static int is_cg_block(const char *id, size_t n) {
+    for (int k = 0; k < ncg_blocks; k++)
+        if (strlen(cg_blocks[k]) == n && !memcmp(cg_blocks[k], id, n)) return 1;
+    return 0;
+}
+static size_t word_at(size_t p, const char *w) {
+    size_t n = strlen(w);
+    if (len - p >= n && !memcmp(src + p, w, n) && (p + n == len || !is_id((unsigned char)src[p + n]))) return p + n;
+    return 0;
+}
+/* Every use of name in the rest of the kernel body (from p) is `name.` or `sync(name)`. */
+static int cg_uses_replaceable(size_t p, const char *name) {
+    size_t n = strlen(name);
+    int open = depth - kbody_depth + 1;
+    while (p < len && open > 0) {
+        char c = src[p];
+        if (c == '/' && p + 1 < len && (src[p + 1] == '/' || src[p + 1] == '*')) { p = skip_space(p, NULL); continue; }
+        if (c == '"' || c == '\'') {
+            for (p++; p < len && src[p] != c; p++) if (src[p] == '\\') p++;
+            p++;
+            continue;
+        }
+        if (c == '{') open++;
+        else if (c == '}') open--;
+        if (!is_id0((unsigned char)c) || (p > 0 && is_id((unsigned char)src[p - 1]))) { p++; continue; }
+        size_t e = p;
+        while (e < len && is_id((unsigned char)src[e])) e++;
+        if (e - p == n && !memcmp(src + p, name, n) && !(p > 0 && (src[p - 1] == '.' || src[p - 1] == ':' || src[p - 1] == '>'))) {
+            size_t a = skip_space(e, NULL);
+            if (!(a < len && src[a] == '.')) {
+                size_t b = p;                         /* sync ( name ) */
+                while (b > 0 && isspace((unsigned char)src[b - 1])) b--;
+                if (!(b >= 5 && src[b - 1] == '(' && a < len && src[a] == ')')) return 0;
+                b--;
+                while (b > 0 && isspace((unsigned char)src[b - 1])) b--;
+                if (!(b >= 4 && !memcmp(src + b - 4, "sync", 4) && (b == 4 || !is_id((unsigned char)src[b - 5])))) return 0;
+            }
+        }
+        p = e;
+    }
+    return 1;
+}
+/* At the word thread_block in a kernel: `NAME = [NS::]this_thread_block();` on one line, with only
+ * replaceable uses, is emitted as `NAME = ::cooperative_groups::thread_block();` (1); else 0. */
+static int cg_block_decl(void) {
+    int nl = 0;
+    size_t p = skip_space(pos, &nl), q = p;
+    while (q < len && is_id((unsigned char)src[q])) q++;
+    if (q == p || q - p >= sizeof cg_blocks[0] || !is_id0((unsigned char)src[p]) || ncg_blocks == MAX_CG_BLOCKS) return 0;
+    char name[64];
+    memcpy(name, src + p, q - p);
+    name[q - p] = 0;
+    size_t r = skip_space(q, &nl);
+    if (r >= len || src[r] != '=') return 0;
+    r = skip_space(r + 1, &nl);
+    for (;;) {                                        /* cg:: or cooperative_groups:: */
+        size_t e = r;
+        while (e < len && is_id((unsigned char)src[e])) e++;
+        size_t f = skip_space(e, &nl);
+        if (e > r && f + 1 < len && src[f] == ':' && src[f + 1] == ':' && !word_at(r, "this_thread_block")) {
+            r = skip_space(f + 2, &nl);
+            continue;
+        }
+        break;
+    }
+    if (!(r = word_at(r, "this_thread_block"))) return 0;
+    r = skip_space(r, &nl);
+    if (r >= len || src[r] != '(') return 0;
+    r = skip_space(r + 1, &nl);
+    if (r >= len || src[r] != ')') return 0;
+    r = skip_space(r + 1, &nl);
+    if (r >= len || src[r] != ';' || nl || !cg_uses_replaceable(r + 1, name)) return 0;
+    emit(" ", 1);
+    emit(name, strlen(name));
+    buf_str(&out, " [[maybe_unused]] = ::cooperative_groups::thread_block()");
+    memcpy(cg_blocks[ncg_blocks++], name, sizeof name);
+    pos = r;                                          /* the ';' is copied as usual */
+    return 1;
+}
+/* At an identifier: `B.sync()` or `NS::sync(B)` for a block B above, on one line: emits
+ * __syncthreads() (1); `B.` emits the block's value; else 0 and nothing. */
+static int cg_block_use(const char *id, size_t n) {
+    int nl = 0;
+    size_t p = skip_space(pos, &nl), q;
+    if (p < len && src[p] == '.' && is_cg_block(id, n)) {
+        q = word_at(skip_space(p + 1, &nl), "sync");
+        if (q) q = skip_space(q, &nl);
+        if (q && q < len && src[q] == '(') q = skip_space(q + 1, &nl);
+        if (q && q < len && src[q] == ')' && !nl) { emit("__syncthreads()", 15); pos = q + 1; return 1; }
+        buf_str(&out, "::cooperative_groups::thread_block()");
+        prev_sig = last_sig = ')';
+        return 1;
+    }
+    if (p + 1 < len && src[p] == ':' && src[p + 1] == ':') {
+        if (!(q = word_at(skip_space(p + 2, &nl), "sync"))) return 0;
+        q = skip_space(q, &nl);
+        if (q >= len || src[q] != '(') return 0;
+        size_t b = skip_space(q + 1, &nl), e = b;
+        while (e < len && is_id((unsigned char)src[e])) e++;
+        if (e == b || !is_cg_block(src + b, e - b)) return 0;
+        q = skip_space(e, &nl);
+        if (q >= len || src[q] != ')' || nl) return 0;
+        emit("__syncthreads()", 15);
+        pos = q + 1;
+        return 1;
+    }
+    return 0;
+}
+
 static void rewrite(void) {
     int at_line_start = 1;
     while (pos < len) {
@@ -546,6 +665,8 @@ static void rewrite(void) {
              * between the return type and the name is passed over by the '(' logic below. */
             if (kstate == 1 && kparen == 0 && n < sizeof kname) { memcpy(kname, id, n); kname[n] = 0; }
             int member = last_sig == '.' || (last_sig == '>' && prev_sig == '-') || last_sig == ':';
+            if (cur_kernel >= 0 && IS("thread_block")) { emit(id, n); cg_block_decl(); continue; }
+            if (cur_kernel >= 0 && !member && cg_block_use(id, n)) continue;
             const Name *nm = member ? NULL : find_name(id, n);
             if (cur_kernel >= 0 && !member && !nm) {
                 for (int k = 0; k < nkptr; k++)
@@ -613,6 +734,7 @@ static void rewrite(void) {
                 read_pointer_params(kps, kpe);
                 kbody_depth = depth;
                 kstate = 0;
+                ncg_blocks = 0;
             }
         } else if (c == '}') {
             if (depth == 0) die(line, "unbalanced '}'");

@@ -189,6 +189,24 @@ Test(rewrite, valid_cuda_students_write_builds, .init = make_tmpdir, .fini = rem
     cr_assert_eq(st, 0, "did not build:\n%s", out);
 }
 
+Test(rewrite, a_cooperative_groups_block_barrier_gets_region_form_and_other_cg_forms_stay_on_fibers, .init = make_tmpdir,
+     .fini = remove_tmpdir, .timeout = 30) {
+    char out[16384]; int st;
+    rewrite_text("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                 "__global__ void A(float *p) {\n  __shared__ float s[64];\n  cg::thread_block b = cg::this_thread_block();\n"
+                 "  s[b.thread_rank()] = p[b.thread_rank()];\n  b.sync();\n  p[b.thread_rank()] = s[63 - b.thread_rank()];\n"
+                 "  cg::sync(b);\n}\n"
+                 "__device__ void h(cg::thread_block &g, float *p) { p[g.thread_rank()] = 0; }\n"
+                 "__global__ void B(float *p) {\n  cg::thread_block b = cg::this_thread_block();\n  h(b, p);\n  __syncthreads();\n}\n"
+                 "__global__ void C(float *p) {\n  auto b = cg::this_thread_block();\n  b.sync();\n  p[0] = 1;\n}\n",
+                 out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+    assert_has(out, "cg::thread_block b [[maybe_unused]] = ::cooperative_groups::thread_block();");
+    assert_has(out, "// A: region form");
+    assert_has(out, "// B: fibers (it uses this_thread_block)");     /* b passed by reference: kept as written */
+    assert_has(out, "// C: fibers (it uses this_thread_block)");
+}
+
 Test(rewrite, invalid_cuda_fails_as_nvcc_would, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
     char out[8192]; int st;
     rewrite_text("float helper(float x) { return 2 * x; }\n__device__ float dh(float x) { return x; }\n"
