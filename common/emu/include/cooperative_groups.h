@@ -232,9 +232,9 @@ public:
     bool is_valid() const { return true; }
 };
 static inline grid_group this_grid() { return grid_group(); }
-struct multi_grid_group;
+struct multi_grid_group {};
 TL_CG_NO("this_multi_grid (multi-device launches)") multi_grid_group this_multi_grid();
-struct cluster_group;
+struct cluster_group {};
 TL_CG_NO("this_cluster (thread block clusters)") cluster_group this_cluster();
 template <class G, class T> TL_CG_NO("labeled_partition") coalesced_group labeled_partition(const G &, T);
 template <class G> TL_CG_NO("binary_partition") coalesced_group binary_partition(const G &, bool);
