@@ -165,7 +165,9 @@ static int stmt_end(int i, int b) {
 
 /* ---- names ------------------------------------------------------------------------------------- */
 enum { MAX_VARS = 512 };
-typedef struct { char name[128]; int ref; int level; } Var;
+/* remat: a private local whose value is a function of the thread's index alone (below): each region
+ * computes it again from its initialiser (decl) instead of keeping a slot */
+typedef struct { char name[128]; int ref; int level; int remat; char *decl; } Var;
 static Var uni[MAX_VARS], priv[MAX_VARS];
 static int nuni, npriv;
 
@@ -178,6 +180,8 @@ static void add_var(Var *v, int *n, int i, int ref, int level) {
     tokname(i, v[*n].name, sizeof v[*n].name);
     v[*n].ref = ref;
     v[*n].level = level;
+    v[*n].remat = 0;
+    v[*n].decl = NULL;
     (*n)++;
 }
 
@@ -250,6 +254,60 @@ static int changes_in(const char *name, int a, int b) {
         if (is(j - 1, "(") || is(j - 1, ",")) return 1;      /* an argument: maybe a reference */
     }
     return 0;
+}
+
+/* Whether token j is (part of) an argument of a call of a function that is not known to be pure (it may
+ * take a reference). */
+static int in_call_arg(int j) {
+    int depth = 0;
+    for (int k = j - 1; k >= 0; k--) {
+        if (is(k, ")") || is(k, "]")) depth++;
+        else if (is(k, "[")) { if (depth-- == 0) return 0; }
+        else if (is(k, "(")) {
+            if (depth-- > 0) continue;
+            if (!isid(k - 1)) return 0;                              /* grouping or a cast */
+            return !(is_keyword(k - 1) || is_type_word(k - 1) || in_words(k - 1, uniform_words));
+        } else if (is(k, ";") || is(k, "{") || is(k, "}")) return 0;
+    }
+    return 0;
+}
+static int find_var(const Var *v, int n, const char *name) {
+    for (int k = n - 1; k >= 0; k--) if (!strcmp(v[k].name, name)) return k;
+    return -1;
+}
+/* Whether tokens [a, b) compute a value from the thread's and the block's indices, uniform names and
+ * other such locals only: no memory read (subscript, *, ->), no call but the pure functions of
+ * uniform_words, no assignment. Such a local can be computed again in each region. */
+static int remat_expr(int a, int b) {
+    for (int j = a; j < b; j++) {
+        if (is(j, "[") || is(j, "->") || is(j, "{") || in_words(j, assign_ops)) return 0;
+        if ((is(j, "*") || is(j, "&")) && (j == a || !operand_end(j - 1))) return 0;
+        if (!isid(j)) continue;
+        if (j > a && is(j - 1, ".")) continue;                      /* a member: threadIdx.x */
+        if (is(j + 1, "(")) {
+            if (in_words(j, uniform_words) || is_type_word(j)) continue;
+            return 0;
+        }
+        if (is(j, "threadIdx") || in_list(uni, nuni, j) || in_words(j, uniform_words) || is_type_word(j) ||
+            is_macro_name(j))
+            continue;
+        int k = -1;
+        for (int q = npriv - 1; q >= 0 && k < 0; q--) if (eqname(j, priv[q].name)) k = q;
+        if (k >= 0 && priv[k].remat) continue;
+        return 0;
+    }
+    return 1;
+}
+/* Whether the local named by token i never changes after its declaration: not assigned, its address
+ * never taken, never an argument of a call that might take a reference (by name, over the whole body). */
+static int never_changes(int i) {
+    int addr = 0;
+    if (assigned(i, i, &addr) || addr) return 0;
+    for (int j = 0; j < nt; j++)
+        if (j != i && tk[j].e - tk[j].s == tk[i].e - tk[i].s && !memcmp(B + tk[j].s, B + tk[i].s, tk[i].e - tk[i].s) &&
+            !(j > 0 && (is(j - 1, ".") || is(j - 1, "->") || is(j - 1, "::"))) && in_call_arg(j))
+            return 0;
+    return 1;
 }
 
 /* ---- declarations -------------------------------------------------------------------------------- */
@@ -352,7 +410,83 @@ typedef struct {
     int no;
     int first;                     /* its first token */
     int last_end;                  /* token after the last statement inside it */
+    size_t body_at;                /* where its statements begin in the output */
+    char *prologue;                /* what binds each thread's locals at the top of the loop */
 } Region;
+
+/* ---- two copies of each region -------------------------------------------------------------------
+ * A region is written twice: a plain copy, taken when tl_emu::rplain() (race checking and shared
+ * counting off, forward order, no thread returned), that runs the block's threads as nested loops over
+ * z, y and x and names its __shared__ views NAME(__LINE__, tl_emu::plain) (bounds-checked, nothing
+ * else); and the general copy (tl_emu::rnext: any order, threads that returned skipped, every access
+ * checked). The plain copy keeps the source's lines; the general one is put between #line directives,
+ * so that both report the student's file and line. */
+static int line0;                  /* the source line of the body's first character */
+static char views[64][128];        /* the kernel's __shared__ views (tl_emu::Shared / tl_emu::SPtr) */
+static int nviews;
+
+static int line_of(size_t off) { return line0 + count_nl(B, off); }
+
+/* The block's threads in forward order as nested loops (what rplain and rdirect allow). */
+static const char direct_loop[] =
+    "const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; "
+    "for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) "
+    "for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) "
+    "for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { "
+    "const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; "
+    "tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); ";
+static const char ep_decl[] = "[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; ";
+
+static void find_views(void) {
+    nviews = 0;
+    for (int j = 0; j + 3 < nt; j++) {
+        if (!is(j, "tl_emu") || !is(j + 1, "::") || !(is(j + 2, "Shared") || is(j + 2, "SPtr")) || !is(j + 3, "<"))
+            continue;
+        int k = j + 4, depth = 1;
+        while (k < nt && depth > 0) {
+            if (is(k, "(")) { k = match(k) + 1; continue; }
+            if (is(k, "<")) depth++;
+            else if (is(k, ">")) depth--;
+            else if (is(k, ">>")) depth -= 2;
+            k++;
+        }
+        if (isid(k) && nviews < 64) tokname(k, views[nviews++], sizeof views[0]);
+    }
+}
+static int is_view(const char *p, size_t n) {
+    for (int k = 0; k < nviews; k++) if (strlen(views[k]) == n && !memcmp(views[k], p, n)) return 1;
+    return 0;
+}
+/* A copy of a region's text with NAME(__LINE__) of each view given a second argument (arg: ", tl_emu::plain"
+ * in the plain copy; ", tl_emu_ep_", the epochs read once per region, in the general one) and the label
+ * of its returns renamed to tl_emu_<label>N_. */
+static void view_copy(Buf *o, const char *t, size_t n, int no, const char *arg, char label) {
+    static const char ln[] = "(__LINE__)";
+    char rl[32], pl[32];
+    snprintf(rl, sizeof rl, "tl_emu_r%d_", no);
+    snprintf(pl, sizeof pl, "tl_emu_%c%d_", label, no);
+    size_t rn = strlen(rl);
+    for (size_t i = 0; i < n;) {
+        if (i + sizeof ln - 1 <= n && !memcmp(t + i, ln, sizeof ln - 1)) {
+            size_t b = i;
+            while (b > 0 && is_idc((unsigned char)t[b - 1])) b--;
+            int member = b > 0 && (t[b - 1] == '.' || (b > 1 && t[b - 1] == '>' && t[b - 2] == '-') ||
+                                   (b > 1 && t[b - 1] == ':' && t[b - 2] == ':'));
+            if (b < i && !member && is_view(t + b, i - b)) {
+                buf_fmt(o, "(__LINE__%s)", arg);
+                i += sizeof ln - 1;
+                continue;
+            }
+        }
+        if (i + rn <= n && !memcmp(t + i, rl, rn) && (i == 0 || !is_idc((unsigned char)t[i - 1]))) {
+            buf_str(o, pl);
+            i += rn;
+            continue;
+        }
+        buf_add(o, t + i, 1);
+        i++;
+    }
+}
 
 static void open_region(Region *R, int first_tok, int run_end, int level) {
     copy_to(tk[first_tok].s);
@@ -374,6 +508,24 @@ static void open_region(Region *R, int first_tok, int run_end, int level) {
                 tok_text(&ty, spec_s, D.spec_e);
                 char nm[128];
                 tokname(d->name, nm, sizeof nm);
+                int remat = d->init_s >= 0 && d->dim_e == d->dim_s && never_changes(d->name) &&
+                            remat_expr(d->init_s, d->init_e);
+                if (remat) {
+                    /* no slot: each region computes it again from its initialiser */
+                    Buf dt = {0};
+                    buf_str(&dt, "[[maybe_unused]] ");
+                    buf_str(&dt, ty.p ? ty.p : "int");
+                    buf_str(&dt, " ");
+                    tok_text(&dt, d->pre_s, d->pre_e);
+                    buf_fmt(&dt, " %s = (", nm);
+                    buf_add(&dt, B + tk[d->init_s].s, tk[d->init_e - 1].e - tk[d->init_s].s);
+                    buf_str(&dt, "); ");
+                    free(ty.p);
+                    add_var(priv, &npriv, d->name, 0, level);
+                    priv[npriv - 1].remat = 1;
+                    priv[npriv - 1].decl = dt.p;
+                    continue;
+                }
                 buf_fmt(&t, "%s ", ty.p ? ty.p : "int");
                 tok_text(&t, d->pre_s, d->pre_e);
                 buf_fmt(&t, " tl_p_%s[tl_emu::MAX_THREADS]", nm);
@@ -391,21 +543,62 @@ static void open_region(Region *R, int first_tok, int run_end, int level) {
     R->first = first_tok;
     R->has_ret = 0;
     R->no = region_no++;
-    buf_str(O, "for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { ");
-    for (int k = 0; k < npriv; k++)
-        buf_fmt(O, "[[maybe_unused]] auto %s%s = tl_p_%s[tl_emu_t_]; ", priv[k].ref ? "&" : "", priv[k].name, priv[k].name);
+    Buf pro = {0};
+    for (int k = 0; k < npriv; k++) {
+        if (priv[k].remat) buf_str(&pro, priv[k].decl);
+        else buf_fmt(&pro, "[[maybe_unused]] auto %s%s = tl_p_%s[tl_emu_t_]; ", priv[k].ref ? "&" : "", priv[k].name, priv[k].name);
+    }
+    R->prologue = pro.p;
+    buf_str(O, "if (tl_emu::rplain()) { ");
+    buf_str(O, direct_loop);
+    if (R->prologue) buf_str(O, R->prologue);
     buf_str(O, "{ ");
+    R->body_at = O->n;
 }
 
 static void close_region(Region *R) {
     if (!R->open) return;
     copy_to(tk[R->last_end - 1].e);
+    /* the statements as written (the general copy), and the plain copy in their place */
+    size_t n = O->n - R->body_at;
+    char *body = malloc(n + 1);
+    if (!body) { fprintf(stderr, "tl-emu-rewrite: out of memory\n"); exit(1); }
+    memcpy(body, O->p + R->body_at, n);
+    O->n = R->body_at;
+    view_copy(O, body, n, R->no, ", tl_emu::plain", 'p');
+    Buf epi = {0};
+    for (int k = 0; k < npriv; k++)
+        if (!priv[k].ref && !priv[k].remat && changes_in(priv[k].name, R->first, R->last_end))
+            buf_fmt(&epi, " tl_p_%s[tl_emu_t_] = %s;", priv[k].name, priv[k].name);
+    buf_str(O, " }");
+    if (R->has_ret) buf_fmt(O, " tl_emu_p%d_: ;", R->no);
+    if (epi.p) buf_str(O, epi.p);
+    int first = line_of(tk[R->first].s), last = line_of(tk[R->last_end - 1].s);
+    /* race checking on, forward order, no thread returned: the same loops, every access checked */
+    buf_fmt(O, " } } else if (tl_emu::rdirect()) {\n#line %d\n", first);
+    buf_str(O, ep_decl);
+    buf_str(O, direct_loop);
+    if (R->prologue) buf_str(O, R->prologue);
+    buf_str(O, "{ ");
+    view_copy(O, body, n, R->no, ", tl_emu::Esc{tl_emu_ep_}", 'd');
+    buf_str(O, " }");
+    if (R->has_ret) buf_fmt(O, " tl_emu_d%d_: ;", R->no);
+    if (epi.p) buf_str(O, epi.p);
+    /* any order, threads that returned skipped */
+    buf_fmt(O, " } } else {\n#line %d\n", first);
+    buf_str(O, ep_decl);
+    buf_str(O, "for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { ");
+    if (R->prologue) buf_str(O, R->prologue);
+    buf_str(O, "{ ");
+    view_copy(O, body, n, R->no, ", tl_emu_ep_", 'r');
     buf_str(O, " }");
     if (R->has_ret) buf_fmt(O, " tl_emu_r%d_: ;", R->no);
-    for (int k = 0; k < npriv; k++)
-        if (!priv[k].ref && changes_in(priv[k].name, R->first, R->last_end))
-            buf_fmt(O, " tl_p_%s[tl_emu_t_] = %s;", priv[k].name, priv[k].name);
-    buf_str(O, " }");
+    if (epi.p) buf_str(O, epi.p);
+    buf_fmt(O, " }\n#line %d\n }", last);
+    free(body);
+    free(epi.p);
+    free(R->prologue);
+    R->prologue = NULL;
     R->open = 0;
 }
 
@@ -485,6 +678,10 @@ static void write_pdecl(int s, int e) {
     for (int k = 0; k < D.nd; k++) {
         const Declarator *d = &D.d[k];
         if (d->init_s < 0) continue;
+        char nm[128];
+        tokname(d->name, nm, sizeof nm);
+        int v = find_var(priv, npriv, nm);
+        if (v >= 0 && priv[v].remat) continue;                    /* computed by the region's prologue */
         if (any++) buf_str(&t, ", ");
         buf_add(&t, B + tk[d->name].s, tk[d->name].e - tk[d->name].s);
         buf_str(&t, " = (");
@@ -492,7 +689,7 @@ static void write_pdecl(int s, int e) {
         buf_str(&t, ")");
     }
     buf_str(&t, ";");
-    replace_to(tk[e - 1].e, t.p);
+    replace_to(tk[e - 1].e, t.p ? t.p : ";");
     free(t.p);
 }
 
@@ -581,8 +778,8 @@ static const char *fiber_words[] = {"goto", "asm", "__asm__", "throw", "try", "t
     "co_yield", "co_return",
     "tl_emu_rctx", "tl_emu_nt_", NULL};
 
-int tl_region_body(const char *params, size_t np, const char *body, size_t nb, int (*barrier_fn)(const char *, size_t),
-                   Buf *o, char *why, size_t nwhy) {
+int tl_region_body(const char *params, size_t np, const char *body, size_t nb, int body_line,
+                   int (*barrier_fn)(const char *, size_t), Buf *o, char *why, size_t nwhy) {
     fail_why = why; fail_n = nwhy;
     nuni = npriv = 0;
     region_no = 0;
@@ -614,6 +811,8 @@ int tl_region_body(const char *params, size_t np, const char *body, size_t nb, i
     }
     O = &tmp;
     cur = 0;
+    line0 = body_line;
+    find_views();
     process_list(0, nt, 0, 0);
     copy_to(NB);
     buf_add(o, tmp.p ? tmp.p : "", tmp.n);

@@ -429,8 +429,10 @@ static void make_regions(void) {
         if (K->is_template) { snprintf(K->why, sizeof K->why, "a template kernel"); continue; }
         if (hidden) { snprintf(K->why, sizeof K->why, "a #define of the file holds a barrier or a warp operation"); continue; }
         Buf nb = {0};
-        if (!tl_region_body(out.p + K->ps, K->pe - K->ps, out.p + K->bs, K->be - K->bs, is_barrier_func, &nb, K->why,
-                            sizeof K->why)) {
+        int body_line = 0;        /* out starts with `#line 1 "IN.cu"` and its newline */
+        for (size_t p = 0; p < K->bs; p++) body_line += out.p[p] == '\n';
+        if (!tl_region_body(out.p + K->ps, K->pe - K->ps, out.p + K->bs, K->be - K->bs, body_line, is_barrier_func, &nb,
+                            K->why, sizeof K->why)) {
             free(nb.p);
             continue;
         }

@@ -11,10 +11,11 @@ void buf_fmt(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 
 /* Puts one kernel in region form (tl-emu-region.c): params is the text between the parentheses of its
  * parameter list, body the text between the braces of its body (both as the streaming rewrite wrote
- * them). On success appends the new body (same number of newlines) to *o and returns 1; returns 0 with
+ * them), body_line the source line where the body begins. On success appends the new body to *o (its
+ * lines: the source's, with #line directives around what it adds) and returns 1; returns 0 with
  * the reason in why when the kernel must run as fibers. barrier_fn(name, n) tells whether a function
  * of the file contains a barrier or a warp operation. */
-int tl_region_body(const char *params, size_t np, const char *body, size_t nb, int (*barrier_fn)(const char *, size_t),
-                   Buf *o, char *why, size_t nwhy);
+int tl_region_body(const char *params, size_t np, const char *body, size_t nb, int body_line,
+                   int (*barrier_fn)(const char *, size_t), Buf *o, char *why, size_t nwhy);
 
 #endif

@@ -62,7 +62,52 @@ Test(rewrite, a_compile_error_points_at_the_students_line, .init = make_tmpdir, 
     assert_has(out, "bad_compile.cu:21:13: error: 'this_name_is_not_declared' was not declared in this scope");
 }
 
-Test(rewrite, every_fixture_keeps_its_line_count, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 60) {
+enum { MAX_SRC_LINES = 400 };
+static int read_lines(const char *path, char lines[][256], int max) {
+    FILE *f = fopen(path, "r");
+    cr_assert(f != NULL, "cannot read %s", path);
+    char line[8192];
+    int n = 0;
+    while (n < max && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        snprintf(lines[n++], 256, "%.255s", line);
+    }
+    fclose(f);
+    return n;
+}
+
+/* Region form writes each region three times (tl-emu-region.c); the copies it adds sit between #line
+ * directives. Following those directives as the compiler does, every line the rewrite left as it was must
+ * keep its number, and the last line before the registry must be the source's last. */
+static void assert_lines_map_back(const char *name, const char *in, const char *outp) {
+    static char src[MAX_SRC_LINES][256];
+    int a = read_lines(in, src, MAX_SRC_LINES);
+    FILE *f = fopen(outp, "r");
+    cr_assert(f != NULL, "cannot read %s", outp);
+    char line[16384];
+    int cur = 0, first = 1, checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strstr(line, "<tl-emu-rewrite: kernel registry>")) break;
+        line[strcspn(line, "\n")] = 0;
+        int n;
+        if (sscanf(line, "#line %d", &n) == 1) { cur = n; first = 0; continue; }
+        cr_assert(!first, "%s: the output does not start with #line", name);
+        if (cur >= 1 && cur <= a && line[0] && strlen(line) > 3) {
+            int same = 0;
+            for (int j = 0; j < a; j++) same += !strcmp(src[j], line);
+            if (same == 1 && !strcmp(src[cur - 1], line)) checked++;
+            else if (same == 1)
+                for (int j = 0; j < a; j++)
+                    cr_assert(strcmp(src[j], line), "%s: source line %d (\"%s\") comes out as line %d", name, j + 1, line, cur);
+        }
+        cur++;
+    }
+    fclose(f);
+    cr_assert_eq(cur - 1, a, "%s: %d lines in, the output ends at line %d before the registry", name, a, cur - 1);
+    cr_assert_gt(checked, 0, "%s: no line of the source found unchanged in the output", name);
+}
+
+Test(rewrite, every_fixture_keeps_its_line_numbers, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 60) {
     const char *names[] = {"naive", "tiled", "boundary", "tiled_nosync1", "tiled_nosync2", "boundary_sync_in_if",
                            "boundary_noguard", "uninit_shared", "shared_oob", "reduce", "bad_compile",
                            "tricky_syntax", "device_query", "boundary_nostoreguard", "sync_only"};
@@ -70,10 +115,14 @@ Test(rewrite, every_fixture_keeps_its_line_count, .init = make_tmpdir, .fini = r
         char in[1024], outp[1024], cmd[4096], out[8192];
         snprintf(in, sizeof in, "%s/%s.cu", env("TL_EMU_FIXTURES"), names[i]);
         snprintf(outp, sizeof outp, "%s/%s.emu.cpp", tmpdir, names[i]);
-        snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", env("TL_EMU_REWRITE"), in, outp);
+        /* on fibers nothing is added: the same number of lines, +1 for the first #line */
+        snprintf(cmd, sizeof cmd, "'%s' --fibers '%s' '%s'", env("TL_EMU_REWRITE"), in, outp);
         cr_assert_eq(run(cmd, out, sizeof out), 0, "rewrite of %s failed: %s", in, out);
         int a = count_lines_until(in, NULL), b = count_lines_until(outp, "<tl-emu-rewrite: kernel registry>");
         cr_assert_eq(b, a + 1, "%s: %d lines in, %d out (+1 for the #line) before the registry", names[i], a, b);
+        snprintf(cmd, sizeof cmd, "'%s' '%s' '%s'", env("TL_EMU_REWRITE"), in, outp);
+        cr_assert_eq(run(cmd, out, sizeof out), 0, "rewrite of %s failed: %s", in, out);
+        assert_lines_map_back(names[i], in, outp);
     }
 }
 
@@ -102,7 +151,10 @@ Test(rewrite, shared_names_get_their_line_and_leave_members_alone, .init = make_
     assert_has(out, "tl_emu::Shared<tl_emu::A1<int, (4)>> tile(tile_tl_site_);");
     assert_has(out, "tl_emu::Shared<tl_emu::A0<int>> n(n_tl_site_);");
     assert_has(out, "/* #pragma unroll 4 */");
-    assert_has(out, "tile(__LINE__)[i] = s->tile + s.n + n(__LINE__);");
+    /* region form: the plain copy, the direct copy and the general one (tl-emu-region.c) */
+    assert_has(out, "tile(__LINE__, tl_emu::plain)[i] = s->tile + s.n + n(__LINE__, tl_emu::plain);");
+    assert_has(out, "tile(__LINE__, tl_emu::Esc{tl_emu_ep_})[i] = s->tile + s.n + n(__LINE__, tl_emu::Esc{tl_emu_ep_});");
+    assert_has(out, "tile(__LINE__, tl_emu_ep_)[i] = s->tile + s.n + n(__LINE__, tl_emu_ep_);");
     assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int), 1);");
 }
 
@@ -112,7 +164,7 @@ Test(rewrite, kernels_are_found_behind_launch_bounds_and_in_extern_c_blocks, .in
                  "  t[threadIdx.x] = a[threadIdx.x];\n}\n__global__ void proto(int);\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 0, "%s", out);
     assert_has(out, "static const tl_emu::Site t_tl_site_ = {\"t\", __FILE__, __LINE__, \"float\"}; tl_emu::Shared<tl_emu::A1<float, (256)>> t(t_tl_site_);");
-    assert_has(out, "t(__LINE__)[threadIdx.x] = (tl_emu::gcount(0), a)[threadIdx.x];");
+    assert_has(out, "t(__LINE__, tl_emu_ep_)[threadIdx.x] = (tl_emu::gcount(0), a)[threadIdx.x];");
     assert_has(out, "static tl_emu::KernelReg tl_emu_reg_scale_0_(scale, \"scale\", 0 + sizeof(float) * (256), 1);");
     assert_lacks(out, "tl_emu_reg_proto");
 }

@@ -226,7 +226,9 @@ extern __thread dim3 gridDim;
  * thread): the kernel is then called once per block and runs each stretch between barriers as a loop
  * over the block's threads, with no fiber switch at all. Other kernels run as fibers. */
 namespace tl_emu {
-struct RegionCtx { const uint16_t *order; const uint3 *tids; uint8_t *done; unsigned n, ndone; };
+/* plain: race checking and shared counting are off and the order is forward, so that a region may run
+ * its threads as plain nested loops (z, y, x) with unchecked-but-bounded views (rplain below) */
+struct RegionCtx { const uint16_t *order; const uint3 *tids; uint8_t *done; unsigned n, ndone; bool plain, forward; const uint32_t *ep; };
 }
 extern __thread tl_emu::RegionCtx *tl_emu_rctx;
 namespace tl_emu {
@@ -241,6 +243,26 @@ static inline __attribute__((always_inline)) bool rnext(unsigned &i, unsigned &t
     threadIdx = r->tids[t];
     return true;
 }
+/* Whether this region may run as plain loops: nothing checked per access but the bounds, every thread
+ * of the block alive (none has returned), in forward order (the order the plain loops take). */
+static inline __attribute__((always_inline)) bool rplain(void) {
+    const RegionCtx *r = tl_emu_rctx;
+    return r->plain && r->ndone == 0;
+}
+/* Whether this region may run its threads as plain nested loops with every access checked: forward
+ * order, every thread of the block alive. */
+static inline __attribute__((always_inline)) bool rdirect(void) {
+    const RegionCtx *r = tl_emu_rctx;
+    return r->forward && r->ndone == 0;
+}
+/* The block's barrier interval (0) and the interval of its last barrier (1), for race checking: the
+ * same for every access of one region. */
+static inline __attribute__((always_inline)) uint32_t repoch(int k) { return tl_emu_rctx->ep[k]; }
+/* The plain loops' way of naming the running thread (what diagnostics and device functions read). */
+static inline __attribute__((always_inline)) void rset(unsigned t, unsigned x, unsigned y, unsigned z) {
+    tl_emu_cur_tid = t;
+    threadIdx = uint3{x, y, z};
+}
 /* The running thread returned from the kernel. */
 static inline void rret(void) { RegionCtx *r = tl_emu_rctx; r->done[tl_emu_cur_tid] = 1; r->ndone++; }
 /* A __syncthreads() of a kernel in region form: checks that no thread has returned (divergent
@@ -250,15 +272,30 @@ bool rbarrier(const char *file, int line);
 
 namespace tl_emu {
 
+/* A region's plain copy (rplain) names a __shared__ view as NAME(__LINE__, tl_emu::plain): the same
+ * element types and bounds checks, with the shadow and the counters known to be absent at compile time,
+ * so that no test of them is left in the loop. */
+struct Plain {};
+static constexpr Plain plain{};
+/* A region's direct copy (rdirect: race checking on, forward order) names a view NAME(__LINE__,
+ * tl_emu::Esc{tl_emu_ep_}): every access checked, but an access that needs more than the inline
+ * bookkeeping (a race or a read of an unwritten element to report) does not call out: it ends the block,
+ * which runs again from its start in the general copy (race_escalate), where that access is reported as
+ * always. A call that may return in the loop would make the compiler keep the thread's running values in
+ * memory across the whole loop; this one never returns, and a race-free block never takes it. */
+struct Esc { const uint32_t *ep; };
+[[noreturn]] __attribute__((cold)) void race_escalate(void);
+
 /* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
 static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
-                                                          const uint32_t *epp) {
+                                                          const uint32_t *epp, bool esc) {
     Shadow &h = sh[i];
     const uint32_t ep = *epp;
     if (__builtin_expect(h.sat_ep == ep, 1)) return;
     const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     const uint32_t bar = epp[1];
     if (__builtin_expect((h.w_ep >= bar && h.w_tid != tid) || h.w_ep == 0, 0)) {
+        if (esc) race_escalate();
         race_read(s, i, line);      /* read after another thread's write, or of an unwritten element */
         return;
     }
@@ -270,12 +307,13 @@ static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot
     }
 }
 static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slot *s, size_t i, int line,
-                                                           const uint32_t *epp) {
+                                                           const uint32_t *epp, bool esc) {
     const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     Shadow &h = sh[i];
     const uint32_t ep = *epp, bar = epp[1];
     if (__builtin_expect((h.w_ep >= bar && h.w_tid != tid) ||
                          (h.r_ep >= bar && (h.r_tid != tid || h.r_tid2 != NO_TID)), 0)) {
+        if (esc) race_escalate();
         race_write(s, i, line);     /* reports, then records the write */
         return;
     }
@@ -286,15 +324,15 @@ static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slo
  * and sees that "race checking off" (sh == nullptr) does not change inside a loop. */
 template <class T> struct Elem {
     using U = typename std::remove_cv<T>::type;
-    U *p; Shadow *sh; const Slot *s; size_t i; int line; const uint32_t *ep; Counters *c;
+    U *p; Shadow *sh; const Slot *s; size_t i; int line; const uint32_t *ep; Counters *c; bool esc;
 
     __attribute__((always_inline)) U get() const {
-        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep);
+        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep, esc);
         if (__builtin_expect(c != nullptr, 0)) c->sld++;
         return *p;
     }
     __attribute__((always_inline)) void set(U v) const {
-        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep);
+        if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep, esc);
         if (__builtin_expect(c != nullptr, 0)) c->sst++;
         *p = v;
     }
@@ -336,11 +374,12 @@ template <class T> struct Pick {
 };
 template <class T>
 static inline __attribute__((always_inline)) typename Pick<T>::type mk(typename Pick<T>::U *p, Shadow *sh, const Slot *s,
-                                                                        size_t i, int line, const uint32_t *ep, Counters *c) {
+                                                                        size_t i, int line, const uint32_t *ep, Counters *c,
+                                                                        bool esc) {
     if constexpr (Pick<T>::proxy) {
-        return Elem<T>{p, sh, s, i, line, ep, c};
+        return Elem<T>{p, sh, s, i, line, ep, c, esc};
     } else {
-        (void)sh; (void)s; (void)i; (void)line; (void)ep;
+        (void)sh; (void)s; (void)i; (void)line; (void)ep; (void)esc;
         if (c) c->sld++;
         return *p;
     }
@@ -351,7 +390,7 @@ template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0, d2 = 0;
     using Ref = typename Pick<T>::type;
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return mk<T>(d, sh, s, 0, line, &s->blk->epoch, c); }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return mk<T>(d, sh, s, 0, line, ep, c, esc); }
 };
 template <class T, long D0> struct A1 {
     using U = typename std::remove_cv<T>::type;
@@ -359,67 +398,67 @@ template <class T, long D0> struct A1 {
     static constexpr int ndim = 1; static constexpr long d0 = D0, d1 = 0, d2 = 0;
     struct Ref {
         using elem = T;
-        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return mk<T>(d + i, sh, s, (size_t)i, line, &s->blk->epoch, c);
+            return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
 template <class T, long D0, long D1> struct A2 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0 && D1 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
     static constexpr int ndim = 2; static constexpr long d0 = D0, d1 = D1, d2 = 0;
     struct Row {
-        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c;
+        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) typename Pick<T>::type operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             const size_t k = (size_t)i * D1 + (size_t)j;
-            return mk<T>(d + k, sh, s, k, line, &s->blk->epoch, c);
+            return mk<T>(d + k, sh, s, k, line, ep, c, esc);
         }
         operator U *() const { return d + (size_t)i * D1; }
     };
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) Row operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Row{d, sh, s, line, i, c};
+            return Row{d, sh, s, line, i, c, ep, esc};
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
 template <class T, long D0, long D1, long D2> struct A3 {
     using U = typename std::remove_cv<T>::type;
     static_assert(D0 > 0 && D1 > 0 && D2 > 0, "tilelab-emu: a __shared__ array needs positive sizes");
     static constexpr int ndim = 3; static constexpr long d0 = D0, d1 = D1, d2 = D2;
     struct Row {
-        U *d; Shadow *sh; const Slot *s; int line; size_t base; Counters *c;
+        U *d; Shadow *sh; const Slot *s; int line; size_t base; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) typename Pick<T>::type operator[](long k) const {
             if (__builtin_expect((unsigned long)k >= (unsigned long)D2, 0)) shared_oob(s, line, 2, k, (long)base);
             const size_t e = base * D2 + (size_t)k;
-            return mk<T>(d + e, sh, s, e, line, &s->blk->epoch, c);
+            return mk<T>(d + e, sh, s, e, line, ep, c, esc);
         }
         operator U *() const { return d + base * D2; }
     };
     struct Plane {
-        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c;
+        U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) Row operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
-            return Row{d, sh, s, line, (size_t)i * D1 + (size_t)j, c};
+            return Row{d, sh, s, line, (size_t)i * D1 + (size_t)j, c, ep, esc};
         }
     };
     struct Ref {
-        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) Plane operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
-            return Plane{d, sh, s, line, i, c};
+            return Plane{d, sh, s, line, i, c, ep, esc};
         }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
 /* extern __shared__ T name[]: sized by the launch's dynamic shared memory argument. */
 template <class T> struct ADyn {
@@ -427,14 +466,14 @@ template <class T> struct ADyn {
     static constexpr int ndim = -1; static constexpr long d0 = 0, d1 = 0, d2 = 0;
     struct Ref {
         using elem = T;
-        U *d; Shadow *sh; const Slot *s; int line; Counters *c;
+        U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
-            return mk<T>(d + i, sh, s, (size_t)i, line, &s->blk->epoch, c);
+            return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
         operator U *() const { return d; }
     };
-    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c) { return Ref{d, sh, s, line, c}; }
+    static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
 
 /* A pointer into a __shared__ array, as `float *Nds = smem + T * T;` makes one (the rewrite declares
@@ -443,15 +482,18 @@ template <class T> struct ADyn {
  * (what goes through that is not checked). */
 template <class T> struct SPtr {
     using U = typename std::remove_cv<T>::type;
-    const Slot *s; U *base; Shadow *sh; long off; int line; Counters *c;
-    SPtr() : s(nullptr), base(nullptr), sh(nullptr), off(0), line(0), c(nullptr) {}
+    const Slot *s; U *base; Shadow *sh; long off; int line; Counters *c; const uint32_t *ep; bool esc;
+    SPtr() : s(nullptr), base(nullptr), sh(nullptr), off(0), line(0), c(nullptr), ep(nullptr), esc(false) {}
     template <class R, class = decltype(std::declval<R>().s, std::declval<R>().d)>
-    SPtr(const R &r) : s(r.s), base(r.d), sh(r.sh), off(0), line(r.line), c(r.c) {}
+    SPtr(const R &r) : s(r.s), base(r.d), sh(r.sh), off(0), line(r.line), c(r.c), ep(&r.s->blk->epoch), esc(false) {}
     SPtr operator()(int l) const { SPtr r = *this; r.line = l; return r; }
+    SPtr operator()(int l, Plain) const { SPtr r = *this; r.line = l; r.sh = nullptr; r.c = nullptr; return r; }
+    SPtr operator()(int l, const uint32_t *e) const { SPtr r = *this; r.line = l; r.ep = e; return r; }
+    SPtr operator()(int l, Esc e) const { SPtr r = *this; r.line = l; r.ep = e.ep; r.esc = true; return r; }
     __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
         const long k = off + i;
         if (__builtin_expect((unsigned long)k >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, k, 0);
-        return mk<T>(base + k, sh, s, (size_t)k, line, &s->blk->epoch, c);
+        return mk<T>(base + k, sh, s, (size_t)k, line, ep, c, esc);
     }
     typename Pick<T>::type operator*() const { return (*this)[0]; }
     SPtr operator+(long i) const { SPtr r = *this; r.off += i; return r; }
@@ -477,10 +519,20 @@ template <class A> struct Shared {
     explicit Shared(const Site &site)
         : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2)), d((U *)s->data), sh(s->sh),
           c(tl_emu_scnt) {}
-    __attribute__((always_inline)) typename A::Ref operator()(int line) const { return A::ref(d, sh, s, line, c); }
+    __attribute__((always_inline)) typename A::Ref operator()(int line) const {
+        return A::ref(d, sh, s, line, c, &s->blk->epoch, false);
+    }
+    __attribute__((always_inline)) typename A::Ref operator()(int line, Plain) const {
+        return A::ref(d, nullptr, s, line, nullptr, &s->blk->epoch, false);
+    }
+    /* in a region's general copy: the epochs read once per region (they change only at its barriers) */
+    __attribute__((always_inline)) typename A::Ref operator()(int line, const uint32_t *ep) const {
+        return A::ref(d, sh, s, line, c, ep, false);
+    }
+    __attribute__((always_inline)) typename A::Ref operator()(int line, Esc e) const { return A::ref(d, sh, s, line, c, e.ep, true); }
     /* A use the rewrite could not mark with its line (inside a macro defined before the declaration):
      * reported at the declaration's line. */
-    __attribute__((always_inline)) auto operator[](long i) const { return A::ref(d, sh, s, s->site->line, c)[i]; }
+    __attribute__((always_inline)) auto operator[](long i) const { return A::ref(d, sh, s, s->site->line, c, &s->blk->epoch, false)[i]; }
 };
 /* A __shared__ declaration at file scope: looked up in the running block at every use. */
 template <class A> struct GShared {
@@ -488,8 +540,14 @@ template <class A> struct GShared {
     Site site;
     typename A::Ref operator()(int line) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
-        return A::ref((U *)s->data, s->sh, s, line, tl_emu_scnt);
+        return A::ref((U *)s->data, s->sh, s, line, tl_emu_scnt, &s->blk->epoch, false);
     }
+    typename A::Ref operator()(int line, Plain) const {
+        const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
+        return A::ref((U *)s->data, nullptr, s, line, nullptr, &s->blk->epoch, false);
+    }
+    typename A::Ref operator()(int line, const uint32_t *) const { return (*this)(line); }
+    typename A::Ref operator()(int line, Esc) const { return (*this)(line); }
 };
 
 /* ---- kernel registry and launch --------------------------------------------------------------- */

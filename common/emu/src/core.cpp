@@ -390,6 +390,19 @@ static bool check_barrier(Worker *w, unsigned n) {
 
 /* A kernel in region form: called once for the whole block on the worker's own stack; it loops over
  * the threads between barriers itself (tl_emu::rnext) and calls rbarrier at each __syncthreads(). */
+/* What a block starts with: its first barrier interval, no __shared__ storage, nothing pending. */
+static void reset_block_state(Worker *w) {
+    w->bi.epoch = w->bi.bar_epoch = w->gen = 1;
+    w->wsplit = false; w->nwarp = 0; w->wrace.have = false;
+    w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
+    w->dyn_data = nullptr; w->dyn_kind = -1;
+    w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
+}
+
+/* A region's direct copy met an access that needs reporting (tl_emu::Esc): the block runs again from
+ * its start in the general copy, which reports it (core.cpp's run_block_region). */
+void race_escalate(void) { siglongjmp(t_worker->jb, 2); }
+
 static void run_block_region(Worker *w, uint64_t b) {
     Launch *L = w->L;
     const LaunchDesc *d = L->d;
@@ -404,22 +417,37 @@ static void run_block_region(Worker *w, uint64_t b) {
         w->threads[i].lin = i;
         w->threads[i].tid = w->tids[i];
     }
-    memset(w->done, 0, n);
     make_order(w, n, b);
     w->rc.order = w->order;
     w->rc.tids = w->tids;
     w->rc.done = w->done;
     w->rc.n = n;
-    w->rc.ndone = 0;
-    tl_emu_rctx = &w->rc;
-    tl_emu_cur_thread = &w->threads[w->order[0]];
-    tl_emu_cur_tid = w->order[0];
-    threadIdx = w->tids[w->order[0]];
-    if (sigsetjmp(w->jb, 1) == 0) {
-        w->have_jb = true;
-        d->thunk(d->ctx);
-    } else {
-        w->abort_block = true;
+    w->rc.forward = L->order == 0;
+    w->rc.plain = w->rc.forward && !L->check && !L->count_shared;
+    w->rc.ep = &w->bi.epoch;          /* followed by bar_epoch */
+    const Counters c0 = w->cnt;
+    for (;;) {
+        memset(w->done, 0, n);
+        w->rc.ndone = 0;
+        tl_emu_rctx = &w->rc;
+        tl_emu_cur_thread = &w->threads[w->order[0]];
+        tl_emu_cur_tid = w->order[0];
+        threadIdx = w->tids[w->order[0]];
+        int jr = sigsetjmp(w->jb, 1);
+        if (jr == 0) {
+            w->have_jb = true;
+            d->thunk(d->ctx);
+        } else if (jr == 2) {
+            /* race_escalate: again from the start, in the general copy (the same order), as if the
+             * first run had not been: its __shared__ storage, shadow and counts are dropped */
+            reset_block_state(w);
+            w->cnt = c0;
+            w->rc.forward = false;
+            continue;
+        } else {
+            w->abort_block = true;
+        }
+        break;
     }
     w->have_jb = false;
     tl_emu_cur_thread = nullptr;
@@ -463,11 +491,7 @@ static void run_block(Worker *w, uint64_t b) {
     w->bi.bidx.z = (unsigned)(b / ((uint64_t)d->grid.x * d->grid.y));
     w->bi.bdim = d->block;
     w->bi.gdim = d->grid;
-    w->bi.epoch = w->bi.bar_epoch = w->gen = 1;
-    w->wsplit = false; w->nwarp = 0; w->wrace.have = false;
-    w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
-    w->dyn_data = nullptr; w->dyn_kind = -1;
-    w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
+    reset_block_state(w);
     blockIdx = w->bi.bidx;
     blockDim = w->bi.bdim;
     gridDim = w->bi.gdim;
