@@ -107,6 +107,30 @@ static double alt_swapped(const float *M, const float *N, int m, int k, int n, i
     return s;
 }
 
+static double alt_m_self(const float *M, const float *N, int m, int k, int n, int i, int j, double *a)
+{   /* M * M: M read where N belongs (square) */
+    (void)m; (void)N;
+    double s = 0, as = 0;
+    for (int p = 0; p < k; ++p) {
+        s += (double)M[(size_t)i * k + p] * M[(size_t)p * n + j];
+        as += fabs((double)M[(size_t)i * k + p] * M[(size_t)p * n + j]);
+    }
+    *a = as;
+    return s;
+}
+
+static double alt_n_self(const float *M, const float *N, int m, int k, int n, int i, int j, double *a)
+{   /* N * N: N read where M belongs (square) */
+    (void)m; (void)M;
+    double s = 0, as = 0;
+    for (int p = 0; p < k; ++p) {
+        s += (double)N[(size_t)i * k + p] * N[(size_t)p * n + j];
+        as += fabs((double)N[(size_t)i * k + p] * N[(size_t)p * n + j]);
+    }
+    *a = as;
+    return s;
+}
+
 static int matches_alt(const float *got, const float *M, const float *N, int m, int k, int n, alt_fn f)
 {
     /* Each element costs a dot product: above ~2e8 multiply-adds a sample of about 4096
@@ -124,6 +148,27 @@ static int matches_alt(const float *got, const float *M, const float *N, int m, 
             return 0;
     }
     return 1;
+}
+
+/* Every element sums only the terms p < kc (kc < k): the phase (or k) loop counted from another
+ * dimension, ceil_div(n or m, T) * T terms, where the dot product needs k. */
+static int sums_to(const float *got, const double *ref, const double *absref, const float *M, const float *N,
+                   int m, int k, int n, int kc)
+{
+    if (kc <= 0 || kc >= k)
+        return 0;
+    int differs = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double tail = 0;
+            for (int p = kc; p < k; ++p)
+                tail += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+            size_t e = (size_t)i * n + j;
+            if (elem_bad(got[e], ref[e] - tail, absref[e], k))
+                return 0;
+            differs |= elem_bad(got[e], ref[e], absref[e], k);
+        }
+    return differs;
 }
 
 /* Every element equals the reference less its first (last) term? */
@@ -390,6 +435,30 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     } else if (M && N && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_swapped)) {
         rep->pattern = TL_PAT_TRANSPOSED;
         snprintf(rep->detail, sizeof rep->detail, "P equals N * M: the operands are swapped");
+    } else if (M && N && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_m_self)) {
+        rep->pattern = TL_PAT_WRONG_OPERAND;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "P equals M * M: M was read where N belongs (Md[k*Width + Col] for Nd[k*Width + Col], or Mds "
+                 "for Nds; at square sizes nothing else goes wrong)");
+    } else if (M && N && m == k && k == n && matches_alt(got, M, N, m, k, n, alt_n_self)) {
+        rep->pattern = TL_PAT_WRONG_OPERAND;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "P equals N * N: N was read where M belongs (Nd[Row*Width + k] for Md[Row*Width + k], or Nds "
+                 "for Mds)");
+    } else if (can_alt && tile > 0 && k > n && (rs = (n + tile - 1) / tile * tile) < k &&
+               sums_to(got, ref, absref, M, N, m, k, n, rs)) {
+        rep->pattern = TL_PAT_PHASES;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "every element sums only the terms p < %d of k = %d: the phase loop ran ceil_div(n, TILE_WIDTH) "
+                 "= %d times, counted from n = %d; the dot product runs over k (M is m x k, N is k x n): "
+                 "ph < ceil_div(k, TILE_WIDTH)", rs, k, rs / tile, n);
+    } else if (can_alt && tile > 0 && k > m && (rs = (m + tile - 1) / tile * tile) < k &&
+               sums_to(got, ref, absref, M, N, m, k, n, rs)) {
+        rep->pattern = TL_PAT_PHASES;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "every element sums only the terms p < %d of k = %d: the phase loop ran ceil_div(m, TILE_WIDTH) "
+                 "= %d times, counted from m = %d; the dot product runs over k (M is m x k, N is k x n): "
+                 "ph < ceil_div(k, TILE_WIDTH)", rs, k, rs / tile, m);
     } else if (can_alt && (rs = row_stride(got, ref, absref, m, n, k, k) ? k :
                                 row_stride(got, ref, absref, m, n, k, m) ? m : 0) != 0) {
         rep->pattern = TL_PAT_ROW_STRIDE;
@@ -440,10 +509,16 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
          * something that is not part of M or N. The GPU harness puts NaN right after d_M and
          * d_N, so an unguarded load past their end lands here (0 * NaN is NaN). */
         rep->pattern = TL_PAT_NONFINITE;
-        snprintf(rep->detail, sizeof rep->detail, "%ld elements are NaN/Inf from inputs in [-1, 1]: "
-                 "a load without its bounds check read past the end of M or N (NaN is put there), "
-                 "or an uninitialised value (Pvalue, a tile entry)%s",
-                 rep->nonfinite, rep->edge_only ? "; all in the last tile row/column" : "");
+        if (rep->wrong == total && total > 1)   /* NaN everywhere: P itself was read (a GPU's NaN) */
+            snprintf(rep->detail, sizeof rep->detail, "every element is NaN: reading P before writing it? "
+                     "(P += ... or beta * P with beta 0: the kit fills P with NaN before the run, and NaN + x, "
+                     "0 * NaN are NaN; sum in a register and store once, P[Row * n + Col] = Pvalue), or an "
+                     "uninitialised Pvalue");
+        else
+            snprintf(rep->detail, sizeof rep->detail, "%ld elements are NaN/Inf from inputs in [-1, 1]: "
+                     "a load without its bounds check read past the end of M or N (NaN is put there), "
+                     "or an uninitialised value (Pvalue, a tile entry)%s",
+                     rep->nonfinite, rep->edge_only ? "; all in the last tile row/column" : "");
     } else if (rep->edge_only && rep->wrong < total) {
         rep->pattern = TL_PAT_EDGE_TILES;
         snprintf(rep->detail, sizeof rep->detail,
@@ -501,6 +576,8 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_GRID_SWAPPED: return "grid x and y swapped";
     case TL_PAT_ROW_STRIDE: return "wrong row stride";
     case TL_PAT_WRONG_DIM: return "wrong dimension";
+    case TL_PAT_WRONG_OPERAND: return "wrong operand";
+    case TL_PAT_PHASES: return "phases counted from the wrong dimension";
     }
     return "?";
 }
@@ -521,6 +598,8 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_GRID_SWAPPED: return "dim3 dimGrid(ceil_div(n, TILE_WIDTH), ceil_div(m, TILE_WIDTH)): x runs over the columns of P, y over its rows";
     case TL_PAT_ROW_STRIDE: return "P is m x n: store at P[Row * n + Col]";
     case TL_PAT_WRONG_DIM: return "M is m x k and N is k x n: M[Row * k + p], N[p * n + Col]";
+    case TL_PAT_WRONG_OPERAND: return "P = M * N: the k loop multiplies M[Row][p] (Mds[ty][p]) by N[p][Col] (Nds[p][tx])";
+    case TL_PAT_PHASES: return "for (ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph): k is the length of the dot product";
     default: return "";
     }
 }

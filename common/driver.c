@@ -388,9 +388,31 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
 #ifdef TL_EMULATED
     if (count_shared) tl_emu_set_count_shared(0);
     if (light) tl_emu_set_race_check(race_was);
+    tl_emu_counters ec;
+    tl_emu_counters_get(&ec);
+    int read_p = 0;
+    /* Every element of P still the poison although the kernel stored at least as many elements:
+     * what it stored came from P itself (x86 keeps a NaN's bits through +, * and fma, so P += x
+     * or beta * P on the NaN-poisoned output stores the poison back; a GPU stores its own NaN,
+     * which the checker sees as computed). Read before written, not "never written". */
+    if (rc == 0 && ec.global_stores >= (unsigned long long)tl_matrix_count(P) && tl_matrix_count(P) > 0) {
+        size_t cnt = tl_matrix_count(P), poison = 0;
+        for (size_t e = 0; e < cnt; ++e) {
+            uint32_t bits;
+            memcpy(&bits, &P->data[e], sizeof bits);
+            poison += bits == TL_POISON_BITS;
+        }
+        if (poison == cnt) {
+            snprintf(err, errlen, "reading P before writing it: the kernel stored %llu elements, and every "
+                     "element of P is still the NaN the kit fills P with before the run, so each store "
+                     "wrote a value computed from P itself (P += ..., or beta * P with beta 0: 0 * NaN is "
+                     "NaN); the kit does not zero P: sum in a register and store once, "
+                     "P[Row * n + Col] = Pvalue", ec.global_stores);
+            rc = -1;
+            read_p = 1;
+        }
+    }
     if (wc) {
-        tl_emu_counters ec;
-        tl_emu_counters_get(&ec);
         /* A light run's launches are unchecked by the harness's own choice, not the student's. */
         *wc = (tl_work_counts){ec.launches, ec.global_loads, ec.global_stores, ec.shared_loads, ec.shared_stores,
                                light ? 0 : ec.unchecked_launches};
@@ -419,7 +441,7 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     }
     if (rc != 0) {
         char diag[400];
-        if (tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0)
             snprintf(err, errlen, "%s", diag);
         tl_emu_recover();   /* each case judged alone: the next one runs on a working device */
     }

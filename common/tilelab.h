@@ -121,7 +121,9 @@ typedef enum tl_pattern {
     TL_PAT_RACE,            /* repeated runs on the same inputs disagree: a data race    */
     TL_PAT_GRID_SWAPPED,    /* only what a grid with x and y exchanged misses is unwritten */
     TL_PAT_ROW_STRIDE,      /* P stored with a row stride other than n (k or m)          */
-    TL_PAT_WRONG_DIM        /* M or N indexed with the wrong dimension as its row length */
+    TL_PAT_WRONG_DIM,       /* M or N indexed with the wrong dimension as its row length */
+    TL_PAT_WRONG_OPERAND,   /* P = M*M or N*N: one operand read where the other belongs     */
+    TL_PAT_PHASES           /* the phase loop counted from n or m, not k: terms missing     */
 } tl_pattern;
 
 typedef struct tl_check_report {

@@ -57,7 +57,8 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings)
         if (strstr(line, "warning:"))
             ++*warnings;
         if ((strstr(line, "error") || strstr(line, "Error") || strstr(line, "ERROR") ||
-             strstr(line, "undefined reference")) && lines < 15 && out->len < ERRORS_SHOWN) {
+             strstr(line, "undefined reference") || strstr(line, "multiple definition of")) && lines < 15 &&
+            out->len < ERRORS_SHOWN) {
             tg_buf_printf(out, "  %s\n", line);
             ++lines;
         }
@@ -68,6 +69,119 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings)
         tg_buf_add(out, log->s + from, log->len - from);
         tg_buf_add(out, "\n", 1);
     }
+}
+
+/* "dir/sub/tiled.cu(12): error: ..." or "../x/gmm.c:7:3: error: ..." from p (a line) to its end,
+ * the path reduced to the file's name. */
+static void name_only(const char *p, size_t l, char *out, size_t len)
+{
+    while (l && (*p == ' ' || *p == '\t')) {
+        ++p;
+        --l;
+    }
+    size_t cut = 0;
+    for (size_t i = 0; i < l && p[i] != ':' && p[i] != '(' && p[i] != ' '; ++i)
+        if (p[i] == '/')
+            cut = i + 1;
+    snprintf(out, len, "%.*s", (int)(l - cut > 400 ? 400 : l - cut), p + cut);
+}
+
+/* The file a linker line names, by its name: "dir/gmm.c.o: in function", "gmm.c:(.text+0x0)",
+ * "dir/lab.c.o:dir/lab.c:40: first defined here" -> "gmm.c", "gmm.c", "lab.c:40". */
+static void linker_file(const char *p, const char *end, char *out, size_t len)
+{
+    const char *q = p;   /* the segment ends at "(.text", a space or ';' */
+    while (q < end && *q != '(' && *q != ' ' && *q != ';')
+        ++q;
+    char seg[512];
+    snprintf(seg, sizeof seg, "%.*s", (int)(q - p < 511 ? q - p : 511), p);
+    out[0] = '\0';
+    char *save = NULL, *parts[8];
+    int np = 0;
+    for (char *t = strtok_r(seg, ":", &save); t && np < 8; t = strtok_r(NULL, ":", &save))
+        parts[np++] = t;
+    for (int i = np - 1; i >= 0; --i) {
+        if (!strchr(parts[i], '.'))
+            continue;                            /* a line number, or nothing */
+        char *b = strrchr(parts[i], '/') ? strrchr(parts[i], '/') + 1 : parts[i];
+        size_t l = strlen(b);
+        if (l > 2 && strcmp(b + l - 2, ".o") == 0)
+            b[l - 2] = '\0';                     /* gmm.c.o -> gmm.c */
+        int line = i + 1 < np && parts[i + 1][0] >= '0' && parts[i + 1][0] <= '9' ? atoi(parts[i + 1]) : 0;
+        if (line > 0)
+            snprintf(out, len, "%.200s:%d", b, line);
+        else
+            snprintf(out, len, "%.200s", b);
+        return;
+    }
+}
+
+void tg_build_headline(const char *errs, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (!errs || !*errs)
+        return;
+    const char *md = strstr(errs, "multiple definition of `");
+    if (md) {   /* "FILE:(.text+0x0): multiple definition of `SYM'; OTHER.o:OTHER:(...): first defined here" */
+        const char *sym = md + 24, *se = strchr(sym, '\'');
+        const char *ls = md;
+        while (ls > errs && ls[-1] != '\n')
+            --ls;
+        while (*ls == ' ')
+            ++ls;
+        if (strncmp(ls, "/usr/bin/ld: ", 13) == 0)
+            ls += 13;
+        char here[256] = "", first[256] = "";
+        linker_file(ls, md, here, sizeof here);
+        const char *semi = strchr(md, ';'), *le = strchr(md, '\n');
+        if (semi && (!le || semi < le)) {
+            const char *f = semi + 1;
+            while (*f == ' ')
+                ++f;
+            linker_file(f, le ? le : f + strlen(f), first, sizeof first);
+        }
+        snprintf(out, len, "duplicate symbol '%.*s': defined in %s%s%s%s (the linker: multiple definition): the kit "
+                 "defines it already; remove yours, or rename it (or make it static)", se ? (int)(se - sym) : 60, sym,
+                 here[0] ? here : "your file", first[0] ? " and already in " : "", first,
+                 first[0] ? "" : " twice");
+        return;
+    }
+    const char *tw = strstr(errs, "\"TILE_WIDTH\" redefined");
+    if (tw) {
+        const char *ls = tw;
+        while (ls > errs && ls[-1] != '\n')
+            --ls;
+        char where[256];
+        name_only(ls, (size_t)(tw - ls), where, sizeof where);
+        char *w = strstr(where, ": warning");
+        if (w)
+            *w = '\0';
+        snprintf(out, len, "a redefined TILE_WIDTH: %s #defines it over the build's -DTILE_WIDTH (16, 32), so "
+                 "every variant runs the tile width you wrote; remove the #define (or put it inside #ifndef "
+                 "TILE_WIDTH)", where);
+        return;
+    }
+    /* the first error at a file and line ("x.cu(12): error", "x.c:7:3: error"), else the first error */
+    const char *pick = NULL;
+    for (int pass = 0; pass < 2 && !pick; ++pass)
+        for (const char *p = errs; *p && !pick;) {
+            const char *e = strchr(p, '\n');
+            size_t l = e ? (size_t)(e - p) : strlen(p);
+            char line[600];
+            snprintf(line, sizeof line, "%.*s", (int)(l < 599 ? l : 599), p);
+            const char *er = strstr(line, "error");
+            if (!er)
+                er = strstr(line, "undefined reference");
+            int at_line = 0;
+            for (const char *q = line; er && q < er && !at_line; ++q)
+                at_line = (q[0] == ':' || q[0] == '(') && q[1] >= '0' && q[1] <= '9';
+            if (er && (pass == 1 || at_line) && !strstr(line, "collect2") && !strstr(line, "ninja: build stopped"))
+                pick = p;
+            p = e ? e + 1 : p + l;
+        }
+    if (!pick)
+        pick = errs;
+    name_only(pick, strcspn(pick, "\n"), out, len);
 }
 
 /* The warnings about the student's own files in a build log, each "file:line: warning: text",

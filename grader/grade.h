@@ -226,6 +226,10 @@ void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 /* build.c */
 int  tg_find_tool(const char *name, char *out, size_t len);
 void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
+/* The one line that names why a build failed, from its first errors: a duplicate symbol with its
+ * name and files, a redefined TILE_WIDTH with its file and line, else the compiler's first error
+ * at a file and line (the path cut to the file's name). "" when errs is empty. */
+void tg_build_headline(const char *errs, char *out, size_t len);
 int  tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
 void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);

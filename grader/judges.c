@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "headline.h"
 #include "oob.h"            /* kit check on a GPU: memcheck beside the public cases */
 #include "policy.h"
 #include "tilelab.h"
@@ -88,6 +89,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
     tg_work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
+    char head[700] = "";             /* the most specific reason of a failing case (headline.c)    */
+    int head_rank = 0;
     int work_idx = -1;            /* GPU: the size whose work the emulated twin counts          */
     for (int i = 0; i < R->nsizes; ++i) {
         gsize *s = &R->sizes[i];
@@ -112,6 +115,12 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         wtotal += wt;
         if (r.st == C_PASS)
             tg_work_case(R, v, s, &r, &wn);
+        int rank = r.st == C_PASS || r.st == C_NODEV ? 0 : tg_headline_rank(r.reason, r.explain.s);
+        /* the first emulator diagnostic or error; the largest size's pattern (it shows best) */
+        if (rank > head_rank || (rank == head_rank && rank <= 3 && rank > 0)) {
+            head_rank = rank;
+            tg_headline_make(r.reason, r.explain.s, szb, s->m, s->k, s->n, head, sizeof head);
+        }
         /* On a GPU: the largest passing size small enough to emulate quickly, counted below. */
         if (r.st == C_PASS && !emulated && !case_trivial(s) && (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
             (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
@@ -204,6 +213,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (!tr->passed && !nontrivial_pass)
             wpass = 0;
         tr->score = tr->passed ? t->points : tg_round2(t->points * wpass / (wtotal > 0 ? wtotal : 1));
+        /* the reason first: what happened, in the student's terms, before how many sizes it cost */
+        if (!tr->passed && head[0])
+            tg_buf_printf(&tr->out, "%s\n", head);
         if (wn.bad) {   /* right results, computed the wrong way: no credit, and the first line says why */
             tr->passed = 0;
             tr->score = 0;

@@ -141,7 +141,10 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
         printf("%s", g->notes.s);
     if (!g->built) {
         int warned = g->build_errors.s && strstr(g->build_errors.s, "a warning that changes what the program means");
-        printf("\nBUILD FAILED: %s\n%s\n", warned ? "a compiler warning in your files is the bug (it counts as a failure):"
+        char head[700];
+        tg_build_headline(g->build_errors.s, head, sizeof head);
+        printf("\nBUILD FAILED: %s\n%s\n%s\n", head[0] ? head : "(no error line in the log)",
+               warned ? "a compiler warning in your files is the bug (it counts as a failure):"
                : "the compiler's first errors:", g->build_errors.s ? g->build_errors.s : "");
         if (g->log_path[0])
             printf("the whole build log: %s\n", g->log_path);
@@ -209,9 +212,12 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     tg_buf_printf(&top, "tilelab lab %s (%s): %s\n", L->id, L->dir, L->title);
     if (g->refused[0])
         tg_buf_printf(&top, "%s: no test could run\n", g->refused);
-    else if (!g->built)
-        tg_buf_printf(&top, "the build failed: no test could run. The compiler's first errors:\n%s",
-                      g->build_errors.s ? g->build_errors.s : "");
+    else if (!g->built) {
+        char head[700];
+        tg_build_headline(g->build_errors.s, head, sizeof head);
+        tg_buf_printf(&top, "the build failed: %s\nno test could run. The compiler's first errors:\n%s",
+                      head[0] ? head : "(no error line in the log)", g->build_errors.s ? g->build_errors.s : "");
+    }
     else if (g->warnings)
         tg_buf_printf(&top, "built with %d compiler warning(s); see the build log%s\n%s", g->warnings,
                       g->warn_lines.len ? "; in the student's files:" : "", g->warn_lines.s ? g->warn_lines.s : "");

@@ -132,11 +132,37 @@ static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
 
 /* The emulator's report of a fault (its first 'tilelab-emu:' line and the indented lines after it:
  * the buffer, the kernel's file and line, the source line), whole: a cut line loses the location. */
+static void emu_block(const char *p, tg_buf *out);
+
 static void emu_report(const tg_buf *cap, tg_buf *out)
 {
     const char *p = cap->s ? strstr(cap->s, "tilelab-emu: ") : NULL;
     if (!p || (p != cap->s && p[-1] != '\n'))
         return;
+    emu_block(p, out);
+}
+
+/* The report whose first line begins as msg does ("tilelab-emu: ..." as the program answered it
+ * on fd 4): its last one in the output (the session may have run earlier cases), whole. */
+static void emu_report_of(const tg_buf *cap, const char *msg, tg_buf *out)
+{
+    size_t ml = strcspn(msg, "\n");
+    ml = ml > 80 ? 80 : ml;
+    const char *last = NULL;
+    for (const char *p = cap->s ? strstr(cap->s, msg) : NULL; p; p = strstr(p + 1, msg))
+        if ((p == cap->s || p[-1] == '\n') && strncmp(p, msg, ml) == 0)
+            last = p;
+    if (!last)
+        for (const char *p = cap->s ? memmem(cap->s, cap->len, msg, ml) : NULL; p;
+             p = memmem(p + 1, cap->len - (size_t)(p + 1 - cap->s), msg, ml))
+            if (p == cap->s || p[-1] == '\n')
+                last = p;
+    if (last)
+        emu_block(last, out);
+}
+
+static void emu_block(const char *p, tg_buf *out)
+{
     int lines = 0;
     while (p && *p && lines < 8 && (lines == 0 || strncmp(p, "  ", 2) == 0)) {
         const char *e = strchr(p, '\n');
@@ -242,6 +268,9 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
         } else {
             r->st = C_ERROR;
             snprintf(r->reason, sizeof r->reason, "the program reported an error: %.400s", first + 6);
+            const char *emu = strstr(first, "tilelab-emu: ");
+            if (emu)   /* the emulator's report in full: its file and line make the headline */
+                emu_report_of(&ss->c.cap, emu, &r->explain);
         }
         tg_buf_free(&ans);
         return;

@@ -342,3 +342,52 @@ Test(check, a_wholly_wrong_cpu_result_gets_a_hint_without_gpu_names, .timeout = 
     cr_assert(strstr(r.detail, "Mds[ty][p]"), "a tiled kernel's hint names its tiles: %s", r.detail);
     fx_free(&f);
 }
+
+Test(check, p_equal_to_m_times_m_is_named_a_wrong_operand, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 40, 40, 40);
+    for (int i = 0; i < 40; ++i)          /* Md[k * Width + Col] where Nd belongs */
+        for (int j = 0; j < 40; ++j) {
+            float s = 0;
+            for (int p = 0; p < 40; ++p)
+                s += f.M.data[i * 40 + p] * f.M.data[p * 40 + j];
+            f.P.data[i * 40 + j] = s;
+        }
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_WRONG_OPERAND);
+    cr_assert(strstr(r.detail, "P equals M * M"), "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, phases_counted_from_n_are_named_with_the_count, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 17, 33, 9);               /* ph < ceil_div(n, 16) = 1: 16 of the 33 terms */
+    for (int i = 0; i < 17; ++i)
+        for (int j = 0; j < 9; ++j) {
+            float s = 0;
+            for (int p = 0; p < 16; ++p)
+                s += f.M.data[i * 33 + p] * f.N.data[p * 9 + j];
+            f.P.data[i * 9 + j] = s;
+        }
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_PHASES);
+    cr_assert(strstr(r.detail, "p < 16 of k = 33") && strstr(r.detail, "ceil_div(n, TILE_WIDTH)"), "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, every_element_a_computed_nan_suggests_p_was_read_before_written, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 20, 20, 20);
+    for (int e = 0; e < 400; ++e)         /* a GPU's NaN from P += x on the NaN-poisoned P */
+        f.P.data[e] = nanf("");
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_NONFINITE);
+    cr_assert(strstr(r.detail, "reading P before writing it?"), "%s", r.detail);
+    fx_free(&f);
+}

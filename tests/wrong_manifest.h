@@ -20,6 +20,9 @@ typedef struct wrong_row {
     char args[256];                          /* the lab program's arguments                   */
     char emu_expect[WRONG_MAX_NAMES][96];    /* every one of these in the emulated output     */
     int  nemu_expect;
+    char headline[WRONG_MAX_NAMES][96];      /* every one of these in the first line of each
+                                              * failing test of kit check ('-': none)             */
+    int  nheadline;
     int  work_only;                          /* expect is 'work: CLASS': P is right, computed the
                                               * wrong way; only the work judge (emulated counts,
                                               * ncu) catches it, the GPU program passes it        */
@@ -56,9 +59,9 @@ static inline int wrong_manifest_load(const char *path, const char *lab, wrong_r
         line[strcspn(line, "\n")] = '\0';
         if (!line[0] || line[0] == '#')
             continue;
-        char field[5][256];
+        char field[6][256];
         int nf = 0;
-        for (char *s = line; nf < 5; ++nf) {
+        for (char *s = line; nf < 6; ++nf) {
             char *tab = strchr(s, '\t');
             if (tab)
                 *tab = '\0';
@@ -75,8 +78,8 @@ static inline int wrong_manifest_load(const char *path, const char *lab, wrong_r
             }
             s = tab + 1;
         }
-        if (nf != 5) {
-            snprintf(why, whylen, "%s:%d: %d tab-separated fields, not 5", path, lineno, nf);
+        if (nf != 6) {
+            snprintf(why, whylen, "%s:%d: %d tab-separated fields, not 6", path, lineno, nf);
             fclose(f);
             return -1;
         }
@@ -103,6 +106,8 @@ static inline int wrong_manifest_load(const char *path, const char *lab, wrong_r
         snprintf(r->args, sizeof r->args, "%.255s", field[3]);
         if (strcmp(field[4], "-") != 0)
             r->nemu_expect = wrong_split(field[4], '&', r->emu_expect, WRONG_MAX_NAMES);
+        if (strcmp(field[5], "-") != 0)
+            r->nheadline = wrong_split(field[5], '&', r->headline, WRONG_MAX_NAMES);
         if (r->nexpect == 0) {
             snprintf(why, whylen, "%s:%d: no expected class", path, lineno);
             fclose(f);

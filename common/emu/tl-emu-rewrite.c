@@ -270,6 +270,26 @@ static void read_pointer_params(size_t a, size_t b) {
         p = e + 1;
     }
 }
+/* Whether the initialiser from src[at] to its ';' or ',' (depth 0) names a counted pointer: a local
+ * pointer made from one (const float *a = Md + off, the CUDA samples' pointer walk) is counted too. */
+static int init_uses_kptr(size_t at) {
+    int d = 0;
+    for (size_t p = at; p < len; p++) {
+        char c = src[p];
+        if (c == '(' || c == '[') d++;
+        else if (c == ')' || c == ']') { if (--d < 0) return 0; }
+        else if ((c == ';' || c == ',' || c == '{' || c == '}') && d == 0) return 0;
+        else if (is_id0((unsigned char)c) && (p == 0 || !is_id((unsigned char)src[p - 1]))) {
+            size_t e = p;
+            while (e < len && is_id((unsigned char)src[e])) e++;
+            for (int k = 0; k < nkptr; k++)
+                if (strlen(kptr[k]) == e - p && !memcmp(kptr[k], src + p, e - p)) return 1;
+            p = e - 1;
+        }
+    }
+    return 0;
+}
+
 /* For a pointer parameter followed by '[' at src[at]: 0 when the element is read, 1 written (p[i] = v),
  * 2 both (p[i] += v, p[i]++, ++p[i]); -1 when no '[' follows. */
 static int subscript_kind(size_t at) {
@@ -686,6 +706,15 @@ static void rewrite(void) {
                         break;
                     }
                 if (!id) continue;
+                /* "T *name = ...counted pointer...": name's subscripts are counted from here on */
+                if (last_sig == '*' && nkptr < MAX_PTRS && n < 128) {
+                    size_t r = skip_space(pos, NULL);
+                    if (r < len && src[r] == '=' && !(r + 1 < len && src[r + 1] == '=') && init_uses_kptr(r + 1)) {
+                        memcpy(kptr[nkptr], id, n);
+                        kptr[nkptr][n] = 0;
+                        nkptr++;
+                    }
+                }
             }
             if (nm && cur_kernel >= 0) shared_pointer_decl();
             emit(id, n);

@@ -79,7 +79,7 @@ skeleton 02|labs/02-naive-kernel/lab02|--no-time|unwritten elements
 skeleton 03|labs/03-tiled-kernel/lab03|--no-time|unwritten elements|grid too small
 skeleton 04|labs/04-boundary-handling/lab04|--no-time|unwritten elements|grid too small
 skeleton 05|labs/05-occupancy-study/lab05|--quiet|FAIL
-$(awk -F '\t' '!/^#/ && NF == 5 && $2 != "01" && $3 !~ /^kit check: / && $3 !~ /^work: / {
+$(awk -F '\t' '!/^#/ && NF == 6 && $2 != "01" && $3 !~ /^kit check: / && $3 !~ /^work: / {
         f = $1; sub(/^.*\//, "", f); sub(/\.[^.]*$/, "", f)
         printf "%s %s|tests/wrong/lab%s-wrong-%s|%s|%s\n", $2, f, $2, f, $4, $3 }' tests/wrong/manifest.tsv)
 "

@@ -1,0 +1,43 @@
+#!/bin/sh
+# run-corpus.sh: every kernel of tests/corpus/expected.tsv judged as `./kit check NN --emulate` judges
+# it (tl-grade --check --emulate on a folder holding the file under the lab's name, built over a
+# pristine copy of the kit), its verdict and headline compared with the expected ones.
+#   tests/corpus/run-corpus.sh [BUILD [PATTERN]]    (BUILD: default build; PATTERN: a grep -E on names)
+# Prints one line per kernel (ok / WRONG, exit code, the first line of its first failing test) and
+# exits 1 when any verdict or headline differs. About a minute per kernel on one core.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build}
+pat=${2:-.}
+tg=$build/grader/tl-grade
+[ -x "$tg" ] || { echo "run-corpus: no $tg: build it (ninja -C build grader/tl-grade)" >&2; exit 2; }
+work=$(mktemp -d /tmp/tl-corpus-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+bad=0
+tab=$(printf '\t')
+grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$tab" read -r f lab verdict head; do
+    name=$("$tg" --print-files "$lab" | head -1)
+    rm -rf "$work/sub" "$work/out"
+    mkdir -p "$work/sub"
+    cp "$root/tests/corpus/$f" "$work/sub/$name"
+    "$tg" --check --quiet --kit "$root" --lab "$lab" --out "$work/out" --emulate "$work/sub" > "$work/log" 2>&1
+    rc=$?
+    first=$(awk '/^FAIL  /{getline; sub(/^ +/, ""); print; exit}' "$work/log")
+    [ -n "$first" ] || first=$(grep -m1 "BUILD FAILED" "$work/log")
+    ok=ok
+    case $verdict in
+    PASS) [ $rc -eq 0 ] || ok=WRONG ;;
+    FAIL) [ $rc -eq 1 ] || ok=WRONG
+          if [ "$head" != "-" ]; then
+              # every failing test's first line must hold one of the alternatives
+              awk '/^FAIL  /{getline; print}' "$work/log" > "$work/heads"
+              while read -r h; do
+                  printf '%s\n' "$h" | grep -qE "$(printf '%s' "$head" | sed 's/[][()*.^$]/\\&/g')" || ok=WRONG
+              done < "$work/heads"
+          fi ;;
+    esac
+    printf '%-5s %-40s %s exit %d: %.200s\n' "$ok" "$f" "$verdict" "$rc" "$first"
+    [ "$ok" = ok ] || cp "$work/log" "$work/../tl-corpus-$f.log" 2>/dev/null
+done | tee "$work/table"
+grep -q '^WRONG' "$work/table" && exit 1
+exit 0

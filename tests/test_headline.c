@@ -1,0 +1,114 @@
+/* test_headline.c: the reason first (issue 12 item 4). Every known-wrong submission of
+ * tests/wrong/manifest.tsv with a headline (its sixth column) is judged the way `./kit check NN`
+ * judges it without a GPU: tl-grade --check --prebuilt on its emulated twin with --emulate (a CPU
+ * lab: its own program), and the first line of every failing test must name what happened (an
+ * out-of-bounds read of M at row r in the file and line, a race, reading P before writing it, the
+ * checker's pattern) before the count of sizes correct. Runs without a GPU. */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "wrong_manifest.h"
+
+#define TG TL_BUILD_ROOT "/grader/tl-grade"
+
+ParameterizedTestParameters(headline, a_failing_tests_first_line_names_what_happened)
+{
+    static wrong_row rows[WRONG_MAX_ROWS], keep[WRONG_MAX_ROWS];
+    char why[300];
+    int n = wrong_manifest_load(TL_WRONG_MANIFEST, NULL, rows, why, sizeof why), k = 0;
+    if (n < 0)
+        fprintf(stderr, "test_headline: %s\n", why);
+    for (int i = 0; i < n; ++i)
+        if (rows[i].nheadline > 0)
+            keep[k++] = rows[i];
+    return cr_make_param_array(wrong_row, keep, (size_t)k);
+}
+
+/* The text of a command's stdout and stderr; its exit status in *rc. */
+static char *run(const char *cmd, int *rc)
+{
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p, "cannot run %s", cmd);
+    size_t cap = 1 << 16, len = 0, got;
+    char *text = malloc(cap);
+    cr_assert_not_null(text);
+    while ((got = fread(text + len, 1, cap - len - 1, p)) > 0) {
+        len += got;
+        if (len + 1 == cap) {
+            cap *= 2;
+            text = realloc(text, cap);
+            cr_assert_not_null(text);
+        }
+    }
+    text[len] = '\0';
+    int st = pclose(p);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    return text;
+}
+
+ParameterizedTest(wrong_row *c, headline, a_failing_tests_first_line_names_what_happened, .timeout = 600)
+{
+    int cpu = strcmp(c->file + strlen(c->file) - 2, ".c") == 0;
+    char out[] = "/tmp/tl-headline-XXXXXX";
+    cr_assert_not_null(mkdtemp(out));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' --check --quiet --kit '%s' --lab %s --out '%s' --prebuilt '%s/%s' %s 2>&1", TG,
+             TL_SOURCE_ROOT, c->lab, out, TL_BUILD_ROOT, cpu ? c->program : c->emu_program,
+             cpu ? "" : "--emulate");
+    int rc;
+    char *text = run(cmd, &rc);
+    cr_assert_eq(rc, 1, "%s: kit check's judging exited %d, expected 1 (a test failed):\n%s", c->file, rc, text);
+    int fails = 0, named = 0;
+    /* "FAIL  TITLE  (0/8)" then the test's lines, indented: the first is the headline. Every
+     * failing test's first line gives a reason (never the count of sizes correct alone), and one
+     * of them (the row's bug may spare the other variants, or give them another) holds every
+     * term of the row's headline. */
+    for (const char *p = strstr(text, "\nFAIL  "); p; p = strstr(p + 1, "\nFAIL  ")) {
+        const char *first = strchr(p + 1, '\n');
+        cr_assert_not_null(first, "%s: a FAIL line with nothing after it:\n%s", c->file, text);
+        ++first;
+        int l = (int)strcspn(first, "\n");
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", l < 2047 ? l : 2047, first);
+        cr_expect(!strstr(line, "sizes correct") || strstr(line, "no credit: "),
+                  "%s: a failing test's first line is the count, not the reason:\n  %s\n%s", c->file, line, text);
+        int all = 1;
+        for (int i = 0; i < c->nheadline; ++i)
+            all &= strstr(line, c->headline[i]) != NULL;
+        named |= all;
+        ++fails;
+    }
+    cr_assert_gt(fails, 0, "%s: no failing test in kit check's output:\n%s", c->file, text);
+    cr_assert(named, "%s: no failing test's first line says all of '%s'%s%s:\n%s", c->file, c->headline[0],
+              c->nheadline > 1 ? " & " : "", c->nheadline > 1 ? c->headline[1] : "", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    (void)!system(cmd);
+}
+
+/* The headline stands before the count, also where the count would come first otherwise. */
+Test(headline, the_count_follows_the_reason, .timeout = 300)
+{
+    char out[] = "/tmp/tl-headline-XXXXXX";
+    cr_assert_not_null(mkdtemp(out));
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' --check --quiet --kit '%s' --lab 04 --out '%s' --prebuilt "
+             "'%s/labs/emulated/lab04-wrong-read-then-guard-emu' --emulate 2>&1", TG, TL_SOURCE_ROOT, out,
+             TL_BUILD_ROOT);
+    int rc;
+    char *text = run(cmd, &rc);
+    cr_assert_eq(rc, 1, "%s", text);
+    const char *f = strstr(text, "\nFAIL  boundary kernel TILE 16");
+    cr_assert_not_null(f, "%s", text);
+    const char *h = strstr(f, "out-of-bounds read of M at row 1, column 0 (M is 1 x 1: 1 float past its end) in "
+                              "read-then-guard.cu:47, thread (1,0,0) of block (0,0,0)");
+    const char *count = strstr(f, "of 9 public sizes correct");
+    cr_assert(h && count && h < count, "the reason must come first, then the count:\n%s", text);
+    free(text);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    (void)!system(cmd);
+}
