@@ -417,8 +417,8 @@ typedef struct {
 /* ---- two copies of each region -------------------------------------------------------------------
  * A region is written twice: a plain copy, taken when tl_emu::rplain() (race checking and shared
  * counting off, forward order, no thread returned), that runs the block's threads as nested loops over
- * z, y and x and names its __shared__ views NAME(__LINE__, tl_emu::plain) (bounds-checked, nothing
- * else); and the general copy (tl_emu::rnext: any order, threads that returned skipped, every access
+ * z, y and x and names its __shared__ views NAME(__LINE__, tl_emu::Plain{&tl_emu_lc_}) (bounds-checked,
+ * shared accesses counted in local counters, nothing else); and the general copy (tl_emu::rnext: any order, threads that returned skipped, every access
  * checked). The plain copy keeps the source's lines; the general one is put between #line directives,
  * so that both report the student's file and line. */
 static int line0;                  /* the source line of the body's first character */
@@ -457,7 +457,7 @@ static int is_view(const char *p, size_t n) {
     for (int k = 0; k < nviews; k++) if (strlen(views[k]) == n && !memcmp(views[k], p, n)) return 1;
     return 0;
 }
-/* A copy of a region's text with NAME(__LINE__) of each view given a second argument (arg: ", tl_emu::plain"
+/* A copy of a region's text with NAME(__LINE__) of each view given a second argument (arg: ", tl_emu::Plain{...}"
  * in the plain copy; ", tl_emu_ep_", the epochs read once per region, in the general one) and the label
  * of its returns renamed to tl_emu_<label>N_. */
 static void view_copy(Buf *o, const char *t, size_t n, int no, const char *arg, char label) {
@@ -549,7 +549,7 @@ static void open_region(Region *R, int first_tok, int run_end, int level) {
         else buf_fmt(&pro, "[[maybe_unused]] auto %s%s = tl_p_%s[tl_emu_t_]; ", priv[k].ref ? "&" : "", priv[k].name, priv[k].name);
     }
     R->prologue = pro.p;
-    buf_str(O, "if (tl_emu::rplain()) { ");
+    buf_str(O, "if (tl_emu::rplain()) { tl_emu::Counters tl_emu_lc_{}; ");
     buf_str(O, direct_loop);
     if (R->prologue) buf_str(O, R->prologue);
     buf_str(O, "{ ");
@@ -565,7 +565,7 @@ static void close_region(Region *R) {
     if (!body) { fprintf(stderr, "tl-emu-rewrite: out of memory\n"); exit(1); }
     memcpy(body, O->p + R->body_at, n);
     O->n = R->body_at;
-    view_copy(O, body, n, R->no, ", tl_emu::plain", 'p');
+    view_copy(O, body, n, R->no, ", tl_emu::Plain{&tl_emu_lc_}", 'p');
     Buf epi = {0};
     for (int k = 0; k < npriv; k++)
         if (!priv[k].ref && !priv[k].remat && changes_in(priv[k].name, R->first, R->last_end))
@@ -573,9 +573,10 @@ static void close_region(Region *R) {
     buf_str(O, " }");
     if (R->has_ret) buf_fmt(O, " tl_emu_p%d_: ;", R->no);
     if (epi.p) buf_str(O, epi.p);
+    buf_str(O, " } tl_emu::rcount(tl_emu_lc_);");
     int first = line_of(tk[R->first].s), last = line_of(tk[R->last_end - 1].s);
     /* race checking on, forward order, no thread returned: the same loops, every access checked */
-    buf_fmt(O, " } } else if (tl_emu::rdirect()) {\n#line %d\n", first);
+    buf_fmt(O, " } else if (tl_emu::rdirect()) {\n#line %d\n", first);
     buf_str(O, ep_decl);
     buf_str(O, direct_loop);
     if (R->prologue) buf_str(O, R->prologue);

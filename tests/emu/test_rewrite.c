@@ -152,7 +152,7 @@ Test(rewrite, shared_names_get_their_line_and_leave_members_alone, .init = make_
     assert_has(out, "tl_emu::Shared<tl_emu::A0<int>> n(n_tl_site_);");
     assert_has(out, "/* #pragma unroll 4 */");
     /* region form: the plain copy, the direct copy and the general one (tl-emu-region.c) */
-    assert_has(out, "tile(__LINE__, tl_emu::plain)[i] = s->tile + s.n + n(__LINE__, tl_emu::plain);");
+    assert_has(out, "tile(__LINE__, tl_emu::Plain{&tl_emu_lc_})[i] = s->tile + s.n + n(__LINE__, tl_emu::Plain{&tl_emu_lc_});");
     assert_has(out, "tile(__LINE__, tl_emu::Esc{tl_emu_ep_})[i] = s->tile + s.n + n(__LINE__, tl_emu::Esc{tl_emu_ep_});");
     assert_has(out, "tile(__LINE__, tl_emu_ep_)[i] = s->tile + s.n + n(__LINE__, tl_emu_ep_);");
     assert_has(out, "static tl_emu::KernelReg tl_emu_reg_k_0_(k, \"k\", 0 + sizeof(int) * (4) + sizeof(int), 1);");

@@ -226,8 +226,8 @@ extern __thread dim3 gridDim;
  * thread): the kernel is then called once per block and runs each stretch between barriers as a loop
  * over the block's threads, with no fiber switch at all. Other kernels run as fibers. */
 namespace tl_emu {
-/* plain: race checking and shared counting are off and the order is forward, so that a region may run
- * its threads as plain nested loops (z, y, x) with unchecked-but-bounded views (rplain below) */
+/* plain: race checking is off and the order is forward, so that a region may run its threads as plain
+ * nested loops (z, y, x) with bounds-checked views and nothing else per access (rplain below) */
 struct RegionCtx { const uint16_t *order; const uint3 *tids; uint8_t *done; unsigned n, ndone; bool plain, forward; const uint32_t *ep; };
 }
 extern __thread tl_emu::RegionCtx *tl_emu_rctx;
@@ -272,11 +272,14 @@ bool rbarrier(const char *file, int line);
 
 namespace tl_emu {
 
-/* A region's plain copy (rplain) names a __shared__ view as NAME(__LINE__, tl_emu::plain): the same
- * element types and bounds checks, with the shadow and the counters known to be absent at compile time,
- * so that no test of them is left in the loop. */
-struct Plain {};
-static constexpr Plain plain{};
+/* A region's plain copy (rplain) names a __shared__ view as NAME(__LINE__, tl_emu::Plain{&tl_emu_lc_}): the
+ * same element types and bounds checks, the shadow known to be absent at compile time (no test of it is
+ * left in the loop), and the shared accesses counted in the region's own local counters (registers),
+ * added to the worker's at the end of the region (rcount) when shared accesses are counted. */
+struct Plain { Counters *c; };
+static inline __attribute__((always_inline)) void rcount(const Counters &lc) {
+    if (tl_emu_scnt) { tl_emu_scnt->sld += lc.sld; tl_emu_scnt->sst += lc.sst; }
+}
 /* A region's direct copy (rdirect: race checking on, forward order) names a view NAME(__LINE__,
  * tl_emu::Esc{tl_emu_ep_}): every access checked, but an access that needs more than the inline
  * bookkeeping (a race or a read of an unwritten element to report) does not call out: it ends the block,
@@ -487,7 +490,7 @@ template <class T> struct SPtr {
     template <class R, class = decltype(std::declval<R>().s, std::declval<R>().d)>
     SPtr(const R &r) : s(r.s), base(r.d), sh(r.sh), off(0), line(r.line), c(r.c), ep(&r.s->blk->epoch), esc(false) {}
     SPtr operator()(int l) const { SPtr r = *this; r.line = l; return r; }
-    SPtr operator()(int l, Plain) const { SPtr r = *this; r.line = l; r.sh = nullptr; r.c = nullptr; return r; }
+    SPtr operator()(int l, Plain p) const { SPtr r = *this; r.line = l; r.sh = nullptr; r.c = p.c; return r; }
     SPtr operator()(int l, const uint32_t *e) const { SPtr r = *this; r.line = l; r.ep = e; return r; }
     SPtr operator()(int l, Esc e) const { SPtr r = *this; r.line = l; r.ep = e.ep; r.esc = true; return r; }
     __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
@@ -522,8 +525,8 @@ template <class A> struct Shared {
     __attribute__((always_inline)) typename A::Ref operator()(int line) const {
         return A::ref(d, sh, s, line, c, &s->blk->epoch, false);
     }
-    __attribute__((always_inline)) typename A::Ref operator()(int line, Plain) const {
-        return A::ref(d, nullptr, s, line, nullptr, &s->blk->epoch, false);
+    __attribute__((always_inline)) typename A::Ref operator()(int line, Plain p) const {
+        return A::ref(d, nullptr, s, line, p.c, &s->blk->epoch, false);
     }
     /* in a region's general copy: the epochs read once per region (they change only at its barriers) */
     __attribute__((always_inline)) typename A::Ref operator()(int line, const uint32_t *ep) const {
@@ -542,9 +545,9 @@ template <class A> struct GShared {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
         return A::ref((U *)s->data, s->sh, s, line, tl_emu_scnt, &s->blk->epoch, false);
     }
-    typename A::Ref operator()(int line, Plain) const {
+    typename A::Ref operator()(int line, Plain p) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
-        return A::ref((U *)s->data, nullptr, s, line, nullptr, &s->blk->epoch, false);
+        return A::ref((U *)s->data, nullptr, s, line, p.c, &s->blk->epoch, false);
     }
     typename A::Ref operator()(int line, const uint32_t *) const { return (*this)(line); }
     typename A::Ref operator()(int line, Esc) const { return (*this)(line); }

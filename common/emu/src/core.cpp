@@ -423,7 +423,7 @@ static void run_block_region(Worker *w, uint64_t b) {
     w->rc.done = w->done;
     w->rc.n = n;
     w->rc.forward = L->order == 0;
-    w->rc.plain = w->rc.forward && !L->check && !L->count_shared;
+    w->rc.plain = w->rc.forward && !L->check;
     w->rc.ep = &w->bi.epoch;          /* followed by bar_epoch */
     const Counters c0 = w->cnt;
     for (;;) {
