@@ -556,6 +556,17 @@ static void open_region(Region *R, int first_tok, int run_end, int level) {
     R->body_at = O->n;
 }
 
+/* One copy of a region after its loop header: the prologue, the statements (view argument arg, return
+ * label tl_emu_<label>N_), the label and the epilogue, up to the loop's closing brace (not written). */
+static void write_copy(const Region *R, const char *body, size_t n, const char *arg, char label, const char *epi) {
+    if (R->prologue) buf_str(O, R->prologue);
+    buf_str(O, "{ ");
+    view_copy(O, body, n, R->no, arg, label);
+    buf_str(O, " }");
+    if (R->has_ret) buf_fmt(O, " tl_emu_%c%d_: ;", label, R->no);
+    if (epi) buf_str(O, epi);
+}
+
 static void close_region(Region *R) {
     if (!R->open) return;
     copy_to(tk[R->last_end - 1].e);
@@ -579,22 +590,12 @@ static void close_region(Region *R) {
     buf_fmt(O, " } else if (tl_emu::rdirect()) {\n#line %d\n", first);
     buf_str(O, ep_decl);
     buf_str(O, direct_loop);
-    if (R->prologue) buf_str(O, R->prologue);
-    buf_str(O, "{ ");
-    view_copy(O, body, n, R->no, ", tl_emu::Esc{tl_emu_ep_}", 'd');
-    buf_str(O, " }");
-    if (R->has_ret) buf_fmt(O, " tl_emu_d%d_: ;", R->no);
-    if (epi.p) buf_str(O, epi.p);
+    write_copy(R, body, n, ", tl_emu::Esc{tl_emu_ep_}", 'd', epi.p);
     /* any order, threads that returned skipped */
     buf_fmt(O, " } } else {\n#line %d\n", first);
     buf_str(O, ep_decl);
     buf_str(O, "for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { ");
-    if (R->prologue) buf_str(O, R->prologue);
-    buf_str(O, "{ ");
-    view_copy(O, body, n, R->no, ", tl_emu_ep_", 'r');
-    buf_str(O, " }");
-    if (R->has_ret) buf_fmt(O, " tl_emu_r%d_: ;", R->no);
-    if (epi.p) buf_str(O, epi.p);
+    write_copy(R, body, n, ", tl_emu_ep_", 'r', epi.p);
     buf_fmt(O, " }\n#line %d\n }", last);
     free(body);
     free(epi.p);
