@@ -9,7 +9,7 @@ set -u
 OUT=${OUT:-./gpu-out}
 mkdir -p "$OUT"
 export PATH=/usr/local/cuda/bin:$PATH
-./kit setup > "$OUT/kit-setup.log" 2>&1 || { echo "kit setup failed (kit-setup.log)"; exit 1; }
+./kit setup > "$OUT/kit-setup.log" 2>&1 && ninja -C build >> "$OUT/kit-setup.log" 2>&1 || { echo "kit setup or build failed (kit-setup.log)"; exit 1; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/GPU: /'
 CORPUS_GPU=1 CORPUS_LOGS=$OUT sh tests/corpus/run-corpus.sh "$(pwd)/build"
 rc=$?
