@@ -412,15 +412,20 @@ typedef struct {
     int last_end;                  /* token after the last statement inside it */
     size_t body_at;                /* where its statements begin in the output */
     char *prologue;                /* what binds each thread's locals at the top of the loop */
+    int ro;                        /* read-only and a whole barrier interval (read_only below) */
 } Region;
 
-/* ---- two copies of each region -------------------------------------------------------------------
- * A region is written twice: a plain copy, taken when tl_emu::rplain() (race checking and shared
- * counting off, forward order, no thread returned), that runs the block's threads as nested loops over
- * z, y and x and names its __shared__ views NAME(__LINE__, tl_emu::Plain{&tl_emu_lc_}) (bounds-checked,
- * shared accesses counted in local counters, nothing else); and the general copy (tl_emu::rnext: any order, threads that returned skipped, every access
- * checked). The plain copy keeps the source's lines; the general one is put between #line directives,
- * so that both report the student's file and line. */
+/* ---- three copies of each region -----------------------------------------------------------------
+ * A region is written three times: a plain copy, taken when tl_emu::rplain() (race checking off, or a
+ * read-only region under race checking, below; forward order, no thread returned), that runs the
+ * block's threads as nested loops over z, y and x and names its __shared__ views NAME(__LINE__,
+ * tl_emu::Plain{&tl_emu_lc_}) (bounds-checked, shared accesses counted in local counters, nothing else);
+ * a direct copy (tl_emu::rdirect(): race checking on, forward order), the same loops with every access
+ * checked (tl_emu::Esc); and the general copy (tl_emu::rnext: any order, threads that returned skipped,
+ * every access checked). The plain copy keeps the source's lines; the others are put between #line
+ * directives, so that all three report the student's file and line. */
+enum { S_ORD, S_PDECL, S_BLOCK, S_UDECL, S_BARRIER, S_UFOR, S_SPTR };
+static int classify(int s, int e, int in_loop);
 static int line0;                  /* the source line of the body's first character */
 static char views[64][128];        /* the kernel's __shared__ views (tl_emu::Shared / tl_emu::SPtr) */
 static int nviews;
@@ -488,7 +493,66 @@ static void view_copy(Buf *o, const char *t, size_t n, int no, const char *arg, 
     }
 }
 
-static void open_region(Region *R, int first_tok, int run_end, int level) {
+/* ---- read-only regions ----------------------------------------------------------------------------
+ * Under race checking, a region that stores to no __shared__ element and is a whole barrier interval
+ * (a barrier or the block's start before it, a barrier or the block's end after it) cannot race, and
+ * once every element has been written it cannot read an unwritten one: tl_emu::rplain(1) lets it run as
+ * the plain copy, checking nothing but the bounds. The rewrite judges the text: every use of a view is
+ * subscripted and is not assigned, incremented or given to `&`, and no reference is bound. A store it
+ * cannot see (in a device function, through a reference or a macro) ends the block at run time, which
+ * then runs again in the general copy (tl_emu::Plain's ro). The compute loop of a tiled kernel, between
+ * its two barriers, is such a region: it holds nearly all of the kernel's shared accesses. */
+/* Calls a read-only region may make: none of them stores to shared memory (their arguments are judged
+ * with the rest of the region's text). Any other call (a device function of the student's, an atomic, a
+ * method) keeps the region checked. */
+static const char *pure_calls[] = {"for", "if", "while", "switch", "return", "sizeof", "printf", "assert",
+    "fmaf", "fma", "fmaxf", "fminf", "fmax", "fmin", "max", "min", "abs", "fabs", "fabsf", "sqrt", "sqrtf",
+    "rsqrtf", "rsqrt", "cbrtf", "exp", "expf", "exp2f", "exp10f", "log", "logf", "log2f", "log10f", "pow",
+    "powf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "tanh", "tanhf", "floor", "floorf", "ceil", "ceilf",
+    "round", "roundf", "rint", "rintf", "trunc", "truncf", "isnan", "isinf", "isfinite", "signbit",
+    "copysign", "copysignf", "fdividef", "erf", "erff", "make_float2", "make_float3", "make_float4",
+    "make_int2", "make_int3", "make_int4", "dim3", NULL};
+/* methods of cooperative groups' block that only read (this_thread_block() kept in region form) */
+static const char *pure_methods[] = {"thread_index", "group_index", "thread_rank", "size", "num_threads",
+    "dim_threads", "group_dim", NULL};
+static int pure_call(int j) {
+    if (j > 0 && (is(j - 1, ".") || is(j - 1, "->"))) return in_words(j, pure_methods);
+    if (j > 1 && is(j - 1, "::")) return is(j - 2, "tl_emu") || (is(j - 2, "std") && in_words(j, pure_calls));
+    if (is_type_word(j) || in_words(j, pure_calls)) return 1;
+    /* CUDA's intrinsics (__fmaf_rn, __ldg, __float2int_rn, ...); barriers and warp operations never sit
+     * in a region */
+    return tk[j].e - tk[j].s > 2 && B[tk[j].s] == '_' && B[tk[j].s + 1] == '_';
+}
+static int stores_none(int s, int e) {
+    for (int j = s; j < e; j++) {
+        if (is(j, "&") && isid(j + 1) && is(j + 2, "=")) return 0;          /* T &r = ... */
+        if (isid(j) && j + 1 < e && is(j + 1, "(") && !(j + 2 < e && is(j + 2, "__LINE__")) && !pure_call(j))
+            return 0;                                                         /* a call that may store */
+        /* a use of a view, or of a file-scope __shared__ array (NAME(__LINE__) too) */
+        if (!isid(j) || j + 3 >= e || !is(j + 1, "(") || !is(j + 2, "__LINE__") || !is(j + 3, ")")) continue;
+        if (j > 0 && (is(j - 1, ".") || is(j - 1, "->") || is(j - 1, "::"))) continue;
+        if (j > 0 && (is(j - 1, "++") || is(j - 1, "--") || is(j - 1, "&"))) return 0;
+        int k = j + 4;
+        if (k >= e || !is(k, "[")) return 0;                                  /* the array or pointer itself */
+        while (k < e && is(k, "[")) k = match(k) + 1;
+        if (k < e && in_words(k, assign_ops)) return 0;
+    }
+    return 1;
+}
+/* Whether a barrier (or, at the kernel's top level, its end) follows token k with only declarations of
+ * views, uniform values and shared pointers between. */
+static int barrier_after(int k, int b, int in_loop, int level) {
+    while (k < b) {
+        int e = stmt_end(k, b);
+        int kind = classify(k, e, in_loop);
+        if (kind == S_BARRIER) return 1;
+        if (kind != S_BLOCK && kind != S_UDECL && kind != S_SPTR) return 0;
+        k = e;
+    }
+    return level == 0;
+}
+
+static void open_region(Region *R, int first_tok, int run_end, int level, int ro) {
     copy_to(tk[first_tok].s);
     /* storage for the private locals declared in this run of statements */
     Buf t = {0};
@@ -549,7 +613,9 @@ static void open_region(Region *R, int first_tok, int run_end, int level) {
         else buf_fmt(&pro, "[[maybe_unused]] auto %s%s = tl_p_%s[tl_emu_t_]; ", priv[k].ref ? "&" : "", priv[k].name, priv[k].name);
     }
     R->prologue = pro.p;
-    buf_str(O, "if (tl_emu::rplain()) { tl_emu::Counters tl_emu_lc_{}; ");
+    R->ro = ro;
+    buf_str(O, ro ? "if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; "
+                  : "if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; ");
     buf_str(O, direct_loop);
     if (R->prologue) buf_str(O, R->prologue);
     buf_str(O, "{ ");
@@ -576,7 +642,7 @@ static void close_region(Region *R) {
     if (!body) { fprintf(stderr, "tl-emu-rewrite: out of memory\n"); exit(1); }
     memcpy(body, O->p + R->body_at, n);
     O->n = R->body_at;
-    view_copy(O, body, n, R->no, ", tl_emu::Plain{&tl_emu_lc_}", 'p');
+    view_copy(O, body, n, R->no, R->ro ? ", tl_emu::Plain{&tl_emu_lc_, tl_emu_pm_ == 2}" : ", tl_emu::Plain{&tl_emu_lc_}", 'p');
     Buf epi = {0};
     for (int k = 0; k < npriv; k++)
         if (!priv[k].ref && !priv[k].remat && changes_in(priv[k].name, R->first, R->last_end))
@@ -619,8 +685,6 @@ static void copy_region_stmt(Region *R, int s, int e) {
     }
     copy_to(tk[e - 1].e);
 }
-
-enum { S_ORD, S_PDECL, S_BLOCK, S_UDECL, S_BARRIER, S_UFOR, S_SPTR };
 
 static int classify(int s, int e, int in_loop) {
     if (is(s, "__syncthreads") && is(s + 1, "(") && is(s + 2, ")") && is(s + 3, ";") && e == s + 4) return S_BARRIER;
@@ -698,6 +762,7 @@ static void write_pdecl(int s, int e) {
 static void process_list(int a, int b, int in_loop, int level) {
     int nuni0 = nuni, npriv0 = npriv;
     Region R = {0};
+    int fresh = level == 0;        /* a barrier interval begins here (the block's start, a barrier) */
     for (int s = a; s < b;) {
         int e = stmt_end(s, b);
         int kind = classify(s, e, in_loop);
@@ -710,13 +775,16 @@ static void process_list(int a, int b, int in_loop, int level) {
                     if (k2 != S_ORD && k2 != S_PDECL) break;
                     r = re;
                 }
-                open_region(&R, s, r, level);
+                open_region(&R, s, r, level, fresh && barrier_after(r, b, in_loop, level) && stores_none(s, r));
+                fresh = 0;
             }
             if (kind == S_PDECL) write_pdecl(s, e);
             else copy_region_stmt(&R, s, e);
             R.last_end = e;
         } else {
             close_region(&R);
+            if (kind == S_BARRIER) fresh = 1;
+            else if (kind == S_UFOR) fresh = 0;
             if (kind == S_BARRIER) {
                 copy_to(tk[s].s);
                 replace_to(tk[e - 1].e, "if (tl_emu::rbarrier(__FILE__, __LINE__)) return;");

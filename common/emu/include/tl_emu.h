@@ -189,6 +189,8 @@ struct Slot {
     int         ndim;     /* 0 scalar, 1, 2, 3; -1 extern (dynamic) */
     const Site *site;
     const BlockInfo *blk;
+    bool        allw;     /* every element written at least once in this block (race checking on) */
+    size_t      wscan;    /* elements before this one are known to be written */
 };
 
 enum { KIND_BYTES = 0, KIND_FLOAT = 1, KIND_DOUBLE = 2 };
@@ -228,7 +230,10 @@ extern __thread dim3 gridDim;
 namespace tl_emu {
 /* plain: race checking is off and the order is forward, so that a region may run its threads as plain
  * nested loops (z, y, x) with bounds-checked views and nothing else per access (rplain below) */
-struct RegionCtx { const uint16_t *order; const uint3 *tids; uint8_t *done; unsigned n, ndone; bool plain, forward; const uint32_t *ep; };
+struct RegionCtx { const uint16_t *order; const uint3 *tids; uint8_t *done; unsigned n, ndone; bool plain, forward; const uint32_t *ep;
+                   bool ro; /* a read-only region runs as plain loops under race checking (rplain) */ };
+/* Whether every __shared__ element of the running block has been written at least once (shared.cpp). */
+bool rallw(void);
 }
 extern __thread tl_emu::RegionCtx *tl_emu_rctx;
 namespace tl_emu {
@@ -244,10 +249,19 @@ static inline __attribute__((always_inline)) bool rnext(unsigned &i, unsigned &t
     return true;
 }
 /* Whether this region may run as plain loops: nothing checked per access but the bounds, every thread
- * of the block alive (none has returned), in forward order (the order the plain loops take). */
-static inline __attribute__((always_inline)) bool rplain(void) {
-    const RegionCtx *r = tl_emu_rctx;
-    return r->plain && r->ndone == 0;
+ * of the block alive (none has returned), in forward order (the order the plain loops take). 1: race
+ * checking is off. 2: race checking is on, but the region is read-only (ro: the rewrite saw no store to
+ * a __shared__ element in it, and it is a whole barrier interval: a barrier or the block's start before
+ * it, a barrier or the block's end after it) and every __shared__ element has been written: no access of
+ * it can race (no store in the interval) or read an unwritten element, so none is checked. A store that
+ * happens anyway (through a device function, a reference, a macro) ends the block, which runs again in
+ * the general copy (race_escalate), as in the direct copy. */
+static inline __attribute__((always_inline)) int rplain(int ro) {
+    RegionCtx *r = tl_emu_rctx;
+    if (r->ndone) return 0;
+    if (r->plain) return 1;
+    if (ro && r->forward && rallw()) { r->ro = true; return 2; }
+    return 0;
 }
 /* Whether this region may run its threads as plain nested loops with every access checked: forward
  * order, every thread of the block alive. */
@@ -276,9 +290,10 @@ namespace tl_emu {
  * same element types and bounds checks, the shadow known to be absent at compile time (no test of it is
  * left in the loop), and the shared accesses counted in the region's own local counters (registers),
  * added to the worker's at the end of the region (rcount) when shared accesses are counted. */
-struct Plain { Counters *c; };
+struct Plain { Counters *c; bool ro = false; /* rplain gave 2: a store escalates */ };
 static inline __attribute__((always_inline)) void rcount(const Counters &lc) {
     if (tl_emu_scnt) { tl_emu_scnt->sld += lc.sld; tl_emu_scnt->sst += lc.sst; }
+    tl_emu_rctx->ro = false;
 }
 /* A region's direct copy (rdirect: race checking on, forward order) names a view NAME(__LINE__,
  * tl_emu::Esc{tl_emu_ep_}): every access checked, but an access that needs more than the inline
@@ -336,6 +351,7 @@ template <class T> struct Elem {
     }
     __attribute__((always_inline)) void set(U v) const {
         if (__builtin_expect(sh != nullptr, 0)) on_write(sh, s, i, line, ep, esc);
+        else if (__builtin_expect(esc, 0)) race_escalate();     /* a store in a read-only region */
         if (__builtin_expect(c != nullptr, 0)) c->sst++;
         *p = v;
     }
@@ -364,6 +380,7 @@ template <class T> struct Elem {
         /* what goes through the reference is not seen: count the element as written by this thread now,
          * so that later reads of it are not reported as reads of an unwritten element */
         if (sh) { Shadow &h = sh[i]; h.w_ep = *ep; h.w_tid = (uint16_t)tl_emu_cur_tid; h.w_line = (uint32_t)line; h.sat_ep = 0; }
+        else if (esc) race_escalate();                          /* in a read-only region */
         return *p;
     }
 };
@@ -490,7 +507,7 @@ template <class T> struct SPtr {
     template <class R, class = decltype(std::declval<R>().s, std::declval<R>().d)>
     SPtr(const R &r) : s(r.s), base(r.d), sh(r.sh), off(0), line(r.line), c(r.c), ep(&r.s->blk->epoch), esc(false) {}
     SPtr operator()(int l) const { SPtr r = *this; r.line = l; return r; }
-    SPtr operator()(int l, Plain p) const { SPtr r = *this; r.line = l; r.sh = nullptr; r.c = p.c; return r; }
+    SPtr operator()(int l, Plain p) const { SPtr r = *this; r.line = l; r.sh = nullptr; r.c = p.c; r.esc = p.ro; return r; }
     SPtr operator()(int l, const uint32_t *e) const { SPtr r = *this; r.line = l; r.ep = e; return r; }
     SPtr operator()(int l, Esc e) const { SPtr r = *this; r.line = l; r.ep = e.ep; r.esc = true; return r; }
     __attribute__((always_inline)) typename Pick<T>::type operator[](long i) const {
@@ -522,11 +539,15 @@ template <class A> struct Shared {
     explicit Shared(const Site &site)
         : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2)), d((U *)s->data), sh(s->sh),
           c(tl_emu_scnt) {}
+    /* (outside region form, or a use a region's copies did not mark: in a read-only region, unchecked
+     * and a store escalates, as the region's own accesses) */
     __attribute__((always_inline)) typename A::Ref operator()(int line) const {
+        if (__builtin_expect(tl_emu_rctx != nullptr, 0) && tl_emu_rctx->ro)
+            return A::ref(d, nullptr, s, line, c, &s->blk->epoch, true);
         return A::ref(d, sh, s, line, c, &s->blk->epoch, false);
     }
     __attribute__((always_inline)) typename A::Ref operator()(int line, Plain p) const {
-        return A::ref(d, nullptr, s, line, p.c, &s->blk->epoch, false);
+        return A::ref(d, nullptr, s, line, p.c, &s->blk->epoch, p.ro);
     }
     /* in a region's general copy: the epochs read once per region (they change only at its barriers) */
     __attribute__((always_inline)) typename A::Ref operator()(int line, const uint32_t *ep) const {
@@ -535,19 +556,23 @@ template <class A> struct Shared {
     __attribute__((always_inline)) typename A::Ref operator()(int line, Esc e) const { return A::ref(d, sh, s, line, c, e.ep, true); }
     /* A use the rewrite could not mark with its line (inside a macro defined before the declaration):
      * reported at the declaration's line. */
-    __attribute__((always_inline)) auto operator[](long i) const { return A::ref(d, sh, s, s->site->line, c, &s->blk->epoch, false)[i]; }
+    __attribute__((always_inline)) auto operator[](long i) const {
+        if (tl_emu_rctx && tl_emu_rctx->ro) return A::ref(d, nullptr, s, s->site->line, c, &s->blk->epoch, true)[i];
+        return A::ref(d, sh, s, s->site->line, c, &s->blk->epoch, false)[i];
+    }
 };
 /* A __shared__ declaration at file scope: looked up in the running block at every use. */
 template <class A> struct GShared {
     using U = typename A::U;
     Site site;
+    /* (never a view of a region's copies: every access is checked, in a read-only region too) */
     typename A::Ref operator()(int line) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
         return A::ref((U *)s->data, s->sh, s, line, tl_emu_scnt, &s->blk->epoch, false);
     }
     typename A::Ref operator()(int line, Plain p) const {
         const Slot *s = shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2);
-        return A::ref((U *)s->data, nullptr, s, line, p.c, &s->blk->epoch, false);
+        return A::ref((U *)s->data, nullptr, s, line, p.c, &s->blk->epoch, p.ro);
     }
     typename A::Ref operator()(int line, const uint32_t *) const { return (*this)(line); }
     typename A::Ref operator()(int line, Esc) const { return (*this)(line); }

@@ -424,6 +424,7 @@ static void run_block_region(Worker *w, uint64_t b) {
     w->rc.n = n;
     w->rc.forward = L->order == 0;
     w->rc.plain = w->rc.forward && !L->check;
+    w->rc.ro = false;
     w->rc.ep = &w->bi.epoch;          /* followed by bar_epoch */
     const Counters c0 = w->cnt;
     for (;;) {
@@ -443,6 +444,7 @@ static void run_block_region(Worker *w, uint64_t b) {
             reset_block_state(w);
             w->cnt = c0;
             w->rc.forward = false;
+            w->rc.ro = false;
             continue;
         } else {
             w->abort_block = true;
@@ -458,6 +460,7 @@ static void run_block_region(Worker *w, uint64_t b) {
 bool rbarrier(const char *file, int line) {
     Worker *w = t_worker;
     RegionCtx *r = &w->rc;
+    r->ro = false;
     if (r->ndone == r->n) return true;                 /* every thread has returned: the block is done */
     if (r->ndone > 0) {
         unsigned first_wait = 0, first_done = 0;

@@ -41,6 +41,8 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
     if (!w || !tl_emu_cur_thread) not_in_kernel("a __shared__ declaration", site->file, site->line);
     for (int i = 0; i < w->nslots; i++)
         if (w->slots[i].site == site) return &w->slots[i];
+    /* new storage in a read-only region (rplain: every element written) would be read unchecked */
+    if (w->region && w->rc.ro) race_escalate();
     const Model &m = model();
     if (w->nslots == MAX_SLOTS) {
         fprintf(stderr, "tilelab-emu: more than %d __shared__ declarations in one kernel are not supported\n", MAX_SLOTS);
@@ -88,6 +90,8 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
     s->site = site;
     s->blk = &w->bi;
     s->sh = nullptr;
+    s->allw = n == 0;
+    s->wscan = 0;
     if (w->L->check) {
         if (w->sh_used + n > SHADOW_ELEMS) {
             fprintf(stderr, "tilelab-emu: race checking: out of shadow memory for __shared__ %s; "
@@ -100,6 +104,24 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
     }
     w->nslots++;
     return s;
+}
+
+/* Whether every element of the block's __shared__ storage has been written (race checking on): then a
+ * read cannot be of an unwritten element. Once true for a slot it stays true for the block; before, the
+ * scan resumes where it last stopped. */
+bool rallw(void) {
+    Worker *w = t_worker;
+    for (int k = 0; k < w->nslots; k++) {
+        Slot &s = w->slots[k];
+        if (s.allw) continue;
+        if (!s.sh) return false;
+        size_t i = s.wscan;
+        while (i < s.n && s.sh[i].w_ep != 0) i++;
+        s.wscan = i;
+        if (i < s.n) return false;
+        s.allw = true;
+    }
+    return true;
 }
 
 void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
