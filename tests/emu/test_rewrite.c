@@ -241,6 +241,41 @@ Test(rewrite, valid_cuda_students_write_builds, .init = make_tmpdir, .fini = rem
     cr_assert_eq(st, 0, "did not build:\n%s", out);
 }
 
+/* The read-only regions (tl-emu-region.c: rplain(1)): under race checking, only a whole barrier
+ * interval whose text stores nothing to a __shared__ element may run unchecked. A tiled kernel's
+ * compute loop is one; the same loop without the barrier after it, or with a store, a call of the
+ * student's, an address taken or a reference bound, is not. */
+static int ro_regions(const char *compute, int second_barrier) {
+    char text[2048], out[65536]; int st;
+    snprintf(text, sizeof text,
+             "__device__ float f(float &x) { return x; }\n"
+             "__global__ void k(const float *M, float *P, int w) {\n  __shared__ float t[16][16];\n"
+             "  int tx = threadIdx.x, ty = threadIdx.y;\n  float s = 0;\n"
+             "  for (int ph = 0; ph < w / 16; ph++) {\n    t[ty][tx] = M[ph * 16 + ty * w + tx];\n    __syncthreads();\n"
+             "    for (int k = 0; k < 16; k++) %s\n%s  }\n  P[ty * 16 + tx] = s;\n}\n",
+             compute, second_barrier ? "    __syncthreads();\n" : "");
+    rewrite_text(text, out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+    cr_assert(strstr(out, "// k: region form"), "not in region form:\n%s", out);
+    int n = 0;
+    for (const char *p = out; (p = strstr(p, "tl_emu::rplain(1)")); p++) n++;
+    for (const char *p = out; (p = strstr(p, "tl_emu::Plain{&tl_emu_lc_, tl_emu_pm_ == 2}")); p++)
+        cr_assert(n > 0, "a read-only view outside a read-only region:\n%s", out);
+    return n;
+}
+Test(rewrite, only_a_whole_barrier_interval_that_stores_no_shared_element_runs_unchecked, .init = make_tmpdir,
+     .fini = remove_tmpdir, .timeout = 30) {
+    cr_expect_eq(ro_regions("s += t[ty][k] * t[k][tx];", 1), 1, "the compute loop between the barriers");
+    cr_expect_eq(ro_regions("s = fmaf(t[ty][k], t[k][tx], s);", 1), 1, "a math function");
+    cr_expect_eq(ro_regions("s += t[ty][k] * t[k][tx];", 0), 0, "no barrier after it: it shares an interval with the loads");
+    cr_expect_eq(ro_regions("{ s += t[ty][k]; t[ty][k] = 0; }", 1), 0, "a store");
+    cr_expect_eq(ro_regions("{ s += t[ty][k]; t[k][tx] += 1; }", 1), 0, "a compound store");
+    cr_expect_eq(ro_regions("{ s += t[ty][k]; ++t[k][tx]; }", 1), 0, "an increment");
+    cr_expect_eq(ro_regions("s += f(t[ty][k]);", 1), 0, "a call of the student's (it may store through a reference)");
+    cr_expect_eq(ro_regions("s += *(&t[ty][0] + k);", 1), 0, "an address taken");
+    cr_expect_eq(ro_regions("{ float &r = t[ty][k]; s += r; }", 1), 0, "a reference bound");
+}
+
 Test(rewrite, a_cooperative_groups_block_barrier_gets_region_form_and_other_cg_forms_stay_on_fibers, .init = make_tmpdir,
      .fini = remove_tmpdir, .timeout = 30) {
     char out[16384]; int st;
