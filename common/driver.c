@@ -412,6 +412,28 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             read_p = 1;
         }
     }
+    /* Elements computed from a float the kernel declared without a value: the emulator gives such a
+     * local a NaN marked with its line (TL_EMU_UNINIT_MARK), which x86 keeps through the sum. */
+    if (rc == 0) {
+        size_t cnt = tl_matrix_count(P), marked = 0;
+        uint32_t at = 0;
+        for (size_t e = 0; e < cnt; ++e) {
+            uint32_t bits;
+            memcpy(&bits, &P->data[e], sizeof bits);
+            if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && (bits & 0x7FFFFFFFu) != 0x7FFFFFFFu) {
+                if (!marked++) at = bits & TL_EMU_UNINIT_LINE;
+            }
+        }
+        if (marked) {
+            snprintf(err, errlen, "reading a local before giving it a value: %zu of %zu elements of P were "
+                     "computed from the float declared without a value at line %u of the kernel's file "
+                     "(float Pvalue; then Pvalue += ...): the emulator gives it a NaN; on a GPU it holds "
+                     "whatever its register held, often 0, so it may pass there by luck: declare it "
+                     "float Pvalue = 0;", marked, cnt, (unsigned)at);
+            rc = -1;
+            read_p = 1;
+        }
+    }
     if (wc) {
         /* A light run's launches are unchecked by the harness's own choice, not the student's. */
         *wc = (tl_work_counts){ec.launches, ec.global_loads, ec.global_stores, ec.shared_loads, ec.shared_stores,

@@ -631,6 +631,48 @@ static int cg_block_use(const char *id, size_t n) {
     return 0;
 }
 
+/* ---- uninitialised locals ------------------------------------------------------------------------
+ * A float or double declared in a kernel without a value (`float Pvalue;`) gets one it cannot be
+ * mistaken for: a NaN marked with the declaration's line (tl_emu::uninit_f/uninit_d). x86 keeps a NaN's
+ * bits through +, * and fma, so a sum started from it stores the mark into P, and the lab harness
+ * (common/driver.c) names the line: "reading a local before giving it a value". On a GPU the register
+ * holds whatever it held, often 0: such a kernel may pass there by luck. Only plain scalars of a
+ * declaration statement (`float a, b = 0, c;`): anything else (pointers, arrays, references) is left. */
+static size_t uninit_at[16];
+static int nuninit, uninit_dbl;
+static void find_uninit(size_t p, int dbl) {
+    size_t at[16];
+    int n = 0;
+    nuninit = 0;
+    for (;;) {
+        p = skip_space(p, NULL);
+        if (p >= len || !is_id0((unsigned char)src[p])) return;
+        while (p < len && is_id((unsigned char)src[p])) p++;
+        size_t e = p;
+        p = skip_space(p, NULL);
+        if (p >= len) return;
+        if (src[p] == ';' || src[p] == ',') {
+            if (n < 16) at[n++] = e;
+            if (src[p++] == ';') break;
+            continue;
+        }
+        if (src[p] != '=' || (p + 1 < len && src[p + 1] == '=')) return;   /* [, (, :, a qualifier ... */
+        int d = 0;
+        for (p++; p < len; p++) {
+            char ch = src[p];
+            if (ch == '"' || ch == '\'' || ch == '#') return;
+            if (ch == '(' || ch == '[' || ch == '{') d++;
+            else if (ch == ')' || ch == ']' || ch == '}') { if (d-- == 0) return; }
+            else if ((ch == ',' || ch == ';') && d == 0) break;
+        }
+        if (p >= len) return;
+        if (src[p++] == ';') break;
+    }
+    memcpy(uninit_at, at, (size_t)n * sizeof at[0]);
+    nuninit = n;
+    uninit_dbl = dbl;
+}
+
 static void rewrite(void) {
     int at_line_start = 1;
     while (pos < len) {
@@ -717,8 +759,17 @@ static void rewrite(void) {
                 }
             }
             if (nm && cur_kernel >= 0) shared_pointer_decl();
+            if (cur_kernel >= 0 && !member && (IS("float") || IS("double")) &&
+                (last_sig == ';' || last_sig == '{' || last_sig == '}'))
+                find_uninit(pos, IS("double"));
             emit(id, n);
             if (nm) buf_str(&out, "(__LINE__)");
+            for (int k = 0; !nm && k < nuninit; k++)
+                if (uninit_at[k] == pos) {
+                    buf_str(&out, uninit_dbl ? " = tl_emu::uninit_d(__LINE__)" : " = tl_emu::uninit_f(__LINE__)");
+                    if (k == nuninit - 1) nuninit = 0;
+                    break;
+                }
             continue;
 #undef IS
         }

@@ -241,6 +241,25 @@ Test(rewrite, valid_cuda_students_write_builds, .init = make_tmpdir, .fini = rem
     cr_assert_eq(st, 0, "did not build:\n%s", out);
 }
 
+/* A float or double a kernel declares without a value starts as a NaN marked with its line (the lab
+ * harness names it: "reading a local before giving it a value"); pointers, arrays, references,
+ * initialised ones and locals outside kernels are left as written. */
+Test(rewrite, a_float_declared_without_a_value_in_a_kernel_gets_the_marked_nan, .init = make_tmpdir,
+     .fini = remove_tmpdir, .timeout = 30) {
+    char out[16384]; int st;
+    rewrite_text("__device__ float g(void) { float h; h = 1; return h; }\n"
+                 "__global__ void k(float *P) {\n  float a, b = fmaxf(1.0f, 2.0f), c;\n  double d;\n"
+                 "  float *p, q[4];\n  float &r = q[0];\n  float s = 0;\n"
+                 "  a = b; c = a; d = c; p = q; r = s;\n  P[0] = a + (float)d + p[0];\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 0, "%s", out);
+    assert_has(out, "float a = tl_emu::uninit_f(__LINE__), b = fmaxf(1.0f, 2.0f), c = tl_emu::uninit_f(__LINE__);");
+    assert_has(out, "double d = tl_emu::uninit_d(__LINE__);");
+    assert_has(out, "float *p, q[4];");
+    assert_has(out, "float &r = q[0];");
+    assert_has(out, "float s = 0;");
+    assert_has(out, "__device__ float g(void) { float h; h = 1; return h; }");
+}
+
 /* The read-only regions (tl-emu-region.c: rplain(1)): under race checking, only a whole barrier
  * interval whose text stores nothing to a __shared__ element may run unchecked. A tiled kernel's
  * compute loop is one; the same loop without the barrier after it, or with a store, a call of the

@@ -703,6 +703,21 @@ static inline __attribute__((always_inline)) void gcount(int k) {
  * A __shared__ element is a proxy object: passed through printf's "..." as it is, it would shift every
  * later argument. Each argument goes through va() first, which turns a proxy into its value. */
 template <class T> static inline T va(T v) { return v; }
+/* A float or double a kernel declares without a value (the rewrite's find_uninit): a quiet NaN marked
+ * with the declaration's line (TL_EMU_UNINIT_MARK, tl_emu_api.h), kept through +, * and fma on x86. */
+static inline float uninit_f(int line) {
+    uint32_t b = TL_EMU_UNINIT_MARK | ((uint32_t)line & TL_EMU_UNINIT_LINE);
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+static inline double uninit_d(int line) {
+    /* float's payload in double's top mantissa bits: the mark survives a conversion to float */
+    uint64_t b = 0x7FF0000000000000ull | ((uint64_t)((TL_EMU_UNINIT_MARK | ((uint32_t)line & TL_EMU_UNINIT_LINE)) & 0x7FFFFFu) << 29);
+    double f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
 template <class T> static inline typename Elem<T>::U va(const Elem<T> &e) { return e.get(); }
 bool kernel_output_muted(void);
 } /* namespace tl_emu */

@@ -18,6 +18,12 @@
 
 #define CUDART_VERSION 13000
 #define TL_EMU_VERSION 1
+/* The value of a float a kernel declares without one (tl_emu::uninit_f): a quiet NaN with these bits
+ * (no FPU produces them: theirs are 0x7FC00000, 0xFFC00000, 0x7FFFFFFF) and the declaration's line in
+ * the low 20 bits. A float of P whose bits, sign aside, match the mark was computed from such a local. */
+#define TL_EMU_UNINIT_MARK 0x7FD00000u
+#define TL_EMU_UNINIT_MASK 0x7FF00000u
+#define TL_EMU_UNINIT_LINE 0x000FFFFFu
 
 #ifdef __cplusplus
 extern "C" {
