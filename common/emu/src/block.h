@@ -33,6 +33,7 @@ struct Thread {
     int state;
     int wait_line;
     const char *wait_file;
+    const char *wait_name;          /* the barrier it waits at: "__syncthreads()", "__syncthreads_count()" */
     Worker *w;
     /* at a warp operation (T_WARP): what it is, and its result once the warp has met */
     int wkind, warg, wwidth, wline;

@@ -348,13 +348,14 @@ void abort_launch_block(Worker *w) {
 /* The threads of one interval have all stopped: at a barrier, finished, or aborted. */
 static bool check_barrier(Worker *w, unsigned n) {
     unsigned nwait = 0, ndone = 0, first_wait = 0, first_done = 0, first_other = 0, nother = 0;
-    int line = 0; const char *file = nullptr; int oline = 0; const char *ofile = nullptr;
+    int line = 0; const char *file = nullptr, *name = "__syncthreads()"; int oline = 0;
+    const char *ofile = nullptr, *oname = "__syncthreads()";
     for (unsigned i = 0; i < n; i++) {
         Thread *t = &w->threads[i];
         if (t->state == T_WAIT) {
-            if (nwait++ == 0) { first_wait = i; line = t->wait_line; file = t->wait_file; }
+            if (nwait++ == 0) { first_wait = i; line = t->wait_line; file = t->wait_file; name = t->wait_name; }
             else if (t->wait_line != line || (t->wait_file != file && strcmp(t->wait_file, file))) {
-                if (nother++ == 0) { first_other = i; oline = t->wait_line; ofile = t->wait_file; }
+                if (nother++ == 0) { first_other = i; oline = t->wait_line; ofile = t->wait_file; oname = t->wait_name; }
             }
         } else if (t->state == T_DONE) {
             if (ndone++ == 0) first_done = i;
@@ -369,20 +370,20 @@ static bool check_barrier(Worker *w, unsigned n) {
         fmt_tid(b, sizeof b, w->bi, first_other);
         diag_launch("divergent-barrier",
                     "%s: its threads wait at different __syncthreads() calls\n"
-                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
-                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
+                    "  %u thread(s), e.g. thread %s, wait at %s at %s:%d\n"
+                    "  %u thread(s), e.g. thread %s, wait at %s at %s:%d\n"
                     "  every thread of a block must reach the same __syncthreads(); a barrier inside an if or a loop\n"
                     "  whose condition differs between threads hangs or corrupts a real GPU",
-                    where, nwait - nother, a, base_name(file), line, nother, b, base_name(ofile), oline);
+                    where, nwait - nother, a, name, base_name(file), line, nother, b, oname, base_name(ofile), oline);
     } else {
         fmt_tid(b, sizeof b, w->bi, first_done);
         diag_launch("divergent-barrier",
                     "%s: some threads returned while others wait at a barrier\n"
-                    "  %u thread(s), e.g. thread %s, wait at __syncthreads() at %s:%d\n"
+                    "  %u thread(s), e.g. thread %s, wait at %s at %s:%d\n"
                     "  %u thread(s), e.g. thread %s, have returned from the kernel without reaching it\n"
                     "  every thread of a block must reach each __syncthreads(): keep the barrier outside the bounds\n"
                     "  check (guard the loads, writing 0, and the store instead of skipping the whole tile loop)",
-                    where, nwait, a, base_name(file), line, ndone, b);
+                    where, nwait, a, name, base_name(file), line, ndone, b);
     }
     abort_launch_block(w);
     return false;
@@ -820,6 +821,7 @@ void syncthreads(const char *file, int line) {
     t->state = T_WAIT;
     t->wait_line = line;
     t->wait_file = file;
+    t->wait_name = "__syncthreads()";
     if (w->nwait++ == 0) { w->bar_line = line; w->bar_file = file; }
     else if (line != w->bar_line || (file != w->bar_file && strcmp(file, w->bar_file))) w->bar_mismatch = true;
     pass_on(t);

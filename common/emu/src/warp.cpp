@@ -258,6 +258,7 @@ int syncthreads_red(int kind, int pred, const char *file, int line) {
     t->state = T_WAIT;
     t->wait_line = line;
     t->wait_file = file;
+    t->wait_name = names[kind];
     if (w->nwait++ == 0) { w->bar_line = line; w->bar_file = file; }
     else if (line != w->bar_line || (file != w->bar_file && strcmp(file, w->bar_file))) w->bar_mismatch = true;
     unsigned n = w->nthreads;
