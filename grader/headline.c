@@ -20,6 +20,7 @@ static const char *emu_class_words(const char *cls, size_t l)
 {
     static const struct { const char *cls, *words; } t[] = {
         {"shared-out-of-bounds", "out-of-bounds __shared__ access"},
+        {"array-out-of-bounds", "out-of-bounds index into an array of the kernel"},
         {"race", "race on __shared__ memory"},
         {"divergent-barrier", "divergent barrier (__syncthreads() not reached by every thread of the block)"},
         {"uninitialized-shared-read", "read of __shared__ memory never written"},

@@ -610,7 +610,8 @@ static void open_region(Region *R, int first_tok, int run_end, int level, int ro
     Buf pro = {0};
     for (int k = 0; k < npriv; k++) {
         if (priv[k].remat) buf_str(&pro, priv[k].decl);
-        else buf_fmt(&pro, "[[maybe_unused]] auto %s%s = tl_p_%s[tl_emu_t_]; ", priv[k].ref ? "&" : "", priv[k].name, priv[k].name);
+        /* *(slots + t), not slots[t]: -fsanitize=bounds checks the student's arrays, not the rewrite's */
+        else buf_fmt(&pro, "[[maybe_unused]] auto %s%s = *(tl_p_%s + tl_emu_t_); ", priv[k].ref ? "&" : "", priv[k].name, priv[k].name);
     }
     R->prologue = pro.p;
     R->ro = ro;
@@ -646,7 +647,7 @@ static void close_region(Region *R) {
     Buf epi = {0};
     for (int k = 0; k < npriv; k++)
         if (!priv[k].ref && !priv[k].remat && changes_in(priv[k].name, R->first, R->last_end))
-            buf_fmt(&epi, " tl_p_%s[tl_emu_t_] = %s;", priv[k].name, priv[k].name);
+            buf_fmt(&epi, " *(tl_p_%s + tl_emu_t_) = %s;", priv[k].name, priv[k].name);
     buf_str(O, " }");
     if (R->has_ret) buf_fmt(O, " tl_emu_p%d_: ;", R->no);
     if (epi.p) buf_str(O, epi.p);

@@ -146,6 +146,52 @@ void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
     abort_thread(w);
 }
 
+/* ---- arrays of the student's own (a local float acc[4], a member array) ---------------------------
+ * The emulated build compiles the student's file with -fsanitize=bounds (common/emu/meson.build): g++
+ * checks every index into an array whose size it knows and, when one is outside, calls the handler that
+ * UBSan's runtime would provide. That runtime is not linked: these handlers are, and report the index
+ * as the emulator reports a __shared__ one, naming the thread and block. */
+struct UbsanLoc { const char *file; uint32_t line, column; };
+struct UbsanType { uint16_t kind, info; char name[1]; };
+struct UbsanOob { UbsanLoc loc; const UbsanType *array, *index; };
+
+static long ubsan_value(const UbsanType *t, uintptr_t v) {
+    unsigned bits = t->kind == 0 ? 1u << (t->info >> 1) : 64;    /* kind 0: an integer, info: log2(bits) << 1 | signed */
+    if (bits < 64 && (t->info & 1) && (v >> (bits - 1)) & 1) v |= ~(uintptr_t)0 << bits;   /* sign-extend */
+    if (bits < 64 && !(t->info & 1)) v &= ((uintptr_t)1 << bits) - 1;
+    return (long)v;
+}
+
+[[noreturn]] static void array_oob(const UbsanOob *d, uintptr_t index) {
+    char type[96];
+    const char *n = d->array->name;
+    size_t l = strlen(n);
+    if (l >= 2 && n[0] == '\'' && n[l - 1] == '\'') { n++; l -= 2; }
+    snprintf(type, sizeof type, "%.*s", (int)l, n);
+    const char *br = strchr(type, '[');
+    long bound = br ? strtol(br + 1, NULL, 10) : 0, i = ubsan_value(d->index, index);
+    char range[48];
+    if (bound > 0) snprintf(range, sizeof range, "0..%ld", bound - 1);
+    else snprintf(range, sizeof range, "its bounds");
+    Worker *w = t_worker;
+    if (!w || !tl_emu_cur_thread) {
+        fprintf(stderr, "tilelab-emu: array-out-of-bounds: index %ld is outside %s of an array (%s) at %s:%u, in host "
+                        "code\n", i, range, type, base_name(d->loc.file), d->loc.line);
+        exit(1);
+    }
+    char where[512], t[64];
+    fmt_where(where, sizeof where, w);
+    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    diag_launch("array-out-of-bounds",
+                "index %ld is outside %s of an array (%s) at %s:%u in thread %s of %s\n"
+                "  (a local array of the thread, or a member: on a GPU this reads or overwrites another of its\n"
+                "  variables, or faults)",
+                i, range, type, base_name(d->loc.file), d->loc.line, t, where);
+    abort_thread(w);
+}
+extern "C" void __ubsan_handle_out_of_bounds(void *d, uintptr_t index) { array_oob((const UbsanOob *)d, index); }
+extern "C" void __ubsan_handle_out_of_bounds_abort(void *d, uintptr_t index) { array_oob((const UbsanOob *)d, index); }
+
 /* ---- race checking (the fast paths are inline in tl_emu.h) ----------------------------------------
  * Two accesses conflict when they come after the same __syncthreads() (stamp >= bar_epoch), unless the
  * two threads are lanes of one warp and that warp passed a __syncwarp() between them (their stamps then
