@@ -573,3 +573,14 @@ Test(policy, the_emulators_controls_are_out_of_a_lab_files_reach, .timeout = 10)
     cr_assert(strstr(out.s, "tl_emu_set_checks") && strstr(out.s, "cudaDeviceReset"), "%s", out.s);
     tg_buf_free(&out);
 }
+
+/* The emulated build checks array indices (-fsanitize=bounds): its object calls the emulator's
+ * handler, which an emulated object may link; a GPU object has no business with it. */
+Test(policy, an_emulated_object_may_call_the_emulators_array_bounds_handler, .timeout = 10)
+{
+    tg_buf out = {0};
+    const char *d = "U __ubsan_handle_out_of_bounds\nU __ubsan_handle_out_of_bounds_abort\nU cudaMalloc\nEND\n";
+    cr_assert_eq(tg_policy_objects("regtile.cu", d, 1, &out), 0, "%s", out.s ? out.s : "");
+    cr_assert_eq(tg_policy_objects("regtile.cu", d, 0, &out), 2, "%s", out.s ? out.s : "");
+    tg_buf_free(&out);
+}
