@@ -412,7 +412,7 @@ typedef struct {
     int last_end;                  /* token after the last statement inside it */
     size_t body_at;                /* where its statements begin in the output */
     char *prologue;                /* what binds each thread's locals at the top of the loop */
-    int ro;                        /* read-only and a whole barrier interval (read_only below) */
+    int ro;                        /* read-only and a whole barrier interval (stores_none, barrier_after) */
 } Region;
 
 /* ---- three copies of each region -----------------------------------------------------------------
@@ -498,10 +498,11 @@ static void view_copy(Buf *o, const char *t, size_t n, int no, const char *arg, 
  * (a barrier or the block's start before it, a barrier or the block's end after it) cannot race, and
  * once every element has been written it cannot read an unwritten one: tl_emu::rplain(1) lets it run as
  * the plain copy, checking nothing but the bounds. The rewrite judges the text: every use of a view is
- * subscripted and is not assigned, incremented or given to `&`, and no reference is bound. A store it
- * cannot see (in a device function, through a reference or a macro) ends the block at run time, which
- * then runs again in the general copy (tl_emu::Plain's ro). The compute loop of a tiled kernel, between
- * its two barriers, is such a region: it holds nearly all of the kernel's shared accesses. */
+ * subscripted and is not assigned, incremented or given to `&`, no reference is bound, and nothing is
+ * called but math functions and CUDA's intrinsics. A store it still cannot see (behind an object-like
+ * macro) ends the block at run time, which then runs again in the general copy (tl_emu::Plain's ro).
+ * The compute loop of a tiled kernel, between its two barriers, is such a region: it holds nearly all
+ * of the kernel's shared accesses. */
 /* Calls a read-only region may make: none of them stores to shared memory (their arguments are judged
  * with the rest of the region's text). Any other call (a device function of the student's, an atomic, a
  * method) keeps the region checked. */
