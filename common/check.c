@@ -218,6 +218,59 @@ static int dropped_tail(const float *got, const double *ref, const double *absre
 
 /* Every element (after the first) equals the previous one plus its own dot product: a sum
  * that was never reset between elements. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Nine in ten wrong elements hold, within the rounding bound, the right value of another element of P:
+ * the sums are right and the store's index is not (a register tile's row and column offsets swapped,
+ * a thread's element stored at its neighbour's place). Judged only where P's values lie far enough
+ * apart for a chance match to be rare: the values' spread, over their count, at least 20 times the
+ * widest rounding bound (a wrong value then falls within a bound of some value of P by chance with a
+ * probability of about 10%, under 25% where the values crowd around 0), and at least 8 wrong: nine in
+ * ten of them matching by chance is then below 1e-4. */
+static int misplaced(const float *got, const double *ref, const double *absref, int m, int n, int k, long wrong)
+{
+    size_t total = (size_t)m * n;
+    if (total > ((size_t)1 << 18) || wrong < 8)
+        return 0;
+    double *v = malloc(total * sizeof *v), maxb = 0;
+    if (!v)
+        return 0;
+    for (size_t e = 0; e < total; ++e) {
+        v[e] = ref[e];
+        double b = tl_check_bound(absref[e], k);
+        if (b > maxb)
+            maxb = b;
+    }
+    qsort(v, total, sizeof *v, cmp_double);
+    if (2 * maxb * (double)total > 0.1 * (v[total - 1] - v[0])) {
+        free(v);
+        return 0;
+    }
+    long matched = 0;
+    for (size_t e = 0; e < total; ++e) {
+        if (!elem_bad(got[e], ref[e], absref[e], k))
+            continue;
+        if (!isfinite(got[e]))
+            break;
+        double g = got[e];
+        size_t lo = 0, hi = total;        /* the first value >= g - maxb */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (v[mid] < g - maxb)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        matched += lo < total && v[lo] <= g + maxb;
+    }
+    free(v);
+    return matched * 10 >= wrong * 9;
+}
+
 static int accumulated(const float *got, const double *ref, const double *absref, int m, int n, int k)
 {
     size_t count = (size_t)m * n, ok = 0, judged = 0;
@@ -504,6 +557,12 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
         snprintf(rep->detail, sizeof rep->detail,
                  "each element equals the previous one plus its own dot product: the sum is not "
                  "reset to 0 for each element of P");
+    } else if (rep->nonfinite == 0 && misplaced(got, ref, absref, m, n, k, rep->wrong)) {
+        rep->pattern = TL_PAT_MISPLACED;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "the right values in the wrong places: %ld elements hold a value that belongs to another "
+                 "element of P: the sums are right, the store's index is not (which row and column of P "
+                 "each thread's value goes to)", rep->wrong);
     } else if (rep->nonfinite > 0 && rep->nonfinite - rep->unwritten == rep->wrong) {
         /* Every wrong element is a computed NaN/Inf: from [-1, 1] inputs that means a read of
          * something that is not part of M or N. The GPU harness puts NaN right after d_M and
@@ -578,6 +637,7 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_WRONG_DIM: return "wrong dimension";
     case TL_PAT_WRONG_OPERAND: return "wrong operand";
     case TL_PAT_PHASES: return "phases counted from the wrong dimension";
+    case TL_PAT_MISPLACED: return "values stored in the wrong places";
     }
     return "?";
 }
@@ -600,6 +660,7 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_WRONG_DIM: return "M is m x k and N is k x n: M[Row * k + p], N[p * n + Col]";
     case TL_PAT_WRONG_OPERAND: return "P = M * N: the k loop multiplies M[Row][p] (Mds[ty][p]) by N[p][Col] (Nds[p][tx])";
     case TL_PAT_PHASES: return "for (ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph): k is the length of the dot product";
+    case TL_PAT_MISPLACED: return "store each sum at P[Row * n + Col] of its own row and column (in register tiling, the thread's row offset with the rows, its column offset with the columns)";
     default: return "";
     }
 }

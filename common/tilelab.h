@@ -123,7 +123,8 @@ typedef enum tl_pattern {
     TL_PAT_ROW_STRIDE,      /* P stored with a row stride other than n (k or m)          */
     TL_PAT_WRONG_DIM,       /* M or N indexed with the wrong dimension as its row length */
     TL_PAT_WRONG_OPERAND,   /* P = M*M or N*N: one operand read where the other belongs     */
-    TL_PAT_PHASES           /* the phase loop counted from n or m, not k: terms missing     */
+    TL_PAT_PHASES,          /* the phase loop counted from n or m, not k: terms missing     */
+    TL_PAT_MISPLACED        /* the right values, stored at other elements' places           */
 } tl_pattern;
 
 typedef struct tl_check_report {

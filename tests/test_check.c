@@ -209,6 +209,30 @@ Test(check, a_dropped_partial_k_tile_is_named, .timeout = 10)
     fx_free(&f);
 }
 
+/* A register tile's row and column offsets swapped at the store (tests/wrong/06/mapping.cu): each
+ * 4x4 micro-tile of a thread lands transposed in place: every value right, at another element. */
+Test(check, right_values_at_other_elements_are_named_misplaced, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 32, 40, 32);
+    for (int i = 0; i < 32; ++i)
+        for (int j = 0; j < 32; ++j) {
+            int bi = i / 4 * 4, bj = j / 4 * 4;
+            f.P.data[i * 32 + j] = (float)f.ref[(bi + (j - bj)) * 32 + bj + (i - bi)];
+        }
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_MISPLACED);
+    cr_assert(strstr(r.detail, "the right values in the wrong places"), "%s", r.detail);
+    /* the same wrong elements holding values of their own: not misplaced */
+    for (int e = 0; e < 32 * 32; ++e)
+        if (f.P.data[e] != (float)f.ref[e])
+            f.P.data[e] = (float)(f.ref[e] + 0.37 + 0.001 * (e % 7));
+    cr_assert_eq(check(&f, 16, &r), 1);
+    cr_assert_neq(r.pattern, TL_PAT_MISPLACED, "%s", r.detail);
+    fx_free(&f);
+}
+
 Test(check, a_running_sum_is_named_accumulator_not_reset, .timeout = 10)
 {
     fx f;
