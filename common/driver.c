@@ -391,18 +391,24 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     tl_emu_counters ec;
     tl_emu_counters_get(&ec);
     int read_p = 0;
-    /* Every element of P still the poison although the kernel stored at least as many elements:
-     * what it stored came from P itself (x86 keeps a NaN's bits through +, * and fma, so P += x
-     * or beta * P on the NaN-poisoned output stores the poison back; a GPU stores its own NaN,
-     * which the checker sees as computed). Read before written, not "never written". */
-    if (rc == 0 && ec.global_stores >= (unsigned long long)tl_matrix_count(P) && tl_matrix_count(P) > 0) {
-        size_t cnt = tl_matrix_count(P), poison = 0;
+    /* One pass over P for two ways a kernel reads what it never wrote, both seen in NaN bits x86 keeps
+     * through +, * and fma (a GPU makes its own NaN, which the checker sees as computed):
+     * - every element still the poison although the kernel stored at least as many elements: what it
+     *   stored came from P itself (P += x, or beta * P on the NaN-poisoned output). Read before
+     *   written, not "never written";
+     * - elements carrying the emulator's mark for a float the kernel declared without a value
+     *   (TL_EMU_UNINIT_MARK, with the declaration's line). */
+    if (rc == 0) {
+        size_t cnt = tl_matrix_count(P), poison = 0, marked = 0;
+        uint32_t at = 0;
         for (size_t e = 0; e < cnt; ++e) {
             uint32_t bits;
             memcpy(&bits, &P->data[e], sizeof bits);
             poison += bits == TL_POISON_BITS;
+            if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && !marked++)
+                at = bits & TL_EMU_UNINIT_LINE;
         }
-        if (poison == cnt) {
+        if (cnt > 0 && poison == cnt && ec.global_stores >= (unsigned long long)cnt) {
             snprintf(err, errlen, "reading P before writing it: the kernel stored %llu elements, and every "
                      "element of P is still the NaN the kit fills P with before the run, so each store "
                      "wrote a value computed from P itself (P += ..., or beta * P with beta 0: 0 * NaN is "
@@ -410,21 +416,7 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                      "P[Row * n + Col] = Pvalue", ec.global_stores);
             rc = -1;
             read_p = 1;
-        }
-    }
-    /* Elements computed from a float the kernel declared without a value: the emulator gives such a
-     * local a NaN marked with its line (TL_EMU_UNINIT_MARK), which x86 keeps through the sum. */
-    if (rc == 0) {
-        size_t cnt = tl_matrix_count(P), marked = 0;
-        uint32_t at = 0;
-        for (size_t e = 0; e < cnt; ++e) {
-            uint32_t bits;
-            memcpy(&bits, &P->data[e], sizeof bits);
-            if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && (bits & 0x7FFFFFFFu) != 0x7FFFFFFFu) {
-                if (!marked++) at = bits & TL_EMU_UNINIT_LINE;
-            }
-        }
-        if (marked) {
+        } else if (marked) {
             snprintf(err, errlen, "reading a local before giving it a value: %zu of %zu elements of P were "
                      "computed from the float declared without a value at line %u of the kernel's file "
                      "(float Pvalue; then Pvalue += ...): the emulator gives it a NaN; on a GPU it holds "

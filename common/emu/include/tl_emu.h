@@ -539,11 +539,9 @@ template <class A> struct Shared {
     explicit Shared(const Site &site)
         : s(shared_slot(&site, sizeof(U), kind_of<U>(), A::ndim, A::d0, A::d1, A::d2)), d((U *)s->data), sh(s->sh),
           c(tl_emu_scnt) {}
-    /* (outside region form, or a use a region's copies did not mark: in a read-only region, unchecked
-     * and a store escalates, as the region's own accesses) */
+    /* (fibers, and a region form kernel's block-level statements: a region's copies give every use of
+     * a view a second argument, so no read-only region reaches this) */
     __attribute__((always_inline)) typename A::Ref operator()(int line) const {
-        if (__builtin_expect(tl_emu_rctx != nullptr, 0) && tl_emu_rctx->ro)
-            return A::ref(d, nullptr, s, line, c, &s->blk->epoch, true);
         return A::ref(d, sh, s, line, c, &s->blk->epoch, false);
     }
     __attribute__((always_inline)) typename A::Ref operator()(int line, Plain p) const {

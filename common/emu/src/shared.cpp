@@ -184,8 +184,7 @@ static long ubsan_value(const UbsanType *t, uintptr_t v) {
     fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
     diag_launch("array-out-of-bounds",
                 "index %ld is outside %s of an array (%s) at %s:%u in thread %s of %s\n"
-                "  (a local array of the thread, or a member: on a GPU this reads or overwrites another of its\n"
-                "  variables, or faults)",
+                "  (on a GPU this reads or overwrites another of the thread's variables, or faults)",
                 i, range, type, base_name(d->loc.file), d->loc.line, t, where);
     abort_thread(w);
 }
