@@ -560,9 +560,8 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     } else if (rep->nonfinite == 0 && misplaced(got, ref, absref, m, n, k, rep->wrong)) {
         rep->pattern = TL_PAT_MISPLACED;
         snprintf(rep->detail, sizeof rep->detail,
-                 "the right values in the wrong places: %ld elements hold a value that belongs to another "
-                 "element of P: the sums are right, the store's index is not (which row and column of P "
-                 "each thread's value goes to)", rep->wrong);
+                 "%ld elements hold the right value of another element of P: the sums are right, the "
+                 "store's index is not (which row and column of P each thread's value goes to)", rep->wrong);
     } else if (rep->nonfinite > 0 && rep->nonfinite - rep->unwritten == rep->wrong) {
         /* Every wrong element is a computed NaN/Inf: from [-1, 1] inputs that means a read of
          * something that is not part of M or N. The GPU harness puts NaN right after d_M and
