@@ -24,31 +24,7 @@ static void tex_escape(FILE *fp, const char *s)
     }
 }
 
-/* 51234.5 -> "51,235"; 37.5 -> "37.5"; 0.25 -> "0.25"; NaN -> "n/a" */
-static void num(char *buf, size_t len, double x)
-{
-    if (isnan(x) || x < 0) {
-        snprintf(buf, len, "n/a");
-        return;
-    }
-    if (x < 10) {
-        snprintf(buf, len, "%.2g", x);
-        return;
-    }
-    if (x < 100) {
-        snprintf(buf, len, "%.1f", x);
-        return;
-    }
-    char digits[40];
-    snprintf(digits, sizeof digits, "%.0f", x);
-    size_t nd = strlen(digits), o = 0;
-    for (size_t i = 0; i < nd && o + 2 < len; i++) {
-        if (i > 0 && (nd - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-}
+#define num fmt_num
 
 static void macro(FILE *fp, const char *name, double x)
 {
