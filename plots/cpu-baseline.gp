@@ -23,6 +23,6 @@ set ylabel "GFLOP/s  (2 n^3 / median time)"
 set logscale x 2
 set xrange [cpu_size_min / 1.3 : cpu_size_max * 1.3]
 set yrange [0 : *]
-set key outside right top reverse Left samplen 2 spacing 1.2 font ",24"
+set key outside right top reverse Left samplen 2 spacing 1.2 font ",9"
 plot for [s in cpu_present] need(datafile("gemm_" . s . ".dat")) using 1:5 with linespoints \
          lc rgb color(s) dt dashof(s) pt pointof(s) ps 2.2 * psf lw 1.5 title nameof(s)

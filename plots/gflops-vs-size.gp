@@ -17,7 +17,7 @@ set xrange [size_min / 1.3 : size_max * 1.3]
 set yrange [*:peak_gflops * 2.5]
 # plot | ceiling names | key, side by side, so that neither covers a curve
 set rmargin at screen 0.64
-set key at screen 0.97, graph 1 right top reverse Left samplen 2 spacing 1.1 font ",23" width 1 title "kernels"
+set key at screen 0.97, graph 1 right top reverse Left samplen 2 spacing 1.1 font ",9" width 1 title "kernels"
 
 # The ceilings, named in the right margin at their height.
 lab(y, text, s) = sprintf("set label \"%s\" at graph 1.01, first %g left front font \",22\" textcolor rgb \"%s\"", text, y, s)
@@ -26,7 +26,7 @@ eval lab(tiled32_bound, "TILE 32: " . commas(tiled32_bound), color("tiled32"))
 eval lab(tiled16_bound, "TILE 16: " . commas(tiled16_bound), color("tiled16"))
 eval lab(naive_bound, "naive: " . commas(naive_bound), color("naive"))
 set label 96 sprintf("dotted: bandwidth bounds,\nbw = %s GB/s copy\n/ 4 B per FLOP x TILE", commas(bw_gbps)) \
-    at screen 0.99, graph 0.12 right front font ",20"
+    at screen 0.99, graph 0.12 right front font ",8.5"
 if (strlen(gpu_present) == 0) {
     eval no_data_note("no GPU kernel rows in the records")
 }

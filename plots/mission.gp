@@ -31,11 +31,11 @@ set ylabel "GFLOP/s (log scale; bars start at 10)"
 base = 10.0
 set yrange [base : peak_gflops * 6]
 set xrange [-0.55 : 2.55]
-set xtics ("naive" 0, "TILE_WIDTH 16" 1, "TILE_WIDTH 32" 2) nomirror scale 0 font ",22"
+set xtics ("naive" 0, "TILE_WIDTH 16" 1, "TILE_WIDTH 32" 2) nomirror scale 0 font ",9"
 w = 0.2
 bar(i, j) = i + (j - 1.5) * w
-set label 91 sprintf("FP32 peak %s", commas(peak_gflops)) at graph 0.99, first peak_gflops * 1.3 right font ",16"
-set key at screen 0.11, screen 0.885 left top horizontal maxcols 2 samplen 1 font ",17" width -2
+set label 91 sprintf("FP32 peak %s", commas(peak_gflops)) at graph 0.99, first peak_gflops * 1.3 right font ",8"
+set key at screen 0.11, screen 0.885 left top horizontal maxcols 2 samplen 1 font ",8" width -2
 plot mission using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(base):3 with boxxyerror lc rgb "#c8c8c8" \
          title "model: lecture's GPU (150 GB/s / 4 B x TILE, cap 1,000)", \
      mission using (bar($1, 1)):4:(bar($1, 1) - w/2):(bar($1, 1) + w/2):(base):4 with boxxyerror lc rgb "#9ecae1" \
@@ -45,9 +45,9 @@ plot mission using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(base):3
      mission using (bar($1, 3)):6:(bar($1, 3) - w/2):(bar($1, 3) + w/2):(base):6 with boxxyerror lc rgb "#ff7f0e" \
          title "measured: the kernel", \
      for [j = 0:3] mission using (bar($1, j)):(column(3 + j)):(value_label(column(3 + j))) \
-         with labels rotate by 90 right offset 0, -0.4 font ",15" notitle, \
+         with labels rotate by 90 right offset 0, -0.4 font ",7.5" notitle, \
      mission using (bar($1, 2)):(missing(5) ? base * 1.5 : NaN):("no traffic\nmeasured") \
-         with labels rotate by 90 left font ",14" textcolor rgb "#b00000" notitle, \
+         with labels rotate by 90 left font ",7.5" textcolor rgb "#b00000" notitle, \
      peak_gflops with lines dt 2 lc rgb "#000000" lw 1 notitle
 
 # ---- right: GB through each level, four bars per kernel, the reuse each level gave written on top
@@ -59,9 +59,9 @@ set ylabel "GB (log scale; bars start at 0.1)"
 set yrange [0.1 : 20000]
 set ytics ("0.1" 0.1, "1" 1, "10" 10, "100" 100, "1k" 1000, "10k" 10000)
 set xrange [-0.55 : 3.55]
-set xtics ("naive" 0, "naive\n__ldcg" 1, "tiled 16" 2, "tiled 32" 3) nomirror scale 0 font ",20"
-set label 92 "above the DRAM bar: 8 B per multiply-add / DRAM bytes,\nthe reuse that caches and tiles gave" at graph 0.99, graph 0.97 right font ",15"
-set key at screen 0.66, screen 0.885 left top horizontal maxcols 2 samplen 1 font ",17" width -2
+set xtics ("naive" 0, "naive\n__ldcg" 1, "tiled 16" 2, "tiled 32" 3) nomirror scale 0 font ",8.5"
+set label 92 "above the DRAM bar: 8 B per multiply-add / DRAM bytes,\nthe reuse that caches and tiles gave" at graph 0.99, graph 0.97 right font ",7.5"
+set key at screen 0.66, screen 0.885 left top horizontal maxcols 2 samplen 1 font ",8" width -2
 b0 = 0.1
 plot served using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(b0):3 with boxxyerror lc rgb "#c8c8c8" \
          title "model: 8 B per multiply-add", \
@@ -71,5 +71,5 @@ plot served using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(b0):3 wi
          title "through L2", \
      served using (bar($1, 3)):6:(bar($1, 3) - w/2):(bar($1, 3) + w/2):(b0):6 with boxxyerror lc rgb levelcolor(0) \
          title "from DRAM", \
-     served using (bar($1, 3)):6:(sprintf("%.0fx", $3 / $6)) with labels offset 0.6, 1.0 font ",17" notitle
+     served using (bar($1, 3)):6:(sprintf("%.0fx", $3 / $6)) with labels offset 0.6, 1.0 font ",8" notitle
 unset multiplot

@@ -116,7 +116,7 @@ int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, si
     long n = shown_size(d);
     const tl_rec_row *cb = n > 0 ? gemm_at(d, "cublas", n) : NULL;
     fprintf(fp, "# the kernel ladder at n = %ld, in ladder order; GB per level NaN where not counted\n"
-                "# idx \"variant\" gflops pct_of_cublas median_ms dram_gb l2_gb l1_gb shared_gb\n", n);
+                "# idx \"variant\" gflops pct_of_cublas median_ms dram_gb l2_gb l1_gb shared_gb \"gflops\" \"of cuBLAS\" \"of peak\" (as printed)\n", n);
     size_t count = 0;
     for (size_t i = 0; n > 0 && i < n_ladder; i++) {
         const tl_rec_row *g = gemm_at(d, ladder_order[i], n);
@@ -129,7 +129,11 @@ int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, si
         put_real(fp, g->median_ms);
         for (int l = 0; l < N_LEVELS; l++)
             put_real(fp, t ? level_bytes(t, l) / GB : NAN);
-        fputc('\n', fp);
+        char a[48], b[16], c[16];
+        fmt_num(a, sizeof a, g->gflops);
+        fmt_pct(b, sizeof b, cb ? 100.0 * g->gflops / cb->gflops : NAN);
+        fmt_pct(c, sizeof c, 100.0 * g->gflops / d->peak_gflops);
+        fprintf(fp, " \"%s\" \"%s%%\" \"%s%%\"\n", a, b, c);
     }
     *nrows = count;
     return close_out(fp, dir, "ladder.dat", err, errlen);
@@ -209,6 +213,16 @@ int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *er
     }
     *npoints = count;
     if (close_out(fp, dir, "hroofline.dat", err, errlen) != 0)
+        return -1;
+    /* the kernels in block order, for the chart's key */
+    fp = open_out(dir, "hroof_names.gp", err, errlen);
+    if (!fp)
+        return -1;
+    fputs("hroof_kernels = \"", fp);
+    for (size_t i = 0; i < nl; i++)
+        fprintf(fp, "%s%s", i ? " " : "", labels[i].variant);
+    fputs("\"\n", fp);
+    if (close_out(fp, dir, "hroof_names.gp", err, errlen) != 0)
         return -1;
     /* Names in a column at the right, at their kernel's height, pushed apart to 22% in log space. */
     qsort(labels, nl, sizeof *labels, cmp_rlabel);
