@@ -305,18 +305,24 @@ int write_mission(const dataset *d, const char *dir, char *err, size_t errlen)
     fprintf(fp, "# GFLOP/s at n = %ld: the lecture's model GPU (150 GB/s / 4 B per FLOP x reuse, capped at 1000),\n"
                 "# the same model on this GPU's measured DRAM bandwidth and peak, the DRAM bound from the\n"
                 "# kernel's measured DRAM bytes (measured bandwidth x measured intensity), and the kernel\n"
-                "# idx \"kernel\" model_lecture model_this dram_bound_measured measured\n", n);
+                "# idx \"kernel\" model_lecture model_this dram_bound_measured measured, then the four as text\n", n);
     for (int i = 0; i < 3; i++) {
         const tl_rec_row *g = n > 0 ? gemm_at(d, kern[i], n) : NULL;
         const tl_rec_row *t = n > 0 ? traffic_at(d, kern[i], n) : NULL;
         double traffic_bound = NAN;
         if (t && strcmp(t->traffic, "measured") == 0 && t->dram_bytes > 0)
             traffic_bound = fmin(d->peak_gflops, d->bw_gbps * flops(n) / t->dram_bytes);
+        double v[4] = {fmin(MODEL_PEAK_GFLOPS, reuse[i] * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE),
+                       fmin(d->peak_gflops, reuse[i] * d->bw_gbps / BYTES_PER_FLOP_NAIVE), traffic_bound,
+                       g ? g->gflops : NAN};
         fprintf(fp, "%d \"%s\"", i, kern[i]);
-        put_real(fp, fmin(MODEL_PEAK_GFLOPS, reuse[i] * MODEL_BW_GBPS / BYTES_PER_FLOP_NAIVE));
-        put_real(fp, fmin(d->peak_gflops, reuse[i] * d->bw_gbps / BYTES_PER_FLOP_NAIVE));
-        put_real(fp, traffic_bound);
-        put_real(fp, g ? g->gflops : NAN);
+        for (int j = 0; j < 4; j++)
+            put_real(fp, v[j]);
+        for (int j = 0; j < 4; j++) { /* the values as printed (fmt_num), empty where not measured */
+            char b[48];
+            fmt_num(b, sizeof b, v[j]);
+            fprintf(fp, " \"%s\"", isnan(v[j]) ? "" : b);
+        }
         fputc('\n', fp);
     }
     if (close_out(fp, dir, "mission.dat", err, errlen) != 0)
