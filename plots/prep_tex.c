@@ -153,6 +153,55 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     macro(fp, "tlnaivereuse", model_gb / gb(d, "naive", n, LEVEL_DRAM));        /* model bytes / DRAM bytes */
     macro(fp, "tlconflictratio", gb(d, "tiled32_conflict", n, LEVEL_SHARED) / gb(d, "tiled32_pad", n, LEVEL_SHARED));
     macro(fp, "tlnaiveintensity", 2.0 * n * n * (double)n / (gb(d, "naive", n, LEVEL_DRAM) * 1e9));
+    /* the roofline's worked point: naive at DRAM */
+    double ni = 2.0 * n * n * (double)n / (gb(d, "naive", n, LEVEL_DRAM) * 1e9);
+    double nroof = fmin(d->peak_gflops, d->bw_gbps * ni);
+    macro(fp, "tlnaiveroof", nroof);
+    macro(fp, "tlnaiveroofpct", 100 * naive / nroof);
+    double l1i = 2.0 * n * n * (double)n / (gb(d, "naive", n, LEVEL_L1) * 1e9);
+    macro(fp, "tlnaivelonei", l1i);
+    macro(fp, "tlnaivelroof", fmin(d->peak_gflops, d->level_gbps[LEVEL_L1] * l1i));
+    macro(fp, "tlnaivelroofpct", 100 * naive / fmin(d->peak_gflops, d->level_gbps[LEVEL_L1] * l1i));
+    macro(fp, "tlhwpeak", d->hw_peak_gflops);
+    macro(fp, "tlhwshared", d->hw_gbps[LEVEL_SHARED]);
+    macro(fp, "tlhwdram", d->hw_gbps[LEVEL_DRAM]);
+    macro(fp, "tltftwo", d->tc_tf32);
+    macro(fp, "tlbfsixteen", d->tc_bf16);
+    macro(fp, "tlcublaspeakpct", 100 * cub / d->peak_gflops);
+    macro(fp, "tlwarptile", gf(d, "warptile", n));
+    macro(fp, "tlwarptilepct", 100 * gf(d, "warptile", n) / cub);
+    macro(fp, "tlregtile", gf(d, "regtile", n));
+    macro(fp, "tlcoarse", gf(d, "coarse1d", n));
+    /* lab 05's occupancy surprise: the register-tiled sweep kernels without extra shared memory */
+    static const char *const rt[] = {"sweep_rt2_s0k", "sweep_rt4_s0k", "sweep_rt8_s0k"};
+    static const char *const rtag[] = {"tlrtwo", "tlrfour", "tlreight"};
+    for (int i = 0; i < 3; i++) {
+        const row_ref *r = find_pass(d, "sweep", rt[i]);
+        char name[48];
+        snprintf(name, sizeof name, "%sgf", rtag[i]);
+        macro(fp, name, r ? r->row->gflops : NAN);
+        snprintf(name, sizeof name, "%socc", rtag[i]);
+        macro(fp, name, r ? 100 * r->row->occ_calc : NAN);
+    }
+    /* n-body at its largest size where the naive kernel is not yet at the FP32 issue limit: 65536 */
+    long nb = 65536;
+    const tl_rec_row *nn = NULL, *nt = NULL, *nl = NULL;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "kernel") || r->n != nb)
+            continue;
+        if (!strcmp(r->variant, "nbody_naive"))
+            nn = r;
+        else if (!strcmp(r->variant, "nbody_tiled"))
+            nt = r;
+        else if (!strcmp(r->variant, "nbody_ldcg"))
+            nl = r;
+    }
+    macro(fp, "tlnbodyn", nn ? (double)nb : NAN);
+    macro(fp, "tlnbodynaive", nn ? nn->gflops : NAN);
+    macro(fp, "tlnbodyldcg", nl ? nl->gflops : NAN);
+    macro(fp, "tlnbodytiled", nt ? nt->gflops : NAN);
+    macro(fp, "tlnbodyspeedup", nn && nt ? nt->gflops / nn->gflops : NAN);
     ladder_table(fp, d, n);
     int bad = ferror(fp);
     bad |= fclose(fp) != 0;
