@@ -32,7 +32,8 @@ if (n_boundary_sizes == 0) {
 } else {
     set yrange [0 : boundary_max_gflops * 1.38]
     set format y "%.0s%c"
-    set bmargin 6.5
+    set bmargin at screen 0.24
+    set xlabel offset 0, -1.2
     if (sm_count > 0) {
         slots32 = 2 * sm_count
         second = 289 > slots32 ? sprintf("a second wave of %d blocks runs nearly alone:\nthat is why n = 513 is slower than 512 (256 blocks, one wave).", 289 - slots32) : "one wave."

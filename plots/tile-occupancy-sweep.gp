@@ -21,7 +21,7 @@ set y2range [0:165]
 set ytics nomirror
 set y2tics 0, 25, 100 format "%g%%"
 # 36 configurations: one rotated line each, or the labels run into each other
-set xtics nomirror font ",8" rotate by 60 right
+set xtics nomirror font ",7.5" rotate by 90 right
 set style fill solid 0.9 border lc rgb "#404040"
 set boxwidth 0.7
 set key inside top left vertical samplen 1.2 spacing 1.0 font ",9" width 2 maxrows 3
