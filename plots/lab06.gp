@@ -37,8 +37,8 @@ set xlabel "GFLOP/s; label: GFLOP/s (% of cuBLAS, % of FP32 peak)" offset 0, 0.3
 set arrow 1 from first peak_gflops, graph 0 to first peak_gflops, graph 1 nohead dt (4, 3) lc rgb "#000000" lw 2 front
 set label 1 "FP32 peak " . peak_txt at first peak_gflops, graph 1 right offset 0, 0.6 font ",8" front
 plot d using (0):1:(0):3:($1 - 0.35):($1 + 0.35):ytic(nm(strcol(2))) with boxxyerror lc rgb "#1f77b4" notitle, \
-     d using ($3 < peak_gflops * 0.45 ? $3 : NaN):1:5 with labels left offset 0.3, 0 font ",8" notitle, \
-     d using ($3 >= peak_gflops * 0.45 ? $3 : NaN):1:5 with labels right offset -0.3, 0 font ",8" tc rgb "#ffffff" notitle
+     d using 3:1:($3 < peak_gflops * 0.45 ? strcol(5) : "") with labels left offset 0.3, 0 font ",8" notitle, \
+     d using 3:1:($3 >= peak_gflops * 0.45 ? strcol(5) : "") with labels right offset -0.3, 0 font ",8" tc rgb "#ffffff" notitle
 unset arrow 1
 unset label 1
 unset label 90
