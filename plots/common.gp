@@ -55,7 +55,7 @@ set output OUTFILE
 set encoding utf8
 
 # Title: what the chart shows, then the device and the day it was measured.
-set title chart_title . "\n" . device . ", measured " . date_day noenhanced font ",10"
+set title chart_title . "\n" . device . ", measured " . gpu_day noenhanced font ",10"
 set border lw 1
 set grid lc rgb "#d0d0d0" lw 1
 set key noenhanced

@@ -7,7 +7,7 @@ chart_title = "CPU baseline (lab 01)"
 chart_name = ARG0
 here = ARG0[1:strstrt(ARG0, "cpu-baseline.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
-set title sprintf("CPU baseline (lab 01), one thread: %s, host of the %s, measured %s\nbuild: %s", meta_cpu, device, date_day, cpu_build) noenhanced font ",8.5"
+set title sprintf("CPU baseline (lab 01), one thread: %s, host of the %s, measured %s\nbuild: %s", cpu_name, device, cpu_day, cpu_build) noenhanced font ",8.5"
 
 if (strlen(cpu_present) == 0) {
     eval no_data_note("no CPU rows in the records (./kit bench runs lab 01)")

@@ -9,7 +9,7 @@ chart_name = ARG0
 here = ARG0[1:strstrt(ARG0, "lab06.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
 unset title
-set label 90 sprintf("Lab 06 at n = %d: each step reuses more from registers\n%s, measured %s", lab06_n, device, date_day) \
+set label 90 sprintf("Lab 06 at n = %d: each step reuses more from registers\n%s, measured %s", lab06_n, device, gpu_day) \
     at screen 0.5, screen 0.955 center front noenhanced font ",9.5"
 if (n_lab06 == 0) {
     eval no_data_note("no lab 06 rungs in the records:\\n./kit bench runs them when solutions/06 exists")

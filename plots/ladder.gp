@@ -12,7 +12,7 @@ here = ARG0[1:strstrt(ARG0, "ladder.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
 unset title   # one title across both panels, as a label at the top of the page
 set label 90 sprintf("The kernel ladder at n = %d: speed, and bytes per memory level (traffic: %s)\n%s, measured %s", \
-    traffic_n, traffic_src, device, date_day) at screen 0.5, screen 0.955 center front noenhanced font ",9.5"
+    traffic_n, traffic_src, device, gpu_day) at screen 0.5, screen 0.955 center front noenhanced font ",9.5"
 
 if (n_ladder == 0) {
     eval no_data_note("no kernel ladder in the records:\\nmeasure it with ./kit bench")

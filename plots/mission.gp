@@ -11,7 +11,7 @@ here = ARG0[1:strstrt(ARG0, "mission.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
 unset title
 set label 90 sprintf("Bandwidth-bound vs tiled: model ceilings and measured ones, n = %d; %s, measured %s", \
-    traffic_n, device, date_day) at screen 0.5, screen 0.965 center front noenhanced font ",9"
+    traffic_n, device, gpu_day) at screen 0.5, screen 0.965 center front noenhanced font ",9"
 mission = need(datafile("mission.dat"))
 served = need(datafile("served.dat"))
 

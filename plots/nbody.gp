@@ -9,7 +9,7 @@ chart_name = ARG0
 here = ARG0[1:strstrt(ARG0, "nbody.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
 set title sprintf("1-D tiling pays: all-pairs n-body, 20 FLOP per interaction, checked then timed\n%s, measured %s", \
-    device, date_day) noenhanced font ",9.5"
+    device, kernel_day) noenhanced font ",9.5"
 if (n_nbody == 0) {
     eval no_data_note("no n-body rows in the records:\\nrun tests/gpu/deck-on-device.sh on a GPU")
     set xrange [0:1]

@@ -69,8 +69,43 @@ static void gp_text(FILE *fp, const char *name, double x)
     fprintf(fp, "%s = \"%s\"\n", name, b);
 }
 
+/* The day(s) of the files that hold rows of one sort (0: GPU gemm, 1: CPU gemm, 2: kernel), "" if none. */
+static void day_of(const dataset *d, int sort, char *buf, size_t len)
+{
+    char lo[16] = "", hi[16] = "";
+    for (size_t i = 0; i < d->nfiles; i++) {
+        int has = 0;
+        for (size_t j = 0; j < d->files[i].nrows && !has; j++) {
+            const tl_rec_row *r = &d->files[i].rows[j];
+            int cpu = strncmp(r->variant, "cpu_", 4) == 0;
+            has = sort == 2 ? strcmp(r->kind, "kernel") == 0 : strcmp(r->kind, "gemm") == 0 && cpu == (sort == 1);
+        }
+        if (!has)
+            continue;
+        char day[16];
+        snprintf(day, sizeof day, "%.10s", tl_rec_meta_get(&d->files[i], "date"));
+        if (!*lo || strcmp(day, lo) < 0)
+            snprintf(lo, sizeof lo, "%s", day);
+        if (!*hi || strcmp(day, hi) > 0)
+            snprintf(hi, sizeof hi, "%s", day);
+    }
+    if (strcmp(lo, hi) == 0)
+        snprintf(buf, len, "%s", lo);
+    else
+        snprintf(buf, len, "%s .. %s", lo, hi);
+}
+
 int write_deck_data(const dataset *d, const char *dir, FILE *meta, char *err, size_t errlen)
 {
+    /* each chart names the day its own rows were measured (a supplement adds a later day) */
+    static const char *const dayvar[] = {"gpu_day", "cpu_day", "kernel_day"};
+    for (int k = 0; k < 3; k++) {
+        char day[48];
+        day_of(d, k, day, sizeof day);
+        fprintf(meta, "%s = ", dayvar[k]);
+        put_gp_string(meta, day);
+        fputc('\n', meta);
+    }
     /* the roofs, as numbers and as the text the charts print (one formatter) */
     static const char *const lv[N_LEVELS] = {"dram", "l2", "l1", "shared"};
     fputs("\n# hardware roofs from the metadata (NaN: none), datasheet tensor-core roofs; *_txt: as printed\n", meta);
@@ -104,12 +139,16 @@ int write_deck_data(const dataset *d, const char *dir, FILE *meta, char *err, si
     fputs("roof_note = ", meta);
     put_gp_string(meta, note);
     fputc('\n', meta);
-    const char *cb = tl_rec_meta_get(&d->files[0], "cpu_build");
-    for (size_t i = 0; i < d->nfiles; i++) { /* the file the CPU rows came from names its build */
-        const char *v = tl_rec_meta_get(&d->files[i], "cpu_build");
-        if (v)
-            cb = v;
-    }
+    const char *cb = NULL, *cpu = tl_rec_meta_get(&d->files[0], "cpu");
+    for (size_t i = 0; i < d->nfiles; i++) /* the file the CPU rows came from names its CPU and build */
+        for (size_t j = 0; j < d->files[i].nrows; j++)
+            if (strncmp(d->files[i].rows[j].variant, "cpu_", 4) == 0) {
+                cb = tl_rec_meta_get(&d->files[i], "cpu_build");
+                cpu = tl_rec_meta_get(&d->files[i], "cpu");
+            }
+    fputs("cpu_name = ", meta);
+    put_gp_string(meta, cpu ? cpu : "a CPU the records do not name");
+    fputc('\n', meta);
     fputs("cpu_build = ", meta);
     put_gp_string(meta, cb ? cb : "the kit's debugoptimized build (-O2)");
     fputc('\n', meta);

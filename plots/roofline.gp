@@ -13,7 +13,7 @@ chart_name = ARG0
 here = ARG0[1:strstrt(ARG0, "roofline.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
 set title sprintf("Hierarchical roofline at n = %d: each kernel once per memory level (traffic: %s)\n%s, measured %s", \
-    traffic_n, traffic_src, device, date_day) noenhanced font ",9.5"
+    traffic_n, traffic_src, device, gpu_day) noenhanced font ",9.5"
 
 set xlabel "operational intensity at that level (FLOP per byte)" offset 0, 0.3
 set ylabel "GFLOP/s" offset 1.5, 0

@@ -9,7 +9,7 @@ chart_name = ARG0
 here = ARG0[1:strstrt(ARG0, "tile-occupancy-sweep.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
 set title sprintf("Lab 05 sweep at Width %d (P = M N, all %d x %d): what limits the blocks per SM\n%s, measured %s", \
-    sweep_width, sweep_width, sweep_width, device, date_day) noenhanced
+    sweep_width, sweep_width, sweep_width, device, gpu_day) noenhanced
 
 set ylabel "GFLOP/s (bars)"
 set y2label "occupancy (points)"
