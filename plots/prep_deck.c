@@ -353,8 +353,8 @@ int print_readme_table(const dataset *d, const char *lab, FILE *to, char *err, s
         }
         fputs(" (- = not measured.)\n", to);
     } else if (strcmp(lab, "05") == 0) {
-        fputs("| kernel | registers | shared (static + dynamic) | occupancy | limit | GFLOP/s |\n"
-              "|---|---:|---:|---:|---|---:|\n", to);
+        fputs("| kernel | registers | shared (static + dynamic) | blocks per SM | occupancy | limit | GFLOP/s |\n"
+              "|---|---:|---:|---:|---:|---|---:|\n", to);
         static const char *const kern[] = {"t8", "t16", "t32", "rt2", "rt4", "rt8"};
         static const char *const name[] = {"T8", "T16", "T32", "R2", "R4", "R8"};
         static const char *const extra[] = {"_s0k", "_s100k"};
@@ -368,12 +368,15 @@ int print_readme_table(const dataset *d, const char *lab, FILE *to, char *err, s
                 const tl_rec_row *r = rr->row;
                 char g[48];
                 fmt_num(g, sizeof g, r->gflops);
+                /* threads a block: T x T for the lecture's kernel, 16 x 16 for the register-tiled one */
+                long threads = k < 3 ? r->tile * r->tile : 256;
+                long blocks = lround(r->occ_calc * 2048.0 / (double)threads);
                 if (r->smem_bytes % 1024 == 0)
-                    fprintf(to, "| %s | %ld | %ld KiB | %.1f%% | %s | %s |\n", name[k], r->regs, r->smem_bytes / 1024,
-                            100 * r->occ_calc, r->limit[0] ? r->limit : "-", g);
+                    fprintf(to, "| %s | %ld | %ld KiB | %ld | %.1f%% | %s | %s |\n", name[k], r->regs,
+                            r->smem_bytes / 1024, blocks, 100 * r->occ_calc, r->limit[0] ? r->limit : "-", g);
                 else
-                    fprintf(to, "| %s | %ld | %.1f KiB | %.1f%% | %s | %s |\n", name[k], r->regs,
-                            r->smem_bytes / 1024.0, 100 * r->occ_calc, r->limit[0] ? r->limit : "-", g);
+                    fprintf(to, "| %s | %ld | %.1f KiB | %ld | %.1f%% | %s | %s |\n", name[k], r->regs,
+                            r->smem_bytes / 1024.0, blocks, 100 * r->occ_calc, r->limit[0] ? r->limit : "-", g);
             }
     } else if (strcmp(lab, "06") == 0) {
         long n = traffic_size(d);

@@ -18,7 +18,8 @@ for t in pandoc pdflatex pdftotext pdfinfo gnuplot; do
 done
 B=$(mktemp -d "${TMPDIR:-/tmp}/tl-chartpages.XXXXXX") || exit 1
 trap 'rm -rf "$B"' EXIT
-TL_BUILD=$B TL_ROOT=$TL_ROOT sh "$TL_ROOT/slides/kit-slides.sh" "$@" > "$B/build.out" 2>&1 ||
+export TL_ROOT
+TL_BUILD=$B sh "$TL_ROOT/slides/kit-slides.sh" "$@" > "$B/build.out" 2>&1 ||
     { cat "$B/build.out"; echo "FAIL: the deck did not build"; exit 1; }
 pdf=$B/slides/lecture.pdf
 log=$B/slides/lecture.log
