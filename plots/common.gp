@@ -74,7 +74,7 @@ color(s) = s eq "cpu_ijk" ? "#8c564b" : s eq "cpu_ikj" ? "#17becf" : s eq "cpu_b
            s eq "boundary16" ? "#6baed6" : s eq "boundary32" ? "#74c476" : \
            s eq "tiled32_conflict" ? "#9467bd" : s eq "tiled32_pad" ? "#17becf" : \
            s eq "coarse1d" ? "#bcbd22" : s eq "regtile" ? "#8c564b" : s eq "warptile" ? "#e377c2" : \
-           s eq "cublas" ? "#ff7f0e" : "#000000"
+           s eq "cublas" ? "#ff7f0e" : s eq "cublas_tf32" ? "#7f7f7f" : s eq "cublas_bf16" ? "#393b79" : "#000000"
 rgbint(s) = int("0x" . color(s)[2:7])
 dashof(s) = (s eq "cpu_ijk" || s eq "boundary16" || s eq "boundary32") ? 2 : 1
 pointof(s) = s eq "naive" ? 7 : s eq "tiled16" ? 5 : s eq "tiled32" ? 9 : s eq "cublas" ? 13 : \
@@ -87,7 +87,8 @@ nameof(s) = s eq "cpu_ijk" ? "CPU ijk" : s eq "cpu_ikj" ? "CPU ikj" : s eq "cpu_
             s eq "boundary16" ? "boundary 16" : s eq "boundary32" ? "boundary 32" : \
             s eq "tiled32_conflict" ? "tiled 32, bank conflicts" : s eq "tiled32_pad" ? "tiled 32, padded" : \
             s eq "coarse1d" ? "lab 06 coarse 1-D" : s eq "regtile" ? "lab 06 register tile" : \
-            s eq "warptile" ? "lab 06 speed step" : s eq "cublas" ? "cuBLAS SGEMM" : s
+            s eq "warptile" ? "lab 06 speed step" : s eq "cublas" ? "cuBLAS SGEMM" : \
+            s eq "cublas_tf32" ? "cuBLAS, TF32 tensor cores" : s eq "cublas_bf16" ? "cuBLAS, BF16 tensor cores" : s
 # the memory levels of the hierarchical roofline: DRAM, L2, L1, shared (level index 0..3)
 levelcolor(l) = l == 0 ? "#d62728" : l == 1 ? "#ff7f0e" : l == 2 ? "#2ca02c" : "#1f77b4"
 levelpoint(l) = l == 0 ? 7 : l == 1 ? 5 : l == 2 ? 9 : 11

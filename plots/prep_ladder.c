@@ -12,6 +12,16 @@
 
 static double flops(long n) { return 2.0 * (double)n * (double)n * (double)n; }
 
+/* The rungs shown at size N: the kit's ladder, then any rungs of labs 07/08 and cuBLAS in TF32/BF16
+ * that the records hold (their own files passed next to the bench's: they land as separate runs). */
+static size_t rungs_at(const dataset *d, long n, const char **out, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n_ladder && k < max; i++)
+        out[k++] = ladder_order[i];
+    return k + extra_rungs(d, n, out + k, max - k);
+}
+
 /* Square sizes at which the ladder ran: any size with a gemm row of a ladder-only rung or cuBLAS. */
 static size_t ladder_sizes(const dataset *d, long *out, size_t max)
 {
@@ -73,8 +83,10 @@ int print_ladder_table(const dataset *d, FILE *to)
         long n = sizes[s];
         const tl_rec_row *cb = gemm_at(d, "cublas", n);
         int any_traffic = 0, measured = 1;
-        for (size_t i = 0; i < n_ladder; i++) {
-            const tl_rec_row *t = traffic_at(d, ladder_order[i], n);
+        const char *rung[64];
+        size_t nr = rungs_at(d, n, rung, 64);
+        for (size_t i = 0; i < nr; i++) {
+            const tl_rec_row *t = traffic_at(d, rung[i], n);
             any_traffic |= t != NULL;
             if (t)
                 measured &= strcmp(t->traffic, "measured") == 0;
@@ -86,8 +98,8 @@ int print_ladder_table(const dataset *d, FILE *to)
         if (any_traffic)
             fprintf(to, " %9s %9s %9s %9s", "DRAM GB", "L2 GB", "L1 GB", "shared GB");
         fputc('\n', to);
-        for (size_t i = 0; i < n_ladder; i++) {
-            const tl_rec_row *g = gemm_at(d, ladder_order[i], n);
+        for (size_t i = 0; i < nr; i++) {
+            const tl_rec_row *g = gemm_at(d, rung[i], n);
             if (!g)
                 continue;
             fprintf(to, "  %-17s %9.3f %9.1f", g->variant, g->median_ms, g->gflops);
@@ -96,7 +108,7 @@ int print_ladder_table(const dataset *d, FILE *to)
             else
                 fprintf(to, " %9s", "-");
             if (any_traffic) {
-                const tl_rec_row *t = traffic_at(d, ladder_order[i], n);
+                const tl_rec_row *t = traffic_at(d, rung[i], n);
                 for (int l = 0; l < N_LEVELS; l++)
                     put_bytes(to, t, l);
             }
@@ -118,11 +130,13 @@ int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, si
     fprintf(fp, "# the kernel ladder at n = %ld, in ladder order; GB per level NaN where not counted\n"
                 "# idx \"variant\" gflops pct_of_cublas median_ms dram_gb l2_gb l1_gb shared_gb \"gflops\" \"of cuBLAS\" \"of peak\" (as printed)\n", n);
     size_t count = 0;
-    for (size_t i = 0; n > 0 && i < n_ladder; i++) {
-        const tl_rec_row *g = gemm_at(d, ladder_order[i], n);
+    const char *rung[64];
+    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    for (size_t i = 0; i < nr; i++) {
+        const tl_rec_row *g = gemm_at(d, rung[i], n);
         if (!g)
             continue;
-        const tl_rec_row *t = traffic_at(d, ladder_order[i], n);
+        const tl_rec_row *t = traffic_at(d, rung[i], n);
         fprintf(fp, "%zu \"%s\"", count++, g->variant);
         put_real(fp, g->gflops);
         put_real(fp, cb ? 100.0 * g->gflops / cb->gflops : NAN);
@@ -162,7 +176,13 @@ static int hpoint_at(const dataset *d, const char *variant, int level, long n, h
     p->level = level;
     p->intensity = flops(n) / bytes;
     p->gflops = g->gflops;
-    p->roof = fmin(d->peak_gflops, d->level_gbps[level] * p->intensity);
+    /* a tensor-core rung (lab 08, cuBLAS in TF32/BF16) is capped by the tensor cores' datasheet peak */
+    double peak = d->peak_gflops;
+    if (strstr(variant, "tf32") && !isnan(d->tc_tf32))
+        peak = d->tc_tf32;
+    else if ((strstr(variant, "bf16") || strcmp(g->lab, "08") == 0) && !isnan(d->tc_bf16))
+        peak = d->tc_bf16;
+    p->roof = fmin(peak, d->level_gbps[level] * p->intensity);
     return 1;
 }
 
@@ -195,17 +215,19 @@ int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *er
                 "# per kernel\n# \"variant\" level_idx \"level\" intensity gflops roof\n", n);
     size_t count = 0, nl = 0;
     rlabel labels[32];
-    for (size_t i = 0; n > 0 && i < n_ladder; i++) {
-        if (!on_roofline(ladder_order[i]))
+    const char *rung[64];
+    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    for (size_t i = 0; i < nr; i++) {
+        if (!on_roofline(rung[i]))
             continue;
         size_t here = 0;
         for (int l = 0; l < N_LEVELS; l++) {
             hpoint p;
-            if (!hpoint_at(d, ladder_order[i], l, n, &p))
+            if (!hpoint_at(d, rung[i], l, n, &p))
                 continue;
             fprintf(fp, "\"%s\" %d \"%s\" %.6g %.6g %.6g\n", p.variant, l, level_name[l], p.intensity, p.gflops, p.roof);
             if (here++ == 0 && nl < 32)
-                labels[nl++] = (rlabel){ladder_order[i], p.gflops, p.gflops};
+                labels[nl++] = (rlabel){rung[i], p.gflops, p.gflops};
             count++;
         }
         if (here)
@@ -249,10 +271,12 @@ int check_roofs(const dataset *d, FILE *to)
 {
     long n = traffic_size(d);
     int bad = 0, seen = 0, under_hw = 0;
-    for (size_t i = 0; n > 0 && i < n_ladder; i++) {
+    const char *rung[64];
+    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    for (size_t i = 0; i < nr; i++) {
         for (int l = 0; l < N_LEVELS; l++) {
             hpoint p;
-            if (!hpoint_at(d, ladder_order[i], l, n, &p))
+            if (!hpoint_at(d, rung[i], l, n, &p))
                 continue;
             seen++;
             int over = p.gflops > (1.0 + d->slack) * p.roof;
@@ -276,15 +300,17 @@ void roof_note(const dataset *d, char *buf, size_t len)
     long n = traffic_size(d);
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; n > 0 && i < n_ladder; i++)
+    const char *rung[64];
+    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    for (size_t i = 0; i < nr; i++)
         for (int l = 0; l < N_LEVELS; l++) {
             hpoint p;
-            if (!hpoint_at(d, ladder_order[i], l, n, &p) || p.gflops <= p.roof)
+            if (!hpoint_at(d, rung[i], l, n, &p) || p.gflops <= p.roof)
                 continue;
             char hw[48];
             fmt_num(hw, sizeof hw, d->hw_gbps[l]);
             int k = snprintf(buf + used, len - used, "%s%s at %s: %.1f%% of the measured roof, under the hardware "
-                             "roof (%s GB/s, dashed)", used ? "; " : "", ladder_order[i], level_name[l],
+                             "roof (%s GB/s, dashed)", used ? "; " : "", rung[i], level_name[l],
                              100 * p.gflops / p.roof, hw);
             if (k < 0 || (size_t)k >= len - used)
                 return;

@@ -59,8 +59,13 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
     int tm = traffic_measured(d);
     fputs("\\newcommand{\\tlladdertable}{%\n\\begin{tabular}{lrrrrrrr}\n\\toprule\n", fp);
     fprintf(fp, "kernel & ms & GFLOP/s & \\%% cuBLAS & DRAM GB & L2 GB & L1 GB & shared GB \\\\\n\\midrule\n");
-    for (size_t i = 0; i < n_ladder; i++) {
-        const tl_rec_row *g = n > 0 ? gemm_at(d, ladder_order[i], n) : NULL;
+    const char *rung[64];
+    size_t nr = 0;
+    for (size_t i = 0; i < n_ladder; i++)
+        rung[nr++] = ladder_order[i];
+    nr += n > 0 ? extra_rungs(d, n, rung + nr, 64 - nr) : 0;
+    for (size_t i = 0; i < nr; i++) {
+        const tl_rec_row *g = n > 0 ? gemm_at(d, rung[i], n) : NULL;
         if (!g)
             continue;
         char b[8][48];
@@ -68,7 +73,7 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
         num(b[1], sizeof b[1], g->gflops);
         num(b[2], sizeof b[2], cb ? 100.0 * g->gflops / cb->gflops : NAN);
         for (int l = 0; l < N_LEVELS; l++)
-            num(b[3 + l], sizeof b[3 + l], gb(d, ladder_order[i], n, l));
+            num(b[3 + l], sizeof b[3 + l], gb(d, rung[i], n, l));
         fputs("\\texttt{", fp);
         tex_escape(fp, g->variant);
         fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s \\\\\n", b[0], b[1], b[2], b[3], b[4], b[5], b[6]);

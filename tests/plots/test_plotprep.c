@@ -121,6 +121,28 @@ Test(plotprep_synthetic, the_ladder_its_traffic_and_the_hierarchical_roofline_co
     assert_file_has("served.dat", "\n0 \"naive\" 549.756 275 43 17 0.13\n");
 }
 
+Test(plotprep_synthetic, labs_07_08_and_tensor_core_rungs_join_the_ladder_when_their_records_are_passed)
+{
+    /* a second file of the same device, as labs 07-08's device scripts will write: a lab 07 rung and
+     * cuBLAS in BF16, with their traffic */
+    plotprep(data_path("synthetic-ladder.csv"), data_path("synthetic-labs0708.csv"));
+    assert_run_code(&result, 0);
+    assert_file_has("meta.gp", "n_ladder = 9\n");
+    assert_file_has("ladder.dat", "\n7 \"tma\" 45000 90 ");
+    assert_file_has("ladder.dat", "\n8 \"cublas_bf16\" 600000 1200 ");
+    assert_file_has("hroof_names.gp", " cublas tma cublas_bf16\"");
+    /* a tensor-core rung is capped by the tensor cores' datasheet peak, not FP32's: DRAM roof 989400 */
+    assert_file_has("hroofline.dat", "\"cublas_bf16\" 0 \"DRAM\" 687.195 600000 989400\n");
+    /* the charts name the day of each sort of row: the GPU rows span both files */
+    assert_file_has("meta.gp", "gpu_day = \"2026-11-22 .. 2026-11-26\"\n");
+    run_result *res = calloc(1, sizeof *res);
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--check-roofs", "--slack", "0",
+                    (char *)data_path("synthetic-ladder.csv"), (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(res, argv, NULL);
+    assert_run_code(res, 0);
+    free(res);
+}
+
 Test(plotprep_synthetic, the_slides_figures_come_from_the_same_records, .timeout = 20)
 {
     char tex[300], out[300];
