@@ -8,10 +8,10 @@ chart_title = "1-D tiling: n-body"
 chart_name = ARG0
 here = ARG0[1:strstrt(ARG0, "nbody.gp") - 1]
 call here . "common.gp" ARG1 ARG2 ARG3
-set title sprintf("1-D tiling pays: all-pairs n-body, 20 FLOP per interaction, checked then timed\n%s, measured %s", \
-    device, kernel_day) noenhanced font ",9.5"
+set title sprintf("1-D tiling pays: all-pairs n-body, 20 FLOP per interaction, checked then timed\n%s, %s", \
+    device, strlen(kernel_day) ? "measured " . kernel_day : "not measured on this GPU") noenhanced font ",9.5"
 if (n_nbody == 0) {
-    eval no_data_note("no n-body rows in the records:\\nrun tests/gpu/deck-on-device.sh on a GPU")
+    eval no_data_note("no n-body rows for this GPU in the records: the shipped ones are the H100's\\n(plots/data/extra); measure yours with  bash tests/gpu/deck-on-device.sh")
     set xrange [0:1]
     set yrange [0:1]
     unset xtics

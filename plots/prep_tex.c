@@ -207,6 +207,10 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     macro(fp, "tlnbodyldcg", nl ? nl->gflops : NAN);
     macro(fp, "tlnbodytiled", nt ? nt->gflops : NAN);
     macro(fp, "tlnbodyspeedup", nn && nt ? nt->gflops / nn->gflops : NAN);
+    /* \tlifcpupast{...}{...}: lab 01's rows reach past the caches (2048) or stop in them */
+    fprintf(fp, "\\newcommand{\\tlifcpupast}[2]{#%d}\n", gemm_at(d, "cpu_blocked64", 2048) ? 1 : 2);
+    /* \tlifnbody{with data}{without}: the n-body pages read sensibly in an edition without its rows */
+    fprintf(fp, "\\newcommand{\\tlifnbody}[2]{#%d}\n", nn && nt ? 1 : 2);
     ladder_table(fp, d, n);
     int bad = ferror(fp);
     bad |= fclose(fp) != 0;
