@@ -48,4 +48,5 @@ if (n_boundary_sizes == 0) {
          "" using (xs($0, 2)):4 with boxes lc rgb color("boundary32") title "boundary 32", \
          "" using (xs($0, 3)):5 with boxes lc rgb color("tiled32") title "tiled 32", \
          "" using ($0):(NaN):xtic(6) with points notitle
+    eval record_frame
 }

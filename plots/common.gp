@@ -92,6 +92,18 @@ nameof(s) = s eq "cpu_ijk" ? "CPU ijk" : s eq "cpu_ikj" ? "CPU ikj" : s eq "cpu_
 # the memory levels of the hierarchical roofline: DRAM, L2, L1, shared (level index 0..3)
 levelcolor(l) = l == 0 ? "#d62728" : l == 1 ? "#ff7f0e" : l == 2 ? "#2ca02c" : "#1f77b4"
 levelpoint(l) = l == 0 ? 7 : l == 1 ? 5 : l == 2 ? 9 : 11
+# The plot frames of the PDF, for tests/slides/chart-pages.sh: after each panel's plot a chart runs
+# "eval record_frame", which appends that panel's border (gnuplot's GPVAL_TERM_* after the plot; the
+# borders are in points, the sizes in points x GPVAL_TERM_SCALE) to
+# WORKDIR/CHART.frames as fractions of the chart: xmin xmax ymin ymax (y from the bottom). The test
+# fails a word that straddles a border: a name running across the frame.
+chart_base = chart_name[strlen(here) + 1 : strlen(chart_name) - 3]
+frames_file = WORKDIR . "/" . chart_base . ".frames"
+if (TERMINAL eq "pdf") { set print frames_file; set print }
+record_frame = TERMINAL eq "pdf" ? "set print frames_file append; print sprintf('%.6f %.6f %.6f %.6f', " . \
+    "GPVAL_TERM_XMIN * GPVAL_TERM_SCALE / (GPVAL_TERM_XSIZE + 0.0), GPVAL_TERM_XMAX * GPVAL_TERM_SCALE / (GPVAL_TERM_XSIZE + 0.0), " . \
+    "GPVAL_TERM_YMIN * GPVAL_TERM_SCALE / (GPVAL_TERM_YSIZE + 0.0), GPVAL_TERM_YMAX * GPVAL_TERM_SCALE / (GPVAL_TERM_YSIZE + 0.0)); set print" : ""
+
 # Numbers are never formatted here: tl-plotprep writes every printed figure as text (meta.gp's *_txt,
 # label columns in the .dat files) with the formatter the slides and READMEs use (fmt_num: rounded).
 

@@ -36,3 +36,4 @@ if (cpu_size_max >= 1024) {
 }
 plot for [s in cpu_present] need(datafile("gemm_" . s . ".dat")) using 1:5 with linespoints \
          lc rgb color(s) dt dashof(s) pt pointof(s) ps 2.2 * psf lw 2.4 title nameof(s)
+eval record_frame

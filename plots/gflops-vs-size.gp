@@ -39,3 +39,4 @@ plot for [s in gpu_present] need(datafile("gemm32_" . s . ".dat")) using 1:5 wit
      tiled32_bound with lines lc rgb color("tiled32") dt 3 lw 3 title "bound, TILE 32 (bw/4 x 32)", \
      tiled16_bound with lines lc rgb color("tiled16") dt 3 lw 3 title "bound, TILE 16 (bw/4 x 16)", \
      naive_bound with lines lc rgb color("naive") dt 3 lw 3 title "bound, naive (bw/4)"
+eval record_frame

@@ -39,6 +39,7 @@ set label 1 "FP32 peak " . peak_txt at first peak_gflops, graph 1 right offset 0
 plot d using (0):1:(0):3:($1 - 0.35):($1 + 0.35):ytic(nm(strcol(2))) with boxxyerror lc rgb "#1f77b4" notitle, \
      d using 3:1:($3 < peak_gflops * 0.45 ? strcol(5) : "") with labels left offset 0.3, 0 font ",8" notitle, \
      d using 3:1:($3 >= peak_gflops * 0.45 ? strcol(5) : "") with labels right offset -0.3, 0 font ",8" tc rgb "#ffffff" notitle
+eval record_frame
 unset arrow 1
 unset label 1
 unset label 90
@@ -49,4 +50,5 @@ set xrange [0 : 500]
 set xtics ("0" 0, "200" 200, "400" 400)
 set xlabel "GB through shared memory" offset 0, 0.3
 plot d using (0):1:(0):4:($1 - 0.35):($1 + 0.35) with boxxyerror lc rgb levelcolor(3) notitle
+eval record_frame
 unset multiplot

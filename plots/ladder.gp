@@ -53,6 +53,7 @@ set label 93 "% of\npeak" at screen 0.575, screen 0.895 center font ",8" front
 plot data using (0):1:(0):3:($1 - 0.36):($1 + 0.36):ytic(nameof(strcol(2))) with boxxyerror lc rgb "#1f77b4", \
      data using 3:1:($3 < peak_gflops * 0.72 ? strcol(10) : "") with labels left offset 0.3, 0 font ",7.5", \
      data using 3:1:($3 >= top * 0.72 ? strcol(10) : "") with labels right offset -0.3, 0 font ",7.5" tc rgb "#ffffff"
+eval record_frame
 
 # middle: the two percentage columns (text only, no frame)
 unset label 91
@@ -85,4 +86,5 @@ lev(l) = l == 0 ? "DRAM" : l == 1 ? "L2" : l == 2 ? "L1" : "shared"
 set key at screen 0.98, screen 0.905 right top horizontal samplen 1 font ",8" width 1
 plot for [l = 0:3] data using (0.1):($1 + (l - 1.5) * h):(0.1):(column(6 + l) > 0.1 ? column(6 + l) : 0.1):($1 + (l - 1.5) * h - h / 2):($1 + (l - 1.5) * h + h / 2) \
          with boxxyerror lc rgb levelcolor(l) title lev(l)
+eval record_frame
 unset multiplot

@@ -48,6 +48,7 @@ plot mission using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(base):3
      mission using (bar($1, 2)):(missing(5) ? base * 1.5 : NaN):("no traffic\nmeasured") \
          with labels rotate by 90 left font ",7.5" textcolor rgb "#b00000" notitle, \
      peak_gflops with lines dt 2 lc rgb "#000000" lw 1 notitle
+eval record_frame
 
 # ---- right: GB through each level, four bars per kernel, the reuse each level gave written on top
 unset label 90
@@ -71,4 +72,5 @@ plot served using (bar($1, 0)):3:(bar($1, 0) - w/2):(bar($1, 0) + w/2):(b0):3 wi
      served using (bar($1, 3)):6:(bar($1, 3) - w/2):(bar($1, 3) + w/2):(b0):6 with boxxyerror lc rgb levelcolor(0) \
          title "from DRAM", \
      served using (bar($1, 3)):6:(sprintf("%.0fx", $3 / $6)) with labels offset 0.6, 1.0 font ",8" notitle
+eval record_frame
 unset multiplot

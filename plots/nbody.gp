@@ -39,3 +39,4 @@ plot d using 1:(NaN):xtic(9) with boxes notitle, \
      d using (x($1, 3)):6:(w) with boxes lc rgb "#9ecae1" title "extern __shared__, 128 a tile", \
      d using (x($1, 4)):7:(w) with boxes lc rgb "#3182bd" title "extern __shared__, 256", \
      d using (x($1, 5)):8:(w) with boxes lc rgb "#08519c" title "extern __shared__, 512"
+eval record_frame

@@ -29,3 +29,4 @@ plot datafile("rect.dat") using 1:(NaN):xtic(2) with boxes notitle, \
      "" using ($1 + w / 2):4:(w) with boxes lc rgb color("boundary32") title "TILE_WIDTH 32", \
      "" using ($1 - w / 2):(missing(3) ? 0 : $3):(strcol(5)) with labels offset 0, 0.7 font ",8" notitle, \
      "" using ($1 + w / 2):(missing(4) ? 0 : $4):(strcol(6)) with labels offset 0, 0.7 font ",8" notitle
+eval record_frame

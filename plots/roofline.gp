@@ -46,6 +46,7 @@ if (strlen(roof_note) > 0) {
 if (n_hroof == 0) {
     eval no_data_note("no traffic rows in the records:\\nmeasure them with ./kit bench --traffic")
     plot roof(dram_gbps, x) lc rgb levelcolor(0) title "DRAM"
+    eval record_frame
     exit
 }
 data = need(datafile("hroofline.dat"))
@@ -68,3 +69,4 @@ plot for [l = 0:3] roof(lvbw(l), x) with lines lw 2.2 lc rgb levelcolor(l) title
      for [b = 0:nk - 1] data index b using 4:5:(rgbint(strcol(1))) with lines lw 1.4 lc rgb variable notitle, \
      for [b = 0:nk - 1] data index b using 4:5:(levelpoint($2)):(rgbint(strcol(1))) with points pt variable ps 2.4 * psf lc rgb variable notitle, \
      for [b = 0:nk - 1] NaN with lines lw 4 lc rgb color(kn(b)) title nameof(kn(b))
+eval record_frame

@@ -68,4 +68,5 @@ if (n_sweep == 0) {
          for [l=0:4] NaN with boxes lc rgb limrgb(l) title (nlim[l + 1] > 0 ? "limit: " . limname(l) : ""), \
          "" using 1:($6 * 100) axes x1y2 with points pt 7 ps 2.6 * psf lc rgb "#d62728" title "occupancy: lab 05 calculator", \
          "" using 1:($7 * 100) axes x1y2 with points pt 6 ps 3.6 * psf lw 2 lc rgb "#000000" title "occupancy: CUDA API"
+    eval record_frame
 }
