@@ -174,7 +174,7 @@ static void emu_block(const char *p, tg_buf *out)
 }
 
 /* Runs one case in the session (started on demand) and judges the answer. */
-void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r)
+void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r)
 {
     memset(r, 0, sizeof *r);
     r->reported_ms = -1;

@@ -13,7 +13,7 @@
  * checked run) against the lab's rule: a case computed on the host or untiled is noted in bad (its
  * first headline) and the test earns no credit; figures keeps the largest case's figures, which
  * ./kit check shows: they teach reuse. */
-void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn)
+void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn)
 {
     if (!R->lab->work.kernel || !r->have_work)
         return;
@@ -35,7 +35,7 @@ void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres
  * the sandbox: the same file, built for the emulator (build.c, want_emu), runs one passing size
  * there and the emulator counts its work. Not a second verdict on correctness: a case that does
  * not pass there leaves the work unjudged, and says why. */
-void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn)
+void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn)
 {
     if (!R->lab->work.kernel)
         return;

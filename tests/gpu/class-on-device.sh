@@ -45,7 +45,8 @@ say "grader built in $(( $(date +%s) - t0 )) s"
 # ------------------------------------------------------------------ the class
 W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-dir=$("$TG" --print-dir 03) || exit 2
+ninja -C "$B" common/tl-lab >> "$OUT/build.log" 2>&1 || { say "building tl-lab failed"; exit 2; }
+dir=$("$B/common/tl-lab" dir 03) || exit 2
 wrongs=()
 while IFS=$'\t' read -r file lab _; do
     case $file in \#*|'') continue ;; esac
