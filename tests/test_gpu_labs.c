@@ -52,7 +52,8 @@ static const char *tail(const char *out)
 static void skip_unless_ran(int rc, const char *rel)
 {
     if (rc == -1)
-        cr_skip_test("%s is not built (this build has no CUDA)", rel);
+        cr_skip_test("%s is not built here (no CUDA, or no GPU: a known-wrong CUDA program is built where a GPU "
+                     "runs it, or with -Dgpu_programs=enabled)", rel);
     if (rc == 77)
         cr_skip_test("no usable CUDA device (%s exited 77)", rel);
 }

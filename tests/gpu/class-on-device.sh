@@ -34,7 +34,7 @@ say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 # ------------------------------------------------------------------ build the grader
 t0=$(date +%s)
 if [ ! -f "$B/build.ninja" ]; then
-    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
+    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
         { say "meson setup failed:"; tail -30 "$OUT/build.log" | tee -a "$S"; exit 2; }
 fi
 ninja -C "$B" grader/tl-grade >> "$OUT/build.log" 2>&1 ||
