@@ -26,6 +26,11 @@ int tl_verdict_kind_from_name(const char *name)
     return -1;
 }
 
+int tl_verdict_pattern_is(const tl_verdict *v, const char *p)
+{
+    return p && strcmp(v->pattern, p) == 0;
+}
+
 void tl_verdict_set(char *field, size_t n, const char *s)
 {
     if (!n)

@@ -60,6 +60,8 @@ void tl_verdict_init(tl_verdict *v, tl_verdict_kind kind, const char *pattern);
 /* "checker", ..., or NULL for an out-of-range kind; and back (-1 unknown). */
 const char *tl_verdict_kind_name(tl_verdict_kind kind);
 int  tl_verdict_kind_from_name(const char *name);
+/* 1 when v's pattern is p. */
+int  tl_verdict_pattern_is(const tl_verdict *v, const char *p);
 /* Copies s into a field of size n, cut at a UTF-8 character boundary. */
 void tl_verdict_set(char *field, size_t n, const char *s);
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tilelab.h"
+#include "verdict.h"
 
 #include "labs.h"
 #include "sandbox.h"
@@ -87,6 +88,7 @@ typedef struct grun {
     int      nsizes;
     int      gpu_ok;                  /* a usable CUDA device answered                      */
     char     gpu_why[300];
+    int      gpu_unknown;             /* the grader could not try the device itself: the lab program's word counts */
     char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
     char     kit_build_why[700];
     char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
@@ -132,6 +134,7 @@ typedef struct cres {
     double wall_ms;          /* request to answer, measured here                               */
     int    have_work;        /* emulated: the answer carried the emulator's work counts          */
     tl_work_counts work;     /* what the kernels of the checked run did (judges.c: judge_work)   */
+    tl_verdict v;            /* what happened, as data (CONTRACTS.md 10): headlines, the summary   */
 } cres;
 
 typedef struct gsess {
@@ -142,6 +145,8 @@ typedef struct gsess {
     const char *tool;        /* compute-sanitizer tool or NULL                                 */
     int      padding;        /* memcheck: --padding BYTES after every allocation (0 none; oob.c) */
     int      runs;
+    char     vpath[PATH_MAX + 32];  /* the emulator's verdict channel, a file bound into the sandbox */
+    long long voff;          /* what of it was read                                            */
 } gsess;
 
 typedef struct gsub {
@@ -166,13 +171,27 @@ typedef struct gsub {
     struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
 } gsub;
 
+typedef struct tg_case_verdict {
+    char       size[48];     /* "17", "17x33x9"                                                 */
+    tl_verdict v;
+} tg_case_verdict;
+
 typedef struct tres {
     const tg_test *t;
     int    graded;           /* 0: not graded (a grader-side reason in output)                */
     double score;
     int    passed;
     tg_buf out;
+    /* The failing cases as data (results.json extra_data.tilelab_cases, the class summary) and
+     * the one that made the headline (have_head 0: none). */
+    tg_case_verdict head;
+    int    have_head;
+    tg_case_verdict *cases;
+    int    ncases, capcases;
 } tres;
+
+/* Keeps a failing case's verdict in tr (report.c writes them). */
+void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);
 
 typedef struct srow {
     int    done;
@@ -193,6 +212,8 @@ int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
 
 /* session.c */
 void tg_sess_end(gsub *g, gsess *ss, int quit);
+/* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
+int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r);
 
 /* judges.c */

@@ -495,3 +495,39 @@ void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
     }
     free(text);
 }
+
+/* ---------------------------------------------------------------- the safety test's sanitizer run */
+
+void tg_sanitizer_lines(const tg_buf *cap, tg_buf *out)
+{
+    int shown = 0;
+    for (const char *p = cap->s; p && *p && shown < 30;) {
+        const char *e = strchr(p, '\n');
+        int l = (int)(e ? e - p : (long)strlen(p));
+        if (strncmp(p, "=========", 9) == 0) {
+            tg_buf_printf(out, "  %.*s\n", l > 200 ? 200 : l, p);
+            ++shown;
+        }
+        p = e ? e + 1 : NULL;
+    }
+}
+
+void tg_sanitizer_verdict(const tg_buf *cap, const char *tool, tl_verdict *v)
+{
+    tl_verdict_init(v, TL_V_SANITIZER, tool);
+    const char *rep = cap->s ? cap->s : "";
+    /* "========= ERROR SUMMARY: N errors" */
+    const char *sum = strstr(rep, "========= ERROR SUMMARY: ");
+    if (sum)
+        v->count = strtoll(sum + 25, NULL, 10);
+    /* the first line of its own that is not its banner: the error */
+    for (const char *p = rep, *e; p && *p; p = e ? e + 1 : NULL) {
+        e = strchr(p, '\n');
+        if (strncmp(p, "========= ", 10) == 0 && p[10] != ' ' && strncmp(p + 10, "COMPUTE-SANITIZER", 17) != 0 &&
+            strncmp(p + 10, "ERROR SUMMARY", 13) != 0) {
+            int l = (int)(e ? e - p - 10 : (long)strlen(p + 10));
+            snprintf(v->detail, sizeof v->detail, "%.*s", l > 600 ? 600 : l, p + 10);
+            break;
+        }
+    }
+}

@@ -17,5 +17,10 @@ int  tg_oob_pick_case(const grun *R, const tg_variant *v);
 /* The headline for a sanitizer report at size m x k x n: the first access error's kind, matrix,
  * row and column, file and line (and that line of the student's file, read from R->root/labs). */
 void tg_oob_explain(const char *report, const grun *R, int m, int k, int n, tg_buf *head);
+/* compute-sanitizer's report lines ("========= ..."), at most 30, indented, for people. */
+void tg_sanitizer_lines(const tg_buf *cap, tg_buf *out);
+/* Its first error as a verdict: kind sanitizer, pattern the tool, the error's line as detail and
+ * the count of errors it reports. */
+void tg_sanitizer_verdict(const tg_buf *cap, const char *tool, tl_verdict *v);
 
 #endif

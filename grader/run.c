@@ -236,8 +236,10 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     *secs = (tl_now_ms() - t0) / 1000.0;
     tg_stage("report");
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
-    for (int i = 0; i < nt; ++i)
+    for (int i = 0; i < nt; ++i) {
         tg_buf_free(&tr[i].out);
+        free(tr[i].cases);
+    }
     if (!R->keep_work)
         tg_rmtree(g.work);
     char marker[PATH_MAX + 16], line[128];
@@ -271,11 +273,13 @@ static void probe_gpu(grun *R)
     }
     if (!R->lab->nvariants) {
         snprintf(R->gpu_why, sizeof R->gpu_why, "unknown: /dev/nvidia* present; the lab program says whether it finds a device");
+        R->gpu_unknown = 1;
         R->gpu_ok = 1;
         return;
     }
     if (!R->ref_build[0]) {
         snprintf(R->gpu_why, sizeof R->gpu_why, "unknown: the reference build failed, so the device was not tried (%s)", R->ref_why);
+        R->gpu_unknown = 1;
         R->gpu_ok = 1;   /* let the student binary say whether it finds a device */
         return;
     }

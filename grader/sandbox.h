@@ -80,6 +80,8 @@ typedef struct tg_spawn_opts {
     int         seccomp_net;          /* install the network filter before exec (iso->seccomp) */
     int         cpu_seconds;          /* RLIMIT_CPU of every process (0 none): a compiler stuck
                                          in a macro bomb dies, whatever the wall-clock limit   */
+    const char *env[2];               /* more NAME=VALUE for its environment (NULL ends): the
+                                         emulator's verdict channel, TL_EMU_VERDICTS         */
 } tg_spawn_opts;
 
 typedef struct tg_child {
