@@ -215,6 +215,8 @@ void tg_sess_end(gsub *g, gsess *ss, int quit);
 /* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
 int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r);
+/* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
+void tg_judge_product(const gsize *s, const tg_variant *v, const float *P, cres *r);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);

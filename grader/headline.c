@@ -224,3 +224,39 @@ void tg_headline_make(const tl_verdict *v, const char *size, char *out, size_t l
     PUT(" (size %s)", size);
 }
 #undef PUT
+
+void tg_verdict_group(const tl_verdict *v, char *out, size_t len)
+{
+    const struct emu_class *c;
+    int p;
+    switch (v->kind) {
+    case TL_V_CHECKER:
+        p = tl_pattern_from_slug(v->pattern);
+        snprintf(out, len, "wrong result: %s", p >= 0 ? tl_pattern_name((tl_pattern)p) : v->pattern);
+        break;
+    case TL_V_EMULATOR:
+        c = emu_class_of(v);
+        snprintf(out, len, "the emulator: %s", c ? c->words : v->pattern);
+        break;
+    case TL_V_SANITIZER:
+        snprintf(out, len, "compute-sanitizer %s found errors", v->pattern);
+        break;
+    case TL_V_TIMEOUT:
+        snprintf(out, len, "no answer within the wall-clock limit");
+        break;
+    case TL_V_CRASH:
+        snprintf(out, len, "the program ended without answering");
+        break;
+    case TL_V_ERROR:
+        snprintf(out, len, "the program reported an error");
+        break;
+    case TL_V_PROTOCOL:
+        snprintf(out, len, "an answer on fd 4 outside the protocol (%s)", v->pattern);
+        break;
+    case TL_V_NOT_RUN:
+        snprintf(out, len, "not run");
+        break;
+    default:
+        snprintf(out, len, "%s: %s", tl_verdict_kind_name(v->kind) ? tl_verdict_kind_name(v->kind) : "?", v->pattern);
+    }
+}

@@ -19,5 +19,8 @@ int  tg_headline_rank(const tl_verdict *v);
 void tg_headline_make(const tl_verdict *v, const char *size, char *out, size_t len);
 /* A case's reason line ("wrong result: loop bound (4/4 wrong)", "no answer within ..."). */
 void tg_verdict_words(const tl_verdict *v, char *out, size_t len);
+/* The class summary's group of a verdict: its kind and pattern in words ("wrong result: swapped
+ * indices", "the emulator: race on __shared__ memory"), nothing of one student's case. */
+void tg_verdict_group(const tl_verdict *v, char *out, size_t len);
 
 #endif

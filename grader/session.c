@@ -386,9 +386,14 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
         tl_matrix_free(&P);
         return;
     }
-    tl_check_report rep;
-    int bad = tl_check(P.data, s->ref, s->absref, s->m, s->n, s->k, v->tile, s->M.data, s->N.data, &rep);
+    tg_judge_product(s, v, P.data, r);
     tl_matrix_free(&P);
+}
+
+void tg_judge_product(const gsize *s, const tg_variant *v, const float *P, cres *r)
+{
+    tl_check_report rep;
+    int bad = tl_check(P, s->ref, s->absref, s->m, s->n, s->k, v->tile, s->M.data, s->N.data, &rep);
     tl_check_verdict(&rep, &r->v);
     if (!bad) {
         r->st = C_PASS;

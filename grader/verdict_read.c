@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "util.h"
 #include "verdict_read.h"
 
 static int get_str(const cJSON *o, const char *k, char *field, size_t n)
@@ -125,7 +126,9 @@ cJSON *tg_verdict_to_cjson(const tl_verdict *v)
     if (!s)
         return NULL;
     tl_verdict_json(v, s, need);
-    cJSON *o = cJSON_Parse(s);
+    char *clean = tg_utf8_clean(s, strlen(s));   /* a student's bytes: valid UTF-8 in results.json */
     free(s);
+    cJSON *o = clean ? cJSON_Parse(clean) : NULL;
+    free(clean);
     return o;
 }
