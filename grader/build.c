@@ -479,7 +479,7 @@ static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc
     tg_write_atomic(logpath, log.s ? log.s : "", log.len);
     tg_first_errors(&log, &g->build_errors, &g->warnings);
     snprintf(g->log_path, sizeof g->log_path, "%s", logpath);
-    if (rc == 0 && tg_student_warnings(R->lab, &log, &g->warn_lines, &g->build_errors) > 0)
+    if (rc == 0 && (g->fatal_warnings = tg_student_warnings(R->lab, &log, &g->warn_lines, &g->build_errors)) > 0)
         rc = 1;        /* a warning that changes the meaning: the build counts as failed */
     if (rc != 0 && strstr(desc, "wall-clock"))
         tg_buf_printf(&g->build_errors, "  the build was killed at the %.0f s limit\n", BUILD_LIMIT_S);

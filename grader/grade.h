@@ -155,7 +155,8 @@ typedef struct gsub {
     char     emu_build[PATH_MAX];     /* kit check on a GPU: the build folder of the emulated twin */
     char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
     int      timeouts;
-    char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */
+    char     stopped[TG_MAX_VARIANTS][48];   /* variants that hit the time or memory limit: the rest of */
+    int      nstopped;                       /* their cases is not run                                */
     tg_buf   evidence;        /* what the program printed: shown, never believed               */
     unsigned long long printed;
     tg_buf   notes;
@@ -164,6 +165,7 @@ typedef struct gsub {
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
+    int      fatal_warnings;  /* warnings in the student's files that fail the build (tg_student_warnings) */
     int      warnings;
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
@@ -182,6 +184,7 @@ typedef struct tres {
     double score;
     int    passed;
     tg_buf out;
+    tg_buf shown;            /* the lines kit check shows even when the test passed (the work, memcheck) */
     /* The failing cases as data (results.json extra_data.tilelab_cases, the class summary) and
      * the one that made the headline (have_head 0: none). */
     tg_case_verdict head;

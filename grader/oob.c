@@ -456,6 +456,7 @@ void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
         return;
     if (o->pid[i] <= 0) {
         tg_buf_printf(&tr->out, "memcheck not run: cannot start its process (%s)\n", strerror(errno));
+        tg_buf_printf(&tr->shown, "memcheck not run: cannot start its process (%s)\n", strerror(errno));
         return;
     }
     if (!o->reaped[i]) {
@@ -477,6 +478,7 @@ void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
     char *text = tg_read_file(path, 1 << 16, &len);
     if (!text) {
         tg_buf_printf(&tr->out, "memcheck did not report (its process ended without a result)\n");
+        tg_buf_printf(&tr->shown, "memcheck did not report (its process ended without a result)\n");
         return;
     }
     char *body = strchr(text, '\n');
@@ -492,6 +494,7 @@ void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
         tr->score = 0;
     } else {
         tg_buf_add(&tr->out, body, strlen(body));
+        tg_buf_printf(&tr->shown, "%.*s\n", (int)strcspn(body, "\n"), body);   /* what the pass did */
     }
     free(text);
 }

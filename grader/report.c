@@ -152,7 +152,7 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
     if (g->notes.len)
         printf("%s", g->notes.s);
     if (!g->built) {
-        int warned = g->build_errors.s && strstr(g->build_errors.s, "a warning that changes what the program means");
+        int warned = g->fatal_warnings > 0;
         char head[700];
         tg_build_headline(g->build_errors.s, head, sizeof head);
         printf("\nBUILD FAILED: %s\n%s\n%s\n", head[0] ? head : "(no error line in the log)",
@@ -175,19 +175,12 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
             printf("  (%g/%g)", tr[i].score, tr[i].t->points);
         printf("\n");
         if (tr[i].passed) {
-            const char *nr = tr[i].out.s ? strstr(tr[i].out.s, "not run under emulation") : NULL;
-            if (nr)
-                printf("      %.*s\n", (int)strcspn(nr, "\n"), nr);
-            /* The work the kernel did (judges.c, emulated): the figures teach reuse. */
-            const char *wk = tr[i].out.s ? strstr(tr[i].out.s, "\nwork") : NULL;
-            if (wk)
-                printf("      %.*s\n", (int)strcspn(wk + 1, "\n"), wk + 1);
-            /* kit check on a GPU: what its memcheck pass did (oob.c), also when it could not run */
-            const char *mc = tr[i].out.s ? strstr(tr[i].out.s, "memcheck") : NULL;
-            while (mc && mc > tr[i].out.s && mc[-1] != '\n')
-                --mc;
-            if (mc)
-                printf("      %.*s\n", (int)strcspn(mc, "\n"), mc);
+            /* what the judges marked to show anyway: sizes not emulated, the work, memcheck's pass */
+            for (const char *q = tr[i].shown.s; q && *q;) {
+                size_t l = strcspn(q, "\n");
+                printf("      %.*s\n", (int)l, q);
+                q += l + (q[l] == '\n');
+            }
             continue;
         }
         for (const char *q = tr[i].out.s; q && *q;) {

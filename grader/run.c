@@ -110,7 +110,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             tg_buf_add(&log, text, len);
             free(text);
             tg_first_errors(&log, &ignore, &g.warnings);
-            if (tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors) > 0)
+            if ((g.fatal_warnings = tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors)) > 0)
                 g.built = 0;
             tg_buf_free(&ignore);
             tg_buf_free(&log);
@@ -146,7 +146,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         tg_buf_add(&log, text ? text : "", text ? len : 0);
         free(text);
         tg_first_errors(&log, &g.build_errors, &g.warnings);
-        tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
+        g.fatal_warnings = tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
         snprintf(g.log_path, sizeof g.log_path, "%s", R->build_log);
         tg_buf_free(&log);
         g.built = 0;
@@ -238,6 +238,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
     for (int i = 0; i < nt; ++i) {
         tg_buf_free(&tr[i].out);
+        tg_buf_free(&tr[i].shown);
         free(tr[i].cases);
     }
     if (!R->keep_work)

@@ -113,7 +113,8 @@ static int answer_complete(const tg_buf *a, void *vctx)
     if (!nl)
         return a->len > 16384;   /* a verdict line's longest is about 5 KiB */
     size_t line = (size_t)(nl - a->s) + 1;
-    if (strncmp(a->s, "ok", 2) != 0)
+    char word[4];
+    if (sscanf(a->s, "%3s", word) != 1 || strcmp(word, "ok") != 0)   /* only "ok" has a matrix after it */
         return 1;
     if (a->len < line + TL_MAT_HEADER_BYTES)
         return 0;
@@ -205,6 +206,21 @@ static void words_of(cres *r, const gsize *s)
     }
 }
 
+/* The variants whose cases stopped at the time or memory limit: the rest of theirs is not run. */
+static int variant_stopped(const gsub *g, const char *name)
+{
+    for (int i = 0; i < g->nstopped; ++i)
+        if (strcmp(g->stopped[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void stop_variant(gsub *g, const char *name)
+{
+    if (!variant_stopped(g, name) && g->nstopped < TG_MAX_VARIANTS)
+        snprintf(g->stopped[g->nstopped++], sizeof g->stopped[0], "%s", name);
+}
+
 /* Runs one case in the session (started on demand) and judges the answer. */
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r)
 {
@@ -213,9 +229,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     tl_verdict_init(&r->v, TL_V_NONE, "correct");
     char sz[48];
     tg_size_str(sz, sizeof sz, s);
-    char vkey[80];
-    snprintf(vkey, sizeof vkey, " %s ", v->name);
-    if (strstr(g->timed_out_variants, vkey)) {
+    if (variant_stopped(g, v->name)) {
         r->st = C_NOTRUN;
         tl_verdict_init(&r->v, TL_V_NOT_RUN, "after-a-limit");
         snprintf(r->v.detail, sizeof r->v.detail, "an earlier case of %s hit the time or memory limit", v->name);
@@ -252,8 +266,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     if (rc == 2) {
         r->st = C_TIMEOUT;
         g->timeouts++;
-        if (strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
-            strcat(g->timed_out_variants, vkey[0] && g->timed_out_variants[0] ? vkey + 1 : vkey);
+        stop_variant(g, v->name);
         take_note_of_output(ss, r, limit_s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
@@ -273,8 +286,8 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
         r->st = C_DIED;
         if (tg_child_net_killed(&ss->c) && ++g->net_killed == 1)
             snprintf(g->net_where, sizeof g->net_where, "%s at size %s", v->name, sz);
-        if (ss->c.oom && strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
-            strcat(g->timed_out_variants, g->timed_out_variants[0] ? vkey + 1 : vkey);
+        if (ss->c.oom)
+            stop_variant(g, v->name);
         /* the emulator's diagnostic, where it stopped the program, says more than the death */
         if (!channel_verdict(ss, &r->v)) {
             int exited0 = ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status);
@@ -293,11 +306,14 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     char first[512];
     snprintf(first, sizeof first, "%.*s", (int)(linelen < 500 ? linelen : 500), ans.s);
     oneline(first);
-    if (linelen > 8 && memcmp(ans.s, "verdict ", 8) == 0) {
+    char word[16] = "";        /* the answer's first word: ok, error or verdict (CONTRACTS.md section 2) */
+    int at = 0;
+    sscanf(first, "%15s %n", word, &at);
+    if (strcmp(word, "verdict") == 0 && at > 0) {
         /* The program's verdict on its case (CONTRACTS.md section 2): the emulator's diagnostic, or
          * no usable device. Evidence that fails the case, never one that passes it. */
         tl_verdict got;
-        if (tg_verdict_parse(ans.s + 8, linelen - 8, &got) != 0 || got.kind == TL_V_NONE) {
+        if (tg_verdict_parse(ans.s + at, linelen - (size_t)at, &got) != 0 || got.kind == TL_V_NONE) {
             r->st = C_PROTO;
             tl_verdict_init(&r->v, TL_V_PROTOCOL, "bad-verdict");
             tl_verdict_set(r->v.detail, sizeof r->v.detail, first);
@@ -323,14 +339,13 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
             r->v = got;
         }
         words_of(r, s);
-        tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
     }
-    if (strncmp(first, "error ", 6) == 0) {
+    if (strcmp(word, "error") == 0) {
         r->st = C_ERROR;
         tl_verdict_init(&r->v, TL_V_ERROR, "reported");
-        tl_verdict_set(r->v.detail, sizeof r->v.detail, first + 6);
+        tl_verdict_set(r->v.detail, sizeof r->v.detail, first + at);
         words_of(r, s);
         tg_buf_free(&ans);
         return;
@@ -339,10 +354,11 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     /* "ok MS" or "ok -", then under emulation " work L GLD GST SLD SST U": the emulator's counts
      * of the checked run (CONTRACTS.md section 2), judged by judges.c against the lab. */
     char tbuf[64] = "", wbuf[16] = "";
-    int nf = strncmp(first, "ok ", 3) == 0 ? sscanf(first + 3, "%63s %15s", tbuf, wbuf) : 0;
-    if (nf == 2 && strcmp(wbuf, "work") == 0) {
+    int wat = 0;
+    int nf = strcmp(word, "ok") == 0 ? sscanf(first + at, "%63s %15s %n", tbuf, wbuf, &wat) : 0;
+    if (nf == 2 && strcmp(wbuf, "work") == 0 && wat > 0) {
         tl_work_counts *w = &r->work;
-        const char *wp = strstr(first + 3, " work ") + 6;
+        const char *wp = first + at + wat;
         char tail;
         r->have_work = sscanf(wp, "%llu %llu %llu %llu %llu %llu %c", &w->launches, &w->global_loads,
                               &w->global_stores, &w->shared_loads, &w->shared_stores, &w->unchecked_launches,

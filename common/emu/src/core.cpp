@@ -148,8 +148,10 @@ static __thread struct {
     char file[128], matrix[64], access[8];
     int line;
     long long index;
-    bool have_index;
+    bool have_index, have_tid;
+    uint32_t tid;
 } t_facts;
+void diag_thread(uint32_t lin) { t_facts.tid = lin; t_facts.have_tid = true; }
 void diag_at(const char *file, int line) {
     snprintf(t_facts.file, sizeof t_facts.file, "%s", file ? base_name(file) : "");
     t_facts.line = line;
@@ -175,7 +177,7 @@ static void make_verdict(tl_verdict *v, const char *cls, const char *body) {
     Worker *w = t_worker;
     if (w && w->L && tl_emu_cur_thread) {
         const BlockInfo &bi = w->bi;
-        uint32_t lin = tl_emu_cur_tid;
+        uint32_t lin = t_facts.have_tid ? t_facts.tid : tl_emu_cur_tid;   /* the thread the words name */
         v->have_thread = 1;
         v->thread[0] = (int)(lin % bi.bdim.x);
         v->thread[1] = (int)((lin / bi.bdim.x) % bi.bdim.y);
@@ -261,6 +263,10 @@ extern "C" void tl_emu_recover(void) {
     tl_emu::clear_diagnostics();
 }
 
+extern "C" void tl_emu_write_verdict(const tl_verdict *v) {
+    tl_emu::init();
+    if (v) tl_emu::write_verdict(v);
+}
 extern "C" int tl_emu_last_verdict(tl_verdict *v) {
     std::lock_guard<std::mutex> lk(tl_emu::g_mu);
     if (!tl_emu::g_have_diag) return 0;

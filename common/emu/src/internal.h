@@ -71,6 +71,7 @@ void diag_at(const char *file, int line);
 void diag_buffer(const char *access, const char *name, long long index);
 /* The verdict of a diagnostic the fault handler prints itself (not through diag_launch/diag_now). */
 void diag_verdict_raw(const char *cls, const char *body);
+void diag_thread(uint32_t lin);            /* the thread it names (default: the one running) */
 void diag_forget(void);                    /* drops this thread's facts unused */
 void init(void);                           /* idempotent; every API entry calls it */
 void ensure_altstack(void);                /* a signal stack for this host thread */

@@ -237,6 +237,7 @@ static void print_race(Worker *w, const Slot *s, size_t i, int kind, uint16_t a,
         "(write after another thread's read in the same barrier interval: on a GPU the read may see the new value)"};
     diag_at(f, la);
     diag_buffer("", s->site->name, TL_V_UNSET);
+    diag_thread(a);
     diag_launch("race",
                 "%s: element %s of %s, %s\n"
                 "  thread %s %s it at %s:%d\n"
@@ -319,6 +320,7 @@ void report_pending(Worker *w) {
         }
         diag_at(f, p.line);
         diag_buffer("", p.s->site->name, TL_V_UNSET);
+        diag_thread(p.tid);
         diag_launch("uninitialized-shared-read",
                     "%s: element %s of %s, %s\n"
                     "  thread %s reads it at %s:%d, but no thread of the block has written it\n"
