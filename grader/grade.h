@@ -257,6 +257,9 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
  * at a file and line (the path cut to the file's name). "" when errs is empty. */
 void tg_build_headline(const char *errs, char *out, size_t len);
 int  tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
+/* The failed build as a verdict (kind build; pattern duplicate-symbol, tile-width-redefined,
+ * fatal-warning or compile-error; the file and line of the first error; the headline as detail). */
+void tg_build_verdict(const gsub *g, tl_verdict *v);
 void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
 void tg_build_reference(grun *R);

@@ -256,6 +256,14 @@ void tg_verdict_group(const tl_verdict *v, char *out, size_t len)
     case TL_V_NOT_RUN:
         snprintf(out, len, "not run");
         break;
+    case TL_V_POLICY:
+        snprintf(out, len, "POLICY VIOLATION: %s", tl_verdict_pattern_is(v, "network-socket") ? "opened a network socket"
+                 : tl_verdict_pattern_is(v, "links-forbidden") ? "links what a lab file never needs"
+                 : "calls what a lab file never needs");
+        break;
+    case TL_V_BUILD:
+        snprintf(out, len, "build failed: %s", v->pattern);
+        break;
     default:
         snprintf(out, len, "%s: %s", tl_verdict_kind_name(v->kind) ? tl_verdict_kind_name(v->kind) : "?", v->pattern);
     }

@@ -606,6 +606,14 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     tr->graded = 1;
     tr->passed = n == 0 && g->net_killed == 0;
     tr->score = tr->passed ? tr->t->points : 0;
+    if (!tr->passed) {   /* the verdict: what the class summary groups by (the words stay policy.c's) */
+        tl_verdict_init(&tr->head.v, TL_V_POLICY, g->net_killed && !n ? "network-socket"
+                                                  : objects ? "links-forbidden" : "calls-forbidden");
+        tr->head.v.count = n ? n : g->net_killed;
+        snprintf(tr->head.v.detail, sizeof tr->head.v.detail, "%.*s", n ? (int)strcspn(found.s, "\n") : 100,
+                 n ? found.s : g->net_where);
+        tr->have_head = 1;
+    }
     if (n)
         tg_buf_printf(&tr->out, "POLICY VIOLATION: %s link%s or call%s what a lab file never needs (the allow-list: "
                       "math, memory, printing, allocation, the kit's tl_ API, the CUDA runtime a lab uses; no "

@@ -203,6 +203,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             if (!g.built) {
                 tr[i].graded = 1;
                 tg_buf_printf(&tr[i].out, "not run: the build failed\n%s", g.build_errors.s ? g.build_errors.s : "");
+                tg_build_verdict(&g, &tr[i].head.v);     /* the build's verdict heads every test */
+                tr[i].have_head = 1;
                 continue;
             }
             if (tr[i].t->kind == TG_SPEED)
