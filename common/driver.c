@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tilelab.h"
+#include "verdict.h"
 
 #ifdef TL_EMULATED
 /* The emulation runtime (common/emu): permutes thread order, reports diagnostics, counts the work. */
@@ -367,8 +368,10 @@ static void inputs_free(case_inputs *in)
  * barrier, out-of-bounds, ...) replaces a bare CUDA error. Used by the checks and by --serve,
  * so the grader sees exactly what ./kit check sees. */
 static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
-                   char *err, size_t errlen)
+                   tl_verdict *vd, char *err, size_t errlen)
 {
+    if (vd)
+        tl_verdict_init(vd, TL_V_NONE, "correct");
 #ifdef TL_EMULATED
     /* Above TL_EMU_MAX_CHECKED_WORK (512^3) the emulator checks the result only: no shared-memory race
      * checks and no re-runs in other thread orders (the smaller sizes, which every check runs, have
@@ -408,22 +411,37 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && !marked++)
                 at = bits & TL_EMU_UNINIT_LINE;
         }
+        /* the finding as a verdict (CONTRACTS.md section 10); err its words for people */
+        tl_verdict f;
         if (cnt > 0 && poison == cnt && ec.global_stores >= (unsigned long long)cnt) {
-            snprintf(err, errlen, "reading P before writing it: the kernel stored %llu elements, and every "
+            tl_verdict_init(&f, TL_V_EMULATOR, "p-read-before-written");
+            f.count = (long long)ec.global_stores;
+            snprintf(f.detail, sizeof f.detail, "the kernel stored %llu elements, and every "
                      "element of P is still the NaN the kit fills P with before the run, so each store "
                      "wrote a value computed from P itself (P += ..., or beta * P with beta 0: 0 * NaN is "
                      "NaN); the kit does not zero P: sum in a register and store once, "
                      "P[Row * n + Col] = Pvalue", ec.global_stores);
+            snprintf(err, errlen, "reading P before writing it: %.440s", f.detail);
             rc = -1;
             read_p = 1;
         } else if (marked) {
-            snprintf(err, errlen, "reading a local before giving it a value: %zu of %zu elements of P were "
+            tl_verdict_init(&f, TL_V_EMULATOR, "uninitialised-local");
+            f.line = (int)at;
+            f.count = (long long)marked;
+            f.total = (long long)cnt;
+            snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were "
                      "computed from the float declared without a value at line %u of the kernel's file "
                      "(float Pvalue; then Pvalue += ...): the emulator gives it a NaN; on a GPU it holds "
                      "whatever its register held, often 0, so it may pass there by luck: declare it "
                      "float Pvalue = 0;", marked, cnt, (unsigned)at);
+            snprintf(err, errlen, "reading a local before giving it a value: %.440s", f.detail);
             rc = -1;
             read_p = 1;
+        }
+        if (read_p) {
+            tl_emu_write_verdict(&f);
+            if (vd)
+                *vd = f;
         }
     }
     if (wc) {
@@ -440,10 +458,16 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 tl_emu_set_order(mode, seed);
                 rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
                 if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
-                    snprintf(err, errlen, "order-dependent result: P differs when the threads of a "
+                    tl_verdict f;
+                    tl_verdict_init(&f, TL_V_EMULATOR, "order-dependent");
+                    snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
                              "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
                              "the same element of P, as with a wrong index or row stride)",
                              mode == 1 ? "reverse" : "shuffled");
+                    snprintf(err, errlen, "order-dependent result: %.440s", f.detail);
+                    tl_emu_write_verdict(&f);
+                    if (vd)
+                        *vd = f;
                     rc = -1;
                 }
             }
@@ -455,8 +479,11 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     }
     if (rc != 0) {
         char diag[400];
-        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0) {
             snprintf(err, errlen, "%s", diag);
+            if (vd)
+                tl_emu_last_verdict(vd);
+        }
         tl_emu_recover();   /* each case judged alone: the next one runs on a working device */
     }
 #else
@@ -530,7 +557,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, &work, err, sizeof err);
+            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, &work, NULL, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that
@@ -649,6 +676,17 @@ done:
 
 /* ---------------------------------------------------------------- the grader's channel */
 
+/* "verdict JSON" (CONTRACTS.md sections 2 and 10): this program has no usable device. */
+static void answer_no_device(FILE *out)
+{
+    tl_verdict nv;
+    char js[512];
+    tl_verdict_init(&nv, TL_V_ERROR, "no-device");
+    tl_verdict_set(nv.detail, sizeof nv.detail, "no usable CUDA device");
+    tl_verdict_json(&nv, js, sizeof js);
+    fprintf(out, "verdict %s\n", js);
+}
+
 static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
 {
     FILE *in = fdopen(3, "rb"), *out = fdopen(4, "wb");
@@ -666,8 +704,8 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             char *text = NULL;
             if (!lab->preamble)
                 fprintf(out, "error this lab has no device query\n");
-            else if (!dev->present)
-                fprintf(out, "error no usable CUDA device\n");
+            else if (!dev->present)   /* a verdict (CONTRACTS.md section 2): the grader knows better, or not */
+                answer_no_device(out);
             else if (!(text = tl_facts_capture(lab->preamble, &len)))
                 fprintf(out, "error out of memory for the device facts\n");
             else {
@@ -704,9 +742,9 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             why = "matrix dimensions do not match the request";
         else
             why = refusal(v, m, k, n, buf, sizeof buf);
-        if (!why && v->f->on_gpu && !dev->present)
-            why = "no usable CUDA device";
-        if (why) {
+        if (!why && v->f->on_gpu && !dev->present) {   /* a verdict: the grader knows better, or not */
+            answer_no_device(out);
+        } else if (why) {
             fprintf(out, "error %s\n", why);
         } else {
             tl_matrix_alloc(&P, "P", m, n);
@@ -714,6 +752,8 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             tl_stats st = {0};
             int have_time = 0, have_work = 0;
             tl_work_counts work = {0};
+            tl_verdict vd;                /* the case's verdict, when the emulated harness has one */
+            tl_verdict_init(&vd, TL_V_NONE, "correct");
             if (!v->f->on_gpu) {
                 cpu_ctx cc = {v, &M, &N, &P};
                 double t0 = tl_now_ms();
@@ -735,7 +775,7 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 tl_gpu_case gc;
                 rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
                 if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
-                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, err, sizeof err);
+                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, &vd, err, sizeof err);
                 have_work = dev->emulated;
                 if (rc == 0 && timed && !dev->emulated) {
                     int fl;
@@ -744,7 +784,14 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 }
                 tl_gpu_case_free(&gc);
             }
-            if (rc != 0) {
+            if (rc != 0 && vd.kind != TL_V_NONE) {
+                char js[6144];   /* CONTRACTS.md section 2: the case's verdict, one line */
+                vd.m = m, vd.k = k, vd.n = n;
+                if (tl_verdict_json(&vd, js, sizeof js) < sizeof js)
+                    fprintf(out, "verdict %s\n", js);
+                else
+                    fprintf(out, "error %s\n", err);
+            } else if (rc != 0) {
                 for (char *p = err; *p; ++p)
                     if (*p == '\n') *p = ' ';
                 fprintf(out, "error %s\n", err);
