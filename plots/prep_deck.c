@@ -46,6 +46,8 @@ size_t extra_rungs(const dataset *d, long n, const char **out, size_t max)
         int dup = 0;
         for (size_t j = 0; j < k; j++)
             dup |= strcmp(out[j], r->variant) == 0;
+        for (size_t j = 0; j < n_ladder; j++) /* already a rung through the lab table */
+            dup |= strcmp(ladder_order[j], r->variant) == 0;
         if (!dup)
             out[k++] = r->variant;
     }
