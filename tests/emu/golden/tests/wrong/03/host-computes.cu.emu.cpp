@@ -81,7 +81,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
 
 /* One block per tile of Pd. Width is a multiple of TILE_WIDTH here, so Width / TILE_WIDTH is
  * exact; ceil_div says what is meant and stays right in lab 04. */
-static __global__ void ZeroKernel(float *Md, float *Nd, float *Pd, int Width)
+static __global__ void ZeroKernel(float *Md, float *Nd, float *Pd, int Width)  // BUG: differs from the solution here (the header says how)
 {
     if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  Row = (blockIdx.y * TILE_WIDTH + threadIdx.y); [[maybe_unused]] int  Col = (blockIdx.x * TILE_WIDTH + threadIdx.x); { ;
     ;
@@ -107,11 +107,11 @@ static __global__ void ZeroKernel(float *Md, float *Nd, float *Pd, int Width)
 extern "C" int launch_tiled(float *Md, float *Nd, float *Pd, int Width)
 {
     if (Width % TILE_WIDTH != 0)
-        return (int)cudaErrorInvalidValue;
+        return (int)cudaErrorInvalidValue;  // BUG: differs from the solution here (the header says how)
     dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
     dim3 dimGrid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH), 1);
     tl_emu_launch(ZeroKernel, "ZeroKernel", __FILE__, __LINE__, dimGrid,  dimBlock)(Md, Nd, Pd, Width);   /* the decoy */
-    if (cudaDeviceSynchronize() != cudaSuccess)
+    if (cudaDeviceSynchronize() != cudaSuccess)  // BUG: differs from the solution here (the header says how)
         return (int)cudaGetLastError();
     size_t count = (size_t)Width * Width;
     float *h_M = (float *)malloc(sizeof(float) * count), *h_N = (float *)malloc(sizeof(float) * count);

@@ -14,7 +14,7 @@
 
 /* ------------------------------------------------------------------ the kernel */
 
-__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)  // BUG: differs from the solution here (the header says how)
 {
     if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  Row = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  Col = (blockIdx.x * blockDim.x + threadIdx.x); { ;
     ;
@@ -43,7 +43,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
         (tl_emu::gcount(1), Pd)[Row * Width + Col] = Pvalue;
     } } }
 #line 25
- }
+ }  // BUG: differs from the solution here (the header says how)
 }
 
 /* ------------------------------------------------------------------ the launcher */
