@@ -1,0 +1,357 @@
+/* wgmma.cu: lab 08 part (c), the reference: wgmma fed by TMA through an mbarrier pipeline (sm_90a).
+ *
+ * Build:  built by meson with its own target, -gencode arch=compute_90a,code=sm_90a (wgmma and
+ *         setmaxnreg exist only there); on other archs this unit is compiled to a launcher that refuses.
+ * Run:    build/labs/08-tensor-cores/lab08 --variants wgmma_bf16 --sizes 4096
+ *         bash tests/gpu/lab08-on-device.sh          (checks, cuBLAS BF16/TF32, the tile/stage sweep)
+ *
+ * Theory of operation. A block owns a BM x BN tile of P (BM = NCONS x 64 rows, BN columns) and walks
+ * k in steps of BK = 64 (one 128-byte row of BF16, the width of the 128-byte swizzle). It has
+ * NCONS + 1 warpgroups of 128 threads:
+ *   warpgroup 0, the producer: one thread issues, per k step, two TMA copies (the BM x 64 tile of
+ *     Mb and the BN x 64 tile of Nbt) into stage s of a STAGES-deep ring in shared memory; both
+ *     complete on the stage's "full" mbarrier, which it armed with the bytes to expect. Before it
+ *     refills stage s it waits on s's "empty" mbarrier.
+ *   warpgroups 1..NCONS, the consumers: each owns 64 rows of the tile (64 x BN FP32 accumulators in
+ *     registers, BN/2 a thread). Per k step it waits on "full", issues BK/16 = 4 wgmma m64nBNk16
+ *     (A and B read from shared memory through matrix descriptors), commits them as one group, waits
+ *     until at most the newest group is in flight, and then releases the stage the previous group
+ *     read (one arrival a warp on its "empty" mbarrier).
+ * Phases: stage s is used for the u-th time at k step kt = u x STAGES + s. A consumer waits on full[s]
+ * for parity u & 1; the producer, before its u-th fill (u >= 1), waits on empty[s] for parity (u-1) & 1.
+ * The TMA unit swizzles what it writes (SWIZZLE_128B: the 16-byte chunk c of row r lands at chunk
+ * c ^ (r % 8)) and the descriptors tell wgmma the same swizzle (layout type 1); a tile's base must
+ * be 1024-byte aligned. Edges: TMA fills what lies outside the matrix with zeros, so ragged m, n and
+ * k need no guards on the loads; the epilogue guards its stores.
+ * Tunables (measured on the H100 by tests/gpu/lab08-on-device.sh; see the lab README): BN, STAGES,
+ * NCONS, and WG_SETMAXNREG (give the consumers the producer's registers). */
+#include <cuda.h>
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "cuda_check.h"
+#include "lab.h"
+
+#ifndef WG_BN
+#define WG_BN 256 /* columns of P a block owns: the wgmma's N (128 or 256) */
+#endif
+#ifndef WG_STAGES
+#define WG_STAGES 4 /* k steps in flight in shared memory */
+#endif
+#ifndef WG_NCONS
+#define WG_NCONS 2 /* consumer warpgroups, 64 rows each */
+#endif
+#ifndef WG_SETMAXNREG
+#define WG_SETMAXNREG 1
+#endif
+#define WG_BK 64                                   /* one 128-byte swizzle row of BF16 */
+#define WG_BM (WG_NCONS * 64)
+#define WG_THREADS ((WG_NCONS + 1) * 128)
+#define WG_A_BYTES (WG_BM * WG_BK * 2)
+#define WG_B_BYTES (WG_BN * WG_BK * 2)
+#define WG_STAGE_BYTES (WG_A_BYTES + WG_B_BYTES)
+#define WG_SMEM_BYTES (WG_STAGES * WG_STAGE_BYTES + 2 * WG_STAGES * 8 + 1024) /* + barriers + alignment */
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define WG_HAVE_SM90A 1
+#endif
+
+#ifdef WG_HAVE_SM90A
+/* ------------------------------------------------------------------------------- mbarrier and TMA */
+
+__device__ __forceinline__ uint32_t smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+
+__device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(count));
+}
+
+/* The producer's arrival: one arrival, and the bytes the stage's copies will deliver. */
+__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(bar)), "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive(uint64_t *bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(smem_addr(bar)) : "memory");
+}
+
+/* Wait until the phase of parity `parity` of the barrier has completed. */
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n.reg .pred p;\n"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     "selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(smem_addr(bar)), "r"(parity)
+                     : "memory");
+}
+
+/* TMA: the box at (c0 = column, c1 = row) of the tensor map into dst; completes on bar. */
+__device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map, uint64_t *bar, int c0, int c1)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%3, %4}], [%2];\n" ::"r"(smem_addr(dst)),
+                 "l"((uint64_t)map), "r"(smem_addr(bar)), "r"(c0), "r"(c1)
+                 : "memory");
+}
+
+/* ------------------------------------------------------------------------------- wgmma */
+
+/* A shared-memory matrix descriptor: start address, leading-dimension byte offset (unused by a
+ * swizzled K-major tile), stride byte offset 1024 (8 rows of 128 bytes: one swizzle atom), 128-byte swizzle. */
+__device__ __forceinline__ uint64_t wg_desc(const void *tile)
+{
+    uint64_t a = smem_addr(tile);
+    return ((a & 0x3FFFF) >> 4) | ((uint64_t)(16 >> 4) << 16) | ((uint64_t)(1024 >> 4) << 32) | (1ull << 62);
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+/* Wait until at most 0 (all done) or 1 (the newest) committed groups are still in flight. */
+__device__ __forceinline__ void wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait1() { asm volatile("wgmma.wait_group.sync.aligned 1;\n" ::: "memory"); }
+
+/* D (64 x 128, FP32, 64 registers a thread) += A (64 x 16, smem) * B (16 x 128, smem): both K-major, 128-byte swizzle. */
+__device__ __forceinline__ void wgmma_m64n128k16(float *d, uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+                 "}, %64, %65, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+/* D (64 x 256, FP32, 128 registers a thread) += A (64 x 16, smem) * B (16 x 256, smem): both K-major, 128-byte swizzle. */
+__device__ __forceinline__ void wgmma_m64n256k16(float *d, uint64_t desc_a, uint64_t desc_b, int scale_d)
+{
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
+                 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
+                 "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
+                 "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
+                 "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63,"
+                 "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79,"
+                 "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95,"
+                 "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111,"
+                 "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+                 "}, %128, %129, p, 1, 1, 0, 0;\n}\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+                   "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+                   "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+                   "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+                   "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+                   "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+                   "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+                   "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+                   "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+                   "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+                   "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+                   "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+                   "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+                   "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+                   "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+                   "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+}
+
+
+#if WG_BN == 256
+#define WGMMA_OP wgmma_m64n256k16
+#elif WG_BN == 128
+#define WGMMA_OP wgmma_m64n128k16
+#else
+#error "WG_BN must be 128 or 256"
+#endif
+
+/* The compiler must not move the accumulators while a wgmma that writes them is in flight. */
+__device__ __forceinline__ void wg_fence_acc(float *acc)
+{
+#pragma unroll
+    for (int i = 0; i < WG_BN / 2; i++)
+        asm volatile("" : "+f"(acc[i])::"memory");
+}
+#endif /* WG_HAVE_SM90A */
+
+/* ------------------------------------------------------------------------------- the kernel */
+
+static __global__ void __launch_bounds__(WG_THREADS, 1)
+    wgmma_gemm(const __grid_constant__ CUtensorMap tmA, const __grid_constant__ CUtensorMap tmB, float *Pd, int m,
+               int n, int k)
+{
+#ifdef WG_HAVE_SM90A
+    extern __shared__ unsigned char smem_raw[];
+    /* The 128-byte swizzle needs 1024-byte aligned tiles. */
+    unsigned char *smem =
+        smem_raw + ((1024 - (smem_addr(smem_raw) & 1023)) & 1023);
+    unsigned char *sA = smem;                              /* STAGES x (BM x 64) BF16 */
+    unsigned char *sB = smem + WG_STAGES * WG_A_BYTES;      /* STAGES x (BN x 64) BF16 */
+    uint64_t *full = (uint64_t *)(smem + WG_STAGES * WG_STAGE_BYTES);
+    uint64_t *empty = full + WG_STAGES;
+
+    /* Block order: groups of 8 block rows walk the columns together, so their tiles of Nbt stay in L2. */
+    int tiles_m = ceil_div(m, WG_BM), tiles_n = ceil_div(n, WG_BN);
+    int id = blockIdx.x, per_group = 8 * tiles_n;
+    int first_m = (id / per_group) * 8;
+    int group_m = min(tiles_m - first_m, 8);
+    int tm = first_m + (id % per_group) % group_m;
+    int tn = (id % per_group) / group_m;
+    int ktiles = ceil_div(k, WG_BK);
+
+    int wg = threadIdx.x / 128, tid = threadIdx.x % 128;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < WG_STAGES; s++) {
+            mbar_init(&full[s], 1);                /* the producer's arrive.expect_tx */
+            mbar_init(&empty[s], WG_NCONS * 4);    /* one arrival a consumer warp     */
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        /* ---------------- producer */
+#if WG_SETMAXNREG
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
+#endif
+        if (tid == 0) {
+            for (int kt = 0; kt < ktiles; kt++) {
+                int s = kt % WG_STAGES, u = kt / WG_STAGES;
+                if (u > 0)
+                    mbar_wait(&empty[s], (u - 1) & 1);
+                mbar_arrive_expect_tx(&full[s], WG_STAGE_BYTES);
+                tma_load_2d(sA + s * WG_A_BYTES, &tmA, &full[s], kt * WG_BK, tm * WG_BM);
+                tma_load_2d(sB + s * WG_B_BYTES, &tmB, &full[s], kt * WG_BK, tn * WG_BN);
+            }
+        }
+    } else {
+        /* ---------------- consumers */
+#if WG_SETMAXNREG
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
+#endif
+        int c = wg - 1;
+        float acc[WG_BN / 2]; /* the first k step overwrites them (scale-d 0): no zeroing pass */
+        for (int kt = 0; kt < ktiles; kt++) {
+            int s = kt % WG_STAGES, u = kt / WG_STAGES;
+            mbar_wait(&full[s], u & 1);
+            const unsigned char *a = sA + s * WG_A_BYTES + c * 64 * 128; /* this warpgroup's 64 rows */
+            const unsigned char *b = sB + s * WG_B_BYTES;
+            wg_fence_acc(acc);
+            wgmma_fence();
+#pragma unroll
+            for (int kk = 0; kk < WG_BK / 16; kk++) /* 16 BF16 = 32 bytes along the swizzled row */
+                WGMMA_OP(acc, wg_desc(a + kk * 32), wg_desc(b + kk * 32), kt > 0 || kk > 0);
+            wgmma_commit();
+            wg_fence_acc(acc);
+            /* The group just issued may still run; the one before it has finished: release its stage. */
+            wgmma_wait1();
+            if (kt > 0 && tid % 32 == 0)
+                mbar_arrive(&empty[(kt - 1) % WG_STAGES]);
+        }
+        wgmma_wait0();
+        wg_fence_acc(acc);
+
+        /* ---------------- epilogue: the m64nN accumulator layout (warp w holds rows 16w..16w+15:
+         * lane/4 and lane/4 + 8; columns 8j + 2 (lane % 4) and the next one) */
+        int w = tid / 32, lane = tid % 32;
+        int row = tm * WG_BM + c * 64 + w * 16 + lane / 4;
+        int colb = tn * WG_BN + (lane % 4) * 2;
+        int pairs = (n % 2 == 0); /* a float2 store needs an even row length */
+#pragma unroll
+        for (int j = 0; j < WG_BN / 8; j++) {
+            int col = colb + j * 8;
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                int r = row + 8 * h;
+                if (r >= m)
+                    continue;
+                float v0 = acc[j * 4 + 2 * h], v1 = acc[j * 4 + 2 * h + 1];
+                float *p = Pd + (size_t)r * n + col;
+                if (pairs && col + 1 < n) {
+                    *(float2 *)p = make_float2(v0, v1);
+                } else {
+                    if (col < n)
+                        p[0] = v0;
+                    if (col + 1 < n)
+                        p[1] = v1;
+                }
+            }
+        }
+    }
+#endif /* WG_HAVE_SM90A */
+}
+
+/* ------------------------------------------------------------------------------- the launcher */
+
+/* cuTensorMapEncodeTiled through the runtime, so that nothing links libcuda directly. */
+typedef CUresult (*encode_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                              const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                              CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+/* A rows x ldk BF16 matrix, read in boxes of box_rows x 64 with the 128-byte swizzle; zeros outside. */
+static int make_map(CUtensorMap *map, const tl_bf16_bits *base, int rows, int k, int ldk, int box_rows)
+{
+    static encode_fn encode = NULL;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult q;
+        void *fn = NULL;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) !=
+                cudaSuccess ||
+            q != cudaDriverEntryPointSuccess || !fn)
+            return (int)cudaErrorNotSupported;
+        encode = (encode_fn)fn;
+    }
+    cuuint64_t dims[2] = {(cuuint64_t)k, (cuuint64_t)rows};
+    cuuint64_t strides[1] = {(cuuint64_t)ldk * 2};
+    cuuint32_t box[2] = {WG_BK, (cuuint32_t)box_rows};
+    cuuint32_t estr[2] = {1, 1};
+    CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, (void *)base, dims, strides, box, estr,
+                        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? 0 : (int)cudaErrorInvalidValue;
+}
+
+extern "C" int launch_wgmma_bf16(const tl_bf16_bits *Mb, const tl_bf16_bits *Nbt, float *Pd, int m, int k, int n,
+                                 int ldk)
+{
+    int dev = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess)
+        return (int)cudaErrorNoDevice;
+    if (major != 9 || minor != 0) /* wgmma is sm_90a machine code: nothing else can run it */
+        return (int)cudaErrorInvalidDeviceFunction;
+    if (ldk % 8 != 0 || ldk < k)
+        return (int)cudaErrorInvalidValue;
+    CUtensorMap tmA, tmB;
+    int rc = make_map(&tmA, Mb, m, k, ldk, WG_BM);
+    if (rc == 0)
+        rc = make_map(&tmB, Nbt, n, k, ldk, WG_BN);
+    if (rc != 0)
+        return rc;
+    static int attr_set = 0;
+    if (!attr_set) {
+        cudaError_t e = cudaFuncSetAttribute(wgmma_gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, WG_SMEM_BYTES);
+        if (e != cudaSuccess)
+            return (int)e;
+        attr_set = 1;
+    }
+    int blocks = ceil_div(m, WG_BM) * ceil_div(n, WG_BN);
+    wgmma_gemm<<<blocks, WG_THREADS, WG_SMEM_BYTES>>>(tmA, tmB, Pd, m, n, k);
+    return (int)cudaGetLastError();
+}
