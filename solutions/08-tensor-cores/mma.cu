@@ -23,6 +23,7 @@
 
 #include "cuda_check.h"
 #include "lab.h"
+#include "tc-ptx.h"
 
 #define MM_BM 128
 #define MM_BN 128
@@ -32,22 +33,6 @@
 
 /* Byte offset of chunk `c` (8 BF16) of row `r` in a staged tile: the XOR swizzle. */
 __device__ __forceinline__ unsigned swz(int r, int c) { return (unsigned)(r * 128 + ((c ^ (r & 7)) << 4)); }
-
-__device__ __forceinline__ void ldmatrix_x4(unsigned *d, unsigned addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
-                 : "r"(addr));
-}
-
-/* D (16 x 8) += A (16 x 16, row) * B (16 x 8, col), BF16 in, FP32 accumulators. */
-__device__ __forceinline__ void mma_bf16_16816(float *d, const unsigned *a, const unsigned *b)
-{
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
-                 "{%8, %9}, {%0, %1, %2, %3};\n"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
 
 /* The 16-byte chunks of one k step that this thread copies: rows past `rows` or chunks past k are 0. */
 __device__ __forceinline__ void load_chunks(uint4 *v, const __nv_bfloat16 *X, int row0, int rows, int k0, int k,
