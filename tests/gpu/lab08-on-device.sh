@@ -96,7 +96,7 @@ if [ "$MODE" = all ] && command -v ncu > /dev/null; then
         $B/lab08-bench --sizes 1024 --time-sizes "" --only mma_bf16,wmma_bf16,wmma_tf32 > $L/ncu.csv 2>&1
     row "NCU shared-memory bank conflicts at 1024 (kernel, metric, value)"
     grep -E '"l1tex|"smsp' $L/ncu.csv | awk -F'","' '{printf "  %-20s %-62s %s\n", substr($5,1,20), $(NF-2), $NF}' | tr -d '"' >> "$S"
-    conf=$(grep 'mma_bf16_kernel' $L/ncu.csv | grep 'bank_conflicts_pipe_lsu_mem_shared_op_ld' | awk -F'","' '{print $NF}' | tr -d '",')
+    conf=$(grep '"mma_bf16_kernel(' $L/ncu.csv | grep 'bank_conflicts_pipe_lsu_mem_shared_op_ld' | awk -F'","' '{print $NF}' | tr -d '",')
     [ "$conf" = "0" ] && row "  PASS mma_bf16 load bank conflicts = 0" || { row "  FAIL mma_bf16 load bank conflicts = '$conf' (expected 0)"; problems=$((problems + 1)); }
 fi
 
