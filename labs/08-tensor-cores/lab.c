@@ -10,8 +10,8 @@
  * rounding them to BF16 or TF32 is exact and the kit's FP32 bound judges what the tensor cores add:
  * the accumulation. A kernel that accumulates in BF16, or rounds P, fails.
  * Parts (b) and (c) are GPU-only: the emulated build leaves mma.cu and wgmma.cu out and the driver
- * names their variants "GPU only"; wgmma_bf16 needs an sm_90 GPU and the sm_90a build (gpu_archs
- * with 90), else it is absent from the program and named so.
+ * names their variants "GPU only". wgmma_bf16 needs an sm_90 GPU and the sm_90a build (gpu_archs
+ * with 90); elsewhere its launcher refuses (invalid device function) and the other parts still run.
  */
 #include "lab.h"
 #include "lab08-kit.h"
@@ -48,9 +48,7 @@ static int run_bf16(const float *d_M, const float *d_N, float *d_P, int m, int k
 static const bf16_variant v_wmma = {launch_wmma_bf16, TL08_WANT_NB};
 #ifndef TL08_EMULATED
 static const bf16_variant v_mma = {launch_mma_bf16, TL08_WANT_NBT};
-#ifdef TL08_HAVE_WGMMA
 static const bf16_variant v_wgmma = {launch_wgmma_bf16, TL08_WANT_NBT};
-#endif
 #endif
 
 /* The code of each variant; names, constraints and sizes are lab 08's entry in common/labtable.c. */
@@ -59,9 +57,7 @@ static const tl_lab_code code[] = {
     {"wmma_bf16", .gpu = run_bf16, .ctx = &v_wmma},
 #ifndef TL08_EMULATED
     {"mma_bf16", .gpu = run_bf16, .ctx = &v_mma},
-#ifdef TL08_HAVE_WGMMA
     {"wgmma_bf16", .gpu = run_bf16, .ctx = &v_wgmma},
-#endif
 #endif
 #ifdef TL_HAVE_CUBLAS
     {"cublas", .gpu = launch_cublas},

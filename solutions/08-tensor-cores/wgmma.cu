@@ -46,6 +46,9 @@
 #ifndef WG_SETMAXNREG
 #define WG_SETMAXNREG 1
 #endif
+#ifndef TL08_SM90A
+#define TL08_SM90A 1 /* 0: this unit was built without sm_90a machine code (gpu_archs without 90) */
+#endif
 #define WG_BK 64                                   /* one 128-byte swizzle row of BF16 */
 #define WG_BM (WG_NCONS * 64)
 #define WG_THREADS ((WG_NCONS + 1) * 128)
@@ -221,7 +224,7 @@ extern "C" int launch_wgmma_bf16(const tl_bf16_bits *Mb, const tl_bf16_bits *Nbt
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess)
         return (int)cudaErrorNoDevice;
-    if (major != 9 || minor != 0) /* wgmma is sm_90a machine code: nothing else can run it */
+    if (!TL08_SM90A || major != 9 || minor != 0) /* wgmma is sm_90a machine code: nothing else runs it */
         return (int)cudaErrorInvalidDeviceFunction;
     if (ldk % 8 != 0 || ldk < k)
         return (int)cudaErrorInvalidValue;

@@ -3,7 +3,8 @@
 #
 # Run:  from the repository root on the GPU machine (nvcc 13, cuBLAS, ncu, compute-sanitizer):
 #           bash tests/gpu/lab08-on-device.sh            # everything
-#           bash tests/gpu/lab08-on-device.sh speed      # build, check, time (no ncu, no sanitizer)
+#           bash tests/gpu/lab08-on-device.sh speed      # build, check, time (no ncu, no sanitizer, no kit)
+#           bash tests/gpu/lab08-on-device.sh kit        # the kit's programs and ./kit check 08 only
 #       $OUT (default ./gpu-out) receives summary.txt, bench.log, records (lab08-records.csv) and logs.tgz.
 # What:  1. builds tests/gpu/lab08-bench.cu with the solution's wmma.cu and mma.cu (sm_90) and wgmma.cu
 #           (-gencode arch=compute_90a,code=sm_90a) once as the reference configuration and once per
@@ -15,7 +16,10 @@
 #           and SGEMM; 4096 a second time for the spread;
 #        3. ncu: shared-memory bank conflicts of the mma.sync kernel (swizzled: must be 0) and of WMMA;
 #        4. compute-sanitizer racecheck and memcheck on the WMMA and mma.sync kernels at a ragged size;
-#        5. a summary: wgmma_bf16 / cublas_bf16 at 4096 against the 80%.
+#        5. the lab in the kit (MODE all or kit): meson build of lab08, lab08-ref and the known-wrong
+#           programs; the reference passes, the skeleton and every known-wrong file fail with their
+#           class; the kit's timing; ./kit check 08 with the solution's files (pass);
+#        6. a summary: wgmma_bf16 / cublas_bf16 at 4096 against the 80%.
 # Exit:  0 every expectation held, 1 otherwise, 2 build failure, 77 no usable CUDA device.
 set -u
 MODE=${1:-all}
@@ -33,6 +37,7 @@ finish() {
     tar -czf "$FINAL/logs.tgz" -C "$L" . 2>/dev/null
     cp "$S" "$L/bench.log" "$FINAL/" 2>/dev/null
     [ -f "$L/lab08-records.csv" ] && cp "$L/lab08-records.csv" "$FINAL/"
+    [ -f "$L/kit-records.csv" ] && cp "$L/kit-records.csv" "$FINAL/"
     exit "$1"
 }
 
@@ -79,6 +84,7 @@ if command -v cuobjdump > /dev/null; then
 fi
 
 # ------------------------------------------------------------------ 2. check and time
+if [ "$MODE" != kit ]; then
 say "== bench ($(date -u +%T))"
 timeout 300 $B/lab08-bench --sizes 128,64x64x64,1000x17x3,257x129x383,1023x1000x1001,4095x4100x4097,2048 \
     --time-sizes 2048,4096,8192 --records $L/lab08-records.csv 2>&1 | tee $L/bench.log
@@ -88,6 +94,7 @@ rc=${PIPESTATUS[0]}
 say "== spread: 4096 again ($(date -u +%T))"
 timeout 120 $B/lab08-bench --sizes "" --time-sizes 4096 --only wgmma_bf16,wgmma_b256_s3,wgmma_b128_s4,cublas_bf16,cublas_bf16_nn,cublas_tf32 2>&1 | tee -a $L/bench.log
 
+fi
 # ------------------------------------------------------------------ 3. ncu: bank conflicts
 if [ "$MODE" = all ] && command -v ncu > /dev/null; then
     say "== ncu ($(date -u +%T))"
@@ -112,13 +119,62 @@ if [ "$MODE" = all ] && command -v compute-sanitizer > /dev/null; then
     done
 fi
 
+# ------------------------------------------------------------------ 6. the lab in the kit (MODE all or kit)
+# The kit's own programs: lab08-ref on its public sizes (must pass), the skeleton (must fail), every
+# known-wrong file of tests/wrong/08 with its manifest arguments (exit 1, its class named), the kit's
+# timing at 4096 (BF16 conversion included), then ./kit check 08 with the solution's three files copied
+# into labs/08-tensor-cores (must pass; the skeleton is restored after).
+if [ "$MODE" = all ] || [ "$MODE" = kit ]; then
+    say "== kit build ($(date -u +%T))"
+    [ -f tests/gpu/device-env.sh ] && . tests/gpu/device-env.sh >> "$L/run.log" 2>&1
+    KB=build-gpu
+    { meson setup "$KB" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized || meson setup --reconfigure "$KB" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized; } > "$L/kit-build.log" 2>&1
+    W08=$(awk -F'\t' '$2 == "08" { f = $1; sub(/^08\//, "", f); sub(/\.cu$/, "", f); print f }' tests/wrong/manifest.tsv)
+    tg="labs/08-tensor-cores/lab08 solutions/08-tensor-cores/lab08-ref"
+    for w in $W08; do tg="$tg tests/wrong/lab08-wrong-$w"; done
+    # shellcheck disable=SC2086
+    if ! ninja -C "$KB" $tg >> "$L/kit-build.log" 2>&1; then
+        row "FAIL kit build (see kit-build.log)"; grep -E "error" "$L/kit-build.log" | head -20 | tee -a "$S"; problems=$((problems + 1))
+    else
+        row "KIT PROGRAMS"
+        timeout 600 "$KB/solutions/08-tensor-cores/lab08-ref" --no-time > "$L/kit-ref.log" 2>&1; rc=$?
+        [ $rc = 0 ] && row "  PASS lab08-ref public sizes: $(grep -m1 -E '^[0-9]+ passed' $L/kit-ref.log)" \
+            || { row "  FAIL lab08-ref exit $rc: $(grep -m1 -E '^[0-9]+ passed' $L/kit-ref.log)"; grep FAIL $L/kit-ref.log | head -5 >> "$S"; problems=$((problems + 1)); }
+        timeout 300 "$KB/labs/08-tensor-cores/lab08" --no-time --repeat 1 > "$L/kit-skeleton.log" 2>&1; rc=$?
+        [ $rc = 1 ] && row "  PASS skeleton fails: $(grep -m1 -E '^[0-9]+ passed' $L/kit-skeleton.log)" \
+            || { row "  FAIL skeleton exit $rc (expected 1)"; problems=$((problems + 1)); }
+        while IFS=$'\t' read -r file lab expect args emu head; do
+            [ "$lab" = 08 ] || continue
+            name=$(basename "$file" .cu)
+            # shellcheck disable=SC2086
+            timeout 300 "$KB/tests/wrong/lab08-wrong-$name" $args > "$L/wrong-$name.log" 2>&1; rc=$?
+            why=$(grep -m1 -E " FAIL" "$L/wrong-$name.log" | sed -E 's/^ +//; s/  +/ /g' | cut -c1-110)
+            if [ $rc = 1 ] && grep -qE "$expect" "$L/wrong-$name.log"; then row "  PASS wrong $name caught: $why"
+            else row "  FAIL wrong $name exit $rc, expected one of '$expect': $why"; problems=$((problems + 1)); fi
+        done < tests/wrong/manifest.tsv
+        timeout 300 "$KB/solutions/08-tensor-cores/lab08-ref" --sizes 2048,4096 --reps 20 --records "$L/kit-records.csv" > "$L/kit-speed.log" 2>&1
+        row "  KIT TIMING (lab08-ref, BF16 conversion by the kit included):"
+        grep -E "^ +(2048|4096) " "$L/kit-speed.log" | sed 's/^/  /' >> "$S"
+        if [ -x ./kit ]; then
+            say "== ./kit check 08 with the solution ($(date -u +%T))"
+            mkdir -p /tmp/lab08-skel
+            for f in wmma mma wgmma; do cp labs/08-tensor-cores/$f.cu /tmp/lab08-skel/; cp solutions/08-tensor-cores/$f.cu labs/08-tensor-cores/; done
+            timeout 580 ./kit check 08 > "$L/kit-check-solution.log" 2>&1; rc=$?
+            for f in wmma mma wgmma; do cp /tmp/lab08-skel/$f.cu labs/08-tensor-cores/; done
+            [ $rc = 0 ] && row "  PASS ./kit check 08 (solution): $(grep -m1 '^Score' $L/kit-check-solution.log)" \
+                || { row "  FAIL ./kit check 08 (solution) exit $rc: $(grep -m1 '^Score' $L/kit-check-solution.log)"; problems=$((problems + 1)); }
+            grep -E "^(PASS|FAIL|SKIP) " "$L/kit-check-solution.log" | sed 's/^/    /' >> "$S"
+        fi
+    fi
+fi
+
 # ------------------------------------------------------------------ 5. summary
 row "TIMES (median ms, TFLOP/s; checked first)"
 grep ' TIME ' $L/bench.log | awk '{printf "  %-20s %-16s %s ms %s TFLOP/s\n", $1, $2, $5, $(NF-1)}' >> "$S"
 row "PRECISION (max |err| vs the FP64 product of the FP32 inputs, relative Frobenius error; exact = vs the rounded inputs)"
 grep -E ' (PASS|FAIL) ' $L/bench.log | grep -E ' (4096x4096x4096|1023x1000x1001) ' | \
     awk '{printf "  %-18s %-16s %s %s | %s\n", $1, $2, $3, $4, substr($0, index($0, "exact:"))}' >> "$S"
-for sz in 4096; do
+[ "$MODE" = kit ] || for sz in 4096; do
     w=$(grep " ${sz}x${sz}x${sz} *TIME" $L/bench.log | awk '$1=="wgmma_bf16" {print $5}' | sort -n | head -1)
     c=$(grep " ${sz}x${sz}x${sz} *TIME" $L/bench.log | awk '$1=="cublas_bf16" {print $5}' | sort -n | head -1)
     best=$(grep " ${sz}x${sz}x${sz} *TIME" $L/bench.log | awk '$1 ~ /^wgmma/ {print $5, $1}' | sort -n | head -1)
