@@ -1,4 +1,4 @@
-/* KNOWN WRONG (tests/wrong/08/wgmma-nowait.cu): wgmma without its wait: stages released and accumulators read before the wgmma finished */
+/* KNOWN WRONG (tests/wrong/08/wgmma-nowait.cu): wgmma without its wait: each stage is released right after the commit, before the wgmma has read it, and the accumulators are read without wgmma_wait0 */
 /* wgmma.cu: lab 08 part (c), the reference: wgmma fed by TMA through an mbarrier pipeline (sm_90a).
  *
  * Build:  built by meson with its own target, -gencode arch=compute_90a,code=sm_90a (wgmma and
@@ -149,12 +149,12 @@ static __global__ void __launch_bounds__(WG_THREADS, 1)
                 WGMMA_OP(acc, wg_desc(a + kk * 32), wg_desc(b + kk * 32), kt > 0 || kk > 0);
             wgmma_commit();
             wg_fence_acc(acc);
-            /* The group just issued may still run; the one before it has finished: release its stage. */
-            /* BUG: no wgmma_wait1(): the stage is released while the wgmma may still read it */
-            if (kt > 0 && tid % 32 == 0)
-                mbar_arrive(&empty[(kt - 1) % WG_STAGES]);
+            /* BUG: no wgmma_wait: the stage just committed is released at once, while the wgmma of this
+             * step may still be reading it; the producer's next TMA copy overwrites it under the reads. */
+            if (tid % 32 == 0)
+                mbar_arrive(&empty[s]);
         }
-        /* BUG: no wgmma_wait0(): the accumulators are read while the last wgmma may still write them */
+        /* BUG: no wgmma_wait0() either before the accumulators are read */
         wg_fence_acc(acc);
 
         /* ---------------- epilogue: the m64nN accumulator layout (warp w holds rows 16w..16w+15:
