@@ -2,7 +2,12 @@
  * (the device script tests/gpu/lab08-on-device.sh builds and runs it; kit code, not a lab).
  *
  * Run:  lab08-bench [--sizes LIST] [--time-sizes LIST] [--reps N] [--only NAME,...] [--records FILE]
+ *                   [--precision FILE]
  *       sizes W or MxKxN. --sizes are checked only; --time-sizes are checked, then timed.
+ *       --records: the kit's records format (common/CONTRACTS.md section 4, lab "08"): a gemm row per
+ *       timed variant and size, and two ceiling rows, tc_bf16_peak and tc_tf32_peak: the fastest
+ *       cuBLAS BF16 and TF32 rate this run measured (the tensor cores' measured ceilings).
+ *       --precision: one CSV row per checked variant and size (the precision table).
  *
  * For every size: fresh inputs in [-1, 1] made on the GPU from the size and a seed (never zeros),
  * the kit's BF16 copies (round to nearest even; Nbt = N transposed, rows padded to ldk = k rounded up
@@ -319,8 +324,11 @@ static int selected(const char *only, const char *name)
     return 0;
 }
 
-static FILE *records = NULL;
+static FILE *records = NULL, *precision = NULL;
 static int failures = 0;
+/* The fastest cuBLAS BF16 and TF32 runs: the tensor cores' measured ceilings (a ceiling row each). */
+static char peak_row[2][200];
+static double peak_rate[2];
 
 static void one_size(size3 s, int timed, int reps, int warmup, const char *only, cublasHandle_t h, uint64_t seed)
 {
@@ -384,8 +392,8 @@ static void one_size(size3 s, int timed, int reps, int warmup, const char *only,
                "bad %llu worst %.3g, max|err| %.3g, rel %.3g %s\n",
                V->name, sz, pass ? "PASS" : "FAIL", fmt_name[f], ex.bad, bits_to_double(ex.worst_ratio_bits),
                ex.max_abs, fm.bad, bits_to_double(fm.worst_ratio_bits), fm.max_abs, sqrt(fm.err2 / fm.ref2), why);
-        if (records)
-            fprintf(records, "precision,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g\n", V->name, m, k, n, fmt_name[f],
+        if (precision)
+            fprintf(precision, "precision,%s,%d,%d,%d,%s,%s,%.6g,%.6g,%.6g,%.6g,%.6g\n", V->name, m, k, n, fmt_name[f],
                     pass ? "PASS" : "FAIL", ex.max_abs, bits_to_double(ex.worst_ratio_bits), fm.max_abs,
                     bits_to_double(fm.worst_ratio_bits), sqrt(fm.err2 / fm.ref2));
         if (!pass || !timed)
@@ -408,9 +416,15 @@ static void one_size(size3 s, int timed, int reps, int warmup, const char *only,
         double med = ms[reps / 2], tflops = 2.0 * m * (double)k * n / (med * 1e-3) / 1e12;
         printf("%-20s %-16s TIME median %.4f ms (min %.4f max %.4f, %d runs) %.1f TFLOP/s\n", V->name, sz,
                med, ms[0], ms[reps - 1], reps, tflops);
-        if (records)
-            fprintf(records, "gemm,%s,%d,%d,%d,PASS,%d,%.5f,%.5f,%.5f,%.1f\n", V->name, m, k, n, reps, med, ms[0],
-                    ms[reps - 1], tflops * 1000);
+        if (records) /* the kit's header: kind,lab,variant,m,k,n,tile,...,status,reps,median,min,max,gflops,... */
+            fprintf(records, "gemm,08,%s,%d,%d,%d,,,,,,PASS,%d,%.5f,%.5f,%.5f,%.1f,,,,,,,\n", V->name, m, k, n, reps,
+                    med, ms[0], ms[reps - 1], tflops * 1000);
+        int which = !strcmp(V->name, "cublas_bf16") ? 0 : !strcmp(V->name, "cublas_tf32") ? 1 : -1;
+        if (which >= 0 && tflops * 1000 > peak_rate[which]) {
+            peak_rate[which] = tflops * 1000;
+            snprintf(peak_row[which], sizeof peak_row[which], "ceiling,08,%s,%d,%d,%d,,,,,,PASS,%d,%.5f,%.5f,%.5f,%.1f,,,,,,,\n",
+                     which ? "tc_tf32_peak" : "tc_bf16_peak", m, k, n, reps, med, ms[0], ms[reps - 1], tflops * 1000);
+        }
         free(ms);
         CK(cudaEventDestroy(a));
         CK(cudaEventDestroy(b));
@@ -425,7 +439,7 @@ static void one_size(size3 s, int timed, int reps, int warmup, const char *only,
 
 int main(int argc, char **argv)
 {
-    const char *sizes = "128,1000x17x3,257x129x383,1023x1000x1001,2048", *tsizes = "4096", *only = NULL, *rec = NULL;
+    const char *sizes = "128,1000x17x3,257x129x383,1023x1000x1001,2048", *tsizes = "4096", *only = NULL, *rec = NULL, *prec = NULL;
     int reps = 30, warmup = 5;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -433,11 +447,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--time-sizes") && v) tsizes = v, i++;
         else if (!strcmp(a, "--only") && v) only = v, i++;
         else if (!strcmp(a, "--records") && v) rec = v, i++;
+        else if (!strcmp(a, "--precision") && v) prec = v, i++;
         else if (!strcmp(a, "--reps") && v) reps = atoi(v), i++;
         else if (!strcmp(a, "--warmup") && v) warmup = atoi(v), i++;
         else {
             fprintf(stderr, "lab08-bench: unknown option '%s' (options: --sizes, --time-sizes, --only, --records, "
-                            "--reps, --warmup)\n", a);
+                            "--precision, --reps, --warmup)\n", a);
             return 2;
         }
     }
@@ -463,18 +478,38 @@ int main(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     printf("device: %s (sm_%d%d, %d SMs, L2 %d MiB), %s\n", p.name, p.major, p.minor, p.multiProcessorCount,
            p.l2CacheSize >> 20, date);
-    if (rec) {
-        records = fopen(rec, "w");
+    char rec_tmp[1100] = "";
+    if (rec) { /* written to FILE.tmp, renamed when complete */
+        snprintf(rec_tmp, sizeof rec_tmp, "%s.tmp", rec);
+        records = fopen(rec_tmp, "w");
         if (!records) {
-            fprintf(stderr, "lab08-bench: cannot write '%s'\n", rec);
+            fprintf(stderr, "lab08-bench: cannot write '%s': check the folder exists and is writable\n", rec_tmp);
             return 2;
         }
-        fprintf(records, "# device: %s\n# compute_capability: %d.%d\n# sm_count: %d\n# date: %s\n"
-                         "# timing: cuda-events, median of %d after %d warm-ups, L2 not flushed (BF16 inputs at 4096: 64 MiB)\n"
-                         "# rows: gemm,variant,m,k,n,status,reps,median_ms,min_ms,max_ms,gflops\n"
-                         "# rows: precision,variant,m,k,n,format,status,exact_max_abs,exact_worst_ratio,fp64_max_abs,"
-                         "fp64_worst_ratio,fp64_rel_fro\n",
-                p.name, p.major, p.minor, p.multiProcessorCount, date, reps, warmup);
+        int drv = 0, rt = 0;
+        cudaDriverGetVersion(&drv);
+        cudaRuntimeGetVersion(&rt);
+        int sm_khz = 0, mem_khz = 0;
+        cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, 0);
+        cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0);
+        fprintf(records, "# tilelab_records: 3\n# kit_version: 0.1.0\n# device: %s\n# compute_capability: %d.%d\n"
+                         "# sm_count: %d\n# sm_clock_mhz: %d\n# mem_clock_mhz: %d\n# mem_bus_bits: %d\n# l2_bytes: %d\n"
+                         "# driver: %d\n# runtime: %d\n# build_type: release\n# date: %s\n# seed: 1\n# host: unknown\n"
+                         "# timing: cuda-events, median of %d after %d warm-ups, L2 not flushed (BF16 inputs at 4096: 64 MiB > L2)\n"
+                         "# command: tests/gpu/lab08-bench (BF16 conversion before timing, for the kernels and cuBLAS alike)\n%s\n",
+                p.name, p.major, p.minor, p.multiProcessorCount, sm_khz / 1000, mem_khz / 1000, p.memoryBusWidth,
+                p.l2CacheSize, drv, rt, date, reps, warmup,
+                "kind,lab,variant,m,k,n,tile,regs,smem_bytes,occ_calc,occ_api,status,reps,median_ms,min_ms,max_ms,"
+                "gflops,gbps,traffic,dram_bytes,l2_bytes,l1_bytes,shared_bytes,limit");
+    }
+    if (prec) {
+        precision = fopen(prec, "w");
+        if (!precision) {
+            fprintf(stderr, "lab08-bench: cannot write '%s'\n", prec);
+            return 2;
+        }
+        fprintf(precision, "# device: %s\n# date: %s\n# kind,variant,m,k,n,format,status,exact_max_abs,"
+                           "exact_worst_ratio,fp64_max_abs,fp64_worst_ratio,fp64_rel_fro\n", p.name, date);
     }
     cublasHandle_t h;
     CB(cublasCreate(&h));
@@ -483,8 +518,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < nts; i++)
         one_size(ts[i], 1, reps, warmup, only, h, 101 + i);
     cublasDestroy(h);
-    if (records)
-        fclose(records);
+    if (records) {
+        for (int w = 0; w < 2; w++)
+            fputs(peak_row[w], records);
+        if (fclose(records) != 0 || rename(rec_tmp, rec) != 0) {
+            fprintf(stderr, "lab08-bench: could not write '%s'\n", rec);
+            return 2;
+        }
+    }
+    if (precision)
+        fclose(precision);
     printf("lab08-bench: %s\n", failures ? "FAILURES above" : "every checked variant passed");
     return failures ? 1 : 0;
 }

@@ -38,6 +38,7 @@ finish() {
     cp "$S" "$L/bench.log" "$FINAL/" 2>/dev/null
     [ -f "$L/lab08-records.csv" ] && cp "$L/lab08-records.csv" "$FINAL/"
     [ -f "$L/kit-records.csv" ] && cp "$L/kit-records.csv" "$FINAL/"
+    [ -f "$L/lab08-precision.csv" ] && cp "$L/lab08-precision.csv" "$FINAL/"
     exit "$1"
 }
 
@@ -87,7 +88,7 @@ fi
 if [ "$MODE" != kit ]; then
 say "== bench ($(date -u +%T))"
 timeout 300 $B/lab08-bench --sizes 128,64x64x64,1000x17x3,257x129x383,1023x1000x1001,4095x4100x4097,2048 \
-    --time-sizes 2048,4096,8192 --records $L/lab08-records.csv 2>&1 | tee $L/bench.log
+    --time-sizes 2048,4096,8192 --records $L/lab08-records.csv --precision $L/lab08-precision.csv 2>&1 | tee $L/bench.log
 rc=${PIPESTATUS[0]}
 [ "$rc" = 77 ] && { say "no usable CUDA device"; finish 77; }
 [ "$rc" != 0 ] && { row "FAIL bench exit $rc (a check failed: see bench.log)"; problems=$((problems + 1)); }
