@@ -170,8 +170,17 @@ if [ "$MODE" = all ] || [ "$MODE" = kit ]; then
 fi
 
 # ------------------------------------------------------------------ 5. summary
-row "TIMES (median ms, TFLOP/s; checked first)"
-grep ' TIME ' $L/bench.log | awk '{printf "  %-20s %-16s %s ms %s TFLOP/s\n", $1, $2, $5, $(NF-1)}' >> "$S"
+row "TIMES (median ms, TFLOP/s, ratio to cuBLAS BF16 and to cuBLAS TF32 at the same size and pass; checked first)"
+grep ' TIME ' $L/bench.log | awk '
+    { name[NR] = $1; size[NR] = $2; ms[NR] = $5; tf[NR] = $(NF-1)
+      if ($1 == "wgmma_bf16") pass[$2]++          # the first variant of each pass
+      p[NR] = pass[$2]
+      if ($1 == "cublas_bf16") bf[$2, pass[$2]] = $(NF-1)
+      if ($1 == "cublas_tf32") t32[$2, pass[$2]] = $(NF-1) }
+    END { for (i = 1; i <= NR; i++) {
+              b = bf[size[i], p[i]]; t = t32[size[i], p[i]]
+              printf "  %-24s %-16s %8s ms %7s TFLOP/s  %5s of BF16  %5s of TF32\n", name[i], size[i], ms[i], tf[i],
+                     b ? sprintf("%.2f", tf[i] / b) : "-", t ? sprintf("%.2f", tf[i] / t) : "-" } }' >> "$S"
 row "PRECISION (max |err| vs the FP64 product of the FP32 inputs, relative Frobenius error; exact = vs the rounded inputs)"
 grep -E ' (PASS|FAIL) ' $L/bench.log | grep -E ' (4096x4096x4096|1023x1000x1001) ' | \
     awk '{printf "  %-18s %-16s %s %s | %s\n", $1, $2, $3, $4, substr($0, index($0, "exact:"))}' >> "$S"
