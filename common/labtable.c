@@ -257,7 +257,7 @@ const tl_lab_info tl_labs[] = {
             "0.5 is a 2-D register tile that fits 128 registers (1.56); 0.25 is step (b) as written (2.0).\n",
     },
     {
-        TL_LAB_BUILDS("08", "08-tensor-cores"),
+        TL_LAB_BUILDS("08", "08-tensor-cores"), TL_LAB_EMULATED("08"),
         .title = "Tensor cores: the tile of a tile, from WMMA to wgmma, with precision measured",
         .files = {"wmma.cu", "mma.cu", "wgmma.cu", NULL},
         .gpu = 1,

@@ -15,7 +15,8 @@
 
 __device__ __forceinline__ unsigned short tl08_round_bf16(float x)
 {
-    uint32_t b = __float_as_uint(x);
+    uint32_t b;
+    memcpy(&b, &x, sizeof b); /* the bits (also under emulation, which has no __float_as_uint) */
     if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu)) /* NaN: keep it a quiet NaN */
         return (unsigned short)((b >> 16) | 0x40u);
     b += 0x7FFFu + ((b >> 16) & 1u);
@@ -55,6 +56,36 @@ static int ensure(int which, size_t count)
     return 0;
 }
 
+#ifdef TL_EMULATED
+#include <stdlib.h>
+/* tl08_convert_k's work on the host: X copied out, rounded, Y copied in. */
+static int host_convert(const float *X, unsigned short *Y, int rows, int cols, int ldy, int transposed)
+{
+    int out_rows = transposed ? cols : rows, in_cols = transposed ? rows : cols;
+    size_t nin = (size_t)rows * cols, nout = (size_t)out_rows * ldy;
+    float *h_X = (float *)malloc(nin * sizeof(float));
+    unsigned short *h_Y = (unsigned short *)malloc(nout * sizeof(unsigned short));
+    int rc = (!h_X || !h_Y) ? (int)cudaErrorMemoryAllocation : (int)cudaMemcpy(h_X, X, nin * sizeof(float), cudaMemcpyDeviceToHost);
+    for (size_t i = 0; rc == 0 && i < nout; i++) {
+        int r = (int)(i / ldy), c = (int)(i % ldy);
+        float v = 0.0f;
+        if (c < in_cols)
+            v = transposed ? h_X[(size_t)c * cols + r] : h_X[(size_t)r * cols + c];
+        uint32_t b;
+        memcpy(&b, &v, sizeof b);
+        if ((b & 0x7F800000u) == 0x7F800000u && (b & 0x007FFFFFu))
+            h_Y[i] = (unsigned short)((b >> 16) | 0x40u);
+        else
+            h_Y[i] = (unsigned short)((b + 0x7FFFu + ((b >> 16) & 1u)) >> 16);
+    }
+    if (rc == 0)
+        rc = (int)cudaMemcpy(Y, h_Y, nout * sizeof(unsigned short), cudaMemcpyHostToDevice);
+    free(h_X);
+    free(h_Y);
+    return rc;
+}
+#endif
+
 extern "C" int tl08_bf16_inputs(const float *d_M, const float *d_N, int m, int k, int n, int want, tl08_bf16 *out)
 {
     int ldk = (k + 7) / 8 * 8;
@@ -67,12 +98,24 @@ extern "C" int tl08_bf16_inputs(const float *d_M, const float *d_N, int m, int k
         rc = ensure(2, (size_t)n * ldk);
     if (rc != 0)
         return rc;
+#ifdef TL_EMULATED
+    /* Emulated: converted on the host, so that the emulator's counts of the case (kernel stores,
+     * launches) are the student's kernel's alone. */
+    rc = host_convert(d_M, buf[0], m, k, ldk, 0);
+    if (rc == 0 && (want & TL08_WANT_NB))
+        rc = host_convert(d_N, buf[1], k, n, n, 0);
+    if (rc == 0 && (want & TL08_WANT_NBT))
+        rc = host_convert(d_N, buf[2], k, n, ldk, 1);
+    if (rc != 0)
+        return rc;
+#else
     int blocks = 1024, threads = 256;
     tl08_convert_k<<<blocks, threads>>>(d_M, buf[0], m, k, ldk, 0);
     if (want & TL08_WANT_NB)
         tl08_convert_k<<<blocks, threads>>>(d_N, buf[1], k, n, n, 0);
     if (want & TL08_WANT_NBT)
         tl08_convert_k<<<blocks, threads>>>(d_N, buf[2], k, n, ldk, 1);
+#endif
     out->Mb = buf[0];
     out->Nb = (want & TL08_WANT_NB) ? buf[1] : NULL;
     out->Nbt = (want & TL08_WANT_NBT) ? buf[2] : NULL;
