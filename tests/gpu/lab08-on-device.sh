@@ -38,6 +38,7 @@ finish() {
     cp "$S" "$L/bench.log" "$FINAL/" 2>/dev/null
     [ -f "$L/lab08-records.csv" ] && cp "$L/lab08-records.csv" "$FINAL/"
     [ -f "$L/kit-records.csv" ] && cp "$L/kit-records.csv" "$FINAL/"
+    [ -f "$L/kit-ladder.log" ] && cp "$L/kit-ladder.log" "$FINAL/"
     [ -f "$L/lab08-precision.csv" ] && cp "$L/lab08-precision.csv" "$FINAL/"
     exit "$1"
 }
@@ -154,8 +155,16 @@ if [ "$MODE" = all ] || [ "$MODE" = kit ]; then
             else row "  FAIL wrong $name exit $rc, expected one of '$expect': $why"; problems=$((problems + 1)); fi
         done < tests/wrong/manifest.tsv
         timeout 300 "$KB/solutions/08-tensor-cores/lab08-ref" --sizes 2048,4096 --reps 20 --records "$L/kit-records.csv" > "$L/kit-speed.log" 2>&1
+        if ninja -C "$KB" solutions/speed/speed-ref >> "$L/kit-build.log" 2>&1; then
+            timeout 300 "$KB/solutions/speed/speed-ref" --sizes 4096 --reps 20 --repeat 1 \
+                --variants tiled32,warptile,wmma_tf32,wmma_bf16,mma_bf16,wgmma_bf16,cublas > "$L/kit-ladder.log" 2>&1
+            row "  THE KERNEL LADDER (speed-ref at 4096; BF16 conversion included for the BF16 rungs):"
+            grep -E "^ +4096 " "$L/kit-ladder.log" | sed 's/^/  /' | tee -a "$S"
+        else
+            row "  FAIL speed-ref did not build (see kit-build.log)"; problems=$((problems + 1))
+        fi
         row "  KIT TIMING (lab08-ref, BF16 conversion by the kit included):"
-        grep -E "^ +(2048|4096) " "$L/kit-speed.log" | sed 's/^/  /' >> "$S"
+        grep -E "^ +(2048|4096) " "$L/kit-speed.log" | sed 's/^/  /' | tee -a "$S"
         if [ -x ./kit ]; then
             say "== ./kit check 08 with the solution ($(date -u +%T))"
             mkdir -p /tmp/lab08-skel
