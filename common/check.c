@@ -16,6 +16,17 @@ double tl_check_bound(double absref, int k)
     return TL_CHECK_SLACK * (double)k * ldexp(1.0, -24) * absref + 1e-30;
 }
 
+/* Every element within 2^-6 (|M||N|)ij of the reference: what summing, or storing, in BF16 (unit
+ * roundoff 2^-8) leaves, where a wrong index or a missing tile leaves errors of the order of P. */
+static int within_bf16(const float *got, const double *ref, const double *absref, int m, int n)
+{
+    size_t total = (size_t)m * n;
+    for (size_t e = 0; e < total; ++e)
+        if (fabs((double)got[e] - ref[e]) > ldexp(1.0, -6) * absref[e] + 1e-30)
+            return 0;
+    return 1;
+}
+
 static int is_poison(float f)
 {
     uint32_t bits;
@@ -578,6 +589,12 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
                      "a load without its bounds check read past the end of M or N (NaN is put there), "
                      "or an uninitialised value (Pvalue, a tile entry)%s",
                      rep->nonfinite, rep->edge_only ? "; all in the last tile row/column" : "");
+    } else if (rep->nonfinite == 0 && rep->wrong * 2 >= total && k >= 8 && within_bf16(got, ref, absref, m, n)) {
+        rep->pattern = TL_PAT_PRECISION;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "%ld of %ld elements are off by more than FP32 accumulation allows, yet every error is within "
+                 "a few BF16 roundings (2^-6 |M||N|): partial sums kept in BF16, or P rounded to BF16 or FP16",
+                 rep->wrong, total);
     } else if (rep->edge_only && rep->wrong < total) {
         rep->pattern = TL_PAT_EDGE_TILES;
         snprintf(rep->detail, sizeof rep->detail,
@@ -638,6 +655,7 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_WRONG_OPERAND: return "wrong operand";
     case TL_PAT_PHASES: return "phases counted from the wrong dimension";
     case TL_PAT_MISPLACED: return "values stored in the wrong places";
+    case TL_PAT_PRECISION: return "precision lost";
     }
     return "?";
 }
@@ -660,6 +678,7 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_WRONG_DIM: return "M is m x k and N is k x n: M[Row * k + p], N[p * n + Col]";
     case TL_PAT_WRONG_OPERAND: return "P = M * N: the k loop multiplies M[Row][p] (Mds[ty][p]) by N[p][Col] (Nds[p][tx])";
     case TL_PAT_PHASES: return "for (ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph): k is the length of the dot product";
+    case TL_PAT_PRECISION: return "accumulate in FP32 (a float accumulator, FP32 fragments) and store P as FP32; round only the inputs";
     case TL_PAT_MISPLACED: return "store each sum at P[Row * n + Col] of its own row and column (in register tiling, the thread's row offset with the rows, its column offset with the columns)";
     default: return "";
     }
@@ -678,7 +697,7 @@ static const char *const slugs[] = {
     [TL_PAT_RACE] = "race",                 [TL_PAT_GRID_SWAPPED] = "grid-x-y-swapped",
     [TL_PAT_ROW_STRIDE] = "wrong-row-stride", [TL_PAT_WRONG_DIM] = "wrong-dimension",
     [TL_PAT_WRONG_OPERAND] = "wrong-operand", [TL_PAT_PHASES] = "phases-from-wrong-dimension",
-    [TL_PAT_MISPLACED] = "values-in-wrong-places",
+    [TL_PAT_MISPLACED] = "values-in-wrong-places", [TL_PAT_PRECISION] = "precision-lost",
 };
 
 const char *tl_pattern_slug(tl_pattern p)

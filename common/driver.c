@@ -98,6 +98,7 @@ typedef struct case_inputs {
     int      ready, failed;
     uint64_t seed;
     int      m, k, n;
+    int      bf16;              /* inputs on the BF16 grid (lab 08) */
     tl_matrix M, N;
     double  *ref, *absref;
 } case_inputs;
@@ -119,6 +120,10 @@ static int inputs_get(case_inputs *in)
     }
     tl_matrix_fill_random(&in->M, in->seed, 1);
     tl_matrix_fill_random(&in->N, in->seed, 2);
+    if (in->bf16) {
+        tl_matrix_round_bf16(&in->M);
+        tl_matrix_round_bf16(&in->N);
+    }
     tl_reference_gemm(in->M.data, in->N.data, in->ref, in->absref, in->m, in->k, in->n);
     return 0;
 }
@@ -535,7 +540,8 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     for (int s = 0; s < o.sizes.count; ++s) {
         int m = o.sizes.m[s], k = o.sizes.k[s], n = o.sizes.n[s];
         /* Each size gets its own inputs; every variant of a size sees the same ones. */
-        case_inputs in = {.seed = o.seed ^ ((uint64_t)(s + 1) * 0x9E3779B97F4A7C15ull), .m = m, .k = k, .n = n};
+        case_inputs in = {.seed = o.seed ^ ((uint64_t)(s + 1) * 0x9E3779B97F4A7C15ull), .m = m, .k = k, .n = n,
+                          .bf16 = lab->inputs_bf16};
         for (int i = 0; i < nsel; ++i) {
             const tl_variant *v = sel[i];
             case_out co;

@@ -23,6 +23,11 @@ int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamb
         for (int j = 0; j < ncode && !c; ++j)
             if (strcmp(code[j].variant, info->variants[i].name) == 0)
                 c = &code[j];
+        if (!c && info->variants[i].gpu_only) { /* left out of this build (emulated, or no sm_90a) */
+            fprintf(stderr, "lab%s: variant '%s': %s; not in this build\n", id, info->variants[i].name,
+                    info->variants[i].gpu_only);
+            continue;
+        }
         if (!c || (info->variants[i].on_gpu ? !c->gpu : !c->cpu)) {
             fprintf(stderr, "lab%s: lab.c has no %s function for variant '%s' of the lab table; give it one\n",
                     id, info->variants[i].on_gpu ? "GPU" : "CPU", info->variants[i].name);
@@ -42,6 +47,7 @@ int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamb
         return TL_EXIT_USAGE;
     }
     tl_lab lab = {.id = info->id, .name = info->dir, .title = info->title, .variants = vs, .nvariants = nv,
-                  .default_sizes = info->public_sizes, .preamble = preamble, .repeat = info->repeat};
+                  .default_sizes = info->public_sizes, .preamble = preamble, .repeat = info->repeat,
+                  .inputs_bf16 = info->inputs_bf16};
     return tl_lab_main(&lab, argc, argv);
 }

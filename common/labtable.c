@@ -296,6 +296,68 @@ const tl_lab_info tl_labs[] = {
             "full credit reaches the reference's step (c) within 15% (the same kernel with BK 8 is at 1.11);\n"
             "0.5 is a 2-D register tile that fits 128 registers (1.56); 0.25 is step (b) as written (2.0).\n",
     },
+    {
+        TL_LAB_BUILDS("08", "08-tensor-cores"), TL_LAB_EMULATED("08"),
+        .title = "Tensor cores: the tile of a tile, from WMMA to wgmma, with precision measured",
+        .writes = "WMMA (TF32, BF16), mma.sync with ldmatrix and a swizzle, wgmma fed by TMA",
+        .files = {"wmma.cu", "mma.cu", "wgmma.cu", NULL},
+        .gpu = 1,
+        /* Inputs on the BF16 grid (rounding them to BF16 or TF32 is exact), so that the FP32 bound
+         * judges the accumulation; ragged around the fragments (16, 8), the staged tiles (32, 64,
+         * 128, 256) and k not a multiple of 8 (the zero padding of the BF16 copies). */
+        .inputs_bf16 = 1,
+        .public_sizes = "1,7,17,64,129,1000x17x3,33x1025x65,130x7x129,257x129x383,4096x64x8,1023,2048",
+        .repeat = 3,
+        .yardstick = "cublas",
+        .hidden_count = 4, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1, .hidden_rect = 1,
+        .safety_sizes = "65,129x130x131,33x17x9", .speed_size = "4096",
+        .case_limit_s = 20.0, .sanitizer_limit_s = 180.0,
+        TL_VARIANTS(
+            {.name = "wmma_tf32",
+             .what = "(a) WMMA m16n16k8 TF32, FP32 accumulation, 128x128 block tile staged in shared memory",
+             .on_gpu = 1, .tile = 128},
+            {.name = "wmma_bf16", .what = "(a) WMMA m16n16k16 BF16, FP32 accumulation, 128x128 block tile",
+             .on_gpu = 1, .tile = 128},
+            {.name = "mma_bf16", .what = "(b) mma.sync m16n8k16 BF16 through ldmatrix, swizzled 128x64 tiles",
+             .on_gpu = 1, .tile = 128, .gpu_only = "mma.sync: GPU only"},
+            {.name = "wgmma_bf16",
+             .what = "(c) wgmma m64n256k16 fed by TMA, mbarrier pipeline, producer + 2 consumer warpgroups",
+             .on_gpu = 1, .tile = 128, .gpu_only = "wgmma: GPU only (sm_90a)"}
+        ),
+        TL_TESTS(
+            {.name = "WMMA TF32 (wmma_tf32), public sizes", .kind = TL_TEST_PUBLIC, .variant = "wmma_tf32",
+             .points = 10},
+            {.name = "WMMA TF32 (wmma_tf32), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "wmma_tf32", .points = 6},
+            {.name = "WMMA BF16 (wmma_bf16), public sizes", .kind = TL_TEST_PUBLIC, .variant = "wmma_bf16",
+             .points = 10},
+            {.name = "WMMA BF16 (wmma_bf16), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "wmma_bf16", .points = 6},
+            {.name = "mma.sync + ldmatrix (mma_bf16), public sizes", .kind = TL_TEST_PUBLIC, .variant = "mma_bf16",
+             .points = 10},
+            {.name = "mma.sync + ldmatrix (mma_bf16), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "mma_bf16", .points = 6},
+            {.name = "wgmma + TMA (wgmma_bf16), public sizes", .kind = TL_TEST_PUBLIC, .variant = "wgmma_bf16",
+             .points = 12},
+            {.name = "wgmma + TMA (wgmma_bf16), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "wgmma_bf16", .points = 8},
+            {.name = "no shared-memory races (racecheck, wmma_bf16)", .kind = TL_TEST_RACECHECK,
+             .variant = "wmma_bf16", .points = 6},
+            {.name = "memory safety at ragged edges (memcheck, mma_bf16)", .kind = TL_TEST_MEMCHECK,
+             .variant = "mma_bf16", .points = 6},
+            /* Provisional tiers (not yet calibrated against slower kernels): on the H100 the reference
+             * runs at 336 TFLOP/s at 4096 in the kit's timing (BF16 conversion included). */
+            {.name = "speed against the reference (wgmma_bf16)", .kind = TL_TEST_SPEED, .variant = "wgmma_bf16",
+             .points = 15, .tiers = {{1.2, 1.0}, {1.5, 0.75}, {2.0, 0.5}, {3.0, 0.25}}},
+            TL_POLICY_TEST("wmma.cu, mma.cu, wgmma.cu")
+        ),
+        .rubric_notes =
+            "Lab 08's inputs are drawn on the BF16 grid (8 significant bits), so converting them to BF16 or TF32\n"
+            "loses nothing and every variant is judged by the FP32 accumulation bound: a kernel that accumulates\n"
+            "in BF16, or stores P rounded to BF16, fails. mma_bf16 and wgmma_bf16 run on a GPU only (wgmma on\n"
+            "sm_90 only); emulated, they are named and not graded. Speed: the time ratio student / reference\n"
+            "at 4096 on the same GPU, BF16 conversion by the kit included in both.\n",
+    },
 };
 const int tl_nlabs = (int)(sizeof tl_labs / sizeof tl_labs[0]);
 

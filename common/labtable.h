@@ -47,6 +47,8 @@ typedef struct tl_lab_variant {
     int         multiple_of;  /* refuses sizes that are not multiples of this (0: any)         */
     const char *refuse_hint;  /* appended to a refusal: "lab 04 handles any size"              */
     int         max_time_size;/* larger sizes are checked but not timed (0: no limit)          */
+    const char *gpu_only;     /* non-NULL: the emulator cannot run it (mma.sync, wgmma): a build
+                               * without it names it with these words and leaves it out (lab 08) */
     int         off_ladder;   /* 1: not a rung of the kernel ladder (speed-ref, ./kit bench, the
                                * ladder chart): rect16/32 time boundary16/32's tiles again       */
     const char *after;        /* the kit's own rungs (tl_ladder_rungs): the rung it follows
@@ -132,6 +134,9 @@ typedef struct tl_lab_info {
     tl_lab_test tests[TL_LAB_MAX_TESTS];
     int         ntests;
     tl_lab_work work;                     /* what its kernels must do (kernel 0: not judged)  */
+    int         inputs_bf16;              /* 1: inputs drawn on the BF16 grid (8 significant
+                                           * bits; tl_matrix_round_bf16), so that BF16 and TF32
+                                           * kernels are judged by the FP32 bound (lab 08)     */
     const char *rubric_intro;             /* rubric.md: lines under the lab's heading (or NULL) */
     const char *rubric_notes;             /* rubric.md: lines after the lab's table (or NULL)  */
 } tl_lab_info;

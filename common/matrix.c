@@ -96,6 +96,21 @@ void tl_matrix_fill_random(tl_matrix *m, uint64_t seed, uint64_t stream)
     }
 }
 
+/* Each element to the nearest BF16 value (8 significant bits; ties to even), kept as a float. */
+void tl_matrix_round_bf16(tl_matrix *m)
+{
+    size_t count = tl_matrix_count(m);
+    for (size_t i = 0; i < count; ++i) {
+        uint32_t b;
+        memcpy(&b, &m->data[i], sizeof b);
+        if ((b & 0x7F800000u) != 0x7F800000u) {   /* finite: inputs are in [-1, 1] */
+            b += 0x7FFFu + ((b >> 16) & 1u);
+            b &= 0xFFFF0000u;
+        }
+        memcpy(&m->data[i], &b, sizeof b);
+    }
+}
+
 int tl_matrix_guards_broken(const tl_matrix *m, const char **where)
 {
     size_t count = tl_matrix_count(m);

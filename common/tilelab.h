@@ -53,6 +53,7 @@ size_t tl_matrix_count(const tl_matrix *m);
 /* Seeded fill, values in [-1, 1]. stream keeps M and N of one case independent. Refuses
  * (and redraws) a constant or, for square matrices, a symmetric result. */
 void   tl_matrix_fill_random(tl_matrix *m, uint64_t seed, uint64_t stream);
+void   tl_matrix_round_bf16(tl_matrix *m);   /* to the BF16 grid (lab 08's inputs) */
 void   tl_matrix_poison(tl_matrix *m);          /* every element NaN                    */
 /* 0 when both guard zones are intact; otherwise the number of overwritten canaries, and
  * which side in *where ("before" or "after"). */
@@ -124,7 +125,8 @@ typedef enum tl_pattern {
     TL_PAT_WRONG_DIM,       /* M or N indexed with the wrong dimension as its row length */
     TL_PAT_WRONG_OPERAND,   /* P = M*M or N*N: one operand read where the other belongs     */
     TL_PAT_PHASES,          /* the phase loop counted from n or m, not k: terms missing     */
-    TL_PAT_MISPLACED        /* the right values, stored at other elements' places           */
+    TL_PAT_MISPLACED,       /* the right values, stored at other elements' places           */
+    TL_PAT_PRECISION        /* most elements off by a few BF16 ulps: summed or stored in BF16 */
 } tl_pattern;
 
 typedef struct tl_check_report {
@@ -270,6 +272,7 @@ typedef struct tl_lab {
     void (*preamble)(FILE *out);      /* printed before the table (device facts), or NULL */
     int               repeat;     /* checked runs per GPU case (0: 1); runs that disagree bit
                                      for bit expose a race (a missing __syncthreads)       */
+    int               inputs_bf16; /* 1: inputs on the BF16 grid (the lab table's field)   */
 } tl_lab;
 
 /* What a lab's lab.c supplies for one variant: code only; every fact is in the lab table. */

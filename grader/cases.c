@@ -49,6 +49,7 @@ int tg_add_size(grun *R, int m, int k, int n, int hidden)
     gsize *s = &R->sizes[R->nsizes];
     memset(s, 0, sizeof *s);
     s->m = m; s->k = k; s->n = n; s->hidden = hidden;
+    s->bf16 = R->lab && R->lab->inputs_bf16;
     s->seed = tg_mix64(R->seed ^ tg_mix64(((uint64_t)m << 42) ^ ((uint64_t)k << 21) ^ (uint64_t)n));
     return R->nsizes++;
 }
@@ -118,6 +119,10 @@ int tg_prepare_size(gsize *s, char *err, size_t errlen)
     }
     tl_matrix_fill_random(&s->M, s->seed, 1);
     tl_matrix_fill_random(&s->N, s->seed, 2);
+    if (s->bf16) {
+        tl_matrix_round_bf16(&s->M);
+        tl_matrix_round_bf16(&s->N);
+    }
     size_t cnt = (size_t)s->m * s->n;
     s->ref = malloc(cnt * sizeof(double));
     s->absref = malloc(cnt * sizeof(double));

@@ -67,6 +67,7 @@ typedef struct gsize {
     int      m, k, n;
     int      hidden;                  /* 0 public, 1 hidden, 2 the speed case only          */
     uint64_t seed;
+    int      bf16;                    /* inputs on the BF16 grid (the lab's inputs_bf16)  */
     tl_matrix M, N;
     double  *ref, *absref;
     char    *payload;                 /* M and N as matrix files, ready for fd 3            */

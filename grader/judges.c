@@ -90,6 +90,11 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_printf(&tr->out, "%s\n", why);
         return;
     }
+    if (emulated && v && v->gpu_only) {   /* lab 08's mma.sync and wgmma: the emulator does not run them */
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: %s (emulated: this variant is graded on a GPU)\n", v->gpu_only);
+        return;
+    }
     if (!want_hidden && !emulated)
         tg_oob_start(R, g);       /* kit check on a GPU: memcheck, one small case per variant, meanwhile */
     gsess ss = {.build = build, .binary = bin};
@@ -283,6 +288,11 @@ void tg_judge_safety(grun *R, gsub *g, tres *tr)
         return;
     }
     int use_gpu = R->gpu_ok && !R->emulate && R->sanitizer[0];
+    if (!use_gpu && v && v->gpu_only) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: %s (without a GPU this variant's safety is not checked)\n", v->gpu_only);
+        return;
+    }
     if (!use_gpu && !g->emu_built) {
         tr->graded = 0;
         if (R->gpu_ok && !R->sanitizer[0])

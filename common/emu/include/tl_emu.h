@@ -185,6 +185,7 @@ struct Slot {
     void       *data;
     Shadow     *sh;       /* null when race checking is off */
     size_t      n;        /* elements */
+    size_t      esize;    /* bytes of one element */
     long        d0, d1, d2;   /* dimensions as declared (d0 = n for 1-D; 0 for scalars) */
     int         ndim;     /* 0 scalar, 1, 2, 3; -1 extern (dynamic) */
     const Site *site;
@@ -303,6 +304,8 @@ static inline __attribute__((always_inline)) void rcount(const Counters &lc) {
  * memory across the whole loop; this one never returns, and a race-free block never takes it. */
 struct Esc { const uint32_t *ep; };
 [[noreturn]] __attribute__((cold)) void race_escalate(void);
+/* The __shared__ slot holding byte address p and p's element index in it, or null (shared.cpp). */
+const Slot *shared_find(const void *p, size_t *index);
 
 /* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
 static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
@@ -504,8 +507,14 @@ template <class T> struct SPtr {
     using U = typename std::remove_cv<T>::type;
     const Slot *s; U *base; Shadow *sh; long off; int line; Counters *c; const uint32_t *ep; bool esc;
     SPtr() : s(nullptr), base(nullptr), sh(nullptr), off(0), line(0), c(nullptr), ep(nullptr), esc(false) {}
+    /* A pointer carved from a row of a 2-D or 3-D array (float *p = Tile[i]) starts at that row: its
+     * offset is where the row converts to, not the array's start. */
+    template <class R> static long carve_off(const R &r, std::true_type) { return (long)((U *)r - r.d); }
+    template <class R> static long carve_off(const R &, std::false_type) { return 0; }
     template <class R, class = decltype(std::declval<R>().s, std::declval<R>().d)>
-    SPtr(const R &r) : s(r.s), base(r.d), sh(r.sh), off(0), line(r.line), c(r.c), ep(&r.s->blk->epoch), esc(false) {}
+    SPtr(const R &r)
+        : s(r.s), base(r.d), sh(r.sh), off(carve_off(r, std::is_convertible<const R &, U *>{})), line(r.line), c(r.c),
+          ep(&r.s->blk->epoch), esc(false) {}
     SPtr operator()(int l) const { SPtr r = *this; r.line = l; return r; }
     SPtr operator()(int l, Plain p) const { SPtr r = *this; r.line = l; r.sh = nullptr; r.c = p.c; r.esc = p.ro; return r; }
     SPtr operator()(int l, const uint32_t *e) const { SPtr r = *this; r.line = l; r.ep = e; return r; }

@@ -84,6 +84,7 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
     }
     s->data = data;
     s->n = n;
+    s->esize = elem_size;
     s->ndim = ndim;
     s->d0 = ndim >= 1 ? d0 : (long)n;
     s->d1 = d1;
@@ -123,6 +124,24 @@ bool rallw(void) {
         s.allw = true;
     }
     return true;
+}
+
+/* The __shared__ slot of this block that holds byte address p, and p's element index in it; null
+ * when p is not in one (global memory, a local). For code that reaches shared memory through a
+ * plain pointer and checks each element itself (the WMMA shim, include/mma.h). */
+const Slot *shared_find(const void *p, size_t *index) {
+    Worker *w = t_worker;
+    if (!w) return nullptr;
+    const char *c = (const char *)p;
+    for (int k = 0; k < w->nslots; k++) {
+        const Slot &s = w->slots[k];
+        const char *d = (const char *)s.data;
+        if (d && s.esize && c >= d && c < d + s.n * s.esize) {
+            *index = (size_t)(c - d) / s.esize;
+            return &s;
+        }
+    }
+    return nullptr;
 }
 
 void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
