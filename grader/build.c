@@ -219,7 +219,7 @@ static void build_headline(const char *errs, char *out, size_t len, const char *
  * into shown (20 at most); those that change what the program means (a TILE_WIDTH redefined over
  * the build's -DTILE_WIDTH, a variable read before it is set) also into fatal with why. Returns
  * how many are fatal: the build then counts as failed. */
-int tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal)
+int tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal)
 {
     int nfatal = 0, nshown = 0;
     for (const char *p = log->s; p && *p;) {
@@ -241,7 +241,7 @@ int tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_
         if (!strstr(line, "warning"))
             continue;
         const char *file = NULL;
-        for (int i = 0; i < TG_MAX_FILES && lab->files[i] && !file; ++i)
+        for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i] && !file; ++i)
             file = strstr(line, lab->files[i]);
         if (!file)
             continue;
@@ -387,7 +387,7 @@ void tg_build_kit(grun *R)
 /* In a copy of the kit's build, deletes what was made from the student's files (objects such as
  * tiled.cu.o, the emulator's rewritten tiled.emu.cpp and its object): ninja then rebuilds them
  * because they are missing, whatever the files' times say. */
-static const tg_lab *stale_lab;
+static const tl_lab_info *stale_lab;
 static int remove_stale(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st;
@@ -396,7 +396,7 @@ static int remove_stale(const char *path, const struct stat *st, int flag, struc
     const char *base = path + ftw->base;
     if (strncmp(base, "meson-generated_", 16) == 0)
         base += 16;
-    for (int i = 0; i < TG_MAX_FILES && stale_lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && stale_lab->files[i]; ++i) {
         size_t stem = strcspn(stale_lab->files[i], ".");
         if (strncmp(base, stale_lab->files[i], stem) == 0 && base[stem] == '.') {
             unlink(path);
@@ -425,8 +425,8 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
-    char host[TG_MAX_FILES][PATH_MAX + 300], inside[TG_MAX_FILES][PATH_MAX];
-    for (int i = 0, n = 1; i < TG_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
+    char host[TL_LAB_MAX_FILES][PATH_MAX + 300], inside[TL_LAB_MAX_FILES][PATH_MAX];
+    for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
         snprintf(host[i], sizeof host[i], "%s/%s", g->files, R->lab->files[i]);
         if (!tg_is_file(host[i]))
             continue;                  /* missing: the kit's skeleton stays in its place */

@@ -40,7 +40,7 @@ typedef struct occ_q {
     const char   *note;          /* a known configuration's lesson, or NULL                         */
     int           want_rc;
     tl_occ_result want;
-    int           api_blocks;    /* TG_CALC_API: the CUDA API's blocks per SM (-1 not that test)    */
+    int           api_blocks;    /* TL_TEST_CALC_API: the CUDA API's blocks per SM (-1 not that test)    */
 } occ_q;
 
 #ifdef TG_OCC_REFERENCE   /* the hidden configurations need the reference calculator */

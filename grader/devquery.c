@@ -1,4 +1,4 @@
-/* devquery.c: lab 02's device query judged (TG_DEVFACTS). The student's `lab02 --serve` is asked
+/* devquery.c: lab 02's device query judged (TL_TEST_DEVFACTS). The student's `lab02 --serve` is asked
  * `facts` on fd 3 and answers on fd 4 with what print_device_facts wrote to its FILE* (driver.c);
  * the expected facts come from the kit's own query in a process of its own, `tl-device --facts`
  * (the CUDA runtime), or `tl-device-emu --facts` (the emulator's device model) when the lab runs

@@ -131,9 +131,9 @@ static int draw_chart(const grun *R, const char *scores, const char *tests, cons
 
 void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_buf *md, const char *date)
 {
-    const tg_lab *L = R->lab;
+    const tl_lab_info *L = R->lab;
     int bins[BUCKETS] = {0}, graded = 0;
-    int pass[TG_MAX_TESTS] = {0}, ran[TG_MAX_TESTS] = {0};
+    int pass[TL_LAB_MAX_TESTS] = {0}, ran[TL_LAB_MAX_TESTS] = {0};
     reason *rs = calloc(256, sizeof *rs);
     int nr = 0;
     for (int i = 0; i < ns; ++i) {

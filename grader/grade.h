@@ -11,7 +11,7 @@
 #include "tilelab.h"
 #include "verdict.h"
 
-#include "labs.h"
+#include "labtable.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -37,8 +37,8 @@ int tg_path_excluded(const char *rel);
  * whether lab->files[i] was found; notes gets what the student should know (with list_ignored,
  * "ignored: ..." for the other files handed in; kit check's lab folder is not a hand-in).
  * Returns 0 ok, 1 refused (the student's problem: reason in err), -1 grader-side error. */
-int tg_intake(const tg_lab *lab, const char *submission, const char *work,
-              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TL_LAB_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
@@ -74,7 +74,7 @@ typedef struct gsize {
 } gsize;
 
 typedef struct grun {
-    const tg_lab *lab;
+    const tl_lab_info *lab;
     char     root[PATH_MAX], out[PATH_MAX], state[PATH_MAX], pristine[PATH_MAX];
     uint64_t seed;
     int      public_only, jobs, check, emulate, quiet;
@@ -155,7 +155,7 @@ typedef struct gsub {
     char     emu_build[PATH_MAX];     /* kit check on a GPU: the build folder of the emulated twin */
     char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
     int      timeouts;
-    char     stopped[TG_MAX_VARIANTS][48];   /* variants that hit the time or memory limit: the rest of */
+    char     stopped[TL_LAB_MAX_VARIANTS][48];   /* variants that hit the time or memory limit: the rest of */
     int      nstopped;                       /* their cases is not run                                */
     tg_buf   evidence;        /* what the program printed: shown, never believed               */
     unsigned long long printed;
@@ -179,7 +179,7 @@ typedef struct tg_case_verdict {
 } tg_case_verdict;
 
 typedef struct tres {
-    const tg_test *t;
+    const tl_lab_test *t;
     int    graded;           /* 0: not graded (a grader-side reason in output)                */
     double score;
     int    passed;
@@ -208,7 +208,7 @@ uint64_t tg_mix64(uint64_t x);
 int  tg_add_size(grun *R, int m, int k, int n, int hidden);   /* index in R->sizes, or -1 when full */
 void tg_make_hidden_sizes(grun *R);
 int  tg_prepare_size(gsize *s, char *err, size_t errlen);      /* inputs, reference, payload; 0 or -1 */
-int  tg_variant_accepts(const tg_variant *v, const gsize *s);
+int  tg_variant_accepts(const tl_lab_variant *v, const gsize *s);
 void tg_size_str(char *b, size_t l, const gsize *s);
 int  tg_read_seed(const char *path, uint64_t *seed, char *err, size_t errlen);
 int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
@@ -217,9 +217,9 @@ int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
 void tg_sess_end(gsub *g, gsess *ss, int quit);
 /* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
 int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
-void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r);
+void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);
 /* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
-void tg_judge_product(const gsize *s, const tg_variant *v, const float *P, cres *r);
+void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);
@@ -241,9 +241,9 @@ typedef struct tg_work_note {
 #define TG_OOB_PADDING 65536   /* memcheck: bytes after every allocation (oob.c, judges.c); an overrun of a small case is far less */
 #define TG_WORK_EMU_MAX (128.0 * 128 * 128)   /* GPU: the largest size emulated to count the work (a few 10 ms; 256^3 cost ~0.3 s per variant in every kit check) */
 /* One passing case's counts (r->have_work) judged; notes the first breach and the largest case's figures. */
-void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
+void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
 /* GPU: the emulated twin (build.c) runs size s once and its counts are judged. */
-void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn);
+void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
 /* The test's lines about the work: the figures, or "not checked here: WHY". */
 void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
@@ -256,7 +256,7 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
  * name and files, a redefined TILE_WIDTH with its file and line, else the compiler's first error
  * at a file and line (the path cut to the file's name). "" when errs is empty. */
 void tg_build_headline(const char *errs, char *out, size_t len);
-int  tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
+int  tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
 /* The failed build as a verdict (kind build; pattern duplicate-symbol, tile-width-redefined,
  * fatal-warning or compile-error; the file and line of the first error; the headline as detail). */
 void tg_build_verdict(const gsub *g, tl_verdict *v);

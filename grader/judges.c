@@ -78,9 +78,9 @@ static int case_trivial(const gsize *s)
 
 void tg_judge_correctness(grun *R, gsub *g, tres *tr)
 {
-    const tg_test *t = tr->t;
-    const tg_variant *v = tg_variant_find(R->lab, t->variant);
-    int want_hidden = t->kind == TG_CORRECT_HIDDEN;
+    const tl_lab_test *t = tr->t;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
+    int want_hidden = t->kind == TL_TEST_HIDDEN;
     const char *build;
     int emulated;
     char why[600] = "";
@@ -272,9 +272,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
  * the emulated build's diagnostics; without either, not graded. */
 void tg_judge_safety(grun *R, gsub *g, tres *tr)
 {
-    const tg_test *t = tr->t;
-    const tg_variant *v = tg_variant_find(R->lab, t->variant);
-    const char *tool = t->kind == TG_RACECHECK ? "racecheck" : "memcheck";
+    const tl_lab_test *t = tr->t;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
+    const char *tool = t->kind == TL_TEST_RACECHECK ? "racecheck" : "memcheck";
     tl_sizes list;
     char err[600];
     if (!R->lab->safety_sizes || tl_parse_sizes(R->lab->safety_sizes, &list, err, sizeof err) != 0) {
@@ -295,7 +295,7 @@ void tg_judge_safety(grun *R, gsub *g, tres *tr)
     /* memcheck with a gap after every allocation (as kit check's pass, oob.c): M, N and P can lie
      * back to back, and a read past M's end would land in N, inside an allocation, unseen. A
      * compute-sanitizer that refuses --padding ends without running a case: then once without. */
-    int pad = use_gpu && t->kind == TG_MEMCHECK ? TG_OOB_PADDING : 0;
+    int pad = use_gpu && t->kind == TL_TEST_MEMCHECK ? TG_OOB_PADDING : 0;
     gsess ss;
     int all_ok, stored, nfound;
     tg_buf lines = {0}, found = {0};
@@ -400,11 +400,11 @@ again:
 /* Speed: the reference solution's binary and the student's, same GPU, same run, same inputs.
  * The ratio is the larger of the reported medians' ratio and the ratio of the wall-clock
  * times of an untimed request measured here, so a program that lies about its time gains
- * nothing. Credit: full within TG_SPEED_FULL, linear to 0 at TG_SPEED_ZERO, none if wrong. */
+ * nothing. Credit: full within TL_SPEED_FULL, linear to 0 at TL_SPEED_ZERO, none if wrong. */
 void tg_judge_speed(grun *R, gsub *g, tres *tr)
 {
-    const tg_test *t = tr->t;
-    const tg_variant *v = tg_variant_find(R->lab, t->variant);
+    const tl_lab_test *t = tr->t;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
     if (!R->gpu_ok || R->emulate) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "refused (not attempted): speed is measured only on a real GPU; %s\n",
@@ -480,7 +480,7 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
                               t->tiers[i].max_ratio);
             tg_buf_printf(&tr->out, ", none beyond)\n");
         } else {
-            tg_buf_printf(&tr->out, "(full within %.1fx of the reference, none from %.0fx)\n", TG_SPEED_FULL, TG_SPEED_ZERO);
+            tg_buf_printf(&tr->out, "(full within %.1fx of the reference, none from %.0fx)\n", TL_SPEED_FULL, TL_SPEED_ZERO);
         }
         /* Plausibility: a timed request does TL_WARMUP_RUNS + TL_TIMED_RUNS more runs than an
          * untimed one, so the difference of their wall-clock times, measured here, bounds the
@@ -575,7 +575,7 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     int n = 0, objects = 0, unread = 0;
     tg_buf names = {0};
     char objwhy[700] = "";
-    for (int i = 0; g->built && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char obj[PATH_MAX + 400];
         int emu = 0;
         if (!find_object(R, g, R->lab->files[i], obj, sizeof obj, &emu)) {
@@ -590,7 +590,7 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
             ++objects;
         }
     }
-    for (int i = 0; (objects == 0 || unread) && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; (objects == 0 || unread) && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char p[PATH_MAX + 300];         /* the file as taken, else the kit's skeleton built in its place */
         snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
         if (!tg_is_file(p))

@@ -36,16 +36,16 @@
 
 struct tg_oob {
     int   nvar;
-    char  var[TG_MAX_VARIANTS][64];
-    pid_t pid[TG_MAX_VARIANTS];
-    int   reaped[TG_MAX_VARIANTS];
+    char  var[TL_LAB_MAX_VARIANTS][64];
+    pid_t pid[TL_LAB_MAX_VARIANTS];
+    int   reaped[TL_LAB_MAX_VARIANTS];
     char  dir[PATH_MAX];
     double started_ms;
 };
 
 /* ------------------------------------------------------------------ the case */
 
-static int ragged(const tg_variant *v, const gsize *s)
+static int ragged(const tl_lab_variant *v, const gsize *s)
 {
     int t = v->tile > 0 ? v->tile : 16;
     return s->m % t || s->k % t || s->n % t;
@@ -59,7 +59,7 @@ static int distinct_sizes(const gsize *s)
 
 /* The smallest public size of v with some dimension of 4 or more; ragged first, then one whose
  * M, N and P differ in size (so the sanitizer's allocation size names the matrix). -1 none. */
-int tg_oob_pick_case(const grun *R, const tg_variant *v)
+int tg_oob_pick_case(const grun *R, const tl_lab_variant *v)
 {
     int best = -1;
     double best_key = 0;
@@ -379,8 +379,8 @@ static int enabled(const grun *R, gsub *g)
 }
 
 /* One variant's pass, in a child process: its own session, its own case folder. */
-static void run_variant(grun *R, gsub *g, const tg_variant *v, const char *dir) __attribute__((noreturn));
-static void run_variant(grun *R, gsub *g, const tg_variant *v, const char *dir)
+static void run_variant(grun *R, gsub *g, const tl_lab_variant *v, const char *dir) __attribute__((noreturn));
+static void run_variant(grun *R, gsub *g, const tl_lab_variant *v, const char *dir)
 {
     gsub gc = *g;
     memset(&gc.evidence, 0, sizeof gc.evidence);
@@ -474,9 +474,9 @@ void tg_oob_start(grun *R, gsub *g)
     tg_rmtree(o->dir);
     tg_mkdirs(o->dir, 0700);
     fflush(NULL);
-    for (int i = 0; i < R->lab->ntests && o->nvar < TG_MAX_VARIANTS; ++i) {
-        const tg_test *t = &R->lab->tests[i];
-        const tg_variant *v = t->kind == TG_CORRECT_PUBLIC && t->variant ? tg_variant_find(R->lab, t->variant) : NULL;
+    for (int i = 0; i < R->lab->ntests && o->nvar < TL_LAB_MAX_VARIANTS; ++i) {
+        const tl_lab_test *t = &R->lab->tests[i];
+        const tl_lab_variant *v = t->kind == TL_TEST_PUBLIC && t->variant ? tl_lab_variant_find(R->lab, t->variant) : NULL;
         if (!v || !v->on_gpu)
             continue;
         int seen = 0;
@@ -495,7 +495,7 @@ void tg_oob_start(grun *R, gsub *g)
 }
 
 /* After v's public test: its finding (a failure with the headline first), or a line saying it ran. */
-void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
+void tg_oob_collect(grun *R, gsub *g, const tl_lab_variant *v, tres *tr)
 {
     struct tg_oob *o = g->oob;
     if (!o || !tr->graded)

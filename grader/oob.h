@@ -11,9 +11,9 @@
 void tg_oob_start(grun *R, gsub *g);
 /* Waits for v's child and adds its result to v's public test: a finding first, and the test
  * failed; otherwise one line saying what ran. Nothing when the pass did not start. */
-void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr);
+void tg_oob_collect(grun *R, gsub *g, const tl_lab_variant *v, tres *tr);
 /* The public size the pass runs for v (index in R->sizes), or -1. */
-int  tg_oob_pick_case(const grun *R, const tg_variant *v);
+int  tg_oob_pick_case(const grun *R, const tl_lab_variant *v);
 /* The headline for a sanitizer report at size m x k x n: the first access error's kind, matrix,
  * row and column, file and line (and that line of the student's file, read from R->root/labs). */
 void tg_oob_explain(const char *report, const grun *R, int m, int k, int n, tg_buf *head);

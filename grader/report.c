@@ -111,18 +111,18 @@ static cJSON *case_json(const tg_case_verdict *c)
     return o;
 }
 
-static const char *kind_word(tg_kind k)
+static const char *kind_word(tl_test_kind k)
 {
     switch (k) {
-    case TG_CORRECT_PUBLIC: return "correctness";
-    case TG_CORRECT_HIDDEN: return "correctness";
-    case TG_RACECHECK: return "safety";
-    case TG_MEMCHECK: return "safety";
-    case TG_SPEED: return "speed";
-    case TG_CALC: return "calculator";
-    case TG_CALC_API: return "calculator";
-    case TG_POLICY: return "policy";
-    case TG_DEVFACTS: return "device query";
+    case TL_TEST_PUBLIC: return "correctness";
+    case TL_TEST_HIDDEN: return "correctness";
+    case TL_TEST_RACECHECK: return "safety";
+    case TL_TEST_MEMCHECK: return "safety";
+    case TL_TEST_SPEED: return "speed";
+    case TL_TEST_CALC: return "calculator";
+    case TL_TEST_CALC_API: return "calculator";
+    case TL_TEST_POLICY: return "policy";
+    case TL_TEST_DEVFACTS: return "device query";
     }
     return "?";
 }
@@ -201,7 +201,7 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
 
 void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *score_out, double *max_out)
 {
-    const tg_lab *L = R->lab;
+    const tl_lab_info *L = R->lab;
     double score = 0, max = 0;
     for (int i = 0; i < nt; ++i)
         if (tr[i].graded) {
@@ -278,7 +278,7 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
             cJSON_AddNumberToObject(o, "max_score", tr[i].t->points);
             cJSON_AddStringToObject(o, "status", tr[i].passed ? "passed" : "failed");
             cJSON_AddItemToObject(o, "output", jtext(tr[i].out.s ? tr[i].out.s : "", tr[i].out.len));
-            cJSON_AddStringToObject(o, "visibility", tr[i].t->kind == TG_CORRECT_HIDDEN ? "after_published" : "visible");
+            cJSON_AddStringToObject(o, "visibility", tr[i].t->kind == TL_TEST_HIDDEN ? "after_published" : "visible");
             cJSON_AddItemToArray(tests, o);
         } else {
             cJSON_AddNumberToObject(o, "max_score", tr[i].t->points);
@@ -351,7 +351,7 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
                           tr[i].score, tr[i].t->points);
             int lines = 0, max_lines = SUMMARY_LINES;
             for (int j = 0; j < i; ++j)
-                if (tr[i].t->kind == TG_CORRECT_HIDDEN && tr[j].t->kind == TG_CORRECT_PUBLIC && tr[j].graded &&
+                if (tr[i].t->kind == TL_TEST_HIDDEN && tr[j].t->kind == TL_TEST_PUBLIC && tr[j].graded &&
                     !tr[j].passed && strcmp(tr[j].t->variant, tr[i].t->variant) == 0)
                     max_lines = 3;      /* the public test above already explains this variant */
             for (const char *q = tr[i].out.s; q && *q;) {
@@ -467,12 +467,12 @@ int tg_results_test(const cJSON *js, const char *name, double *score, double *ma
 
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s)
 {
-    const tg_lab *L = R->lab;
+    const tl_lab_info *L = R->lab;
     tg_buf csv = {0};
     csv_field(&csv, "student");
     tg_buf_printf(&csv, ",score,max");
     for (int i = 0; i < L->ntests; ++i) {
-        if (R->public_only && !TG_KIND_PUBLIC(L->tests[i].kind))
+        if (R->public_only && !TL_TEST_IS_PUBLIC(L->tests[i].kind))
             continue;
         tg_buf_add(&csv, ",", 1);
         csv_field(&csv, L->tests[i].name);
@@ -517,7 +517,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
             free(why);
             free(who);
             for (int t = 0; t < L->ntests; ++t)
-                if (!R->public_only || TG_KIND_PUBLIC(L->tests[t].kind))
+                if (!R->public_only || TL_TEST_IS_PUBLIC(L->tests[t].kind))
                     tg_buf_add(&csv, ",", 1);
             tg_buf_add(&csv, "\n", 1);
             continue;
@@ -529,7 +529,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf failed = {0};
         int nfailed = 0;
         for (int t = 0; t < L->ntests; ++t) {
-            if (R->public_only && !TG_KIND_PUBLIC(L->tests[t].kind))
+            if (R->public_only && !TL_TEST_IS_PUBLIC(L->tests[t].kind))
                 continue;
             char val[64] = "";
             double sc;

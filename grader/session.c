@@ -217,12 +217,12 @@ static int variant_stopped(const gsub *g, const char *name)
 
 static void stop_variant(gsub *g, const char *name)
 {
-    if (!variant_stopped(g, name) && g->nstopped < TG_MAX_VARIANTS)
+    if (!variant_stopped(g, name) && g->nstopped < TL_LAB_MAX_VARIANTS)
         snprintf(g->stopped[g->nstopped++], sizeof g->stopped[0], "%s", name);
 }
 
 /* Runs one case in the session (started on demand) and judges the answer. */
-void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r)
+void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r)
 {
     memset(r, 0, sizeof *r);
     r->reported_ms = -1;
@@ -410,7 +410,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     tl_matrix_free(&P);
 }
 
-void tg_judge_product(const gsize *s, const tg_variant *v, const float *P, cres *r)
+void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r)
 {
     tl_check_report rep;
     int bad = tl_check(P, s->ref, s->absref, s->m, s->n, s->k, v->tile, s->M.data, s->N.data, &rep);

@@ -211,7 +211,7 @@ int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, t
         free(text);
         return 1;
     }
-    for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char from[PATH_MAX + 400], to[PATH_MAX + 400];
         snprintf(from, sizeof from, "%s/files/%s", dir, R->lab->files[i]);
         snprintf(to, sizeof to, "%s/%s", files_dir, R->lab->files[i]);
@@ -234,7 +234,7 @@ static int take_one(grun *R, const gstudent *s, char *err, size_t errlen)
         snprintf(err, errlen, "cannot make %s (%s)", files, strerror(errno));
         return -1;
     }
-    int found[TG_MAX_FILES];
+    int found[TL_LAB_MAX_FILES];
     tg_buf notes = {0};
     char why[800] = "";
     int rc = tg_intake(R->lab, s->path, work, files, 1, found, &notes, why, sizeof why);

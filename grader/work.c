@@ -13,7 +13,7 @@
  * checked run) against the lab's rule: a case computed on the host or untiled is noted in bad (its
  * first headline) and the test earns no credit; figures keeps the largest case's figures, which
  * ./kit check shows: they teach reuse. */
-void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn)
+void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn)
 {
     if (!R->lab->work.kernel || !r->have_work)
         return;
@@ -35,7 +35,7 @@ void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres
  * the sandbox: the same file, built for the emulator (build.c, want_emu), runs one passing size
  * there and the emulator counts its work. Not a second verdict on correctness: a case that does
  * not pass there leaves the work unjudged, and says why. */
-void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn)
+void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn)
 {
     if (!R->lab->work.kernel)
         return;
@@ -56,7 +56,7 @@ void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *
      * do not stop it, and its own do not count against the GPU program's. */
     int nstopped = g->nstopped, timeouts = g->timeouts;
     g->nstopped = 0;                 /* (its own time-outs write past these: restored below) */
-    char stopped[TG_MAX_VARIANTS][48];
+    char stopped[TL_LAB_MAX_VARIANTS][48];
     memcpy(stopped, g->stopped, sizeof stopped);
     g->timeouts = 0;
     gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = R->lab->emu_binary};

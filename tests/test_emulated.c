@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab_list.h"
 #include "run_capture.h"
 #include "wrong_manifest.h"
 
@@ -21,19 +22,35 @@ typedef struct emu_case {
 
 static void run_emulated(const emu_case *c);
 
+/* From the lab table (tl-lab): every lab with an emulated build, its reference and its skeleton. */
 ParameterizedTestParameters(emulated, program_gets_its_verdict)
 {
-    static emu_case cases[] = {
-        {"lab02-ref-emu", 0, {" 0 failed"}},
-        {"lab03-ref-emu", 0, {" 0 failed"}},
-        {"lab04-ref-emu", 0, {" 0 failed"}},
-        {"lab06-ref-emu", 0, {" 0 failed"}},
-        {"lab02-emu", 1, {"unwritten elements"}},
-        {"lab03-emu", 1, {"unwritten elements"}},
-        {"lab04-emu", 1, {"unwritten elements"}},
-        {"lab06-emu", 1, {"unwritten elements"}},
-    };
-    return cr_make_param_array(emu_case, cases, sizeof cases / sizeof cases[0]);
+    static lab_row labs[LAB_LIST_MAX];
+    static emu_case cases[2 * LAB_LIST_MAX];
+    int n = lab_list_load(TL_LAB, labs, LAB_LIST_MAX), k = 0;
+    if (n < 0)
+        fprintf(stderr, "test_emulated: %s list failed\n", TL_LAB);
+    for (int i = 0; i < n; ++i) {
+        if (!labs[i].emulated)
+            continue;
+        snprintf(cases[k].bin, sizeof cases[k].bin, "%s", strrchr(labs[i].emu_ref_binary, '/') + 1);
+        cases[k].exit_code = 0;
+        snprintf(cases[k++].want[0], sizeof cases[0].want[0], " 0 failed");
+        snprintf(cases[k].bin, sizeof cases[k].bin, "%s", strrchr(labs[i].emu_binary, '/') + 1);
+        cases[k].exit_code = 1;
+        snprintf(cases[k++].want[0], sizeof cases[0].want[0], "unwritten elements");
+    }
+    return cr_make_param_array(emu_case, cases, (size_t)k);
+}
+
+Test(emulated, the_lab_table_lists_emulated_labs, .timeout = 30)
+{
+    static lab_row labs[LAB_LIST_MAX];
+    int n = lab_list_load(TL_LAB, labs, LAB_LIST_MAX), e = 0;
+    cr_assert_gt(n, 0, "%s list failed", TL_LAB);
+    for (int i = 0; i < n; ++i)
+        e += labs[i].emulated;
+    cr_assert_gt(e, 0, "the lab table marks no lab emulated");
 }
 
 /* The known-wrong submissions' emulated twins (tests/wrong/manifest.tsv, its emulated column). */

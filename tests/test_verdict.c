@@ -170,7 +170,7 @@ Test(verdict, every_kind_has_a_name_that_reads_back, .timeout = 10)
 
 #include "grade.h"
 #include "headline.h"
-#include "labs.h"
+#include "labtable.h"
 
 /* What a consumer makes of one case: its rank, headline and class-summary group. */
 typedef struct seen {
@@ -179,7 +179,7 @@ typedef struct seen {
     int  explain_reworded;
 } seen;
 
-static seen judge(const gsize *s, const tg_variant *v, const float *P)
+static seen judge(const gsize *s, const tl_lab_variant *v, const float *P)
 {
     cres r;
     memset(&r, 0, sizeof r);
@@ -196,9 +196,9 @@ static seen judge(const gsize *s, const tg_variant *v, const float *P)
 
 Test(verdict, a_reworded_checker_message_changes_no_ranking_summary_or_headline, .timeout = 60)
 {
-    const tg_lab *L = tg_lab_find("03");
+    const tl_lab_info *L = tl_lab_find("03");
     cr_assert_not_null(L);
-    const tg_variant *v = tg_variant_find(L, "tiled16");
+    const tl_lab_variant *v = tl_lab_variant_find(L, "tiled16");
     cr_assert_not_null(v);
     gsize s = {.m = 64, .k = 64, .n = 64, .seed = 7};
     char err[300];
@@ -260,7 +260,7 @@ Test(verdict, a_hostile_verdict_leaves_no_raw_escape_in_summary_md_or_html, .tim
     cr_assert_not_null(mkdtemp(dir));
     grun *R = calloc(1, sizeof *R);
     cr_assert_not_null(R);
-    R->lab = tg_lab_find("03");
+    R->lab = tl_lab_find("03");
     snprintf(R->root, sizeof R->root, "%s", TL_SOURCE_ROOT);
     snprintf(R->out, sizeof R->out, "%s", dir);
     snprintf(R->state, sizeof R->state, "%s", dir);
