@@ -504,6 +504,15 @@ double tl_test_speed_credit(const tl_lab_test *t, double ratio)
 int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
                   char *headline, size_t hlen, char *figures, size_t flen)
 {
+    return tl_work_judge_why(lab, tile, m, k, n, c, headline, hlen, figures, flen, NULL);
+}
+
+int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
+                      char *headline, size_t hlen, char *figures, size_t flen, const char **pattern)
+{
+    const char *why_none;
+    if (!pattern)
+        pattern = &why_none;
     char hb[8], fb[8];
     if (!headline) { headline = hb; hlen = sizeof hb; }
     if (!figures) { figures = fb; flen = sizeof fb; }
@@ -540,11 +549,13 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
     if (c->launches == 0) {
         snprintf(headline, hlen, "host-side computation: no kernel ran at %d x %d x %d; P was computed on the host "
                  "(the lab asks for a kernel, launched by the launcher, to compute it)", m, k, n);
+        *pattern = "host-side-computation";
         return 1;
     }
     if (c->unchecked_launches) {
         snprintf(headline, hlen, "the emulator's race checking was switched off for %llu launch%s: a run that "
                  "cannot be checked earns no credit", c->unchecked_launches, c->unchecked_launches == 1 ? "" : "es");
+        *pattern = "unchecked-launches";
         return 1;
     }
     if ((double)c->global_stores < pelems || (double)c->global_loads < inputs) {
@@ -553,6 +564,7 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
                  "counts the kernel's accesses written Md[i], Nd[i], Pd[i])",
                  c->launches == 1 ? "" : "s", c->global_stores, c->global_stores == 1 ? "" : "s", pelems,
                  c->global_loads, inputs, m, k, n);
+        *pattern = "host-side-computation";
         return 1;
     }
     if (!lab->work.tiled || tile <= 0)
@@ -570,6 +582,7 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
                  most / fma, c->global_loads / tiled,
                  gpf > 1.5 ? "as if every multiply-add loaded both operands from global memory (lab 02's kernel)"
                            : "the tiles are not reused TILE_WIDTH times");
+        *pattern = "not-tiled";
         return 1;
     }
     if (c->shared_stores < c->global_loads || c->shared_loads == 0) {
@@ -577,6 +590,7 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
                  "loads, %llu shared stores, %llu shared loads): each element loaded from global memory goes to a "
                  "__shared__ tile, and the multiply-adds read the tiles", m, k, n, c->global_loads,
                  c->shared_stores, c->shared_loads);
+        *pattern = "not-staged-in-shared";
         return 1;
     }
     return 0;

@@ -183,6 +183,11 @@ double tl_test_speed_credit(const tl_lab_test *t, double ratio);
  * Both may be NULL. */
 int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
                   char *headline, size_t hlen, char *figures, size_t flen);
+/* The same, and where the work is not what the lab asks, *pattern (may be NULL) the verdict's
+ * identifier (CONTRACTS.md section 10, kind work): host-side-computation, unchecked-launches,
+ * not-tiled or not-staged-in-shared. */
+int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
+                      char *headline, size_t hlen, char *figures, size_t flen, const char **pattern);
 
 /* labrubric.c: grader/rubric.md, written from the table (tl-lab rubric). */
 void tl_lab_rubric(FILE *out);

@@ -11,6 +11,7 @@ static const char *const kind_names[TL_V_KINDS] = {
     [TL_V_SANITIZER] = "sanitizer", [TL_V_TIMEOUT] = "timeout",   [TL_V_CRASH] = "crash",
     [TL_V_ERROR] = "error",         [TL_V_PROTOCOL] = "protocol", [TL_V_NOT_RUN] = "not-run",
     [TL_V_NOT_GRADED] = "not-graded", [TL_V_POLICY] = "policy",   [TL_V_BUILD] = "build",
+    [TL_V_WORK] = "work",
 };
 
 const char *tl_verdict_kind_name(tl_verdict_kind kind)

@@ -32,6 +32,7 @@ typedef enum tl_verdict_kind {
     TL_V_NOT_GRADED,   /* the grader lacked something: never the student's fault ("not-graded") */
     TL_V_POLICY,       /* the submission breaks a rule of the lab's policy ("policy")           */
     TL_V_BUILD,        /* the submission does not build ("build")                               */
+    TL_V_WORK,         /* right results, computed the wrong way (the work judge) ("work")        */
     TL_V_KINDS
 } tl_verdict_kind;
 

@@ -233,6 +233,8 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api);
 typedef struct tg_work_note {
     int    judged, bad;               /* cases whose counts were judged; of them, not as the lab asks */
     char   headline[480];             /* the first such case's reason                                 */
+    const char *pattern;              /* ... as a verdict's pattern (tl_work_judge_why)               */
+    char   size[48];                  /* ... and its size                                             */
     char   figures[480];              /* the largest judged case's figures                            */
     double figures_work;
     char   figures_size[48];

@@ -268,6 +268,12 @@ void tg_verdict_group(const tl_verdict *v, char *out, size_t len)
     case TL_V_BUILD:
         snprintf(out, len, "build failed: %s", v->pattern);
         break;
+    case TL_V_WORK:
+        snprintf(out, len, "no credit: %s", tl_verdict_pattern_is(v, "host-side-computation") ? "host-side computation"
+                 : tl_verdict_pattern_is(v, "unchecked-launches") ? "race checking switched off"
+                 : tl_verdict_pattern_is(v, "not-staged-in-shared") ? "not tiled (no shared-memory tiles)"
+                 : tl_verdict_pattern_is(v, "not-tiled") ? "not tiled" : v->pattern);
+        break;
     default:
         snprintf(out, len, "%s: %s", tl_verdict_kind_name(v->kind) ? tl_verdict_kind_name(v->kind) : "?", v->pattern);
     }

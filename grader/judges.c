@@ -240,6 +240,15 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             tr->passed = 0;
             tr->score = 0;
             tg_buf_printf(&tr->out, "no credit: %s\n", wn.headline);
+            tl_verdict wv;   /* as data: the test's headline verdict where no case failed */
+            tl_verdict_init(&wv, TL_V_WORK, wn.pattern ? wn.pattern : "");
+            tl_verdict_set(wv.detail, sizeof wv.detail, wn.headline);
+            tg_tres_add_case(tr, wn.size, &wv);
+            if (!head[0]) {
+                tr->head.v = wv;
+                snprintf(tr->head.size, sizeof tr->head.size, "%s", wn.size);
+                tr->have_head = 1;
+            }
         }
         tg_buf_printf(&tr->out, "%d of %d %s sizes correct%s%s\n", pass, total, want_hidden ? "hidden" : "public",
                       emulated ? " (emulated GPU: correctness only)" : "",

@@ -18,10 +18,15 @@ void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const 
     if (!R->lab->work.kernel || !r->have_work)
         return;
     char head[480], fig[480], sz[48];
-    int bad = tl_work_judge(R->lab, v->tile, s->m, s->k, s->n, &r->work, head, sizeof head, fig, sizeof fig);
+    const char *pattern = NULL;
+    int bad = tl_work_judge_why(R->lab, v->tile, s->m, s->k, s->n, &r->work, head, sizeof head, fig, sizeof fig,
+                                &pattern);
     wn->judged++;
-    if (bad && !wn->bad++)
+    if (bad && !wn->bad++) {
         snprintf(wn->headline, sizeof wn->headline, "%s", head);
+        wn->pattern = pattern;
+        tg_size_str(wn->size, sizeof wn->size, s);
+    }
     double work = (double)s->m * s->k * s->n;
     if (work >= wn->figures_work) {
         wn->figures_work = work;

@@ -315,3 +315,27 @@ Test(verdict, a_hostile_verdict_leaves_no_raw_escape_in_summary_md_or_html, .tim
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     (void)!system(cmd);
 }
+
+/* The work judge's verdict patterns (kind work): what the manifest's 'work' rows name. */
+Test(verdict, the_work_judge_names_its_pattern, .timeout = 10)
+{
+    const tl_lab_info *l3 = tl_lab_find("03");
+    cr_assert_not_null(l3);
+    char head[400];
+    const char *p = NULL;
+    int w = 64;
+    tl_work_counts none = {0};
+    tl_work_counts naive = {1, 2ULL * w * w * w, (unsigned long long)w * w, 0, 0, 0};
+    tl_work_counts unchecked = {1, 2ULL * w * w * w, (unsigned long long)w * w, 0, 0, 1};
+    cr_assert_eq(tl_work_judge_why(l3, 16, w, w, w, &none, head, sizeof head, NULL, 0, &p), 1);
+    cr_assert_str_eq(p, "host-side-computation");
+    cr_assert_eq(tl_work_judge_why(l3, 16, w, w, w, &naive, head, sizeof head, NULL, 0, &p), 1);
+    cr_assert_str_eq(p, "not-tiled");
+    cr_assert_eq(tl_work_judge_why(l3, 16, w, w, w, &unchecked, head, sizeof head, NULL, 0, &p), 1);
+    cr_assert_str_eq(p, "unchecked-launches");
+    tl_verdict v;
+    char g[160];
+    tl_verdict_init(&v, TL_V_WORK, "not-tiled");
+    tg_verdict_group(&v, g, sizeof g);
+    cr_assert_str_eq(g, "no credit: not tiled");
+}
