@@ -170,6 +170,9 @@ const tl_lab_info tl_labs[] = {
         TL_LAB_BUILDS("05", "05-occupancy-study"),
         .title = "Occupancy: a calculator, then a measured sweep",
         .files = {"occupancy.c", NULL},               /* sweep.cu and devices.c are the kit's */
+        /* devices.c's devices and names (lab.h offers them); never known.c's answers */
+        .kit_calls = "tl_occ_fermi tl_occ_t4 tl_occ_a100 tl_occ_rtx3090 tl_occ_h100 tl_occ_devices "
+                     "tl_occ_limit_name tl_occ_describe",
         .gpu = 1,
         .own_main = 1, .own_main_size = 2048,
         .case_limit_s = 60.0, .sanitizer_limit_s = 120.0,

@@ -120,6 +120,10 @@ typedef struct tl_lab_info {
     tl_lab_test tests[TL_LAB_MAX_TESTS];
     int         ntests;
     tl_lab_work work;                     /* what its kernels must do (kernel 0: not judged)  */
+    const char *kit_calls;                /* the kit functions and data a student file may
+                                           * reference, space-separated (NULL: none); the
+                                           * grader refuses any other kit name, whatever its
+                                           * prefix (grader/policy.c, CONTRACTS.md 1)          */
     const char *rubric_intro;             /* rubric.md: lines under the lab's heading (or NULL) */
     const char *rubric_notes;             /* rubric.md: lines after the lab's table (or NULL)  */
 } tl_lab_info;

@@ -198,11 +198,24 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             return EXIT_GRADER;
         }
         g.build_s = (tl_now_ms() - tb) / 1000.0;
+        tg_buf gate = {0};            /* what the objects define and link, before anything runs */
+        int refused_link = g.built ? tg_judge_link_gate(R, &g, &gate) : 0;
+        if (refused_link)
+            tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
+                          gate.s);
         gpu_lock(R, LOCK_SH);
         for (int i = 0; i < nt; ++i) {
             if (!g.built) {
                 tr[i].graded = 1;
                 tg_buf_printf(&tr[i].out, "not run: the build failed\n%s", g.build_errors.s ? g.build_errors.s : "");
+                continue;
+            }
+            if (refused_link && tr[i].t->kind != TG_POLICY) {
+                tr[i].graded = 1;
+                tg_buf_printf(&tr[i].out, "not run: the program's answers could not be trusted: the compiled student "
+                              "files define or link what no lab file may (each a name the runtime or the kit "
+                              "defines, a kit function this lab does not list, a system call or host asm):\n%s",
+                              gate.s);
                 continue;
             }
             if (tr[i].t->kind == TG_SPEED)
@@ -228,6 +241,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             }
         }
         gpu_lock(R, 0);
+        tg_buf_free(&gate);
         tg_stage("policy");
         for (int i = 0; i < nt; ++i)
             if (g.built && tr[i].t->kind == TG_POLICY)
