@@ -418,6 +418,8 @@ static const char *symbol_verdict(const char *sym, int emu, const char *kit_call
     }
     if (starts(sym, "__nv") || starts(sym, "__fatbinwrap") || starts(sym, "__cudart"))
         return NULL;                                   /* nvcc's generated registration code */
+    if (starts(sym, "_ZSt") && strstr(sym, "__throw_"))
+        return NULL;                                   /* std::vector's and std::string's error paths */
     if (starts(sym, "_ZSt") || starts(sym, "_ZNSt") || starts(sym, "_ZNKSt") || starts(sym, "_ZTV") ||
         starts(sym, "_ZTI") || starts(sym, "_ZTS")) {
         if (strstr(sym, "fstream") || strstr(sym, "filebuf") || strstr(sym, "thread") || strstr(sym, "system"))
