@@ -79,10 +79,14 @@ static void grade_class(void)
     const char *named[] = {"gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, NULL};
     for (int i = 0; named[i]; ++i)
         cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s' '%s/%s/gmm.c'", IN, named[i], sol, IN, named[i]), 0);
-    /* From inside the class folder, as an instructor types it: after the first submission
-     * (solution) the folder named --public-only is a student, never the option. */
-    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 solution $(ls | grep -v '^solution$') > '%s/log' 2>&1",
-       IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
+    /* Issue 24 item 7: a name with a newline in it, and a folder and an archive of one name. */
+    cr_assert_eq(sh("mkdir -p '%s/new\nline' && cp '%s' '%s/new\nline/gmm.c'", IN, sol, IN), 0);
+    cr_assert_eq(sh("mkdir -p '%s/twin' '%s/.tw/twin' && cp '%s' '%s/twin/' && cp '%s' '%s/.tw/twin/' && "
+                    "tar -czf '%s/twin.tar.gz' -C '%s/.tw' twin && rm -rf '%s/.tw'", IN, IN, sol, IN, sol, IN, IN, IN,
+                    IN), 0);
+    /* From inside the class folder, as an instructor types it: the shell's * puts the folder named
+     * --public-only first, where it is still a student (it exists), never the option. */
+    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
     cr_assert_eq(sh("touch '%s'", stamp), 0);
 }
 
@@ -210,6 +214,34 @@ Test(hostile24, an_include_of_a_terminal_device_fails_the_build_at_once, .timeou
     cJSON_Delete(js);
 }
 
+/* Issue 24 item 7: a folder named like an option, given first by the shell's *, is a student and
+ * the run says so in one line; a newline in a name does not refuse the class; a folder and an
+ * archive of one name are told apart in every report. */
+Test(hostile24, option_lookalikes_newlines_and_twins_are_students_told_apart, .timeout = LIMIT)
+{
+    grade_class();
+    char *log = tg_read_file(CLASS "/log", 1 << 20, NULL);
+    cr_assert(log && strstr(log, "'--public-only' is graded as a submission"), "no line says so: %s", log);
+    free(log);
+    cJSON *js = results_of("solution");
+    cr_assert(strstr(output_of(js, "cpu_ijk), hidden"), "hidden") && test_score(js, "cpu_ijk), hidden") > 0,
+              "the run turned public-only: %s", output_of(js, NULL));
+    cJSON_Delete(js);
+    js = results_of("new\nline");
+    cr_assert_eq(score_of(js), 100.0, "the name with a newline scored %g: %s", score_of(js), output_of(js, NULL));
+    cJSON_Delete(js);
+    char *csv = tg_read_file(OUT "/gradebook.csv", 1 << 20, NULL);
+    char *md = tg_read_file(OUT "/summary.md", 1 << 24, NULL);
+    cr_assert(csv && md);
+    for (int i = 0; i < 2; ++i) {
+        const char *r = i ? md : csv, *what = i ? "summary.md" : "gradebook.csv";
+        const char *a = strstr(r, "twin (twin/"), *b = strstr(r, "twin (twin.tar.gz");
+        cr_assert(a && b, "%s does not tell the twins apart:\n%s", what, r);
+    }
+    free(csv);
+    free(md);
+}
+
 Test(hostile11, an_error_no_device_answer_in_a_cpu_lab_is_wrong_not_ungraded, .timeout = LIMIT)
 {
     grade_class();
@@ -238,7 +270,7 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
     int rows = 0;
     for (char *p = csv; (p = strchr(p, '\n')); ++p)
         ++rows;
-    cr_assert_eq(rows, 1 + 1 + 6 + 6 + 4 + 2 + 5, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_eq(rows, 1 + 1 + 6 + 6 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
     cr_assert_not(strstr(csv, "not graded"), "a row is not graded: %s", csv);
     free(csv);
 }
