@@ -641,6 +641,11 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
         snprintf(llp, sizeof llp, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
         envp[ne++] = llp;
     }
+    static char emu_model[64];
+    if (o->emu_model && *o->emu_model) {          /* the emulated GPU model of this run (devquery.c) */
+        snprintf(emu_model, sizeof emu_model, "TL_EMU_MODEL=%s", o->emu_model);
+        envp[ne++] = emu_model;
+    }
     long uid_tasks = (!iso->cgroup && !iso->is_root) ? tasks_of_uid(getuid()) : -1;
 
     pid_t p = fork();

@@ -80,6 +80,7 @@ typedef struct tg_spawn_opts {
     int         seccomp_net;          /* install the network filter before exec (iso->seccomp) */
     int         cpu_seconds;          /* RLIMIT_CPU of every process (0 none): a compiler stuck
                                          in a macro bomb dies, whatever the wall-clock limit   */
+    const char *emu_model;            /* TL_EMU_MODEL for an emulated program (NULL: its default) */
 } tg_spawn_opts;
 
 typedef struct tg_child {
