@@ -43,6 +43,10 @@ typedef struct tl_lab_variant {
     int         multiple_of;  /* refuses sizes that are not multiples of this (0: any)         */
     const char *refuse_hint;  /* appended to a refusal: "lab 04 handles any size"              */
     int         max_time_size;/* larger sizes are checked but not timed (0: no limit)          */
+    double      max_shared_per_fma; /* > 0 (a tiled lab's work rule): shared loads per multiply-add
+                               * at most this: the register tile's reuse (lab 06: a thread's 8
+                               * outputs in a column read 9 shared elements per 8 multiply-adds,
+                               * 1.125; an 8x8 register tile 16 per 64, 0.25; lab 03's tile 2) */
 } tl_lab_variant;
 
 /* A speed tier: a time ratio student / reference at most max_ratio earns credit x the points.
@@ -77,6 +81,11 @@ typedef struct tl_lab_work {
                                * (shared stores >= global loads) and read from there             */
     double tolerance;         /* the allowance over the tiled count (extra loads, e.g. a guard
                                * that loads before it tests); naive loads are T/2 times more    */
+    double min_loads_per_fma; /* > 0: global loads per multiply-add at least this (lab 02: the
+                               * naive kernel loads 2; a kernel that reads M and N once and
+                               * copies a P computed elsewhere loads about 2/n)                 */
+    int    staged_unjudged;   /* 1: shared staging (shared stores >= global loads) not judged
+                               * (lab 06: float4 and transposed tiles store in other units)     */
 } tl_lab_work;
 
 /* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the
