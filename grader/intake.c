@@ -762,11 +762,12 @@ void tg_student_names(gstudent *st, int n)
      * display gets what tells them apart in every report: its name as given and its folder in the
      * out dir ("alice (alice.zip, alice-1a2b3c4d)", "alice (alice/, alice-5e6f7a8b)"; "b/alice/"
      * when two places share the name). */
-    for (int i = 0; i < n; ++i) {
-        int clash = 0;
+    char *clash = calloc((size_t)n + 1, 1);   /* all marked first: a changed display clashes no more */
+    for (int i = 0; clash && i < n; ++i)
         for (int j = 0; j < n; ++j)
-            clash |= j != i && strcmp(st[i].display, st[j].display) == 0;
-        if (!clash)
+            clash[i] |= j != i && strcmp(st[i].display, st[j].display) == 0;
+    for (int i = 0; clash && i < n; ++i) {
+        if (!clash[i])
             continue;
         /* its name as given (twin/, twin.tar.gz); the last two components where that is shared */
         const char *base = strrchr(st[i].path, '/') ? strrchr(st[i].path, '/') + 1 : st[i].path;
@@ -790,4 +791,5 @@ void tg_student_names(gstudent *st, int n)
         free(clean);
         snprintf(st[i].display, sizeof st[i].display, "%s", shown);
     }
+    free(clash);
 }
