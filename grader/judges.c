@@ -683,9 +683,9 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
                       n == 1 ? "s" : "", found.s);
     else if (objects)
         tg_buf_printf(&tr->out, "the compiled object%s of the student files link%s only allowed symbols (math, memory, "
-                      "printing, the CUDA runtime, this lab's kit functions), define no runtime or kit name and make%s "
+                      "printing, the CUDA runtime, this lab's kit functions), define%s no runtime or kit name and make%s "
                       "no system call\n",
-                      objects == 1 ? "" : "s", objects == 1 ? "s" : "", objects == 1 ? "s" : "");
+                      objects == 1 ? "" : "s", objects == 1 ? "s" : "", objects == 1 ? "s" : "", objects == 1 ? "s" : "");
     else
         tg_buf_printf(&tr->out, "static scan of %s (comments and strings ignored): no network, process, file, "
                       "syscall, dlopen, getenv or asm use\n", names.s ? names.s : "the student files");
