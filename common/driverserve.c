@@ -5,24 +5,29 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "answer.h"
 #include "driver.h"
 
 /* "verdict JSON" (CONTRACTS.md sections 2 and 10): this program has no usable device. */
-static void answer_no_device(FILE *out)
+static void answer_no_device(tl_answer *out)
 {
     tl_verdict nv;
     char js[512];
     tl_verdict_init(&nv, TL_V_ERROR, "no-device");
     tl_verdict_set(nv.detail, sizeof nv.detail, "no usable CUDA device");
     tl_verdict_json(&nv, js, sizeof js);
-    fprintf(out, "verdict %s\n", js);
+    tl_answer_printf(out, "verdict %s\n", js);
 }
 
 int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
 {
-    FILE *in = fdopen(3, "rb"), *out = fdopen(4, "wb");
-    if (!in || !out) {
+    /* answers leave through answer.c (a system call of the kit's object), never through stdio */
+    FILE *in = fdopen(3, "rb");
+    tl_answer ans = {0}, *out = &ans;
+    struct stat fd4;
+    if (!in || fstat(4, &fd4) != 0) {
         fprintf(stderr, "lab%s --serve: fds 3 and 4 must be open (this mode is for the grader)\n", lab->id);
         return TL_EXIT_USAGE;
     }
@@ -35,24 +40,25 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             size_t len = 0;
             char *text = NULL;
             if (!lab->preamble)
-                fprintf(out, "error this lab has no device query\n");
+                tl_answer_printf(out, "error this lab has no device query\n");
             else if (!dev->present)   /* a verdict (CONTRACTS.md section 2): the grader knows better, or not */
                 answer_no_device(out);
             else if (!(text = tl_facts_capture(lab->preamble, &len)))
-                fprintf(out, "error out of memory for the device facts\n");
+                tl_answer_printf(out, "error out of memory for the device facts\n");
             else {
-                fprintf(out, "facts %zu\n", len);
-                fwrite(text, 1, len, out);
+                tl_answer_printf(out, "facts %zu\n", len);
+                tl_answer_bytes(out, text, len);
             }
             free(text);
-            fflush(out);
+            tl_answer_send(out, 4);
             continue;
         }
         char name[64];
         int m, k, n, timed;
         if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
-            fprintf(out, "error malformed request\n");
-            fflush(out);
+            tl_answer_printf(out, "error malformed request\n");
+            tl_answer_send(out, 4);
+            tl_answer_free(&ans);
             return TL_EXIT_USAGE;
         }
         const tl_variant *v = tl_drv_find_variant(lab, name, strlen(name));
@@ -62,8 +68,9 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
         if (!okN) {
             if (okM)
                 tl_matrix_free(&M);
-            fprintf(out, "error %s\n", err);
-            fflush(out);
+            tl_answer_printf(out, "error %s\n", err);
+            tl_answer_send(out, 4);
+            tl_answer_free(&ans);
             return TL_EXIT_USAGE;
         }
         char buf[200];
@@ -77,7 +84,7 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
         if (!why && v->f->on_gpu && !dev->present) {   /* a verdict: the grader knows better, or not */
             answer_no_device(out);
         } else if (why) {
-            fprintf(out, "error %s\n", why);
+            tl_answer_printf(out, "error %s\n", why);
         } else {
             tl_matrix_alloc(&P, "P", m, n);
             int rc = 0;
@@ -120,30 +127,31 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 char js[6144];   /* CONTRACTS.md section 2: the case's verdict, one line */
                 vd.m = m, vd.k = k, vd.n = n;
                 if (tl_verdict_json(&vd, js, sizeof js) < sizeof js)
-                    fprintf(out, "verdict %s\n", js);
+                    tl_answer_printf(out, "verdict %s\n", js);
                 else
-                    fprintf(out, "error %s\n", err);
+                    tl_answer_printf(out, "error %s\n", err);
             } else if (rc != 0) {
                 for (char *p = err; *p; ++p)
                     if (*p == '\n') *p = ' ';
-                fprintf(out, "error %s\n", err);
+                tl_answer_printf(out, "error %s\n", err);
             } else {
                 if (have_time)
-                    fprintf(out, "ok %.6f", st.median_ms);
+                    tl_answer_printf(out, "ok %.6f", st.median_ms);
                 else
-                    fprintf(out, "ok -");
+                    tl_answer_printf(out, "ok -");
                 if (have_work)   /* emulated: the emulator's counts of the checked run (CONTRACTS.md 2) */
-                    fprintf(out, " work %llu %llu %llu %llu %llu %llu", work.launches, work.global_loads,
+                    tl_answer_printf(out, " work %llu %llu %llu %llu %llu %llu", work.launches, work.global_loads,
                             work.global_stores, work.shared_loads, work.shared_stores, work.unchecked_launches);
-                fprintf(out, "\n");
-                tl_matfile_fwrite(out, &P, "P", err, sizeof err);
+                tl_answer_printf(out, "\n");
+                tl_answer_matrix(out, &P);
             }
             tl_matrix_free(&P);
         }
-        fflush(out);
+        tl_answer_send(out, 4);
         tl_matrix_free(&M);
         tl_matrix_free(&N);
     }
+    tl_answer_free(&ans);
     return TL_EXIT_OK;
 }
 

@@ -110,7 +110,8 @@ const tl_lab_info tl_labs[] = {
             "never from the program's stdout; other lines are ignored; each wrong or missing fact is named with\n"
             "its likely cause (the factor 2 of double data rate, per block for per SM, MHz labelled kHz). Without\n"
             "a GPU and without an emulated build the test is not graded. `./kit check 02` runs it.\n",
-        .work = {.kernel = 1},
+        /* the naive kernel loads 2 elements per multiply-add; half of that is the least allowed */
+        .work = {.kernel = 1, .min_loads_per_fma = 1.0},
     },
     {
         TL_LAB_BUILDS("03", "03-tiled-kernel"), TL_LAB_EMULATED("03"),
@@ -213,6 +214,9 @@ const tl_lab_info tl_labs[] = {
         .writes = "an occupancy calculator in C, a measured sweep",
         .checked_on = "CPU part anywhere, sweep on GPU",
         .files = {"occupancy.c", NULL},               /* sweep.cu and devices.c are the kit's */
+        /* devices.c's devices and names (lab.h offers them); never known.c's answers */
+        .kit_calls = "tl_occ_fermi tl_occ_t4 tl_occ_a100 tl_occ_rtx3090 tl_occ_h100 tl_occ_devices "
+                     "tl_occ_limit_name tl_occ_describe",
         .gpu = 1,
         .own_main = 1, .own_main_size = 2048,
         .case_limit_s = 60.0, .sanitizer_limit_s = 120.0,
@@ -260,9 +264,9 @@ const tl_lab_info tl_labs[] = {
         /* tile = the block tile's side, so that failure reports name the block tiles of P. */
         TL_VARIANTS(
             {.name = "coarse1d", .what = "(a) 1-D coarsening: 64x64 block tile, 8 outputs a thread in a column",
-             .on_gpu = 1, .tile = 64},
+             .on_gpu = 1, .tile = 64, .max_shared_per_fma = 1.5},
             {.name = "regtile", .what = "(b) 2-D register tiling: 128x128 block tile, 8x8 outputs a thread",
-             .on_gpu = 1, .tile = 128},
+             .on_gpu = 1, .tile = 128, .max_shared_per_fma = 0.5},
             {.name = "warptile", .what = "(c) float4 loads, transposed M tile, warp tiling, double buffering",
              .on_gpu = 1, .tile = 128}
         ),
@@ -290,6 +294,9 @@ const tl_lab_info tl_labs[] = {
              .points = 22, .tiers = {{1.15, 1.0}, {1.35, 0.75}, {1.75, 0.5}, {2.5, 0.25}}},
             TL_POLICY_TEST("regtile.cu")
         ),
+        /* the block tile (the variant's tile) reused from shared memory, and (a) and (b) reuse a
+         * register tile (each variant's max_shared_per_fma); counted by the emulator's runtime */
+        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5, .staged_unjudged = 1},
         .rubric_notes =
             "Speed is graded in tiers on the time ratio student / reference at 2048, both measured on the same\n"
             "GPU in the same grading run: what each tier means in kernels (measured on an H100, 2026-11-22):\n"
@@ -558,17 +565,38 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
         *pattern = "unchecked-launches";
         return 1;
     }
-    if ((double)c->global_stores < pelems || (double)c->global_loads < inputs) {
+    if (c->global_loads == 0 && (double)c->global_stores < pelems + inputs) {
         snprintf(headline, hlen, "host-side computation: the kernel%s stored %llu element%s of P's %.0f and loaded "
-                 "%llu of the %.0f elements of M and N at %d x %d x %d: P was not computed by a kernel (the emulator "
-                 "counts the kernel's accesses written Md[i], Nd[i], Pd[i])",
-                 c->launches == 1 ? "" : "s", c->global_stores, c->global_stores == 1 ? "" : "s", pelems,
-                 c->global_loads, inputs, m, k, n);
+                 "0 of the %.0f elements of M and N at %d x %d x %d: P was computed elsewhere (the emulator counts "
+                 "every access to device memory, however it is written)", c->launches == 1 ? "" : "s",
+                 c->global_stores, c->global_stores == 1 ? "" : "s", pelems, inputs, m, k, n);
         *pattern = "host-side-computation";
+        return 1;
+    }
+    if ((double)c->global_stores < pelems || (double)c->global_loads < inputs) {
+        snprintf(headline, hlen, "P not computed by the kernel%s: %s stored %llu element%s of P's %.0f and loaded "
+                 "%llu of the %.0f elements of M and N at %d x %d x %d (the emulator counts every access to device "
+                 "memory, however it is written)",
+                 c->launches == 1 ? "" : "s", c->launches == 1 ? "it" : "they", c->global_stores,
+                 c->global_stores == 1 ? "" : "s", pelems, c->global_loads, inputs, m, k, n);
+        *pattern = "p-not-computed-by-kernel";
+        return 1;
+    }
+    if (lab->work.min_loads_per_fma > 0 && k > 1 && gpf < lab->work.min_loads_per_fma) {
+        snprintf(headline, hlen, "not the lab's kernel: %.4g global loads per multiply-add at %d x %d x %d, where the "
+                 "naive kernel loads 2 (a row of M and a column of N for each element of P; at least %.3g allowed): "
+                 "the kernel did not do the multiply-adds from M and N", gpf, m, k, n, lab->work.min_loads_per_fma);
+        *pattern = "not-the-labs-kernel";
         return 1;
     }
     if (!lab->work.tiled || tile <= 0)
         return 0;
+    /* The register tile's reuse: the bound of this tile width's variants (the smallest given). */
+    double v_max_spf = 0;
+    for (int i = 0; i < lab->nvariants; ++i)
+        if (lab->variants[i].tile == tile && lab->variants[i].max_shared_per_fma > 0 &&
+            (v_max_spf == 0 || lab->variants[i].max_shared_per_fma < v_max_spf))
+            v_max_spf = lab->variants[i].max_shared_per_fma;
     /* The most a tiled kernel loads: tolerance x the guarded count, or one M and one N element per
      * thread per phase with no guard at all (loads clamped in bounds, or read then masked), which at
      * ragged sizes is more. Where lab 02's kernel would load no more than twice that, this size
@@ -585,6 +613,20 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
         *pattern = "not-tiled";
         return 1;
     }
+    /* per multiply-add of the padded block tiles: at a ragged size the edge blocks multiply their
+     * zero-filled rows and columns too (k padded to 16, the deepest phase the labs use) */
+    double padfma = (double)((m + tile - 1) / tile) * tile * ((n + tile - 1) / tile) * tile * ((k + 15) / 16) * 16;
+    double spf_pad = c->shared_loads / padfma;
+    if (v_max_spf > 0 && k >= 16 && spf_pad > v_max_spf) {
+        snprintf(headline, hlen, "no register tile: %.4g shared loads per multiply-add at %d x %d x %d (%.4g over the "
+                 "padded block tiles; at most %.3g allowed): each value read from a shared tile is used about once, "
+                 "where the lab's register tile reads a few and reuses them across a thread's outputs (lab 03's "
+                 "tiled kernel: 2)", spf, m, k, n, spf_pad, v_max_spf);
+        *pattern = "no-register-tile";
+        return 1;
+    }
+    if (lab->work.staged_unjudged)
+        return 0;
     if (c->shared_stores < c->global_loads || c->shared_loads == 0) {
         snprintf(headline, hlen, "not tiled: the tiles are not staged in shared memory at %d x %d x %d (%llu global "
                  "loads, %llu shared stores, %llu shared loads): each element loaded from global memory goes to a "

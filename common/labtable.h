@@ -53,6 +53,10 @@ typedef struct tl_lab_variant {
                                * ladder chart): rect16/32 time boundary16/32's tiles again       */
     const char *after;        /* the kit's own rungs (tl_ladder_rungs): the rung it follows
                                * (NULL: first); unused in a lab's entry                        */
+    double      max_shared_per_fma; /* > 0 (a tiled lab's work rule): shared loads per multiply-add
+                               * at most this: the register tile's reuse (lab 06: a thread's 8
+                               * outputs in a column read 9 shared elements per 8 multiply-adds,
+                               * 1.125; an 8x8 register tile 16 per 64, 0.25; lab 03's tile 2) */
 } tl_lab_variant;
 
 /* A speed tier: a time ratio student / reference at most max_ratio earns credit x the points.
@@ -87,6 +91,11 @@ typedef struct tl_lab_work {
                                * (shared stores >= global loads) and read from there             */
     double tolerance;         /* the allowance over the tiled count (extra loads, e.g. a guard
                                * that loads before it tests); naive loads are T/2 times more    */
+    double min_loads_per_fma; /* > 0: global loads per multiply-add at least this (lab 02: the
+                               * naive kernel loads 2; a kernel that reads M and N once and
+                               * copies a P computed elsewhere loads about 2/n)                 */
+    int    staged_unjudged;   /* 1: shared staging (shared stores >= global loads) not judged
+                               * (lab 06: float4 and transposed tiles store in other units)     */
 } tl_lab_work;
 
 /* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the
@@ -137,6 +146,10 @@ typedef struct tl_lab_info {
     int         inputs_bf16;              /* 1: inputs drawn on the BF16 grid (8 significant
                                            * bits; tl_matrix_round_bf16), so that BF16 and TF32
                                            * kernels are judged by the FP32 bound (lab 08)     */
+    const char *kit_calls;                /* the kit functions and data a student file may
+                                           * reference, space-separated (NULL: none); the
+                                           * grader refuses any other kit name, whatever its
+                                           * prefix (grader/policy.c, CONTRACTS.md 1)          */
     const char *rubric_intro;             /* rubric.md: lines under the lab's heading (or NULL) */
     const char *rubric_notes;             /* rubric.md: lines after the lab's table (or NULL)  */
 } tl_lab_info;

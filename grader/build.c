@@ -21,10 +21,13 @@
 #include <unistd.h>
 
 #include <ftw.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include "proc.h"
 #include "grade.h"
 #include "policy.h"
+#include "sandbox.h"
 #include "tilelab.h"
 
 int tg_find_tool(const char *name, char *out, size_t len)
@@ -40,6 +43,73 @@ int tg_find_tool(const char *name, char *out, size_t len)
     }
     out[0] = '\0';
     return -1;
+}
+
+/* ------------------------------------------------------------------ a build, watched */
+
+/* A build that uses no CPU for this long is stopped: a compiler blocked reading something that
+ * never ends (a pipe, a device) costs the worker nothing but its wall clock, which it would hold
+ * until BUILD_LIMIT_S. Under any load a compiler at work gains CPU time within seconds. */
+#define BUILD_IDLE_S   30.0
+#define BUILD_IDLE_CPU 0.05     /* CPU seconds over BUILD_IDLE_S that still count as idle */
+
+typedef struct idle_watch {
+    pid_t       pid;
+    atomic_int  stop, idle;     /* stop: the build ended; idle: we stopped it */
+} idle_watch;
+
+static void *watch_idle(void *arg)
+{
+    idle_watch *w = arg;
+    double last = tg_tree_cpu_s(w->pid), since = tl_now_ms();
+    while (!atomic_load(&w->stop)) {
+        struct timespec ts = {1, 0};
+        nanosleep(&ts, NULL);
+        double now = tg_tree_cpu_s(w->pid);
+        if (now < 0)
+            break;
+        if (now - last > BUILD_IDLE_CPU) {
+            last = now;
+            since = tl_now_ms();
+        } else if (tl_now_ms() - since >= BUILD_IDLE_S * 1000.0) {
+            atomic_store(&w->idle, 1);
+            kill(-w->pid, SIGKILL);
+            kill(w->pid, SIGKILL);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* tg_run_sandboxed for a build: also stopped after BUILD_IDLE_S without CPU, with that reason. */
+static int run_build(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output, char *desc,
+                     size_t desclen, char *err, size_t errlen)
+{
+    tg_child c;
+    if (tg_spawn(&c, iso, o, err, errlen) != 0)
+        return -1;
+    idle_watch w = {.pid = c.pid};
+    pthread_t th;
+    int watching = pthread_create(&th, NULL, watch_idle, &w) == 0;
+    int rc = tg_child_wait(&c, tl_now_ms() + limit_s * 1000.0);
+    atomic_store(&w.stop, 1);
+    if (watching)
+        pthread_join(th, NULL);
+    tg_child_kill(&c);
+    if (output)
+        tg_buf_add(output, c.cap.s ? c.cap.s : "", c.cap.len);
+    if (c.out_total > c.cap.len && output)
+        tg_buf_printf(output, "\n[... %llu more bytes of output dropped]\n", c.out_total - c.cap.len);
+    tg_child_describe(&c, desc, desclen);
+    if (atomic_load(&w.idle)) {
+        snprintf(desc, desclen, "stopped: no CPU used for %.0f s (a compiler blocked reading a device, a pipe or "
+                 "a file that never ends?)", BUILD_IDLE_S);
+        if (output)
+            tg_buf_printf(output, "\nerror: the build was %s\n", desc);
+    }
+    int ok = rc == 0 && !c.timed_out && !atomic_load(&w.idle) && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
+    tg_child_free(&c);
+    return ok ? 0 : 1;
 }
 
 /* ------------------------------------------------------------------ build */
@@ -363,13 +433,13 @@ void tg_build_kit(grun *R)
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
     o.rw[0] = (tg_bind){bdir, "/build"};
-    int rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
+    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     const char *tg[3];
     targets(R, tg);
     for (int i = 0; rc == 0 && tg[i]; ++i) {
         const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
         o.argv = ninja;
-        rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
+        rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     }
     char lp[PATH_MAX + 32];
     snprintf(lp, sizeof lp, "%s/kitbuild.log", R->state);
@@ -409,6 +479,27 @@ static int remove_stale(const char *path, const struct stat *st, int flag, struc
 /* Over the kit built once: a private copy of its build folder at /build, the pristine kit
  * read-only at /kit with the student's files bound read-only over their places; ninja then
  * compiles those files alone (they are newer than every object) and links. */
+/* After the emulated build (erc its result): where the run grades emulated (no GPU, or --emulate)
+ * it is the build the tests need, so its failure is the student's build failure (its log joins
+ * the build's, whose first errors the report quotes: returns 1); on a GPU it only feeds the work
+ * count, which then says "not checked here" (a note). A grader-side failure (erc < 0) stays one. */
+static int emu_failed(grun *R, gsub *g, tg_buf *log, const tg_buf *elog, int erc, int rc)
+{
+    if (erc == 0) {
+        g->emu_built = 1;
+        return rc;
+    }
+    if (erc > 0 && R->lab->gpu && (R->emulate || !R->gpu_ok)) {
+        tg_buf_printf(log, "\nthe emulated build (%s), which grades this lab here (no GPU used), failed:\n",
+                      R->lab->emu_target);
+        if (elog->s)
+            tg_buf_add(log, elog->s, elog->len);
+        return 1;
+    }
+    tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target, elog->s ? elog->s : "");
+    return rc;
+}
+
 static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desclen, char *err, size_t errlen)
 {
     if (copy_tree(R->kit_build, g->build, err, errlen) != 0)
@@ -434,16 +525,13 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
         o.ro[n++] = (tg_bind){host[i], inside[i]};
     }
     o.rw[0] = (tg_bind){g->build, "/build"};
-    int rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen);
+    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen);
     if (rc == 0 && tg[1]) {
         ninja[5] = tg[1];
         tg_buf elog = {0};
         char e2[300];
-        if (tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, desclen, e2, sizeof e2) == 0)
-            g->emu_built = 1;
-        else
-            tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target,
-                          elog.s ? elog.s : "");
+        int erc = run_build(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, desclen, e2, sizeof e2);
+        rc = emu_failed(R, g, log, &elog, erc, rc);
         tg_buf_free(&elog);
     }
     return rc;
@@ -467,22 +555,19 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.rw[0] = (tg_bind){g->work, g->work};
-    int rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
     if (rc == 0) {
         /* ninja names a target by its output path: labs/01-cpu-baseline/lab01 */
         const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->binary, NULL};
         o.argv = ninja;
-        rc = tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+        rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
         if (rc == 0 && want_emu(R)) {
             const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->emu_binary, NULL};
             o.argv = ninja_emu;
             tg_buf elog = {0};
             char e2[300];
-            if (tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, sizeof desc, e2, sizeof e2) == 0)
-                g->emu_built = 1;
-            else
-                tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target,
-                              elog.s ? elog.s : "");
+            int erc = run_build(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, sizeof desc, e2, sizeof e2);
+            rc = emu_failed(R, g, &log, &elog, erc, rc);
             tg_buf_free(&elog);
         }
     }

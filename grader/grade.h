@@ -227,6 +227,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr);
 void tg_judge_safety(grun *R, gsub *g, tres *tr);
 void tg_judge_speed(grun *R, gsub *g, tres *tr);
 void tg_judge_policy(grun *R, gsub *g, tres *tr);
+/* Before any test: what the student objects define and link, host asm (judges.c). Findings count. */
+int  tg_judge_link_gate(grun *R, gsub *g, tg_buf *found);
 void tg_judge_calc(grun *R, gsub *g, tres *tr, int api);
 
 /* work.c: the work the passing cases did, against the lab's work rule (the lab table). */

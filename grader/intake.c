@@ -758,4 +758,38 @@ void tg_student_names(gstudent *st, int n)
                 snprintf(st[i].name, sizeof st[i].name, "%s-%d", base, k++);
                 j = -1;
             }
+    /* Two students shown alike (a folder and an archive of one name, one name in two places): each
+     * display gets what tells them apart in every report: its name as given and its folder in the
+     * out dir ("alice (alice.zip, alice-1a2b3c4d)", "alice (alice/, alice-5e6f7a8b)"; "b/alice/"
+     * when two places share the name). */
+    char *clash = calloc((size_t)n + 1, 1);   /* all marked first: a changed display clashes no more */
+    for (int i = 0; clash && i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            clash[i] |= j != i && strcmp(st[i].display, st[j].display) == 0;
+    for (int i = 0; clash && i < n; ++i) {
+        if (!clash[i])
+            continue;
+        /* its name as given (twin/, twin.tar.gz); the last two components where that is shared */
+        const char *base = strrchr(st[i].path, '/') ? strrchr(st[i].path, '/') + 1 : st[i].path;
+        int same_base = 0;
+        for (int j = 0; j < n; ++j) {
+            const char *bj = strrchr(st[j].path, '/') ? strrchr(st[j].path, '/') + 1 : st[j].path;
+            same_base |= j != i && strcmp(base, bj) == 0;
+        }
+        const char *b = base;
+        if (same_base)
+            for (const char *q = base - 1; q > st[i].path; --q)
+                if (q[-1] == '/') {
+                    b = q;
+                    break;
+                }
+        char *clean = tg_utf8_clean(b, strlen(b));
+        char shown[sizeof st[i].display];
+        struct stat sb;
+        snprintf(shown, sizeof shown, "%.200s (%.200s%s, %.60s)", st[i].display, clean ? clean : "?",
+                 stat(st[i].path, &sb) == 0 && S_ISDIR(sb.st_mode) ? "/" : "", st[i].name);
+        free(clean);
+        snprintf(st[i].display, sizeof st[i].display, "%s", shown);
+    }
+    free(clash);
 }

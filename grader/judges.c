@@ -521,40 +521,52 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     tg_buf_free(&r0.explain); tg_buf_free(&r1.explain); tg_buf_free(&s0.explain); tg_buf_free(&s1.explain);
 }
 
-/* The object compiled from a student file (name): labs/DIR/X.p/NAME.o, or the emulator's
- * labs/emulated/X.p/meson-generated_STEM.emu.cpp.o (*emu set); the nvcc/gcc one preferred. */
-static int find_object(const grun *R, const gsub *g, const char *name, char *out, size_t len, int *emu)
+/* The object compiled from a student file (name): w 0, labs/DIR/X.p/NAME.o (nvcc or gcc); w 1, the
+ * emulator's labs/emulated/X.p/meson-generated_STEM.emu.cpp.o. 1 found. */
+static int find_object_w(const grun *R, const gsub *g, const char *name, int w, char *out, size_t len)
 {
-    char dirs[3][PATH_MAX + 64], want[2][300];
+    char dirs[3][PATH_MAX + 64], want[300];
     snprintf(dirs[0], sizeof dirs[0], "%s/labs/%s", g->build, R->lab->dir);
     snprintf(dirs[1], sizeof dirs[1], "%s", g->build);           /* kit check: the lab program's folder */
     snprintf(dirs[2], sizeof dirs[2], "%s/labs/emulated", g->build);
-    snprintf(want[0], sizeof want[0], "%s.o", name);
-    char stem[256];
-    snprintf(stem, sizeof stem, "%s", name);
-    char *dot = strrchr(stem, '.');
-    if (dot)
-        *dot = '\0';
-    snprintf(want[1], sizeof want[1], "meson-generated_%s.emu.cpp.o", stem);
-    for (int w = 0; w < 2; ++w)
-        for (int d = 0; d < 3; ++d) {
-            DIR *dd = opendir(dirs[d]);
-            if (!dd)
+    if (w == 0)
+        snprintf(want, sizeof want, "%s.o", name);
+    else {
+        char stem[256];
+        snprintf(stem, sizeof stem, "%s", name);
+        char *dot = strrchr(stem, '.');
+        if (dot)
+            *dot = '\0';
+        snprintf(want, sizeof want, "meson-generated_%s.emu.cpp.o", stem);
+    }
+    for (int d = 0; d < 3; ++d) {
+        DIR *dd = opendir(dirs[d]);
+        if (!dd)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(dd))) {
+            size_t l = strlen(e->d_name);
+            if (l < 3 || strcmp(e->d_name + l - 2, ".p") != 0)
                 continue;
-            struct dirent *e;
-            while ((e = readdir(dd))) {
-                size_t l = strlen(e->d_name);
-                if (l < 3 || strcmp(e->d_name + l - 2, ".p") != 0)
-                    continue;
-                snprintf(out, len, "%s/%s/%s", dirs[d], e->d_name, want[w]);
-                struct stat st;
-                if (lstat(out, &st) == 0 && S_ISREG(st.st_mode)) {
-                    closedir(dd);
-                    *emu = w == 1;
-                    return 1;
-                }
+            snprintf(out, len, "%s/%s/%s", dirs[d], e->d_name, want);
+            struct stat st;
+            if (lstat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+                closedir(dd);
+                return 1;
             }
-            closedir(dd);
+        }
+        closedir(dd);
+    }
+    return 0;
+}
+
+/* The object of a student file, the nvcc/gcc one preferred (*emu set for the emulator's). */
+static int find_object(const grun *R, const gsub *g, const char *name, char *out, size_t len, int *emu)
+{
+    for (int w = 0; w < 2; ++w)
+        if (find_object_w(R, g, name, w, out, len)) {
+            *emu = w == 1;
+            return 1;
         }
     return 0;
 }
@@ -576,11 +588,51 @@ static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_
     tg_buf out = {0};
     char desc[200], err[600];
     int rc = tg_run_sandboxed(&R->iso, &o, 60, &out, desc, sizeof desc, err, sizeof err);
-    int n = rc == 0 && out.s ? tg_policy_objects(file, out.s, emu, found) : -1;
+    int n = rc == 0 && out.s ? tg_policy_objects(file, out.s, emu, R->lab->kit_calls, found) : -1;
     if (n < 0)
         snprintf(why, whylen, "objdump on %s's object: %s%s", file, rc < 0 ? err : desc,
                  rc > 0 && out.s ? "" : "");
     tg_buf_free(&out);
+    return n;
+}
+
+/* The gate before any test runs: every object built from a student file (the program's and the
+ * emulated one's) defines no name of the runtimes or the kit, links only allowed names and this
+ * lab's kit functions, makes no system call; the files hold no host inline assembly. A finding
+ * means nothing the program would answer can be trusted (an interposed fprintf writes the answer
+ * channel; a defined counter or timer is the student's): no test runs (run.c), each scores 0 with
+ * the findings. Returns the number of findings (into found, one a line). */
+int tg_judge_link_gate(grun *R, gsub *g, tg_buf *found)
+{
+    int n = 0;
+    for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
+        for (int w = 0; w < 2; ++w) {
+            char obj[PATH_MAX + 400], why[700];
+            tg_buf mine = {0};
+            if (find_object_w(R, g, R->lab->files[i], w, obj, sizeof obj) &&
+                judge_object(R, R->lab->files[i], obj, w, &mine, why, sizeof why) > 0)
+                for (const char *p = mine.s; p && *p;) {    /* each finding once (both builds) */
+                    const char *e = strchr(p, '\n');
+                    size_t l = e ? (size_t)(e - p + 1) : strlen(p);
+                    char line[1200];
+                    snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ? l : sizeof line - 1), p);
+                    if (!found->s || !strstr(found->s, line)) {
+                        tg_buf_add(found, line, strlen(line));
+                        ++n;
+                    }
+                    p += l;
+                }
+            tg_buf_free(&mine);
+        }
+        char p[PATH_MAX + 300];
+        snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
+        size_t len = 0;
+        char *text = tg_is_file(p) ? tg_read_file(p, 4 << 20, &len) : NULL;
+        if (text) {
+            n += tg_policy_host_asm(R->lab->files[i], text, len, found);
+            free(text);
+        }
+    }
     return n;
 }
 
@@ -609,6 +661,16 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
             ++objects;
         }
     }
+    for (int i = 0; objects && !unread && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
+        char p[PATH_MAX + 300];         /* host inline assembly: the source shows it, the object not */
+        snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
+        size_t len = 0;
+        char *text = tg_is_file(p) ? tg_read_file(p, 4 << 20, &len) : NULL;
+        if (text) {
+            n += tg_policy_host_asm(R->lab->files[i], text, len, &found);
+            free(text);
+        }
+    }
     for (int i = 0; (objects == 0 || unread) && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char p[PATH_MAX + 300];         /* the file as taken, else the kit's skeleton built in its place */
         snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
@@ -635,13 +697,14 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     }
     if (n)
         tg_buf_printf(&tr->out, "POLICY VIOLATION: %s link%s or call%s what a lab file never needs (the allow-list: "
-                      "math, memory, printing, allocation, the kit's tl_ API, the CUDA runtime a lab uses; no "
-                      "system call instruction):\n%s", names.s ? names.s : "the student files", n == 1 ? "s" : "",
+                      "math, memory, printing, allocation, the CUDA runtime a lab uses, the kit functions this lab "
+                      "lists; no definition of a runtime's or the kit's name; no system call or host asm):\n%s", names.s ? names.s : "the student files", n == 1 ? "s" : "",
                       n == 1 ? "s" : "", found.s);
     else if (objects)
         tg_buf_printf(&tr->out, "the compiled object%s of the student files link%s only allowed symbols (math, memory, "
-                      "printing, the kit's API, the CUDA runtime) and make%s no system call\n",
-                      objects == 1 ? "" : "s", objects == 1 ? "s" : "", objects == 1 ? "s" : "");
+                      "printing, the CUDA runtime, this lab's kit functions), define%s no runtime or kit name and make%s "
+                      "no system call\n",
+                      objects == 1 ? "" : "s", objects == 1 ? "s" : "", objects == 1 ? "s" : "", objects == 1 ? "s" : "");
     else
         tg_buf_printf(&tr->out, "static scan of %s (comments and strings ignored): no network, process, file, "
                       "syscall, dlopen, getenv or asm use\n", names.s ? names.s : "the student files");

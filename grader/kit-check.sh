@@ -80,6 +80,62 @@ if ! ninja -C "$TL_BUILD" "$target" >"$log.new" 2>&1; then
     exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
 fi
 if grep -q "no work to do" "$log.new" && [ -f "$log" ]; then rm -f "$log.new"; else mv -f "$log.new" "$log"; fi
+# The grader takes the student files alone (tl-grade --print-files): a file of the student's own
+# that one of them includes builds here but not there. ninja's dependency records name every file
+# each object read; one in the lab folder that is neither a student file nor the kit's (git's
+# list, or the student edition's .tilelab-kit-files written by ./kit release) fails the check as
+# the grader's build would, and the other files of the folder it ignores are named.
+kitlist=
+if [ -e "$TL_ROOT/.git" ] && git -C "$TL_ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+    kitlist=$(git -C "$TL_ROOT" ls-files "labs/$dir")
+elif [ -f "$TL_ROOT/.tilelab-kit-files" ]; then
+    kitlist=$(grep "^labs/$dir/" "$TL_ROOT/.tilelab-kit-files" || true)
+fi
+if [ -n "$kitlist" ]; then
+    students=$("$tg" --print-files "$lab")
+    is_known() {   # $1: a path relative to labs/$dir
+        printf '%s\n' "$students" | grep -qxF "$1" && return 0
+        printf '%s\n' "$kitlist" | grep -qxF "labs/$dir/$1"
+    }
+    extra=
+    objs=$(ninja -C "$TL_BUILD" -t deps 2>/dev/null | sed -n 's/: #deps.*//p' | grep '^labs/' | grep -v -e '-ref-' -e '-ref\.p/')
+    for f in $students; do
+        for o in $(printf '%s\n' "$objs" | grep -F -e "/$f.o" -e "/meson-generated_${f%.*}.emu.cpp.o"); do
+            for d in $(ninja -C "$TL_BUILD" -t deps "$o" 2>/dev/null | sed -n 's/^    //p'); do
+                case $d in
+                ../labs/$dir/*) rel=${d#../labs/$dir/} ;;
+                "$TL_ROOT"/labs/$dir/*) rel=${d#"$TL_ROOT"/labs/$dir/} ;;
+                *) continue ;;
+                esac
+                is_known "$rel" || case " $extra " in *" $f:$rel "*) ;; *) extra="$extra $f:$rel" ;; esac
+            done
+        done
+    done
+    # nvcc's objects carry no dependency record: their quoted #includes of a file in the folder
+    for f in $students; do
+        [ -f "$TL_ROOT/labs/$dir/$f" ] || continue
+        for rel in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$TL_ROOT/labs/$dir/$f"); do
+            rel=${rel#./}
+            [ -f "$TL_ROOT/labs/$dir/$rel" ] || continue
+            is_known "$rel" || case " $extra " in *" $f:$rel "*) ;; *) extra="$extra $f:$rel" ;; esac
+        done
+    done
+    others=
+    for p in "$TL_ROOT/labs/$dir"/*; do
+        b=${p##*/}
+        [ -f "$p" ] && ! is_known "$b" && others="$others $b"
+    done
+    [ -z "$others" ] || tl_say "kit check: ignored here as by the grader (it takes only $(echo $students)):$others"
+    if [ -n "$extra" ]; then
+        {
+            for e in $extra; do
+                printf '%s: error: includes %s, a file of yours the grader does not take (it takes only %s): put what it holds into %s\n' \
+                    "${e%%:*}" "${e#*:}" "$(echo $students)" "${e%%:*}"
+            done
+        } >> "$log"
+        exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
+    fi
+fi
 # On a GPU, a lab whose kernels' work the grader judges (launches, loads per multiply-add) also
 # builds the same file for the emulator, which counts that work on one small case (grader/work.c):
 # the GPU program cannot count it. Its build failing is no build failure of the lab (the file may

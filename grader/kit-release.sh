@@ -75,6 +75,9 @@ while IFS= read -r f; do
     n=$((n + 1))
 done <"$list"
 tl_say "kit release: $n files copied into $tmp"
+# The kit's own files, for ./kit check: a file of the student's included from a student file builds
+# in their tree but not in the grader's, which takes the student files alone (kit-check.sh).
+cp "$list" "$tmp/.tilelab-kit-files"
 
 # ------------------------------------------------------------------ proof
 # Nothing of the instructor's: no solutions, no tests (known-wrong and hostile submissions), no secrets.

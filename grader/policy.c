@@ -128,12 +128,8 @@ int tg_policy_scan(const char *file, const char *text, size_t len, tg_buf *findi
             ++j;
         size_t l = j - i;
         const char *w = s + i;
-        /* inline assembly, in any spelling */
-        if ((l == 3 && memcmp(w, "asm", 3) == 0) || (l == 5 && memcmp(w, "__asm", 5) == 0) ||
-            (l == 7 && memcmp(w, "__asm__", 7) == 0)) {
-            tg_buf_printf(findings, "%s:%d: inline assembly ('%.*s')\n", file, line, (int)l, w);
-            ++found;
-        } else if (!isdigit((unsigned char)w[0])) {
+        /* inline assembly: judged by tg_policy_host_asm below (device PTX is allowed) */
+        if (!isdigit((unsigned char)w[0])) {
             size_t k = j;
             while (k < len && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r'))
                 ++k;
@@ -150,6 +146,145 @@ int tg_policy_scan(const char *file, const char *text, size_t len, tg_buf *findi
                         ++found;
                         break;
                     }
+        }
+        i = j - 1;
+    }
+    free(s);
+    return found + tg_policy_host_asm(file, text, len, findings);
+}
+
+/* ------------------------------------------------------------------ host inline assembly */
+
+static int is_asm_word(const char *w, size_t l)
+{
+    return (l == 3 && memcmp(w, "asm", 3) == 0) || (l == 5 && memcmp(w, "__asm", 5) == 0) ||
+           (l == 7 && memcmp(w, "__asm__", 7) == 0);
+}
+
+static int has_word(const char *s, size_t n, const char *word)
+{
+    size_t wl = strlen(word);
+    for (const char *p = s; (p = memmem(p, n - (size_t)(p - s), word, wl)) != NULL; p += wl)
+        if ((p == s || !is_id((unsigned char)p[-1])) && (p + wl == s + n || !is_id((unsigned char)p[wl])))
+            return 1;
+    return 0;
+}
+
+int tg_policy_host_asm(const char *file, const char *text, size_t len, tg_buf *findings)
+{
+    char *s = malloc(len + 1);
+    if (!s)
+        return 0;
+    memcpy(s, text, len);
+    s[len] = '\0';
+    for (size_t i = 0; i < len; ++i)
+        if (!s[i])
+            s[i] = ' ';
+    strip(s, len);
+    /* Pass 1: macros whose body holds asm (also through another such macro, a few levels); a use
+     * of one is judged like asm itself, where it stands. */
+    enum { MAXM = 64 };
+    char macros[MAXM][64];
+    int nm = 0;
+    for (int round = 0; round < 4; ++round) {
+        int before = nm;
+        for (char *p = s; *p && nm < MAXM;) {
+            char *e = p;   /* the logical line: backslash-newlines joined */
+            while (*e && !(*e == '\n' && (e == p || e[-1] != '\\')))
+                ++e;
+            char *q = p;
+            while (*q == ' ' || *q == '\t')
+                ++q;
+            if (*q == '#') {
+                ++q;
+                while (*q == ' ' || *q == '\t')
+                    ++q;
+                if (strncmp(q, "define", 6) == 0 && (q[6] == ' ' || q[6] == '\t')) {
+                    q += 6;
+                    while (*q == ' ' || *q == '\t')
+                        ++q;
+                    char *ne = q;
+                    while (is_id((unsigned char)*ne))
+                        ++ne;
+                    size_t nl = (size_t)(ne - q), bl = (size_t)(e - ne);
+                    int asm_body = has_word(ne, bl, "asm") || has_word(ne, bl, "__asm") || has_word(ne, bl, "__asm__");
+                    for (int m = 0; !asm_body && m < nm; ++m)
+                        asm_body = has_word(ne, bl, macros[m]);
+                    int known = 0;
+                    for (int m = 0; m < nm; ++m)
+                        known |= strlen(macros[m]) == nl && memcmp(macros[m], q, nl) == 0;
+                    if (asm_body && !known && nl > 0 && nl < sizeof macros[0])
+                        snprintf(macros[nm++], sizeof macros[0], "%.*s", (int)nl, q);
+                }
+            }
+            p = *e ? e + 1 : e;
+        }
+        if (nm == before)
+            break;
+    }
+    /* Pass 2: braces and the declaration that opens each top-level block. Preprocessor lines are
+     * skipped (a macro's body is judged where it is used). */
+    int found = 0, depth = 0, line = 1, device_only = 0;
+    size_t decl = 0;                 /* where the current top-level declaration starts */
+    for (size_t i = 0; i < len; ++i) {
+        char c = s[i];
+        if (c == '\n') {
+            ++line;
+            continue;
+        }
+        if (c == '#' ) {             /* a directive (at a line's start): skip it with its continuations */
+            size_t b = i;
+            while (b > 0 && (s[b - 1] == ' ' || s[b - 1] == '\t'))
+                --b;
+            if (b == 0 || s[b - 1] == '\n') {
+                while (i < len && !(s[i] == '\n' && s[i - 1] != '\\')) {
+                    if (s[i] == '\n')
+                        ++line;
+                    ++i;
+                }
+                if (i < len)
+                    ++line;
+                if (depth == 0)
+                    decl = i + 1;
+                continue;
+            }
+        }
+        if (c == '{') {
+            if (depth == 0) {        /* the header of this block: __global__, or __device__ without __host__ */
+                size_t hl = i - decl;
+                device_only = has_word(s + decl, hl, "__global__") ||
+                              (has_word(s + decl, hl, "__device__") && !has_word(s + decl, hl, "__host__"));
+            }
+            ++depth;
+            continue;
+        }
+        if (c == '}') {
+            if (depth > 0 && --depth == 0)
+                decl = i + 1;
+            continue;
+        }
+        if (c == ';' && depth == 0) {
+            decl = i + 1;
+            continue;
+        }
+        if (!is_id((unsigned char)c) || (i > 0 && is_id((unsigned char)s[i - 1])))
+            continue;
+        size_t j = i;
+        while (j < len && is_id((unsigned char)s[j]))
+            ++j;
+        size_t l = j - i;
+        int hit = is_asm_word(s + i, l);
+        const char *via = NULL;
+        for (int m = 0; !hit && m < nm; ++m)
+            if (strlen(macros[m]) == l && memcmp(macros[m], s + i, l) == 0) {
+                hit = 1;
+                via = macros[m];
+            }
+        if (hit && !(depth > 0 && device_only)) {
+            tg_buf_printf(findings, "%s:%d: host inline assembly ('%.*s'%s%s%s): a lab file's host code holds none "
+                          "(PTX inside a __global__ or __device__ function is allowed)\n", file, line, (int)l, s + i,
+                          via ? ", a macro holding asm" : "", "", "");
+            ++found;
         }
         i = j - 1;
     }
@@ -196,7 +331,7 @@ int tg_seccomp_net_install(void)
 
 /* What a lab file may link, whatever its source looks like (macros, aliases, pointers,
  * #pragma redefine_extname all end in the object's symbol table): math, memory and string
- * helpers, printing, allocation, the kit's tl_ API, the CUDA runtime calls the labs use and
+ * helpers, printing, allocation, the CUDA runtime calls the labs use and
  * what nvcc's and g++'s generated code needs. */
 static const char *const allowed_exact[] = {
     /* math (double, float) */
@@ -237,9 +372,16 @@ static int starts(const char *s, const char *p)
 }
 
 /* NULL when sym may be linked from a student file; else why not. emu: the emulator's rewritten
- * C++ of the student's kernel (its runtime and the C++ library are the tool's, not the student's). */
-static const char *symbol_verdict(const char *sym, int emu)
+ * C++ of the student's kernel (its runtime and the C++ library are the tool's, not the student's).
+ * kit_calls: the lab's kit functions (space-separated), the only kit names it may reference. */
+static const char *symbol_verdict(const char *sym, int emu, const char *kit_calls)
 {
+    if (kit_calls) {                                   /* the lab's own list of kit functions */
+        size_t l = strlen(sym);
+        for (const char *k = kit_calls; (k = strstr(k, sym)) != NULL; k += l)
+            if ((k == kit_calls || k[-1] == ' ') && (k[l] == ' ' || k[l] == '\0'))
+                return NULL;
+    }
     for (int i = 0; allowed_exact[i]; ++i)
         if (strcmp(sym, allowed_exact[i]) == 0)
             return NULL;
@@ -253,13 +395,21 @@ static const char *symbol_verdict(const char *sym, int emu)
             return "the emulator's own controls: out of a lab file's reach";
     if (starts(sym, "tl_emu") || strstr(sym, "tl_emu"))
         return emu ? NULL : "the emulator's own controls: out of a lab file's reach";
+    if (emu && strcmp(sym, "__tls_get_addr") == 0)
+        return NULL;                                   /* the emulator's thread-local blockIdx, threadIdx */
     /* -fsanitize=bounds in the emulated build: an index outside an array calls the emulator's
      * handler (it reports array-out-of-bounds and ends the block; calling it directly only fails
      * the caller's own test) */
     if (emu && (strcmp(sym, "__ubsan_handle_out_of_bounds") == 0 || strcmp(sym, "__ubsan_handle_out_of_bounds_abort") == 0))
         return NULL;
+    const tg_reserved_sym *r = tg_reserved_find(sym);
+    if (r && r->emu && !r->kit && emu)
+        return NULL;                                   /* the emulator's runtime, from the rewrite's code */
+    if (r && r->kit)
+        return "a kit function this lab does not list (the lab table's kit_calls): a lab file reaches "
+               "only the kit functions its lab names";
     if (starts(sym, "tl_"))
-        return NULL;                                   /* the kit's API */
+        return "no kit function of that name is on this lab's list";
     if (starts(sym, "cuda") || starts(sym, "__cuda")) {
         for (int i = 0; cuda_denied[i]; ++i)
             if (starts(sym, cuda_denied[i]))
@@ -268,6 +418,8 @@ static const char *symbol_verdict(const char *sym, int emu)
     }
     if (starts(sym, "__nv") || starts(sym, "__fatbinwrap") || starts(sym, "__cudart"))
         return NULL;                                   /* nvcc's generated registration code */
+    if (starts(sym, "_ZSt") && strstr(sym, "__throw_"))
+        return NULL;                                   /* std::vector's and std::string's error paths */
     if (starts(sym, "_ZSt") || starts(sym, "_ZNSt") || starts(sym, "_ZNKSt") || starts(sym, "_ZTV") ||
         starts(sym, "_ZTI") || starts(sym, "_ZTS")) {
         if (strstr(sym, "fstream") || strstr(sym, "filebuf") || strstr(sym, "thread") || strstr(sym, "system"))
@@ -298,10 +450,42 @@ static void short_loc(const char *loc, char *out, size_t len)
         *sp = '\0';
 }
 
-int tg_policy_objects(const char *file, const char *report, int emu, tg_buf *findings)
+static int cmp_reserved(const void *a, const void *b)
+{
+    return strcmp((const char *)a, ((const tg_reserved_sym *)b)->name);
+}
+
+const tg_reserved_sym *tg_reserved_find(const char *name)
+{
+    return bsearch(name, tg_reserved_syms, (size_t)tg_nreserved_syms, sizeof tg_reserved_syms[0], cmp_reserved);
+}
+
+/* Why a definition of sym (weak: the object's definition is weak) may not be in a student object;
+ * NULL when it may. */
+static const char *definition_verdict(const char *sym, int weak, int emu)
+{
+    const tg_reserved_sym *r = tg_reserved_find(sym);
+    if (!r)
+        return NULL;                   /* the student's own name (an interface function, a helper) */
+    if (weak && r->weak && (starts(sym, "_Z") || starts(sym, "DW.ref.")))
+        return NULL;                   /* a C++ inline function or template of a header both include
+                                        * or the compiler's DW.ref. cells (C's weak names, such as the C library's write and puts
+                                        * aliases, are no header's: refused) */
+    if (emu && weak && strstr(sym, "tl_emu"))
+        return NULL;                   /* the rewrite's own inline code in the emulated object */
+    return r->kit ? "a name the kit defines: a definition in a lab file would run in place of the kit's "
+                    "(interposition); rename yours (or make it static)"
+                  : "a name the C or C++ runtime or the CUDA runtime defines: a definition in a lab file would "
+                    "run in place of the library's for the whole program (interposition); rename yours (or "
+                    "make it static)";
+}
+
+int tg_policy_objects(const char *file, const char *report, int emu, const char *kit_calls, tg_buf *findings)
 {
     /* report: the sandboxed objdump's digest, one item a line:
      *   U SYMBOL            an undefined symbol
+     *   D G|W SYMBOL        a global (G) or weak (W) symbol the object defines
+     *   F SYMBOL LOC        the source location where function SYMBOL's code starts
      *   R LOC SYMBOL[+-off] a relocation in code at source location LOC
      *   S LOC               a system call instruction at LOC */
     /* The script ends with END only when objdump read the object: no digest, no verdict. */
@@ -325,10 +509,35 @@ int tg_policy_objects(const char *file, const char *report, int emu, tg_buf *fin
             ++found;
             continue;
         }
+        if (line[0] == 'D' && line[1] == ' ' && (line[2] == 'G' || line[2] == 'W') && line[3] == ' ') {
+            const char *sym = line + 4;
+            const char *why = definition_verdict(sym, line[2] == 'W', emu);
+            if (!why)
+                continue;
+            char where[300] = "";
+            size_t sl = strlen(sym);
+            for (const char *q = report; q && *q;) {   /* F SYMBOL LOC: where its code starts */
+                const char *qe = strchr(q, '\n');
+                if (q[0] == 'F' && q[1] == ' ' && strncmp(q + 2, sym, sl) == 0 && q[2 + sl] == ' ') {
+                    char loc[600];
+                    size_t ll = (size_t)((qe ? qe : q + strlen(q)) - (q + 3 + sl));
+                    snprintf(loc, sizeof loc, "%.*s", (int)(ll < sizeof loc - 1 ? ll : sizeof loc - 1), q + 3 + sl);
+                    short_loc(loc, where, sizeof where);
+                    break;
+                }
+                q = qe ? qe + 1 : NULL;
+            }
+            if (!where[0] || strcmp(where, "?") == 0)
+                snprintf(where, sizeof where, "%s", "(a variable, or code without a line)");
+            tg_buf_printf(findings, "%s%s%s: defines %s%s (%s)\n", starts(where, file) ? "" : file,
+                          starts(where, file) ? "" : ": ", where, line[2] == 'W' ? "weak " : "", sym, why);
+            ++found;
+            continue;
+        }
         if (line[0] != 'U' || line[1] != ' ')
             continue;
         const char *sym = line + 2;
-        const char *why = symbol_verdict(sym, emu);
+        const char *why = symbol_verdict(sym, emu, kit_calls);
         if (!why)
             continue;
         char key[300];
@@ -371,11 +580,17 @@ const char *tg_policy_objdump_script(void)
 {
     /* Run in the sandbox on the object ($1): objdump parses the student's compiler output there,
      * never as root outside. */
+    /* objdump -t: "VALUE FLAGS SECTION\tSIZE NAME", FLAGS seven characters from column 18: the
+     * first g (global), u (unique global) or l; the second w for weak. */
     return "o=\"$1\"; t=${TMPDIR:-/tmp}/tl-policy.$$; "
            "objdump -t \"$o\" > \"$t.t\" && objdump -drlw \"$o\" > \"$t.d\" || exit 3; "
-           "awk '/\\*UND\\*/ { print \"U \" $NF }' \"$t.t\"; "
+           "awk '/\\*UND\\*/ { print \"U \" $NF; next } "
+           "/^[0-9a-f]+ / { f = substr($0, index($0, \" \") + 1, 7); "
+           "if ((substr(f, 1, 1) == \"g\" || substr(f, 1, 1) == \"u\" || substr(f, 2, 1) == \"w\") && $NF != \"\") "
+           "print \"D \" (substr(f, 2, 1) == \"w\" ? \"W\" : \"G\") \" \" $NF }' \"$t.t\"; "
            "awk '"
-           "/^[^ \\t<0-9].*:[0-9]+( |$)/ { loc = $1; next } "
+           "/^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3); want = 1; next } "
+           "/^[^ \\t<0-9].*:[0-9]+( |$)/ { loc = $1; if (want) print \"F \" fn \" \" loc; want = 0; next } "
            "/R_(X86_64|AARCH64)_/ { print \"R \" (loc == \"\" ? \"?\" : loc) \" \" $NF; next } "
            "/\\t(syscall|sysenter|svc)( |$)/ || /\\tint +\\$0x80/ { print \"S \" (loc == \"\" ? \"?\" : loc) }' \"$t.d\"; "
            "rm -f \"$t.t\" \"$t.d\"; echo END";

@@ -20,12 +20,41 @@
 int tg_policy_scan(const char *file, const char *text, size_t len, tg_buf *findings);
 
 /* Judges one compiled student object from the digest tg_policy_objdump_script() printed for it
- * in the sandbox: every undefined symbol on the allow-list (math, memory, printing, the kit's tl_
- * API, the CUDA runtime calls a lab uses), no system call instruction. Appends
- * "FILE: gmm.c:LINE: links SYMBOL (why)" lines; returns the number of findings. emu: the
- * emulator's rewritten C++ (its runtime and the C++ library allowed). -1: the digest is not
- * whole (objdump missing or failed): no verdict from it. */
-int tg_policy_objects(const char *file, const char *report, int emu, tg_buf *findings);
+ * in the sandbox:
+ *  - it defines no name that the C or C++ runtime, the CUDA runtime (or the emulator's) or the
+ *    kit's archives define, strong or weak (interposition: the lab program links the student's
+ *    object first, so a definition of fprintf, write or tl_matfile_fwrite would run in place of the
+ *    real one). The names are read with nm from the real libraries at build time
+ *    (reserved-symbols.sh, tg_reserved_syms). A weak definition of a name that the runtime or
+ *    the kit defines only weakly is an inline function or template instantiated from a header
+ *    both include, and passes;
+ *  - every undefined symbol is on the allow-list (math, memory, printing, allocation, the CUDA
+ *    runtime calls a lab uses) or on the lab's own list of kit functions (kit_calls, the lab
+ *    table's space-separated .kit_calls; NULL: none): no prefix rule, a tl_ name the lab does not
+ *    list is refused;
+ *  - no system call instruction.
+ * Appends "FILE: gmm.c:LINE: links SYMBOL (why)" and "FILE: gmm.c:LINE: defines SYMBOL (why)"
+ * lines; returns the number of findings. emu: the emulator's rewritten C++ (its runtime and the
+ * C++ library allowed). -1: the digest is not whole (objdump missing or failed): no verdict. */
+int tg_policy_objects(const char *file, const char *report, int emu, const char *kit_calls, tg_buf *findings);
+
+/* Host inline assembly in a student file's text: an asm statement outside a function marked
+ * __global__ or __device__ only (file scope, a host function, a __host__ __device__ one), also
+ * through a macro whose body holds asm. Device PTX (lab 08's wgmma) passes. Appends
+ * "FILE:LINE: host inline assembly (...)" lines; returns the number of findings. */
+int tg_policy_host_asm(const char *file, const char *text, size_t len, tg_buf *findings);
+
+/* The build-time list of names the runtimes and the kit define (grader/reserved-symbols.sh). */
+typedef struct tg_reserved_sym {
+    const char *name;
+    int         weak;   /* every definition of it is weak (an inline function or template) */
+    int         kit;    /* the kit's own archives (common/) define it                       */
+    int         emu;    /* the emulator's runtime defines it (an emulated object refers to it) */
+} tg_reserved_sym;
+extern const tg_reserved_sym tg_reserved_syms[];   /* sorted by name (strcmp order, LC_ALL=C) */
+extern const int             tg_nreserved_syms;
+/* The entry of name, or NULL. */
+const tg_reserved_sym *tg_reserved_find(const char *name);
 /* The shell script (sh -c SCRIPT sh OBJECT) that prints that digest with objdump. */
 const char *tg_policy_objdump_script(void);
 

@@ -230,9 +230,9 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         tg_buf_add(&top, g->notes.s, g->notes.len);
     quote_evidence(&top, g, "");
     tg_buf_printf(&top, "isolation: %s\n", R->iso.desc);
-    /* Gradescope divides the score by the assignment's points (every test of the lab): what could
-     * not be graded on this machine is named, and the score scaled to those points, never out
-     * of a silently smaller maximum. */
+    /* Gradescope divides the score by the assignment's points (every test of the lab). A test not
+     * graded here (what the grader lacks: no GPU for a GPU-only part) is named and earns nothing
+     * until it is graded where it can be: never scaled into points from the others (issue 24). */
     double total = 0, gs_score = score;
     tg_buf ungraded = {0};
     for (int i = 0; i < nt; ++i) {
@@ -240,13 +240,12 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         if (!tr[i].graded)
             tg_buf_printf(&ungraded, "%s%s (%g)", ungraded.len ? ", " : "", tr[i].t->name, tr[i].t->points);
     }
-    if (max > 0 && max < total) {
-        gs_score = tg_round2(score * total / max);
-        tg_buf_printf(&top, "Score: %g/%g of the graded tests; not graded here: %s; for Gradescope "
-                      "(out of %g): %g, the graded part scaled\n", score, max, ungraded.s, total, gs_score);
-    } else {
+    if (max > 0 && max < total)
+        tg_buf_printf(&top, "Score: %g/%g of the graded tests; not graded here: %s; for Gradescope: %g out of "
+                      "%g (what was not graded earns nothing until it is graded where it can be)\n", score, max,
+                      ungraded.s, gs_score, total);
+    else
         tg_buf_printf(&top, "Score: %g/%g\n", score, max);
-    }
     tg_buf_free(&ungraded);
     const char *status = g->refused[0] ? g->refused : !g->built ? "build failed" : "";
     cJSON *js = cJSON_CreateObject();

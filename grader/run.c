@@ -198,6 +198,11 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             return EXIT_GRADER;
         }
         g.build_s = (tl_now_ms() - tb) / 1000.0;
+        tg_buf gate = {0};            /* what the objects define and link, before anything runs */
+        int refused_link = g.built ? tg_judge_link_gate(R, &g, &gate) : 0;
+        if (refused_link)
+            tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
+                          gate.s);
         gpu_lock(R, LOCK_SH);
         for (int i = 0; i < nt; ++i) {
             if (!g.built) {
@@ -205,6 +210,14 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
                 tg_buf_printf(&tr[i].out, "not run: the build failed\n%s", g.build_errors.s ? g.build_errors.s : "");
                 tg_build_verdict(&g, &tr[i].head.v);     /* the build's verdict heads every test */
                 tr[i].have_head = 1;
+                continue;
+            }
+            if (refused_link && tr[i].t->kind != TL_TEST_POLICY) {
+                tr[i].graded = 1;
+                tg_buf_printf(&tr[i].out, "not run: the program's answers could not be trusted: the compiled student "
+                              "files define or link what no lab file may (each a name the runtime or the kit "
+                              "defines, a kit function this lab does not list, a system call or host asm):\n%s",
+                              gate.s);
                 continue;
             }
             if (tr[i].t->kind == TL_TEST_SPEED)
@@ -230,6 +243,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             }
         }
         gpu_lock(R, 0);
+        tg_buf_free(&gate);
         tg_stage("policy");
         for (int i = 0; i < nt; ++i)
             if (g.built && tr[i].t->kind == TL_TEST_POLICY)
@@ -361,10 +375,8 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             fprintf(stderr, "tl-grade: cannot resolve '%s'\n", sp);
             return TL_EXIT_USAGE;
         }
-        if (strpbrk(st[i].path, "\t\n")) {
-            fprintf(stderr, "tl-grade: submission '%s': a tab or a newline in its path; rename it\n", sp);
-            return TL_EXIT_USAGE;
-        }
+        /* a tab or a newline in the name: graded under a safe folder name (tg_student_names), the
+         * reports carrying the original; students.tsv escapes them */
     }
     tg_student_names(st, ns);            /* stable whatever the order; never a class file's name */
     if (R->check)

@@ -121,7 +121,7 @@ static long tasks_of_uid(uid_t uid)
 /* ---------------------------------------------------------------- bwrap argv */
 
 typedef struct argv_b {
-    const char *v[160];
+    const char *v[256];
     int n;
     char store[40][320];   /* strings we had to build */
     int ns;
@@ -175,7 +175,22 @@ static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *
     /* /etc minimal: the loader's cache (without it libc is not found on multiarch systems). */
     A(a, "--ro-bind-try"); A(a, "/etc/ld.so.cache"); A(a, "/etc/ld.so.cache");
     A(a, "--ro-bind-try"); A(a, "/etc/alternatives"); A(a, "/etc/alternatives");
-    A(a, "--dev"); A(a, "/dev");
+    /* /dev: null, zero and urandom only (issue 24). bwrap's --dev would add tty, ptmx and pts: an
+     * #include "/dev/ptmx" or "/dev/tty" blocks the compiler, using no CPU, until the wall clock.
+     * The /dev/fd and std* links some build scripts name; /dev/shm (a private tmpfs) where the
+     * CUDA runtime may use it; the GPU's nodes are bound below. */
+    A(a, "--tmpfs"); A(a, "/dev");
+    static const char *const devs[] = {"/dev/null", "/dev/zero", "/dev/urandom", NULL};
+    for (int i = 0; devs[i]; ++i) {
+        A(a, "--dev-bind"); A(a, devs[i]); A(a, devs[i]);
+    }
+    A(a, "--symlink"); A(a, "/proc/self/fd"); A(a, "/dev/fd");
+    A(a, "--symlink"); A(a, "/proc/self/fd/0"); A(a, "/dev/stdin");
+    A(a, "--symlink"); A(a, "/proc/self/fd/1"); A(a, "/dev/stdout");
+    A(a, "--symlink"); A(a, "/proc/self/fd/2"); A(a, "/dev/stderr");
+    if (o->gpu) {
+        A(a, "--tmpfs"); A(a, "/dev/shm");
+    }
     /* The build tools' folders outside /usr (the GPU server's meson and ninja live in a Python
      * virtualenv under /opt): read-only, the whole virtualenv when the folder is its bin/ (its
      * scripts need its site-packages), so the scrubbed PATH finds tools that can also run. */
@@ -613,7 +628,7 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
              o->extra_path ? ":" : "");
     snprintf(homev, sizeof homev, "HOME=%s", iso->bwrap ? (o->sandbox_cwd ? o->sandbox_cwd : "/tmp")
                                                         : (o->host_cwd ? o->host_cwd : "/tmp"));
-    const char *envp[10] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
+    const char *envp[12] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
     int ne = 4;
     static char cvd[200], llp[2100];
     if (getenv("CUDA_VISIBLE_DEVICES")) {
@@ -626,6 +641,11 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
     }
     for (int i = 0; i < 2 && o->env[i]; ++i)
         envp[ne++] = o->env[i];
+    static char emu_model[64];
+    if (o->emu_model && *o->emu_model) {          /* the emulated GPU model of this run (devquery.c) */
+        snprintf(emu_model, sizeof emu_model, "TL_EMU_MODEL=%s", o->emu_model);
+        envp[ne++] = emu_model;
+    }
     long uid_tasks = (!iso->cgroup && !iso->is_root) ? tasks_of_uid(getuid()) : -1;
 
     pid_t p = fork();
@@ -703,4 +723,78 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
     }
     fcntl(c->out, F_SETFL, O_NONBLOCK);
     return 0;
+}
+
+/* ---------------------------------------------------------------- CPU time of a process tree */
+
+/* The CPU seconds (user + system, and those of reaped children) of root and every live process
+ * below it, read from /proc: a build's progress, whatever its processes are (ninja, nvcc, cc1).
+ * -1 when root is gone. */
+double tg_tree_cpu_s(pid_t root)
+{
+    enum { MAXP = 4096 };
+    static pid_t pid[MAXP], ppid[MAXP];
+    static double cpu[MAXP];
+    int n = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    struct dirent *e;
+    long hz = sysconf(_SC_CLK_TCK);
+    while ((e = readdir(d)) && n < MAXP) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char f[64], buf[1024];
+        snprintf(f, sizeof f, "/proc/%.20s/stat", e->d_name);
+        int fd = open(f, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t r = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (r <= 0)
+            continue;
+        buf[r] = '\0';
+        char *p = strrchr(buf, ')');          /* the name may hold spaces and parentheses */
+        if (!p)
+            continue;
+        /* after ") ": state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime
+         * stime cutime cstime */
+        char st;
+        long pp;
+        unsigned long ut, stt;
+        long cut, cst;
+        if (sscanf(p + 2, "%c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu %ld %ld", &st, &pp, &ut, &stt, &cut,
+                   &cst) != 6)
+            continue;
+        pid[n] = (pid_t)atol(e->d_name);
+        ppid[n] = (pid_t)pp;
+        cpu[n] = (double)(ut + stt + (unsigned long)cut + (unsigned long)cst) / (double)hz;
+        ++n;
+    }
+    closedir(d);
+    /* mark root's descendants: repeat until no new one (parents may follow children in /proc) */
+    static char in[MAXP];
+    int found = 0;
+    for (int i = 0; i < n; ++i) {
+        in[i] = pid[i] == root;
+        found |= in[i];
+    }
+    if (!found)
+        return -1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < n; ++i)
+            if (!in[i])
+                for (int j = 0; j < n; ++j)
+                    if (in[j] && ppid[i] == pid[j]) {
+                        in[i] = 1;
+                        changed = 1;
+                        break;
+                    }
+    }
+    double sum = 0;
+    for (int i = 0; i < n; ++i)
+        if (in[i])
+            sum += cpu[i];
+    return sum;
 }

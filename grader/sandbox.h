@@ -82,6 +82,7 @@ typedef struct tg_spawn_opts {
                                          in a macro bomb dies, whatever the wall-clock limit   */
     const char *env[2];               /* more NAME=VALUE for its environment (NULL ends): the
                                          emulator's verdict channel, TL_EMU_VERDICTS         */
+    const char *emu_model;            /* TL_EMU_MODEL for an emulated program (NULL: its default) */
 } tg_spawn_opts;
 
 typedef struct tg_child {
@@ -101,6 +102,9 @@ typedef struct tg_child {
 
 /* 0 ok; -1 with err set (the grader's problem, not the student's). */
 int  tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, size_t errlen);
+/* CPU seconds used so far by root and its live descendants (and their reaped children); -1 when
+ * root is gone. Not thread-safe (one caller: build.c's idle watch). */
+double tg_tree_cpu_s(pid_t root);
 
 /* Sends req (may be NULL) on fd 3 while collecting fd 4 into ans and the output into cap,
  * until complete(ans) says the answer is whole (1), the child closes fd 4 or dies, or the

@@ -29,11 +29,17 @@
 
 /* ------------------------------------------------------------------ the student list */
 
+/* A path in the list: tab, newline and backslash written \t, \n, \\ (a submission's name may
+ * hold any of them: issue 24). */
 int tg_students_write(const grun *R, const gstudent *st, int ns)
 {
     tg_buf b = {0};
-    for (int i = 0; i < ns; ++i)
-        tg_buf_printf(&b, "%d\t%s\t%s\n", i, st[i].name, st[i].path);
+    for (int i = 0; i < ns; ++i) {
+        tg_buf_printf(&b, "%d\t%s\t", i, st[i].name);
+        for (const char *c = st[i].path; *c; ++c)
+            tg_buf_printf(&b, "%s", *c == '\t' ? "\\t" : *c == '\n' ? "\\n" : *c == '\\' ? "\\\\" : (char[2]){*c, 0});
+        tg_buf_add(&b, "\n", 1);
+    }
     char p[PATH_MAX + 32];
     snprintf(p, sizeof p, "%s/students.tsv", R->state);
     int rc = tg_write_atomic(p, b.s ? b.s : "", b.len);
@@ -69,7 +75,15 @@ int tg_students_load(const char *out, gstudent **stp, int *nsp, char *err, size_
         }
         *t1 = *t2 = '\0';
         snprintf(st[ns].name, sizeof st[ns].name, "%s", t1 + 1);
-        snprintf(st[ns].path, sizeof st[ns].path, "%s", t2 + 1);
+        size_t o = 0;
+        for (const char *c = t2 + 1; *c && o + 1 < sizeof st[ns].path; ++c) {
+            if (*c == '\\' && (c[1] == 't' || c[1] == 'n' || c[1] == '\\')) {
+                ++c;
+                st[ns].path[o++] = *c == 't' ? '\t' : *c == 'n' ? '\n' : '\\';
+            } else
+                st[ns].path[o++] = *c;
+        }
+        st[ns].path[o] = '\0';
         ++ns;
     }
     free(text);

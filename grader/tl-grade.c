@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "grade.h"
 #include "labtable.h"
@@ -91,6 +92,57 @@ static int usage(FILE *out, int code)
     return code;
 }
 
+/* argv into out (argc + 1 slots and a NULL): every argument before a "--" that starts with '-',
+ * is not an option's value and names an existing file or folder is moved to the submissions,
+ * behind a "--" (one line on stderr says so). Returns the new argc. */
+static int submissions_first_class(int argc, char **argv, const struct option *longopts, char **out)
+{
+    int n = 0, nm = 0, first_pos = -1, dashdash = -1;
+    char **moved = calloc((size_t)argc + 1, sizeof *moved);
+    out[n++] = argv[0];
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (dashdash < 0 && first_pos < 0 && strcmp(a, "--") == 0) {
+            dashdash = n;
+            out[n++] = argv[i];
+            continue;
+        }
+        struct stat sb;
+        if (moved && dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] && lstat(a, &sb) == 0) {
+            fprintf(stderr, "tl-grade: '%s' is graded as a submission (a file or folder of that name exists here), "
+                    "never as an option\n", a);
+            moved[nm++] = argv[i];
+            continue;
+        }
+        if (dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
+            for (int k = 0; longopts[k].name; ++k)    /* its value, if it takes one, is never moved */
+                if (strcmp(a + 2, longopts[k].name) == 0 && longopts[k].has_arg == required_argument && i + 1 < argc) {
+                    out[n++] = argv[i++];
+                    break;
+                }
+            out[n++] = argv[i];
+            continue;
+        }
+        if (dashdash < 0 && first_pos < 0 && a[0] != '-')
+            first_pos = n;
+        out[n++] = argv[i];
+    }
+    if (nm) {   /* insert after an existing "--", else "--" and them before the first submission */
+        int at = dashdash >= 0 ? dashdash + 1 : first_pos >= 0 ? first_pos : n;
+        int extra = nm + (dashdash >= 0 ? 0 : 1);
+        memmove(out + at + extra, out + at, (size_t)(n - at) * sizeof *out);
+        int k = at;
+        if (dashdash < 0)
+            out[k++] = "--";
+        for (int j = 0; j < nm; ++j)
+            out[k++] = moved[j];
+        n += extra;
+    }
+    out[n] = NULL;
+    free(moved);
+    return n;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -119,6 +171,13 @@ int main(int argc, char **argv)
     R.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (R.jobs < 1)
         R.jobs = 1;
+    /* A name that exists as a file or folder is a submission, never an option, wherever it stands
+     * (a class given as * puts a folder named --public-only first): moved behind a "--". */
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args)
+        return TL_EXIT_USAGE;
+    argc = submissions_first_class(argc, argv, longopts, args);
+    argv = args;
     /* "+": options end at the first submission (and at "--"), so a folder named --public-only
      * or -x given after them is a submission, never an option. */
     while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {

@@ -345,3 +345,31 @@ Test(grader_device_query, a_build_failure_scores_the_device_query_0, .timeout = 
     cr_assert(strstr(r.out, "Score: 0/"), "a failed build scores 0:\n%s", r.out);
     run_free(&r);
 }
+
+/* Issue 24 item 5: emulated, the query is asked on two GPU models drawn per run (the emulator's
+ * h100, h200, a100, l40s, t4), so facts typed in as text fail; the solution, which asks the device,
+ * is right on both (the_reference_scores_every_point). Graded from a submission folder (the kit is
+ * built for it: minutes). */
+Test(grader_device_query, facts_typed_in_as_text_fail_on_the_models_drawn_for_the_run, .timeout = 900)
+{
+    char dir[] = "/tmp/tl-devq-text-XXXXXX", cmd[4096];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/sub' && cp '%s/tests/hostile/02/devq_constant_text.cu' '%s/sub/naive.cu'",
+             dir, TL_SOURCE_ROOT, dir);
+    cr_assert_eq(system(cmd), 0);
+    char out[1200], sub[1200];
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    char *argv[] = {TL_BUILD_ROOT "/grader/tl-grade", "--check", "--kit", TL_SOURCE_ROOT, "--lab", "02", "--out", out,
+                    "--emulate", sub, NULL};
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    (void)!system(cmd);
+    char block[4096];
+    cr_assert_not_null(facts_block(r.out, block, sizeof block), "no device query test in:\n%s", r.out);
+    cr_assert(strstr(block, "FAIL  device query (print_device_facts)"), "constant text passed:\n%s", block);
+    cr_assert(strstr(block, "asked on two emulated GPUs drawn for this run"), "%s", block);
+    cr_assert(strstr(r.out, "PASS  MatrixMulKernel (naive), public sizes"), "the kernel failed:\n%s", r.out);
+    free(r.out);
+}

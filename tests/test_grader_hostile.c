@@ -40,7 +40,12 @@ static int sh(const char *fmt, ...)
 
 static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
                                        "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
-static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", NULL};
+static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", "helper_names",
+                                     "include_terminal", NULL};
+/* Issue 24 item 1: each refused before any test runs; what the refusal must name. */
+static const struct { const char *file, *names; } refused[] = {
+    {"interpose_fprintf", "defines fprintf ("}, {"interpose_kit_timer", "defines weak tl_now_ms ("},
+    {"kit_reference", "links tl_reference_gemm ("}, {"host_asm_rdtsc", "gmm.c:9: host inline assembly"}, {NULL, NULL}};
 
 /* Unicode names: two that the old grader collapsed to ______ and ______-2. */
 #define UNI1 "\xe6\x9d\x8e\xe5\x9b\x9b"              /* 李四 */
@@ -63,6 +68,9 @@ static void grade_class(void)
     for (int i = 0; others[i]; ++i)
         cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s/tests/hostile/01/%s.c' '%s/%s/gmm.c'", IN, others[i],
                         TL_SOURCE_ROOT, others[i], IN, others[i]), 0);
+    for (int i = 0; refused[i].file; ++i)
+        cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s/tests/hostile/01/%s.c' '%s/%s/gmm.c'", IN, refused[i].file,
+                        TL_SOURCE_ROOT, refused[i].file, IN, refused[i].file), 0);
     /* A folder whose labs/ is a link to the kit's solutions (and one whose labs/01-* is). */
     cr_assert_eq(sh("mkdir -p '%s/labs_link' && ln -s '%s/solutions' '%s/labs_link/labs'", IN, TL_SOURCE_ROOT, IN), 0);
     cr_assert_eq(sh("mkdir -p '%s/lab_dir_link/labs' && ln -s '%s/solutions/01-cpu-baseline' "
@@ -71,10 +79,14 @@ static void grade_class(void)
     const char *named[] = {"gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, NULL};
     for (int i = 0; named[i]; ++i)
         cr_assert_eq(sh("mkdir -p '%s/%s' && cp '%s' '%s/%s/gmm.c'", IN, named[i], sol, IN, named[i]), 0);
-    /* From inside the class folder, as an instructor types it: after the first submission
-     * (solution) the folder named --public-only is a student, never the option. */
-    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 solution $(ls | grep -v '^solution$') > '%s/log' 2>&1",
-       IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
+    /* Issue 24 item 7: a name with a newline in it, and a folder and an archive of one name. */
+    cr_assert_eq(sh("mkdir -p '%s/new\nline' && cp '%s' '%s/new\nline/gmm.c'", IN, sol, IN), 0);
+    cr_assert_eq(sh("mkdir -p '%s/twin' '%s/.tw/twin' && cp '%s' '%s/twin/' && cp '%s' '%s/.tw/twin/' && "
+                    "tar -czf '%s/twin.tar.gz' -C '%s/.tw' twin && rm -rf '%s/.tw'", IN, IN, sol, IN, sol, IN, IN, IN,
+                    IN), 0);
+    /* From inside the class folder, as an instructor types it: the shell's * puts the folder named
+     * --public-only first, where it is still a student (it exists), never the option. */
+    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
     cr_assert_eq(sh("touch '%s'", stamp), 0);
 }
 
@@ -146,7 +158,8 @@ static double test_score(const cJSON *js, const char *name)
 Test(hostile11, the_solution_and_the_oddly_named_copies_of_it_get_full_marks, .timeout = LIMIT)
 {
     grade_class();
-    const char *full[] = {"solution", "gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, "escape_codes", NULL};
+    const char *full[] = {"solution", "gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, "escape_codes",
+                          "helper_names", NULL};
     for (int i = 0; full[i]; ++i) {
         cJSON *js = results_of(full[i]);
         cr_assert_eq(score_of(js), 100.0, "%s scored %g, not 100: %s", full[i], score_of(js), output_of(js, NULL));
@@ -170,14 +183,75 @@ Test(hostile11, every_evasion_of_the_token_scan_loses_the_policy_points_naming_t
     }
 }
 
+/* Issue 24 item 1: an object that defines a runtime or kit name, links a kit function the lab does
+ * not list, or holds host asm runs no test: every test 0, the refusal naming the symbol and line. */
+Test(hostile24, interposition_unlisted_kit_calls_and_host_asm_run_nothing_and_name_the_symbol, .timeout = LIMIT)
+{
+    grade_class();
+    for (int i = 0; refused[i].file; ++i) {
+        cJSON *js = results_of(refused[i].file);
+        cr_assert_eq(score_of(js), 0.0, "%s scored %g: %s", refused[i].file, score_of(js), output_of(js, NULL));
+        const char *pub = output_of(js, "cpu_ijk), public");
+        cr_assert(strstr(pub, "not run: the program's answers could not be trusted") && strstr(pub, refused[i].names) &&
+                  strstr(pub, "gmm.c:"), "%s: the refusal does not name '%s' with its line: %s", refused[i].file,
+                  refused[i].names, pub);
+        cr_assert(strstr(output_of(js, "policy"), refused[i].names), "%s: %s", refused[i].file, output_of(js, "policy"));
+        cJSON_Delete(js);
+    }
+}
+
+/* Issue 24 item 6: no terminal device in the build sandbox, so an #include of one fails at once
+ * instead of blocking the compiler until the build's wall-clock limit. */
+Test(hostile24, an_include_of_a_terminal_device_fails_the_build_at_once, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("include_terminal");
+    const char *out = output_of(js, NULL);
+    cr_assert_eq(score_of(js), 0.0, "%s", out);
+    cr_assert(strstr(out, "/dev/ptmx") && strstr(out, "No such file"), "the compiler's error is not quoted: %s", out);
+    cr_assert(!strstr(out, "the build was killed") && !strstr(out, "no CPU used"), "the build was stopped by a "
+              "limit, not failed by the compiler: %s", out);
+    cJSON_Delete(js);
+}
+
+/* Issue 24 item 7: a folder named like an option, given first by the shell's *, is a student and
+ * the run says so in one line; a newline in a name does not refuse the class; a folder and an
+ * archive of one name are told apart in every report. */
+Test(hostile24, option_lookalikes_newlines_and_twins_are_students_told_apart, .timeout = LIMIT)
+{
+    grade_class();
+    char *log = tg_read_file(CLASS "/log", 1 << 20, NULL);
+    cr_assert(log && strstr(log, "'--public-only' is graded as a submission"), "no line says so: %s", log);
+    free(log);
+    cJSON *js = results_of("solution");
+    cr_assert(strstr(output_of(js, "cpu_ijk), hidden"), "hidden") && test_score(js, "cpu_ijk), hidden") > 0,
+              "the run turned public-only: %s", output_of(js, NULL));
+    cJSON_Delete(js);
+    js = results_of("new\nline");
+    cr_assert_eq(score_of(js), 100.0, "the name with a newline scored %g: %s", score_of(js), output_of(js, NULL));
+    cJSON_Delete(js);
+    char *csv = tg_read_file(OUT "/gradebook.csv", 1 << 20, NULL);
+    char *md = tg_read_file(OUT "/summary.md", 1 << 24, NULL);
+    cr_assert(csv && md);
+    for (int i = 0; i < 2; ++i) {
+        const char *r = i ? md : csv, *what = i ? "summary.md" : "gradebook.csv";
+        const char *a = strstr(r, "twin (twin/"), *b = strstr(r, "twin (twin.tar.gz");
+        cr_assert(a && b, "%s does not tell the twins apart:\n%s", what, r);
+    }
+    free(csv);
+    free(md);
+}
+
 Test(hostile11, an_error_no_device_answer_in_a_cpu_lab_is_wrong_not_ungraded, .timeout = LIMIT)
 {
     grade_class();
     cJSON *js = results_of("error_no_device");
     const char *out = output_of(js, "cpu_ijk), public");
     cr_assert_eq(test_score(js, "cpu_ijk), public"), 0.0, "%s", out);
-    cr_assert(strstr(out, "no usable CUDA device") && strstr(out, "CPU") && !strstr(out, "not graded"),
-              "the answer was not judged a wrong case: %s", out);
+    /* Its forged answer goes out through write(2) on fd 4: since issue 24 the object's link of write
+     * refuses it before any case runs (the answer channel is the kit's alone). */
+    cr_assert(strstr(out, "not run: the program's answers could not be trusted") && strstr(out, "links write") &&
+              !strstr(out, "not graded"), "the forged answer was not refused: %s", out);
     const cJSON *ng = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "not_graded");
     cr_assert_eq(cJSON_GetArraySize(ng), 0, "tests left not graded on the student's word");
     cr_assert_lt(score_of(js), 100.0);
@@ -193,10 +267,12 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
     cJSON_Delete(js);
     char *csv = tg_read_file(OUT "/gradebook.csv", 1 << 20, NULL);
     cr_assert(csv && strncmp(csv, "student,score,max", 17) == 0, "gradebook.csv is not the class's: %.200s", csv);
-    int rows = 0;
-    for (char *p = csv; (p = strchr(p, '\n')); ++p)
-        ++rows;
-    cr_assert_eq(rows, 1 + 1 + 6 + 4 + 2 + 5, "gradebook.csv has %d lines: %s", rows, csv);
+    int rows = 0, quoted = 0;          /* CSV rows: a newline inside a quoted name is part of it */
+    for (char *p = csv; *p; ++p) {
+        quoted ^= *p == '"';
+        rows += *p == '\n' && !quoted;
+    }
+    cr_assert_eq(rows, 1 + 1 + 6 + 6 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
     cr_assert_not(strstr(csv, "not graded"), "a row is not graded: %s", csv);
     free(csv);
 }
@@ -308,7 +384,8 @@ Test(limits, memory_limits_come_from_this_machines_memory, .timeout = 10)
 Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_graded, .timeout = 30)
 {
     /* Lab 01's tests, all passed but one that could not be graded here (as speed on an
-     * emulated GPU lab): results.json's score is out of the lab's points, scaled, and says so. */
+     * emulated GPU lab): results.json's score is out of the lab's points, never scaled up from
+     * the graded part (issue 24: "not graded" earns nothing until graded), and says so. */
     static grun R;
     memset(&R, 0, sizeof R);
     R.lab = tl_lab_find("01");
@@ -345,12 +422,13 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
     cJSON *js = cJSON_Parse(text);
     cr_assert(js, "no results.json");
     const cJSON *tl = cJSON_GetObjectItemCaseSensitive(js, "tilelab");
-    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total,
-                 "every graded point, scaled to the lab's %g", total);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total - skipped,
+                 "the graded points (%g), not scaled to the lab's %g", total - skipped, total);
     cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "points")->valuedouble, total);
     cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "graded_score")->valuedouble, total - skipped);
     const char *out = cJSON_GetObjectItemCaseSensitive(js, "output")->valuestring;
-    cr_assert(strstr(out, "not graded here: ") && strstr(out, R.lab->tests[0].name) && strstr(out, "for Gradescope (out of"),
+    cr_assert(strstr(out, "not graded here: ") && strstr(out, R.lab->tests[0].name) && strstr(out, "for Gradescope: ") &&
+              !strstr(out, "scaled"),
               "%s", out);
     cJSON_Delete(js);
     free(text);

@@ -51,6 +51,12 @@ static void class03_run(void)
                     "'%s/in/getenv' '%s/in/network_socket' && echo 31337 > '%s/secret' && "
                     "cp '%s/tests/hostile/03/network_socket.cu' '%s/in/network_socket/tiled.cu'",
                     CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
+    /* Issue 24 item 2: a byte-order mark (legitimate) and a sabotaged emulated build. */
+    for (int i = 0; i < 2; ++i) {
+        const char *n = i ? "sabotage_emulated" : "bom_utf8";
+        cr_assert_eq(sh("mkdir -p '%s/in/%s' && cp '%s/tests/hostile/03/%s.cu' '%s/in/%s/tiled.cu'", CLASS3, n,
+                        TL_SOURCE_ROOT, n, CLASS3, n), 0);
+    }
     cr_assert_eq(sh("cp '%s/solutions/03-tiled-kernel/tiled.cu' '%s/in/solution/' && "
                     "cp '%s/tests/wrong/03/nosync1.cu' '%s/in/nosync1/tiled.cu' && "
                     "cp '%s/tests/wrong/03/tile-transposed.cu' '%s/in/tile-transposed/tiled.cu' && "
@@ -94,6 +100,28 @@ Test(class03emu, the_solution_gets_every_graded_point_and_speed_is_not_graded, .
     assert_test3("solution", RACE03, 1, "emulated build");
 }
 
+/* Issue 24 item 2: a byte-order mark is accepted by every build, the emulated one included. */
+Test(class03emu, a_file_with_a_utf8_byte_order_mark_gets_every_graded_point, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *js = results3("bom_utf8");
+    cr_assert_float_eq(score_of(js), 80.0, 1e-9, "scored %g: %s", score_of(js), output_of(js));
+    cJSON_Delete(js);
+}
+
+/* Issue 24 item 2: the emulated build is the one this run grades with, so its failure is the
+ * student's: every test 0 with the compiler's error, nothing "not graded", nothing scaled. */
+Test(class03emu, a_file_that_breaks_only_the_emulated_build_scores_0_quoting_the_compiler, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *js = results3("sabotage_emulated");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "scored %g: %s", score_of(js), output_of(js));
+    cr_assert(strstr(output_of(js), "the build failed") && strstr(output_of(js), "no emulation for this file"),
+              "the compiler's error is not quoted: %s", output_of(js));
+    cr_assert_null(strstr(output_of(js), "no emulated build"), "%s", output_of(js));
+    cJSON_Delete(js);
+}
+
 Test(class03emu, a_missing_syncthreads_loses_points_as_a_race, .timeout = LIMIT)
 {
     class03_run();
@@ -113,32 +141,31 @@ Test(class03emu, a_transposed_tile_load_loses_points_as_swapped_indices, .timeou
     assert_test3("tile-transposed", T32_PUB, 0, "wrong result");
 }
 
-Test(class03emu, a_getenv_call_loses_the_policy_points_and_is_named, .timeout = LIMIT)
+/* Since issue 24 a link the allow-list does not hold is refused before anything runs (the object's
+ * answers could not be trusted): every test 0, each naming the symbol. */
+Test(class03emu, a_getenv_call_runs_nothing_and_is_named, .timeout = LIMIT)
 {
     class03_run();
     cJSON *js = results3("getenv");
-    cr_assert_float_eq(score_of(js), max_of(js) - 5, 1e-9, "getenv scored %g of %g", score_of(js), max_of(js));
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "getenv scored %g of %g", score_of(js), max_of(js));
     cJSON_Delete(js);
+    assert_test3("getenv", T16_PUB, 0, "links getenv");
     assert_test3("getenv", "policy: no network, processes, files or asm (tiled.cu)", 0, "links getenv");
     char *md = tg_read_file(CLASS3 "/out/summary.md", 1 << 22, NULL);
-    cr_assert(md && strstr(md, "policy violation"), "summary.md does not name the violation");
+    cr_assert(md && strstr(md, "getenv"), "summary.md does not name the violation");
     free(md);
 }
 
-Test(class03emu, a_network_socket_is_killed_by_seccomp_and_named, .timeout = LIMIT)
+/* The socket is refused from the object before it runs; the run-time filter (seccomp) stays
+ * behind it for what no object shows (tests/gpu/hostile-on-device.sh). */
+Test(class03emu, a_network_socket_runs_nothing_and_is_named, .timeout = LIMIT)
 {
     class03_run();
     cJSON *js = results3("network_socket");
-    cr_assert(score_of(js) < max_of(js) - 5, "network_socket scored %g of %g", score_of(js), max_of(js));
-    int seccomp = strstr(string_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "isolation"),
-                         "seccomp (no inet sockets)") != NULL;
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "network_socket scored %g of %g", score_of(js), max_of(js));
     cJSON_Delete(js);
+    assert_test3("network_socket", T16_PUB, 0, "links socket");
     assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0, "links socket");
-    if (seccomp) {
-        assert_test3("network_socket", T16_PUB, 0, "killed: tried to open a network socket");
-        assert_test3("network_socket", "policy: no network, processes, files or asm (tiled.cu)", 0,
-                     "killed: tried to open a network socket");
-    }
 }
 
 /* ------------------------------------------------------------ usage */

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <signal.h>
+#include <time.h>
 
 #include <cjson/cJSON.h>
 
@@ -525,7 +527,7 @@ Test(policy, the_kits_own_objects_link_only_allowed_symbols, .timeout = 60)
         }
         char *d = digest_of(p);
         tg_buf f = {0};
-        int n = tg_policy_objects("x", d, 0, &f);
+        int n = tg_policy_objects("x", d, 0, NULL, &f);
         cr_assert_eq(n, 0, "%s: %s", objs[i], f.s);
         ++judged;
         tg_buf_free(&f);
@@ -553,7 +555,7 @@ Test(policy, a_parenthesized_fopen_and_a_pasted_syscall_are_named_with_their_lin
     cr_assert_eq(system(cmd), 0, "cc failed");
     char *d = digest_of(obj);
     tg_buf out = {0};
-    int n = tg_policy_objects("gmm.c", d, 0, &out);
+    int n = tg_policy_objects("gmm.c", d, 0, NULL, &out);
     cr_assert_geq(n, 2, "%s", out.s ? out.s : d);
     cr_assert(strstr(out.s, "gmm.c:3: links fopen"), "%s", out.s);
     cr_assert(strstr(out.s, "gmm.c:4: a system call instruction"), "%s", out.s);
@@ -565,11 +567,12 @@ Test(policy, a_parenthesized_fopen_and_a_pasted_syscall_are_named_with_their_lin
 Test(policy, the_emulators_controls_are_out_of_a_lab_files_reach, .timeout = 10)
 {
     tg_buf out = {0};
-    cr_assert_eq(tg_policy_objects("tiled.cu", "U tl_emu_set_checks\nU cudaDeviceReset\nU cudaMalloc\nU tl_check\nEND\n", 0,
-                                   &out), 2, "%s", out.s);
+    cr_assert_eq(tg_policy_objects("tiled.cu", "U tl_emu_set_checks\nU cudaDeviceReset\nU cudaMalloc\nU tl_check\nEND\n", 0, NULL,
+                                   &out), 3, "%s", out.s);
+    cr_assert(strstr(out.s, "links tl_check (a kit function this lab does not list"), "%s", out.s);
     /* A digest cut short (objdump missing or failed) gives no verdict at all, never a pass. */
-    cr_assert_eq(tg_policy_objects("tiled.cu", "U cudaMalloc\n", 0, &out), -1);
-    cr_assert_eq(tg_policy_objects("tiled.cu", "", 0, &out), -1);
+    cr_assert_eq(tg_policy_objects("tiled.cu", "U cudaMalloc\n", 0, NULL, &out), -1);
+    cr_assert_eq(tg_policy_objects("tiled.cu", "", 0, NULL, &out), -1);
     cr_assert(strstr(out.s, "tl_emu_set_checks") && strstr(out.s, "cudaDeviceReset"), "%s", out.s);
     tg_buf_free(&out);
 }
@@ -580,7 +583,162 @@ Test(policy, an_emulated_object_may_call_the_emulators_array_bounds_handler, .ti
 {
     tg_buf out = {0};
     const char *d = "U __ubsan_handle_out_of_bounds\nU __ubsan_handle_out_of_bounds_abort\nU cudaMalloc\nEND\n";
-    cr_assert_eq(tg_policy_objects("regtile.cu", d, 1, &out), 0, "%s", out.s ? out.s : "");
-    cr_assert_eq(tg_policy_objects("regtile.cu", d, 0, &out), 2, "%s", out.s ? out.s : "");
+    cr_assert_eq(tg_policy_objects("regtile.cu", d, 1, NULL, &out), 0, "%s", out.s ? out.s : "");
+    cr_assert_eq(tg_policy_objects("regtile.cu", d, 0, NULL, &out), 2, "%s", out.s ? out.s : "");
     tg_buf_free(&out);
+}
+
+/* Compiles src (C) into dir/gmm.c.o and returns its digest. */
+static char *digest_of_c(const char *dir, const char *src)
+{
+    char path[300], obj[300], cmd[1024];
+    snprintf(path, sizeof path, "%s/gmm.c", dir);
+    snprintf(obj, sizeof obj, "%s/gmm.c.o", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert(f);
+    fputs(src, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cc -g -O1 -c '%s' -o '%s'", path, obj);
+    cr_assert_eq(system(cmd), 0, "cc failed on %s", src);
+    return digest_of(obj);
+}
+
+/* Issue 24 item 1: a student object that defines what the C library or the kit defines would run
+ * its own in their place (the answer channel, the timer): each definition is named with its line;
+ * the student's own helpers, whatever they are called, are not. */
+Test(policy, a_definition_of_a_runtime_or_kit_name_is_refused_with_its_line_and_helpers_are_not, .timeout = 60)
+{
+    cr_assert_gt(tg_nreserved_syms, 1000, "the build-time list is too short: %d names", tg_nreserved_syms);
+    cr_assert(tg_reserved_find("fprintf") && tg_reserved_find("write") && tg_reserved_find("tl_matfile_fwrite"),
+              "fprintf, write or tl_matfile_fwrite is missing from the build-time list");
+    cr_assert(tg_reserved_find("tl_matfile_fwrite")->kit && !tg_reserved_find("fprintf")->kit);
+    char dir[] = "/tmp/tl-policy-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char *d = digest_of_c(dir,
+        "#include <stdio.h>\n#include <stddef.h>\n"
+        "float ld(const float *p, int i) { return p[i]; }\n"
+        "void tile_load(float *t, const float *p, int n) { for (int i = 0; i < n; ++i) t[i] = ld(p, i); }\n"
+        "int fprintf(FILE *f, const char *fmt, ...) { (void)f; (void)fmt; return 0; }\n"
+        "long write(int fd, const void *p, size_t n) { (void)fd; (void)p; return (long)n; }\n"
+        "__attribute__((weak)) int puts(const char *s) { (void)s; return 0; }\n"
+        "int tl_matfile_fwrite(void *f, const void *m, const char *w, char *e, size_t l) { return 0; }\n"
+        "void GMM_CPU(float *M, float *N, float *P, int W) { tile_load(P, M, W); (void)N; }\n");
+    tg_buf out = {0};
+    int n = tg_policy_objects("gmm.c", d, 0, NULL, &out);
+    cr_assert_eq(n, 4, "%s", out.s ? out.s : d);
+    cr_assert(strstr(out.s, "gmm.c:5: defines fprintf (a name the C or C++ runtime"), "%s", out.s);
+    cr_assert(strstr(out.s, "gmm.c:6: defines write ("), "%s", out.s);
+    cr_assert(strstr(out.s, "gmm.c:7: defines weak puts ("), "%s", out.s);
+    cr_assert(strstr(out.s, "gmm.c:8: defines tl_matfile_fwrite (a name the kit defines"), "%s", out.s);
+    cr_assert_null(strstr(out.s, " ld "), "%s", out.s);
+    cr_assert_null(strstr(out.s, "tile_load"), "%s", out.s);
+    cr_assert_null(strstr(out.s, "GMM_CPU"), "%s", out.s);
+    tg_buf_free(&out);
+    free(d);
+    tg_rmtree(dir);
+}
+
+/* No prefix rule: a kit function is reachable only when the lab lists it. */
+Test(policy, a_kit_function_is_linked_only_where_the_lab_lists_it, .timeout = 60)
+{
+    char dir[] = "/tmp/tl-policy-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    char *d = digest_of_c(dir,
+        "void tl_reference_gemm(const float *, const float *, float *, int, int, int);\n"
+        "void GMM_CPU(float *M, float *N, float *P, int W) { tl_reference_gemm(M, N, P, W, W, W); }\n");
+    tg_buf out = {0};
+    cr_assert_eq(tg_policy_objects("gmm.c", d, 0, NULL, &out), 1, "%s", out.s ? out.s : d);
+    cr_assert(strstr(out.s, "gmm.c:2: links tl_reference_gemm (a kit function this lab does not list"), "%s", out.s);
+    tg_buf_free(&out);
+    cr_assert_eq(tg_policy_objects("gmm.c", d, 0, "tl_occ_h100 tl_reference_gemm", &out), 0, "%s", out.s);
+    cr_assert_eq(tg_policy_objects("gmm.c", d, 0, "tl_reference_gemm_gpu", &out), 1, "a longer listed name let a "
+                 "shorter one through: %s", out.s);
+    tg_buf_free(&out);
+    /* lab 05 lists devices.c's data, never known.c's answers */
+    const tl_lab_info *l5 = tl_lab_find("05");
+    cr_assert(l5 && l5->kit_calls && strstr(l5->kit_calls, "tl_occ_h100"));
+    cr_assert_null(strstr(l5->kit_calls, "known"));
+    free(d);
+    tg_rmtree(dir);
+}
+
+/* Host asm is refused wherever it stands (also through a macro); PTX in device code is not. */
+Test(policy, host_inline_assembly_is_refused_and_device_ptx_is_not, .timeout = 10)
+{
+    tg_buf b = {0};
+    const char *ok = "#define LDS(r, a) asm volatile(\"ld.shared.f32 %0, [%1];\" : \"=f\"(r) : \"r\"(a))\n"
+                     "__device__ float get(unsigned a) { float r; LDS(r, a); return r; }\n"
+                     "__global__ void K(float *p) {\n  asm volatile(\"wgmma.fence.sync.aligned;\");\n  p[0] = get(0);\n}\n"
+                     "static __device__ __forceinline__ void f(void) { __asm__(\"bar.sync 0;\"); }\n"
+                     "extern \"C\" int launch(float *p) { K<<<1, 1>>>(p); return 0; }\n";
+    cr_assert_eq(tg_policy_host_asm("x.cu", ok, strlen(ok), &b), 0, "%s", b.s ? b.s : "");
+    const char *bad = "#define NOP asm(\"nop\")\n"
+                      "__global__ void K(float *p) { p[0] = 1; }\n"
+                      "__host__ __device__ int both(void) { asm(\"nop\"); return 0; }\n"
+                      "extern \"C\" int launch(float *p) {\n  long r;\n  __asm__ volatile(\"rdtsc\" : \"=a\"(r));\n"
+                      "  NOP;\n  K<<<1, 1>>>(p);\n  return 0;\n}\n"
+                      "asm(\".globl x\");\n";
+    cr_assert_eq(tg_policy_host_asm("x.cu", bad, strlen(bad), &b), 4, "%s", b.s ? b.s : "");
+    cr_assert(strstr(b.s, "x.cu:3: host inline assembly") && strstr(b.s, "x.cu:6: host inline assembly") &&
+              strstr(b.s, "x.cu:7: host inline assembly ('NOP', a macro holding asm") &&
+              strstr(b.s, "x.cu:11: host inline assembly"), "%s", b.s);
+    tg_buf_free(&b);
+}
+
+/* The emulated objects of the skeletons and the solutions (the rewrite's output, with the
+ * emulator's inline code in it) define no runtime or kit name and link nothing refused. */
+Test(policy, the_emulated_objects_of_the_solutions_and_skeletons_pass, .timeout = 60)
+{
+    const char *objs[] = {"labs/emulated/liblab02-ref-emu-t.a.p/meson-generated_naive.emu.cpp.o",
+                          "labs/emulated/liblab02-emu-t.a.p/meson-generated_naive.emu.cpp.o",
+                          "labs/emulated/liblab03-ref-emu-t32.a.p/meson-generated_tiled.emu.cpp.o",
+                          "labs/emulated/liblab04-ref-emu-t16.a.p/meson-generated_boundary.emu.cpp.o",
+                          "labs/emulated/liblab06-ref-emu-t.a.p/meson-generated_regtile.emu.cpp.o",
+                          "labs/emulated/liblab06-emu-t.a.p/meson-generated_regtile.emu.cpp.o", NULL};
+    int judged = 0;
+    for (int i = 0; objs[i]; ++i) {
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s", TL_BUILD_ROOT, objs[i]);
+        if (!tg_is_file(p))
+            continue;
+        char *d = digest_of(p);
+        tg_buf f = {0};
+        cr_assert_eq(tg_policy_objects("x", d, 1, NULL, &f), 0, "%s: %s", objs[i], f.s);
+        ++judged;
+        tg_buf_free(&f);
+        free(d);
+    }
+    cr_assert_geq(judged, 1, "no emulated object is built");
+}
+
+/* Issue 24 item 6: a build is stopped when its process tree uses no CPU (build.c's idle watch):
+ * the tree's CPU time counts a grandchild, and stays put while the tree only waits. */
+Test(sandbox, a_process_trees_cpu_time_counts_its_grandchildren_and_stays_put_while_it_waits, .timeout = 120)
+{
+    pid_t p = fork();
+    cr_assert_geq(p, 0);
+    if (p == 0) {
+        setpgid(0, 0);
+        pid_t q = fork();
+        if (q == 0) {
+            volatile unsigned long x = 0;
+            while (clock() < CLOCKS_PER_SEC / 2)   /* half a CPU second, however loaded the machine */
+                ++x;
+            for (;;)
+                pause();
+        }
+        for (;;)
+            pause();
+    }
+    double c = 0;
+    for (int i = 0; i < 1000 && (c = tg_tree_cpu_s(p)) < 0.45; ++i)
+        usleep(100 * 1000);
+    cr_assert_geq(c, 0.45, "the grandchild's CPU time is not counted: %g s", c);
+    sleep(1);
+    double c2 = tg_tree_cpu_s(p);
+    cr_assert_lt(c2 - c, 0.05, "a waiting tree gained %g CPU seconds", c2 - c);
+    kill(-p, SIGKILL);
+    kill(p, SIGKILL);
+    waitpid(p, NULL, 0);
+    cr_assert_lt(tg_tree_cpu_s(p), 0.0, "a reaped root still has a CPU time");
 }

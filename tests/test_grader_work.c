@@ -98,3 +98,72 @@ Test(work, the_emulators_controls_reached_through_an_asm_label_score_nothing, .t
     cr_assert(strstr(out, "Score: 0/"), "%s", out);
     free(out);
 }
+
+/* ---------------------------------------------------------------- issue 24 item 3: every style */
+
+/* One class per lab, graded emulated: tests/styles/NN/ (honest kernels written in every way the
+ * emulator's runtime counts: pointer arithmetic, __device__ and template helpers, __ldg, a lambda,
+ * float4 loads, split-k atomics) and the hostile decoys of tests/hostile/NN/decoy_*. results.json
+ * of each student, by name. */
+static double styles_score(const char *lab, const char *student, char **output)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/styles-class/%s/out/%s/results.json", TL_BUILD_ROOT, lab, student);
+    char *text = tg_read_file(p, 1 << 22, NULL);
+    cr_assert(text, "no results for %s in lab %s (%s)", student, lab, p);
+    const char *s = strstr(text, "\"score\":");
+    cr_assert(s, "%s", text);
+    double v = atof(s + 8);
+    *output = text;
+    return v;
+}
+
+static void styles_class(const char *lab)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/tests/styles-class/%s", TL_BUILD_ROOT, lab);
+    const char *file = strcmp(lab, "02") == 0 ? "naive.cu" : "tiled.cu";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/solution' && cp '%s/solutions/%s/%s' '%s/in/solution/' && "
+                    "for f in '%s/tests/styles/%s'/*.cu '%s/tests/hostile/%s'/decoy_*.cu; do [ -f \"$f\" ] || continue; "
+                    "n=$(basename \"$f\" .cu); mkdir -p '%s/in/'\"$n\" && cp \"$f\" '%s/in/'\"$n\"'/%s'; done",
+                    dir, dir, TL_SOURCE_ROOT, strcmp(lab, "02") == 0 ? "02-naive-kernel" : "03-tiled-kernel", file, dir,
+                    TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, dir, dir, file), 0);
+    int rc = sh("echo 4242 > '%s/secret' && PATH=\"$PATH:/usr/local/cuda/bin\" '%s' --kit '%s' --lab %s --emulate "
+                "--out '%s/out' --secret '%s/secret' --jobs 2 '%s'/in/* > '%s/run.log' 2>&1", dir, TG, TL_SOURCE_ROOT,
+                lab, dir, dir, dir, dir);
+    char log[1100];
+    snprintf(log, sizeof log, "%s/run.log", dir);
+    char *text = tg_read_file(log, 1 << 20, NULL);
+    cr_assert_eq(rc, 0, "the lab %s styles class failed (exit %d):\n%s", lab, rc, text ? text : "");
+    free(text);
+}
+
+Test(work, every_honest_way_of_reading_device_memory_is_counted_and_a_decoy_is_not_the_lab_s_kernel,
+     .timeout = LIMIT)
+{
+    static const struct { const char *lab, *student; int full; const char *want; } cases[] = {
+        {"03", "ptr_arith", 1, NULL},      {"03", "device_helper", 1, NULL}, {"03", "ldg", 1, NULL},
+        {"03", "template_helper", 1, NULL}, {"03", "lambda", 1, NULL},
+        {"02", "split_k_atomics", 1, NULL}, {"02", "float4_row", 1, NULL},
+        {"02", "decoy_copy", 0, "not the lab's kernel:"},
+    };
+    styles_class("03");
+    styles_class("02");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char *sol, *out;
+        double full = styles_score(cases[i].lab, "solution", &sol);
+        double got = styles_score(cases[i].lab, cases[i].student, &out);
+        if (cases[i].full)
+            cr_assert_eq(got, full, "lab %s %s scored %g, the solution %g:\n%s", cases[i].lab, cases[i].student, got,
+                         full, out);
+        else {
+            cr_assert_lt(got, full, "lab %s %s scored as much as the solution (%g)", cases[i].lab, cases[i].student, got);
+            cr_assert(strstr(out, cases[i].want), "lab %s %s: no '%s' in:\n%s", cases[i].lab, cases[i].student,
+                      cases[i].want, out);
+        }
+        cr_assert_null(strstr(out, "host-side computation"), "lab %s %s is called host-side:\n%s", cases[i].lab,
+                       cases[i].student, out);
+        free(sol);
+        free(out);
+    }
+}

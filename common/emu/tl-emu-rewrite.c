@@ -839,6 +839,13 @@ static char *read_file(const char *path, size_t *n) {
     size_t r;
     while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) buf_add(&b, tmp, r);
     fclose(f);
+    /* a UTF-8 byte-order mark (editors on Windows write one; nvcc and g++ accept it at a file's
+     * start): dropped, since the output puts a #line before it where g++ would call it stray */
+    if (b.n >= 3 && (unsigned char)b.p[0] == 0xEF && (unsigned char)b.p[1] == 0xBB && (unsigned char)b.p[2] == 0xBF) {
+        memmove(b.p, b.p + 3, b.n - 3);
+        b.n -= 3;
+        b.p[b.n] = '\0';
+    }
     *n = b.n;
     return b.p ? b.p : calloc(1, 1);
 }

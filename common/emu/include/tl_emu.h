@@ -702,8 +702,12 @@ static inline cudaError_t cudaMemsetAsync(void *d, int v, size_t n) { return cud
  * (tl_emu::gcount(K), p)[i], K = 0 read, 1 written, 2 both (p[i] += v) ------------------------------ */
 namespace tl_emu {
 static inline __attribute__((always_inline)) void gcount(int k) {
+#ifdef TL_EMU_COUNT_ACCESSES
+    (void)k;            /* every access is counted where it happens (src/count.cpp): not twice */
+#else
     Counters *c = tl_emu_cnt;
     if (c) { if (k != 1) c->gld++; if (k != 0) c->gst++; }
+#endif
 }
 
 /* ---- printf from kernels -----------------------------------------------------------------------------

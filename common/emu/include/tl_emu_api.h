@@ -400,7 +400,7 @@ void tl_emu_set_count_shared(int on);
 /* Worker threads that run blocks (default: the number of cores; env TL_EMU_THREADS). */
 void tl_emu_set_threads(int n);
 int  tl_emu_threads(void);
-/* The model GPU's name, e.g. "H100 SXM (emulated)" (env TL_EMU_MODEL=h100|h200|a100). */
+/* The model GPU's name, e.g. "H100 SXM (emulated)" (env TL_EMU_MODEL=h100|h200|a100|l40s|t4). */
 const char *tl_emu_model_name(void);
 
 /* Ends the failed state that a kernel diagnostic leaves (every call returns cudaErrorLaunchFailure

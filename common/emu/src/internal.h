@@ -42,6 +42,9 @@ struct Model {
     size_t global_bytes;
 };
 const Model &model(void);
+/* count.cpp: the live cudaMalloc buffers, whose accesses count as global loads and stores */
+void dev_range_add(const void *p, size_t n);
+void dev_range_del(const void *p);
 
 /* ---- kernels ---------------------------------------------------------------------------------- */
 struct KernelInfo {

@@ -339,6 +339,7 @@ extern "C" cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_siz
     a->serial = ++g_serial;
     a->state = A_LIVE;
     g_live_bytes += size;
+    dev_range_add(ptr, size);      /* count.cpp: accesses here are global loads and stores */
     *devPtr = ptr;
     return cudaSuccess;
 }
@@ -362,6 +363,7 @@ extern "C" cudaError_t cudaFree(void *p) {
     a->state = A_FREED;
     a->serial = ++g_serial;
     g_live_bytes -= a->size;
+    dev_range_del(a->ptr);
     release_oldest_freed_if_many();
     return cudaSuccess;
 }
