@@ -70,6 +70,7 @@ static void watchdog_disarm(void)
     alarm(0);
 }
 
+
 void tl_drv_run_cpu_once(const cpu_ctx *c)
 {
     c->v->cpu(c->M->data, c->N->data, c->P->data, c->M->rows, c->M->cols, c->N->cols, c->v->ctx);
@@ -138,8 +139,10 @@ static void inputs_free(case_inputs *in)
  * barrier, out-of-bounds, ...) replaces a bare CUDA error. Used by the checks and by --serve,
  * so the grader sees exactly what ./kit check sees. */
 int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
-                   char *err, size_t errlen)
+                   tl_verdict *vd, char *err, size_t errlen)
 {
+    if (vd)
+        tl_verdict_init(vd, TL_V_NONE, "correct");
 #ifdef TL_EMULATED
     /* Above TL_EMU_MAX_CHECKED_WORK (512^3) the emulator checks the result only: no shared-memory race
      * checks and no re-runs in other thread orders (the smaller sizes, which every check runs, have
@@ -179,22 +182,37 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && !marked++)
                 at = bits & TL_EMU_UNINIT_LINE;
         }
+        /* the finding as a verdict (CONTRACTS.md section 10); err its words for people */
+        tl_verdict f;
         if (cnt > 0 && poison == cnt && ec.global_stores >= (unsigned long long)cnt) {
-            snprintf(err, errlen, "reading P before writing it: the kernel stored %llu elements, and every "
+            tl_verdict_init(&f, TL_V_EMULATOR, "p-read-before-written");
+            f.count = (long long)ec.global_stores;
+            snprintf(f.detail, sizeof f.detail, "the kernel stored %llu elements, and every "
                      "element of P is still the NaN the kit fills P with before the run, so each store "
                      "wrote a value computed from P itself (P += ..., or beta * P with beta 0: 0 * NaN is "
                      "NaN); the kit does not zero P: sum in a register and store once, "
                      "P[Row * n + Col] = Pvalue", ec.global_stores);
+            snprintf(err, errlen, "reading P before writing it: %.440s", f.detail);
             rc = -1;
             read_p = 1;
         } else if (marked) {
-            snprintf(err, errlen, "reading a local before giving it a value: %zu of %zu elements of P were "
+            tl_verdict_init(&f, TL_V_EMULATOR, "uninitialised-local");
+            f.line = (int)at;
+            f.count = (long long)marked;
+            f.total = (long long)cnt;
+            snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were "
                      "computed from the float declared without a value at line %u of the kernel's file "
                      "(float Pvalue; then Pvalue += ...): the emulator gives it a NaN; on a GPU it holds "
                      "whatever its register held, often 0, so it may pass there by luck: declare it "
                      "float Pvalue = 0;", marked, cnt, (unsigned)at);
+            snprintf(err, errlen, "reading a local before giving it a value: %.440s", f.detail);
             rc = -1;
             read_p = 1;
+        }
+        if (read_p) {
+            tl_emu_write_verdict(&f);
+            if (vd)
+                *vd = f;
         }
     }
     if (wc) {
@@ -211,10 +229,16 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 tl_emu_set_order(mode, seed);
                 rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
                 if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
-                    snprintf(err, errlen, "order-dependent result: P differs when the threads of a "
+                    tl_verdict f;
+                    tl_verdict_init(&f, TL_V_EMULATOR, "order-dependent");
+                    snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
                              "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
                              "the same element of P, as with a wrong index or row stride)",
                              mode == 1 ? "reverse" : "shuffled");
+                    snprintf(err, errlen, "order-dependent result: %.440s", f.detail);
+                    tl_emu_write_verdict(&f);
+                    if (vd)
+                        *vd = f;
                     rc = -1;
                 }
             }
@@ -226,8 +250,11 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     }
     if (rc != 0) {
         char diag[400];
-        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0) {
             snprintf(err, errlen, "%s", diag);
+            if (vd)
+                tl_emu_last_verdict(vd);
+        }
         tl_emu_recover();   /* each case judged alone: the next one runs on a working device */
     }
 #else
@@ -301,7 +328,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)case_seed, &work, err, sizeof err);
+            run_rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)case_seed, &work, NULL, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "tilelab.h"
+#include "verdict.h"
 
 typedef struct opts {
     tl_sizes    sizes;
@@ -45,7 +46,7 @@ typedef struct cpu_ctx {
 void tl_drv_run_cpu_once(const cpu_ctx *c);
 void tl_drv_time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st);
 int  tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
-                    char *err, size_t errlen);
+                    tl_verdict *vd, char *err, size_t errlen);
 
 /* driverserve.c: the grader's channel on fds 3 and 4 (CONTRACTS.md section 2). */
 int  tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o);

@@ -1,12 +1,23 @@
-/* driverserve.c: a lab program's --serve mode, the grader's channel (CONTRACTS.md section 2):
- * case requests and matrices on fd 3, answers and P on fd 4, never stdin or stdout (the student's
- * code may print there). The program never sees a seed or a reference in this mode. Part of the
- * lab driver (driver.h). */
+/* driverserve.c: a lab program's --serve mode, the grader's channel (CONTRACTS.md sections 2 and
+ * 10): case requests and matrices on fd 3, answers, verdicts and P on fd 4, never stdin or stdout
+ * (the student's code may print there). The program never sees a seed or a reference in this
+ * mode. Part of the lab driver (driver.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
 
 #include "driver.h"
+
+/* "verdict JSON" (CONTRACTS.md sections 2 and 10): this program has no usable device. */
+static void answer_no_device(FILE *out)
+{
+    tl_verdict nv;
+    char js[512];
+    tl_verdict_init(&nv, TL_V_ERROR, "no-device");
+    tl_verdict_set(nv.detail, sizeof nv.detail, "no usable CUDA device");
+    tl_verdict_json(&nv, js, sizeof js);
+    fprintf(out, "verdict %s\n", js);
+}
 
 int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
 {
@@ -25,8 +36,8 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             char *text = NULL;
             if (!lab->preamble)
                 fprintf(out, "error this lab has no device query\n");
-            else if (!dev->present)
-                fprintf(out, "error no usable CUDA device\n");
+            else if (!dev->present)   /* a verdict (CONTRACTS.md section 2): the grader knows better, or not */
+                answer_no_device(out);
             else if (!(text = tl_facts_capture(lab->preamble, &len)))
                 fprintf(out, "error out of memory for the device facts\n");
             else {
@@ -63,9 +74,9 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             why = "matrix dimensions do not match the request";
         else
             why = tl_drv_refusal(v, m, k, n, buf, sizeof buf);
-        if (!why && v->f->on_gpu && !dev->present)
-            why = "no usable CUDA device";
-        if (why) {
+        if (!why && v->f->on_gpu && !dev->present) {   /* a verdict: the grader knows better, or not */
+            answer_no_device(out);
+        } else if (why) {
             fprintf(out, "error %s\n", why);
         } else {
             tl_matrix_alloc(&P, "P", m, n);
@@ -73,6 +84,8 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             tl_stats st = {0};
             int have_time = 0, have_work = 0;
             tl_work_counts work = {0};
+            tl_verdict vd;                /* the case's verdict, when the emulated harness has one */
+            tl_verdict_init(&vd, TL_V_NONE, "correct");
             if (!v->f->on_gpu) {
                 cpu_ctx cc = {v, &M, &N, &P};
                 double t0 = tl_now_ms();
@@ -94,7 +107,7 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 tl_gpu_case gc;
                 rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
                 if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
-                if (rc == 0) rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, err, sizeof err);
+                if (rc == 0) rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, &vd, err, sizeof err);
                 have_work = dev->emulated;
                 if (rc == 0 && timed && !dev->emulated) {
                     int fl;
@@ -103,7 +116,14 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 }
                 tl_gpu_case_free(&gc);
             }
-            if (rc != 0) {
+            if (rc != 0 && vd.kind != TL_V_NONE) {
+                char js[6144];   /* CONTRACTS.md section 2: the case's verdict, one line */
+                vd.m = m, vd.k = k, vd.n = n;
+                if (tl_verdict_json(&vd, js, sizeof js) < sizeof js)
+                    fprintf(out, "verdict %s\n", js);
+                else
+                    fprintf(out, "error %s\n", err);
+            } else if (rc != 0) {
                 for (char *p = err; *p; ++p)
                     if (*p == '\n') *p = ' ';
                 fprintf(out, "error %s\n", err);

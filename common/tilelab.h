@@ -156,6 +156,19 @@ void tl_check_reason(const tl_check_report *rep, char *buf, size_t len);
 void tl_check_explain(const tl_check_report *rep, FILE *out, const char *indent);
 const char *tl_pattern_name(tl_pattern p);
 const char *tl_pattern_hint(tl_pattern p);
+/* The pattern as a verdict's identifier ("swapped-indices"; CONTRACTS.md section 10), and back
+ * (-1 unknown). A generic pattern (all wrong, scattered errors, whole rows or columns, unwritten
+ * elements) says less than a recognised one: headlines prefer the others. */
+const char *tl_pattern_slug(tl_pattern p);
+int  tl_pattern_from_slug(const char *slug);
+int  tl_pattern_generic(tl_pattern p);
+/* The report as a verdict (kind checker, matrix P, the worst element's row and column, the
+ * counts, the diagnosis as detail); a correct one gives kind TL_V_NONE. */
+struct tl_verdict;
+void tl_check_verdict(const tl_check_report *rep, struct tl_verdict *v);
+/* Tests only: on, tl_check_reason and tl_check_explain word everything differently (the verdict
+ * stays the same), so a test proves that no consumer reads the checker's printed words. */
+void tl_check_reword_for_tests(int on);
 
 /* --------------------------------------------------------------- timing.c */
 typedef struct tl_stats {

@@ -119,7 +119,30 @@ static void linker_file(const char *p, const char *end, char *out, size_t len)
     }
 }
 
+static void build_headline(const char *errs, char *out, size_t len, const char **pattern);
+
 void tg_build_headline(const char *errs, char *out, size_t len)
+{
+    build_headline(errs, out, len, NULL);
+}
+
+void tg_build_verdict(const gsub *g, tl_verdict *v)
+{
+    const char *pattern = "compile-error";
+    tl_verdict_init(v, TL_V_BUILD, "");
+    build_headline(g->build_errors.s, v->detail, sizeof v->detail, &pattern);
+    tl_verdict_set(v->pattern, sizeof v->pattern, g->fatal_warnings ? "fatal-warning" : pattern);
+    v->count = g->fatal_warnings;
+    /* "FILE:LINE: ..." (name_only cut the path): the place as fields */
+    const char *colon = strchr(v->detail, ':');
+    if (colon && colon[1] >= '0' && colon[1] <= '9' && (size_t)(colon - v->detail) < sizeof v->file &&
+        !memchr(v->detail, ' ', (size_t)(colon - v->detail))) {
+        snprintf(v->file, sizeof v->file, "%.*s", (int)(colon - v->detail), v->detail);
+        v->line = atoi(colon + 1);
+    }
+}
+
+static void build_headline(const char *errs, char *out, size_t len, const char **pattern)
 {
     out[0] = '\0';
     if (!errs || !*errs)
@@ -147,6 +170,8 @@ void tg_build_headline(const char *errs, char *out, size_t len)
                  "defines it already; remove yours, or rename it (or make it static)", se ? (int)(se - sym) : 60, sym,
                  here[0] ? here : "your file", first[0] ? " and already in " : "", first,
                  first[0] ? "" : " twice");
+        if (pattern)
+            *pattern = "duplicate-symbol";
         return;
     }
     const char *tw = strstr(errs, "\"TILE_WIDTH\" redefined");
@@ -162,6 +187,8 @@ void tg_build_headline(const char *errs, char *out, size_t len)
         snprintf(out, len, "a redefined TILE_WIDTH: %s #defines it over the build's -DTILE_WIDTH (16, 32), so "
                  "every variant runs the tile width you wrote; remove the #define (or put it inside #ifndef "
                  "TILE_WIDTH)", where);
+        if (pattern)
+            *pattern = "tile-width-redefined";
         return;
     }
     /* the first error at a file and line ("x.cu(12): error", "x.c:7:3: error"), else the first error */
@@ -479,7 +506,7 @@ static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc
     tg_write_atomic(logpath, log.s ? log.s : "", log.len);
     tg_first_errors(&log, &g->build_errors, &g->warnings);
     snprintf(g->log_path, sizeof g->log_path, "%s", logpath);
-    if (rc == 0 && tg_student_warnings(R->lab, &log, &g->warn_lines, &g->build_errors) > 0)
+    if (rc == 0 && (g->fatal_warnings = tg_student_warnings(R->lab, &log, &g->warn_lines, &g->build_errors)) > 0)
         rc = 1;        /* a warning that changes the meaning: the build counts as failed */
     if (rc != 0 && strstr(desc, "wall-clock"))
         tg_buf_printf(&g->build_errors, "  the build was killed at the %.0f s limit\n", BUILD_LIMIT_S);

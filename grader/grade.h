@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tilelab.h"
+#include "verdict.h"
 
 #include "labtable.h"
 #include "sandbox.h"
@@ -87,6 +88,7 @@ typedef struct grun {
     int      nsizes;
     int      gpu_ok;                  /* a usable CUDA device answered                      */
     char     gpu_why[300];
+    int      gpu_unknown;             /* the grader could not try the device itself: the lab program's word counts */
     char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
     char     kit_build_why[700];
     char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
@@ -132,6 +134,7 @@ typedef struct cres {
     double wall_ms;          /* request to answer, measured here                               */
     int    have_work;        /* emulated: the answer carried the emulator's work counts          */
     tl_work_counts work;     /* what the kernels of the checked run did (judges.c: judge_work)   */
+    tl_verdict v;            /* what happened, as data (CONTRACTS.md 10): headlines, the summary   */
 } cres;
 
 typedef struct gsess {
@@ -142,6 +145,8 @@ typedef struct gsess {
     const char *tool;        /* compute-sanitizer tool or NULL                                 */
     int      padding;        /* memcheck: --padding BYTES after every allocation (0 none; oob.c) */
     int      runs;
+    char     vpath[PATH_MAX + 32];  /* the emulator's verdict channel, a file bound into the sandbox */
+    long long voff;          /* what of it was read                                            */
 } gsess;
 
 typedef struct gsub {
@@ -150,7 +155,8 @@ typedef struct gsub {
     char     emu_build[PATH_MAX];     /* kit check on a GPU: the build folder of the emulated twin */
     char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
     int      timeouts;
-    char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */
+    char     stopped[TL_LAB_MAX_VARIANTS][48];   /* variants that hit the time or memory limit: the rest of */
+    int      nstopped;                       /* their cases is not run                                */
     tg_buf   evidence;        /* what the program printed: shown, never believed               */
     unsigned long long printed;
     tg_buf   notes;
@@ -159,6 +165,7 @@ typedef struct gsub {
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
+    int      fatal_warnings;  /* warnings in the student's files that fail the build (tg_student_warnings) */
     int      warnings;
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
@@ -166,13 +173,28 @@ typedef struct gsub {
     struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
 } gsub;
 
+typedef struct tg_case_verdict {
+    char       size[48];     /* "17", "17x33x9"                                                 */
+    tl_verdict v;
+} tg_case_verdict;
+
 typedef struct tres {
     const tl_lab_test *t;
     int    graded;           /* 0: not graded (a grader-side reason in output)                */
     double score;
     int    passed;
     tg_buf out;
+    tg_buf shown;            /* the lines kit check shows even when the test passed (the work, memcheck) */
+    /* The failing cases as data (results.json extra_data.tilelab_cases, the class summary) and
+     * the one that made the headline (have_head 0: none). */
+    tg_case_verdict head;
+    int    have_head;
+    tg_case_verdict *cases;
+    int    ncases, capcases;
 } tres;
+
+/* Keeps a failing case's verdict in tr (report.c writes them). */
+void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);
 
 typedef struct srow {
     int    done;
@@ -193,7 +215,11 @@ int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
 
 /* session.c */
 void tg_sess_end(gsub *g, gsess *ss, int quit);
+/* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
+int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);
+/* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
+void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);
@@ -231,6 +257,9 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
  * at a file and line (the path cut to the file's name). "" when errs is empty. */
 void tg_build_headline(const char *errs, char *out, size_t len);
 int  tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
+/* The failed build as a verdict (kind build; pattern duplicate-symbol, tile-width-redefined,
+ * fatal-warning or compile-error; the file and line of the first error; the headline as detail). */
+void tg_build_verdict(const gsub *g, tl_verdict *v);
 void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
 void tg_build_reference(grun *R);

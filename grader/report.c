@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "grade.h"
+#include "verdict_read.h"
 #include "policy.h"
 #include "tilelab.h"
 
@@ -99,6 +100,17 @@ char *tg_md_inline(const char *s) { return escape_for(s, 0); }
 char *tg_md_code(const char *s) { return escape_for(s, 1); }
 char *tg_html_text(const char *s) { return escape_for(s, 2); }
 
+/* {"size": "17", "verdict": {...}}: the verdict through its one writer (verdict_read.c). */
+static cJSON *case_json(const tg_case_verdict *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "size", jtext(c->size, strlen(c->size)));
+    cJSON *v = tg_verdict_to_cjson(&c->v);
+    if (v)
+        cJSON_AddItemToObject(o, "verdict", v);
+    return o;
+}
+
 static const char *kind_word(tl_test_kind k)
 {
     switch (k) {
@@ -140,7 +152,7 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
     if (g->notes.len)
         printf("%s", g->notes.s);
     if (!g->built) {
-        int warned = g->build_errors.s && strstr(g->build_errors.s, "a warning that changes what the program means");
+        int warned = g->fatal_warnings > 0;
         char head[700];
         tg_build_headline(g->build_errors.s, head, sizeof head);
         printf("\nBUILD FAILED: %s\n%s\n%s\n", head[0] ? head : "(no error line in the log)",
@@ -163,19 +175,12 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
             printf("  (%g/%g)", tr[i].score, tr[i].t->points);
         printf("\n");
         if (tr[i].passed) {
-            const char *nr = tr[i].out.s ? strstr(tr[i].out.s, "not run under emulation") : NULL;
-            if (nr)
-                printf("      %.*s\n", (int)strcspn(nr, "\n"), nr);
-            /* The work the kernel did (judges.c, emulated): the figures teach reuse. */
-            const char *wk = tr[i].out.s ? strstr(tr[i].out.s, "\nwork") : NULL;
-            if (wk)
-                printf("      %.*s\n", (int)strcspn(wk + 1, "\n"), wk + 1);
-            /* kit check on a GPU: what its memcheck pass did (oob.c), also when it could not run */
-            const char *mc = tr[i].out.s ? strstr(tr[i].out.s, "memcheck") : NULL;
-            while (mc && mc > tr[i].out.s && mc[-1] != '\n')
-                --mc;
-            if (mc)
-                printf("      %.*s\n", (int)strcspn(mc, "\n"), mc);
+            /* what the judges marked to show anyway: sizes not emulated, the work, memcheck's pass */
+            for (const char *q = tr[i].shown.s; q && *q;) {
+                size_t l = strcspn(q, "\n");
+                printf("      %.*s\n", (int)l, q);
+                q += l + (q[l] == '\n');
+            }
             continue;
         }
         for (const char *q = tr[i].out.s; q && *q;) {
@@ -282,6 +287,21 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         }
     }
     cJSON_AddItemToObject(js, "tilelab", tl);
+    /* The failing cases as verdicts (CONTRACTS.md section 10), under Gradescope's extra_data: what
+     * the class summary groups by, and what a script reads instead of the words. */
+    cJSON *tc = cJSON_AddArrayToObject(cJSON_AddObjectToObject(js, "extra_data"), "tilelab_cases");
+    for (int i = 0; i < nt; ++i) {
+        if (!tr[i].ncases && !(tr[i].have_head && !tr[i].passed))
+            continue;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "test", tr[i].t->name);
+        if (tr[i].have_head && !tr[i].passed)
+            cJSON_AddItemToObject(o, "headline", case_json(&tr[i].head));
+        cJSON *cs = cJSON_AddArrayToObject(o, "cases");
+        for (int c = 0; c < tr[i].ncases; ++c)
+            cJSON_AddItemToArray(cs, case_json(&tr[i].cases[c]));
+        cJSON_AddItemToArray(tc, o);
+    }
     char *text = cJSON_Print(js);
     cJSON_Delete(js);
     char p[PATH_MAX + 32];

@@ -110,7 +110,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             tg_buf_add(&log, text, len);
             free(text);
             tg_first_errors(&log, &ignore, &g.warnings);
-            if (tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors) > 0)
+            if ((g.fatal_warnings = tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors)) > 0)
                 g.built = 0;
             tg_buf_free(&ignore);
             tg_buf_free(&log);
@@ -146,7 +146,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         tg_buf_add(&log, text ? text : "", text ? len : 0);
         free(text);
         tg_first_errors(&log, &g.build_errors, &g.warnings);
-        tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
+        g.fatal_warnings = tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
         snprintf(g.log_path, sizeof g.log_path, "%s", R->build_log);
         tg_buf_free(&log);
         g.built = 0;
@@ -203,6 +203,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             if (!g.built) {
                 tr[i].graded = 1;
                 tg_buf_printf(&tr[i].out, "not run: the build failed\n%s", g.build_errors.s ? g.build_errors.s : "");
+                tg_build_verdict(&g, &tr[i].head.v);     /* the build's verdict heads every test */
+                tr[i].have_head = 1;
                 continue;
             }
             if (tr[i].t->kind == TL_TEST_SPEED)
@@ -236,8 +238,11 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     *secs = (tl_now_ms() - t0) / 1000.0;
     tg_stage("report");
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
-    for (int i = 0; i < nt; ++i)
+    for (int i = 0; i < nt; ++i) {
         tg_buf_free(&tr[i].out);
+        tg_buf_free(&tr[i].shown);
+        free(tr[i].cases);
+    }
     if (!R->keep_work)
         tg_rmtree(g.work);
     char marker[PATH_MAX + 16], line[128];
@@ -271,11 +276,13 @@ static void probe_gpu(grun *R)
     }
     if (!R->lab->nvariants) {
         snprintf(R->gpu_why, sizeof R->gpu_why, "unknown: /dev/nvidia* present; the lab program says whether it finds a device");
+        R->gpu_unknown = 1;
         R->gpu_ok = 1;
         return;
     }
     if (!R->ref_build[0]) {
         snprintf(R->gpu_why, sizeof R->gpu_why, "unknown: the reference build failed, so the device was not tried (%s)", R->ref_why);
+        R->gpu_unknown = 1;
         R->gpu_ok = 1;   /* let the student binary say whether it finds a device */
         return;
     }

@@ -56,6 +56,18 @@ Test(oob, square_read_past_M_is_named_from_the_kernels_parameters, .timeout = 10
     expect_in(head.s, "in boundary.cu:47, thread (15,14,0) of block (0,0,0)");
     expect_in(head.s, "float m_elem = Md[Row * Width + ph * TILE_WIDTH + tx];");
     expect_in(head.s, "test the index before the load");
+    /* the same facts as a verdict (CONTRACTS.md section 10) */
+    tl_verdict v;
+    tg_oob_verdict(rep, &R, 15, 15, 15, &v);
+    cr_assert_eq(v.kind, TL_V_SANITIZER);
+    cr_assert_str_eq(v.pattern, "out-of-bounds");
+    cr_assert_str_eq(v.access, "read");
+    cr_assert_str_eq(v.matrix, "M");
+    cr_assert_eq(v.row, 15);
+    cr_assert_eq(v.column, 0);
+    cr_assert_str_eq(v.file, "boundary.cu");
+    cr_assert_eq(v.line, 47);
+    cr_assert(v.have_thread && v.thread[0] == 15 && v.thread[1] == 14 && v.block[0] == 0, "thread and block");
     tg_rmtree(R.root);
     tg_buf_free(&head);
     free(rep);
