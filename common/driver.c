@@ -70,7 +70,6 @@ static void watchdog_disarm(void)
     alarm(0);
 }
 
-
 void tl_drv_run_cpu_once(const cpu_ctx *c)
 {
     c->v->cpu(c->M->data, c->N->data, c->P->data, c->M->rows, c->M->cols, c->N->cols, c->v->ctx);
