@@ -1,7 +1,7 @@
-/* driverserve.c: a lab program's --serve mode, the grader's channel (CONTRACTS.md section 2):
- * case requests and matrices on fd 3, answers and P on fd 4, never stdin or stdout (the student's
- * code may print there). The program never sees a seed or a reference in this mode. Part of the
- * lab driver (driver.h). */
+/* driverserve.c: a lab program's --serve mode, the grader's channel (CONTRACTS.md sections 2 and
+ * 10): case requests and matrices on fd 3, answers, verdicts and P on fd 4, never stdin or stdout
+ * (the student's code may print there). The program never sees a seed or a reference in this
+ * mode. Part of the lab driver (driver.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>

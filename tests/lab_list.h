@@ -44,7 +44,7 @@ static int lab_list_load(const char *tl_lab, lab_row *rows, int max)
     while (n < max && fgets(line, sizeof line, p)) {
         line[strcspn(line, "\n")] = '\0';
         if (line[0])
-            snprintf(rows[n++].id, sizeof rows[0].id, "%s", line);
+            snprintf(rows[n++].id, sizeof rows[0].id, "%.7s", line);
     }
     if (pclose(p) != 0)
         return -1;
