@@ -40,6 +40,10 @@ def main():
                 print(f'FAIL: {file}: lab {lab} has no student file ending in {ext}')
                 fails += 1
                 continue
+            # A lab of several student files (08): STEM-BUG.cu is a copy of STEM.cu.
+            named = [f for f in student if os.path.basename(file).startswith(os.path.splitext(f)[0] + '-')]
+            if named:
+                student = sorted(named, key=len, reverse=True)
             sol = os.path.join(root, 'solutions', ask('dir', lab), student[0])
             wrong = os.path.join(root, 'tests/wrong', file)
             with open(wrong, encoding='utf-8') as f:
