@@ -40,14 +40,12 @@ def main():
                 print(f'FAIL: {file}: lab {lab} has no student file ending in {ext}')
                 fails += 1
                 continue
+            # A lab of several student files (08): STEM-BUG.cu is a copy of STEM.cu.
+            named = [f for f in student if os.path.basename(file).startswith(os.path.splitext(f)[0] + '-')]
+            if named:
+                student = sorted(named, key=len, reverse=True)
+            sol = os.path.join(root, 'solutions', ask('dir', lab), student[0])
             wrong = os.path.join(root, 'tests/wrong', file)
-            # a lab with several student files of this kind (lab 08: wmma.cu, mma.cu, wgmma.cu):
-            # the known-wrong file is a copy of the one it differs from least
-            def changed(path):
-                d = subprocess.run(['diff', '-U0', path, wrong], capture_output=True, text=True).stdout
-                return sum(1 for l in d.split('\n') if l[:1] in '+-' and l[:3] not in ('+++', '---'))
-            sols = [os.path.join(root, 'solutions', ask('dir', lab), f) for f in student]
-            sol = min(sols, key=changed) if len(sols) > 1 else sols[0]
             with open(wrong, encoding='utf-8') as f:
                 wl = f.read().split('\n')
             diff = subprocess.run(['diff', '-U0', sol, wrong], capture_output=True, text=True).stdout
