@@ -296,6 +296,64 @@ const tl_lab_info tl_labs[] = {
             "full credit reaches the reference's step (c) within 15% (the same kernel with BK 8 is at 1.11);\n"
             "0.5 is a 2-D register tile that fits 128 registers (1.56); 0.25 is step (b) as written (2.0).\n",
     },
+    {
+        TL_LAB_BUILDS("07", "07-async-copies"),
+        .title = "Asynchronous tile copies: cp.async stages, TMA tiles, the order of blocks",
+        .writes = "cp.async stages with zero fill, TMA tiles (tensor maps, mbarriers), a grouped block order",
+        .files = {"asynccopy.cu", NULL},
+        .gpu = 1,
+        /* Ragged around the block tile (128) and the phase (32); k or n not a multiple of 4 (the
+         * scalar copies of (a); (b) and (c) fall back to (a): the copy engine needs 16-byte row
+         * pitches); fewer phases than stages (k 1..64); thin and tall shapes; then 2048. No
+         * TL_LAB_EMULATED: the emulator runs neither cp.async nor the copy engine. */
+        .public_sizes = "1,7,63,65,127,129,257,1000,1023,"
+                        "1x1x1,1x300x1,300x1x300,1000x17x3,33x1025x65,130x7x129,129x130x131,"
+                        "128x32x128,136x48x260,4096x64x8,8x64x4096,2000x3x2000,256x1022x254,1024x1024x4100,2048",
+        .repeat = 3,
+        .yardstick = "cublas",
+        .hidden_count = 4, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1, .hidden_rect = 1,
+        .safety_sizes = "65,129x130x131,132x36x260", .speed_size = "4096",
+        .case_limit_s = 20.0, .sanitizer_limit_s = 180.0,
+        TL_VARIANTS(
+            {.name = "cpasync", .what = "(a) lab 06's warp tile fed by a 4-stage cp.async pipeline, zero fill at the edges",
+             .on_gpu = 1, .tile = 128},
+            {.name = "tma", .what = "(b) TMA tiles: one thread copies whole boxes, mbarrier stages (sm_90; GPU only)",
+             .on_gpu = 1, .tile = 128},
+            {.name = "grouped", .what = "(c) (b) with a grouped, L2-aware block order", .on_gpu = 1, .tile = 128}
+        ),
+        TL_TESTS(
+            {.name = "cp.async stages (cpasync), public sizes", .kind = TL_TEST_PUBLIC, .variant = "cpasync",
+             .points = 12, .what = "incl. k and n not multiples of 4 and fewer phases than stages"},
+            {.name = "cp.async stages (cpasync), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "cpasync", .points = 9},
+            {.name = "TMA tiles (tma), public sizes", .kind = TL_TEST_PUBLIC, .variant = "tma", .points = 12,
+             .what = "GPU only"},
+            {.name = "TMA tiles (tma), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "tma", .points = 8, .what = "GPU only"},
+            {.name = "grouped block order (grouped), public sizes", .kind = TL_TEST_PUBLIC, .variant = "grouped",
+             .points = 8, .what = "every tile of P written once"},
+            {.name = "grouped block order (grouped), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "grouped", .points = 6},
+            {.name = "no shared-memory races (racecheck, cpasync)", .kind = TL_TEST_RACECHECK,
+             .variant = "cpasync", .points = 10},
+            {.name = "memory safety at ragged edges (memcheck, cpasync)", .kind = TL_TEST_MEMCHECK,
+             .variant = "cpasync", .points = 8},
+            /* Measured on an H100 (2026-11-26, tests/gpu/lab07-results/h100-2026-11-26-final-*), as
+             * time ratios to the reference at 4096: TMA with BK 16 and 4 stages 1.02, the cp.async
+             * pipeline at 1 block/SM 1.08 (full), cp.async at 2 blocks/SM (128 registers) 1.20 (0.75),
+             * lab 06's warptile 1.08. */
+            {.name = "speed against the reference (grouped)", .kind = TL_TEST_SPEED, .variant = "grouped",
+             .points = 22, .tiers = {{1.10, 1.0}, {1.25, 0.75}, {1.5, 0.5}, {2.0, 0.25}}},
+            TL_POLICY_TEST("asynccopy.cu")
+        ),
+        .rubric_notes =
+            "Speed is graded in tiers on the time ratio student / reference at 4096, both measured on the same\n"
+            "GPU in the same grading run: what each tier means in kernels (measured on an H100, 2026-11-26):\n"
+            "full credit is within 10% of the reference (TMA tiles with BK 16: 1.02; a cp.async pipeline at one\n"
+            "block per SM: 1.08); 0.75 is the cp.async pipeline at 128 registers (1.20).\n"
+            "Lab 07 has no emulated build (the emulator runs neither cp.async nor the copy engine): without a GPU\n"
+            "it is not graded; the TMA variants need an sm_90 GPU (elsewhere they run part (a)).\n",
+    },
 };
 const int tl_nlabs = (int)(sizeof tl_labs / sizeof tl_labs[0]);
 
