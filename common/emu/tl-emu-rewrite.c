@@ -11,7 +11,8 @@
  *          newlines move to its end
  *   - extern __shared__ T name[];   -> a view of the launch's dynamic shared memory
  *   - each later use of such a name, `name`  -> `name(__LINE__)`, so every access knows its line
- *   - `#pragma unroll` lines become comments (g++ does not know them)
+ *   - `#pragma unroll` lines become comments (g++ does not know them), `_Pragma("unroll")` in a
+ *     #define becomes spaces
  *   - __noinline__ becomes __attribute__((noinline)) (a macro would break libstdc++'s own use of it)
  * __global__, __device__ and __host__ stay: tl_emu.h defines them away. After the last line the
  * rewrite registers each kernel with its static shared memory size, for cudaFuncGetAttributes.
@@ -509,7 +510,16 @@ static void preprocessor_line(void) {
         in_directive = 0;
         return;
     }
-    buf_add(&out, src + s, pos - s);
+    /* _Pragma("unroll") in a macro (a loop a #define unrolls): blanked, as #pragma unroll above */
+    static const char up[] = "_Pragma(\"unroll\")";
+    for (size_t i = s; i < pos; i++) {
+        if (i + sizeof up - 1 <= pos && !memcmp(src + i, up, sizeof up - 1) && (i == s || !is_id((unsigned char)src[i - 1]))) {
+            for (size_t j = 0; j < sizeof up - 1; j++) buf_add(&out, " ", 1);
+            i += sizeof up - 2;
+        } else {
+            buf_add(&out, src + i, 1);
+        }
+    }
 }
 
 /* Cooperative groups' block in region form. In a kernel, `cg::thread_block B = cg::this_thread_block();`

@@ -21,10 +21,47 @@
  *   tl_get_encode_tiled()             cuTensorMapEncodeTiled from the driver, through the runtime's
  *                                     entry-point query (no -lcuda); NULL when the driver has none
  *
- * Under the emulator (TL_EMULATED) none of this exists: the TMA variant is GPU only there.
+ * Under the emulator (TL_EMULATED) the types exist and every operation stops the launch, named ("TMA:
+ * GPU only"); the lab table marks the TMA variants gpu_only, so the emulated harness never runs them.
  */
 #ifndef TILELAB_LAB07_TMA_H
 #define TILELAB_LAB07_TMA_H
+
+#ifdef TL_EMULATED
+/* The emulated build (common/emu): the copy engine is not emulated. The types the student file names
+ * exist, so that it builds as on a GPU; every operation stops the launch with a "not-supported"
+ * diagnostic naming it, and tl_get_encode_tiled() finds no encoder. The harness never runs the TMA
+ * variants there (the lab table marks them gpu_only: "TMA: GPU only"). */
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+typedef uint64_t cuuint64_t;
+typedef uint32_t cuuint32_t;
+typedef int CUresult;
+#define CUDA_SUCCESS 0
+typedef struct CUtensorMap_st { alignas(64) uint64_t opaque[16]; } CUtensorMap;
+typedef enum { CU_TENSOR_MAP_DATA_TYPE_FLOAT32 = 7 } CUtensorMapDataType;
+typedef enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 } CUtensorMapInterleave;
+typedef enum { CU_TENSOR_MAP_SWIZZLE_NONE = 0 } CUtensorMapSwizzle;
+typedef enum { CU_TENSOR_MAP_L2_PROMOTION_NONE = 0, CU_TENSOR_MAP_L2_PROMOTION_L2_64B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+               CU_TENSOR_MAP_L2_PROMOTION_L2_256B } CUtensorMapL2promotion;
+typedef enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 } CUtensorMapFloatOOBfill;
+typedef CUresult (*tl_encode_tiled_fn)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                       const cuuint64_t *, const cuuint32_t *, const cuuint32_t *, CUtensorMapInterleave,
+                                       CUtensorMapSwizzle, CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+#define __grid_constant__
+
+#define TL_TMA_NO(what) tl_emu::cg_unsupported("the copy engine (TMA: GPU only): " what, __FILE__, __LINE__)
+static inline uint32_t tl_smem_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
+static inline void tl_mbar_init(uint64_t *, unsigned) { TL_TMA_NO("tl_mbar_init"); }
+static inline void tl_mbar_init_fence(void) { TL_TMA_NO("tl_mbar_init_fence"); }
+static inline void tl_mbar_expect_tx(uint64_t *, unsigned) { TL_TMA_NO("tl_mbar_expect_tx"); }
+static inline void tl_tma_load_2d(void *, const CUtensorMap *, uint64_t *, int, int) { TL_TMA_NO("tl_tma_load_2d"); }
+static inline int tl_mbar_test(uint64_t *, unsigned) { TL_TMA_NO("tl_mbar_test"); }
+static inline void tl_mbar_wait(uint64_t *, unsigned) { TL_TMA_NO("tl_mbar_wait"); }
+static inline void tl_fence_proxy_async(void) { TL_TMA_NO("tl_fence_proxy_async"); }
+static inline tl_encode_tiled_fn tl_get_encode_tiled(void) { return NULL; }
+#else
 
 #include <stdint.h>
 #include <cuda.h>            /* CUtensorMap and its enums (types only: nothing links against libcuda) */
@@ -108,4 +145,5 @@ static inline tl_encode_tiled_fn tl_get_encode_tiled(void)
     return fn;
 }
 
+#endif /* TL_EMULATED */
 #endif

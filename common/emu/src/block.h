@@ -123,6 +123,8 @@ bool resolve_warps(Worker *w);
 static inline void set_thread_epoch(Worker *w, const Thread *t) {
     if (__builtin_expect(w->wsplit, 0)) w->bi.epoch = w->wgen[t->lin >> 5];
 }
+/* pipeline.cpp: forgets the running block's cp.async copies (a new block, or a block run again) */
+void pipe_reset(void);
 /* core.cpp: hands the CPU to the next runnable thread of the pass (or back to the scheduler) */
 void pass_on(Thread *t);
 
