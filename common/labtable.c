@@ -297,15 +297,16 @@ const tl_lab_info tl_labs[] = {
             "0.5 is a 2-D register tile that fits 128 registers (1.56); 0.25 is step (b) as written (2.0).\n",
     },
     {
-        TL_LAB_BUILDS("07", "07-async-copies"),
+        TL_LAB_BUILDS("07", "07-async-copies"), TL_LAB_EMULATED("07"),
         .title = "Asynchronous tile copies: cp.async stages, TMA tiles, the order of blocks",
         .writes = "cp.async stages with zero fill, TMA tiles (tensor maps, mbarriers), a grouped block order",
         .files = {"asynccopy.cu", NULL},
         .gpu = 1,
         /* Ragged around the block tile (128) and the phase (32); k or n not a multiple of 4 (the
          * scalar copies of (a); (b) and (c) fall back to (a): the copy engine needs 16-byte row
-         * pitches); fewer phases than stages (k 1..64); thin and tall shapes; then 2048. No
-         * TL_LAB_EMULATED: the emulator runs neither cp.async nor the copy engine. */
+         * pitches); fewer phases than stages (k 1..64); thin and tall shapes; then 2048. Emulated:
+         * part (a), cp.async with a GPU's semantics (common/emu/src/pipeline.cpp); the copy engine is
+         * not emulated: tma and grouped are gpu_only. */
         .public_sizes = "1,7,63,65,127,129,257,1000,1023,"
                         "1x1x1,1x300x1,300x1x300,1000x17x3,33x1025x65,130x7x129,129x130x131,"
                         "128x32x128,136x48x260,4096x64x8,8x64x4096,2000x3x2000,256x1022x254,1024x1024x4100,2048",
@@ -318,8 +319,9 @@ const tl_lab_info tl_labs[] = {
             {.name = "cpasync", .what = "(a) lab 06's warp tile fed by a 4-stage cp.async pipeline, zero fill at the edges",
              .on_gpu = 1, .tile = 128},
             {.name = "tma", .what = "(b) TMA tiles: one thread copies whole boxes, mbarrier stages (sm_90; GPU only)",
-             .on_gpu = 1, .tile = 128},
-            {.name = "grouped", .what = "(c) (b) with a grouped, L2-aware block order", .on_gpu = 1, .tile = 128}
+             .on_gpu = 1, .tile = 128, .gpu_only = "TMA"},
+            {.name = "grouped", .what = "(c) (b) with a grouped, L2-aware block order", .on_gpu = 1, .tile = 128,
+             .gpu_only = "TMA"}
         ),
         TL_TESTS(
             {.name = "cp.async stages (cpasync), public sizes", .kind = TL_TEST_PUBLIC, .variant = "cpasync",

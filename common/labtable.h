@@ -49,6 +49,9 @@ typedef struct tl_lab_variant {
     int         max_time_size;/* larger sizes are checked but not timed (0: no limit)          */
     int         off_ladder;   /* 1: not a rung of the kernel ladder (speed-ref, ./kit bench, the
                                * ladder chart): rect16/32 time boundary16/32's tiles again       */
+    const char *gpu_only;     /* non-NULL: needs a GPU, not emulated ("TMA": the copy engine); an
+                               * emulated run names it "TMA: GPU only" and runs nothing, the grader
+                               * grades its tests only on a GPU (elsewhere: not graded, no points) */
     const char *after;        /* the kit's own rungs (tl_ladder_rungs): the rung it follows
                                * (NULL: first); unused in a lab's entry                        */
 } tl_lab_variant;

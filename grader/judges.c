@@ -90,6 +90,12 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_printf(&tr->out, "%s\n", why);
         return;
     }
+    if (emulated && v && v->gpu_only) {   /* the table: not emulated (lab 07's copy engine) */
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: %s: GPU only (%s is not emulated; graded where a GPU is)\n",
+                      v->gpu_only, v->name);
+        return;
+    }
     if (!want_hidden && !emulated)
         tg_oob_start(R, g);       /* kit check on a GPU: memcheck, one small case per variant, meanwhile */
     gsess ss = {.build = build, .binary = bin};
