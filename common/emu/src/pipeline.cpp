@@ -178,7 +178,8 @@ void pipe_wait_prior(size_t n, const char *file, int line) {
                         "__pipeline_wait_prior(%zu) at %s:%d in thread %s of %s waits for nothing:\n"
                         "  the thread has %zu committed group%s in flight and the wait leaves the %zu newest pending,\n"
                         "  so no group lands: the stage read next is still being copied (the copy at line %d);\n"
-                        "  with one commit per phase and S stages, phase ph has landed at __pipeline_wait_prior(S - 2)",
+                        "  __pipeline_wait_prior(N) lands all but the N newest groups: N must be less than the groups\n"
+                        "  in flight (lab 07's loop, S stages, one commit per phase: phase ph has landed at S - 2)",
                         n, base_name(file), line, tid, where, groups, groups == 1 ? "" : "s", n, p.q.empty() ? 0 : p.q[0].line);
         stop(w);
     }
