@@ -348,13 +348,18 @@ const tl_lab_info tl_labs[] = {
              .points = 22, .tiers = {{1.10, 1.0}, {1.25, 0.75}, {1.5, 0.5}, {2.0, 0.25}}},
             TL_POLICY_TEST("asynccopy.cu")
         ),
+        /* Part (a), counted by the emulator at the copies: each element of M and N copied once per
+         * block row or column of 128, 2/128 = 1/64 global loads per multiply-add where 128 divides
+         * the sizes (the zero-filled pieces read nothing). */
+        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5, .copies = 1},
         .rubric_notes =
             "Speed is graded in tiers on the time ratio student / reference at 4096, both measured on the same\n"
             "GPU in the same grading run: what each tier means in kernels (measured on an H100, 2026-11-26):\n"
             "full credit is within 10% of the reference (TMA tiles with BK 16: 1.02; a cp.async pipeline at one\n"
             "block per SM: 1.08); 0.75 is the cp.async pipeline at 128 registers (1.20).\n"
-            "Lab 07 has no emulated build (the emulator runs neither cp.async nor the copy engine): without a GPU\n"
-            "it is not graded; the TMA variants need an sm_90 GPU (elsewhere they run part (a)).\n",
+            "Without a GPU, part (a) is graded emulated (cp.async with a GPU's semantics: a stage read before its\n"
+            "copy landed is a race); the TMA tests (tma, grouped) are GPU only: not graded there, no points; the\n"
+            "TMA variants need an sm_90 GPU (on an older one they run part (a)).\n",
     },
 };
 const int tl_nlabs = (int)(sizeof tl_labs / sizeof tl_labs[0]);
@@ -532,7 +537,9 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
         else if (fl < flen)
             fl += (size_t)snprintf(figures + fl, flen - fl, " (a TILE_WIDTH %d kernel at this ragged size: %.4g; "
                                    "2/%d where %d divides every size)", tile, tiled / fma, tile, tile);
-        if (fl < flen)
+        if (fl < flen && lab->work.copies)
+            snprintf(figures + fl, flen - fl, " (counted at the cp.async copies)");
+        else if (fl < flen)
             snprintf(figures + fl, flen - fl, "; shared loads per multiply-add: %.4g", spf);
     }
     if (c->launches == 0) {
@@ -545,7 +552,7 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
                  "cannot be checked earns no credit", c->unchecked_launches, c->unchecked_launches == 1 ? "" : "es");
         return 1;
     }
-    if ((double)c->global_stores < pelems || (double)c->global_loads < inputs) {
+    if ((!lab->work.copies && (double)c->global_stores < pelems) || (double)c->global_loads < inputs) {
         snprintf(headline, hlen, "host-side computation: the kernel%s stored %llu element%s of P's %.0f and loaded "
                  "%llu of the %.0f elements of M and N at %d x %d x %d: P was not computed by a kernel (the emulator "
                  "counts the kernel's accesses written Md[i], Nd[i], Pd[i])",
@@ -570,7 +577,7 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
                            : "the tiles are not reused TILE_WIDTH times");
         return 1;
     }
-    if (c->shared_stores < c->global_loads || c->shared_loads == 0) {
+    if (c->shared_stores < c->global_loads || (c->shared_loads == 0 && !lab->work.copies)) {
         snprintf(headline, hlen, "not tiled: the tiles are not staged in shared memory at %d x %d x %d (%llu global "
                  "loads, %llu shared stores, %llu shared loads): each element loaded from global memory goes to a "
                  "__shared__ tile, and the multiply-adds read the tiles", m, k, n, c->global_loads,

@@ -88,6 +88,10 @@ typedef struct tl_lab_work {
                                * (shared stores >= global loads) and read from there             */
     double tolerance;         /* the allowance over the tiled count (extra loads, e.g. a guard
                                * that loads before it tests); naive loads are T/2 times more    */
+    int    copies;            /* 1: the tiles arrive by cp.async copies (lab 07): the emulator counts
+                               * the copies' bytes / 4 as global loads and shared stores; the stores
+                               * to P and the stages' reads go through plain pointers it does not
+                               * count, so those two are not judged                              */
 } tl_lab_work;
 
 /* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the

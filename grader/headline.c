@@ -40,6 +40,8 @@ static const struct emu_class {
     {"p-read-before-written", "reading P before writing it", 1},
     {"uninitialised-local", "reading a local before giving it a value", 1},
     {"order-dependent", "order-dependent result", 1},
+    {"pipeline-wait", "a cp.async wait that lands no copy", 1},
+    {"invalid-pipeline-copy", "invalid cp.async copy", 1},
 };
 
 static const struct emu_class *emu_class_of(const tl_verdict *v)
