@@ -210,7 +210,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (work_idx >= 0 && !R->sizes[work_idx].payload &&
         tg_prepare_size(&R->sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
-    if (!emulated && work_idx >= 0)
+    if (!emulated && v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
+        snprintf(wn.why, sizeof wn.why, "%s is %s: GPU only: the emulator cannot run it to count its work (the "
+                 "lab's emulated variants are counted)", v->name, v->gpu_only);
+    else if (!emulated && work_idx >= 0)
         tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
     else if (!emulated && g->emu_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
