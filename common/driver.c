@@ -20,6 +20,7 @@
 #ifdef TL_EMULATED
 /* The emulation runtime (common/emu): permutes thread order, reports diagnostics, counts the work. */
 #include "tl_emu_api.h"
+#include "tl_emu_marks.h"   /* TL_EMU_PENDING_MARK: a cp.async stage read before it landed */
 #endif
 
 #ifdef TL_EMULATED

@@ -190,7 +190,6 @@ struct Slot {
     const Site *site;
     const BlockInfo *blk;
     bool        allw;     /* every element written at least once in this block (race checking on) */
-    size_t      esz;      /* bytes an element (cp.async copies, pipeline.cpp, find their elements) */
     size_t      wscan;    /* elements before this one are known to be written */
 };
 
@@ -525,9 +524,6 @@ template <class T> struct SPtr {
     SPtr &operator--() { --off; return *this; }
     long operator-(const SPtr &o) const { return off - o.off; }
     operator U *() const { return base + off; }
-    /* (uint64_t *)(Nss + n): a cast to another pointer type, as to a plain pointer (unchecked) */
-    template <class P, class = typename std::enable_if<!std::is_same<typename std::remove_cv<P>::type, U>::value>::type>
-    explicit operator P *() const { return (P *)(base + off); }
 };
 
 /* smem + k for a 1-D or dynamic __shared__ array: a checked pointer. */

@@ -24,11 +24,6 @@
 #define TL_EMU_UNINIT_MARK 0x7FD00000u
 #define TL_EMU_UNINIT_MASK 0x7FF00000u
 #define TL_EMU_UNINIT_LINE 0x000FFFFFu
-/* What a cp.async copy's destination holds from the copy's issue until the wait that covers its group
- * lands it (common/emu/src/pipeline.cpp): a quiet NaN with these bits and the copy's line in the low 20
- * bits. A float of P whose bits, sign aside, match was computed from a stage read before its copy
- * landed (the driver names it: a race, with the line). */
-#define TL_EMU_PENDING_MARK 0x7FE00000u
 
 #ifdef __cplusplus
 extern "C" {

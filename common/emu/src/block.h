@@ -69,6 +69,7 @@ struct Worker {
     size_t nready;                  /* stacks whose guard is set up */
     BlockInfo bi;
     Slot slots[MAX_SLOTS];
+    size_t slot_esz[MAX_SLOTS];     /* bytes an element of each (pipeline.cpp finds a copy's elements) */
     int nslots;
     char *arena; size_t arena_used;
     Shadow *sharena; size_t sh_used;

@@ -17,6 +17,7 @@
  * The copies count in the work counters: the bytes read as global loads, the bytes written as shared
  * stores (4 bytes one element, as the labs' floats). */
 #include "block.h"
+#include "tl_emu_marks.h"
 
 #include <csetjmp>
 #include <cstdio>
@@ -77,11 +78,12 @@ Worker *in_kernel(const char *what, const char *file, int line) {
 void mark(Worker *w, const char *p, size_t bytes, int line, bool landed) {
     for (int k = 0; k < w->nslots; k++) {
         Slot *s = &w->slots[k];
-        if (!s->sh || s->esz == 0) continue;
+        size_t esz = w->slot_esz[k];
+        if (!s->sh || esz == 0) continue;
         const char *d = (const char *)s->data;
-        if (p + bytes <= d || p >= d + s->n * s->esz) continue;
-        size_t lo = p > d ? (size_t)(p - d) / s->esz : 0;
-        size_t hi = (size_t)(p + bytes - 1 - d) / s->esz;
+        if (p + bytes <= d || p >= d + s->n * esz) continue;
+        size_t lo = p > d ? (size_t)(p - d) / esz : 0;
+        size_t hi = (size_t)(p + bytes - 1 - d) / esz;
         if (hi >= s->n) hi = s->n - 1;
         for (size_t i = lo; i <= hi; i++) {
             Shadow &h = s->sh[i];
