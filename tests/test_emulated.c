@@ -38,7 +38,8 @@ ParameterizedTestParameters(emulated, program_gets_its_verdict)
         snprintf(cases[k++].want[0], sizeof cases[0].want[0], " 0 failed");
         snprintf(cases[k].bin, sizeof cases[k].bin, "%s", strrchr(labs[i].emu_binary, '/') + 1);
         cases[k].exit_code = 1;
-        snprintf(cases[k++].want[0], sizeof cases[0].want[0], "unwritten elements");
+        /* the skeleton fails: most leave P unwritten, lab 07's stores zeros (all wrong) */
+        snprintf(cases[k++].want[0], sizeof cases[0].want[0], "FAIL: ");
     }
     return cr_make_param_array(emu_case, cases, (size_t)k);
 }
