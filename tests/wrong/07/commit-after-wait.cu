@@ -238,7 +238,7 @@ static __device__ __forceinline__ void cp_gemm(const float *__restrict__ Md, con
             __pipeline_commit();                                                                               \
     } while (0)
 
-    int commitOk = 0;
+    int commitOk = 0;   /* BUG: the prologue's groups are never committed */
 #pragma unroll
     for (int p = 0; p < CP_STAGES - 1; ++p)
         CP_ISSUE(p);
@@ -248,7 +248,7 @@ static __device__ __forceinline__ void cp_gemm(const float *__restrict__ Md, con
          * are visible, and every thread has finished phase ph - 1, whose stage is refilled next. */
         __pipeline_wait_prior(CP_STAGES - 2);
         __syncthreads();
-        commitOk = 1;
+        commitOk = 1;   /* BUG: commits start after the first wait */
         CP_ISSUE(ph + CP_STAGES - 1);
         int s = ph % CP_STAGES;
         mma_stage(acc, Mss + s * CP_MSTAGE, CP_LDM, Nss + s * CP_NSTAGE, CP_BK, r0, tx4);
