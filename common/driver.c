@@ -20,6 +20,7 @@
 #ifdef TL_EMULATED
 /* The emulation runtime (common/emu): permutes thread order, reports diagnostics, counts the work. */
 #include "tl_emu_api.h"
+#include "tl_emu_marks.h"   /* TL_EMU_PENDING_MARK: a cp.async stage read before it landed */
 #endif
 
 #ifdef TL_EMULATED
@@ -177,14 +178,16 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
      * - elements carrying the emulator's mark for a float the kernel declared without a value
      *   (TL_EMU_UNINIT_MARK, with the declaration's line). */
     if (rc == 0) {
-        size_t cnt = tl_matrix_count(P), poison = 0, marked = 0;
-        uint32_t at = 0;
+        size_t cnt = tl_matrix_count(P), poison = 0, marked = 0, inflight = 0;
+        uint32_t at = 0, copy_at = 0;
         for (size_t e = 0; e < cnt; ++e) {
             uint32_t bits;
             memcpy(&bits, &P->data[e], sizeof bits);
             poison += bits == TL_POISON_BITS;
             if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && !marked++)
                 at = bits & TL_EMU_UNINIT_LINE;
+            if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_PENDING_MARK && !inflight++)
+                copy_at = bits & TL_EMU_UNINIT_LINE;
         }
         /* the finding as a verdict (CONTRACTS.md section 10); err its words for people */
         tl_verdict f;
@@ -197,6 +200,21 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                      "NaN); the kit does not zero P: sum in a register and store once, "
                      "P[Row * n + Col] = Pvalue", ec.global_stores);
             snprintf(err, errlen, "reading P before writing it: %.440s", f.detail);
+            rc = -1;
+            read_p = 1;
+        } else if (inflight) {
+            /* a stage read before its cp.async copy landed (common/emu/src/pipeline.cpp): the value
+             * read was the emulator's mark for a copy in flight, with the copy's line */
+            tl_verdict_init(&f, TL_V_EMULATOR, "race");
+            f.line = (int)copy_at;
+            f.count = (long long)inflight;
+            f.total = (long long)cnt;
+            snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were computed from shared "
+                     "memory that the cp.async copy at line %u had not written yet: a stage was read before "
+                     "the __pipeline_wait_prior that covers its commit group (and the __syncthreads() after it) "
+                     "let the copy land, or refilled while still being read; on a GPU it reads stale data",
+                     inflight, cnt, (unsigned)copy_at);
+            snprintf(err, errlen, "race: a stage read before its copy landed: %.440s", f.detail);
             rc = -1;
             read_p = 1;
         } else if (marked) {
@@ -466,6 +484,20 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     int need_gpu = 0;
     for (int i = 0; i < nsel; ++i)
         need_gpu |= sel[i]->f->on_gpu;
+#ifdef TL_EMULATED
+    /* Variants the emulator cannot run (the table's gpu_only: lab 07's copy engine) are named and
+     * left out: neither passed nor failed here; a GPU checks them. */
+    int gpu_only = 0;
+    const tl_variant *gpu_only_v[64];
+    for (int i = 0; i < nsel; ++i) {
+        if (sel[i]->f->gpu_only) {
+            gpu_only_v[gpu_only++] = sel[i];
+        } else {
+            sel[i - gpu_only] = sel[i];
+        }
+    }
+    nsel -= gpu_only;
+#endif
     tl_device_info dev;
     memset(&dev, 0, sizeof dev);
 #ifdef TL_EMULATED
@@ -488,6 +520,13 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
 
     if (!o.quiet)
         printf("lab %s: %s\n", lab->id, lab->title);
+#ifdef TL_EMULATED
+    for (int i = 0; i < gpu_only; ++i)
+        printf("%s: %s: GPU only (not emulated: not run here, neither passed nor failed; `./kit check %s` on a "
+               "GPU checks it)\n", gpu_only_v[i]->f->name, gpu_only_v[i]->f->gpu_only, lab->id);
+    if (nsel == 0 && gpu_only)
+        return TL_EXIT_SKIP;
+#endif
     if (need_gpu && !dev.present)
         printf("no usable CUDA device: %s\nGPU variants are skipped (exit 77 unless a CPU check fails); "
                "run './kit check %s --emulate' to run them on the CPU\n", dev.why, lab->id);

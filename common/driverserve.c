@@ -81,6 +81,10 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             why = "matrix dimensions do not match the request";
         else
             why = tl_drv_refusal(v, m, k, n, buf, sizeof buf);
+#ifdef TL_EMULATED
+        if (!why && v->f->gpu_only)
+            why = "GPU only: this variant is not emulated (the lab table's gpu_only)";
+#endif
         if (!why && v->f->on_gpu && !dev->present) {   /* a verdict: the grader knows better, or not */
             answer_no_device(out);
         } else if (why) {

@@ -44,10 +44,19 @@ static void grading_table(FILE *out)
             fprintf(out, "%s`%s`", v ? ", " : " ", l->variants[v].name);
         if (l->nvariants == 0)
             fputs(" (its own tests: the rubric)", out);
-        fprintf(out, " | %g | %s |\n", tl_lab_points(l),
-                !l->gpu ? "graded as on any machine"
-                : l->emu_binary ? "graded emulated (speed not graded)"
-                : "the parts that need a GPU are not graded");
+        const char *only = NULL;   /* a gpu_only variant (lab 07's TMA): not graded emulated */
+        for (int v = 0; v < l->nvariants; ++v)
+            only = l->variants[v].gpu_only ? l->variants[v].gpu_only : only;
+        fprintf(out, " | %g | ", tl_lab_points(l));
+        if (!l->gpu)
+            fputs("graded as on any machine", out);
+        else if (l->emu_binary && only)
+            fprintf(out, "graded emulated (speed and the GPU-only %s tests not graded)", only);
+        else if (l->emu_binary)
+            fputs("graded emulated (speed not graded)", out);
+        else
+            fputs("the parts that need a GPU are not graded", out);
+        fputs(" |\n", out);
     }
 }
 

@@ -155,11 +155,22 @@ static void limits_line(FILE *out, const tl_lab_info *l)
                 fprintf(out, "%s%s", n++ ? ", " : "public sizes ", tok);
         if (n)
             fprintf(out, " are not run (above %.0f^3); ", cbrt(TL_EMU_MAX_WORK));
-        double speed = 0;
-        for (int i = 0; i < l->ntests; ++i)
+        double speed = 0, gpu_only = 0;
+        const char *only = NULL;
+        for (int i = 0; i < l->ntests; ++i) {
+            const tl_lab_variant *v = l->tests[i].variant ? tl_lab_variant_find(l, l->tests[i].variant) : NULL;
             if (l->tests[i].kind == TL_TEST_SPEED)
                 speed += l->tests[i].points;
-        fprintf(out, "speed is not graded, so the maximum is %g.\n", tl_lab_points(l) - speed);
+            else if (v && v->gpu_only) {
+                gpu_only += l->tests[i].points;
+                only = v->gpu_only;
+            }
+        }
+        if (gpu_only > 0)   /* the table's gpu_only variants (lab 07's TMA): not graded emulated */
+            fprintf(out, "speed and the %s tests (GPU only) are not graded, so the maximum is %g.\n", only,
+                    tl_lab_points(l) - speed - gpu_only);
+        else
+            fprintf(out, "speed is not graded, so the maximum is %g.\n", tl_lab_points(l) - speed);
     }
 }
 

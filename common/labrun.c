@@ -24,7 +24,7 @@ int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamb
             if (strcmp(code[j].variant, info->variants[i].name) == 0)
                 c = &code[j];
         if (!c && info->variants[i].gpu_only) { /* left out of this build (emulated, or no sm_90a) */
-            fprintf(stderr, "lab%s: variant '%s': %s; not in this build\n", id, info->variants[i].name,
+            fprintf(stderr, "lab%s: variant '%s': %s: GPU only; not in this build\n", id, info->variants[i].name,
                     info->variants[i].gpu_only);
             continue;
         }

@@ -304,6 +304,71 @@ const tl_lab_info tl_labs[] = {
             "0.5 is a 2-D register tile that fits 128 registers (1.56); 0.25 is step (b) as written (2.0).\n",
     },
     {
+        TL_LAB_BUILDS("07", "07-async-copies"), TL_LAB_EMULATED("07"),
+        .title = "Asynchronous tile copies: cp.async stages, TMA tiles, the order of blocks",
+        .writes = "cp.async stages with zero fill, TMA tiles (tensor maps, mbarriers), a grouped block order",
+        .files = {"asynccopy.cu", NULL},
+        .gpu = 1,
+        /* Ragged around the block tile (128) and the phase (32); k or n not a multiple of 4 (the
+         * scalar copies of (a); (b) and (c) fall back to (a): the copy engine needs 16-byte row
+         * pitches); fewer phases than stages (k 1..64); thin and tall shapes; then 2048. Emulated:
+         * part (a), cp.async with a GPU's semantics (common/emu/src/pipeline.cpp); the copy engine is
+         * not emulated: tma and grouped are gpu_only. */
+        .public_sizes = "1,7,63,65,127,129,257,1000,1023,"
+                        "1x1x1,1x300x1,300x1x300,1000x17x3,33x1025x65,130x7x129,129x130x131,"
+                        "128x32x128,136x48x260,4096x64x8,8x64x4096,2000x3x2000,256x1022x254,1024x1024x4100,2048",
+        .repeat = 3,
+        .yardstick = "cublas",
+        .hidden_count = 4, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1, .hidden_rect = 1,
+        .safety_sizes = "65,129x130x131,132x36x260", .speed_size = "4096",
+        .case_limit_s = 20.0, .sanitizer_limit_s = 180.0,
+        TL_VARIANTS(
+            {.name = "cpasync", .what = "(a) lab 06's warp tile fed by a 4-stage cp.async pipeline, zero fill at the edges",
+             .on_gpu = 1, .tile = 128},
+            {.name = "tma", .what = "(b) TMA tiles: one thread copies whole boxes, mbarrier stages (sm_90; GPU only)",
+             .on_gpu = 1, .tile = 128, .gpu_only = "TMA"},
+            {.name = "grouped", .what = "(c) (b) with a grouped, L2-aware block order", .on_gpu = 1, .tile = 128,
+             .gpu_only = "TMA"}
+        ),
+        TL_TESTS(
+            {.name = "cp.async stages (cpasync), public sizes", .kind = TL_TEST_PUBLIC, .variant = "cpasync",
+             .points = 12, .what = "incl. k and n not multiples of 4 and fewer phases than stages"},
+            {.name = "cp.async stages (cpasync), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "cpasync", .points = 9},
+            {.name = "TMA tiles (tma), public sizes", .kind = TL_TEST_PUBLIC, .variant = "tma", .points = 12,
+             .what = "GPU only"},
+            {.name = "TMA tiles (tma), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "tma", .points = 8, .what = "GPU only"},
+            {.name = "grouped block order (grouped), public sizes", .kind = TL_TEST_PUBLIC, .variant = "grouped",
+             .points = 8, .what = "every tile of P written once"},
+            {.name = "grouped block order (grouped), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "grouped", .points = 6},
+            {.name = "no shared-memory races (racecheck, cpasync)", .kind = TL_TEST_RACECHECK,
+             .variant = "cpasync", .points = 10},
+            {.name = "memory safety at ragged edges (memcheck, cpasync)", .kind = TL_TEST_MEMCHECK,
+             .variant = "cpasync", .points = 8},
+            /* Measured on an H100 (2026-11-26, tests/gpu/lab07-results/h100-2026-11-26-final-*), as
+             * time ratios to the reference at 4096: TMA with BK 16 and 4 stages 1.02, the cp.async
+             * pipeline at 1 block/SM 1.08 (full), cp.async at 2 blocks/SM (128 registers) 1.20 (0.75),
+             * lab 06's warptile 1.08. */
+            {.name = "speed against the reference (grouped)", .kind = TL_TEST_SPEED, .variant = "grouped",
+             .points = 22, .tiers = {{1.10, 1.0}, {1.25, 0.75}, {1.5, 0.5}, {2.0, 0.25}}},
+            TL_POLICY_TEST("asynccopy.cu")
+        ),
+        /* Part (a), counted by the emulator at the copies: each element of M and N copied once per
+         * block row or column of 128, 2/128 = 1/64 global loads per multiply-add where 128 divides
+         * the sizes (the zero-filled pieces read nothing). */
+        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5, .copies = 1},
+        .rubric_notes =
+            "Speed is graded in tiers on the time ratio student / reference at 4096, both measured on the same\n"
+            "GPU in the same grading run: what each tier means in kernels (measured on an H100, 2026-11-26):\n"
+            "full credit is within 10% of the reference (TMA tiles with BK 16: 1.02; a cp.async pipeline at one\n"
+            "block per SM: 1.08); 0.75 is the cp.async pipeline at 128 registers (1.20).\n"
+            "Without a GPU, part (a) is graded emulated (cp.async with a GPU's semantics: a stage read before its\n"
+            "copy landed is a race); the TMA tests (tma, grouped) are GPU only: not graded there, no points; the\n"
+            "TMA variants need an sm_90 GPU (on an older one they run part (a)).\n",
+    },
+    {
         TL_LAB_BUILDS("08", "08-tensor-cores"), TL_LAB_EMULATED("08"),
         .title = "Tensor cores: the tile of a tile, from WMMA to wgmma, with precision measured",
         .writes = "WMMA (TF32, BF16), mma.sync with ldmatrix and a swizzle, wgmma fed by TMA",
@@ -326,10 +391,10 @@ const tl_lab_info tl_labs[] = {
             {.name = "wmma_bf16", .what = "(a) WMMA m16n16k16 BF16, FP32 accumulation, 128x128 block tile",
              .on_gpu = 1, .tile = 128},
             {.name = "mma_bf16", .what = "(b) mma.sync m16n8k16 BF16 through ldmatrix, swizzled 128x64 tiles",
-             .on_gpu = 1, .tile = 128, .gpu_only = "mma.sync: GPU only"},
+             .on_gpu = 1, .tile = 128, .gpu_only = "mma.sync"},
             {.name = "wgmma_bf16",
              .what = "(c) wgmma m64n256k16 fed by TMA, mbarrier pipeline, producer + 2 consumer warpgroups",
-             .on_gpu = 1, .tile = 128, .gpu_only = "wgmma: GPU only (sm_90a)"}
+             .on_gpu = 1, .tile = 128, .gpu_only = "wgmma (sm_90a)"}
         ),
         TL_TESTS(
             {.name = "WMMA TF32 (wmma_tf32), public sizes", .kind = TL_TEST_PUBLIC, .variant = "wmma_tf32",
@@ -550,7 +615,9 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
         else if (fl < flen)
             fl += (size_t)snprintf(figures + fl, flen - fl, " (a TILE_WIDTH %d kernel at this ragged size: %.4g; "
                                    "2/%d where %d divides every size)", tile, tiled / fma, tile, tile);
-        if (fl < flen)
+        if (fl < flen && lab->work.copies)
+            snprintf(figures + fl, flen - fl, " (counted at the cp.async copies)");
+        else if (fl < flen)
             snprintf(figures + fl, flen - fl, "; shared loads per multiply-add: %.4g", spf);
     }
     if (c->launches == 0) {
@@ -573,7 +640,7 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
         *pattern = "host-side-computation";
         return 1;
     }
-    if ((double)c->global_stores < pelems || (double)c->global_loads < inputs) {
+    if ((!lab->work.copies && (double)c->global_stores < pelems) || (double)c->global_loads < inputs) {
         snprintf(headline, hlen, "P not computed by the kernel%s: %s stored %llu element%s of P's %.0f and loaded "
                  "%llu of the %.0f elements of M and N at %d x %d x %d (the emulator counts every access to device "
                  "memory, however it is written)",
@@ -627,7 +694,7 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
     }
     if (lab->work.staged_unjudged)
         return 0;
-    if (c->shared_stores < c->global_loads || c->shared_loads == 0) {
+    if (c->shared_stores < c->global_loads || (c->shared_loads == 0 && !lab->work.copies)) {
         snprintf(headline, hlen, "not tiled: the tiles are not staged in shared memory at %d x %d x %d (%llu global "
                  "loads, %llu shared stores, %llu shared loads): each element loaded from global memory goes to a "
                  "__shared__ tile, and the multiply-adds read the tiles", m, k, n, c->global_loads,

@@ -47,10 +47,12 @@ typedef struct tl_lab_variant {
     int         multiple_of;  /* refuses sizes that are not multiples of this (0: any)         */
     const char *refuse_hint;  /* appended to a refusal: "lab 04 handles any size"              */
     int         max_time_size;/* larger sizes are checked but not timed (0: no limit)          */
-    const char *gpu_only;     /* non-NULL: the emulator cannot run it (mma.sync, wgmma): a build
-                               * without it names it with these words and leaves it out (lab 08) */
     int         off_ladder;   /* 1: not a rung of the kernel ladder (speed-ref, ./kit bench, the
                                * ladder chart): rect16/32 time boundary16/32's tiles again       */
+    const char *gpu_only;     /* non-NULL: needs a GPU, not emulated: what it uses ("TMA", "mma.sync",
+                               * "wgmma (sm_90a)"); an emulated run names it "WHAT: GPU only" and runs
+                               * nothing, a build without it (no sm_90a) leaves it out, the grader
+                               * grades its tests only on a GPU (elsewhere: not graded, no points) */
     const char *after;        /* the kit's own rungs (tl_ladder_rungs): the rung it follows
                                * (NULL: first); unused in a lab's entry                        */
     double      max_shared_per_fma; /* > 0 (a tiled lab's work rule): shared loads per multiply-add
@@ -96,6 +98,10 @@ typedef struct tl_lab_work {
                                * copies a P computed elsewhere loads about 2/n)                 */
     int    staged_unjudged;   /* 1: shared staging (shared stores >= global loads) not judged
                                * (lab 06: float4 and transposed tiles store in other units)     */
+    int    copies;            /* 1: the tiles arrive by cp.async copies (lab 07): the emulator counts
+                               * the copies' bytes / 4 as global loads and shared stores; the stores
+                               * to P and the stages' reads go through plain pointers it does not
+                               * count, so those two are not judged                              */
 } tl_lab_work;
 
 /* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the

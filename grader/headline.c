@@ -41,6 +41,8 @@ static const struct emu_class {
     {"p-read-before-written", "reading P before writing it", 1, 4},
     {"uninitialised-local", "reading a local before giving it a value", 1, 4},
     {"order-dependent", "order-dependent result", 1, 4},
+    {"pipeline-wait", "a cp.async wait that lands no copy", 1, 5},
+    {"invalid-pipeline-copy", "invalid cp.async copy", 1, 5},
 };
 
 static const struct emu_class *emu_class_of(const tl_verdict *v)

@@ -90,9 +90,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_printf(&tr->out, "%s\n", why);
         return;
     }
-    if (emulated && v && v->gpu_only) {   /* lab 08's mma.sync and wgmma: the emulator does not run them */
+    if (emulated && v && v->gpu_only) {   /* the table: not emulated (lab 07's copy engine, lab 08's mma.sync and wgmma) */
         tr->graded = 0;
-        tg_buf_printf(&tr->out, "not graded: %s (emulated: this variant is graded on a GPU)\n", v->gpu_only);
+        tg_buf_printf(&tr->out, "not graded: %s: GPU only (%s is not emulated; graded where a GPU is)\n",
+                      v->gpu_only, v->name);
         return;
     }
     if (!want_hidden && !emulated)
@@ -209,7 +210,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (work_idx >= 0 && !R->sizes[work_idx].payload &&
         tg_prepare_size(&R->sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
-    if (!emulated && work_idx >= 0)
+    if (!emulated && v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
+        snprintf(wn.why, sizeof wn.why, "%s is %s: GPU only: the emulator cannot run it to count its work (the "
+                 "lab's emulated variants are counted)", v->name, v->gpu_only);
+    else if (!emulated && work_idx >= 0)
         tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
     else if (!emulated && g->emu_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");

@@ -171,7 +171,7 @@ Test(labs, lab_lookup_accepts_01_1_and_the_folder_name, .timeout = 10)
     cr_assert_eq(tl_lab_find("01"), &tl_labs[0]);
     cr_assert_eq(tl_lab_find("1"), &tl_labs[0]);
     cr_assert_eq(tl_lab_find("01-cpu-baseline"), &tl_labs[0]);
-    cr_assert_null(tl_lab_find("07"));
+    cr_assert_null(tl_lab_find("99"));
     cr_assert_null(tl_lab_find(""));
 }
 

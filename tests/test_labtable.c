@@ -255,7 +255,7 @@ Test(tl_lab, answers_what_scripts_ask, .timeout = 10)
 Test(tl_lab, refuses_unknown_labs_fields_and_commands_with_exit_2, .timeout = 10)
 {
     const char *cases[][4] = {
-        {"dir", "07", NULL, "no lab '07'"},        {"get", "03", "colour", "no field 'colour'"},
+        {"dir", "99", NULL, "no lab '99'"},        {"get", "03", "colour", "no field 'colour'"},
         {"frobnicate", NULL, NULL, "no command"},  {"get", "03", NULL, "takes 2 arguments"},
         {"title", "", NULL, "no lab ''"},          {NULL, NULL, NULL, "usage:"},
     };

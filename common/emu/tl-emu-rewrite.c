@@ -11,7 +11,8 @@
  *          newlines move to its end
  *   - extern __shared__ T name[];   -> a view of the launch's dynamic shared memory
  *   - each later use of such a name, `name`  -> `name(__LINE__)`, so every access knows its line
- *   - `#pragma unroll` lines become comments (g++ does not know them)
+ *   - `#pragma unroll` lines become comments (g++ does not know them), `_Pragma("unroll")` in a
+ *     #define becomes spaces; `(T *)(name ...)` of a __shared__ name becomes `(T *)(&*name(__LINE__) ...)`
  *   - __noinline__ becomes __attribute__((noinline)) (a macro would break libstdc++'s own use of it)
  * __global__, __device__ and __host__ stay: tl_emu.h defines them away. After the last line the
  * rewrite registers each kernel with its static shared memory size, for cudaFuncGetAttributes.
@@ -467,6 +468,18 @@ static void make_regions(void) {
     }
 }
 
+/* The output so far ends with "*)(" (spaces allowed between): the operand of a pointer cast opens. */
+static int out_ends_with_ptr_cast(void) {
+    static const char want[] = "()*";       /* read backwards */
+    size_t i = out.n;
+    for (int k = 0; k < 3; k++) {
+        while (i > 0 && (out.p[i - 1] == ' ' || out.p[i - 1] == '\t')) i--;
+        if (i == 0 || out.p[i - 1] != want[k]) return 0;
+        i--;
+    }
+    return 1;
+}
+
 /* ---- main loop ----------------------------------------------------------------------------------- */
 static void preprocessor_line(void) {
     size_t s = pos;
@@ -509,7 +522,16 @@ static void preprocessor_line(void) {
         in_directive = 0;
         return;
     }
-    buf_add(&out, src + s, pos - s);
+    /* _Pragma("unroll") in a macro (a loop a #define unrolls): blanked, as #pragma unroll above */
+    static const char up[] = "_Pragma(\"unroll\")";
+    for (size_t i = s; i < pos; i++) {
+        if (i + sizeof up - 1 <= pos && !memcmp(src + i, up, sizeof up - 1) && (i == s || !is_id((unsigned char)src[i - 1]))) {
+            for (size_t j = 0; j < sizeof up - 1; j++) buf_add(&out, " ", 1);
+            i += sizeof up - 2;
+        } else {
+            buf_add(&out, src + i, 1);
+        }
+    }
 }
 
 /* Cooperative groups' block in region form. In a kernel, `cg::thread_block B = cg::this_thread_block();`
@@ -762,6 +784,10 @@ static void rewrite(void) {
             if (cur_kernel >= 0 && !member && (IS("float") || IS("double")) &&
                 (last_sig == ';' || last_sig == '{' || last_sig == '}'))
                 find_uninit(pos, IS("double"));
+            /* (uint64_t *)(Nss + n), a pointer cast of a __shared__ name's expression: C++ casts no
+             * class (a view, a checked pointer) to another pointer type; &*Nss(__LINE__) is its plain
+             * pointer (what goes through the cast is not checked, as through any plain pointer) */
+            if (nm && out_ends_with_ptr_cast()) buf_str(&out, "&*");
             emit(id, n);
             if (nm) buf_str(&out, "(__LINE__)");
             for (int k = 0; !nm && k < nuninit; k++)

@@ -69,6 +69,7 @@ struct Worker {
     size_t nready;                  /* stacks whose guard is set up */
     BlockInfo bi;
     Slot slots[MAX_SLOTS];
+    size_t slot_esz[MAX_SLOTS];     /* bytes an element of each (pipeline.cpp finds a copy's elements) */
     int nslots;
     char *arena; size_t arena_used;
     Shadow *sharena; size_t sh_used;
@@ -123,6 +124,8 @@ bool resolve_warps(Worker *w);
 static inline void set_thread_epoch(Worker *w, const Thread *t) {
     if (__builtin_expect(w->wsplit, 0)) w->bi.epoch = w->wgen[t->lin >> 5];
 }
+/* pipeline.cpp: forgets the running block's cp.async copies (a new block, or a block run again) */
+void pipe_reset(void);
 /* core.cpp: hands the CPU to the next runnable thread of the pass (or back to the scheduler) */
 void pass_on(Thread *t);
 

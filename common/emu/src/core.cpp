@@ -489,6 +489,7 @@ static void reset_block_state(Worker *w) {
     w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
     w->dyn_data = nullptr; w->dyn_kind = -1;
     w->abort_block = false; w->npend = 0; w->ndone = 0; w->uninit_reported = false;
+    pipe_reset();   /* cp.async copies in flight belong to the block (pipeline.cpp) */
 }
 
 /* A region's direct copy met an access that needs reporting (tl_emu::Esc): the block runs again from

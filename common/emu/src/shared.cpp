@@ -50,6 +50,7 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
         exit(1);
     }
     Slot *s = &w->slots[w->nslots];
+    w->slot_esz[w->nslots] = elem_size;
     size_t n, bytes;
     void *data;
     if (ndim < 0) {                                   /* extern __shared__: the launch's dynamic memory */
