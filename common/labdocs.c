@@ -44,9 +44,12 @@ static void grading_table(FILE *out)
             fprintf(out, "%s`%s`", v ? ", " : " ", l->variants[v].name);
         if (l->nvariants == 0)
             fputs(" (its own tests: the rubric)", out);
-        const char *only = NULL;   /* a gpu_only variant (lab 07's TMA): not graded emulated */
+        char only_s[160] = "";     /* the gpu_only variants' names (lab 07's TMA): not graded emulated */
         for (int v = 0; v < l->nvariants; ++v)
-            only = l->variants[v].gpu_only ? l->variants[v].gpu_only : only;
+            if (l->variants[v].gpu_only && !strstr(only_s, l->variants[v].gpu_only))
+                snprintf(only_s + strlen(only_s), sizeof only_s - strlen(only_s), "%s%s", only_s[0] ? " and " : "",
+                         l->variants[v].gpu_only);
+        const char *only = only_s[0] ? only_s : NULL;
         fprintf(out, " | %g | ", tl_lab_points(l));
         if (!l->gpu)
             fputs("graded as on any machine", out);

@@ -156,14 +156,16 @@ static void limits_line(FILE *out, const tl_lab_info *l)
         if (n)
             fprintf(out, " are not run (above %.0f^3); ", cbrt(TL_EMU_MAX_WORK));
         double speed = 0, gpu_only = 0;
-        const char *only = NULL;
+        char only[160] = "";   /* the distinct gpu_only names, "mma.sync and wgmma (sm_90a)" */
         for (int i = 0; i < l->ntests; ++i) {
             const tl_lab_variant *v = l->tests[i].variant ? tl_lab_variant_find(l, l->tests[i].variant) : NULL;
             if (l->tests[i].kind == TL_TEST_SPEED)
                 speed += l->tests[i].points;
             else if (v && v->gpu_only) {
                 gpu_only += l->tests[i].points;
-                only = v->gpu_only;
+                if (!strstr(only, v->gpu_only))
+                    snprintf(only + strlen(only), sizeof only - strlen(only), "%s%s", only[0] ? " and " : "",
+                             v->gpu_only);
             }
         }
         if (gpu_only > 0)   /* the table's gpu_only variants (lab 07's TMA): not graded emulated */
