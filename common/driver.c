@@ -11,6 +11,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -37,27 +38,30 @@ typedef struct opts {
     int         no_time, serve, quiet;
     int         repeat;         /* checked runs per GPU case                               */
     int         exact_alloc;
-    double      time_limit;     /* wall-clock seconds for one case's checked run(s) (0 none)  */
+    double      time_limit;     /* CPU seconds for one case's checked run(s) (0 none)         */
     double      public_work;    /* the largest public case's m*k*n: the limit grows past it   */
     const char *lab_id;
 } opts;
 
-/* ------------------------------------------------------------------ the wall-clock limit */
+/* ------------------------------------------------------------------ the time limit */
 /* Every path of a lab program is bounded like the grader's session: one case's checked run(s)
- * get the lab table's case_limit_s (scaled up for cases larger than the public ones), and
- * an endless loop (CPU, or a spinning kernel) is stopped with the grader's words. The
- * message is made before the run, so the handler only writes it. */
-static char watchdog_msg[512];
-static size_t watchdog_len;
+ * get the lab table's case_limit_s of CPU time (the process's, every thread of it: ITIMER_PROF),
+ * scaled up for cases larger than the public ones, so a correct file passes at any load; the wall
+ * clock ends only a run that sleeps or waits (a kernel that never ends on a GPU, whose wait costs
+ * no CPU), at TL_WALL_BACKSTOP_* times that. The messages are made before the run, so the
+ * handlers only write them. */
+static char watchdog_msg[2][640];
+static size_t watchdog_len[2];
 
 static void watchdog_fired(int sig)
 {
-    (void)sig;
-    (void)!write(STDOUT_FILENO, watchdog_msg, watchdog_len);
+    int w = sig == SIGALRM;   /* 0: the CPU-time limit (SIGPROF), 1: the wall clock */
+    (void)!write(STDOUT_FILENO, watchdog_msg[w], watchdog_len[w]);
     _exit(TL_EXIT_FAIL);
 }
 
-static void watchdog_arm(const char *lab_id, const opts *o, const char *size, const char *variant, double work)
+static void watchdog_arm(const char *lab_id, const opts *o, const char *size, const char *variant, double work,
+                         int on_gpu)
 {
     if (o->time_limit <= 0)
         return;
@@ -66,22 +70,46 @@ static void watchdog_arm(const char *lab_id, const opts *o, const char *size, co
         limit *= work / o->public_work;
     if (limit > 86400)
         limit = 86400;
-    int l = snprintf(watchdog_msg, sizeof watchdog_msg,
-                     "\n  %-14s %-13s FAIL: no answer within the %.0f s wall-clock limit: stopped; an endless "
-                     "loop, or far too slow (the grader stops a case at the same limit; --time-limit S changes "
-                     "it here, 0 for none)\nlab%s: stopped at the time limit\n", size, variant, limit, lab_id);
-    watchdog_len = l < 0 ? 0 : (size_t)l < sizeof watchdog_msg ? (size_t)l : sizeof watchdog_msg - 1;
+#ifdef TL_EMULATED
+    on_gpu = 0;   /* emulated: the kernels' threads are CPU time like everything else */
+#endif
+    double wall = limit * (on_gpu ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU);
+    for (int w = 0; w < 2; ++w) {
+        int l = w == 0
+            ? snprintf(watchdog_msg[0], sizeof watchdog_msg[0],
+                       "\n  %-14s %-13s FAIL: no answer within the %.0f s CPU-time limit: stopped; an endless "
+                       "loop, or far too slow (the grader stops a case at the same limit; --time-limit S changes "
+                       "it here, 0 for none)\nlab%s: stopped at the CPU-time limit\n", size, variant, limit, lab_id)
+            : snprintf(watchdog_msg[1], sizeof watchdog_msg[1],
+                       "\n  %-14s %-13s FAIL: no answer within the %.0f s wall-clock limit (%g times the %.0f s "
+                       "CPU-time limit): stopped; it sleeps or waits%s, or the machine is heavily loaded\n"
+                       "lab%s: stopped at the wall-clock limit\n", size, variant, wall,
+                       on_gpu ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU, limit,
+                       on_gpu ? " (a kernel that never ends)" : "", lab_id);
+        watchdog_len[w] = l < 0 ? 0 : (size_t)l < sizeof watchdog_msg[w] ? (size_t)l : sizeof watchdog_msg[w] - 1;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = watchdog_fired;
     sigaction(SIGALRM, &sa, NULL);
+    sigaction(SIGPROF, &sa, NULL);
     fflush(stdout);
     fflush(stderr);
-    alarm((unsigned)ceil(limit));
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = (time_t)limit;
+    it.it_value.tv_usec = (suseconds_t)((limit - floor(limit)) * 1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+        it.it_value.tv_usec = 1;
+    setitimer(ITIMER_PROF, &it, NULL);
+    alarm((unsigned)ceil(wall));
 }
 
 static void watchdog_disarm(void)
 {
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_PROF, &it, NULL);
     alarm(0);
 }
 
@@ -103,8 +131,9 @@ static void usage(const tl_lab *lab, FILE *out)
             "  --exact-alloc     no guard zones after d_M, d_N, d_P (for compute-sanitizer memcheck,\n"
             "                    which then reports every access past their ends)\n"
             "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
-            "  --time-limit S    wall-clock seconds for one case's checked run, 0 for none (default:\n"
-            "                    the grader's limit, scaled up for sizes above the public ones)\n"
+            "  --time-limit S    CPU seconds for one case's checked run, 0 for none (default: the\n"
+            "                    grader's limit, scaled up for sizes above the public ones); the wall\n"
+            "                    clock stops a run that sleeps or waits at a multiple of it\n"
             "  --quiet           print failures and the summary only\n"
             "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
             "  --help            this text\n\n"
@@ -118,11 +147,22 @@ static void usage(const tl_lab *lab, FILE *out)
                  "77 no usable CUDA device (GPU variants skipped, CPU ones passed)\n");
 }
 
+/* The program's own name as the student ran it (lab04, lab04-emu, lab04-ref, ...): the help it
+ * points to must name a program that exists on this machine. */
+static const char *prog_name = NULL;
+
 static int usage_error(const tl_lab *lab, const char *fmt, const char *arg)
 {
-    fprintf(stderr, "lab%s: ", lab->id);
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "lab%s", lab->id);
+    const char *name = prog_name && *prog_name ? prog_name : fallback;
+    fprintf(stderr, "%s: ", name);
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nrun 'lab%s --help' for the options\n", lab->id);
+    const char *kit = getenv("TL_KIT_HELP");   /* run by ./kit check NN: its form of the help */
+    if (kit && *kit && strlen(kit) < 200)
+        fprintf(stderr, "\nrun '%s' for the options of %s\n", kit, name);
+    else
+        fprintf(stderr, "\nrun '%s --help' for the options\n", name);
     return TL_EXIT_USAGE;
 }
 
@@ -148,10 +188,16 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
     *done = 0;
     opterr = 0;
     optind = 1;
+    if (argc > 0 && argv[0]) {
+        const char *slash = strrchr(argv[0], '/');
+        prog_name = slash ? slash + 1 : argv[0];
+    }
     int c;
     long v;
     char err[256];
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    /* ":h": a missing value is ':' and an unknown option '?'; either way argv[optind - 1] is the
+     * option as written (optopt holds a long option's val, which is no name). */
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
@@ -195,9 +241,11 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
             usage(lab, stdout);
             *done = 1;
             return 0;
+        case ':':
+            return usage_error(lab, "option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt)
-                return usage_error(lab, "option '-%c' needs a value or is unknown", (char[]){(char)optopt, 0});
+            if (optopt && optopt < 128 && argv[optind - 1][1] != '-')
+                return usage_error(lab, "unknown option '-%s'", (char[]){(char)optopt, 0});
             return usage_error(lab, "unknown option '%s'", argv[optind - 1]);
         }
     }
@@ -520,7 +568,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     memset(&gc, 0, sizeof gc);
     char szw[48];
     size_str(szw, sizeof szw, m, k, n);
-    watchdog_arm(o->lab_id, o, szw, v->name, (double)m * k * n);
+    watchdog_arm(o->lab_id, o, szw, v->name, (double)m * k * n, v->where == TL_ON_GPU);
     if (v->where == TL_ON_CPU) {
         double t0 = tl_now_ms();
         run_cpu_once(&cc);
@@ -814,7 +862,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     if (need_gpu && dev.present && lab->preamble && tl_facts_judged(lab->id)) {
         /* The device query is judged (lab 02): its text is shown, then checked; bounded in time. */
         size_t len = 0;
-        watchdog_arm(lab->id, &o, "device facts", "query", 0);
+        watchdog_arm(lab->id, &o, "device facts", "query", 0, 1);
         char *text = tl_facts_capture(lab->preamble, &len);
         watchdog_disarm();
         if (text && !o.quiet)

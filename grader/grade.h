@@ -159,6 +159,8 @@ typedef struct gsub {
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
+    char     emu_unsupported[400];    /* emulated: what the emulator cannot run ("" none): the
+                                       * file is valid CUDA, so its tests are not graded here */
     int      warnings;
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
@@ -194,6 +196,9 @@ int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
 /* session.c */
 void tg_sess_end(gsub *g, gsess *ss, int quit);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r);
+/* "not supported under emulation: WHAT (valid CUDA; on a GPU it runs)" from an emulator's or the
+ * rewrite's report in text (1), or 0 when it holds none. */
+int  tg_emu_unsupported(const char *text, char *out, size_t len);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);

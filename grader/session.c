@@ -115,7 +115,7 @@ static void oneline(char *s)
             *s = ' ';
 }
 
-static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
+static void take_note_of_output(const gsess *ss, cres *r, double limit_s, double wall_s)
 {
     char extra[300] = "";
     size_t el = 0;
@@ -125,9 +125,15 @@ static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
     if (ss->c.forks_refused > 0 && el < sizeof extra)
         snprintf(extra + el, sizeof extra - el, " (the process limit refused %ld of its forks: a fork bomb)",
                  ss->c.forks_refused);
-    snprintf(r->reason, sizeof r->reason, "no answer within the %.0f s wall-clock limit: the program "
-             "(its whole process tree) was killed; an endless loop, a fork bomb, or far too slow%s",
-             limit_s, extra);
+    if (ss->c.cpu_out)
+        snprintf(r->reason, sizeof r->reason, "no answer within the %.0f s CPU-time limit: the program "
+                 "(its whole process tree) was killed; an endless loop, a fork bomb, or far too slow%s",
+                 limit_s, extra);
+    else
+        snprintf(r->reason, sizeof r->reason, "no answer within the %.0f s wall-clock limit (it had used %.1f s "
+                 "of its %.0f s of CPU time): the program (its whole process tree) was killed; it sleeps or waits "
+                 "(on a GPU: a kernel that never ends), or the machine is heavily loaded%s",
+                 wall_s, ss->c.cpu_used_ms / 1000.0, limit_s, extra);
 }
 
 /* The emulator's report of a fault (its first 'tilelab-emu:' line and the indented lines after it:
@@ -173,6 +179,35 @@ static void emu_block(const char *p, tg_buf *out)
     }
 }
 
+int tg_emu_unsupported(const char *text, char *out, size_t len)
+{
+    static const char key[] = "not supported under emulation";
+    const char *p = text ? strstr(text, key) : NULL;
+    if (!p)
+        return 0;
+    const char *what = p + sizeof key - 1;
+    while (*what == ':' || *what == ' ')
+        ++what;
+    size_t wl = strcspn(what, "\n");
+    /* the report may name it before the words ("WHAT at FILE:LINE: not supported under emulation") */
+    if (wl == 0) {
+        const char *ls = p;
+        while (ls > text && ls[-1] != '\n')
+            --ls;
+        if (strncmp(ls, "tilelab-emu: ", 13) == 0)
+            ls += 13;
+        what = ls;
+        wl = (size_t)(p - ls);
+        while (wl && (what[wl - 1] == ' ' || what[wl - 1] == ':'))
+            --wl;
+    }
+    if (wl > 300)
+        wl = 300;
+    snprintf(out, len, "not supported under emulation: %.*s%s", (int)wl, what,
+             memmem(what, wl, "valid CUDA", 10) ? "" : " (valid CUDA; on a GPU it runs)");
+    return 1;
+}
+
 /* Runs one case in the session (started on demand) and judges the answer. */
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r)
 {
@@ -205,10 +240,22 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     tg_buf_add(&req, line, (size_t)ll);
     tg_buf_add(&req, s->payload, s->payload_len);
     answer_ctx ac = {s->m, s->n};
+    /* limit_s is CPU time of the session's whole tree for this case (the same at any load); the
+     * wall clock gets a multiple of it, only to end a process that sleeps or waits. */
+    double wall_s = limit_s * (R->lab->gpu && R->gpu_ok && !R->emulate ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU);
     double t0 = tl_now_ms();
+    ss->c.cpu_limit_ms = limit_s * 1000.0;
+    ss->c.cpu_start_ms = tg_child_cpu_ms(&ss->c);
+    ss->c.cpu_used_ms = 0;
+    ss->c.cpu_read_at = t0;
+    if (ss->c.cpu_start_ms < 0) {   /* the tree's CPU cannot be read here: the wall clock alone */
+        ss->c.cpu_limit_ms = 0;
+        wall_s = limit_s;
+    }
     size_t ans_max = 4096 + TL_MAT_HEADER_BYTES + (size_t)s->m * s->n * 8;
     int rc = tg_child_exchange(&ss->c, req.s, req.len, &ans, ans_max, answer_complete, &ac,
-                               t0 + limit_s * 1000.0);
+                               t0 + wall_s * 1000.0);
+    ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
     tg_buf_free(&req);
     if (rc == 2) {
@@ -216,7 +263,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
         g->timeouts++;
         if (strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
             strcat(g->timed_out_variants, vkey[0] && g->timed_out_variants[0] ? vkey + 1 : vkey);
-        take_note_of_output(ss, r, limit_s);
+        take_note_of_output(ss, r, limit_s, wall_s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -239,6 +286,13 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
         if (ss->c.oom && strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
             strcat(g->timed_out_variants, g->timed_out_variants[0] ? vkey + 1 : vkey);
         emu_report(&ss->c.cap, &r->explain);   /* the emulator's own words, file and line in full */
+        if (R->emulate && tg_emu_unsupported(ss->c.cap.s, r->reason, sizeof r->reason)) {
+            r->st = C_NOTRUN;                    /* valid CUDA the emulator cannot run: no verdict */
+            snprintf(g->emu_unsupported, sizeof g->emu_unsupported, "%s", r->reason);
+            tg_sess_end(g, ss, 0);
+            tg_buf_free(&ans);
+            return;
+        }
         snprintf(r->reason, sizeof r->reason, "the program ended without answering (%s)%s", how,
                  ss->c.oom ? "" :
                  (ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status))
@@ -265,6 +319,9 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
             snprintf(r->reason, sizeof r->reason, "the program answered '%.200s', but %s: a wrong answer", first,
                      !R->lab->gpu ? "this lab runs on the CPU" :
                      R->emulate || !R->gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
+        } else if (R->emulate && tg_emu_unsupported(first, r->reason, sizeof r->reason)) {
+            r->st = C_NOTRUN;                    /* valid CUDA the emulator cannot run: no verdict */
+            snprintf(g->emu_unsupported, sizeof g->emu_unsupported, "%s", r->reason);
         } else {
             r->st = C_ERROR;
             snprintf(r->reason, sizeof r->reason, "the program reported an error: %.400s", first + 6);
