@@ -23,11 +23,13 @@ static const char *emu_class_words(const char *cls, size_t l)
         {"array-out-of-bounds", "out-of-bounds index into an array of the kernel"},
         {"race", "race on __shared__ memory"},
         {"divergent-barrier", "divergent barrier (__syncthreads() not reached by every thread of the block)"},
-        {"uninitialized-shared-read", "read of __shared__ memory never written"},
+        {"uninitialized-shared-read", "read of __shared__ memory never written (out-of-range tile entries must be 0: "
+                                      "a guarded load needs its else)"},
         {"invalid-launch", "invalid launch"},
         {"assert", "assert failed in the kernel"},
         {"stack-overflow", "stack overflow in the kernel"},
         {"segmentation fault", "segmentation fault in the kernel"},
+        {"misaligned-address", "misaligned vector access (cudaErrorMisalignedAddress on a GPU)"},
         {"invalid-pointer", "invalid pointer"},
         {"missing-syncwarp", "missing __syncwarp()"},
     };

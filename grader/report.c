@@ -174,7 +174,8 @@ static void print_wrapped(const char *indent, const char *q, size_t l, int width
 }
 
 /* A failing test's report, each fact once: a line that only restates what an earlier line said
- * (the checker's "likely: ..." after the headline that already says it) is left out. */
+ * (the checker's "likely: ..." after the headline that already says it) is left out. The first
+ * line, the reason, stays whole on one line; the rest is wrapped. */
 static void print_facts_once(const char *out)
 {
     int width = check_width();
@@ -197,7 +198,9 @@ static void print_facts_once(const char *out)
                 free(fact);
             }
         }
-        if (!said)
+        if (!said && q == out)             /* the headline: whole, one line (scripts read it) */
+            printf("      %.*s\n", (int)l, q);
+        else if (!said)
             print_wrapped("      ", q, l, width);
         q = e ? e + 1 : q + l;
     }
