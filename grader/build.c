@@ -418,7 +418,7 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
         char e2[300];
         if (tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, desclen, e2, sizeof e2) == 0)
             g->emu_built = 1;
-        else
+        else if (!tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
             tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target,
                           elog.s ? elog.s : "");
         tg_buf_free(&elog);
@@ -457,7 +457,7 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
             char e2[300];
             if (tg_run_sandboxed(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, sizeof desc, e2, sizeof e2) == 0)
                 g->emu_built = 1;
-            else
+            else if (!tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
                 tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target,
                               elog.s ? elog.s : "");
             tg_buf_free(&elog);

@@ -41,7 +41,10 @@ static const char *binary_for(grun *R, gsub *g, const char **build, int *emulate
         *emulated = 1;
         return R->lab->emu_binary;
     }
-    if (R->emulate)
+    if (R->emulate && g->emu_unsupported[0])   /* valid CUDA the emulator cannot take: no verdict here */
+        snprintf(why, whylen, "not graded here: %s; check it on a GPU (./kit check %s there)", g->emu_unsupported,
+                 R->lab->id);
+    else if (R->emulate)
         snprintf(why, whylen, "not graded: --emulate asked for, but this kit has no emulated build of lab %s (%s)",
                  R->lab->id, R->lab->emu_target ? R->lab->emu_target : "none");
     else
