@@ -1,6 +1,7 @@
 /* driver.c: the program every lab binary is. A lab supplies a table of variants (lab.c);
- * this file runs them: inputs, checks, timing of checked runs only, the table, records,
- * and the grader's --serve channel (CONTRACTS.md section 2).
+ * this file runs them: inputs, checks, timing of checked runs only, the table, records. Its
+ * other parts (driver.h): the command line (drivercli.c) and the grader's --serve channel
+ * (driverserve.c, CONTRACTS.md section 2).
  *
  * Order of work for each case (llm.c's "validate every configuration before timing any"):
  *   1. seeded random M and N, P poisoned, each in its own allocation with canaries;
@@ -10,12 +11,12 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <sys/time.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "tilelab.h"
+#include "driver.h"
 
 #ifdef TL_EMULATED
 /* The emulation runtime (common/emu): permutes thread order, reports diagnostics, counts the work. */
@@ -26,22 +27,6 @@
 static const char *tl_driver_lab_id = "";   /* the running lab (gpu_run: which work rule applies) */
 #endif
 
-typedef struct opts {
-    tl_sizes    sizes;
-    int         have_sizes;
-    int         emu_dropped;    /* default sizes left out of an emulated run (too slow)     */
-    int         repeat_given;
-    char        variants[512];
-    uint64_t    seed;
-    int         reps, warmup;
-    const char *records;
-    int         no_time, serve, quiet;
-    int         repeat;         /* checked runs per GPU case                               */
-    int         exact_alloc;
-    double      time_limit;     /* CPU seconds for one case's checked run(s) (0 none)         */
-    double      public_work;    /* the largest public case's m*k*n: the limit grows past it   */
-    const char *lab_id;
-} opts;
 
 /* ------------------------------------------------------------------ the time limit */
 /* Every path of a lab program is bounded like the grader's session: one case's checked run(s)
@@ -113,247 +98,13 @@ static void watchdog_disarm(void)
     alarm(0);
 }
 
-static void usage(const tl_lab *lab, FILE *out)
-{
-    fprintf(out,
-            "usage: lab%s [options]\n"
-            "%s: runs every variant on the lab's public sizes, checks each result against a\n"
-            "double-precision reference, times only the runs that passed, prints a table.\n\n"
-            "options:\n"
-            "  --sizes LIST      sizes to run: W (square) or MxKxN, comma-separated (default %s)\n"
-            "  --variants LIST   variants to run, comma-separated (default: all, see below)\n"
-            "  --seed N          seed of the random inputs (default %u)\n"
-            "  --reps N          timed runs per case, 1..1000 (default %d)\n"
-            "  --warmup N        untimed runs before timing, 0..100 (default %d)\n"
-            "  --no-time         check only, time nothing\n"
-            "  --repeat N        checked runs per GPU case, 1..100 (default %d); runs that differ\n"
-            "                    bit for bit on the same inputs are a race (missing __syncthreads)\n"
-            "  --exact-alloc     no guard zones after d_M, d_N, d_P (for compute-sanitizer memcheck,\n"
-            "                    which then reports every access past their ends)\n"
-            "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
-            "  --time-limit S    CPU seconds for one case's checked run, 0 for none (default: the\n"
-            "                    grader's limit, scaled up for sizes above the public ones); the wall\n"
-            "                    clock stops a run that sleeps or waits at a multiple of it\n"
-            "  --quiet           print failures and the summary only\n"
-            "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
-            "  --help            this text\n\n"
-            "variants:\n",
-            lab->id, lab->title, lab->default_sizes, TL_DEFAULT_SEED, TL_TIMED_RUNS, TL_WARMUP_RUNS,
-            lab->repeat > 1 ? lab->repeat : 1);
-    for (int i = 0; i < lab->nvariants; ++i)
-        fprintf(out, "  %-12s %s%s\n", lab->variants[i].name, lab->variants[i].what,
-                lab->variants[i].where == TL_ON_GPU ? " [GPU]" : "");
-    fprintf(out, "\nexit codes: 0 all checks passed, 1 a check failed, 2 bad usage or input,\n"
-                 "77 no usable CUDA device (GPU variants skipped, CPU ones passed)\n");
-}
-
-/* The program's own name as the student ran it (lab04, lab04-emu, lab04-ref, ...): the help it
- * points to must name a program that exists on this machine. */
-static const char *prog_name = NULL;
-
-static int usage_error(const tl_lab *lab, const char *fmt, const char *arg)
-{
-    char fallback[32];
-    snprintf(fallback, sizeof fallback, "lab%s", lab->id);
-    const char *name = prog_name && *prog_name ? prog_name : fallback;
-    fprintf(stderr, "%s: ", name);
-    fprintf(stderr, fmt, arg);
-    const char *kit = getenv("TL_KIT_HELP");   /* run by ./kit check NN: its form of the help */
-    if (kit && *kit && strlen(kit) < 200)
-        fprintf(stderr, "\nrun '%s' for the options of %s\n", kit, name);
-    else
-        fprintf(stderr, "\nrun '%s --help' for the options\n", name);
-    return TL_EXIT_USAGE;
-}
-
-static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
-{
-    static const struct option longopts[] = {
-        {"sizes", required_argument, NULL, 's'},   {"variants", required_argument, NULL, 'v'},
-        {"seed", required_argument, NULL, 'S'},    {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
-        {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {"repeat", required_argument, NULL, 'P'},  {"exact-alloc", no_argument, NULL, 'I'},
-        {"time-limit", required_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->seed = TL_DEFAULT_SEED;
-    o->reps = TL_TIMED_RUNS;
-    o->warmup = TL_WARMUP_RUNS;
-    o->repeat = lab->repeat > 1 ? lab->repeat : 1;
-    const tl_lab_info *info = tl_lab_find(lab->id);
-    o->lab_id = lab->id;
-    o->time_limit = info && info->case_limit_s > 0 ? info->case_limit_s : 0;
-    *done = 0;
-    opterr = 0;
-    optind = 1;
-    if (argc > 0 && argv[0]) {
-        const char *slash = strrchr(argv[0], '/');
-        prog_name = slash ? slash + 1 : argv[0];
-    }
-    int c;
-    long v;
-    char err[256];
-    /* ":h": a missing value is ':' and an unknown option '?'; either way argv[optind - 1] is the
-     * option as written (optopt holds a long option's val, which is no name). */
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 's':
-            if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
-                return usage_error(lab, "--sizes: %s", err);
-            o->have_sizes = 1;
-            break;
-        case 'v':
-            snprintf(o->variants, sizeof o->variants, "%s", optarg);
-            break;
-        case 'S':
-            if (tl_parse_u64(optarg, &o->seed) != 0)
-                return usage_error(lab, "--seed '%s': give a non-negative integer", optarg);
-            break;
-        case 'r':
-            if (tl_parse_int(optarg, 1, 1000, &v) != 0)
-                return usage_error(lab, "--reps '%s': give an integer from 1 to 1000", optarg);
-            o->reps = (int)v;
-            break;
-        case 'w':
-            if (tl_parse_int(optarg, 0, 100, &v) != 0)
-                return usage_error(lab, "--warmup '%s': give an integer from 0 to 100", optarg);
-            o->warmup = (int)v;
-            break;
-        case 'P':
-            if (tl_parse_int(optarg, 1, 100, &v) != 0)
-                return usage_error(lab, "--repeat '%s': give an integer from 1 to 100", optarg);
-            o->repeat = (int)v;
-            o->repeat_given = 1;
-            break;
-        case 'I': o->exact_alloc = 1; break;
-        case 'T':
-            if (tl_parse_int(optarg, 0, 86400, &v) != 0)
-                return usage_error(lab, "--time-limit '%s': give whole seconds from 0 (no limit) to 86400", optarg);
-            o->time_limit = (double)v;
-            break;
-        case 'R': o->records = optarg; break;
-        case 'n': o->no_time = 1; break;
-        case 'G': o->serve = 1; break;
-        case 'q': o->quiet = 1; break;
-        case 'h':
-            usage(lab, stdout);
-            *done = 1;
-            return 0;
-        case ':':
-            return usage_error(lab, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt && optopt < 128 && argv[optind - 1][1] != '-')
-                return usage_error(lab, "unknown option '-%s'", (char[]){(char)optopt, 0});
-            return usage_error(lab, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return usage_error(lab, "unexpected argument '%s'", argv[optind]);
-    if (!o->have_sizes && tl_parse_sizes(lab->default_sizes, &o->sizes, err, sizeof err) != 0)
-        return usage_error(lab, "internal: default sizes: %s", err);
-    tl_sizes pub;
-    if (lab->default_sizes && tl_parse_sizes(lab->default_sizes, &pub, err, sizeof err) == 0)
-        for (int i = 0; i < pub.count; ++i)
-            if ((double)pub.m[i] * pub.k[i] * pub.n[i] > o->public_work)
-                o->public_work = (double)pub.m[i] * pub.k[i] * pub.n[i];
-#ifdef TL_EMULATED
-    /* On the CPU a 4096^3 product takes hours: the default cases stop at TL_EMU_MAX_WORK (1024^3;
-     * the CPU reference and the emulator both stay under a few seconds each). --sizes still runs
-     * anything asked. */
-    if (!o->have_sizes) {
-        int kept = 0, dropped = 0;
-        for (int i = 0; i < o->sizes.count; ++i) {
-            if ((double)o->sizes.m[i] * o->sizes.k[i] * o->sizes.n[i] > TL_EMU_MAX_WORK) {
-                dropped++;
-                continue;
-            }
-            o->sizes.m[kept] = o->sizes.m[i];
-            o->sizes.k[kept] = o->sizes.k[i];
-            o->sizes.n[kept] = o->sizes.n[i];
-            kept++;
-        }
-        o->sizes.count = kept;
-        o->emu_dropped = dropped;
-    }
-    if (!o->repeat_given)
-        o->repeat = 1;   /* the emulator is deterministic; it permutes thread orders instead */
-#endif
-    return 0;
-}
-
-static const tl_variant *find_variant(const tl_lab *lab, const char *name, size_t len)
-{
-    for (int i = 0; i < lab->nvariants; ++i)
-        if (strlen(lab->variants[i].name) == len && strncmp(lab->variants[i].name, name, len) == 0)
-            return &lab->variants[i];
-    return NULL;
-}
-
-/* Fills sel[] from a comma list; returns the count or -1 after printing the error. */
-static int select_variants(const tl_lab *lab, const char *list, const tl_variant **sel)
-{
-    if (!*list) {
-        for (int i = 0; i < lab->nvariants; ++i)
-            sel[i] = &lab->variants[i];
-        return lab->nvariants;
-    }
-    int n = 0;
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        const tl_variant *v = find_variant(lab, p, len);
-        if (!v || n == lab->nvariants) {
-            fprintf(stderr, "lab%s: --variants: unknown variant '%.*s'; this lab has:", lab->id, (int)len, p);
-            for (int i = 0; i < lab->nvariants; ++i)
-                fprintf(stderr, " %s", lab->variants[i].name);
-            fprintf(stderr, "\nrun 'lab%s --help' for what each one is\n", lab->id);
-            return -1;
-        }
-        sel[n++] = v;
-        p += len;
-        if (*p == ',')
-            ++p;
-    }
-    return n;
-}
-
-static void size_str(char *buf, size_t len, int m, int k, int n)
-{
-    if (m == k && k == n)
-        snprintf(buf, len, "%d", m);
-    else
-        snprintf(buf, len, "%dx%dx%d", m, k, n);
-}
-
-/* Why a variant refuses a size (NULL: it accepts it). */
-static const char *refusal(const tl_variant *v, int m, int k, int n, char *buf, size_t len)
-{
-    if (v->square_only && !(m == k && k == n)) {
-        snprintf(buf, len, "square sizes only%s%s", v->refuse_hint ? ": " : "", v->refuse_hint ? v->refuse_hint : "");
-        return buf;
-    }
-    if (v->multiple_of > 0 && (m % v->multiple_of || k % v->multiple_of || n % v->multiple_of)) {
-        snprintf(buf, len, "sizes must be multiples of %d%s%s", v->multiple_of,
-                 v->refuse_hint ? ": " : "", v->refuse_hint ? v->refuse_hint : "");
-        return buf;
-    }
-    return NULL;
-}
-
-typedef struct cpu_ctx {
-    const tl_variant *v;
-    const tl_matrix *M, *N;
-    tl_matrix *P;
-} cpu_ctx;
-
-static void run_cpu_once(const cpu_ctx *c)
+void tl_drv_run_cpu_once(const cpu_ctx *c)
 {
     c->v->cpu(c->M->data, c->N->data, c->P->data, c->M->rows, c->M->cols, c->N->cols, c->v->ctx);
 }
 
 /* Host timing of a CPU variant: as many runs as fit in about half a second, at most reps. */
-static void time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
+void tl_drv_time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
 {
     int n = first_ms > 0 ? (int)(500.0 / first_ms) : reps;
     if (n > reps) n = reps;
@@ -361,7 +112,7 @@ static void time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
     double *ms = malloc(sizeof(double) * (size_t)n);
     for (int i = 0; i < n; ++i) {
         double t0 = tl_now_ms();
-        run_cpu_once(c);
+        tl_drv_run_cpu_once(c);
         ms[i] = tl_now_ms() - t0;
     }
     tl_stats_from(st, ms, n);
@@ -414,9 +165,11 @@ static void inputs_free(case_inputs *in)
  * result that depends on the order is a race), and the emulator's diagnostic (race, divergent
  * barrier, out-of-bounds, ...) replaces a bare CUDA error. Used by the checks and by --serve,
  * so the grader sees exactly what ./kit check sees. */
-static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
-                   char *err, size_t errlen)
+int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
+                   tl_verdict *vd, char *err, size_t errlen)
 {
+    if (vd)
+        tl_verdict_init(vd, TL_V_NONE, "correct");
 #ifdef TL_EMULATED
     /* Above TL_EMU_MAX_CHECKED_WORK (512^3) the emulator checks the result only: no shared-memory race
      * checks and no re-runs in other thread orders (the smaller sizes, which every check runs, have
@@ -456,22 +209,37 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && !marked++)
                 at = bits & TL_EMU_UNINIT_LINE;
         }
+        /* the finding as a verdict (CONTRACTS.md section 10); err its words for people */
+        tl_verdict f;
         if (cnt > 0 && poison == cnt && ec.global_stores >= (unsigned long long)cnt) {
-            snprintf(err, errlen, "reading P before writing it: the kernel stored %llu elements, and every "
+            tl_verdict_init(&f, TL_V_EMULATOR, "p-read-before-written");
+            f.count = (long long)ec.global_stores;
+            snprintf(f.detail, sizeof f.detail, "the kernel stored %llu elements, and every "
                      "element of P is still the NaN the kit fills P with before the run, so each store "
                      "wrote a value computed from P itself (P += ..., or beta * P with beta 0: 0 * NaN is "
                      "NaN); the kit does not zero P: sum in a register and store once, "
                      "P[Row * n + Col] = Pvalue", ec.global_stores);
+            snprintf(err, errlen, "reading P before writing it: %.440s", f.detail);
             rc = -1;
             read_p = 1;
         } else if (marked) {
-            snprintf(err, errlen, "reading a local before giving it a value: %zu of %zu elements of P were "
+            tl_verdict_init(&f, TL_V_EMULATOR, "uninitialised-local");
+            f.line = (int)at;
+            f.count = (long long)marked;
+            f.total = (long long)cnt;
+            snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were "
                      "computed from the float declared without a value at line %u of the kernel's file "
                      "(float Pvalue; then Pvalue += ...): the emulator gives it a NaN; on a GPU it holds "
                      "whatever its register held, often 0, so it may pass there by luck: declare it "
                      "float Pvalue = 0;", marked, cnt, (unsigned)at);
+            snprintf(err, errlen, "reading a local before giving it a value: %.440s", f.detail);
             rc = -1;
             read_p = 1;
+        }
+        if (read_p) {
+            tl_emu_write_verdict(&f);
+            if (vd)
+                *vd = f;
         }
     }
     if (wc) {
@@ -488,10 +256,16 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 tl_emu_set_order(mode, seed);
                 rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
                 if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
-                    snprintf(err, errlen, "order-dependent result: P differs when the threads of a "
+                    tl_verdict f;
+                    tl_verdict_init(&f, TL_V_EMULATOR, "order-dependent");
+                    snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
                              "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
                              "the same element of P, as with a wrong index or row stride)",
                              mode == 1 ? "reverse" : "shuffled");
+                    snprintf(err, errlen, "order-dependent result: %.440s", f.detail);
+                    tl_emu_write_verdict(&f);
+                    if (vd)
+                        *vd = f;
                     rc = -1;
                 }
             }
@@ -503,8 +277,11 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     }
     if (rc != 0) {
         char diag[400];
-        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0) {
             snprintf(err, errlen, "%s", diag);
+            if (vd)
+                tl_emu_last_verdict(vd);
+        }
         tl_emu_recover();   /* each case judged alone: the next one runs on a working device */
     }
 #else
@@ -534,13 +311,13 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     int m = in->m, k = in->k, n = in->n;
     memset(out, 0, sizeof *out);
     char buf[256];
-    const char *why = refusal(v, m, k, n, buf, sizeof buf);
+    const char *why = tl_drv_refusal(v, m, k, n, buf, sizeof buf);
     if (why) {
         out->result = CASE_REFUSED;
         snprintf(out->reason, sizeof out->reason, "refused: %s", why);
         return;
     }
-    if (v->where == TL_ON_GPU && !dev->present) {
+    if (v->f->on_gpu && !dev->present) {
         out->result = CASE_SKIP;
         snprintf(out->reason, sizeof out->reason, "SKIP: no usable CUDA device");
         return;
@@ -567,32 +344,32 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     tl_gpu_case gc;
     memset(&gc, 0, sizeof gc);
     char szw[48];
-    size_str(szw, sizeof szw, m, k, n);
-    watchdog_arm(o->lab_id, o, szw, v->name, (double)m * k * n, v->where == TL_ON_GPU);
-    if (v->where == TL_ON_CPU) {
+    tl_drv_size_str(szw, sizeof szw, m, k, n);
+    watchdog_arm(o->lab_id, o, szw, v->f->name, (double)m * k * n, v->f->on_gpu);
+    if (!v->f->on_gpu) {
         double t0 = tl_now_ms();
-        run_cpu_once(&cc);
+        tl_drv_run_cpu_once(&cc);
         first_ms = tl_now_ms() - t0;
     } else {
         run_rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, &work, err, sizeof err);
+            run_rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)case_seed, &work, NULL, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that
          * disagree turn the diagnosis into "race". */
         if (run_rc == 0 && o->repeat > 1 && tl_matrix_alloc(&Rq, "P", m, n) == 0) {
             tl_check_report qrep;
-            int p_wrong = tl_check(P.data, ref, absref, m, n, k, v->tile, NULL, NULL, &qrep) != 0;
+            int p_wrong = tl_check(P.data, ref, absref, m, n, k, v->f->tile, NULL, NULL, &qrep) != 0;
             for (int r = 1; r < o->repeat && run_rc == 0; ++r) {
                 run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &Rq, err, sizeof err);
                 if (run_rc < 0)
                     break;
                 if (memcmp(Rq.data, P.data, sizeof(float) * tl_matrix_count(&P)) != 0) {
                     differs = r + 1;
-                    if (!p_wrong && tl_check(Rq.data, ref, absref, m, n, k, v->tile, NULL, NULL, &qrep)) {
+                    if (!p_wrong && tl_check(Rq.data, ref, absref, m, n, k, v->f->tile, NULL, NULL, &qrep)) {
                         q_wrong = 1;   /* report the wrong run, not the lucky first one */
                         break;
                     }
@@ -604,7 +381,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     }
     watchdog_disarm();
     if (run_rc < 0 && strncmp(err, "order-dependent", 15) == 0 &&
-        tl_check(P.data, ref, absref, m, n, k, v->tile, Mp->data, Np->data, &out->rep) &&
+        tl_check(P.data, ref, absref, m, n, k, v->f->tile, Mp->data, Np->data, &out->rep) &&
         out->rep.pattern == TL_PAT_ROW_STRIDE) {
         /* Emulated: the thread order changed the result because stores collide (a wrong row
          * stride), not because a barrier is missing: say what the checker sees. */
@@ -618,7 +395,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     const char *where = NULL;
     tl_matrix *R = q_wrong ? &Rq : &P;
     int broken = tl_matrix_guards_broken(R, &where);
-    tl_check(R->data, ref, absref, m, n, k, v->tile, Mp->data, Np->data, &out->rep);
+    tl_check(R->data, ref, absref, m, n, k, v->f->tile, Mp->data, Np->data, &out->rep);
     out->have_rep = 1;
     /* Stores of several threads landing on one element (a wrong row stride) also differ from run
      * to run: the checker's own pattern names that bug better than "race". */
@@ -657,9 +434,9 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     }
 #ifdef TL_EMULATED
     /* Right, but was it computed the way the lab asks (by a kernel, tiled)? The emulator counted. */
-    if (v->where == TL_ON_GPU) {
+    if (v->f->on_gpu) {
         char head[400];
-        if (tl_work_judge(tl_lab_find(o->lab_id), v->tile, m, k, n, &work, head, sizeof head, NULL, 0)) {
+        if (tl_work_judge(tl_lab_find(o->lab_id), v->f->tile, m, k, n, &work, head, sizeof head, NULL, 0)) {
             out->result = CASE_FAIL;
             snprintf(out->reason, sizeof out->reason, "FAIL: %s", head);
             goto done;
@@ -668,14 +445,14 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
 #endif
     out->result = CASE_PASS;
     snprintf(out->reason, sizeof out->reason, "PASS");
-    if (o->no_time || (v->max_time_size && (long)m * k * n > (long)v->max_time_size * v->max_time_size * v->max_time_size))
+    if (o->no_time || (v->f->max_time_size && (long)m * k * n > (long)v->f->max_time_size * v->f->max_time_size * v->f->max_time_size))
         goto done;
-    if (dev->emulated && v->where == TL_ON_GPU) {
+    if (dev->emulated && v->f->on_gpu) {
         snprintf(out->timing_note, sizeof out->timing_note, "emulated: not timed");
         goto done;
     }
-    if (v->where == TL_ON_CPU) {
-        time_cpu(&cc, first_ms, o->reps, &out->st);
+    if (!v->f->on_gpu) {
+        tl_drv_time_cpu(&cc, first_ms, o->reps, &out->st);
         out->timed = 1;
     } else {
         int flushed = 0;
@@ -688,132 +465,11 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         snprintf(out->timing_note, sizeof out->timing_note, "%s", flushed ? "L2 flushed" : "");
     }
 done:
-    if (v->where == TL_ON_GPU)
+    if (v->f->on_gpu)
         tl_gpu_case_free(&gc);
     if (Rq.base)
         tl_matrix_free(&Rq);
     tl_matrix_free(&P);
-}
-
-/* ---------------------------------------------------------------- the grader's channel */
-
-static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
-{
-    FILE *in = fdopen(3, "rb"), *out = fdopen(4, "wb");
-    if (!in || !out) {
-        fprintf(stderr, "lab%s --serve: fds 3 and 4 must be open (this mode is for the grader)\n", lab->id);
-        return TL_EXIT_USAGE;
-    }
-    char line[256], err[512];
-    while (fgets(line, sizeof line, in)) {
-        if (strcmp(line, "quit\n") == 0)
-            break;
-        if (strcmp(line, "facts\n") == 0) {
-            /* lab 02: what print_device_facts writes, "facts LEN" and LEN bytes (the grader parses it) */
-            size_t len = 0;
-            char *text = NULL;
-            if (!lab->preamble)
-                fprintf(out, "error this lab has no device query\n");
-            else if (!dev->present)
-                fprintf(out, "error no usable CUDA device\n");
-            else if (!(text = tl_facts_capture(lab->preamble, &len)))
-                fprintf(out, "error out of memory for the device facts\n");
-            else {
-                fprintf(out, "facts %zu\n", len);
-                fwrite(text, 1, len, out);
-            }
-            free(text);
-            fflush(out);
-            continue;
-        }
-        char name[64];
-        int m, k, n, timed;
-        if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
-            fprintf(out, "error malformed request\n");
-            fflush(out);
-            return TL_EXIT_USAGE;
-        }
-        const tl_variant *v = find_variant(lab, name, strlen(name));
-        tl_matrix M, N, P;
-        int okM = tl_matfile_fread(in, &M, 0, "M (grader)", err, sizeof err) == 0;
-        int okN = okM && tl_matfile_fread(in, &N, 0, "N (grader)", err, sizeof err) == 0;
-        if (!okN) {
-            if (okM)
-                tl_matrix_free(&M);
-            fprintf(out, "error %s\n", err);
-            fflush(out);
-            return TL_EXIT_USAGE;
-        }
-        char buf[200];
-        const char *why = NULL;
-        if (!v)
-            why = "unknown variant";
-        else if (M.rows != m || M.cols != k || N.rows != k || N.cols != n)
-            why = "matrix dimensions do not match the request";
-        else
-            why = refusal(v, m, k, n, buf, sizeof buf);
-        if (!why && v->where == TL_ON_GPU && !dev->present)
-            why = "no usable CUDA device";
-        if (why) {
-            fprintf(out, "error %s\n", why);
-        } else {
-            tl_matrix_alloc(&P, "P", m, n);
-            int rc = 0;
-            tl_stats st = {0};
-            int have_time = 0, have_work = 0;
-            tl_work_counts work = {0};
-            if (v->where == TL_ON_CPU) {
-                cpu_ctx cc = {v, &M, &N, &P};
-                double t0 = tl_now_ms();
-                run_cpu_once(&cc);
-                double first = tl_now_ms() - t0;
-                const char *where;
-                if (tl_matrix_guards_broken(&P, &where)) {
-                    snprintf(err, sizeof err, "write outside P (canaries %s it overwritten)", where);
-                    rc = -1;
-                } else if (timed) {
-                    tl_matrix Q;   /* time on a copy, so the result sent is the checked run's */
-                    tl_matrix_alloc(&Q, "P", m, n);
-                    cpu_ctx cq = {v, &M, &N, &Q};
-                    time_cpu(&cq, first, o->reps, &st);
-                    tl_matrix_free(&Q);
-                    have_time = 1;
-                }
-            } else {
-                tl_gpu_case gc;
-                rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
-                if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
-                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, err, sizeof err);
-                have_work = dev->emulated;
-                if (rc == 0 && timed && !dev->emulated) {
-                    int fl;
-                    rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &st, &fl, err, sizeof err);
-                    have_time = rc == 0;
-                }
-                tl_gpu_case_free(&gc);
-            }
-            if (rc != 0) {
-                for (char *p = err; *p; ++p)
-                    if (*p == '\n') *p = ' ';
-                fprintf(out, "error %s\n", err);
-            } else {
-                if (have_time)
-                    fprintf(out, "ok %.6f", st.median_ms);
-                else
-                    fprintf(out, "ok -");
-                if (have_work)   /* emulated: the emulator's counts of the checked run (CONTRACTS.md 2) */
-                    fprintf(out, " work %llu %llu %llu %llu %llu %llu", work.launches, work.global_loads,
-                            work.global_stores, work.shared_loads, work.shared_stores, work.unchecked_launches);
-                fprintf(out, "\n");
-                tl_matfile_fwrite(out, &P, "P", err, sizeof err);
-            }
-            tl_matrix_free(&P);
-        }
-        fflush(out);
-        tl_matrix_free(&M);
-        tl_matrix_free(&N);
-    }
-    return TL_EXIT_OK;
 }
 
 /* ------------------------------------------------------------------------ main */
@@ -822,17 +478,17 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
 {
     opts o;
     int done;
-    int rc = parse(lab, argc, argv, &o, &done);
+    int rc = tl_drv_parse(lab, argc, argv, &o, &done);
     if (rc || done)
         return rc;
     const tl_variant *sel[64];
-    int nsel = select_variants(lab, o.variants, sel);
+    int nsel = tl_drv_select_variants(lab, o.variants, sel);
     if (nsel < 0)
         return TL_EXIT_USAGE;
 
     int need_gpu = 0;
     for (int i = 0; i < nsel; ++i)
-        need_gpu |= sel[i]->where == TL_ON_GPU;
+        need_gpu |= sel[i]->f->on_gpu;
     tl_device_info dev;
     memset(&dev, 0, sizeof dev);
 #ifdef TL_EMULATED
@@ -851,7 +507,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     tl_driver_lab_id = lab->id;
 #endif
     if (o.serve)
-        return serve(lab, &dev, &o);
+        return tl_drv_serve(lab, &dev, &o);
 
     if (!o.quiet)
         printf("lab %s: %s\n", lab->id, lab->title);
@@ -913,7 +569,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
             case_out co;
             run_case(v, &dev, &o, &in, &co);
             char sz[48], rate[32] = "";
-            size_str(sz, sizeof sz, m, k, n);
+            tl_drv_size_str(sz, sizeof sz, m, k, n);
             if (co.timed)
                 snprintf(rate, sizeof rate, "%.2f", tl_gflops(m, k, n, co.st.median_ms));
             else if (co.result == CASE_PASS)
@@ -923,9 +579,9 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
             skip += co.result == CASE_SKIP;
             refused += co.result == CASE_REFUSED;
             if (co.result == CASE_REFUSED && !first_refusal[0])
-                snprintf(first_refusal, sizeof first_refusal, "%s at %s: %.300s", v->name, sz, co.reason + strlen("refused: "));
+                snprintf(first_refusal, sizeof first_refusal, "%s at %s: %.300s", v->f->name, sz, co.reason + strlen("refused: "));
             if (!o.quiet || co.result == CASE_FAIL)
-                printf("  %-14s %-13s %-50.50s %10s\n", sz, v->name, co.reason, rate);
+                printf("  %-14s %-13s %-50.50s %10s\n", sz, v->f->name, co.reason, rate);
             if (co.result == CASE_FAIL && strlen(co.reason) > 50)
                 printf("      %s\n", co.reason);
             /* The full report for a variant's first failure; later ones get the diagnosis only. */
@@ -939,7 +595,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
                 }
             }
             if (o.records && co.result != CASE_REFUSED) {
-                tl_record_row row = {"gemm", lab->id, v->name, m, k, n, v->tile, -1, -1, -1, -1,
+                tl_record_row row = {"gemm", lab->id, v->f->name, m, k, n, v->f->tile, -1, -1, -1, -1,
                                      co.result == CASE_PASS ? "PASS" : co.result == CASE_SKIP ? "SKIP" : "FAIL",
                                      co.timed ? &co.st : NULL,
                                      co.timed ? tl_gflops(m, k, n, co.st.median_ms) : -1, -1, NULL, -1, -1, -1, -1, NULL};

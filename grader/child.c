@@ -24,6 +24,7 @@
 #endif
 
 #include "policy.h"
+#include "proc.h"
 #include "sandbox.h"
 #include "tilelab.h"
 
@@ -335,8 +336,7 @@ void tg_child_kill(tg_child *c)
             kill_cgroup(c->cg[i]);
     if (c->pid > 0 && !c->reaped) {
         int st;
-        while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
-            ;
+        tg_proc_wait(c->pid, &st, 0);
         c->reaped = 1;
         c->status = st;
     }
@@ -372,6 +372,16 @@ int tg_child_net_killed(const tg_child *c)
     if (WIFSIGNALED(c->status))
         return WTERMSIG(c->status) == SIGSYS;
     return c->via_bwrap && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 128 + SIGSYS;
+}
+
+int tg_child_signal(const tg_child *c)
+{
+    if (!c->reaped || c->timed_out || c->oom)
+        return 0;
+    if (WIFSIGNALED(c->status))
+        return WTERMSIG(c->status);
+    int code = WEXITSTATUS(c->status);
+    return c->via_bwrap && code > 128 && code < 128 + 65 ? code - 128 : 0;   /* bubblewrap: 128+N */
 }
 
 void tg_child_describe(const tg_child *c, char *buf, size_t len)

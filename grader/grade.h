@@ -9,8 +9,9 @@
 #include <stdint.h>
 
 #include "tilelab.h"
+#include "verdict.h"
 
-#include "labs.h"
+#include "labtable.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -36,8 +37,8 @@ int tg_path_excluded(const char *rel);
  * whether lab->files[i] was found; notes gets what the student should know (with list_ignored,
  * "ignored: ..." for the other files handed in; kit check's lab folder is not a hand-in).
  * Returns 0 ok, 1 refused (the student's problem: reason in err), -1 grader-side error. */
-int tg_intake(const tg_lab *lab, const char *submission, const char *work,
-              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TL_LAB_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
@@ -73,7 +74,7 @@ typedef struct gsize {
 } gsize;
 
 typedef struct grun {
-    const tg_lab *lab;
+    const tl_lab_info *lab;
     char     root[PATH_MAX], out[PATH_MAX], state[PATH_MAX], pristine[PATH_MAX];
     uint64_t seed;
     int      public_only, jobs, check, emulate, quiet;
@@ -87,6 +88,7 @@ typedef struct grun {
     int      nsizes;
     int      gpu_ok;                  /* a usable CUDA device answered                      */
     char     gpu_why[300];
+    int      gpu_unknown;             /* the grader could not try the device itself: the lab program's word counts */
     char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
     char     kit_build_why[700];
     char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
@@ -132,6 +134,7 @@ typedef struct cres {
     double wall_ms;          /* request to answer, measured here                               */
     int    have_work;        /* emulated: the answer carried the emulator's work counts          */
     tl_work_counts work;     /* what the kernels of the checked run did (judges.c: judge_work)   */
+    tl_verdict v;            /* what happened, as data (CONTRACTS.md 10): headlines, the summary   */
 } cres;
 
 typedef struct gsess {
@@ -142,6 +145,8 @@ typedef struct gsess {
     const char *tool;        /* compute-sanitizer tool or NULL                                 */
     int      padding;        /* memcheck: --padding BYTES after every allocation (0 none; oob.c) */
     int      runs;
+    char     vpath[PATH_MAX + 32];  /* the emulator's verdict channel, a file bound into the sandbox */
+    long long voff;          /* what of it was read                                            */
 } gsess;
 
 typedef struct gsub {
@@ -150,7 +155,8 @@ typedef struct gsub {
     char     emu_build[PATH_MAX];     /* kit check on a GPU: the build folder of the emulated twin */
     char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
     int      timeouts;
-    char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */
+    char     stopped[TL_LAB_MAX_VARIANTS][48];   /* variants that hit the time or memory limit: the rest of */
+    int      nstopped;                       /* their cases is not run                                */
     tg_buf   evidence;        /* what the program printed: shown, never believed               */
     unsigned long long printed;
     tg_buf   notes;
@@ -161,6 +167,7 @@ typedef struct gsub {
     tg_buf   build_errors;
     char     emu_unsupported[400];    /* emulated: what the emulator cannot run ("" none): the
                                        * file is valid CUDA, so its tests are not graded here */
+    int      fatal_warnings;  /* warnings in the student's files that fail the build (tg_student_warnings) */
     int      warnings;
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
@@ -168,13 +175,28 @@ typedef struct gsub {
     struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
 } gsub;
 
+typedef struct tg_case_verdict {
+    char       size[48];     /* "17", "17x33x9"                                                 */
+    tl_verdict v;
+} tg_case_verdict;
+
 typedef struct tres {
-    const tg_test *t;
+    const tl_lab_test *t;
     int    graded;           /* 0: not graded (a grader-side reason in output)                */
     double score;
     int    passed;
     tg_buf out;
+    tg_buf shown;            /* the lines kit check shows even when the test passed (the work, memcheck) */
+    /* The failing cases as data (results.json extra_data.tilelab_cases, the class summary) and
+     * the one that made the headline (have_head 0: none). */
+    tg_case_verdict head;
+    int    have_head;
+    tg_case_verdict *cases;
+    int    ncases, capcases;
 } tres;
+
+/* Keeps a failing case's verdict in tr (report.c writes them). */
+void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);
 
 typedef struct srow {
     int    done;
@@ -188,14 +210,18 @@ uint64_t tg_mix64(uint64_t x);
 int  tg_add_size(grun *R, int m, int k, int n, int hidden);   /* index in R->sizes, or -1 when full */
 void tg_make_hidden_sizes(grun *R);
 int  tg_prepare_size(gsize *s, char *err, size_t errlen);      /* inputs, reference, payload; 0 or -1 */
-int  tg_variant_accepts(const tg_variant *v, const gsize *s);
+int  tg_variant_accepts(const tl_lab_variant *v, const gsize *s);
 void tg_size_str(char *b, size_t l, const gsize *s);
 int  tg_read_seed(const char *path, uint64_t *seed, char *err, size_t errlen);
 int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
 
 /* session.c */
 void tg_sess_end(gsub *g, gsess *ss, int quit);
-void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r);
+/* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
+int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
+void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);
+/* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
+void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r);
 /* "not supported under emulation: WHAT (valid CUDA; on a GPU it runs)" from an emulator's or the
  * rewrite's report in text (1), or 0 when it holds none. */
 int  tg_emu_unsupported(const char *text, char *out, size_t len);
@@ -220,9 +246,9 @@ typedef struct tg_work_note {
 #define TG_OOB_PADDING 65536   /* memcheck: bytes after every allocation (oob.c, judges.c); an overrun of a small case is far less */
 #define TG_WORK_EMU_MAX (128.0 * 128 * 128)   /* GPU: the largest size emulated to count the work (a few 10 ms; 256^3 cost ~0.3 s per variant in every kit check) */
 /* One passing case's counts (r->have_work) judged; notes the first breach and the largest case's figures. */
-void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
+void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
 /* GPU: the emulated twin (build.c) runs size s once and its counts are judged. */
-void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn);
+void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
 /* The test's lines about the work: the figures, or "not checked here: WHY". */
 void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
@@ -235,7 +261,10 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
  * name and files, a redefined TILE_WIDTH with its file and line, else the compiler's first error
  * at a file and line (the path cut to the file's name). "" when errs is empty. */
 void tg_build_headline(const char *errs, char *out, size_t len);
-int  tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
+int  tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
+/* The failed build as a verdict (kind build; pattern duplicate-symbol, tile-width-redefined,
+ * fatal-warning or compile-error; the file and line of the first error; the headline as detail). */
+void tg_build_verdict(const gsub *g, tl_verdict *v);
 void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
 void tg_build_reference(grun *R);

@@ -22,6 +22,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "proc.h"
 #include "grade.h"
 #include "policy.h"
 #include "tilelab.h"
@@ -470,8 +471,7 @@ static int unpack(const char *archive, const char *into, char *err, size_t errle
     msg[got] = '\0';
     close(fds[0]);
     int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    tg_proc_wait(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
         snprintf(err, errlen, "archive refused: unpacking it failed (%s %d: too large, too slow or malformed)",
                  WIFSIGNALED(status) ? "killed by signal" : "exit status",
@@ -529,7 +529,7 @@ static int open_beneath(int top, const char *rel, int want_dir)
 /* Where a student file may sit in a submission: at the top, in labs/DIR/, in one wrapping
  * folder, or in one wrapping folder's labs/DIR/. out gets the path relative to top (no link on
  * the way: a folder that is a link is not a folder here). */
-static int locate(const char *top, const tg_lab *lab, const char *name, char *out, size_t len)
+static int locate(const char *top, const tl_lab_info *lab, const char *name, char *out, size_t len)
 {
     char wrap[1024] = "";
     int tfd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -595,11 +595,11 @@ static int take_file(const char *top, const char *rel, const char *to, char *err
     return copy_fd(in, rel, to, err, errlen);   /* the opened file itself, by its descriptor */
 }
 
-int tg_intake(const tg_lab *lab, const char *submission, const char *work,
-              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TL_LAB_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen)
 {
-    for (int i = 0; i < TG_MAX_FILES; ++i)
+    for (int i = 0; i < TL_LAB_MAX_FILES; ++i)
         found[i] = 0;
     char top[4200];
     struct stat st;
@@ -626,7 +626,7 @@ int tg_intake(const tg_lab *lab, const char *submission, const char *work,
                  submission);
         return 1;
     }
-    for (int i = 0; i < TG_MAX_FILES && lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i]; ++i) {
         char rel[2048], at[6300];
         if (!locate(top, lab, lab->files[i], rel, sizeof rel)) {
             tg_buf_printf(notes, "missing %s (a folder on the way that is a link is not followed): the kit's "
@@ -661,7 +661,7 @@ int tg_intake(const tg_lab *lab, const char *submission, const char *work,
         int shown = 0, more = 0;
         tg_buf ign = {0};
         while ((e = readdir(d))) {
-            if (e->d_name[0] == '.' || tg_is_student_file(lab, e->d_name))
+            if (e->d_name[0] == '.' || tl_lab_is_student_file(lab, e->d_name))
                 continue;
             char p[4200];
             struct stat est;

@@ -26,6 +26,7 @@
 #endif
 
 #include "policy.h"
+#include "proc.h"
 #include "sandbox.h"
 #include "tilelab.h"
 
@@ -285,8 +286,7 @@ static int run_quiet_as(char *const argv[], int unshare_net, int drop)
         _exit(argv ? 127 : 0);
     }
     int st;
-    while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-        ;
+    tg_proc_wait(p, &st, 0);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -402,8 +402,7 @@ void tg_iso_probe(tg_iso *iso)
         }
         int st = 0;
         if (p > 0) {
-            while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-                ;
+            tg_proc_wait(p, &st, 0);
             ok = WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS;
         }
         if (ok && iso->bwrap) {
@@ -419,8 +418,7 @@ void tg_iso_probe(tg_iso *iso)
                 _exit(run_quiet_as((char *const *)a.v, 0, iso->uid_mode == TG_UID_DROPPED) == 0 ? 0 : 6);
             }
             if (p > 0) {
-                while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-                    ;
+                tg_proc_wait(p, &st, 0);
                 ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
             }
         }
@@ -615,7 +613,7 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
              o->extra_path ? ":" : "");
     snprintf(homev, sizeof homev, "HOME=%s", iso->bwrap ? (o->sandbox_cwd ? o->sandbox_cwd : "/tmp")
                                                         : (o->host_cwd ? o->host_cwd : "/tmp"));
-    const char *envp[8] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
+    const char *envp[10] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
     int ne = 4;
     static char cvd[200], llp[2100];
     if (getenv("CUDA_VISIBLE_DEVICES")) {
@@ -626,6 +624,8 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
         snprintf(llp, sizeof llp, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
         envp[ne++] = llp;
     }
+    for (int i = 0; i < 2 && o->env[i]; ++i)
+        envp[ne++] = o->env[i];
     long uid_tasks = (!iso->cgroup && !iso->is_root) ? tasks_of_uid(getuid()) : -1;
 
     pid_t p = fork();

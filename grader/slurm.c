@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "grade.h"
 
 /* ------------------------------------------------------------------ the student list */
@@ -83,45 +84,12 @@ int tg_students_load(const char *out, gstudent **stp, int *nsp, char *err, size_
  * goes to ours. Returns the exit status, or -1 when it could not be run. */
 static int run_capture(char *const argv[], char *out, size_t outlen)
 {
-    int pfd[2];
-    if (pipe(pfd) != 0)
-        return -1;
     fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(pfd[1], 1);
-        close(pfd[0]);
-        close(pfd[1]);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(pfd[1]);
-    size_t used = 0;
-    for (;;) {
-        char tmp[1024];
-        ssize_t r = read(pfd[0], tmp, sizeof tmp);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        size_t take = (size_t)r;
-        if (used + take >= outlen)
-            take = outlen - 1 - used;
-        memcpy(out + used, tmp, take);
-        used += take;
-    }
-    out[used] = '\0';
-    close(pfd[0]);
-    int wst;
-    while (waitpid(pid, &wst, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(wst) ? WEXITSTATUS(wst) : -1;
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = out, .buflen = outlen, .search = 1};
+    int st = tg_proc_run((const char *const *)argv, &io);
+    if (st < 0 && outlen)
+        out[0] = '\0';
+    return st >= 128 ? -1 : st;   /* a signal, as before: -1 */
 }
 
 /* s in single quotes for sh ('...' with each ' written '\''). */
@@ -243,7 +211,7 @@ int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, t
         free(text);
         return 1;
     }
-    for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char from[PATH_MAX + 400], to[PATH_MAX + 400];
         snprintf(from, sizeof from, "%s/files/%s", dir, R->lab->files[i]);
         snprintf(to, sizeof to, "%s/%s", files_dir, R->lab->files[i]);
@@ -266,7 +234,7 @@ static int take_one(grun *R, const gstudent *s, char *err, size_t errlen)
         snprintf(err, errlen, "cannot make %s (%s)", files, strerror(errno));
         return -1;
     }
-    int found[TG_MAX_FILES];
+    int found[TL_LAB_MAX_FILES];
     tg_buf notes = {0};
     char why[800] = "";
     int rc = tg_intake(R->lab, s->path, work, files, 1, found, &notes, why, sizeof why);
