@@ -5,17 +5,24 @@
 #      'expect' alternatives (the GPU program's words; headlines are printed, not compared);
 #   2. the corpus kernels issue 25 added (tests/corpus/expected.tsv rows whose file starts with a
 #      name below) through tests/corpus/run-corpus.sh with CORPUS_GPU=1: the same verdicts as emulated;
-#   3. eight copies of lab 02's and lab 06's solution graded with ./kit grade --jobs 8: all at full marks
+#   3. eight copies of lab 02's solution graded with ./kit grade --jobs 8: all at full marks
 #      (CPU-time limits: the verdict does not depend on the load; tests/load/grade-jobs8.sh);
 #   4. a warm ./kit check 03 timed twice: with carried libraries it no longer asks apt every time.
 # Run:   from the repository root on the GPU machine: sh tests/gpu/i25-verdicts-on-device.sh
-#        (it sources tests/gpu/device-env.sh for the carried grader libraries). Logs in $OUT.
+#        (it sources tests/gpu/device-env.sh for the carried grader libraries; TL_CARRY_DEBS names
+#        their folder). Logs in $OUT; the summary (device, date, one line per expectation) in
+#        $OUT/i25-summary.txt. Expected a few minutes on an H100 (one cold build, then warm checks).
 # Exit:  0 when every expectation held, 1 otherwise (each named).
 set -u
 OUT=${OUT:-./gpu-out}
 mkdir -p "$OUT"
+if [ -z "${I25_TEED:-}" ]; then   # the whole run's lines also in $OUT/i25-summary.txt
+    I25_TEED=1 sh "$0" "$@" 2>&1 | tee "$OUT/i25-summary.txt"
+    exit "$(tail -n 1 "$OUT/i25-summary.txt" | grep -q '^ALL EXPECTATIONS HELD' && echo 0 || echo 1)"
+fi
 . tests/gpu/device-env.sh
 { echo "date: $(date -u +%FT%TZ)"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -1; nproc; } > "$OUT/i25-device.txt"
+echo "device: $(tr '\n' ' ' < "$OUT/i25-device.txt")"
 problems=0
 ./kit setup > "$OUT/kit-setup.log" 2>&1 || echo "kit setup: exit $? (see kit-setup.log)"
 tab=$(printf '\t')
@@ -45,7 +52,7 @@ if grep -qE 'float4-store|template-helper-sync|reset-per-phase' tests/corpus/exp
         { problems=$((problems + 1)); echo "corpus on the GPU: a verdict differs (corpus.log)"; }
     cat "$OUT/corpus.log"
 fi
-for nn in 02 06; do
+for nn in ${I25_GRADE_LABS:-02}; do   # I25_GRADE_LABS="02 06" grades lab 06 too (slower)
     rm -rf "$OUT/class$nn"
     mkdir -p "$OUT/class$nn"
     dir=$(build/common/tl-lab dir "$nn")
