@@ -105,6 +105,9 @@ typedef struct tg_child {
     double cpu_used_ms;               /* the tree's CPU since cpu_start_ms, last measured         */
     double cpu_read_at;               /* tl_now_ms of that measurement                            */
     int    cpu_out;                   /* killed at the CPU-time limit (timed_out is set too)      */
+    int    runnable;                  /* a process of the tree was running or waiting for a CPU at
+                                       * the last reading: the wall clock then waits (a loaded
+                                       * machine starves it; it does not sleep)                  */
 } tg_child;
 
 /* 0 ok; -1 with err set (the grader's problem, not the student's). */
