@@ -228,6 +228,171 @@ static int dropped_tail(const float *got, const double *ref, const double *absre
     return 1;
 }
 
+/* ---- what a grid covered (issue 25): the written elements of a P whose written elements are all
+ * right, told by their shape. Each returns 1 when the shape fits exactly. */
+/* The written elements are exactly rows [0, r0) x columns [0, c0). */
+static int written_rect(const float *got, int m, int n, int *r0, int *c0)
+{
+    int mr = 0, mc = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+            if (!is_poison(got[(size_t)i * n + j])) {
+                if (i + 1 > mr) mr = i + 1;
+                if (j + 1 > mc) mc = j + 1;
+            }
+    if (mr == 0 || (mr == m && mc == n))
+        return 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+            if (is_poison(got[(size_t)i * n + j]) == (i < mr && j < mc))
+                return 0;
+    *r0 = mr;
+    *c0 = mc;
+    return 1;
+}
+
+/* Only the tiles on the diagonal (row tile == column tile) were written: Row and Col come from the
+ * same block index. */
+static int written_diagonal(const float *got, int m, int n, int T)
+{
+    if (T <= 0 || (m <= T && n <= T))
+        return 0;
+    int any = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            int w = !is_poison(got[(size_t)i * n + j]);
+            if (w != (i / T == j / T))
+                return 0;
+            any |= w;
+        }
+    return any;
+}
+
+/* In every tile only its first bh rows and bw columns were written (bh, bw < T where they differ):
+ * a block smaller than the tile the grid was sized for. */
+static int written_corner(const float *got, int m, int n, int T, int *bh, int *bw)
+{
+    if (T <= 1 || m < T || n < T)
+        return 0;
+    int h = 0, w = 0;
+    for (int i = 0; i < T; ++i)
+        for (int j = 0; j < T; ++j)
+            if (!is_poison(got[(size_t)i * n + j])) {
+                if (i + 1 > h) h = i + 1;
+                if (j + 1 > w) w = j + 1;
+            }
+    if (h == 0 || (h == T && w == T))
+        return 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+            if (is_poison(got[(size_t)i * n + j]) == (i % T < h && j % T < w))
+                return 0;
+    *bh = h;
+    *bw = w;
+    return 1;
+}
+
+/* ---- phases (issue 25): a tiled kernel's k loop runs in phases of T terms; the tile width the
+ * kernel used is not known here, so each test tries the lab's tile and the usual ones. */
+static int phase_widths(int tile, int k, int *out)
+{
+    static const int usual[] = {8, 16, 32, 64};
+    int n = 0;
+    if (tile > 1 && tile < k * 2)
+        out[n++] = tile;
+    for (int i = 0; i < 4; ++i)
+        if (usual[i] != tile && usual[i] < k * 2)
+            out[n++] = usual[i];
+    return n;
+}
+
+/* Every element sums exactly the terms p in [a, b) of its dot product (and that differs from it). */
+static int sums_range(const float *got, const double *ref, const double *absref, const float *M, const float *N,
+                      int m, int k, int n, int a, int b)
+{
+    if (a < 0 || b > k || a >= b || (a == 0 && b == k))
+        return 0;
+    int differs = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double s = 0;
+            for (int p = a; p < b; ++p)
+                s += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+            size_t e = (size_t)i * n + j;
+            if (elem_bad(got[e], s, absref[e], k))
+                return 0;
+            differs |= elem_bad(got[e], ref[e], absref[e], k);
+        }
+    return differs;
+}
+
+/* The phase loop one short (ph < phases - 1, or ph + 1 < Width / T): the last phase's terms
+ * missing, told apart from a floor division where k is a multiple of the phase. Returns the
+ * phase width found, 0 none. */
+static int phase_short(const float *got, const double *ref, const double *absref, const float *M,
+                       const float *N, int m, int k, int n, int tile)
+{
+    int w[5], nw = phase_widths(tile, k, w);
+    for (int i = 0; i < nw; ++i) {
+        int phases = (k + w[i] - 1) / w[i];
+        /* k not a multiple: the same sums as a floor division (dropped_tail names both) */
+        if (phases >= 2 && k % w[i] == 0 && sums_range(got, ref, absref, M, N, m, k, n, 0, (phases - 1) * w[i]))
+            return w[i];
+    }
+    return 0;
+}
+
+/* The sum set to 0 inside the phase loop (float Pvalue = 0 after for (ph ...)): only the last
+ * phase's terms reach P. Returns the phase width found, 0 none. */
+static int phase_reset(const float *got, const double *ref, const double *absref, const float *M,
+                       const float *N, int m, int k, int n, int tile)
+{
+    int w[5], nw = phase_widths(tile, k, w);
+    for (int i = 0; i < nw; ++i) {
+        int phases = (k + w[i] - 1) / w[i];
+        if (phases >= 2 && sums_range(got, ref, absref, M, N, m, k, n, (phases - 1) * w[i], k))
+            return w[i];
+    }
+    return 0;
+}
+
+/* Out-of-range tile entries of the last phase (columns >= k of M's tile, rows >= k of N's) not
+ * set to 0: each element gains extra terms. Clamped (min(index, k - 1)): the last term once more
+ * for each slot past k; stale: the previous phase's values left in those slots. Returns the
+ * phase width found (negative: stale), 0 none. */
+static int outside_terms(const float *got, const double *ref, const double *absref, const float *M,
+                         const float *N, int m, int k, int n, int tile)
+{
+    int w[5], nw = phase_widths(tile, k, w);
+    for (int t = 0; t < nw; ++t) {
+        int T = w[t], r = k % T;
+        if (r == 0)
+            continue;                     /* no slot past k: nothing extra to add */
+        int last = k - r, slots = T - r;
+        for (int mode = 0; mode < 2; ++mode) {
+            if (mode == 1 && last < T)
+                continue;                 /* stale needs a previous phase */
+            int ok = 1, differs = 0;
+            for (int i = 0; ok && i < m; ++i)
+                for (int j = 0; ok && j < n; ++j) {
+                    double extra = 0;
+                    if (mode == 0)
+                        extra = slots * (double)M[(size_t)i * k + k - 1] * N[(size_t)(k - 1) * n + j];
+                    else
+                        for (int c = r; c < T; ++c)
+                            extra += (double)M[(size_t)i * k + last - T + c] * N[(size_t)(last - T + c) * n + j];
+                    size_t e = (size_t)i * n + j;
+                    if (elem_bad(got[e], ref[e] + extra, absref[e] + fabs(extra), k))
+                        ok = 0;
+                    differs |= elem_bad(got[e], ref[e], absref[e], k);
+                }
+            if (ok && differs)
+                return mode == 0 ? T : -T;
+        }
+    }
+    return 0;
+}
+
 /* Every element (after the first) equals the previous one plus its own dot product: a sum
  * that was never reset between elements. */
 static int cmp_double(const void *a, const void *b)
@@ -457,6 +622,7 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
     long total = (long)m * n;
     /* Alternatives that cost a product each: only up to ~2e8 multiply-adds (matches_alt samples). */
     int can_alt = M && N && (double)m * n * k <= 2e8;
+    int r0 = 0, c0 = 0;       /* what a grid covered (written_rect, written_corner) */
     int rs;                         /* a wrong row stride or row length found                */
     if (rep->wrong == 0) {
         rep->pattern = TL_PAT_NONE;
@@ -470,6 +636,31 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
                      "the blocks cover %d rows and %d columns of this %d x %d P (the grid's x counts columns, "
                      "n; its y rows, m)", rep->unwritten, (n + tile - 1) / tile * tile < m ? (n + tile - 1) / tile * tile : m,
                      (m + tile - 1) / tile * tile < n ? (m + tile - 1) / tile * tile : n, m, n);
+        } else if (tile > 0 && written_diagonal(got, m, n, tile)) {
+            rep->pattern = TL_PAT_GRID_COVERS;
+            snprintf(rep->detail, sizeof rep->detail,
+                     "only the tiles on P's diagonal were written (tile row = tile column): Row and Col come from "
+                     "the same block index; Row = blockIdx.y * blockDim.y + threadIdx.y, Col = blockIdx.x * "
+                     "blockDim.x + threadIdx.x (is Col taken from blockIdx.y?)");
+        } else if (tile > 0 && written_corner(got, m, n, tile, &r0, &c0)) {
+            rep->pattern = TL_PAT_GRID_COVERS;
+            snprintf(rep->detail, sizeof rep->detail,
+                     "in every %d x %d tile only its first %d row(s) and %d column(s) were written: the blocks "
+                     "launched are smaller (%d x %d threads) than the %d x %d the grid was sized for; launch "
+                     "dim3 dimBlock(%d, %d) with that grid, or size the grid from the block you launch",
+                     tile, tile, r0, c0, c0, r0, tile, tile, tile, tile);
+        } else if (written_rect(got, m, n, &r0, &c0) &&
+                   !(tile > 0 && (r0 == m || r0 == m / tile * tile) && (c0 == n || c0 == n / tile * tile))) {
+            rep->pattern = TL_PAT_GRID_COVERS;
+            snprintf(rep->detail, sizeof rep->detail,
+                     "only rows 0..%d and columns 0..%d of this %d x %d P were written: the threads reach %s; %s",
+                     r0 - 1, c0 - 1, m, n,
+                     r0 < m && c0 < n ? "too few rows and too few columns" : r0 < m ? "too few rows" : "too few columns",
+                     r0 < m && c0 == n ? "the rows come from y: Row = blockIdx.y * blockDim.y + threadIdx.y, with "
+                                         "ceil_div(m, blockDim.y) blocks in the grid's y (a 1-D grid has one row of blocks)"
+                     : c0 < n && r0 == m ? "the columns come from x: Col = blockIdx.x * blockDim.x + threadIdx.x, with "
+                                           "ceil_div(n, blockDim.x) blocks in the grid's x"
+                     : "the grid's x must reach n (columns) and its y m (rows), each block times its threads");
         } else if (unwritten_edge == rep->unwritten && tile > 0 && rep->unwritten < (long)m * n) {
             rep->pattern = TL_PAT_UNWRITTEN_EDGE;
             snprintf(rep->detail, sizeof rep->detail,
@@ -548,13 +739,35 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
         rep->pattern = TL_PAT_PARTIAL_DROPPED;
         snprintf(rep->detail, sizeof rep->detail,
                  "every element lacks the terms k >= %d: the last partial tile of the k loop is "
-                 "dropped (Width / TILE_WIDTH phases or blocks instead of the ceiling)", k / tile * tile);
+                 "dropped (Width / TILE_WIDTH phases or blocks instead of the ceiling, or a phase loop one "
+                 "short)", k / tile * tile);
     } else if (M && N && tile > 0 && dropped_tail(got, ref, absref, M, N, m, k, n, tile, 1)) {
         rep->pattern = TL_PAT_PARTIAL_DROPPED;
         snprintf(rep->detail, sizeof rep->detail,
                  "the last partial block is dropped in every direction: rows >= %d and columns "
                  ">= %d are wrong and the others lack the terms k >= %d; a loop like 'ii + Block <= "
                  "Width' skips it", m / tile * tile, n / tile * tile, k / tile * tile);
+    } else if (can_alt && (rs = phase_short(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+        rep->pattern = TL_PAT_PHASE_SHORT;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "every element lacks the terms of the last phase (p >= %d of k = %d, with phases of %d): the "
+                 "phase loop stops one short; it runs ph = 0 .. ceil_div(k, TILE_WIDTH) - 1 (ph < ceil_div(k, "
+                 "TILE_WIDTH))", ((k + rs - 1) / rs - 1) * rs, k, rs);
+    } else if (can_alt && (rs = phase_reset(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+        rep->pattern = TL_PAT_PHASE_RESET;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "every element holds only the last phase's terms (p >= %d of k = %d, with phases of %d): the "
+                 "sum is set to 0 inside the phase loop; set Pvalue = 0 once, before the loop over ph",
+                 ((k + rs - 1) / rs - 1) * rs, k, rs);
+    } else if (can_alt && (rs = outside_terms(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+        rep->pattern = TL_PAT_OUTSIDE_TERMS;
+        snprintf(rep->detail, sizeof rep->detail,
+                 "out-of-range tile entries must be 0 (every element "
+                 "gains %s of the last phase, whose tiles of %d reach past k = %d): in the last phase a tile "
+                 "entry past column k-1 of M or row k-1 of N must be written 0, not %s",
+                 rs > 0 ? "the last term once for each slot past k" : "the previous phase's terms in the slots past k",
+                 rs > 0 ? rs : -rs, k,
+                 rs > 0 ? "loaded from a clamped index (min(col, k - 1))" : "left holding the previous phase's value");
     } else if (M && N && k > 1 && missing_term(got, ref, absref, M, N, m, k, n, 1)) {
         rep->pattern = TL_PAT_MISSING_TERM;
         snprintf(rep->detail, sizeof rep->detail,
@@ -656,6 +869,10 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_PHASES: return "phases counted from the wrong dimension";
     case TL_PAT_MISPLACED: return "values stored in the wrong places";
     case TL_PAT_PRECISION: return "precision lost";
+    case TL_PAT_PHASE_SHORT: return "phase loop one short";
+    case TL_PAT_PHASE_RESET: return "sum reset every phase";
+    case TL_PAT_OUTSIDE_TERMS: return "extra terms from outside the matrix";
+    case TL_PAT_GRID_COVERS: return "the grid covers the wrong rows or columns";
     }
     return "?";
 }
@@ -680,6 +897,10 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_PHASES: return "for (ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph): k is the length of the dot product";
     case TL_PAT_PRECISION: return "accumulate in FP32 (a float accumulator, FP32 fragments) and store P as FP32; round only the inputs";
     case TL_PAT_MISPLACED: return "store each sum at P[Row * n + Col] of its own row and column (in register tiling, the thread's row offset with the rows, its column offset with the columns)";
+    case TL_PAT_PHASE_SHORT: return "for (ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph): every phase, the last one too";
+    case TL_PAT_PHASE_RESET: return "float Pvalue = 0; before for (ph ...), and Pvalue += ... inside it";
+    case TL_PAT_GRID_COVERS: return "Row = blockIdx.y * blockDim.y + threadIdx.y, Col = blockIdx.x * blockDim.x + threadIdx.x; dimGrid(ceil_div(n, blockDim.x), ceil_div(m, blockDim.y))";
+    case TL_PAT_OUTSIDE_TERMS: return "if (the element is inside M) Mds[ty][tx] = M[...]; else Mds[ty][tx] = 0; (and the same for Nds), in every phase";
     default: return "";
     }
 }
@@ -698,6 +919,8 @@ static const char *const slugs[] = {
     [TL_PAT_ROW_STRIDE] = "wrong-row-stride", [TL_PAT_WRONG_DIM] = "wrong-dimension",
     [TL_PAT_WRONG_OPERAND] = "wrong-operand", [TL_PAT_PHASES] = "phases-from-wrong-dimension",
     [TL_PAT_MISPLACED] = "values-in-wrong-places", [TL_PAT_PRECISION] = "precision-lost",
+    [TL_PAT_PHASE_SHORT] = "phase-loop-one-short", [TL_PAT_PHASE_RESET] = "sum-reset-every-phase",
+    [TL_PAT_OUTSIDE_TERMS] = "extra-terms-outside-the-matrix", [TL_PAT_GRID_COVERS] = "grid-covers-wrong-rows-or-columns",
 };
 
 const char *tl_pattern_slug(tl_pattern p)

@@ -1,5 +1,10 @@
 /* cuda_check.h: report a failing CUDA call with its text, file and line (cuda-samples'
- * helper_cuda.h idea, as a plain function plus a macro). Include from .cu files only. */
+ * helper_cuda.h idea, as a plain function plus a macro). Include from .cu files only.
+ *
+ * What every GPU lab's kernel receives: P (Pd) arrives filled with NaN, written by the harness
+ * before each launch, so an element the kernel never stores is seen (a zero-filled P would hide
+ * it). A kernel sets every element of P and never reads or adds to it: cuBLAS's form
+ * P = alpha * M N + beta * P computes NaN everywhere unless beta is 0 and P is never read. */
 #ifndef TILELAB_CUDA_CHECK_H
 #define TILELAB_CUDA_CHECK_H
 

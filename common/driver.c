@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <sys/time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,22 +29,25 @@ static const char *tl_driver_lab_id = "";   /* the running lab (gpu_run: which w
 #endif
 
 
-/* ------------------------------------------------------------------ the wall-clock limit */
+/* ------------------------------------------------------------------ the time limit */
 /* Every path of a lab program is bounded like the grader's session: one case's checked run(s)
- * get the lab table's case_limit_s (scaled up for cases larger than the public ones), and
- * an endless loop (CPU, or a spinning kernel) is stopped with the grader's words. The
- * message is made before the run, so the handler only writes it. */
-static char watchdog_msg[512];
-static size_t watchdog_len;
+ * get the lab table's case_limit_s of CPU time (the process's, every thread of it: ITIMER_PROF),
+ * scaled up for cases larger than the public ones, so a correct file passes at any load; the wall
+ * clock ends only a run that sleeps or waits (a kernel that never ends on a GPU, whose wait costs
+ * no CPU), at TL_WALL_BACKSTOP_* times that. The messages are made before the run, so the
+ * handlers only write them. */
+static char watchdog_msg[2][640];
+static size_t watchdog_len[2];
 
 static void watchdog_fired(int sig)
 {
-    (void)sig;
-    (void)!write(STDOUT_FILENO, watchdog_msg, watchdog_len);
+    int w = sig == SIGALRM;   /* 0: the CPU-time limit (SIGPROF), 1: the wall clock */
+    (void)!write(STDOUT_FILENO, watchdog_msg[w], watchdog_len[w]);
     _exit(TL_EXIT_FAIL);
 }
 
-static void watchdog_arm(const char *lab_id, const opts *o, const char *size, const char *variant, double work)
+static void watchdog_arm(const char *lab_id, const opts *o, const char *size, const char *variant, double work,
+                         int on_gpu)
 {
     if (o->time_limit <= 0)
         return;
@@ -52,22 +56,46 @@ static void watchdog_arm(const char *lab_id, const opts *o, const char *size, co
         limit *= work / o->public_work;
     if (limit > 86400)
         limit = 86400;
-    int l = snprintf(watchdog_msg, sizeof watchdog_msg,
-                     "\n  %-14s %-13s FAIL: no answer within the %.0f s wall-clock limit: stopped; an endless "
-                     "loop, or far too slow (the grader stops a case at the same limit; --time-limit S changes "
-                     "it here, 0 for none)\nlab%s: stopped at the time limit\n", size, variant, limit, lab_id);
-    watchdog_len = l < 0 ? 0 : (size_t)l < sizeof watchdog_msg ? (size_t)l : sizeof watchdog_msg - 1;
+#ifdef TL_EMULATED
+    on_gpu = 0;   /* emulated: the kernels' threads are CPU time like everything else */
+#endif
+    double wall = limit * (on_gpu ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU);
+    for (int w = 0; w < 2; ++w) {
+        int l = w == 0
+            ? snprintf(watchdog_msg[0], sizeof watchdog_msg[0],
+                       "\n  %-14s %-13s FAIL: no answer within the %.0f s CPU-time limit: stopped; an endless "
+                       "loop, or far too slow (the grader stops a case at the same limit; --time-limit S changes "
+                       "it here, 0 for none)\nlab%s: stopped at the CPU-time limit\n", size, variant, limit, lab_id)
+            : snprintf(watchdog_msg[1], sizeof watchdog_msg[1],
+                       "\n  %-14s %-13s FAIL: no answer within the %.0f s wall-clock limit (%g times the %.0f s "
+                       "CPU-time limit): stopped; it sleeps or waits%s, or the machine is heavily loaded\n"
+                       "lab%s: stopped at the wall-clock limit\n", size, variant, wall,
+                       on_gpu ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU, limit,
+                       on_gpu ? " (a kernel that never ends)" : "", lab_id);
+        watchdog_len[w] = l < 0 ? 0 : (size_t)l < sizeof watchdog_msg[w] ? (size_t)l : sizeof watchdog_msg[w] - 1;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = watchdog_fired;
     sigaction(SIGALRM, &sa, NULL);
+    sigaction(SIGPROF, &sa, NULL);
     fflush(stdout);
     fflush(stderr);
-    alarm((unsigned)ceil(limit));
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    it.it_value.tv_sec = (time_t)limit;
+    it.it_value.tv_usec = (suseconds_t)((limit - floor(limit)) * 1e6);
+    if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+        it.it_value.tv_usec = 1;
+    setitimer(ITIMER_PROF, &it, NULL);
+    alarm((unsigned)ceil(wall));
 }
 
 static void watchdog_disarm(void)
 {
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    setitimer(ITIMER_PROF, &it, NULL);
     alarm(0);
 }
 
@@ -340,7 +368,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     memset(&gc, 0, sizeof gc);
     char szw[48];
     tl_drv_size_str(szw, sizeof szw, m, k, n);
-    watchdog_arm(o->lab_id, o, szw, v->f->name, (double)m * k * n);
+    watchdog_arm(o->lab_id, o, szw, v->f->name, (double)m * k * n, v->f->on_gpu);
     if (!v->f->on_gpu) {
         double t0 = tl_now_ms();
         tl_drv_run_cpu_once(&cc);
@@ -534,7 +562,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     if (need_gpu && dev.present && lab->preamble && tl_facts_judged(lab->id)) {
         /* The device query is judged (lab 02): its text is shown, then checked; bounded in time. */
         size_t len = 0;
-        watchdog_arm(lab->id, &o, "device facts", "query", 0);
+        watchdog_arm(lab->id, &o, "device facts", "query", 0, 1);
         char *text = tl_facts_capture(lab->preamble, &len);
         watchdog_disarm();
         if (text && !o.quiet)

@@ -23,7 +23,7 @@ typedef struct opts {
     int         no_time, serve, quiet;
     int         repeat;         /* checked runs per GPU case                               */
     int         exact_alloc;
-    double      time_limit;     /* wall-clock seconds for one case's checked run(s) (0 none)  */
+    double      time_limit;     /* CPU seconds for one case's checked run(s) (0 none)         */
     double      public_work;    /* the largest public case's m*k*n: the limit grows past it   */
     const char *lab_id;
 } opts;

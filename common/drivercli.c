@@ -31,8 +31,9 @@ void tl_drv_usage(const tl_lab *lab, FILE *out)
             "  --exact-alloc     no guard zones after d_M, d_N, d_P (for compute-sanitizer memcheck,\n"
             "                    which then reports every access past their ends)\n"
             "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
-            "  --time-limit S    wall-clock seconds for one case's checked run, 0 for none (default:\n"
-            "                    the grader's limit, scaled up for sizes above the public ones)\n"
+            "  --time-limit S    CPU seconds for one case's checked run, 0 for none (default: the\n"
+            "                    grader's limit, scaled up for sizes above the public ones); the wall\n"
+            "                    clock stops a run that sleeps or waits at a multiple of it\n"
             "  --quiet           print failures and the summary only\n"
             "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
             "  --help            this text\n\n"
@@ -46,11 +47,22 @@ void tl_drv_usage(const tl_lab *lab, FILE *out)
                  "77 no usable CUDA device (GPU variants skipped, CPU ones passed)\n");
 }
 
+/* The program's own name as the student ran it (lab04, lab04-emu, lab04-ref, ...): the help it
+ * points to must name a program that exists on this machine. */
+static const char *prog_name = NULL;
+
 int tl_drv_usage_error(const tl_lab *lab, const char *fmt, const char *arg)
 {
-    fprintf(stderr, "lab%s: ", lab->id);
+    char fallback[32];
+    snprintf(fallback, sizeof fallback, "lab%s", lab->id);
+    const char *name = prog_name && *prog_name ? prog_name : fallback;
+    fprintf(stderr, "%s: ", name);
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nrun 'lab%s --help' for the options\n", lab->id);
+    const char *kit = getenv("TL_KIT_HELP");   /* run by ./kit check NN: its form of the help */
+    if (kit && *kit && strlen(kit) < 200)
+        fprintf(stderr, "\nrun '%s' for the options of %s\n", kit, name);
+    else
+        fprintf(stderr, "\nrun '%s --help' for the options\n", name);
     return TL_EXIT_USAGE;
 }
 
@@ -76,10 +88,16 @@ int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
     *done = 0;
     opterr = 0;
     optind = 1;
+    if (argc > 0 && argv[0]) {
+        const char *slash = strrchr(argv[0], '/');
+        prog_name = slash ? slash + 1 : argv[0];
+    }
     int c;
     long v;
     char err[256];
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    /* ":h": a missing value is ':' and an unknown option '?'; either way argv[optind - 1] is the
+     * option as written (optopt holds a long option's val, which is no name). */
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
@@ -123,9 +141,11 @@ int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
             tl_drv_usage(lab, stdout);
             *done = 1;
             return 0;
+        case ':':
+            return tl_drv_usage_error(lab, "option '%s' needs a value", argv[optind - 1]);
         default:
-            if (optopt)
-                return tl_drv_usage_error(lab, "option '-%c' needs a value or is unknown", (char[]){(char)optopt, 0});
+            if (optopt && optopt < 128 && argv[optind - 1][1] != '-')
+                return tl_drv_usage_error(lab, "unknown option '-%s'", (char[]){(char)optopt, 0});
             return tl_drv_usage_error(lab, "unknown option '%s'", argv[optind - 1]);
         }
     }

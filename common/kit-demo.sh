@@ -28,7 +28,9 @@ part() { tl_say ""; tl_say "== $*"; }
 elapsed() { echo $(( $(date +%s) - t_start )); }
 # show LOG: the lines of a kit check a reader needs: the verdicts, the diagnosis lines, the score
 show_check() {
-    grep -E '^(kit check|PASS|FAIL|SKIP|Score|nothing could|BUILD FAILED)|^      ' "$1" | cut -c1-160 | head -n "${2:-40}" | sed 's/^/    /'
+    # wrapped at word boundaries, never cut mid-word
+    grep -E '^(kit check|PASS|FAIL|SKIP|Score|nothing could|BUILD FAILED|NOT CHECKED)|^      ' "$1" | fold -s -w 120 |
+        head -n "${2:-40}" | sed 's/^/    /'
 }
 
 part "set-up: a copy of the kit to work in (your files in labs/ are never touched)"

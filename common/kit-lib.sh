@@ -11,7 +11,8 @@
 #             the kit uses of it (the command, the pkg-config module, the file), so a pip-installed
 #             meson or a toolkit without dpkg counts.
 # Builds:     tl_build TARGET... runs ninja in the configured $TL_BUILD; progress on a terminal (one
-#             updating line) or a line per tenth of a long build otherwise; on failure it shows the
+#             updating line), otherwise a line per tenth of a long build (100 steps or more) and one
+#             line at the end of a shorter one; on failure it shows the
 #             errors from the log, names the log and returns 1. No TARGET: everything.
 #             tl_build_progress TARGET... is the same without the error report.
 # Tools:      tl_find_nvcc (puts CUDA's bin/ on PATH when nvcc is in its usual home; TL_NO_CUDA=1
@@ -43,9 +44,9 @@ tl_have_pkg() {
     gcc) command -v gcc >/dev/null 2>&1 ;;
     pkg-config) command -v pkg-config >/dev/null 2>&1 ;;
     libcriterion-dev) tl_have_pc criterion ;;
-    libcjson-dev) tl_have_pc libcjson ;;
-    libarchive-dev) tl_have_pc libarchive ;;
-    libseccomp-dev) tl_have_pc libseccomp ;;
+    libcjson-dev) tl_have_pc libcjson || tl_build_has_grader ;;
+    libarchive-dev) tl_have_pc libarchive || tl_build_has_grader ;;
+    libseccomp-dev) tl_have_pc libseccomp || tl_build_has_grader ;;
     bubblewrap) command -v bwrap >/dev/null 2>&1 ;;
     slurm-wlm) [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null 2>&1 ;;
     munge) [ -x /usr/sbin/munged ] ;;
@@ -67,6 +68,13 @@ tl_have_pc() {
         # no pkg-config yet: ask dpkg (its package comes with the core)
         return 1
     fi
+}
+# tl_build_has_grader: 0 when $TL_BUILD is configured with tl-grade, i.e. Meson found the grader's
+# libraries (grader/meson.build leaves tl-grade out otherwise): libraries in an admin's prefix or a
+# module, which pkg-config here may not list and dpkg never installed, count as there.
+tl_build_has_grader() {
+    [ -n "${TL_BUILD:-}" ] && [ -f "$TL_BUILD/build.ninja" ] && command -v ninja >/dev/null 2>&1 &&
+        ninja -C "$TL_BUILD" -t query grader/tl-grade >/dev/null 2>&1
 }
 tl_have_tex() { command -v kpsewhich >/dev/null 2>&1 && [ -n "$(kpsewhich "$1" 2>/dev/null)" ]; }
 
@@ -159,6 +167,7 @@ tl_build_progress() {
         : >"$_log"
         _shown=0
         _step=0
+        _last=
         while IFS= read -r _l; do
             printf '%s\n' "$_l" >>"$_log"
             case $_l in
@@ -172,13 +181,17 @@ tl_build_progress() {
                 # one line that updates in place, cut to the terminal's usual width
                 printf '\r\033[K%s' "$(printf '%s' "$_l" | cut -c1-78)" >&2
                 _shown=1
-            elif [ "$_t" -ge 20 ] && [ $((_f * 10 / _t)) -gt $_step ]; then
+            elif [ "$_t" -ge 100 ] && [ $((_f * 10 / _t)) -gt $_step ]; then
                 # a long (cold) build off a terminal: a line per tenth
                 _step=$((_f * 10 / _t))
                 tl_err "building: $_f of $_t steps done"
+            else
+                _last=$_f/$_t
             fi
         done
         [ $_shown = 0 ] || printf '\r\033[K' >&2
+        # a short build off a terminal: one line when it is done, not one per step
+        [ $_tty = 1 ] || [ -z "${_last:-}" ] || [ "${_last%/*}" != "${_last#*/}" ] || tl_err "built: ${_last#*/} steps"
     }
     _status=$(cat "$_rc" 2>/dev/null || echo 1)
     rm -f "$_rc"

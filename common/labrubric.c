@@ -136,7 +136,12 @@ static void variants_line(FILE *out, const tl_lab_info *l)
 
 static void limits_line(FILE *out, const tl_lab_info *l)
 {
-    fprintf(out, "Wall-clock limit %g s per case", l->case_limit_s);
+    if (l->gpu)
+        fprintf(out, "CPU-time limit %g s per case (wall clock: %g s emulated, %g s on a GPU)", l->case_limit_s,
+                l->case_limit_s * TL_WALL_BACKSTOP_CPU, l->case_limit_s * TL_WALL_BACKSTOP_GPU);
+    else
+        fprintf(out, "CPU-time limit %g s per case (wall clock: %g s)", l->case_limit_s,
+                l->case_limit_s * TL_WALL_BACKSTOP_CPU);
     int sanitized = 0;
     for (int i = 0; i < l->ntests; ++i)
         sanitized |= l->tests[i].kind == TL_TEST_RACECHECK || l->tests[i].kind == TL_TEST_MEMCHECK;
@@ -189,8 +194,10 @@ static const char rules[] =
     "  sizes (the lab programs' default sizes); hidden cases are more sizes drawn from the secret\n"
     "  seed. Inputs always come from the secret seed.\n"
     "- A case that crashes, exits, prints instead of answering, or answers something malformed is wrong.\n"
-    "  A case that hits the wall-clock limit is wrong, the rest of that variant's cases are not run (and\n"
-    "  count as wrong), and after 4 time-outs in one submission nothing more of it runs.\n"
+    "  A case that uses up its CPU-time limit is wrong, the rest of that variant's cases are not run (and\n"
+    "  count as wrong), and after 4 time-outs in one submission nothing more of it runs. Limits are CPU\n"
+    "  time (the same verdict at any load); the wall clock, a multiple of the limit, ends only a process\n"
+    "  that sleeps or waits (on a GPU: a kernel that never ends).\n"
     "- **Safety** (GPU labs): the student's binary runs under `compute-sanitizer --tool racecheck` or\n"
     "  `--tool memcheck` with `--error-exitcode 99` at small sizes; all points when the sanitizer exits 0\n"
     "  and every case answered, none otherwise. No safety credit when no case stored its product\n"

@@ -252,8 +252,10 @@ const tl_lab_info tl_labs[] = {
         .files = {"regtile.cu", NULL},
         .gpu = 1,
         /* Ragged around the block tiles (64, 128) and the phase (8, 16); k not a multiple of 4 (the
-         * float4 fallback); vectors, outer products, thin and tall shapes; then 2048 for speed. */
-        .public_sizes = "1,7,63,65,127,129,257,1000,1023,"
+         * float4 fallback); vectors, outer products, thin and tall shapes; then 2048 for speed.
+         * 128 and 256 are multiples of every block tile that run emulated: a kernel right only on
+         * multiples (most real register-tiled kernels) is told so, with their share of the points. */
+        .public_sizes = "1,7,63,65,127,128,129,256,257,1000,1023,"
                         "1x1x1,1x300x1,300x1x300,1000x17x3,33x1025x65,130x7x129,129x130x131,"
                         "4096x64x8,8x64x4096,2000x3x2000,256x1022x254,2048",
         .repeat = 3,

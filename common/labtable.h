@@ -38,6 +38,15 @@ typedef enum tl_test_kind {
     ((k) == TL_TEST_PUBLIC || (k) == TL_TEST_CALC || (k) == TL_TEST_CALC_API || (k) == TL_TEST_DEVFACTS)
 
 /* One variant the lab program serves and the grader may grade. */
+/* Limits are CPU time, so a file gets the same verdict at any load (isolate and DOMjudge do the
+ * same); the wall clock only ends a process that sleeps or waits, at this many times the CPU
+ * limit. A native GPU run waits for its kernels without CPU time (blocking sync), so an endless
+ * kernel meets the wall clock: there the factor is small. On the CPU (a CPU lab, an emulated
+ * run) the factor covers a loaded machine: eight emulated checks on 2 cores run each at about
+ * a quarter of its CPU time per second of wall time. */
+#define TL_WALL_BACKSTOP_CPU 5.0
+#define TL_WALL_BACKSTOP_GPU 2.0
+
 typedef struct tl_lab_variant {
     const char *name;         /* "cpu_ijk", "tiled16": CLI, tables, records, rubric            */
     const char *what;         /* one line for --help and tables                                */
@@ -142,8 +151,9 @@ typedef struct tl_lab_info {
     int         hidden_multiple;          /* > 0: hidden sizes are multiples of this           */
     const char *safety_sizes;             /* small sizes for the sanitizer runs                */
     const char *speed_size;               /* the timed case (the speed test names the variant) */
-    double      case_limit_s;             /* wall-clock limit of one case                      */
-    double      sanitizer_limit_s;        /* wall-clock limit of one sanitizer case            */
+    double      case_limit_s;             /* CPU-time limit of one case (seconds of CPU; the
+                                           * wall clock gets TL_WALL_BACKSTOP_* times it)      */
+    double      sanitizer_limit_s;        /* the same for one sanitizer case                   */
     tl_lab_variant variants[TL_LAB_MAX_VARIANTS];
     int         nvariants;
     tl_lab_test tests[TL_LAB_MAX_TESTS];

@@ -126,7 +126,11 @@ typedef enum tl_pattern {
     TL_PAT_WRONG_OPERAND,   /* P = M*M or N*N: one operand read where the other belongs     */
     TL_PAT_PHASES,          /* the phase loop counted from n or m, not k: terms missing     */
     TL_PAT_MISPLACED,       /* the right values, stored at other elements' places           */
-    TL_PAT_PRECISION        /* most elements off by a few BF16 ulps: summed or stored in BF16 */
+    TL_PAT_PRECISION,       /* most elements off by a few BF16 ulps: summed or stored in BF16 */
+    TL_PAT_PHASE_SHORT,     /* the phase loop one short: the last phase's terms missing     */
+    TL_PAT_PHASE_RESET,     /* the sum reset every phase: only the last phase's terms kept  */
+    TL_PAT_OUTSIDE_TERMS,   /* out-of-range tile entries not 0: terms from outside M or N   */
+    TL_PAT_GRID_COVERS      /* the grid reaches the wrong rows or columns (which, and why)  */
 } tl_pattern;
 
 typedef struct tl_check_report {

@@ -85,8 +85,8 @@ static const field fields[] = {
     S(safety_sizes, "the sanitizer runs' sizes"),
     S(speed_size, "the timed case's size"),
     X("speed_variant", "the variant the speed test times"),
-    R(case_limit_s, "wall-clock limit of one case, seconds"),
-    R(sanitizer_limit_s, "wall-clock limit of one sanitizer case, seconds"),
+    R(case_limit_s, "CPU-time limit of one case, seconds (the wall clock ends it at TL_WALL_BACKSTOP_* times that)"),
+    R(sanitizer_limit_s, "CPU-time limit of one sanitizer case, seconds"),
     X("points", "the rubric's total"),
     X("tests", "the rubric's tests: points, a tab, the name; one a line"),
 };

@@ -531,7 +531,9 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
         tg_buf elog = {0};
         char e2[300];
         int erc = run_build(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, desclen, e2, sizeof e2);
-        rc = emu_failed(R, g, log, &elog, erc, rc);
+        /* valid CUDA the emulator cannot take (the rewrite says so): not the student's failure */
+        if (erc == 0 || !tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
+            rc = emu_failed(R, g, log, &elog, erc, rc);
         tg_buf_free(&elog);
     }
     return rc;
@@ -567,7 +569,9 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
             tg_buf elog = {0};
             char e2[300];
             int erc = run_build(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, sizeof desc, e2, sizeof e2);
-            rc = emu_failed(R, g, &log, &elog, erc, rc);
+            /* valid CUDA the emulator cannot take (the rewrite says so): not the student's failure */
+            if (erc == 0 || !tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
+                rc = emu_failed(R, g, &log, &elog, erc, rc);
             tg_buf_free(&elog);
         }
     }

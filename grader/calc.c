@@ -29,7 +29,8 @@
 int tg_occ_reference(const tl_occ_device *d, const tl_occ_kernel *k, tl_occ_result *r);
 #endif
 
-#define CALC_ANSWER_S   5.0      /* wall-clock limit of one answer (lab.c's CALC_LIMIT_S)           */
+#define CALC_ANSWER_S   5.0      /* CPU-time limit of one answer (lab.c's CALC_LIMIT_S); the wall
+                                  * clock gets TL_WALL_BACKSTOP_CPU times it                           */
 #define CALC_RESTARTS   64       /* crashes tolerated before the rest is not asked                 */
 #define CALC_SHOWN      12       /* wrong configurations quoted                                    */
 #define CALC_HIDDEN_PER 24       /* hidden configurations per device                               */
@@ -259,8 +260,17 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
             char req[512];
             int rl = tl_occ_request_line(req, sizeof req, &cq->d, &cq->k);
             tg_buf ans = {0};
+            double wall = CALC_ANSWER_S * TL_WALL_BACKSTOP_CPU;
+            c.cpu_limit_ms = CALC_ANSWER_S * 1000.0;
+            c.cpu_start_ms = tg_child_cpu_ms(&c);
+            c.cpu_read_at = tl_now_ms();
+            if (c.cpu_start_ms < 0) {   /* no CPU count here: the wall clock alone */
+                c.cpu_limit_ms = 0;
+                wall = CALC_ANSWER_S;
+            }
             int rc = tg_child_exchange(&c, req, (size_t)rl, &ans, 4096, calc_complete, NULL,
-                                       tl_now_ms() + CALC_ANSWER_S * 1000.0);
+                                       tl_now_ms() + wall * 1000.0);
+            c.cpu_limit_ms = 0;
             int got_rc;
             tl_occ_result got;
             if (rc == 0 && ans.s && tl_occ_answer_parse(ans.s, &got_rc, &got) == 0) {
@@ -291,9 +301,13 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
                 if (tg_child_net_killed(&c) && ++g->net_killed == 1)
                     snprintf(g->net_where, sizeof g->net_where, "lab05 --serve");
                 int fpe = tg_child_signal(&c) == SIGFPE;
-                if (rc == 2)
-                    snprintf(why, sizeof why, "no answer within the %.0f s wall-clock limit: the program (its whole "
+                if (rc == 2 && c.cpu_out)
+                    snprintf(why, sizeof why, "no answer within the %.0f s CPU-time limit: the program (its whole "
                              "process tree) was killed; an endless loop, or far too slow", CALC_ANSWER_S);
+                else if (rc == 2)
+                    snprintf(why, sizeof why, "no answer within the %.0f s wall-clock limit: the program (its whole "
+                             "process tree) was killed; it sleeps or waits, or the machine is heavily loaded",
+                             CALC_ANSWER_S * TL_WALL_BACKSTOP_CPU);
                 else
                     snprintf(why, sizeof why, "the calculator crashed (%s)%s%s", how,
                              fpe ? ": an integer division by zero" : "",

@@ -29,6 +29,149 @@
 #include "tilelab.h"
 
 
+/* ------------------------------------------------------------------ CPU time of the tree */
+/* Limits are CPU time (the same file gets the same verdict at any load): the tree's CPU is read
+ * from the cgroup where it counts it (v2 cpu.stat), else summed over /proc: every process whose
+ * session or process group is the child's (tg_spawn calls setsid), whose pid is in its pids
+ * cgroup (v1), or whose parent is one of those (bubblewrap's --new-session starts a new session
+ * inside). utime + stime + cutime + cstime: a child that ended and was reaped is counted in its
+ * parent. A process that leaves all of these (a double fork and setsid) is not counted; the
+ * wall-clock backstop still ends it. */
+typedef struct pstat {
+    long pid, ppid, pgrp, sess;
+    unsigned long long ticks;
+    int in, running;
+} pstat;
+
+static int read_pstat(long pid, pstat *ps)
+{
+    char f[64], buf[1024];
+    snprintf(f, sizeof f, "/proc/%ld/stat", pid);
+    int fd = open(f, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');            /* the command name may hold spaces and ')' */
+    if (!p)
+        return -1;
+    char st;
+    unsigned long long ut, stt;
+    long long cut, cst;
+    /* state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime */
+    if (sscanf(p + 1, " %c %ld %ld %ld %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &st, &ps->ppid,
+               &ps->pgrp, &ps->sess, &ut, &stt, &cut, &cst) != 8)
+        return -1;
+    ps->pid = pid;
+    ps->running = st == 'R';
+    ps->ticks = ut + stt + (unsigned long long)(cut > 0 ? cut : 0) + (unsigned long long)(cst > 0 ? cst : 0);
+    ps->in = 0;
+    return 0;
+}
+
+static int in_cgroup_list(const long *pids, int n, long pid)
+{
+    for (int i = 0; i < n; ++i)
+        if (pids[i] == pid)
+            return 1;
+    return 0;
+}
+
+double tg_child_cpu_ms(const tg_child *c)
+{
+    if (c->pid <= 0)
+        return -1;
+    if (c->cg[0][0]) {                          /* v2: the cgroup counts its own CPU */
+        char f[400];
+        snprintf(f, sizeof f, "%s/cpu.stat", c->cg[0]);
+        long us = tg_sb_read_counter(f, "usage_usec");
+        if (us >= 0)
+            return us / 1000.0;
+    }
+    long cgp[256];
+    int ncg = 0;
+    if (c->cg[0][0]) {
+        char f[400];
+        snprintf(f, sizeof f, "%s/cgroup.procs", c->cg[0]);
+        FILE *pf = fopen(f, "re");
+        if (pf) {
+            long pid;
+            while (ncg < 256 && fscanf(pf, "%ld", &pid) == 1)
+                cgp[ncg++] = pid;
+            fclose(pf);
+        }
+    }
+    DIR *d = opendir("/proc");
+    if (!d)
+        return -1;
+    size_t cap = 1024, n = 0;
+    pstat *all = malloc(cap * sizeof *all);
+    struct dirent *de;
+    while (all && (de = readdir(d)) != NULL) {
+        char *end;
+        long pid = strtol(de->d_name, &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        if (n == cap) {
+            pstat *na = realloc(all, 2 * cap * sizeof *all);
+            if (!na)
+                break;
+            all = na;
+            cap *= 2;
+        }
+        if (read_pstat(pid, &all[n]) == 0) {
+            pstat *ps = &all[n];
+            ps->in = ps->pid == c->pid || ps->sess == c->pid || ps->pgrp == c->pid || in_cgroup_list(cgp, ncg, pid);
+            ++n;
+        }
+    }
+    closedir(d);
+    if (!all)
+        return -1;
+    for (int more = 1, pass = 0; more && pass < 64; ++pass) {   /* descendants, to any depth */
+        more = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (all[i].in)
+                continue;
+            for (size_t j = 0; j < n; ++j)
+                if (all[j].in && all[j].pid == all[i].ppid) {
+                    all[i].in = more = 1;
+                    break;
+                }
+        }
+    }
+    unsigned long long ticks = 0;
+    int running = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (all[i].in) {
+            ticks += all[i].ticks;
+            running |= all[i].running;
+        }
+    ((tg_child *)c)->runnable = running;   /* a reading, kept beside the count (not the verdict) */
+    free(all);
+    long hz = sysconf(_SC_CLK_TCK);
+    return ticks * 1000.0 / (hz > 0 ? hz : 100);
+}
+
+/* Whether the exchange's CPU-time limit is spent (read at most every 100 ms). */
+static int cpu_spent(tg_child *c)
+{
+    if (c->cpu_limit_ms <= 0)
+        return 0;
+    double now = tl_now_ms();
+    if (now - c->cpu_read_at < 100)
+        return 0;
+    c->cpu_read_at = now;
+    double cpu = tg_child_cpu_ms(c);
+    if (cpu < 0)
+        return 0;
+    c->cpu_used_ms = cpu - c->cpu_start_ms;
+    return c->cpu_used_ms >= c->cpu_limit_ms;
+}
+
 /* ------------------------------------------------------------------ I/O pump */
 
 static void take_output(tg_child *c)
@@ -69,12 +212,22 @@ int tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, 
 {
     const char *p = req;
     size_t sent = 0;
+    double last_ms = 0;
     for (;;) {
         if (complete(ans, ctx))
             return 0;
-        double left = deadline_ms - tl_now_ms();
-        if (left <= 0) {
+        double now = tl_now_ms();
+        int cpu_out = cpu_spent(c);
+        /* CPU-time mode: the wall clock counts only while the tree neither runs nor waits for a
+         * CPU (state R): a process starved by a loaded machine (or run at a lower priority than the
+         * load) is not killed for it; one that sleeps or waits is, at the backstop. */
+        if (c->cpu_limit_ms > 0 && c->runnable && last_ms > 0)
+            deadline_ms += now - last_ms;
+        last_ms = now;
+        double left = deadline_ms - now;
+        if (left <= 0 || cpu_out) {
             c->timed_out = 1;
+            c->cpu_out = cpu_out;
             tg_child_kill(c);
             return 2;
         }
@@ -94,7 +247,7 @@ int tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, 
         }
         if (ians < 0)
             return 1;                      /* fd 4 closed: nothing more can come */
-        int wait = left > 200 ? 200 : (int)left + 1;
+        int wait = left > 100 ? 100 : (int)left + 1;
         int r = poll(pf, (nfds_t)n, wait);
         if (r < 0 && errno != EINTR)
             return 1;
@@ -248,6 +401,10 @@ void tg_child_describe(const tg_child *c, char *buf, size_t len)
 {
     if (tg_child_net_killed(c)) {
         snprintf(buf, len, "killed: tried to open a network socket (SIGSYS from the grader's seccomp filter)");
+        return;
+    }
+    if (c->timed_out && c->cpu_out) {
+        snprintf(buf, len, "killed at the CPU-time limit (the whole process tree)");
         return;
     }
     if (c->timed_out) {

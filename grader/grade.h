@@ -166,6 +166,8 @@ typedef struct gsub {
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
+    char     emu_unsupported[400];    /* emulated: what the emulator cannot run ("" none): the
+                                       * file is valid CUDA, so its tests are not graded here */
     int      fatal_warnings;  /* warnings in the student's files that fail the build (tg_student_warnings) */
     int      warnings;
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
@@ -221,6 +223,9 @@ int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);
 /* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
 void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r);
+/* "not supported under emulation: WHAT (valid CUDA; on a GPU it runs)" from an emulator's or the
+ * rewrite's report in text (1), or 0 when it holds none. */
+int  tg_emu_unsupported(const char *text, char *out, size_t len);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);

@@ -28,11 +28,13 @@ static const struct emu_class {
     {"array-out-of-bounds", "out-of-bounds index into an array of the kernel", 1, 5},
     {"race", "race on __shared__ memory", 1, 5},
     {"divergent-barrier", "divergent barrier (__syncthreads() not reached by every thread of the block)", 1, 5},
-    {"uninitialized-shared-read", "read of __shared__ memory never written", 1, 5},
+    {"uninitialized-shared-read", "read of __shared__ memory never written (out-of-range tile entries must be 0: "
+                                  "a guarded load needs its else)", 1, 5},
     {"invalid-launch", "invalid launch", 1, 5},
     {"assert", "assert failed in the kernel", 1, 5},
     {"stack-overflow", "stack overflow in the kernel", 0, 5},
     {"segmentation-fault", "segmentation fault in the kernel", 0, 5},
+    {"misaligned-address", "misaligned vector access (cudaErrorMisalignedAddress on a GPU)", 0, 5},
     {"invalid-pointer", "invalid pointer", 1, 5},
     {"invalid-free", "invalid cudaFree", 1, 5},
     {"invalid-warp-op", "invalid warp operation", 1, 5},
@@ -159,8 +161,15 @@ void tg_verdict_words(const tl_verdict *v, char *out, size_t len)
         break;
     }
     case TL_V_TIMEOUT:
-        PUT("no answer within the %.0f s wall-clock limit: the program (its whole process tree) was killed; an "
-            "endless loop, a fork bomb, or far too slow%s%s%s", v->limit_s, *d ? " (" : "", d, *d ? ")" : "");
+        /* limits are CPU time (the same verdict at any load); the wall clock, a multiple of the
+         * limit, only ends a program that sleeps or waits (session.c) */
+        if (tl_verdict_pattern_is(v, "cpu-time"))
+            PUT("no answer within the %.0f s CPU-time limit: the program (its whole process tree) was killed; an "
+                "endless loop, a fork bomb, or far too slow%s%s%s", v->limit_s, *d ? " (" : "", d, *d ? ")" : "");
+        else
+            PUT("no answer within the %.0f s wall-clock limit: the program (its whole process tree) was killed; it "
+                "sleeps or waits (on a GPU: a kernel that never ends), or the machine is heavily loaded%s%s%s",
+                v->limit_s, *d ? " (" : "", d, *d ? ")" : "");
         break;
     case TL_V_CRASH:
         PUT("the program ended without answering (%s)%s", d,
@@ -172,6 +181,8 @@ void tg_verdict_words(const tl_verdict *v, char *out, size_t len)
     case TL_V_NOT_GRADED:
         if (tl_verdict_pattern_is(v, "no-device"))
             PUT("not graded: no usable CUDA device");
+        else if (tl_verdict_pattern_is(v, "not-supported"))   /* "not supported under emulation: WHAT (...)" */
+            PUT("%s", d);
         else
             PUT("not run (grader problem): %s", d);
         break;
@@ -248,7 +259,8 @@ void tg_verdict_group(const tl_verdict *v, char *out, size_t len)
         snprintf(out, len, "compute-sanitizer %s found errors", v->pattern);
         break;
     case TL_V_TIMEOUT:
-        snprintf(out, len, "no answer within the wall-clock limit");
+        snprintf(out, len, "no answer within the %s limit",
+                 tl_verdict_pattern_is(v, "cpu-time") ? "CPU-time" : "wall-clock");
         break;
     case TL_V_CRASH:
         snprintf(out, len, "the program ended without answering");

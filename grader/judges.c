@@ -41,7 +41,10 @@ static const char *binary_for(grun *R, gsub *g, const char **build, int *emulate
         *emulated = 1;
         return R->lab->emu_binary;
     }
-    if (R->emulate)
+    if (R->emulate && g->emu_unsupported[0])   /* valid CUDA the emulator cannot take: no verdict here */
+        snprintf(why, whylen, "not graded here: %s; check it on a GPU (./kit check %s there)", g->emu_unsupported,
+                 R->lab->id);
+    else if (R->emulate)
         snprintf(why, whylen, "not graded: --emulate asked for, but this kit has no emulated build of lab %s (%s)",
                  R->lab->id, R->lab->emu_target ? R->lab->emu_target : "none");
     else
@@ -108,10 +111,16 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     char last_reason[600] = "";
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
+    tg_buf unsupported = {0};     /* emulated: sizes the emulator could not run (valid CUDA)    */
     tg_work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
     char head[700] = "";             /* the most specific reason of a failing case (headline.c)    */
     int head_rank = 0;
     int work_idx = -1;            /* GPU: the size whose work the emulated twin counts          */
+    /* Multiples of the variant's tile against ragged sizes: a kernel right only on multiples
+     * (how most real tiled kernels are written) is told so, not only failed at size 1. */
+    int tile = v->tile > 1 ? v->tile : 0;
+    int aligned_pass = 0, aligned_fail = 0, ragged_pass = 0, ragged_fail = 0;
+    tg_buf aligned_ok = {0};
     for (int i = 0; i < R->nsizes; ++i) {
         gsize *s = &R->sizes[i];
         if (s->hidden != want_hidden || !tg_variant_accepts(v, s))
@@ -131,6 +140,12 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_run_case(R, g, &ss, s, v, 0, R->lab->case_limit_s, &r);
         char sz[48];
         tg_size_str(sz, sizeof sz, s);
+        if (r.st == C_NOTRUN && emulated && strncmp(r.reason, "not supported under emulation", 29) == 0) {
+            --total;                     /* valid CUDA the emulator cannot run: neither passed nor failed */
+            tg_buf_printf(&unsupported, "%s%s", unsupported.len ? ", " : "", sz);
+            tg_buf_free(&r.explain);
+            continue;
+        }
         double wt = case_weight(s);
         wtotal += wt;
         if (r.st == C_PASS)
@@ -151,14 +166,27 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
                                                                R->sizes[work_idx].n))
             work_idx = i;
+        int aligned = tile && s->m % tile == 0 && s->k % tile == 0 && s->n % tile == 0;
         if (r.st == C_PASS) {
             ++pass;
             wpass += wt;
             nontrivial_pass |= !case_trivial(s);
             tg_buf_printf(&sizes_ok, "%s%s", sizes_ok.len ? ", " : "", sz);
-        } else if (r.st == C_NODEV) {
+            if (aligned) {
+                ++aligned_pass;
+                tg_buf_printf(&aligned_ok, "%s%s", aligned_ok.len ? ", " : "", sz);
+            } else {
+                ++ragged_pass;
+            }
+        } else if (r.st != C_NODEV && r.st != C_NOTRUN) {
+            if (aligned)
+                ++aligned_fail;
+            else
+                ++ragged_fail;
+        }
+        if (r.st == C_NODEV) {
             ++nodev;
-        } else {
+        } else if (r.st != C_PASS) {
             /* The same verdict up to its numbers (kind, pattern, where): one line for all those sizes. */
             char key[600];
             snprintf(key, sizeof key, "%d %s %s %s %d", (int)r.v.kind, r.v.pattern, r.v.matrix, r.v.file, r.v.line);
@@ -220,6 +248,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (nodev && nodev == total) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: no usable CUDA device (the lab binary said so)\n");
+    } else if (total == 0 && unsupported.len) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded here: %s; check it on a GPU (./kit check %s there)\n",
+                      g->emu_unsupported, R->lab->id);
     } else if (total == 0 && too_big.len) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: every size is too large for the CPU: not run under emulation (%s)\n",
@@ -237,6 +269,11 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (!tr->passed && !nontrivial_pass)
             wpass = 0;
         tr->score = tr->passed ? t->points : tg_round2(t->points * wpass / (wtotal > 0 ? wtotal : 1));
+        /* right on every multiple of the tile, wrong on every ragged size: that is the reason */
+        if (!tr->passed && aligned_pass > 0 && aligned_fail == 0 && ragged_pass == 0 && ragged_fail > 0)
+            tg_buf_printf(&tr->out, "correct at %s (multiples of the %d x %d tile); wrong at every ragged size: "
+                          "boundary handling (loads outside M or N must put 0 in the tile, stores outside P are "
+                          "skipped, grids and phase loops round up)\n", aligned_ok.s, tile, tile);
         /* the reason first: what happened, in the student's terms, before how many sizes it cost */
         if (!tr->passed && head[0])
             tg_buf_printf(&tr->out, "%s\n", head);
@@ -259,6 +296,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                       pass == total ? "" : pass && !nontrivial_pass ?
                       "; only trivial sizes (every dimension below 4) passed: no credit" :
                       "; points in proportion to the work of the sizes passed (weight log2(1 + m*k*n) each)");
+        if (unsupported.len)
+            tg_buf_printf(&tr->out, "%s, at sizes %s: neither passed nor failed\n", g->emu_unsupported,
+                          unsupported.s);
         if (too_big.len) {
             tg_buf nr = {0};
             tg_buf_printf(&nr, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
@@ -280,6 +320,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     }
     tg_buf_free(&fails);
     tg_buf_free(&sizes_ok);
+    tg_buf_free(&aligned_ok);
+    tg_buf_free(&unsupported);
     tg_buf_free(&too_big);
     if (!want_hidden)
         tg_oob_collect(R, g, v, tr);   /* an out-of-bounds access fails the test, named first */

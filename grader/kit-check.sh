@@ -77,7 +77,8 @@ for f in $("$tl_lab" files "$lab"); do
 done
 if ! ninja -C "$TL_BUILD" "$target" >"$log.new" 2>&1; then
     mv -f "$log.new" "$log"
-    exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
+    # emulated: a rewrite that cannot take valid CUDA is reported as not checked here, not as a FAIL
+    exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log" $emulate
 fi
 if grep -q "no work to do" "$log.new" && [ -f "$log" ]; then rm -f "$log.new"; else mv -f "$log.new" "$log"; fi
 # The grader takes the student files alone (tl-grade --print-files): a file of the student's own

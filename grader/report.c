@@ -146,11 +146,89 @@ static void quote_evidence(tg_buf *b, const gsub *g, const char *indent)
     }
 }
 
+/* kit check's width: the terminal's (COLUMNS), else 100; never below 60. */
+static int check_width(void)
+{
+    const char *c = getenv("COLUMNS");
+    int w = c ? atoi(c) : 0;
+    return w >= 60 && w <= 400 ? w : 100;
+}
+
+/* One line of a failing test's report, wrapped at word boundaries to the width; the lines after
+ * the first keep the line's own indent plus two spaces. */
+static void print_wrapped(const char *indent, const char *q, size_t l, int width)
+{
+    size_t lead = 0;
+    while (lead < l && q[lead] == ' ')
+        ++lead;
+    int avail = width - (int)strlen(indent) - (int)lead;
+    if (avail < 30)
+        avail = 30;
+    size_t pos = lead;
+    int first = 1;
+    while (pos < l) {
+        int room = first ? avail : avail - 2;
+        size_t end = l;
+        if (l - pos > (size_t)room) {
+            end = pos + (size_t)room;
+            while (end > pos && q[end] != ' ')
+                --end;
+            if (end == pos)                       /* one word longer than the line: keep it whole */
+                for (end = pos + (size_t)room; end < l && q[end] != ' '; ++end)
+                    ;
+        }
+        printf("%s%*s%s%.*s\n", indent, (int)lead, "", first ? "" : "  ", (int)(end - pos), q + pos);
+        pos = end;
+        while (pos < l && q[pos] == ' ')
+            ++pos;
+        first = 0;
+    }
+}
+
+/* A failing test's report, each fact once: a line that only restates what an earlier line said
+ * (the checker's "likely: ..." after the headline that already says it) is left out. The first
+ * line, the reason, stays whole on one line; the rest is wrapped. */
+static void print_facts_once(const char *out)
+{
+    int width = check_width();
+    for (const char *q = out; q && *q;) {
+        const char *e = strchr(q, '\n');
+        size_t l = e ? (size_t)(e - q) : strlen(q);
+        const char *t = q;
+        while (t < q + l && *t == ' ')
+            ++t;
+        if ((size_t)(q + l - t) > 8 && strncmp(t, "likely: ", 8) == 0)
+            t += 8;
+        size_t tl = (size_t)(q + l - t);
+        int said = 0;
+        if (tl >= 40) {
+            char *fact = strndup(t, tl);
+            if (fact) {
+                /* an earlier line of the report holds the same words */
+                const char *hit = strstr(out, fact);
+                said = hit && hit < t && (hit < q);
+                free(fact);
+            }
+        }
+        if (!said && q == out)             /* the headline: whole, one line (scripts read it) */
+            printf("      %.*s\n", (int)l, q);
+        else if (!said)
+            print_wrapped("      ", q, l, width);
+        q = e ? e + 1 : q + l;
+    }
+}
+
 /* kit check: the teaching output for one student at a terminal. */
 void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double max)
 {
     if (g->notes.len)
         printf("%s", g->notes.s);
+    if (!g->built && g->emu_unsupported[0]) {
+        printf("\nNOT CHECKED HERE: %s\n", g->emu_unsupported);
+        printf("the emulator's rewrite could not take this file; it is no build error of yours: check it on a "
+               "GPU (the whole build log: %s)\n", g->log_path[0] ? g->log_path : "(none)");
+        return;
+    }
     if (!g->built) {
         int warned = g->fatal_warnings > 0;
         char head[700];
@@ -183,12 +261,7 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
             }
             continue;
         }
-        for (const char *q = tr[i].out.s; q && *q;) {
-            const char *e = strchr(q, '\n');
-            size_t l = e ? (size_t)(e - q) : strlen(q);
-            printf("      %.*s\n", (int)l, q);
-            q = e ? e + 1 : q + l;
-        }
+        print_facts_once(tr[i].out.s);
     }
     if (g->printed) {
         tg_buf ev = {0};

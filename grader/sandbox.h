@@ -98,6 +98,17 @@ typedef struct tg_child {
     int    via_bwrap;
     int    uid_mode;                  /* TG_UID_* this run got                                   */
     int    seccomp;                   /* the network filter was asked for (and probed to work) */
+    /* The CPU-time limit of one exchange (tg_child_exchange): set by the caller, 0 none. The
+     * verdict's limit is CPU time, the same at any load; the exchange's deadline is only the
+     * wall-clock backstop for a process that sleeps or waits. */
+    double cpu_limit_ms;              /* CPU the tree may use from cpu_start_ms on               */
+    double cpu_start_ms;              /* tg_child_cpu_ms when the exchange began                  */
+    double cpu_used_ms;               /* the tree's CPU since cpu_start_ms, last measured         */
+    double cpu_read_at;               /* tl_now_ms of that measurement                            */
+    int    cpu_out;                   /* killed at the CPU-time limit (timed_out is set too)      */
+    int    runnable;                  /* a process of the tree was running or waiting for a CPU at
+                                       * the last reading: the wall clock then waits (a loaded
+                                       * machine starves it; it does not sleep)                  */
 } tg_child;
 
 /* 0 ok; -1 with err set (the grader's problem, not the student's). */
@@ -112,6 +123,10 @@ double tg_tree_cpu_s(pid_t root);
  * is then killed), 3 answer too large (killed). */
 int  tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, size_t ans_max,
                        int (*complete)(const tg_buf *ans, void *ctx), void *ctx, double deadline_ms);
+/* The CPU time (user + system, ms) of the child's whole tree so far: the cgroup's own count
+ * (v2 cpu.stat) where it has one, else every process of its session, process group, cgroup or
+ * descent, read from /proc (reaped children's time is in their parent's). -1 when unknown. */
+double tg_child_cpu_ms(const tg_child *c);
 /* Waits for the child to exit while draining its output; kills it at the deadline.
  * Returns 0 exited, 2 timed out. */
 int  tg_child_wait(tg_child *c, double deadline_ms);

@@ -134,15 +134,20 @@ static void oneline(char *s)
 }
 
 /* The time limit's verdict: what the program did meanwhile as its detail. */
-static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
+static void take_note_of_output(const gsess *ss, cres *r, double limit_s, double wall_s)
 {
-    tl_verdict_init(&r->v, TL_V_TIMEOUT, "wall-clock");
-    r->v.limit_s = limit_s;
+    /* "cpu-time": the case used up its CPU-time limit; "wall-clock": the backstop (limit_s is then
+     * the wall-clock seconds, the CPU it had used is in the detail) */
+    tl_verdict_init(&r->v, TL_V_TIMEOUT, ss->c.cpu_out ? "cpu-time" : "wall-clock");
+    r->v.limit_s = ss->c.cpu_out ? limit_s : wall_s;
     char *extra = r->v.detail;
     size_t el = 0, cap = sizeof r->v.detail;
-    if (ss->c.out_total > (1u << 20))
-        el += (size_t)snprintf(extra, cap, "meanwhile it printed %.1f MiB; %d KiB kept, the rest counted "
-                               "and dropped", ss->c.out_total / 1048576.0, TG_CAPTURE_KEEP / 1024);
+    if (!ss->c.cpu_out && ss->c.cpu_start_ms >= 0)
+        el += (size_t)snprintf(extra, cap, "it had used %.1f s of its %.0f s of CPU time",
+                               ss->c.cpu_used_ms / 1000.0, limit_s);
+    if (ss->c.out_total > (1u << 20) && el < cap)
+        el += (size_t)snprintf(extra + el, cap - el, "%smeanwhile it printed %.1f MiB; %d KiB kept, the rest counted "
+                               "and dropped", el ? "; " : "", ss->c.out_total / 1048576.0, TG_CAPTURE_KEEP / 1024);
     if (ss->c.forks_refused > 0 && el < cap)
         snprintf(extra + el, cap - el, "%sthe process limit refused %ld of its forks: a fork bomb", el ? "; " : "",
                  ss->c.forks_refused);
@@ -206,6 +211,50 @@ static void words_of(cres *r, const gsize *s)
     }
 }
 
+int tg_emu_unsupported(const char *text, char *out, size_t len)
+{
+    static const char key[] = "not supported under emulation";
+    const char *p = text ? strstr(text, key) : NULL;
+    if (!p)
+        return 0;
+    const char *what = p + sizeof key - 1;
+    while (*what == ':' || *what == ' ')
+        ++what;
+    size_t wl = strcspn(what, "\n");
+    /* the report may name it before the words ("WHAT at FILE:LINE: not supported under emulation") */
+    if (wl == 0) {
+        const char *ls = p;
+        while (ls > text && ls[-1] != '\n')
+            --ls;
+        if (strncmp(ls, "tilelab-emu: ", 13) == 0)
+            ls += 13;
+        what = ls;
+        wl = (size_t)(p - ls);
+        while (wl && (what[wl - 1] == ' ' || what[wl - 1] == ':'))
+            --wl;
+    }
+    if (wl > 300)
+        wl = 300;
+    snprintf(out, len, "not supported under emulation: %.*s%s", (int)wl, what,
+             memmem(what, wl, "valid CUDA", 10) ? "" : " (valid CUDA; on a GPU it runs)");
+    return 1;
+}
+
+/* Valid CUDA the emulator cannot run (text holds its words): the case gets no verdict of the
+ * student's, and the submission records what (judges.c leaves such cases out). */
+static int unsupported_case(grun *R, gsub *g, cres *r, const gsize *s, const char *text)
+{
+    char what[400];
+    if (!R->emulate || !tg_emu_unsupported(text, what, sizeof what))
+        return 0;
+    r->st = C_NOTRUN;
+    tl_verdict_init(&r->v, TL_V_NOT_GRADED, "not-supported");
+    tl_verdict_set(r->v.detail, sizeof r->v.detail, what);
+    snprintf(g->emu_unsupported, sizeof g->emu_unsupported, "%s", what);
+    words_of(r, s);
+    return 1;
+}
+
 /* The variants whose cases stopped at the time or memory limit: the rest of theirs is not run. */
 static int variant_stopped(const gsub *g, const char *name)
 {
@@ -261,17 +310,29 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
     tg_buf_add(&req, line, (size_t)ll);
     tg_buf_add(&req, s->payload, s->payload_len);
     answer_ctx ac = {s->m, s->n};
+    /* limit_s is CPU time of the session's whole tree for this case (the same at any load); the
+     * wall clock gets a multiple of it, only to end a process that sleeps or waits. */
+    double wall_s = limit_s * (R->lab->gpu && R->gpu_ok && !R->emulate ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU);
     double t0 = tl_now_ms();
+    ss->c.cpu_limit_ms = limit_s * 1000.0;
+    ss->c.cpu_start_ms = tg_child_cpu_ms(&ss->c);
+    ss->c.cpu_used_ms = 0;
+    ss->c.cpu_read_at = t0;
+    if (ss->c.cpu_start_ms < 0) {   /* the tree's CPU cannot be read here: the wall clock alone */
+        ss->c.cpu_limit_ms = 0;
+        wall_s = limit_s;
+    }
     size_t ans_max = 4096 + TL_MAT_HEADER_BYTES + (size_t)s->m * s->n * 8;
     int rc = tg_child_exchange(&ss->c, req.s, req.len, &ans, ans_max, answer_complete, &ac,
-                               t0 + limit_s * 1000.0);
+                               t0 + wall_s * 1000.0);
+    ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
     tg_buf_free(&req);
     if (rc == 2) {
         r->st = C_TIMEOUT;
         g->timeouts++;
         stop_variant(g, v->name);
-        take_note_of_output(ss, r, limit_s);
+        take_note_of_output(ss, r, limit_s, wall_s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -292,6 +353,11 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
             snprintf(g->net_where, sizeof g->net_where, "%s at size %s", v->name, sz);
         if (ss->c.oom)
             stop_variant(g, v->name);
+        if (unsupported_case(R, g, r, s, ss->c.cap.s)) {   /* the runtime's words on its stderr */
+            tg_sess_end(g, ss, 0);
+            tg_buf_free(&ans);
+            return;
+        }
         /* the emulator's diagnostic, where it stopped the program, says more than the death */
         if (!channel_verdict(ss, &r->v)) {
             int exited0 = ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status);
@@ -338,6 +404,10 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
             snprintf(r->v.detail, sizeof r->v.detail, "%s",
                      !R->lab->gpu ? "this lab runs on the CPU" :
                      R->emulate || !R->gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
+        } else if (got.kind == TL_V_EMULATOR && tl_verdict_pattern_is(&got, "not-supported") &&
+                   unsupported_case(R, g, r, s, got.detail[0] ? got.detail : "not supported under emulation")) {
+            tg_buf_free(&ans);
+            return;
         } else {
             r->st = C_ERROR;
             r->v = got;

@@ -180,7 +180,7 @@ int main(int argc, char **argv)
     argv = args;
     /* "+": options end at the first submission (and at "--"), so a folder named --public-only
      * or -x given after them is a submission, never an option. */
-    while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
         switch (c) {
         case 'l': lab_id = optarg; break;
         case 'o': out = optarg; break;
@@ -259,7 +259,8 @@ int main(int argc, char **argv)
         case 1008: return tg_status(optarg);
         case 'h': return usage(stdout, 0);
         default:
-            fprintf(stderr, "tl-grade: %s '%s'\n", optopt ? "option needs a value or is unknown:" : "unknown option",
+            /* optopt is a long option's val (1007, ...): never print it; the option as written is */
+            fprintf(stderr, "tl-grade: %s '%s'\n", c == ':' ? "option needs a value:" : "unknown option",
                     argv[optind - 1]);
             return usage(stderr, TL_EXIT_USAGE);
         }

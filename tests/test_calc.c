@@ -56,6 +56,21 @@ Test(calculator, every_device_and_a_carveout_are_among_the_known_answers)
               "registers-per-block refusals %d", carve, zero, refused_block);
 }
 
+/* Issue 25: the public set covers the edge of the per-block shared-memory limit: a block between
+ * that limit less the driver's reserve and the limit itself runs, so a calculator that counts the
+ * reserve against the per-block limit fails ./kit check 05 (tests/wrong/05/reserve_in_block_limit.c). */
+Test(calculator, a_known_block_sits_between_the_per_block_limit_and_that_limit_less_the_reserve)
+{
+    int found = 0;
+    for (int i = 0; i < tl_occ_nknown; ++i) {
+        const tl_occ_known *c = &tl_occ_known_cases[i];
+        int lim = c->dev->smem_per_block, res = c->dev->smem_reserved_per_block;
+        found += res > 0 && c->rc == 0 && c->k.smem_per_block > lim - res && c->k.smem_per_block <= lim;
+    }
+    cr_assert_geq(found, 1, "no known configuration asks for between the per-block shared-memory limit less "
+                  "the reserve and the limit: a calculator that counts the reserve there would pass");
+}
+
 Test(calculator, the_serve_wire_round_trips)
 {
     tl_occ_device d = tl_occ_h100, d2;

@@ -415,3 +415,116 @@ Test(check, every_element_a_computed_nan_suggests_p_was_read_before_written, .ti
     cr_assert(strstr(r.detail, "reading P before writing it?"), "%s", r.detail);
     fx_free(&f);
 }
+
+/* Issue 25's phase patterns: P computed as a tiled kernel with the bug computes it (phases of T). */
+static void tiled_like(fx *f, int T, int mode)   /* 0 one short, 1 reset per phase, 2 clamped, 3 stale */
+{
+    int m = f->m, k = f->k, n = f->n, phases = (k + T - 1) / T;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            float s = 0;
+            for (int ph = 0; ph < (mode == 0 ? phases - 1 : phases); ++ph) {
+                if (mode == 1)
+                    s = 0;
+                for (int c = 0; c < T; ++c) {
+                    int p = ph * T + c;
+                    float a, b;
+                    if (p < k) {
+                        a = f->M.data[i * k + p];
+                        b = f->N.data[p * n + j];
+                    } else if (mode == 2) {
+                        a = f->M.data[i * k + k - 1];
+                        b = f->N.data[(k - 1) * n + j];
+                    } else if (mode == 3) {
+                        a = f->M.data[i * k + p - T];
+                        b = f->N.data[(p - T) * n + j];
+                    } else {
+                        a = b = 0;
+                    }
+                    s += a * b;
+                }
+            }
+            f->P.data[i * n + j] = s;
+        }
+}
+
+Test(check, a_phase_loop_one_short_is_named_where_k_is_a_multiple_of_the_phase, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 20, 64, 24);
+    tiled_like(&f, 16, 0);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_PHASE_SHORT);
+    cr_assert(strstr(r.detail, "p >= 48 of k = 64") && strstr(r.detail, "one short"), "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, a_sum_reset_in_every_phase_is_named, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 20, 40, 24);
+    tiled_like(&f, 16, 1);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_PHASE_RESET);
+    cr_assert(strstr(r.detail, "only the last phase's terms") && strstr(r.detail, "p >= 32 of k = 40"), "%s", r.detail);
+    fx_free(&f);
+}
+
+Test(check, clamped_and_stale_out_of_range_tile_entries_are_extra_terms_not_a_race, .timeout = 10)
+{
+    for (int mode = 2; mode <= 3; ++mode) {
+        fx f;
+        fx_make(&f, 20, 40, 24);
+        tiled_like(&f, 16, mode);
+        tl_check_report r;
+        cr_assert_eq(check(&f, 16, &r), 1);
+        assert_pattern(&r, TL_PAT_OUTSIDE_TERMS);
+        /* the headline reads "NAME: DETAIL" */
+        cr_assert_str_eq(tl_pattern_name(r.pattern), "extra terms from outside the matrix");
+        cr_assert(strncmp(r.detail, "out-of-range tile entries must be 0", 35) == 0 &&
+                  strstr(r.detail, mode == 2 ? "clamped" : "previous phase"), "%s", r.detail);
+        fx_free(&f);
+    }
+}
+
+/* Issue 25: a grid that covers the wrong rows or columns says which, and which index is wrong. */
+static void poison_outside(fx *f, int (*keep)(int i, int j, int T), int T)
+{
+    for (int i = 0; i < f->m; ++i)
+        for (int j = 0; j < f->n; ++j)
+            if (!keep(i, j, T)) {
+                uint32_t b = TL_POISON_BITS;
+                memcpy(&f->P.data[i * f->n + j], &b, sizeof b);
+            }
+}
+static int keep_first_block_row(int i, int j, int T) { (void)j; return i < T; }
+static int keep_diagonal(int i, int j, int T) { return i / T == j / T; }
+static int keep_corner8(int i, int j, int T) { return i % T < 8 && j % T < 8; }
+
+Test(check, a_grid_that_covers_the_wrong_rows_or_columns_says_which, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 40, 20, 48);                  /* a 1-D grid: one row of 16-row blocks */
+    poison_outside(&f, keep_first_block_row, 16);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_GRID_COVERS);
+    cr_assert(strstr(r.detail, "only rows 0..15 and columns 0..47") && strstr(r.detail, "too few rows") &&
+              strstr(r.detail, "blockIdx.y"), "%s", r.detail);
+    fx_free(&f);
+    fx_make(&f, 48, 20, 48);                  /* Col from blockIdx.y: the diagonal tiles */
+    poison_outside(&f, keep_diagonal, 16);
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_GRID_COVERS);
+    cr_assert(strstr(r.detail, "diagonal") && strstr(r.detail, "same block index"), "%s", r.detail);
+    fx_free(&f);
+    fx_make(&f, 48, 20, 32);                  /* 8 x 8 blocks on a grid sized for 16 x 16 */
+    poison_outside(&f, keep_corner8, 16);
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_GRID_COVERS);
+    cr_assert(strstr(r.detail, "first 8 row(s) and 8 column(s)") && strstr(r.detail, "smaller (8 x 8 threads)"),
+              "%s", r.detail);
+    fx_free(&f);
+}

@@ -409,9 +409,9 @@ Test(wrong01, every_wrong_submission_scores_less_than_the_solution, .timeout = L
 
 /* ------------------------------------------------------------ hostile */
 
-Test(hostile01, an_endless_loop_is_killed_at_the_wall_clock_limit_and_the_rest_is_graded, .timeout = LIMIT)
+Test(hostile01, an_endless_loop_is_killed_at_the_cpu_time_limit_and_the_rest_is_graded, .timeout = LIMIT)
 {
-    assert_test("cpu_infinite_loop", IJK_PUB, 0, "wall-clock limit");
+    assert_test("cpu_infinite_loop", IJK_PUB, 0, "CPU-time limit");
     assert_test("cpu_infinite_loop", IJK_HID, 0, "not run: an earlier case of cpu_ijk");
     assert_test("cpu_infinite_loop", IKJ_PUB, 1, NULL);
     assert_test("cpu_infinite_loop", BL_HID, 1, NULL);
@@ -419,7 +419,7 @@ Test(hostile01, an_endless_loop_is_killed_at_the_wall_clock_limit_and_the_rest_i
 
 Test(hostile01, a_fork_bomb_is_contained_and_leaves_no_process_behind, .timeout = LIMIT)
 {
-    assert_test("fork_bomb", IJK_PUB, 0, "wall-clock limit");
+    assert_test("fork_bomb", IJK_PUB, 0, "CPU-time limit");
     if (strstr(isolation(), "cgroup"))
         assert_test("fork_bomb", IJK_PUB, 0, "the process limit refused");
     assert_test("fork_bomb", IKJ_PUB, 1, NULL);

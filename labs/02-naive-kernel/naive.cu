@@ -5,7 +5,9 @@
  *
  * Md, Nd, Pd are Width x Width floats in row-major order on the device: element (i, j) of M is
  * Md[i*Width + j]. The harness fills Pd with NaN before each launch, so every element your grid
- * does not cover shows up. CUDA C only: no templates, no classes.
+ * does not cover shows up (so set every element of Pd, never add to it). Plain CUDA C is all it
+ * needs; templates (a templated kernel or __device__ helper) are allowed: they build for the GPU
+ * and emulated.
  */
 #include "cuda_check.h"
 #include "lab.h"

@@ -5,7 +5,8 @@
  *
  * All matrices are row-major floats on the device. Sizes are anything from 1 up: 1, 15, 17,
  * primes, 1000 x 17 x 3. This file is compiled twice, with -DTILE_WIDTH=16 and 32 (see lab.h).
- * CUDA C only: no templates, no classes.
+ * Plain CUDA C is all it needs; templates (a templated kernel or __device__ helper) are allowed:
+ * they build for the GPU and emulated.
  */
 #include "cuda_check.h"
 #include "lab.h"

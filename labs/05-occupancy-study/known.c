@@ -107,6 +107,10 @@ const tl_occ_known tl_occ_known_cases[] = {
     {&tl_occ_h100, 0, {256, 32, 240000},
      "234 KiB in one block: refused",
      -1, 0, 0, {0, 0, 0, 0, 0}, 0, 0, 0},
+    {&tl_occ_h100, 0, {256, 32, 232000},
+     "H100, 232000 B in one block: at most the 227 KiB (232448 B) one block may ask for, so it runs; the "
+     "1 KiB reserve is added after the per-block limit (232000 + 1024 round up to 233088 of the SM's 228 KiB): 1 block",
+     0, 1, 4, {8, 8, 32, 8, 1}, 1024, 233088, 8},
     {&tl_occ_fermi, 0, {256, 64, 0},
      "64 registers on Fermi (max 63): refused",
      -1, 0, 0, {0, 0, 0, 0, 0}, 0, 0, 0},

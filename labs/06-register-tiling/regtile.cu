@@ -5,11 +5,12 @@
  * Run:    build/labs/06-register-tiling/lab06 --variants coarse1d --sizes 17,1000x17x3
  *         build/labs/06-register-tiling/lab06 --sizes 2048,4096     (every variant; cublas when built)
  *
- * All matrices are row-major floats on the device: P (m x n) = M (m x k) * N (k x n), any
- * m, k, n >= 1. CUDA C only: no templates, no classes. Keep lab 04's boundary handling in every
- * kernel: loads outside M or N write 0 into the tile, stores outside P are skipped, grids and
- * phase counts round up, and every thread reaches every barrier. The tunables below are the
- * reference's; you may change them (say why in a comment), the launchers must still cover P.
+ * All matrices are row-major floats on the device: P (m x n) = M (m x k) * N (k x n), any m, k, n
+ * >= 1. Plain CUDA C is all it needs; templates (a templated kernel or __device__ helper) are
+ * allowed: they build for the GPU and emulated. Keep lab 04's boundary handling in every kernel:
+ * loads outside M or N write 0 into the tile, stores outside P are skipped, grids and phase counts
+ * round up, and every thread reaches every barrier. The tunables below are the reference's; you
+ * may change them (say why in a comment), the launchers must still cover P.
  *
  * Scope: FP32 on the CUDA cores (FFMA), as cuBLAS's CUBLAS_DEFAULT_MATH does; no tensor cores, no
  * TF32, no Hopper-only instructions.

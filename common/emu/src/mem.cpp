@@ -266,13 +266,28 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
         if (__atomic_exchange_n(&reporting, 1, __ATOMIC_SEQ_CST)) {
             for (;;) pause();
         }
-        snprintf(msg, sizeof msg,
-                 "tilelab-emu: segmentation fault at address %p %s\n"
-                 "  the address is in no cudaMalloc buffer (a host pointer passed to the kernel, or far out of bounds)\n",
-                 (const void *)addr, ctx);
+        int misaligned = sig == SIGSEGV && si->si_code == SI_KERNEL && addr == nullptr;
+        if (misaligned)
+            /* x86 reports an aligned vector load or store (movaps: the emulator's float4, float2, int4)
+             * at an address that is not a multiple of its size as a general protection fault: no
+             * address, SI_KERNEL. A GPU reports the same access as cudaErrorMisalignedAddress. */
+            snprintf(msg, sizeof msg,
+                     "tilelab-emu: misaligned-address: a vector access (float2, float4, int4: 8 or 16 bytes at once) "
+                     "at an address that is not a multiple of its size %s\n"
+                     "  on a GPU this is cudaErrorMisalignedAddress; a float4 at row r of a matrix whose row length is "
+                     "not a multiple of 4 starts misaligned: test the alignment and load those rows one float at a time\n",
+                     ctx);
+        else
+            snprintf(msg, sizeof msg,
+                     "tilelab-emu: segmentation fault at address %p %s\n"
+                     "  the address is in no cudaMalloc buffer (a host pointer passed to the kernel, or far out of bounds)\n",
+                     (const void *)addr, ctx);
         char src[2048];
         source_lines(pc, src, sizeof src, true);
-        diag_verdict_raw("segmentation-fault", msg + strlen("tilelab-emu: "));
+        if (misaligned)
+            diag_verdict_raw("misaligned-address", msg + strlen("tilelab-emu: misaligned-address: "));
+        else
+            diag_verdict_raw("segmentation-fault", msg + strlen("tilelab-emu: "));
         put(msg);
         put(src);
         _exit(1);

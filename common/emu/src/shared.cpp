@@ -344,7 +344,8 @@ void report_pending(Worker *w) {
         diag_launch("uninitialized-shared-read",
                     "%s: element %s of %s, %s\n"
                     "  thread %s reads it at %s:%d, but no thread of the block has written it\n"
-                    "  (shared memory starts with leftover data: here a poison value, %s)%s",
+                    "  (shared memory starts with leftover data: here a poison value, %s)%s\n"
+                    "  in a tiled kernel: out-of-range tile entries must be 0 (a guarded load needs its else)",
                     p.s->site->name, el, decl, where, a, f, p.line,
                     p.s->ndim >= -1 && strcmp(p.s->site->type, "float") && strcmp(p.s->site->type, "double")
                         ? "bytes 0xA5" : "NaN",

@@ -1,4 +1,4 @@
-/* hostile/01/cpu_infinite_loop.c: GMM_CPU never returns. Expected: cpu_ijk cases killed at the wall-clock limit (once; the
+/* hostile/01/cpu_infinite_loop.c: GMM_CPU never returns. Expected: cpu_ijk cases killed at the CPU-time limit (once; the
  * variant's other cases are not run), the other variants graded normally. */
 #define _GNU_SOURCE
 #include "lab.h"

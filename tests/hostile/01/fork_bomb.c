@@ -1,5 +1,5 @@
 /* hostile/01/fork_bomb.c: GMM_CPU forks without end. Expected: the pids cgroup (or RLIMIT_NPROC) stops the forks,
- * the wall-clock limit kills the whole tree; the machine and the class run carry on. */
+ * the CPU-time limit (the tree's) kills the whole tree; the machine and the class run carry on. */
 #define _GNU_SOURCE
 #include <unistd.h>
 #include "lab.h"

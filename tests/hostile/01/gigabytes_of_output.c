@@ -1,5 +1,5 @@
 /* hostile/01/gigabytes_of_output.c: GMM_CPU prints without end. Expected: 64 KiB of output kept, the rest counted and
- * drained, the case killed at the wall-clock limit; the grader's disk and memory untouched. */
+ * drained, the case killed at the CPU-time limit (printing costs CPU); the grader's disk and memory untouched. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include "lab.h"

@@ -1,6 +1,6 @@
 /* KNOWN WRONG, an endless loop: the k loop of GMM_CPU never advances.
- * Expected: stopped at the wall-clock limit (the grader's, common/labtable.c case_limit_s) on every
- * path, with the grader's words: "no answer within the 5 s wall-clock limit". */
+ * Expected: stopped at the CPU-time limit (the grader's, common/labtable.c case_limit_s) on every
+ * path, with the grader's words: "no answer within the 5 s CPU-time limit". */
 /* gmm.c: lab 01, the CPU baseline: the reference solution (labs/01-cpu-baseline/gmm.c completed). */
 #include "lab.h"
 

@@ -1,6 +1,6 @@
 /* occupancy.c, known wrong (tests/wrong/05/endless.c): an endless loop in the calculator.
  * The rest is the reference solution. tests/wrong/manifest.tsv says how it must fail: stopped at
- * the wall-clock limit, under --calc and in the grader's session. */
+ * the CPU-time limit, under --calc and in the grader's session. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

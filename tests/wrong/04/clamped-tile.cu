@@ -1,0 +1,98 @@
+/* KNOWN-WRONG SUBMISSION (tests/wrong/04/clamped-tile.cu): out-of-range tile entries loaded from a clamped index (min(.., Width - 1)) instead of written 0: the last phase adds the last term once more for every slot past the edge (both barriers are there: no race).
+ * Everything else is the reference solution; the checker must reject this file.
+ * tests/wrong/README.md lists the verdict each bug must get. */
+/* boundary.cu: lab 04, boundary handling: the reference solution (labs/04-boundary-handling/boundary.cu
+ * completed).
+ *
+ * Check:  ./kit check 04     (builds TILE_WIDTH 16 and 32, runs square and rectangular sizes)
+ * Read:   labs/04-boundary-handling/README.md for the tasks and the questions.
+ *
+ * All matrices are row-major floats on the device. Sizes are anything from 1 up: 1, 15, 17,
+ * primes, 1000 x 17 x 3. This file is compiled twice, with -DTILE_WIDTH=16 and 32 (see lab.h).
+ * CUDA C only: no templates, no classes.
+ *
+ * Scope: lab 03's kernel made correct for every size, nothing faster. The edge tests cost a
+ * little in every phase; a production kernel would run interior tiles without them.
+ */
+#include "cuda_check.h"
+#include "lab.h"
+
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
+#endif
+
+/* ------------------------------------------------------------------ square, any Width */
+
+/* Lab 03's kernel with three changes: the phase count rounds up; a load that would fall
+ * outside M or N writes 0 to the tile instead (0 adds nothing to the dot product, so the
+ * compute loop needs no test); the store is guarded. Every thread of the block runs every
+ * phase and reaches both barriers, also the threads outside P: they load (or zero) their
+ * share of the tiles that the threads inside P need. */
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int bx = blockIdx.x, by = blockIdx.y;
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < ceil_div(Width, TILE_WIDTH); ++ph) {
+        /* The tests for the M and N tiles differ: M's column and N's row move with ph. */
+        /* BUG: clamped indices instead of a 0 outside the matrix */
+        Mds[ty][tx] = Md[min(Row, Width - 1) * Width + min(ph * TILE_WIDTH + tx, Width - 1)];
+        Nds[ty][tx] = Nd[min(ph * TILE_WIDTH + ty, Width - 1) * Width + min(Col, Width - 1)];
+        __syncthreads();
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
+        __syncthreads();
+    }
+    if (Row < Width && Col < Width)
+        Pd[Row * Width + Col] = Pvalue;
+}
+
+/* ------------------------------------------------------------------ rectangular */
+
+/* Pd (m x n) = Md (m x k) * Nd (k x n). Rows of P and M run to m, columns of P and N to n,
+ * and the dot product (the phases) to k. The inner loop index is kk: k is the shared size. */
+__global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int k, int n)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int bx = blockIdx.x, by = blockIdx.y;
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph) {
+        /* BUG: clamped indices instead of a 0 outside the matrix */
+        Mds[ty][tx] = Md[min(Row, m - 1) * k + min(ph * TILE_WIDTH + tx, k - 1)];
+        Nds[ty][tx] = Nd[min(ph * TILE_WIDTH + ty, k - 1) * n + min(Col, n - 1)];
+        __syncthreads();
+        for (int kk = 0; kk < TILE_WIDTH; ++kk)
+            Pvalue += Mds[ty][kk] * Nds[kk][tx];
+        __syncthreads();
+    }
+    if (Row < m && Col < n)
+        Pd[Row * n + Col] = Pvalue;
+}
+
+/* ------------------------------------------------------------------ the launchers */
+
+/* Ceiling division in both directions: the last block row and column stick out past P. */
+extern "C" int launch_boundary(float *Md, float *Nd, float *Pd, int Width)
+{
+    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
+    dim3 dimGrid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH), 1);
+    MatrixMulKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);
+    return (int)cudaGetLastError();
+}
+
+/* x covers the n columns of P, y its m rows. */
+extern "C" int launch_rect(float *Md, float *Nd, float *Pd, int m, int k, int n)
+{
+    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
+    dim3 dimGrid(ceil_div(n, TILE_WIDTH), ceil_div(m, TILE_WIDTH), 1);
+    MatrixMulKernelRect<<<dimGrid, dimBlock>>>(Md, Nd, Pd, m, k, n);
+    return (int)cudaGetLastError();
+}
