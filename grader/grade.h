@@ -18,6 +18,9 @@
 #define TG_ARCHIVE_MAX  (8LL << 20)        /* largest archive accepted                        */
 #define TG_UNPACK_MAX   (32LL << 20)       /* largest total of an archive's contents          */
 #define TG_ENTRIES_MAX  2000               /* most entries in an archive                      */
+#define TG_EXPORT_MAX   (2LL << 30)        /* largest LMS export archive (a whole class)      */
+#define TG_EXPORT_UNPACK_MAX (8LL << 30)   /* largest total of an export's contents           */
+#define TG_EXPORT_ENTRIES_MAX 200000       /* most entries in an export                       */
 
 /* Copies the kit at root to dst without solutions/, tests/, build folders, .git, grader out
  * dirs and grader secrets or hidden data. In a git tree the files are `git ls-files` (tracked
@@ -32,13 +35,25 @@ int tg_path_excluded(const char *rel);
 /* Takes a submission (folder or archive) into work/: the allow-listed files only, each a
  * regular file up to TG_FILE_MAX. Archives are read with libarchive in a child under limits,
  * each entry checked before it is written (no absolute paths, no "..", no links, no devices),
- * sizes capped on the bytes written. found[i] says
+ * sizes capped on the bytes written. A student file is taken by its exact name, else (the only
+ * candidate) by a name like it (tg_named_like; notes say so). found[i] says
  * whether lab->files[i] was found; notes gets what the student should know (with list_ignored,
  * "ignored: ..." for the other files handed in; kit check's lab folder is not a hand-in).
- * Returns 0 ok, 1 refused (the student's problem: reason in err), -1 grader-side error. */
+ * Returns 0 ok, 1 refused (the student's problem: reason in err), 2 not graded: the instructor
+ * must look (a loose file, several candidates or none; err lists the files found), -1
+ * grader-side error. */
 int tg_intake(const tg_lab *lab, const char *submission, const char *work,
               const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen);
+
+/* 1 when have is named like the student file want: the same name but for the case, or with a
+ * browser's " (1)" or an LMS's "-1" / "_1" before the extension (gmm (1).c, gmm-1.c, GMM.c). */
+int tg_named_like(const char *want, const char *have);
+/* 1 for .tar, .tar.gz, .tgz, .zip. */
+int tg_is_archive_name(const char *name);
+/* Unpacks a whole class's export (an LMS's zip) under the export limits, as intake unpacks a
+ * student's archive: 0 ok, 1 refused (err), -1 grader-side error. */
+int tg_unpack_export(const char *archive, const char *into, char *err, size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen);
@@ -108,12 +123,22 @@ typedef struct grun {
     int      max_parallel;            /* --max-parallel N: tasks running at once (0: no limit)     */
     int      per_task;                /* --per-task N: students graded by one array task (>= 1)    */
     int      cpus_per_task;           /* --cpus-per-task N (0: the cluster's default)              */
+    /* Intake of a course's export (lms.c): --from KIND SOURCE [--name-pattern RE]. */
+    char     from_kind[16];           /* "gradescope", "canvas", "moodle" ("" folders and archives given) */
+    char     from_source[PATH_MAX];
+    char     name_pattern[1024];      /* --name-pattern ("" the LMS's own)                          */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
     char name[128];          /* the folder in the out dir: safe, unique, stable (tg_student_names) */
     char path[PATH_MAX];
     char display[512];       /* the name as handed in (any Unicode, made valid UTF-8): every report */
+    /* From a course's export (lms.c; "" otherwise): who, as the LMS names them, and when. */
+    char email[256], sid[128];
+    char submitted_at[64];   /* the LMS's time of the submission, as it wrote it ("" unknown)       */
+    char from[16];           /* "gradescope", "canvas", "moodle" ("" a folder or archive given)      */
+    char lms_note[600];      /* what intake of the export says of this student (a superseded one)  */
+    char not_graded[800];    /* the export itself leaves this student ungradable: why ("" graded)  */
 } gstudent;
 
 /* Each student's display name (the folder or archive name as given) and out-dir folder name:
@@ -287,6 +312,21 @@ int  tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, 
                       size_t errlen);
 /* --status DIR: where the run stands (done, not graded, to go, the Slurm jobs). Exit code. */
 int  tg_status(const char *out);
+
+/* lms.c: a class as a course collected it. kind "gradescope" (an "Export Submissions" zip or its
+ * folder: submission_metadata.yml read with libyaml), "canvas" or "moodle" (a "Download
+ * submissions" folder or zip of loose files, mapped to students by pattern: a PCRE2 regular
+ * expression with named groups, the LMS's own unless given). stage: a folder of the out dir's
+ * state where unpacked exports and each student's loose files are laid. *st gets the students
+ * (paths, names, emails, SIDs, times), report what the instructor should read (unmatched files,
+ * superseded submissions). 0 ok, 2 the export is unusable (err says why and what to do). */
+int  tg_lms_collect(const char *kind, const char *source, const char *pattern, const char *stage,
+                    gstudent **st, int *ns, tg_buf *report, char *err, size_t errlen);
+/* The default --name-pattern of canvas or moodle (NULL for another kind). */
+const char *tg_lms_default_pattern(const char *kind);
+/* An LMS time ("2026-11-20 23:41:55.123456000 -08:00", ISO 8601 with T and Z, ...) as seconds
+ * since the epoch: 0 ok, -1 not a time. */
+int  tg_parse_time(const char *s, long long *epoch);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);

@@ -253,6 +253,13 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     const char *dn = g->s->display[0] ? g->s->display : g->s->name;
     cJSON_AddItemToObject(tl, "student", jtext(dn, strlen(dn)));
     cJSON_AddItemToObject(tl, "folder", jtext(g->s->name, strlen(g->s->name)));
+    if (g->s->from[0]) {                                 /* who, as the course's export names them (lms.c) */
+        cJSON *who = cJSON_AddObjectToObject(tl, "who");
+        cJSON_AddStringToObject(who, "from", g->s->from);
+        cJSON_AddItemToObject(who, "email", jtext(g->s->email, strlen(g->s->email)));
+        cJSON_AddItemToObject(who, "sid", jtext(g->s->sid, strlen(g->s->sid)));
+        cJSON_AddItemToObject(who, "submitted_at", jtext(g->s->submitted_at, strlen(g->s->submitted_at)));
+    }
     cJSON_AddStringToObject(tl, "lab", L->id);
     cJSON_AddNumberToObject(tl, "max", max);               /* the graded tests' points             */
     cJSON_AddNumberToObject(tl, "graded_score", score);    /* their score (Gradescope's is scaled)  */

@@ -167,9 +167,15 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             snprintf(g.files, sizeof g.files, "%s/labs/%s", g.kit, R->lab->dir);
         }
         int found[TG_MAX_FILES];
+        if (st->not_graded[0]) {   /* the export itself leaves this student ungradable (lms.c) */
+            snprintf(why, whylen, "%s", st->not_graded);
+            return EXIT_GRADER;
+        }
+        if (st->lms_note[0])
+            tg_buf_printf(&g.notes, "%s\n", st->lms_note);
         rc = R->taken ? tg_take_prepared(R, st, g.files, &g.notes, err, sizeof err)   /* taken at submit time */
                       : tg_intake(R->lab, st->path, g.work, g.files, !R->check, found, &g.notes, err, sizeof err);
-        if (rc < 0) {
+        if (rc < 0 || rc == 2) {   /* a grader problem, or one the instructor must look at (files listed) */
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
@@ -281,7 +287,7 @@ static void probe_gpu(grun *R)
     }
     gsub g;
     memset(&g, 0, sizeof g);
-    gstudent probe = {"probe", "", "probe"};
+    gstudent probe = {.name = "probe", .display = "probe"};
     g.s = &probe;
     snprintf(g.work, sizeof g.work, "%s/probe", R->state);
     tg_mkdirs(g.work, 0700);
@@ -430,6 +436,38 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s (%s)\n", out, sp, strerror(errno));
                 return TL_EXIT_USAGE;
             }
+        }
+        if (R->from_kind[0] && !from_list) {   /* the students a course's export names (lms.c) */
+            char stage[PATH_MAX + 32];
+            tg_buf rep = {0};
+            snprintf(stage, sizeof stage, "%s/intake", R->state);
+            free(st);
+            st = NULL;
+            if (tg_lms_collect(R->from_kind, R->from_source, R->name_pattern, stage, &st, &ns, &rep, err,
+                               sizeof err) != 0) {
+                fprintf(stderr, "tl-grade: %s\n", err);
+                tg_buf_free(&rep);
+                return TL_EXIT_USAGE;
+            }
+            tg_student_names(st, ns);
+            free(rows);
+            rows = calloc((size_t)ns + 1, sizeof *rows);
+            tg_buf md = {0};
+            tg_buf_printf(&md, "# intake: --from %s %s\n\n%d student(s).\n\n", R->from_kind, R->from_source, ns);
+            for (int i = 0; i < ns; ++i)
+                tg_buf_printf(&md, "- %s%s%s%s%s%s: %s%s%s\n", st[i].display, st[i].email[0] ? " <" : "", st[i].email,
+                              st[i].email[0] ? ">" : "", st[i].sid[0] ? ", SID " : "", st[i].sid,
+                              st[i].not_graded[0] ? st[i].not_graded : st[i].path, st[i].lms_note[0] ? "; " : "",
+                              st[i].lms_note);
+            if (rep.len) {
+                tg_buf_printf(&md, "\n## to look at\n\n%s", rep.s);
+                fprintf(stderr, "tl-grade: intake of the %s export, to look at (also in %s/intake.md):\n%s", R->from_kind,
+                        R->out, rep.s);
+            }
+            snprintf(p, sizeof p, "%s/intake.md", R->out);
+            tg_write_atomic(p, md.s ? md.s : "", md.len);
+            tg_buf_free(&md);
+            tg_buf_free(&rep);
         }
         if (!from_list && tg_students_write(R, st, ns) != 0) {
             fprintf(stderr, "tl-grade: bad out dir '%s': cannot write the student list (%s)\n", out, strerror(errno));

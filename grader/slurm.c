@@ -32,7 +32,8 @@ int tg_students_write(const grun *R, const gstudent *st, int ns)
 {
     tg_buf b = {0};
     for (int i = 0; i < ns; ++i)
-        tg_buf_printf(&b, "%d\t%s\t%s\n", i, st[i].name, st[i].path);
+        tg_buf_printf(&b, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", i, st[i].name, st[i].path, st[i].display,
+                      st[i].email, st[i].sid, st[i].submitted_at, st[i].from, st[i].lms_note, st[i].not_graded);
     char p[PATH_MAX + 32];
     snprintf(p, sizeof p, "%s/students.tsv", R->state);
     int rc = tg_write_atomic(p, b.s ? b.s : "", b.len);
@@ -68,7 +69,21 @@ int tg_students_load(const char *out, gstudent **stp, int *nsp, char *err, size_
         }
         *t1 = *t2 = '\0';
         snprintf(st[ns].name, sizeof st[ns].name, "%s", t1 + 1);
-        snprintf(st[ns].path, sizeof st[ns].path, "%s", t2 + 1);
+        /* path, then (a list written since the LMS intake) display, email, SID, time, source, note,
+         * not-graded reason: tab-separated, none holding a tab */
+        char *f[8] = {t2 + 1};
+        for (int k = 1; k < 8 && f[k - 1]; ++k) {
+            f[k] = strchr(f[k - 1], '\t');
+            if (f[k])
+                *f[k]++ = '\0';
+        }
+        snprintf(st[ns].path, sizeof st[ns].path, "%s", f[0]);
+        char *dst[7] = {st[ns].display, st[ns].email, st[ns].sid, st[ns].submitted_at, st[ns].from, st[ns].lms_note,
+                        st[ns].not_graded};
+        size_t len7[7] = {sizeof st[ns].display, sizeof st[ns].email, sizeof st[ns].sid, sizeof st[ns].submitted_at,
+                          sizeof st[ns].from, sizeof st[ns].lms_note, sizeof st[ns].not_graded};
+        for (int k = 0; k < 7; ++k)
+            snprintf(dst[k], len7[k], "%s", f[k + 1] ? f[k + 1] : "");
         ++ns;
     }
     free(text);
@@ -243,6 +258,13 @@ int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, t
         free(text);
         return 1;
     }
+    snprintf(p, sizeof p, "%s/not-graded.txt", dir);   /* intake: the instructor must look */
+    text = tg_read_file(p, 1 << 16, NULL);
+    if (text) {
+        snprintf(err, errlen, "%s", text);
+        free(text);
+        return 2;
+    }
     for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
         char from[PATH_MAX + 400], to[PATH_MAX + 400];
         snprintf(from, sizeof from, "%s/files/%s", dir, R->lab->files[i]);
@@ -279,8 +301,8 @@ static int take_one(grun *R, const gstudent *s, char *err, size_t errlen)
     snprintf(p, sizeof p, "%s/notes.txt", dir);
     int w = tg_write_atomic(p, notes.s ? notes.s : "", notes.len);
     tg_buf_free(&notes);
-    if (w == 0 && rc == 1) {
-        snprintf(p, sizeof p, "%s/refused.txt", dir);
+    if (w == 0 && (rc == 1 || rc == 2)) {
+        snprintf(p, sizeof p, "%s/%s", dir, rc == 1 ? "refused.txt" : "not-graded.txt");
         w = tg_write_atomic(p, why, strlen(why));
     }
     if (w != 0) {

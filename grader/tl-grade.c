@@ -36,6 +36,7 @@ static int usage(FILE *out, int code)
 {
     fprintf(out,
             "usage: tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] [--] SUBMISSION...\n"
+            "       tl-grade --lab NN --out DIR [OPTIONS] --from gradescope|canvas|moodle EXPORT [--name-pattern RE]\n"
             "       tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]\n"
             "       tl-grade --check --lab NN --out DIR --build-failed LOG\n"
             "       tl-grade --check --lab NN --out DIR [--emulate] FOLDER\n"
@@ -65,6 +66,14 @@ static int usage(FILE *out, int code)
             "  --max-parallel N  --slurm: tasks running at once (default: as many as Slurm allows)\n"
             "  --per-task N      --slurm: students graded by one task, one after another (default 1)\n"
             "  --cpus-per-task N --slurm: cores each task asks for; its students are graded N at once\n"
+            "  --from KIND EXPORT  grade a course's download instead of SUBMISSION...: gradescope (the\n"
+            "                    \"Export Submissions\" zip or folder; students by name, email and SID from\n"
+            "                    submission_metadata.yml, the latest submission of each), canvas or moodle\n"
+            "                    (the \"Download submissions\" zip or folder of loose files, mapped to students\n"
+            "                    by the LMS's file names)\n"
+            "  --name-pattern RE --from canvas|moodle: map file names to students with RE instead, a PCRE2\n"
+            "                    regular expression with named groups: sid, name, email (who), file (the\n"
+            "                    student's own file name), late\n"
             "  --status DIR      where the run writing DIR stands: graded, not graded, to go, its Slurm jobs\n"
             "  --gpu-archs LIST  GPU labs: compute capabilities each submission is compiled for (e.g. 90;\n"
             "                    default: this machine's GPU from nvidia-smi, 90 when grading emulated,\n"
@@ -111,6 +120,7 @@ int main(int argc, char **argv)
         {"per-task", required_argument, NULL, 1004}, {"cpus-per-task", required_argument, NULL, 1005},
         {"slurm-task", required_argument, NULL, 1006}, {"slurm-finish", no_argument, NULL, 1007},
         {"status", required_argument, NULL, 1008},
+        {"from", required_argument, NULL, 1009},     {"name-pattern", required_argument, NULL, 1010},
         {"unsafe-no-sandbox", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
@@ -225,6 +235,29 @@ int main(int argc, char **argv)
             break;
         }
         case 1007: R.slurm_finish = 1; break;
+        case 1009:               /* --from KIND SOURCE: the source is the next word */
+            if (strcmp(optarg, "gradescope") != 0 && strcmp(optarg, "canvas") != 0 && strcmp(optarg, "moodle") != 0) {
+                fprintf(stderr, "tl-grade: --from '%s': give gradescope, canvas or moodle, then the export (GitHub "
+                        "Classroom clones and your own folders or archives are given as SUBMISSION... without --from)\n",
+                        optarg);
+                return TL_EXIT_USAGE;
+            }
+            if (optind >= argc || strlen(argv[optind]) >= sizeof R.from_source) {
+                fprintf(stderr, "tl-grade: --from %s needs the export after it: --from %s EXPORT.zip or FOLDER\n",
+                        optarg, optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.from_kind, sizeof R.from_kind, "%s", optarg);
+            snprintf(R.from_source, sizeof R.from_source, "%s", argv[optind++]);
+            break;
+        case 1010:
+            if (!*optarg || strlen(optarg) >= sizeof R.name_pattern) {
+                fprintf(stderr, "tl-grade: --name-pattern: give a regular expression (PCRE2) with named groups, "
+                        "at most %zu bytes\n", sizeof R.name_pattern - 1);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.name_pattern, sizeof R.name_pattern, "%s", optarg);
+            break;
         case 1008: return tg_status(optarg);
         case 'h': return usage(stdout, 0);
         default:
@@ -267,7 +300,16 @@ int main(int argc, char **argv)
     }
     if (slurm_job)
         return tg_class_run(&R, 0, NULL, out, NULL);
-    if (!prebuilt && optind >= argc) {
+    if (R.name_pattern[0] && strcmp(R.from_kind, "canvas") != 0 && strcmp(R.from_kind, "moodle") != 0) {
+        fprintf(stderr, "tl-grade: --name-pattern goes with --from canvas or --from moodle (loose files)\n");
+        return TL_EXIT_USAGE;
+    }
+    if (R.from_kind[0] && (optind < argc || R.check || prebuilt)) {
+        fprintf(stderr, "tl-grade: --from %s grades the export's students: give no SUBMISSION... with it (grade "
+                "one late student into the same --out with another run), and not --check\n", R.from_kind);
+        return TL_EXIT_USAGE;
+    }
+    if (!prebuilt && optind >= argc && !R.from_kind[0]) {
         fprintf(stderr, "tl-grade: no submissions given: name one folder or archive per student\n");
         return TL_EXIT_USAGE;
     }
@@ -290,5 +332,7 @@ int main(int argc, char **argv)
         char *one[] = {R.prebuilt[0] ? R.prebuilt : R.build_log};
         return tg_class_run(&R, 1, one, out, secret);
     }
+    if (R.from_kind[0])
+        return tg_class_run(&R, 0, NULL, out, secret);
     return tg_class_run(&R, argc - optind, argv + optind, out, secret);
 }

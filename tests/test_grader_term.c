@@ -1,0 +1,231 @@
+/* test_grader_term.c: an instructor's term with the grader (issue 23), lab 01, on real layouts:
+ * a Gradescope "Export Submissions" zip (tests/term/submission_metadata.yml, Gradescope's own
+ * keys), a Canvas "Download Submissions" folder of loose files named as canvas-lms's
+ * content_zipper.rb names them, a Moodle "Download all submissions" folder (one student in a
+ * folder, one loose), and the files students rename. Public cases only: intake is what is tested
+ * here, the grading itself is the class suites'. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "grader_test_util.h"
+#include "util.h"
+
+#define TG    TL_BUILD_ROOT "/grader/tl-grade"
+#define WORK  TL_BUILD_ROOT "/tests/term"
+#define SOL   TL_SOURCE_ROOT "/solutions/01-cpu-baseline/gmm.c"
+#define WRONG TL_SOURCE_ROOT "/tests/wrong/01/adds.c"
+#define SHORT TL_SOURCE_ROOT "/tests/wrong/01/loop_short.c"
+#define LIMIT 900
+
+/* Runs tl-grade for lab 01 (public cases) into WORK/NAME/out with ARGS; its exit code. */
+static int grade(const char *name, const char *args)
+{
+    return sh("cd '%s/%s' && '%s' --kit '%s' --lab 01 --public-only --jobs 2 --out out --secret '%s/secret' %s "
+              "> run.log 2>&1", WORK, name, TG, TL_SOURCE_ROOT, WORK, args);
+}
+
+static void fresh(const char *name)
+{
+    cr_assert_eq(sh("mkdir -p '%s' && echo 4242 > '%s/secret' && rm -rf '%s/%s' && mkdir -p '%s/%s'", WORK, WORK,
+                    WORK, name, WORK, name), 0);
+}
+
+static char *text_of(const char *name, const char *rel)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s/%s", WORK, name, rel);
+    char *t = tg_read_file(p, 1 << 22, NULL);
+    cr_assert(t, "no %s", p);
+    return t;
+}
+
+/* The gradebook row of the student shown as who: "who,score,max,..." ("" none). */
+static const char *row_of(const char *csv, const char *who)
+{
+    static char row[1024];
+    char key[300];
+    snprintf(key, sizeof key, "\n%s,", who);
+    const char *p = strstr(csv, key);
+    row[0] = '\0';
+    if (p)
+        snprintf(row, sizeof row, "%.*s", (int)strcspn(p + 1, "\n"), p + 1);
+    return row;
+}
+
+/* results.json of the student whose folder starts with prefix. */
+static cJSON *results_with(const char *name, const char *prefix)
+{
+    char cmd[1200], dir[1024] = "";
+    snprintf(cmd, sizeof cmd, "ls -d '%s/%s/out/%s'*/ 2>/dev/null | head -1", WORK, name, prefix);
+    FILE *p = popen(cmd, "r");
+    cr_assert(p && fgets(dir, sizeof dir, p), "no folder %s* in %s/out", prefix, name);
+    pclose(p);
+    dir[strcspn(dir, "\n")] = '\0';
+    char path[1100];
+    snprintf(path, sizeof path, "%sresults.json", dir);
+    return load_results(path, prefix);
+}
+
+Test(term, a_gradescope_export_zip_names_every_student_and_grades_the_latest_submission, .timeout = LIMIT)
+{
+    fresh("gs");
+    const char *x = WORK "/gs/assignment_4242_export";
+    cr_assert_eq(sh("mkdir -p '%s' && cp '%s/tests/term/submission_metadata.yml' '%s/' && cd '%s' && "
+                    "mkdir submission_81001 submission_81002 submission_81003 submission_81004 submission_81005 "
+                    "submission_99999 && cp '%s' submission_81001/gmm.c && cp '%s' submission_81002/gmm.c && "
+                    "cp '%s' 'submission_81003/gmm (1).c' && cp '%s' submission_81004/gmm.c && "
+                    "mkdir -p submission_81005/labs/01-cpu-baseline && cp '%s' submission_81005/labs/01-cpu-baseline/ && "
+                    "cp '%s' submission_99999/ && cd .. && zip -qr export.zip assignment_4242_export && "
+                    "rm -rf assignment_4242_export", x, TL_SOURCE_ROOT, x, x, SHORT, WRONG, SOL, SOL, SOL, SOL), 0);
+    int rc = grade("gs", "--from gradescope export.zip");
+    char *log = text_of("gs", "run.log");
+    cr_assert_eq(rc, 3, "one student is not graded (no folder): exit 3, not %d\n%s", rc, log);
+    char *csv = text_of("gs", "out/gradebook.csv");
+    /* Ada resubmitted: the later submission (the solution) is graded, the earlier (70%) said superseded */
+    cr_assert(strncmp(row_of(csv, "Ada Lovelace"), "Ada Lovelace,60.00,60.00", 24) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "Lee Ann Smith"), "Lee Ann Smith,60.00,60.00", 25) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "Grace Hopper"), "Grace Hopper,60.00,60.00", 24) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "Alan Turing"), "Alan Turing,60.00,60.00", 23) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "Charles Babbage"), "Charles Babbage,40.00,60.00", 27) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "Kurt Gödel"), "Kurt Gödel,not graded", 22) == 0, "%s", csv);
+    cr_assert(!strstr(csv, "submission_"), "a student named after the export's folder:\n%s", csv);
+    cr_assert(!strstr(csv, "metadata"), "the metadata file graded as a student:\n%s", csv);
+    char *intake = text_of("gs", "out/intake.md");
+    cr_assert(strstr(intake, "'submission_99999' is in the export but not in submission_metadata.yml"), "%s", intake);
+    cr_assert(strstr(intake, "submission_81001 (2026-11-20 21:14:03.482115000 -08:00) superseded by submission_81004"),
+              "%s", intake);
+    cJSON *js = results_with("gs", "Ada_Lovelace_1001");
+    const cJSON *who = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "who");
+    cr_assert_str_eq(string_at(who, "email"), "ada@uni.example.edu");
+    cr_assert_str_eq(string_at(who, "sid"), "1001");
+    cr_assert_str_eq(string_at(who, "submitted_at"), "2026-11-21 23:55:40.100000000 -08:00");
+    cr_assert_str_eq(string_at(who, "from"), "gradescope");
+    cJSON_Delete(js);
+    js = results_with("gs", "Lee_Ann_Smith_1003");
+    cr_assert(strstr(output_of(js), "took gmm (1).c as gmm.c: the only file named like it"), "%s", output_of(js));
+    cr_assert(!strstr(output_of(js), "ignored"), "the taken file is listed as ignored: %s", output_of(js));
+    cJSON_Delete(js);
+    char *ng = text_of("gs", "out/Kurt_G__del_1007-8b03b176/not-graded.txt");
+    cr_assert(strstr(ng, "no folder 'submission_81007'"), "%s", ng);
+    free(ng);
+    free(intake);
+    free(csv);
+    free(log);
+}
+
+Test(term, a_canvas_download_maps_loose_files_to_students_and_lists_what_it_cannot, .timeout = LIMIT)
+{
+    fresh("canvas");
+    const char *d = WORK "/canvas/dl";
+    /* canvas-lms content_zipper.rb: sortable name lowercased without punctuation, LATE when late,
+     * the user id, the attachment id, the file's display name (Canvas renames a repeat "gmm-1.c") */
+    cr_assert_eq(sh("mkdir -p '%s' && cd '%s' && cp '%s' lovelaceada_1001_5551_gmm.c && "
+                    "cp '%s' leeann_LATE_1003_5553_gmm-1.c && cp '%s' babbagecharles_1002_5552_gmm.c && "
+                    "echo notes > babbagecharles_1002_5559_notes.txt && mkdir -p z/lab && cp '%s' z/lab/ && "
+                    "(cd z && zip -qr ../hoppergrace_1005_5555_lab01.zip lab) && rm -rf z && "
+                    "cp '%s' 'turingalan_1006_5556_gmm (1).c' && cp '%s' turingalan_1006_5557_GMM.c && "
+                    "cp '%s' noetheremmy_1008_5561_occupancy.c && echo hi > readme.txt",
+                    d, d, SOL, SOL, WRONG, SOL, SOL, SOL, SOL), 0);
+    int rc = grade("canvas", "--from canvas dl");
+    char *log = text_of("canvas", "run.log");
+    cr_assert_eq(rc, 3, "two students are not graded: exit 3, not %d\n%s", rc, log);
+    char *csv = text_of("canvas", "out/gradebook.csv");
+    cr_assert(strncmp(row_of(csv, "lovelaceada"), "lovelaceada,60.00,60.00", 23) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "leeann"), "leeann,60.00,60.00", 18) == 0, "the renamed gmm-1.c:\n%s", csv);
+    cr_assert(strncmp(row_of(csv, "hoppergrace"), "hoppergrace,60.00,60.00", 23) == 0, "the zip:\n%s", csv);
+    cr_assert(strncmp(row_of(csv, "babbagecharles"), "babbagecharles,40.00,60.00", 26) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "turingalan"), "turingalan,not graded", 21) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "noetheremmy"), "noetheremmy,not graded", 22) == 0, "%s", csv);
+    cr_assert(strstr(log, "2 candidates for gmm.c (GMM.c, gmm (1).c)") || strstr(log, "2 candidates for gmm.c "
+              "(gmm (1).c, GMM.c)"), "%s", log);
+    cr_assert(strstr(log, "no gmm.c in the submission") && strstr(log, "files found: occupancy.c"), "%s", log);
+    char *intake = text_of("canvas", "out/intake.md");
+    cr_assert(strstr(intake, "not matched by the file-name pattern") && strstr(intake, "readme.txt"), "%s", intake);
+    cr_assert(strstr(intake, "leeann, SID 1003") && strstr(intake, "marks this submission late"), "%s", intake);
+    free(intake);
+    free(csv);
+    free(log);
+}
+
+Test(term, a_moodle_download_in_folders_or_loose_and_a_pattern_of_ones_own, .timeout = LIMIT)
+{
+    fresh("moodle");
+    const char *d = WORK "/moodle/dl";
+    /* moodle mod/assign: "Full Name_ID_assignsubmission_file_" then the file (or a folder of that name) */
+    cr_assert_eq(sh("mkdir -p '%s/Ada Lovelace_1001_assignsubmission_file_' && cd '%s' && "
+                    "cp '%s' 'Ada Lovelace_1001_assignsubmission_file_/' && "
+                    "cp '%s' 'Lee Ann Smith_1003_assignsubmission_file_gmm (1).c' && "
+                    "cp '%s' 'Charles Babbage_1002_assignsubmission_file_GMM.c'", d, d, SOL, SOL, WRONG), 0);
+    int rc = grade("moodle", "--from moodle dl");
+    char *log = text_of("moodle", "run.log");
+    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log);
+    char *csv = text_of("moodle", "out/gradebook.csv");
+    cr_assert(strncmp(row_of(csv, "Ada Lovelace"), "Ada Lovelace,60.00,60.00", 24) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "Lee Ann Smith"), "Lee Ann Smith,60.00,60.00", 25) == 0, "%s", csv);
+    cr_assert(strncmp(row_of(csv, "Charles Babbage"), "Charles Babbage,40.00,60.00", 27) == 0, "%s", csv);
+    free(csv);
+    free(log);
+    /* The same files renamed by a course's own convention, mapped by --name-pattern. */
+    fresh("pattern");
+    cr_assert_eq(sh("mkdir -p '%s/pattern/dl' && cd '%s/pattern/dl' && cp '%s' 'lab01-s1001-ada@uni.example.edu-gmm.c'",
+                    WORK, WORK, SOL), 0);
+    rc = grade("pattern", "--from canvas dl --name-pattern '^lab01-s(?<sid>[0-9]+)-(?<email>[^-]+)-(?<file>.+)$'");
+    log = text_of("pattern", "run.log");
+    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log);
+    csv = text_of("pattern", "out/gradebook.csv");
+    cr_assert(strncmp(row_of(csv, "ada@uni.example.edu"), "ada@uni.example.edu,60.00,60.00", 31) == 0, "%s", csv);
+    free(csv);
+    free(log);
+}
+
+Test(term, a_loose_file_two_candidates_or_none_are_not_graded_with_the_files_listed, .timeout = LIMIT)
+{
+    fresh("loose");
+    cr_assert_eq(sh("cd '%s/loose' && cp '%s' lee_ann_12345_67890_gmm.c && mkdir -p both/labs/01-cpu-baseline && "
+                    "cp '%s' both/gmm.c && cp '%s' both/labs/01-cpu-baseline/gmm.c && mkdir empty && "
+                    "echo x > empty/notes.txt && mkdir upper && cp '%s' upper/GMM.c", WORK, SOL, WRONG, SOL, SOL), 0);
+    int rc = grade("loose", "lee_ann_12345_67890_gmm.c both empty upper");
+    char *log = text_of("loose", "run.log");
+    cr_assert_eq(rc, 3, "exit %d\n%s", rc, log);
+    char *csv = text_of("loose", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nlee_ann_12345_67890_gmm.c,not graded"), "%s", csv);
+    cr_assert(strstr(csv, "\nboth,not graded") && strstr(csv, "\nempty,not graded"), "%s", csv);
+    cr_assert(strstr(csv, "\nupper,60.00,60.00"), "GMM.c, the only candidate, is taken:\n%s", csv);
+    cr_assert(strstr(log, "'lee_ann_12345_67890_gmm.c' is a loose file") && strstr(log, "--from canvas|moodle"), "%s",
+              log);
+    cr_assert(strstr(log, "2 candidates for gmm.c (gmm.c, labs/01-cpu-baseline/gmm.c)"), "%s", log);
+    cr_assert(strstr(log, "no gmm.c in the submission") && strstr(log, "files found: notes.txt"), "%s", log);
+    cr_assert(!strstr(log, "skeleton"), "the skeleton was built for someone:\n%s", log);
+    free(csv);
+    free(log);
+}
+
+Test(term, a_bad_export_or_pattern_is_a_usage_error_that_names_the_fix, .timeout = LIMIT)
+{
+    fresh("usage");
+    cr_assert_eq(sh("cd '%s/usage' && mkdir -p badyaml empty && printf 'submission_1:\\n  :submitters: [\\n' > "
+                    "badyaml/submission_metadata.yml", WORK), 0);
+    cr_assert_eq(grade("usage", "--from gradescope badyaml"), 2);
+    char *log = text_of("usage", "run.log");
+    cr_assert(strstr(log, "is not valid YAML") && strstr(log, "line"), "%s", log);
+    free(log);
+    cr_assert_eq(grade("usage", "--from gradescope empty"), 2);
+    log = text_of("usage", "run.log");
+    cr_assert(strstr(log, "no submission_metadata.yml") && strstr(log, "Export Submissions"), "%s", log);
+    free(log);
+    cr_assert_eq(grade("usage", "--from canvas empty --name-pattern '^(?<file>.+)$'"), 2);
+    log = text_of("usage", "run.log");
+    cr_assert(strstr(log, "it names no student"), "%s", log);
+    free(log);
+    cr_assert_eq(grade("usage", "--from canvas empty --name-pattern '^(?<sid>[0-9+)$'"), 2);
+    log = text_of("usage", "run.log");
+    cr_assert(strstr(log, "--name-pattern") && strstr(log, "offset"), "%s", log);
+    free(log);
+    cr_assert_eq(grade("usage", "--from blackboard empty"), 2);
+    cr_assert_eq(grade("usage", "--from canvas empty extra_submission"), 2);
+}
