@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tilelab.h"
 
@@ -77,6 +78,15 @@ enum { EXIT_GRADER = 3 };
 
 /* ------------------------------------------------------------------ the run context */
 
+#define TG_HIDDEN_MAX 16          /* most hidden sizes a rubric may ask for (R->sizes holds them) */
+
+/* What a class's grades are computed from (ident.c): hashes (16 hex digits) of the rubric and of
+ * the cases, and the kit's version. */
+typedef struct tg_identity_t {
+    char rubric[65], cases[65];
+    char kit[96];
+} tg_identity_t;
+
 typedef struct gsize {
     int      m, k, n;
     int      hidden;                  /* 0 public, 1 hidden, 2 the speed case only          */
@@ -127,6 +137,11 @@ typedef struct grun {
     char     from_kind[16];           /* "gradescope", "canvas", "moodle" ("" folders and archives given) */
     char     from_source[PATH_MAX];
     char     name_pattern[1024];      /* --name-pattern ("" the LMS's own)                          */
+    /* The out dir's identity and regrading (ident.c, run.c). */
+    char     rubric_file[PATH_MAX];   /* --rubric FILE ("" the lab table's)                        */
+    int      regrade;                 /* --regrade: 1 every student of the class, 2 those named    */
+    char     regrade_names[4096];     /* --regrade=NAME,...: ",NAME,NAME," (display or folder names) */
+    tg_identity_t ident;              /* this run's identity                                        */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -189,6 +204,7 @@ typedef struct gsub {
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
     struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
+    tg_buf   record;                  /* what the grade is computed from (ident.c; graded-from.txt)  */
 } gsub;
 
 typedef struct tres {
@@ -327,6 +343,21 @@ const char *tg_lms_default_pattern(const char *kind);
 /* An LMS time ("2026-11-20 23:41:55.123456000 -08:00", ISO 8601 with T and Z, ...) as seconds
  * since the epoch: 0 ok, -1 not a time. */
 int  tg_parse_time(const char *s, long long *epoch);
+
+/* ident.c: what a grade was computed from. SHA-256 of bytes or of a file (64 hex digits). */
+void tg_sha256_hex(const void *data, size_t n, char out[65]);
+int  tg_sha256_file(const char *path, char out[65]);
+/* The lab's rubric as an instructor's file (--print-rubric), and such a file laid over the table
+ * for this run (R->lab then points at the copy): 0, or -1 with err naming the line and the fix. */
+void tg_rubric_print(const tg_lab *lab, FILE *out);
+int  tg_rubric_load(grun *R, const char *path, char *err, size_t errlen);
+/* This run's identity (rubric, cases, kit version), and the rubric as words. */
+void tg_identity(const grun *R, tg_identity_t *id);
+void tg_identity_rubric_text(const grun *R, tg_buf *b);
+/* A student's record: the identity's hashes and the SHA-256 of each taken file in files_dir. */
+int  tg_files_record(const grun *R, const char *files_dir, const tg_identity_t *id, tg_buf *out);
+int  tg_record_same_files(const char *a, const char *b);
+int  tg_record_same_class(const char *rec, const tg_identity_t *id);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);

@@ -261,6 +261,26 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         cJSON_AddItemToObject(who, "submitted_at", jtext(g->s->submitted_at, strlen(g->s->submitted_at)));
     }
     cJSON_AddStringToObject(tl, "lab", L->id);
+    if (g->record.len) {                                 /* what this grade is computed from (ident.c) */
+        cJSON *gf = cJSON_AddObjectToObject(tl, "graded_from"), *files = NULL;
+        for (const char *q = g->record.s; *q;) {
+            size_t n = strcspn(q, "\n");
+            char ln[400];
+            snprintf(ln, sizeof ln, "%.*s", (int)(n < sizeof ln ? n : sizeof ln - 1), q);
+            char *sp = strchr(ln, ' ');
+            if (sp && strncmp(ln, "file ", 5) == 0 && strchr(sp + 1, ' ')) {
+                char *sp2 = strchr(sp + 1, ' ');
+                *sp2 = '\0';
+                if (!files)
+                    files = cJSON_AddObjectToObject(gf, "files");
+                cJSON_AddItemToObject(files, sp + 1, jtext(sp2 + 1, strlen(sp2 + 1)));
+            } else if (sp) {
+                *sp = '\0';
+                cJSON_AddItemToObject(gf, ln, jtext(sp + 1, strlen(sp + 1)));
+            }
+            q += n + (q[n] == '\n');
+        }
+    }
     cJSON_AddNumberToObject(tl, "max", max);               /* the graded tests' points             */
     cJSON_AddNumberToObject(tl, "graded_score", score);    /* their score (Gradescope's is scaled)  */
     cJSON_AddNumberToObject(tl, "points", total);          /* every test of the lab: Gradescope's   */
@@ -485,6 +505,14 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     tg_buf_printf(&md, "\n- cases: public sizes %s; %s\n", L->public_sizes ? L->public_sizes : "none (lab program's own checks)",
                   !L->public_sizes ? "no hidden sizes" :
                   R->public_only ? "hidden sizes not run (--public-only)" : "hidden sizes drawn from the secret seed");
+    if (R->ident.rubric[0]) {                             /* the class's identity (ident.c) */
+        tg_buf rt = {0};
+        tg_identity_rubric_text(R, &rt);
+        tg_buf_printf(&md, "- rubric %s%s%s: %s\n- cases %s; kit %s\n", R->ident.rubric,
+                      R->rubric_file[0] ? " from " : " (the lab table's)", R->rubric_file, rt.s, R->ident.cases,
+                      R->ident.kit);
+        tg_buf_free(&rt);
+    }
     tg_buf_printf(&md, "- isolation: %s\n", R->iso.desc);
     if (R->iso.notes[0])
         tg_buf_printf(&md, "- isolation notes: %s\n", R->iso.notes);

@@ -179,6 +179,10 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
+        if (!R->check && tg_files_record(R, g.files, &R->ident, &g.record) != 0) {
+            snprintf(why, whylen, "cannot hash the files taken into %s (%s)", g.files, strerror(errno));
+            return EXIT_GRADER;
+        }
     }
     tres tr[TG_MAX_TESTS];
     memset(tr, 0, sizeof tr);
@@ -246,7 +250,13 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         tg_buf_free(&tr[i].out);
     if (!R->keep_work)
         tg_rmtree(g.work);
-    char marker[PATH_MAX + 16], line[128];
+    char marker[PATH_MAX + 32], line[128];
+    snprintf(marker, sizeof marker, "%s/graded-from.txt", g.odir);
+    if (g.record.len && tg_write_atomic(marker, g.record.s, g.record.len) != 0) {
+        snprintf(why, whylen, "cannot write '%s' (%s)", marker, strerror(errno));
+        return EXIT_GRADER;
+    }
+    tg_buf_free(&g.record);
     snprintf(marker, sizeof marker, "%s/.done", g.odir);
     int ll = snprintf(line, sizeof line, "%.2f %.2f %.2f\n", *score, *max, *secs);
     if (tg_write_atomic(marker, line, (size_t)ll) != 0) {
@@ -332,6 +342,59 @@ static void collect_row(const grun *R, const gstudent *s, srow *row, int in_fini
     free(why);
 }
 
+/* Is the student named by --regrade=NAME,... (their name as shown, or their folder)? */
+static int regrade_named(const grun *R, const gstudent *s)
+{
+    if (R->regrade != 2)
+        return 0;
+    char key[700];
+    snprintf(key, sizeof key, ",%s,", s->name);
+    if (strstr(R->regrade_names, key))
+        return 1;
+    snprintf(key, sizeof key, ",%s,", s->display);
+    return s->display[0] && strstr(R->regrade_names, key) != NULL;
+}
+
+/* A finished student's grade still stands when it was computed under this class's rubric and
+ * cases and, for a student of this run, from the files intake takes from the submission now (a
+ * resubmission is graded again). why says why not. */
+static int still_fresh(grun *R, const gstudent *s, int in_run, int named, char *why, size_t whylen)
+{
+    if (R->regrade == 1 || named) {
+        snprintf(why, whylen, "graded again (--regrade)");
+        return 0;
+    }
+    char p[PATH_MAX + 200];
+    snprintf(p, sizeof p, "%s/%s/graded-from.txt", R->out, s->name);
+    char *rec = tg_read_file(p, 1 << 16, NULL);
+    if (!rec) {
+        snprintf(why, whylen, "graded by a tl-grade that kept no record of what it graded from: graded again");
+        return !in_run;    /* an earlier run's student without its submission here: kept */
+    }
+    int fresh = tg_record_same_class(rec, &R->ident);
+    if (!fresh)
+        snprintf(why, whylen, "graded under another rubric or cases: graded again");
+    if (fresh && in_run && !s->not_graded[0]) {
+        char work[PATH_MAX + 64], files[PATH_MAX + 80], err[800];
+        snprintf(work, sizeof work, "%s/work/check-%s", R->state, s->name);
+        snprintf(files, sizeof files, "%s/files", work);
+        tg_rmtree(work);
+        int found[TG_MAX_FILES];
+        tg_buf notes = {0}, now = {0};
+        int rc = tg_mkdirs(files, 0700) == 0 ? tg_intake(R->lab, s->path, work, files, 0, found, &notes, err, sizeof err)
+                                             : -1;
+        fresh = (rc == 0 || rc == 1) && tg_files_record(R, files, &R->ident, &now) == 0 &&
+                tg_record_same_files(rec, now.s ? now.s : "");
+        if (!fresh)
+            snprintf(why, whylen, "its files changed since it was graded (a resubmission): graded again");
+        tg_buf_free(&notes);
+        tg_buf_free(&now);
+        tg_rmtree(work);
+    }
+    free(rec);
+    return fresh;
+}
+
 int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret)
 {
     char p[PATH_MAX + 64];
@@ -366,6 +429,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         }
     }
     tg_student_names(st, ns);            /* stable whatever the order; never a class file's name */
+    int nrun = ns;                       /* this run's students; after them, earlier runs' (run below) */
     if (R->check)
         for (int i = 0; i < ns; ++i)
             snprintf(st[i].name, sizeof st[i].name, "working-tree");
@@ -404,30 +468,67 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         return TL_EXIT_USAGE;
     }
     /* An out dir belongs to one lab and one secret: finished results of another must never be
-     * taken for this run's. The secret is kept as a fingerprint only. */
+     * taken for this run's. The secret is kept as a fingerprint only. It also holds one rubric and
+     * one set of cases (ident.c): a change of either is refused unless --regrade grades the whole
+     * class again, so one gradebook never mixes two rubrics. */
     if (!R->check) {
-        char ident[160], idp[PATH_MAX + 32];
-        int il = snprintf(ident, sizeof ident, "lab %s secret %016llx\n", R->lab->id,
-                          (unsigned long long)tg_mix64(R->seed ^ 0x5EC2E7ull));
+        char idp[PATH_MAX + 32], rp[PATH_MAX + 32], first[160];
+        snprintf(rp, sizeof rp, "%s/rubric.tsv", R->state);
+        if (from_list && tg_is_file(rp) && tg_rubric_load(R, rp, err, sizeof err) != 0) {   /* the submit's rubric */
+            fprintf(stderr, "tl-grade: bad out dir '%s': %s\n", out, err);
+            return TL_EXIT_USAGE;
+        }
+        tg_identity(R, &R->ident);
+        tg_buf rt = {0}, ident = {0};
+        tg_identity_rubric_text(R, &rt);
+        snprintf(first, sizeof first, "lab %s secret %016llx", R->lab->id,
+                 (unsigned long long)tg_mix64(R->seed ^ 0x5EC2E7ull));
+        tg_buf_printf(&ident, "%s\nrubric %s %s%s%s\ncases %s\nkit %s\n", first, R->ident.rubric, rt.s,
+                      R->rubric_file[0] ? "; from " : "", R->rubric_file, R->ident.cases, R->ident.kit);
         snprintf(idp, sizeof idp, "%s/identity", R->state);
-        char *have = tg_read_file(idp, 256, NULL);
-        if (have && strcmp(have, ident) != 0) {
+        char *have = tg_read_file(idp, 1 << 16, NULL);
+        if (have && (strncmp(have, first, strlen(first)) != 0 || have[strlen(first)] != '\n')) {
             fprintf(stderr, "tl-grade: bad out dir '%s': it holds results of another run (%.*s), not lab %s with "
                     "this secret; use another --out, or give the same --secret\n", out, (int)strcspn(have, "\n"), have,
                     R->lab->id);
             free(have);
             return TL_EXIT_USAGE;
         }
+        if (have) {
+            const char *hr = strstr(have, "\nrubric "), *hc = strstr(have, "\ncases "), *hk = strstr(have, "\nkit ");
+            int rubric_changed = !hr || strncmp(hr + 8, R->ident.rubric, strlen(R->ident.rubric)) != 0;
+            int cases_changed = !hc || strncmp(hc + 7, R->ident.cases, strlen(R->ident.cases)) != 0;
+            if ((rubric_changed || cases_changed) && (from_list || R->regrade != 1)) {
+                fprintf(stderr, "tl-grade: out dir '%s' was graded with %s%s%s than this run's:\n"
+                        "  then: %.*s\n  now:  rubric %s %s\n", out, rubric_changed ? "another rubric" : "",
+                        rubric_changed && cases_changed ? " and " : "", cases_changed ? "other cases" : "",
+                        hr ? (int)strcspn(hr + 1, "\n") : 30, hr ? hr + 1 : "(no rubric recorded: an older tl-grade)",
+                        R->ident.rubric, rt.s);
+                fprintf(stderr, "  One gradebook holds one rubric: %s\n", from_list ?
+                        "the out dir changed after this Slurm run was submitted; submit it again" :
+                        "pass --regrade to grade every student of the class again with this one, or use another --out");
+                free(have);
+                return TL_EXIT_USAGE;
+            }
+            if (hk && strncmp(hk + 5, R->ident.kit, strlen(R->ident.kit)) != 0 && !from_list)
+                fprintf(stderr, "tl-grade: note: the kit changed since this class was graded (then %.*s, now %s); the "
+                        "students graded in this run are graded by this one (each result records its kit)\n",
+                        (int)strcspn(hk + 5, "\n"), hk + 5, R->ident.kit);
+        }
         int had = have != NULL;
         free(have);
+        tg_buf_free(&rt);
         if (from_list && !had) {      /* a Slurm job checks the identity the submit wrote */
             fprintf(stderr, "tl-grade: bad out dir '%s': no %s (submit the run with --slurm)\n", out, idp);
             return TL_EXIT_USAGE;
         }
-        if (!from_list && tg_write_atomic(idp, ident, (size_t)il) != 0) {
-            fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s (%s)\n", out, idp, strerror(errno));
+        if (!from_list && (tg_write_atomic(idp, ident.s, ident.len) != 0 ||
+                           (R->rubric_file[0] ? tg_copy_file(R->rubric_file, rp, err, sizeof err) != 0 :
+                                                (unlink(rp) != 0 && errno != ENOENT)))) {
+            fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s or %s (%s)\n", out, idp, rp, strerror(errno));
             return TL_EXIT_USAGE;
         }
+        tg_buf_free(&ident);
         if (R->slurm && secret) {      /* the tasks read the seed here: DIR/.state is 0700, the seed 0600 */
             char sp[PATH_MAX + 32], line[64];
             int n = snprintf(line, sizeof line, "%llu\n", (unsigned long long)R->seed);
@@ -450,6 +551,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 return TL_EXIT_USAGE;
             }
             tg_student_names(st, ns);
+            nrun = ns;
             free(rows);
             rows = calloc((size_t)ns + 1, sizeof *rows);
             tg_buf md = {0};
@@ -468,6 +570,32 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             tg_write_atomic(p, md.s ? md.s : "", md.len);
             tg_buf_free(&md);
             tg_buf_free(&rep);
+        }
+        /* The class is the out dir: the students an earlier run graded here stay in it (their
+         * results, their rows), after this run's; a student given again is this run's. */
+        if (!from_list) {
+            gstudent *old = NULL;
+            int nold = 0;
+            char e2[400];
+            if (tg_students_load(R->out, &old, &nold, e2, sizeof e2) == 0 && nold > 0) {
+                gstudent *all = realloc(st, (size_t)(ns + nold + 1) * sizeof *st);
+                srow *rall = realloc(rows, (size_t)(ns + nold + 1) * sizeof *rows);
+                if (all)
+                    st = all;
+                if (rall)
+                    rows = rall;
+                for (int k = 0; all && rall && k < nold; ++k) {
+                    int dup = 0;
+                    for (int j = 0; j < nrun && !dup; ++j)
+                        dup = strcmp(st[j].name, old[k].name) == 0;
+                    if (!dup) {
+                        st[ns] = old[k];
+                        memset(&rows[ns], 0, sizeof rows[ns]);
+                        ++ns;
+                    }
+                }
+            }
+            free(old);
         }
         if (!from_list && tg_students_write(R, st, ns) != 0) {
             fprintf(stderr, "tl-grade: bad out dir '%s': cannot write the student list (%s)\n", out, strerror(errno));
@@ -672,21 +800,35 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     while (finished < ntodo) {
         while (running < R->jobs && next < ntodo) {
             int i = todo[next++];
-            char marker[PATH_MAX + 160];
+            char marker[PATH_MAX + 160], why_again[700] = "";
             snprintf(marker, sizeof marker, "%s/%s/.done", R->out, st[i].name);
             char *m = R->check ? NULL : tg_read_file(marker, 256, NULL);
-            if (m && sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3) {
+            int named = regrade_named(R, &st[i]);
+            if (m && sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3 &&
+                (R->slurm_task || still_fresh(R, &st[i], i < nrun, named, why_again, sizeof why_again))) {
                 rows[i].done = 1;
                 ++finished;
                 char what[PATH_MAX + 400];
-                snprintf(what, sizeof what, "%g/%g (graded earlier; delete %s/%s to grade again)", rows[i].score,
-                         rows[i].max, R->out, st[i].name);
+                snprintf(what, sizeof what, "%g/%g (graded earlier from the same files, rubric and cases; "
+                         "--regrade=NAME grades it again)", rows[i].score, rows[i].max);
                 if (prog)
                     tg_progress_done(prog, -1, st[i].name, 2, what);
                 free(m);
                 continue;
             }
             free(m);
+            if (!R->check && i >= nrun && !R->slurm_task && R->regrade != 1 && !named) {
+                /* an earlier run's student not graded then: kept with its reason (grade it with
+                 * its submission given again, or --regrade) */
+                collect_row(R, &st[i], &rows[i], 0);
+                ++finished;
+                if (prog)
+                    tg_progress_done(prog, -1, st[i].name, 1, rows[i].why);
+                continue;
+            }
+            if (why_again[0])
+                fprintf(stderr, "tl-grade: %s: %s\n", st[i].display[0] ? st[i].display : st[i].name, why_again);
+            unlink(marker);            /* graded again: until it is, it is not graded */
             char od[PATH_MAX + 160];
             snprintf(od, sizeof od, "%s/%s", R->out, st[i].name);
             if (R->check)

@@ -74,7 +74,14 @@ static int usage(FILE *out, int code)
             "  --name-pattern RE --from canvas|moodle: map file names to students with RE instead, a PCRE2\n"
             "                    regular expression with named groups: sid, name, email (who), file (the\n"
             "                    student's own file name), late\n"
+            "  --rubric FILE     grade with this rubric (points per test, hidden-size count) instead of the\n"
+            "                    lab table's; --print-rubric NN writes the table's as a file to edit\n"
+            "  --regrade[=NAMES] grade again: the whole class in DIR (needed after a rubric or cases change),\n"
+            "                    or the students named (comma-separated, as in gradebook.csv, or folders)\n"
+            "  --print-rubric NN print lab NN's rubric as a --rubric file, and exit\n"
             "  --status DIR      where the run writing DIR stands: graded, not graded, to go, its Slurm jobs\n"
+            );
+    fprintf(out,
             "  --gpu-archs LIST  GPU labs: compute capabilities each submission is compiled for (e.g. 90;\n"
             "                    default: this machine's GPU from nvidia-smi, 90 when grading emulated,\n"
             "                    else the kit's default)\n"
@@ -121,6 +128,8 @@ int main(int argc, char **argv)
         {"slurm-task", required_argument, NULL, 1006}, {"slurm-finish", no_argument, NULL, 1007},
         {"status", required_argument, NULL, 1008},
         {"from", required_argument, NULL, 1009},     {"name-pattern", required_argument, NULL, 1010},
+        {"rubric", required_argument, NULL, 1011},   {"regrade", optional_argument, NULL, 1012},
+        {"print-rubric", required_argument, NULL, 1013},
         {"unsafe-no-sandbox", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
@@ -250,6 +259,34 @@ int main(int argc, char **argv)
             snprintf(R.from_kind, sizeof R.from_kind, "%s", optarg);
             snprintf(R.from_source, sizeof R.from_source, "%s", argv[optind++]);
             break;
+        case 1011:
+            if (!*optarg || strlen(optarg) >= sizeof R.rubric_file) {
+                fprintf(stderr, "tl-grade: --rubric: give a rubric file (tl-grade --print-rubric NN writes one)\n");
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.rubric_file, sizeof R.rubric_file, "%s", optarg);
+            break;
+        case 1012:               /* --regrade: the class; --regrade=NAME,NAME: those students */
+            if (!optarg) {
+                R.regrade = 1;
+            } else if (!*optarg || strlen(optarg) + 3 >= sizeof R.regrade_names || strchr(optarg, '\n')) {
+                fprintf(stderr, "tl-grade: --regrade=NAME,...: give the students' names (as in gradebook.csv) or "
+                        "folders, separated by commas; --regrade alone grades the whole class again\n");
+                return TL_EXIT_USAGE;
+            } else {
+                R.regrade = R.regrade == 1 ? 1 : 2;
+                snprintf(R.regrade_names, sizeof R.regrade_names, ",%s,", optarg);
+            }
+            break;
+        case 1013: {
+            const tg_lab *L = tg_lab_find(optarg);
+            if (!L) {
+                fprintf(stderr, "tl-grade: --print-rubric: unknown lab '%s'\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            tg_rubric_print(L, stdout);
+            return 0;
+        }
         case 1010:
             if (!*optarg || strlen(optarg) >= sizeof R.name_pattern) {
                 fprintf(stderr, "tl-grade: --name-pattern: give a regular expression (PCRE2) with named groups, "
@@ -281,6 +318,17 @@ int main(int argc, char **argv)
     if (!out) {
         fprintf(stderr, "tl-grade: give the results folder with --out DIR\n");
         return TL_EXIT_USAGE;
+    }
+    if (R.rubric_file[0]) {          /* the instructor's rubric laid over the table's (ident.c) */
+        char err[2000];
+        if (R.check) {
+            fprintf(stderr, "tl-grade: --rubric grades a class; kit check uses the kit's rubric\n");
+            return TL_EXIT_USAGE;
+        }
+        if (tg_rubric_load(&R, R.rubric_file, err, sizeof err) != 0) {
+            fprintf(stderr, "tl-grade: %s\n", err);
+            return TL_EXIT_USAGE;
+        }
     }
     int prebuilt = R.prebuilt[0] || R.build_log[0];
     if (prebuilt && (!R.check || optind < argc || (R.prebuilt[0] && R.build_log[0]))) {

@@ -229,3 +229,65 @@ Test(term, a_bad_export_or_pattern_is_a_usage_error_that_names_the_fix, .timeout
     cr_assert_eq(grade("usage", "--from blackboard empty"), 2);
     cr_assert_eq(grade("usage", "--from canvas empty extra_submission"), 2);
 }
+
+Test(term, a_rerun_regrades_a_resubmission_refuses_a_new_rubric_and_keeps_the_whole_class, .timeout = LIMIT)
+{
+    fresh("rerun");
+    cr_assert_eq(sh("cd '%s/rerun' && mkdir -p in/ada in/bob in/cy && cp '%s' in/ada/gmm.c && cp '%s' in/bob/gmm.c && "
+                    "cp '%s' in/cy/gmm.c", WORK, SOL, WRONG, SHORT), 0);
+    cr_assert_eq(grade("rerun", "in/ada in/bob"), 0);
+    char *csv = text_of("rerun", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nbob,40.00,60.00"), "%s", csv);
+    free(csv);
+    char *gf = text_of("rerun", "out/bob/graded-from.txt");
+    cr_assert(strstr(gf, "rubric ") && strstr(gf, "cases ") && strstr(gf, "kit ") && strstr(gf, "file gmm.c sha256:"),
+              "%s", gf);
+    free(gf);
+    /* bob resubmits the solution: his files changed, he is graded again; ada is kept */
+    cr_assert_eq(sh("cp '%s' '%s/rerun/in/bob/gmm.c'", SOL, WORK), 0);
+    cr_assert_eq(grade("rerun", "in/ada in/bob"), 0);
+    char *log = text_of("rerun", "run.log");
+    cr_assert(strstr(log, "bob: its files changed since it was graded (a resubmission): graded again"), "%s", log);
+    cr_assert(strstr(log, "ada ... 60/60 (graded earlier from the same files"), "%s", log);
+    free(log);
+    csv = text_of("rerun", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nbob,60.00,60.00"), "the resubmission kept its old grade:\n%s", csv);
+    free(csv);
+    /* a late student graded alone into the class's out dir: the class keeps everyone */
+    cr_assert_eq(grade("rerun", "in/cy"), 0);
+    csv = text_of("rerun", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nada,60.00,60.00") && strstr(csv, "\nbob,60.00,60.00") && strstr(csv, "\ncy,40.00,60.00"),
+              "the gradebook lost the class:\n%s", csv);
+    free(csv);
+    cr_assert_eq(sh("cd '%s/rerun' && '%s' --status out > status.txt 2>&1", WORK, TG), 0);
+    char *status = text_of("rerun", "status.txt");
+    cr_assert(strstr(status, "3 of 3 graded"), "%s", status);
+    free(status);
+    /* a new rubric (points and hidden sizes changed in a file, no rebuild) is refused without --regrade */
+    cr_assert_eq(sh("cd '%s/rerun' && '%s' --print-rubric 01 | sed 's/^20\\tGMM_CPU (cpu_ijk), public sizes/30\\t"
+                    "GMM_CPU (cpu_ijk), public sizes/; s/^hidden_count\\t4/hidden_count\\t6/' > r.tsv && "
+                    "grep -q '^30' r.tsv", WORK, TG), 0);
+    cr_assert_eq(grade("rerun", "--rubric r.tsv in/cy"), 2);
+    log = text_of("rerun", "run.log");
+    cr_assert(strstr(log, "graded with another rubric") && strstr(log, "pass --regrade"), "%s", log);
+    free(log);
+    cr_assert_eq(grade("rerun", "--rubric r.tsv --regrade in/cy"), 0);
+    csv = text_of("rerun", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nada,70.00,70.00") && strstr(csv, "\nbob,70.00,70.00") && strstr(csv, "\ncy,40.00,70.00"),
+              "one rubric for the whole class after --regrade:\n%s", csv);
+    free(csv);
+    char *md = text_of("rerun", "out/summary.md");
+    cr_assert(strstr(md, "from r.tsv") && strstr(md, "GMM_CPU (cpu_ijk), public sizes = 30") && strstr(md, "hidden 6"),
+              "the summary does not show the rubric:\n%.1500s", md);
+    free(md);
+    /* --regrade=NAME: only that student; a rubric with an unknown test is refused with its line */
+    cr_assert_eq(grade("rerun", "--rubric r.tsv --regrade=bob in/cy"), 0);
+    log = text_of("rerun", "run.log");
+    cr_assert(strstr(log, "bob: graded again (--regrade)") && !strstr(log, "ada: graded again"), "%s", log);
+    free(log);
+    cr_assert_eq(sh("cd '%s/rerun' && printf 'lab\\t01\\n5\\tno such test\\n' > bad.tsv", WORK), 0);
+    cr_assert_eq(grade("rerun", "--rubric bad.tsv in/cy"), 2);
+    log = text_of("rerun", "run.log");
+    cr_assert(strstr(log, "bad.tsv' line 2: lab 01 has no test 'no such test'; its tests are:"), "%s", log);
+    free(log);
+}
