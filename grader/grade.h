@@ -133,6 +133,17 @@ typedef struct grun {
     int      max_parallel;            /* --max-parallel N: tasks running at once (0: no limit)     */
     int      per_task;                /* --per-task N: students graded by one array task (>= 1)    */
     int      cpus_per_task;           /* --cpus-per-task N (0: the cluster's default)              */
+    char     slurm_time[32];          /* --time: a task's time limit ("" from the lab table: slurm.c) */
+    char     slurm_mem[32];           /* --mem: a task's memory ("" from the sandbox's limits)       */
+    char     account[128];            /* --account A ("" the user's default)                       */
+    char     gres[128];               /* --gres gpu:1 or gpu:h100:1 ("" none; or --gpus-per-task)   */
+    /* Due dates (late.c): --due, --grace, --late-penalty, --late-cap, --extensions. */
+    long long due_epoch;              /* 0: no due date                                             */
+    char     due_text[64];
+    int      grace_min;
+    double   late_per_day, late_cap;  /* percent of the score per day late (or part of one); at most */
+    char     extensions[PATH_MAX];
+    tg_buf   ext_rows;                /* "WHO\tDUE_EPOCH\n" per extension                          */
     /* Intake of a course's export (lms.c): --from KIND SOURCE [--name-pattern RE]. */
     char     from_kind[16];           /* "gradescope", "canvas", "moodle" ("" folders and archives given) */
     char     from_source[PATH_MAX];
@@ -142,6 +153,8 @@ typedef struct grun {
     int      regrade;                 /* --regrade: 1 every student of the class, 2 those named    */
     char     regrade_names[4096];     /* --regrade=NAME,...: ",NAME,NAME," (display or folder names) */
     tg_identity_t ident;              /* this run's identity                                        */
+    int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
+    char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -152,6 +165,7 @@ typedef struct gstudent {
     char email[256], sid[128];
     char submitted_at[64];   /* the LMS's time of the submission, as it wrote it ("" unknown)       */
     char from[16];           /* "gradescope", "canvas", "moodle" ("" a folder or archive given)      */
+    char time_from[8];       /* "file": submitted_at is the file's own time (late.c); "" the LMS's  */
     char lms_note[600];      /* what intake of the export says of this student (a superseded one)  */
     char not_graded[800];    /* the export itself leaves this student ungradable: why ("" graded)  */
 } gstudent;
@@ -358,6 +372,27 @@ void tg_identity_rubric_text(const grun *R, tg_buf *b);
 int  tg_files_record(const grun *R, const char *files_dir, const tg_identity_t *id, tg_buf *out);
 int  tg_record_same_files(const char *a, const char *b);
 int  tg_record_same_class(const char *rec, const tg_identity_t *id);
+
+/* exports.c: after every class run, the out dir's students joined to the roster (DIR/roster.md)
+ * and the grades as Canvas and Gradescope read them (DIR/canvas.csv, DIR/gradescope.csv). */
+void tg_write_exports(grun *R, const gstudent *st, const srow *rows, int ns);
+/* The roster read as the exports read it: 0 (*n its students), or -1 with err naming the fix. */
+int  tg_roster_check(const char *path, int *n, char *err, size_t errlen);
+
+/* late.c: submission times, due dates, the late policy and extensions. */
+typedef struct tg_late {
+    long long due, when;     /* the student's due date (an extension's), the submission's time     */
+    int       days, extended, unknown;
+    double    percent;       /* the penalty                                                          */
+} tg_late;
+/* The file's own time when the export gave none (an archive's, a folder's newest file's). */
+void   tg_submission_time(gstudent *s);
+/* --extensions read (after --due): 0, or -1 with err naming the line. */
+int    tg_late_load(grun *R, char *err, size_t errlen);
+/* The fraction of the score the student loses (0 on time, or no --due); why gets the words. */
+double tg_late_penalty(const grun *R, const gstudent *s, tg_buf *why, tg_late *out);
+/* The late policy as words for the class's rubric ("" without --due). */
+void   tg_late_text(const grun *R, tg_buf *b);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);

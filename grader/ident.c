@@ -252,11 +252,18 @@ static void rubric_text(const tg_lab *L, tg_buf *b)
         tg_buf_printf(b, "; %s = %g", L->tests[i].name, L->tests[i].points);
 }
 
+/* The rubric with the late policy (late.c): both decide the grades. */
+static void grading_text(const grun *R, tg_buf *b)
+{
+    rubric_text(R->lab, b);
+    tg_late_text(R, b);
+}
+
 void tg_identity(const grun *R, tg_identity_t *id)
 {
     memset(id, 0, sizeof *id);
     tg_buf b = {0};
-    rubric_text(R->lab, &b);
+    grading_text(R, &b);
     tg_sha256_hex(b.s, b.len, id->rubric);
     id->rubric[16] = '\0';
     tg_buf_free(&b);
@@ -288,7 +295,7 @@ void tg_identity(const grun *R, tg_identity_t *id)
 
 void tg_identity_rubric_text(const grun *R, tg_buf *b)
 {
-    rubric_text(R->lab, b);
+    grading_text(R, b);
 }
 
 /* ------------------------------------------------------------ one student's record */

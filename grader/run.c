@@ -183,6 +183,20 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             snprintf(why, whylen, "cannot hash the files taken into %s (%s)", g.files, strerror(errno));
             return EXIT_GRADER;
         }
+        if (!R->check) {           /* exactly what was graded, kept for disputes: DIR/<student>/graded-files/ */
+            char kd[PATH_MAX + 40];
+            snprintf(kd, sizeof kd, "%s/graded-files", g.odir);
+            tg_rmtree(kd);
+            for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+                char from[PATH_MAX + 300], to[PATH_MAX + 300];
+                snprintf(from, sizeof from, "%s/%s", g.files, R->lab->files[i]);
+                snprintf(to, sizeof to, "%s/%s", kd, R->lab->files[i]);
+                if (tg_is_file(from) && (tg_mkdirs(kd, 0755) != 0 || tg_copy_file(from, to, err, sizeof err) != 0)) {
+                    snprintf(why, whylen, "cannot keep a copy of the graded files in %s: %s", kd, err);
+                    return EXIT_GRADER;
+                }
+            }
+        }
     }
     tres tr[TG_MAX_TESTS];
     memset(tr, 0, sizeof tr);
@@ -242,6 +256,34 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         for (int i = 0; i < nt; ++i)
             if (g.built && tr[i].t->kind == TG_POLICY)
                 tg_judge_policy(R, &g, &tr[i]);
+    }
+    /* Nothing earns points for no work (a policy test passes on an empty file): student files
+     * that are empty (whitespace only) or the kit's skeleton unchanged score 0 everywhere. */
+    if (!R->check && !R->prebuilt[0] && !R->build_log[0] && g.built && !g.refused[0] && g.files[0]) {
+        int nowork = 1;
+        for (int i = 0; nowork && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+            char fp[PATH_MAX + 300], kp[PATH_MAX + 300];
+            snprintf(fp, sizeof fp, "%s/%s", g.files, R->lab->files[i]);
+            snprintf(kp, sizeof kp, "%s/labs/%s/%s", R->pristine, R->lab->dir, R->lab->files[i]);
+            size_t fl = 0, kl = 0;
+            char *ft = tg_read_file(fp, TG_FILE_MAX + 1, &fl), *kt = tg_read_file(kp, TG_FILE_MAX + 1, &kl);
+            int blank = ft != NULL;
+            for (size_t k = 0; blank && k < fl; ++k)
+                blank = isspace((unsigned char)ft[k]);
+            nowork = ft && (blank || (kt && fl == kl && memcmp(ft, kt, fl) == 0));
+            free(ft);
+            free(kt);
+        }
+        for (int i = 0; nowork && i < nt; ++i)
+            if (tr[i].graded && tr[i].score > 0) {
+                tr[i].score = 0;
+                tr[i].passed = 0;
+                tg_buf_printf(&tr[i].out, "no work handed in (the student files are empty or the kit's skeleton "
+                              "unchanged): nothing earns points\n");
+            }
+        if (nowork)
+            tg_buf_printf(&g.notes, "no work handed in: the student files are empty or the kit's skeleton unchanged; "
+                          "no test earns points\n");
     }
     *secs = (tl_now_ms() - t0) / 1000.0;
     tg_stage("report");
@@ -529,6 +571,22 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             return TL_EXIT_USAGE;
         }
         tg_buf_free(&ident);
+        if (R->extensions[0] && !from_list) {      /* kept beside the seed: Slurm's tasks read it there */
+            char ex[PATH_MAX + 32];
+            snprintf(ex, sizeof ex, "%s/extensions.csv", R->state);
+            if (strcmp(R->extensions, ex) != 0 && tg_copy_file(R->extensions, ex, err, sizeof err) != 0) {
+                fprintf(stderr, "tl-grade: --extensions: %s\n", err);
+                return TL_EXIT_USAGE;
+            }
+        }
+        if (R->roster[0] && !from_list) {          /* kept: later runs and Slurm's last job export with it */
+            char ro[PATH_MAX + 32];
+            snprintf(ro, sizeof ro, "%s/roster.csv", R->state);
+            if (tg_copy_file(R->roster, ro, err, sizeof err) != 0) {
+                fprintf(stderr, "tl-grade: --roster: %s\n", err);
+                return TL_EXIT_USAGE;
+            }
+        }
         if (R->slurm && secret) {      /* the tasks read the seed here: DIR/.state is 0700, the seed 0600 */
             char sp[PATH_MAX + 32], line[64];
             int n = snprintf(line, sizeof line, "%llu\n", (unsigned long long)R->seed);
@@ -597,6 +655,8 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             }
             free(old);
         }
+        for (int i = 0; i < nrun && !from_list; ++i)
+            tg_submission_time(&st[i]);          /* late.c: the file's own time where the export gave none */
         if (!from_list && tg_students_write(R, st, ns) != 0) {
             fprintf(stderr, "tl-grade: bad out dir '%s': cannot write the student list (%s)\n", out, strerror(errno));
             return TL_EXIT_USAGE;

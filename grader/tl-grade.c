@@ -18,6 +18,7 @@
  * correctness tests pass), 1 check mode: a test failed, 2 usage, 3 a grader-side problem,
  * 77 check mode: nothing could be run (no GPU, no emulation). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -66,6 +67,10 @@ static int usage(FILE *out, int code)
             "  --max-parallel N  --slurm: tasks running at once (default: as many as Slurm allows)\n"
             "  --per-task N      --slurm: students graded by one task, one after another (default 1)\n"
             "  --cpus-per-task N --slurm: cores each task asks for; its students are graded N at once\n"
+            "  --time T          --slurm: each task's time limit (default: from the lab's case limits)\n"
+            "  --mem M           --slurm: each task's memory, e.g. 8G (default: from the sandbox's limits)\n"
+            "  --account A       --slurm: the account charged\n"
+            "  --gres G          --slurm: generic resources per task, e.g. gpu:1 or gpu:h100:1\n"
             "  --from KIND EXPORT  grade a course's download instead of SUBMISSION...: gradescope (the\n"
             "                    \"Export Submissions\" zip or folder; students by name, email and SID from\n"
             "                    submission_metadata.yml, the latest submission of each), canvas or moodle\n"
@@ -79,6 +84,15 @@ static int usage(FILE *out, int code)
             "  --regrade[=NAMES] grade again: the whole class in DIR (needed after a rubric or cases change),\n"
             "                    or the students named (comma-separated, as in gradebook.csv, or folders)\n"
             "  --print-rubric NN print lab NN's rubric as a --rubric file, and exit\n"
+            "  --roster FILE     join the students to the course's roster (CSV: name, email, sid): DIR/roster.md\n"
+            "                    lists who has no submission and who is not on it; DIR/canvas.csv and\n"
+            "                    DIR/gradescope.csv hold a row per roster student (kept for later runs)\n"
+            "  --due DATE        the due date (2026-11-21T23:59-08:00); with --late-penalty P (percent of\n"
+            "                    the score per day late or part of one), --late-cap C (percent, default 100),\n"
+            "                    --grace MINUTES, --extensions FILE (CSV: sid, email or name; due or days).\n"
+            "                    Submission times: the export's, else the file's own\n"
+            "  --rescale         tests that cannot be graded here (speed without a GPU) scale the others up\n"
+            "                    to the full points, in every report (default: they count 0 and are named)\n"
             "  --status DIR      where the run writing DIR stands: graded, not graded, to go, its Slurm jobs\n"
             );
     fprintf(out,
@@ -129,7 +143,13 @@ int main(int argc, char **argv)
         {"status", required_argument, NULL, 1008},
         {"from", required_argument, NULL, 1009},     {"name-pattern", required_argument, NULL, 1010},
         {"rubric", required_argument, NULL, 1011},   {"regrade", optional_argument, NULL, 1012},
-        {"print-rubric", required_argument, NULL, 1013},
+        {"print-rubric", required_argument, NULL, 1013}, {"rescale", no_argument, NULL, 1014},
+        {"roster", required_argument, NULL, 1015},
+        {"time", required_argument, NULL, 1016},     {"mem", required_argument, NULL, 1017},
+        {"account", required_argument, NULL, 1018},  {"gres", required_argument, NULL, 1019},
+        {"due", required_argument, NULL, 1020},      {"grace", required_argument, NULL, 1021},
+        {"late-penalty", required_argument, NULL, 1022}, {"late-cap", required_argument, NULL, 1023},
+        {"extensions", required_argument, NULL, 1024},
         {"unsafe-no-sandbox", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
     const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
@@ -278,6 +298,82 @@ int main(int argc, char **argv)
                 snprintf(R.regrade_names, sizeof R.regrade_names, ",%s,", optarg);
             }
             break;
+        case 1014: R.rescale = 1; break;
+        case 1020:
+            if (tg_parse_time(optarg, &R.due_epoch) != 0 || strlen(optarg) >= sizeof R.due_text || !R.due_epoch) {
+                fprintf(stderr, "tl-grade: --due '%s': give a date and time with its offset, e.g. 2026-11-21T23:59-08:00 "
+                        "or '2026-11-22 07:59 UTC' (a time without an offset is taken as UTC)\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.due_text, sizeof R.due_text, "%s", optarg);
+            break;
+        case 1021: case 1022: case 1023: {
+            char *end;
+            double d = strtod(optarg, &end);
+            double hi = c == 1021 ? 100000 : 100;
+            if (end == optarg || *end || !(d >= 0 && d <= hi)) {
+                fprintf(stderr, "tl-grade: %s '%s': give a number from 0 to %g (%s)\n",
+                        c == 1021 ? "--grace" : c == 1022 ? "--late-penalty" : "--late-cap", optarg, hi,
+                        c == 1021 ? "minutes" : "percent of the score");
+                return TL_EXIT_USAGE;
+            }
+            if (c == 1021)
+                R.grace_min = (int)d;
+            else if (c == 1022)
+                R.late_per_day = d;
+            else
+                R.late_cap = d + 1000;     /* (marked as given; 1000 taken off below) */
+            break;
+        }
+        case 1024:
+            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof R.extensions) {
+                fprintf(stderr, "tl-grade: --extensions '%s': no such file (CSV: sid, email or name, and due or days)\n",
+                        optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.extensions, sizeof R.extensions, "%s", optarg);
+            break;
+        case 1016: case 1017: case 1018: case 1019: {   /* Slurm: written as #SBATCH lines (slurm.c) */
+            static const char *const what[] = {
+                "--time: a Slurm time limit (MINUTES, HH:MM:SS or D-HH:MM)",
+                "--mem: a Slurm memory size (a number with K, M, G or T)",
+                "--account: the Slurm account's name (letters, digits, - _ .)",
+                "--gres: a Slurm GRES such as gpu:1 or gpu:h100:1"};
+            static const char *const ok[] = {"0123456789:-", "0123456789KMGTkmgt",
+                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
+                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:,"};
+            char *dst[] = {R.slurm_time, R.slurm_mem, R.account, R.gres};
+            size_t len[] = {sizeof R.slurm_time, sizeof R.slurm_mem, sizeof R.account, sizeof R.gres};
+            int k = c - 1016;
+            size_t n = strlen(optarg);
+            int good = n && n < len[k] && strspn(optarg, ok[k]) == n && (k >= 2 || isdigit((unsigned char)optarg[0]));
+            if (good && k == 1)          /* digits, then at most one unit letter at the end */
+                good = strspn(optarg, "0123456789") >= n - 1;
+            if (good && k == 3)
+                good = strchr(optarg, ':') != NULL;
+            if (!good) {
+                fprintf(stderr, "tl-grade: '%s' is not %s\n", optarg, what[k]);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(dst[k], len[k], "%s", optarg);
+            break;
+        }
+        case 1015:
+            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof R.roster) {
+                fprintf(stderr, "tl-grade: --roster '%s': no such file; give the course's roster as CSV (name,email,sid)\n",
+                        optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.roster, sizeof R.roster, "%s", optarg);
+            {
+                char err[700];
+                int n;
+                if (tg_roster_check(R.roster, &n, err, sizeof err) != 0) {
+                    fprintf(stderr, "tl-grade: %s\n", err);
+                    return TL_EXIT_USAGE;
+                }
+            }
+            break;
         case 1013: {
             const tg_lab *L = tg_lab_find(optarg);
             if (!L) {
@@ -319,6 +415,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "tl-grade: give the results folder with --out DIR\n");
         return TL_EXIT_USAGE;
     }
+    if (!R.due_epoch && (R.grace_min || R.late_per_day > 0 || R.late_cap > 0 || R.extensions[0])) {
+        fprintf(stderr, "tl-grade: --grace, --late-penalty, --late-cap and --extensions go with --due DATE\n");
+        return TL_EXIT_USAGE;
+    }
+    R.late_cap = R.late_cap > 0 ? R.late_cap - 1000 : 100;   /* default: up to the whole score */
+    if (R.due_epoch) {
+        char err[1200];
+        if (tg_late_load(&R, err, sizeof err) != 0) {
+            fprintf(stderr, "tl-grade: %s\n", err);
+            return TL_EXIT_USAGE;
+        }
+    }
     if (R.rubric_file[0]) {          /* the instructor's rubric laid over the table's (ident.c) */
         char err[2000];
         if (R.check) {
@@ -341,9 +449,10 @@ int main(int argc, char **argv)
                 "jobs' own and take no submissions; none goes with --check\n");
         return usage(stderr, TL_EXIT_USAGE);
     }
-    if (!R.slurm && (R.partition[0] || R.gpus_per_task || R.max_parallel || R.per_task || R.cpus_per_task)) {
-        fprintf(stderr, "tl-grade: --partition, --gpus-per-task, --max-parallel, --per-task and --cpus-per-task go "
-                "with --slurm\n");
+    if (!R.slurm && (R.partition[0] || R.gpus_per_task || R.max_parallel || R.per_task || R.cpus_per_task ||
+                     R.slurm_time[0] || R.slurm_mem[0] || R.account[0] || R.gres[0])) {
+        fprintf(stderr, "tl-grade: --partition, --gpus-per-task, --gres, --time, --mem, --account, --max-parallel, "
+                "--per-task and --cpus-per-task go with --slurm\n");
         return TL_EXIT_USAGE;
     }
     if (slurm_job)

@@ -342,20 +342,31 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
     }
     double sc, mx;
     tg_write_reports(&R, &g, tr, nt, 1.0, &sc, &mx);
-    cr_assert_eq(mx, total - skipped);
+    cr_assert_eq(mx, total, "one maximum: every test's points");
+    cr_assert_eq(sc, total - skipped, "the test not graded here counts 0, never rescaled unasked");
     char p[256];
     snprintf(p, sizeof p, "%s/results.json", top);
     char *text = tg_read_file(p, 1 << 22, NULL);
     cJSON *js = cJSON_Parse(text);
     cr_assert(js, "no results.json");
     const cJSON *tl = cJSON_GetObjectItemCaseSensitive(js, "tilelab");
-    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total,
-                 "every graded point, scaled to the lab's %g", total);
-    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "points")->valuedouble, total);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total - skipped,
+                 "the same score as the gradebook's");
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "max")->valuedouble, total);
     cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "graded_score")->valuedouble, total - skipped);
     const char *out = cJSON_GetObjectItemCaseSensitive(js, "output")->valuestring;
-    cr_assert(strstr(out, "not graded here: ") && strstr(out, R.lab->tests[0].name) && strstr(out, "for Gradescope (out of"),
+    cr_assert(strstr(out, "not graded here: ") && strstr(out, R.lab->tests[0].name) && strstr(out, "counted as 0"),
               "%s", out);
+    cJSON_Delete(js);
+    free(text);
+    R.rescale = 1;                 /* asked: rescaled, and then everywhere */
+    tg_write_reports(&R, &g, tr, nt, 1.0, &sc, &mx);
+    cr_assert_eq(mx, total);
+    cr_assert_eq(sc, total, "every graded point, rescaled to the lab's %g", total);
+    text = tg_read_file(p, 1 << 22, NULL);
+    js = cJSON_Parse(text);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total);
+    cr_assert(strstr(cJSON_GetObjectItemCaseSensitive(js, "output")->valuestring, "rescaled (--rescale)"));
     cJSON_Delete(js);
     free(text);
     for (int i = 0; i < nt; ++i)

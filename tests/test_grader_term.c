@@ -57,6 +57,15 @@ static const char *row_of(const char *csv, const char *who)
     return row;
 }
 
+/* The student's row has no score and says "not graded: WHY" in its status column. */
+static int not_graded_row(const char *csv, const char *who)
+{
+    char pre[300];
+    const char *row = row_of(csv, who);
+    snprintf(pre, sizeof pre, "%s,,", who);
+    return strncmp(row, pre, strlen(pre)) == 0 && strstr(row, "not graded: ") != NULL;
+}
+
 /* results.json of the student whose folder starts with prefix. */
 static cJSON *results_with(const char *name, const char *prefix)
 {
@@ -82,7 +91,7 @@ Test(term, a_gradescope_export_zip_names_every_student_and_grades_the_latest_sub
                     "mkdir -p submission_81005/labs/01-cpu-baseline && cp '%s' submission_81005/labs/01-cpu-baseline/ && "
                     "cp '%s' submission_99999/ && cd .. && zip -qr export.zip assignment_4242_export && "
                     "rm -rf assignment_4242_export", x, TL_SOURCE_ROOT, x, x, SHORT, WRONG, SOL, SOL, SOL, SOL), 0);
-    int rc = grade("gs", "--from gradescope export.zip");
+    int rc = grade("gs", "--roster '" TL_SOURCE_ROOT "/tests/term/roster.csv' --from gradescope export.zip");
     char *log = text_of("gs", "run.log");
     cr_assert_eq(rc, 3, "one student is not graded (no folder): exit 3, not %d\n%s", rc, log);
     char *csv = text_of("gs", "out/gradebook.csv");
@@ -92,9 +101,9 @@ Test(term, a_gradescope_export_zip_names_every_student_and_grades_the_latest_sub
     cr_assert(strncmp(row_of(csv, "Grace Hopper"), "Grace Hopper,60.00,60.00", 24) == 0, "%s", csv);
     cr_assert(strncmp(row_of(csv, "Alan Turing"), "Alan Turing,60.00,60.00", 23) == 0, "%s", csv);
     cr_assert(strncmp(row_of(csv, "Charles Babbage"), "Charles Babbage,40.00,60.00", 27) == 0, "%s", csv);
-    cr_assert(strncmp(row_of(csv, "Kurt Gödel"), "Kurt Gödel,not graded", 22) == 0, "%s", csv);
-    cr_assert(!strstr(csv, "submission_"), "a student named after the export's folder:\n%s", csv);
-    cr_assert(!strstr(csv, "metadata"), "the metadata file graded as a student:\n%s", csv);
+    cr_assert(not_graded_row(csv, "Kurt Gödel"), "%s", csv);
+    cr_assert(!strstr(csv, "\nsubmission_"), "a student named after the export's folder:\n%s", csv);
+    cr_assert(!strstr(csv, "\nsubmission_metadata"), "the metadata file graded as a student:\n%s", csv);
     char *intake = text_of("gs", "out/intake.md");
     cr_assert(strstr(intake, "'submission_99999' is in the export but not in submission_metadata.yml"), "%s", intake);
     cr_assert(strstr(intake, "submission_81001 (2026-11-20 21:14:03.482115000 -08:00) superseded by submission_81004"),
@@ -110,6 +119,18 @@ Test(term, a_gradescope_export_zip_names_every_student_and_grades_the_latest_sub
     cr_assert(strstr(output_of(js), "took gmm (1).c as gmm.c: the only file named like it"), "%s", output_of(js));
     cr_assert(!strstr(output_of(js), "ignored"), "the taken file is listed as ignored: %s", output_of(js));
     cJSON_Delete(js);
+    /* the roster join and the LMS files: a row per roster student, never words in a score */
+    char *gsv = text_of("gs", "out/gradescope.csv");
+    cr_assert(strstr(gsv, "Name,SID,Email,Total Score,Max Points,Status,Submission Time\n"), "%s", gsv);
+    cr_assert(strstr(gsv, "\nAda Lovelace,1001,ada@uni.example.edu,60.00,60.00,Graded,2026-11-21 23:55:40.100000000 "
+                          "-08:00\n"), "%s", gsv);
+    cr_assert(strstr(gsv, "\nKurt Gödel,1007,kurt@uni.example.edu,,60.00,Ungraded,") &&
+              strstr(gsv, "\nEmmy Noether,1008,emmy@uni.example.edu,,60.00,Missing,\n"), "%s", gsv);
+    free(gsv);
+    char *ro = text_of("gs", "out/roster.md");
+    cr_assert(strstr(ro, "6 of 7 roster students matched") && strstr(ro, "- Emmy Noether (1008, emmy@uni.example.edu)"),
+              "%s", ro);
+    free(ro);
     char *ng = text_of("gs", "out/Kurt_G__del_1007-8b03b176/not-graded.txt");
     cr_assert(strstr(ng, "no folder 'submission_81007'"), "%s", ng);
     free(ng);
@@ -125,29 +146,41 @@ Test(term, a_canvas_download_maps_loose_files_to_students_and_lists_what_it_cann
     /* canvas-lms content_zipper.rb: sortable name lowercased without punctuation, LATE when late,
      * the user id, the attachment id, the file's display name (Canvas renames a repeat "gmm-1.c") */
     cr_assert_eq(sh("mkdir -p '%s' && cd '%s' && cp '%s' lovelaceada_1001_5551_gmm.c && "
-                    "cp '%s' leeann_LATE_1003_5553_gmm-1.c && cp '%s' babbagecharles_1002_5552_gmm.c && "
+                    "cp '%s' smithleeann_LATE_1003_5553_gmm-1.c && cp '%s' babbagecharles_1002_5552_gmm.c && "
                     "echo notes > babbagecharles_1002_5559_notes.txt && mkdir -p z/lab && cp '%s' z/lab/ && "
                     "(cd z && zip -qr ../hoppergrace_1005_5555_lab01.zip lab) && rm -rf z && "
                     "cp '%s' 'turingalan_1006_5556_gmm (1).c' && cp '%s' turingalan_1006_5557_GMM.c && "
                     "cp '%s' noetheremmy_1008_5561_occupancy.c && echo hi > readme.txt",
                     d, d, SOL, SOL, WRONG, SOL, SOL, SOL, SOL), 0);
-    int rc = grade("canvas", "--from canvas dl");
+    int rc = grade("canvas", "--roster '" TL_SOURCE_ROOT "/tests/term/roster.csv' --from canvas dl");
     char *log = text_of("canvas", "run.log");
     cr_assert_eq(rc, 3, "two students are not graded: exit 3, not %d\n%s", rc, log);
     char *csv = text_of("canvas", "out/gradebook.csv");
     cr_assert(strncmp(row_of(csv, "lovelaceada"), "lovelaceada,60.00,60.00", 23) == 0, "%s", csv);
-    cr_assert(strncmp(row_of(csv, "leeann"), "leeann,60.00,60.00", 18) == 0, "the renamed gmm-1.c:\n%s", csv);
+    cr_assert(strncmp(row_of(csv, "smithleeann"), "smithleeann,60.00,60.00", 23) == 0, "the renamed gmm-1.c:\n%s", csv);
     cr_assert(strncmp(row_of(csv, "hoppergrace"), "hoppergrace,60.00,60.00", 23) == 0, "the zip:\n%s", csv);
     cr_assert(strncmp(row_of(csv, "babbagecharles"), "babbagecharles,40.00,60.00", 26) == 0, "%s", csv);
-    cr_assert(strncmp(row_of(csv, "turingalan"), "turingalan,not graded", 21) == 0, "%s", csv);
-    cr_assert(strncmp(row_of(csv, "noetheremmy"), "noetheremmy,not graded", 22) == 0, "%s", csv);
+    cr_assert(not_graded_row(csv, "turingalan"), "%s", csv);
+    cr_assert(not_graded_row(csv, "noetheremmy"), "%s", csv);
     cr_assert(strstr(log, "2 candidates for gmm.c (GMM.c, gmm (1).c)") || strstr(log, "2 candidates for gmm.c "
               "(gmm (1).c, GMM.c)"), "%s", log);
     cr_assert(strstr(log, "no gmm.c in the submission") && strstr(log, "files found: occupancy.c"), "%s", log);
     char *intake = text_of("canvas", "out/intake.md");
     cr_assert(strstr(intake, "not matched by the file-name pattern") && strstr(intake, "readme.txt"), "%s", intake);
-    cr_assert(strstr(intake, "leeann, SID 1003") && strstr(intake, "marks this submission late"), "%s", intake);
+    cr_assert(strstr(intake, "smithleeann, SID 1003") && strstr(intake, "marks this submission late"), "%s", intake);
     free(intake);
+    /* Canvas's squashed sortable names join the roster's names; its user ids go in the ID column */
+    char *cv = text_of("canvas", "out/canvas.csv");
+    cr_assert(strstr(cv, "Student,ID,SIS User ID,SIS Login ID,Section,Lab 01 (tilelab)\nPoints Possible,,,,,60.00\n"),
+              "%s", cv);
+    cr_assert(strstr(cv, "\nLee Ann Smith,1003,1003,,,60.00\n") && strstr(cv, "\nAda Lovelace,1001,1001,,,60.00\n") &&
+              strstr(cv, "\nAlan Turing,1006,1006,,,\n") && strstr(cv, "\nKurt Gödel,,1007,,,\n"), "%s", cv);
+    cr_assert(!strstr(cv, "not graded"), "words in a numeric column:\n%s", cv);
+    free(cv);
+    char *ro = text_of("canvas", "out/roster.md");
+    cr_assert(strstr(ro, "- Kurt Gödel (1007, kurt@uni.example.edu)") && strstr(ro, "6 of 7 roster students matched") &&
+              strstr(ro, "Submissions not in the roster (0)"), "%s", ro);
+    free(ro);
     free(csv);
     free(log);
 }
@@ -193,8 +226,8 @@ Test(term, a_loose_file_two_candidates_or_none_are_not_graded_with_the_files_lis
     char *log = text_of("loose", "run.log");
     cr_assert_eq(rc, 3, "exit %d\n%s", rc, log);
     char *csv = text_of("loose", "out/gradebook.csv");
-    cr_assert(strstr(csv, "\nlee_ann_12345_67890_gmm.c,not graded"), "%s", csv);
-    cr_assert(strstr(csv, "\nboth,not graded") && strstr(csv, "\nempty,not graded"), "%s", csv);
+    cr_assert(not_graded_row(csv, "lee_ann_12345_67890_gmm.c"), "%s", csv);
+    cr_assert(not_graded_row(csv, "both") && not_graded_row(csv, "empty"), "%s", csv);
     cr_assert(strstr(csv, "\nupper,60.00,60.00"), "GMM.c, the only candidate, is taken:\n%s", csv);
     cr_assert(strstr(log, "'lee_ann_12345_67890_gmm.c' is a loose file") && strstr(log, "--from canvas|moodle"), "%s",
               log);
@@ -289,5 +322,81 @@ Test(term, a_rerun_regrades_a_resubmission_refuses_a_new_rubric_and_keeps_the_wh
     cr_assert_eq(grade("rerun", "--rubric bad.tsv in/cy"), 2);
     log = text_of("rerun", "run.log");
     cr_assert(strstr(log, "bad.tsv' line 2: lab 01 has no test 'no such test'; its tests are:"), "%s", log);
+    free(log);
+}
+
+Test(term, one_total_an_empty_file_or_the_skeleton_earns_nothing_and_a_failed_build_has_the_same_maximum,
+     .timeout = LIMIT)
+{
+    fresh("total");
+    cr_assert_eq(sh("cd '%s/total' && mkdir -p in/empty in/skeleton in/broken in/good && : > in/empty/gmm.c && "
+                    "printf '\\n  \\n' >> in/empty/gmm.c && cp '%s/labs/01-cpu-baseline/gmm.c' in/skeleton/ && "
+                    "cp '%s/tests/wrong/01/does_not_compile.c' in/broken/gmm.c && cp '%s' in/good/gmm.c", WORK,
+                    TL_SOURCE_ROOT, TL_SOURCE_ROOT, SOL), 0);
+    cr_assert_eq(grade("total", "in/*"), 0);
+    char *csv = text_of("total", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nempty,0.00,60.00,") && strstr(csv, "\nskeleton,0.00,60.00,"),
+              "no work earns nothing:\n%s", csv);
+    cr_assert(strstr(csv, "\nbroken,0.00,60.00,") && strstr(csv, "\ngood,60.00,60.00,"),
+              "a failed build is out of the same maximum:\n%s", csv);
+    cr_assert(strstr(csv, ",status,not_graded_here,email,sid,submitted_at\n"), "%s", csv);
+    cJSON *js = results_with("total", "empty");   /* (an empty gmm.c does not link: the build fails) */
+    cr_assert_float_eq(number_at(js, "score"), 0.0, 1e-9);
+    cJSON_Delete(js);
+    js = results_with("total", "skeleton");        /* it builds, and its policy test would pass */
+    cr_assert_float_eq(number_at(js, "score"), 0.0, 1e-9);
+    cr_assert(strstr(output_of(js), "no work handed in"), "%s", output_of(js));
+    cJSON_Delete(js);
+    /* the same score and maximum in results.json, the gradebook and the summary */
+    js = results_with("total", "good");
+    const cJSON *tl = cJSON_GetObjectItemCaseSensitive(js, "tilelab");
+    cr_assert_float_eq(number_at(js, "score"), 60.0, 1e-9);
+    cr_assert_float_eq(number_at(tl, "max"), 60.0, 1e-9);
+    cJSON_Delete(js);
+    char *md = text_of("total", "out/summary.md");
+    cr_assert(strstr(md, "| good | 60/60 |") && strstr(md, "| broken | 0/60 |") && strstr(md, "| empty | 0/60 |"),
+              "%.2000s", md);
+    free(md);
+    free(csv);
+}
+
+Test(term, due_dates_take_the_files_time_a_penalty_per_day_a_cap_and_extensions_and_keep_the_graded_files,
+     .timeout = LIMIT)
+{
+    fresh("due");
+    cr_assert_eq(sh("cd '%s/due' && for s in ontime late ext verylate; do mkdir -p in/$s && cp '%s' in/$s/gmm.c; done && "
+                    "touch -d 2026-11-20T12:00:00Z in/ontime/gmm.c && touch -d 2026-11-23T12:00:00Z in/late/gmm.c "
+                    "in/ext/gmm.c && touch -d 2026-12-30T12:00:00Z in/verylate/gmm.c && "
+                    "printf 'name,days\\next,3\\n' > ext.csv", WORK, SOL), 0);
+    int rc = grade("due", "--due 2026-11-21T04:00-08:00 --late-penalty 10 --late-cap 50 --grace 10 "
+                   "--extensions ext.csv in/*");
+    char *log = text_of("due", "run.log");
+    cr_assert_eq(rc, 0, "exit %d\n%s", rc, log);
+    free(log);
+    char *csv = text_of("due", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nontime,60.00,60.00,") && strstr(csv, "\next,60.00,60.00,"), "%s", csv);
+    cr_assert(strstr(csv, "\nlate,48.00,60.00,"), "two days late at 10%% a day:\n%s", csv);
+    cr_assert(strstr(csv, "\nverylate,30.00,60.00,"), "capped at 50%%:\n%s", csv);
+    free(csv);
+    cJSON *js = results_with("due", "late");
+    const cJSON *late = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "late");
+    cr_assert_float_eq(number_at(late, "days_late"), 2, 1e-9);
+    cr_assert_float_eq(number_at(late, "penalty_percent"), 20, 1e-9);
+    cr_assert_float_eq(number_at(late, "score_before"), 60, 1e-9);
+    cr_assert_str_eq(string_at(late, "submitted_at"), "2026-11-23T12:00:00Z");
+    cr_assert_str_eq(string_at(late, "time_from"), "file");
+    cr_assert_float_eq(number_at(js, "score"), 48, 1e-9, "results.json's score is the gradebook's");
+    cr_assert(strstr(output_of(js), "late: submitted 2026-11-23T12:00:00Z (the file's own time), 2 day(s) after"),
+              "%s", output_of(js));
+    cJSON_Delete(js);
+    cr_assert_eq(sh("cmp -s '%s' '%s/due/out/late/graded-files/gmm.c'", SOL, WORK), 0,
+                 "the graded file is not kept in DIR/<student>/graded-files/");
+    /* a changed late policy is a changed grading: refused without --regrade */
+    cr_assert_eq(grade("due", "--due 2026-11-21T04:00-08:00 --late-penalty 20 --late-cap 50 --grace 10 "
+                       "--extensions ext.csv in/*"), 2);
+    cr_assert_eq(sh("cd '%s/due' && printf 'sid,due\\n1,yesterday\\n' > bad.csv", WORK), 0);
+    cr_assert_eq(grade("due", "--due 2026-11-21T04:00-08:00 --extensions bad.csv in/*"), 2);
+    log = text_of("due", "run.log");
+    cr_assert(strstr(log, "bad.csv' line 2: due 'yesterday' is not a date"), "%s", log);
     free(log);
 }
