@@ -27,7 +27,7 @@ tl_die() { tl_err "$1"; exit "${2:-2}"; }
 # ------------------------------------------------------------------ Debian packages
 # The kit's packages by purpose (README.md, "Requirements", says why each is needed).
 TL_PKGS_CORE="meson ninja-build g++ pkg-config"
-TL_PKGS_GRADER="libcjson-dev libarchive-dev libseccomp-dev libyaml-dev libpcre2-dev bubblewrap"
+TL_PKGS_GRADER="libcjson-dev libarchive-dev libseccomp-dev libyaml-dev libpcre2-dev similarity-tester bubblewrap"
 TL_PKGS_TESTS="libcriterion-dev"
 TL_PKGS_PLOTS="gnuplot-nox"
 # The grader's Slurm test starts a one-node cluster (tests/slurm): slurmctld, slurmd, munge, the client.
@@ -48,6 +48,7 @@ tl_have_pkg() {
     libseccomp-dev) tl_have_pc libseccomp ;;
     libyaml-dev) tl_have_pc yaml-0.1 ;;
     libpcre2-dev) tl_have_pc libpcre2-8 ;;
+    similarity-tester) command -v sim_c >/dev/null 2>&1 ;;
     bubblewrap) command -v bwrap >/dev/null 2>&1 ;;
     slurm-wlm) [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null 2>&1 ;;
     munge) [ -x /usr/sbin/munged ] ;;

@@ -155,6 +155,7 @@ typedef struct grun {
     tg_identity_t ident;              /* this run's identity                                        */
     int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
+    int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -393,6 +394,11 @@ int    tg_late_load(grun *R, char *err, size_t errlen);
 double tg_late_penalty(const grun *R, const gstudent *s, tg_buf *why, tg_late *out);
 /* The late policy as words for the class's rubric ("" without --due). */
 void   tg_late_text(const grun *R, tg_buf *b);
+
+/* similar.c: pairs of the out dir's graded files alike at threshold percent or more (sim_c, the
+ * skeleton's lines taken out of kit_lab_dir's files), as a Markdown section into md; never a
+ * score. Returns the pairs found, 77 when sim_c is missing, -1 on a failure (said in md). */
+int  tg_similarity(const char *out, const tg_lab *lab, const char *kit_lab_dir, int threshold, tg_buf *md);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);

@@ -626,6 +626,11 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     }
     tg_buf_printf(&md, "\n");
     tg_write_glance(R, st, rows, ns, &md, date);    /* glance.c: distribution, pass rates, reasons, chart */
+    if (!R->check) {                                       /* similar.c: for the instructor, never a score */
+        char kl[PATH_MAX + 300];
+        snprintf(kl, sizeof kl, "%s/labs/%s", R->pristine[0] ? R->pristine : R->root, R->lab->dir);
+        tg_similarity(R->out, R->lab, kl, R->sim_threshold > 0 ? R->sim_threshold : 60, &md);
+    }
     tg_buf_printf(&md, "## Per student: what failed, where, the likely bug\n\n");
     for (int i = 0; i < ns; ++i) {
         if (!rows[i].done)

@@ -91,6 +91,9 @@ static int usage(FILE *out, int code)
             "                    the score per day late or part of one), --late-cap C (percent, default 100),\n"
             "                    --grace MINUTES, --extensions FILE (CSV: sid, email or name; due or days).\n"
             "                    Submission times: the export's, else the file's own\n"
+            "  --similar DIR     the pairs of DIR's graded submissions alike (sim_c, the skeleton's lines\n"
+            "                    left out; never a score) from --threshold N %% on (default 60), also in\n"
+            "                    DIR/similarity.md and summary.md\n"
             "  --rescale         tests that cannot be graded here (speed without a GPU) scale the others up\n"
             "                    to the full points, in every report (default: they count 0 and are named)\n"
             "  --status DIR      where the run writing DIR stands: graded, not graded, to go, its Slurm jobs\n"
@@ -124,6 +127,41 @@ static int usage(FILE *out, int code)
     return code;
 }
 
+/* --similar DIR: the pairs of DIR's graded submissions alike at threshold % or more, on stdout
+ * and in DIR/similarity.md (similar.c). The lab is the one DIR's identity names. */
+static int similar_cmd(const char *dir, const char *kit, int threshold)
+{
+    char out[PATH_MAX], root[PATH_MAX], p[PATH_MAX + 64], id[8] = "";
+    if (!realpath(dir, out)) {
+        fprintf(stderr, "tl-grade: --similar '%s': no such folder; give a graded class's out dir\n", dir);
+        return TL_EXIT_USAGE;
+    }
+    snprintf(p, sizeof p, "%s/.state/identity", out);
+    char *ident = tg_read_file(p, 1 << 16, NULL);
+    const tg_lab *lab = ident && sscanf(ident, "lab %7s", id) == 1 ? tg_lab_find(id) : NULL;
+    free(ident);
+    if (!lab) {
+        fprintf(stderr, "tl-grade: --similar '%s': no graded class there (no %s naming its lab)\n", dir, p);
+        return TL_EXIT_USAGE;
+    }
+    if (!kit)
+        kit = getenv("TL_ROOT");
+    if (!realpath(kit ? kit : ".", root)) {
+        fprintf(stderr, "tl-grade: --similar: the kit folder is missing; give it with --kit DIR or TL_ROOT\n");
+        return TL_EXIT_USAGE;
+    }
+    char kl[PATH_MAX + 300];
+    snprintf(kl, sizeof kl, "%s/labs/%s", root, lab->dir);
+    tg_buf md = {0};
+    tg_buf_printf(&md, "# Lab %s: similar submissions in %s\n\n", lab->id, out);
+    int rc = tg_similarity(out, lab, kl, threshold, &md);
+    fputs(md.s, stdout);
+    snprintf(p, sizeof p, "%s/similarity.md", out);
+    tg_write_atomic(p, md.s, md.len);
+    tg_buf_free(&md);
+    return rc == 77 ? TL_EXIT_SKIP : rc < 0 ? EXIT_GRADER : 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -150,9 +188,10 @@ int main(int argc, char **argv)
         {"due", required_argument, NULL, 1020},      {"grace", required_argument, NULL, 1021},
         {"late-penalty", required_argument, NULL, 1022}, {"late-cap", required_argument, NULL, 1023},
         {"extensions", required_argument, NULL, 1024},
+        {"similar", required_argument, NULL, 1025},  {"threshold", required_argument, NULL, 1026},
         {"unsafe-no-sandbox", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
-    const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
+    const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL, *similar_dir = NULL;
     long v;
     int c;
     opterr = 0;
@@ -299,6 +338,14 @@ int main(int argc, char **argv)
             }
             break;
         case 1014: R.rescale = 1; break;
+        case 1025: similar_dir = optarg; break;
+        case 1026:
+            if (tl_parse_int(optarg, 1, 100, &v) != 0) {
+                fprintf(stderr, "tl-grade: --threshold '%s': give a percentage from 1 to 100\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            R.sim_threshold = (int)v;
+            break;
         case 1020:
             if (tg_parse_time(optarg, &R.due_epoch) != 0 || strlen(optarg) >= sizeof R.due_text || !R.due_epoch) {
                 fprintf(stderr, "tl-grade: --due '%s': give a date and time with its offset, e.g. 2026-11-21T23:59-08:00 "
@@ -399,6 +446,8 @@ int main(int argc, char **argv)
             return usage(stderr, TL_EXIT_USAGE);
         }
     }
+    if (similar_dir)                 /* ./kit similar DIR: the similarity section of a graded class */
+        return similar_cmd(similar_dir, kit, R.sim_threshold > 0 ? R.sim_threshold : 60);
     if (!lab_id) {
         fprintf(stderr, "tl-grade: give the lab with --lab NN\n");
         return usage(stderr, TL_EXIT_USAGE);

@@ -400,3 +400,28 @@ Test(term, due_dates_take_the_files_time_a_penalty_per_day_a_cap_and_extensions_
     cr_assert(strstr(log, "bad.csv' line 2: due 'yesterday' is not a date"), "%s", log);
     free(log);
 }
+
+Test(term, similar_pairs_are_listed_with_the_skeleton_left_out_and_never_scored, .timeout = LIMIT)
+{
+    fresh("similar");
+    /* ana's file with every name changed (a copy sim_c still sees), and the skeleton handed in */
+    cr_assert_eq(sh("cd '%s/similar' && mkdir -p in/ana in/ben in/cat && cp '%s' in/ana/gmm.c && "
+                    "sed 's/\\bsum\\b/acc/g; s/\\bi\\b/row/g; s/\\bj\\b/col/g' '%s' > in/ben/gmm.c && "
+                    "cp '%s/labs/01-cpu-baseline/gmm.c' in/cat/", WORK, SOL, SOL, TL_SOURCE_ROOT), 0);
+    cr_assert_eq(grade("similar", "in/*"), 0);
+    char *md = text_of("similar", "out/summary.md");
+    cr_assert(strstr(md, "## Similarity (never part of a score)") && strstr(md, "| ana | ben | "), "%.3000s", md);
+    cr_assert(!strstr(md, "| ana | cat |") && !strstr(md, "| ben | cat |"), "the skeleton's lines were compared:\n%.3000s",
+              md);
+    free(md);
+    char *csv = text_of("similar", "out/gradebook.csv");
+    cr_assert(strstr(csv, "\nana,60.00,60.00,") && strstr(csv, "\nben,60.00,60.00,"), "a similarity changed a score:\n%s",
+              csv);
+    free(csv);
+    cr_assert_eq(sh("cd '%s/similar' && '%s' --kit '%s' --similar out --threshold 90 > sim.txt 2>&1", WORK, TG,
+                    TL_SOURCE_ROOT), 0);
+    char *txt = text_of("similar", "sim.txt"), *file = text_of("similar", "out/similarity.md");
+    cr_assert(strstr(txt, "| ana | ben | ") && strstr(txt, "at least 90 %") && strcmp(txt, file) == 0, "%s", txt);
+    free(txt);
+    free(file);
+}

@@ -99,7 +99,7 @@ names=""
 for i in $cancelled; do names="$names $(awk -F '\t' -v i="$i" '$1 == i {print $2}' "$T/out/.state/students.tsv")"; done
 bad=""
 for s in $names; do
-    grep -q "^$s,,.*,not graded: " "$T/out/gradebook.csv" || bad="$bad $s"
+    grep -q "^$s,,.*not graded: " "$T/out/gradebook.csv" || bad="$bad $s"
     [ -e "$T/out/$s/.done" ] && bad="$bad $s(.done)"
 done
 if [ -n "$names" ] && [ -z "$bad" ] && grep -q "2 not graded" "$T/status.txt"; then
