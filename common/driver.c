@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tilelab.h"
+#include "verdict.h"
 
 #ifdef TL_EMULATED
 /* The emulation runtime (common/emu): permutes thread order, reports diagnostics, counts the work. */
@@ -112,8 +113,8 @@ static void usage(const tl_lab *lab, FILE *out)
             lab->id, lab->title, lab->default_sizes, TL_DEFAULT_SEED, TL_TIMED_RUNS, TL_WARMUP_RUNS,
             lab->repeat > 1 ? lab->repeat : 1);
     for (int i = 0; i < lab->nvariants; ++i)
-        fprintf(out, "  %-12s %s%s\n", lab->variants[i].name, lab->variants[i].what,
-                lab->variants[i].where == TL_ON_GPU ? " [GPU]" : "");
+        fprintf(out, "  %-12s %s%s\n", lab->variants[i].f->name, lab->variants[i].f->what,
+                lab->variants[i].f->on_gpu ? " [GPU]" : "");
     fprintf(out, "\nexit codes: 0 all checks passed, 1 a check failed, 2 bad usage or input,\n"
                  "77 no usable CUDA device (GPU variants skipped, CPU ones passed)\n");
 }
@@ -238,7 +239,7 @@ static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
 static const tl_variant *find_variant(const tl_lab *lab, const char *name, size_t len)
 {
     for (int i = 0; i < lab->nvariants; ++i)
-        if (strlen(lab->variants[i].name) == len && strncmp(lab->variants[i].name, name, len) == 0)
+        if (strlen(lab->variants[i].f->name) == len && strncmp(lab->variants[i].f->name, name, len) == 0)
             return &lab->variants[i];
     return NULL;
 }
@@ -258,7 +259,7 @@ static int select_variants(const tl_lab *lab, const char *list, const tl_variant
         if (!v || n == lab->nvariants) {
             fprintf(stderr, "lab%s: --variants: unknown variant '%.*s'; this lab has:", lab->id, (int)len, p);
             for (int i = 0; i < lab->nvariants; ++i)
-                fprintf(stderr, " %s", lab->variants[i].name);
+                fprintf(stderr, " %s", lab->variants[i].f->name);
             fprintf(stderr, "\nrun 'lab%s --help' for what each one is\n", lab->id);
             return -1;
         }
@@ -281,13 +282,13 @@ static void size_str(char *buf, size_t len, int m, int k, int n)
 /* Why a variant refuses a size (NULL: it accepts it). */
 static const char *refusal(const tl_variant *v, int m, int k, int n, char *buf, size_t len)
 {
-    if (v->square_only && !(m == k && k == n)) {
-        snprintf(buf, len, "square sizes only%s%s", v->refuse_hint ? ": " : "", v->refuse_hint ? v->refuse_hint : "");
+    if (v->f->square_only && !(m == k && k == n)) {
+        snprintf(buf, len, "square sizes only%s%s", v->f->refuse_hint ? ": " : "", v->f->refuse_hint ? v->f->refuse_hint : "");
         return buf;
     }
-    if (v->multiple_of > 0 && (m % v->multiple_of || k % v->multiple_of || n % v->multiple_of)) {
-        snprintf(buf, len, "sizes must be multiples of %d%s%s", v->multiple_of,
-                 v->refuse_hint ? ": " : "", v->refuse_hint ? v->refuse_hint : "");
+    if (v->f->multiple_of > 0 && (m % v->f->multiple_of || k % v->f->multiple_of || n % v->f->multiple_of)) {
+        snprintf(buf, len, "sizes must be multiples of %d%s%s", v->f->multiple_of,
+                 v->f->refuse_hint ? ": " : "", v->f->refuse_hint ? v->f->refuse_hint : "");
         return buf;
     }
     return NULL;
@@ -367,8 +368,10 @@ static void inputs_free(case_inputs *in)
  * barrier, out-of-bounds, ...) replaces a bare CUDA error. Used by the checks and by --serve,
  * so the grader sees exactly what ./kit check sees. */
 static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
-                   char *err, size_t errlen)
+                   tl_verdict *vd, char *err, size_t errlen)
 {
+    if (vd)
+        tl_verdict_init(vd, TL_V_NONE, "correct");
 #ifdef TL_EMULATED
     /* Above TL_EMU_MAX_CHECKED_WORK (512^3) the emulator checks the result only: no shared-memory race
      * checks and no re-runs in other thread orders (the smaller sizes, which every check runs, have
@@ -408,22 +411,37 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             if ((bits & TL_EMU_UNINIT_MASK) == TL_EMU_UNINIT_MARK && !marked++)
                 at = bits & TL_EMU_UNINIT_LINE;
         }
+        /* the finding as a verdict (CONTRACTS.md section 10); err its words for people */
+        tl_verdict f;
         if (cnt > 0 && poison == cnt && ec.global_stores >= (unsigned long long)cnt) {
-            snprintf(err, errlen, "reading P before writing it: the kernel stored %llu elements, and every "
+            tl_verdict_init(&f, TL_V_EMULATOR, "p-read-before-written");
+            f.count = (long long)ec.global_stores;
+            snprintf(f.detail, sizeof f.detail, "the kernel stored %llu elements, and every "
                      "element of P is still the NaN the kit fills P with before the run, so each store "
                      "wrote a value computed from P itself (P += ..., or beta * P with beta 0: 0 * NaN is "
                      "NaN); the kit does not zero P: sum in a register and store once, "
                      "P[Row * n + Col] = Pvalue", ec.global_stores);
+            snprintf(err, errlen, "reading P before writing it: %.440s", f.detail);
             rc = -1;
             read_p = 1;
         } else if (marked) {
-            snprintf(err, errlen, "reading a local before giving it a value: %zu of %zu elements of P were "
+            tl_verdict_init(&f, TL_V_EMULATOR, "uninitialised-local");
+            f.line = (int)at;
+            f.count = (long long)marked;
+            f.total = (long long)cnt;
+            snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were "
                      "computed from the float declared without a value at line %u of the kernel's file "
                      "(float Pvalue; then Pvalue += ...): the emulator gives it a NaN; on a GPU it holds "
                      "whatever its register held, often 0, so it may pass there by luck: declare it "
                      "float Pvalue = 0;", marked, cnt, (unsigned)at);
+            snprintf(err, errlen, "reading a local before giving it a value: %.440s", f.detail);
             rc = -1;
             read_p = 1;
+        }
+        if (read_p) {
+            tl_emu_write_verdict(&f);
+            if (vd)
+                *vd = f;
         }
     }
     if (wc) {
@@ -440,10 +458,16 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 tl_emu_set_order(mode, seed);
                 rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
                 if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
-                    snprintf(err, errlen, "order-dependent result: P differs when the threads of a "
+                    tl_verdict f;
+                    tl_verdict_init(&f, TL_V_EMULATOR, "order-dependent");
+                    snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
                              "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
                              "the same element of P, as with a wrong index or row stride)",
                              mode == 1 ? "reverse" : "shuffled");
+                    snprintf(err, errlen, "order-dependent result: %.440s", f.detail);
+                    tl_emu_write_verdict(&f);
+                    if (vd)
+                        *vd = f;
                     rc = -1;
                 }
             }
@@ -455,8 +479,11 @@ static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     }
     if (rc != 0) {
         char diag[400];
-        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0)
+        if (!read_p && tl_emu_last_diagnostic(diag, sizeof diag) > 0) {
             snprintf(err, errlen, "%s", diag);
+            if (vd)
+                tl_emu_last_verdict(vd);
+        }
         tl_emu_recover();   /* each case judged alone: the next one runs on a working device */
     }
 #else
@@ -492,7 +519,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         snprintf(out->reason, sizeof out->reason, "refused: %s", why);
         return;
     }
-    if (v->where == TL_ON_GPU && !dev->present) {
+    if (v->f->on_gpu && !dev->present) {
         out->result = CASE_SKIP;
         snprintf(out->reason, sizeof out->reason, "SKIP: no usable CUDA device");
         return;
@@ -520,8 +547,8 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     memset(&gc, 0, sizeof gc);
     char szw[48];
     size_str(szw, sizeof szw, m, k, n);
-    watchdog_arm(o->lab_id, o, szw, v->name, (double)m * k * n);
-    if (v->where == TL_ON_CPU) {
+    watchdog_arm(o->lab_id, o, szw, v->f->name, (double)m * k * n);
+    if (!v->f->on_gpu) {
         double t0 = tl_now_ms();
         run_cpu_once(&cc);
         first_ms = tl_now_ms() - t0;
@@ -530,21 +557,21 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, &work, err, sizeof err);
+            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, &work, NULL, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that
          * disagree turn the diagnosis into "race". */
         if (run_rc == 0 && o->repeat > 1 && tl_matrix_alloc(&Rq, "P", m, n) == 0) {
             tl_check_report qrep;
-            int p_wrong = tl_check(P.data, ref, absref, m, n, k, v->tile, NULL, NULL, &qrep) != 0;
+            int p_wrong = tl_check(P.data, ref, absref, m, n, k, v->f->tile, NULL, NULL, &qrep) != 0;
             for (int r = 1; r < o->repeat && run_rc == 0; ++r) {
                 run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &Rq, err, sizeof err);
                 if (run_rc < 0)
                     break;
                 if (memcmp(Rq.data, P.data, sizeof(float) * tl_matrix_count(&P)) != 0) {
                     differs = r + 1;
-                    if (!p_wrong && tl_check(Rq.data, ref, absref, m, n, k, v->tile, NULL, NULL, &qrep)) {
+                    if (!p_wrong && tl_check(Rq.data, ref, absref, m, n, k, v->f->tile, NULL, NULL, &qrep)) {
                         q_wrong = 1;   /* report the wrong run, not the lucky first one */
                         break;
                     }
@@ -556,7 +583,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     }
     watchdog_disarm();
     if (run_rc < 0 && strncmp(err, "order-dependent", 15) == 0 &&
-        tl_check(P.data, ref, absref, m, n, k, v->tile, Mp->data, Np->data, &out->rep) &&
+        tl_check(P.data, ref, absref, m, n, k, v->f->tile, Mp->data, Np->data, &out->rep) &&
         out->rep.pattern == TL_PAT_ROW_STRIDE) {
         /* Emulated: the thread order changed the result because stores collide (a wrong row
          * stride), not because a barrier is missing: say what the checker sees. */
@@ -570,7 +597,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     const char *where = NULL;
     tl_matrix *R = q_wrong ? &Rq : &P;
     int broken = tl_matrix_guards_broken(R, &where);
-    tl_check(R->data, ref, absref, m, n, k, v->tile, Mp->data, Np->data, &out->rep);
+    tl_check(R->data, ref, absref, m, n, k, v->f->tile, Mp->data, Np->data, &out->rep);
     out->have_rep = 1;
     /* Stores of several threads landing on one element (a wrong row stride) also differ from run
      * to run: the checker's own pattern names that bug better than "race". */
@@ -609,9 +636,9 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     }
 #ifdef TL_EMULATED
     /* Right, but was it computed the way the lab asks (by a kernel, tiled)? The emulator counted. */
-    if (v->where == TL_ON_GPU) {
+    if (v->f->on_gpu) {
         char head[400];
-        if (tl_work_judge(tl_lab_find(o->lab_id), v->tile, m, k, n, &work, head, sizeof head, NULL, 0)) {
+        if (tl_work_judge(tl_lab_find(o->lab_id), v->f->tile, m, k, n, &work, head, sizeof head, NULL, 0)) {
             out->result = CASE_FAIL;
             snprintf(out->reason, sizeof out->reason, "FAIL: %s", head);
             goto done;
@@ -620,13 +647,13 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
 #endif
     out->result = CASE_PASS;
     snprintf(out->reason, sizeof out->reason, "PASS");
-    if (o->no_time || (v->max_time_size && (long)m * k * n > (long)v->max_time_size * v->max_time_size * v->max_time_size))
+    if (o->no_time || (v->f->max_time_size && (long)m * k * n > (long)v->f->max_time_size * v->f->max_time_size * v->f->max_time_size))
         goto done;
-    if (dev->emulated && v->where == TL_ON_GPU) {
+    if (dev->emulated && v->f->on_gpu) {
         snprintf(out->timing_note, sizeof out->timing_note, "emulated: not timed");
         goto done;
     }
-    if (v->where == TL_ON_CPU) {
+    if (!v->f->on_gpu) {
         time_cpu(&cc, first_ms, o->reps, &out->st);
         out->timed = 1;
     } else {
@@ -640,7 +667,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         snprintf(out->timing_note, sizeof out->timing_note, "%s", flushed ? "L2 flushed" : "");
     }
 done:
-    if (v->where == TL_ON_GPU)
+    if (v->f->on_gpu)
         tl_gpu_case_free(&gc);
     if (Rq.base)
         tl_matrix_free(&Rq);
@@ -648,6 +675,17 @@ done:
 }
 
 /* ---------------------------------------------------------------- the grader's channel */
+
+/* "verdict JSON" (CONTRACTS.md sections 2 and 10): this program has no usable device. */
+static void answer_no_device(FILE *out)
+{
+    tl_verdict nv;
+    char js[512];
+    tl_verdict_init(&nv, TL_V_ERROR, "no-device");
+    tl_verdict_set(nv.detail, sizeof nv.detail, "no usable CUDA device");
+    tl_verdict_json(&nv, js, sizeof js);
+    fprintf(out, "verdict %s\n", js);
+}
 
 static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
 {
@@ -666,8 +704,8 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             char *text = NULL;
             if (!lab->preamble)
                 fprintf(out, "error this lab has no device query\n");
-            else if (!dev->present)
-                fprintf(out, "error no usable CUDA device\n");
+            else if (!dev->present)   /* a verdict (CONTRACTS.md section 2): the grader knows better, or not */
+                answer_no_device(out);
             else if (!(text = tl_facts_capture(lab->preamble, &len)))
                 fprintf(out, "error out of memory for the device facts\n");
             else {
@@ -704,9 +742,9 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             why = "matrix dimensions do not match the request";
         else
             why = refusal(v, m, k, n, buf, sizeof buf);
-        if (!why && v->where == TL_ON_GPU && !dev->present)
-            why = "no usable CUDA device";
-        if (why) {
+        if (!why && v->f->on_gpu && !dev->present) {   /* a verdict: the grader knows better, or not */
+            answer_no_device(out);
+        } else if (why) {
             fprintf(out, "error %s\n", why);
         } else {
             tl_matrix_alloc(&P, "P", m, n);
@@ -714,7 +752,9 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             tl_stats st = {0};
             int have_time = 0, have_work = 0;
             tl_work_counts work = {0};
-            if (v->where == TL_ON_CPU) {
+            tl_verdict vd;                /* the case's verdict, when the emulated harness has one */
+            tl_verdict_init(&vd, TL_V_NONE, "correct");
+            if (!v->f->on_gpu) {
                 cpu_ctx cc = {v, &M, &N, &P};
                 double t0 = tl_now_ms();
                 run_cpu_once(&cc);
@@ -735,7 +775,7 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 tl_gpu_case gc;
                 rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
                 if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
-                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, err, sizeof err);
+                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, &vd, err, sizeof err);
                 have_work = dev->emulated;
                 if (rc == 0 && timed && !dev->emulated) {
                     int fl;
@@ -744,7 +784,14 @@ static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 }
                 tl_gpu_case_free(&gc);
             }
-            if (rc != 0) {
+            if (rc != 0 && vd.kind != TL_V_NONE) {
+                char js[6144];   /* CONTRACTS.md section 2: the case's verdict, one line */
+                vd.m = m, vd.k = k, vd.n = n;
+                if (tl_verdict_json(&vd, js, sizeof js) < sizeof js)
+                    fprintf(out, "verdict %s\n", js);
+                else
+                    fprintf(out, "error %s\n", err);
+            } else if (rc != 0) {
                 for (char *p = err; *p; ++p)
                     if (*p == '\n') *p = ' ';
                 fprintf(out, "error %s\n", err);
@@ -784,7 +831,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
 
     int need_gpu = 0;
     for (int i = 0; i < nsel; ++i)
-        need_gpu |= sel[i]->where == TL_ON_GPU;
+        need_gpu |= sel[i]->f->on_gpu;
     tl_device_info dev;
     memset(&dev, 0, sizeof dev);
 #ifdef TL_EMULATED
@@ -875,9 +922,9 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
             skip += co.result == CASE_SKIP;
             refused += co.result == CASE_REFUSED;
             if (co.result == CASE_REFUSED && !first_refusal[0])
-                snprintf(first_refusal, sizeof first_refusal, "%s at %s: %.300s", v->name, sz, co.reason + strlen("refused: "));
+                snprintf(first_refusal, sizeof first_refusal, "%s at %s: %.300s", v->f->name, sz, co.reason + strlen("refused: "));
             if (!o.quiet || co.result == CASE_FAIL)
-                printf("  %-14s %-13s %-50.50s %10s\n", sz, v->name, co.reason, rate);
+                printf("  %-14s %-13s %-50.50s %10s\n", sz, v->f->name, co.reason, rate);
             if (co.result == CASE_FAIL && strlen(co.reason) > 50)
                 printf("      %s\n", co.reason);
             /* The full report for a variant's first failure; later ones get the diagnosis only. */
@@ -891,7 +938,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
                 }
             }
             if (o.records && co.result != CASE_REFUSED) {
-                tl_record_row row = {"gemm", lab->id, v->name, m, k, n, v->tile, -1, -1, -1, -1,
+                tl_record_row row = {"gemm", lab->id, v->f->name, m, k, n, v->f->tile, -1, -1, -1, -1,
                                      co.result == CASE_PASS ? "PASS" : co.result == CASE_SKIP ? "SKIP" : "FAIL",
                                      co.timed ? &co.st : NULL,
                                      co.timed ? tl_gflops(m, k, n, co.st.median_ms) : -1, -1, NULL, -1, -1, -1, -1, NULL};

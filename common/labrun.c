@@ -7,24 +7,6 @@
 
 /* ------------------------------------------------------------------ from the lab table */
 
-static void variant_from(tl_variant *v, const tl_lab_variant *f, tl_cpu_fn cpu, tl_launch_fn gpu,
-                         const void *ctx)
-{
-    *v = (tl_variant){.name = f->name, .what = f->what, .where = f->on_gpu ? TL_ON_GPU : TL_ON_CPU,
-                      .tile = f->tile, .square_only = f->square_only, .multiple_of = f->multiple_of,
-                      .refuse_hint = f->refuse_hint, .cpu = cpu, .gpu = gpu, .ctx = ctx,
-                      .max_time_size = f->max_time_size};
-}
-
-int tl_variant_from_table(tl_variant *v, const char *name, tl_cpu_fn cpu, tl_launch_fn gpu, const void *ctx)
-{
-    const tl_lab_variant *f = tl_variant_any(name, NULL);
-    if (!f)
-        return -1;
-    variant_from(v, f, cpu, gpu, ctx);
-    return 0;
-}
-
 int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),
                int argc, char **argv)
 {
@@ -46,13 +28,13 @@ int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamb
                     id, info->variants[i].on_gpu ? "GPU" : "CPU", info->variants[i].name);
             return TL_EXIT_USAGE;
         }
-        variant_from(&vs[nv++], &info->variants[i], c->cpu, c->gpu, c->ctx);
+        vs[nv++] = (tl_variant){.f = &info->variants[i], .cpu = c->cpu, .gpu = c->gpu, .ctx = c->ctx};
     }
     for (int j = 0; j < ncode; ++j) {
         if (tl_lab_variant_find(info, code[j].variant))
             continue;
         if (info->yardstick && strcmp(code[j].variant, info->yardstick) == 0 && nv <= TL_LAB_MAX_VARIANTS) {
-            variant_from(&vs[nv++], &tl_yardstick_cublas, code[j].cpu, code[j].gpu, code[j].ctx);
+            vs[nv++] = (tl_variant){.f = &tl_yardstick_cublas, .cpu = code[j].cpu, .gpu = code[j].gpu, .ctx = code[j].ctx};
             continue;
         }
         fprintf(stderr, "lab%s: lab.c has code for variant '%s', which lab %s's table entry lacks; add it to "

@@ -12,9 +12,16 @@
  * labs/emulated/meson.build name the programs the same way). */
 #define TL_LAB_BUILDS(ID, DIR) \
     .id = ID, .dir = DIR, .binary = "labs/" DIR "/lab" ID, .ref_binary = "solutions/" DIR "/lab" ID "-ref"
-#define TL_LAB_EMULATED(ID) .emu_target = "lab" ID "-emu", .emu_binary = "labs/emulated/lab" ID "-emu"
+#define TL_LAB_EMULATED(ID) \
+    .emu_target = "lab" ID "-emu", .emu_binary = "labs/emulated/lab" ID "-emu", \
+    .emu_ref_binary = "labs/emulated/lab" ID "-ref-emu"
+/* A lab's variants and rubric tests, counted by the compiler: no count is kept by hand. */
+#define TL_VARIANTS(...) \
+    .variants = {__VA_ARGS__}, .nvariants = (int)(sizeof (tl_lab_variant[]){__VA_ARGS__} / sizeof(tl_lab_variant))
+#define TL_TESTS(...) \
+    .tests = {__VA_ARGS__}, .ntests = (int)(sizeof (tl_lab_test[]){__VA_ARGS__} / sizeof(tl_lab_test))
 #define TL_POLICY_TEST(FILE) \
-    {"policy: no network, processes, files or asm (" FILE ")", TL_TEST_POLICY, NULL, 5, NULL, {{0, 0}}}
+    {.name = "policy: no network, processes, files or asm (" FILE ")", .kind = TL_TEST_POLICY, .points = 5}
 
 #define TL_LAB03_HINT "the tiled kernel of lab 03 needs Width a multiple of TILE_WIDTH; lab 04 handles any size"
 #define TL_LAB04_HINT "MatrixMulKernel takes one Width; the rect variants take m x k x n"
@@ -27,31 +34,41 @@ const tl_lab_info tl_labs[] = {
     {
         TL_LAB_BUILDS("01", "01-cpu-baseline"),
         .title = "CPU baseline: the triple loop, memory order, cache blocking",
+        .writes = "`GMM_CPU`, the i-k-j loop order, a cache-blocked version",
         .files = {"gmm.c", NULL},
         .gpu = 0,
         .public_sizes = "1,2,17,64,100,128,255,300,512",
         .hidden_count = 4, .hidden_min = 3, .hidden_max = 400, .hidden_ragged = 1,
         .case_limit_s = 5.0,
-        .variants = {
-            {"cpu_ijk", "GMM_CPU: the lecture's i-j-k triple loop", 0, 0, 1, 0, NULL, 1024},
-            {"cpu_ikj", "GMM_CPU_ikj: i-k-j order, memory-order inner loop", 0, 0, 1, 0, NULL, 2048},
-            {"cpu_blocked", "GMM_CPU_blocked, Block 32", 0, 32, 1, 0, NULL, 2048},
-            {"cpu_blocked64", "GMM_CPU_blocked, Block 64", 0, 64, 1, 0, NULL, 2048},
-        },
-        .nvariants = 4,
-        .tests = {
-            {"GMM_CPU (cpu_ijk), public sizes", TL_TEST_PUBLIC, "cpu_ijk", 20, NULL, {{0, 0}}},
-            {"GMM_CPU (cpu_ijk), hidden sizes", TL_TEST_HIDDEN, "cpu_ijk", 10, NULL, {{0, 0}}},
-            {"GMM_CPU_ikj (cpu_ikj), public sizes", TL_TEST_PUBLIC, "cpu_ikj", 20, NULL, {{0, 0}}},
-            {"GMM_CPU_ikj (cpu_ikj), hidden sizes", TL_TEST_HIDDEN, "cpu_ikj", 10, NULL, {{0, 0}}},
-            {"GMM_CPU_blocked Block 32 (cpu_blocked), public sizes", TL_TEST_PUBLIC, "cpu_blocked", 10,
-             "incl. partial last blocks", {{0, 0}}},
-            {"GMM_CPU_blocked Block 32 (cpu_blocked), hidden sizes", TL_TEST_HIDDEN, "cpu_blocked", 10, NULL, {{0, 0}}},
-            {"GMM_CPU_blocked Block 64 (cpu_blocked64), public sizes", TL_TEST_PUBLIC, "cpu_blocked64", 10, NULL, {{0, 0}}},
-            {"GMM_CPU_blocked Block 64 (cpu_blocked64), hidden sizes", TL_TEST_HIDDEN, "cpu_blocked64", 5, NULL, {{0, 0}}},
-            TL_POLICY_TEST("gmm.c"),
-        },
-        .ntests = 9,
+        TL_VARIANTS(
+            {.name = "cpu_ijk", .what = "GMM_CPU: the lecture's i-j-k triple loop", .square_only = 1,
+             .max_time_size = 1024},
+            {.name = "cpu_ikj", .what = "GMM_CPU_ikj: i-k-j order, memory-order inner loop", .square_only = 1,
+             .max_time_size = 2048},
+            {.name = "cpu_blocked", .what = "GMM_CPU_blocked, Block 32", .tile = 32, .square_only = 1,
+             .max_time_size = 2048},
+            {.name = "cpu_blocked64", .what = "GMM_CPU_blocked, Block 64", .tile = 64, .square_only = 1,
+             .max_time_size = 2048}
+        ),
+        TL_TESTS(
+            {.name = "GMM_CPU (cpu_ijk), public sizes", .kind = TL_TEST_PUBLIC, .variant = "cpu_ijk",
+             .points = 20},
+            {.name = "GMM_CPU (cpu_ijk), hidden sizes", .kind = TL_TEST_HIDDEN, .variant = "cpu_ijk",
+             .points = 10},
+            {.name = "GMM_CPU_ikj (cpu_ikj), public sizes", .kind = TL_TEST_PUBLIC, .variant = "cpu_ikj",
+             .points = 20},
+            {.name = "GMM_CPU_ikj (cpu_ikj), hidden sizes", .kind = TL_TEST_HIDDEN, .variant = "cpu_ikj",
+             .points = 10},
+            {.name = "GMM_CPU_blocked Block 32 (cpu_blocked), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "cpu_blocked", .points = 10, .what = "incl. partial last blocks"},
+            {.name = "GMM_CPU_blocked Block 32 (cpu_blocked), hidden sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "cpu_blocked", .points = 10},
+            {.name = "GMM_CPU_blocked Block 64 (cpu_blocked64), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "cpu_blocked64", .points = 10},
+            {.name = "GMM_CPU_blocked Block 64 (cpu_blocked64), hidden sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "cpu_blocked64", .points = 5},
+            TL_POLICY_TEST("gmm.c")
+        ),
         .rubric_notes =
             "The solution needs 0.2 s for 512 on the build machine; memory 1 GiB per case.\n"
             "No speed test: CPU timings on shared grading machines are too noisy to grade; the lab's own\n"
@@ -60,6 +77,7 @@ const tl_lab_info tl_labs[] = {
     {
         TL_LAB_BUILDS("02", "02-naive-kernel"), TL_LAB_EMULATED("02"),
         .title = "The naive kernel: one thread per output element",
+        .writes = "one thread per element of P, the launch, a device query",
         .files = {"naive.cu", NULL},
         .gpu = 1,
         /* Non-multiples of 16 on both sides of a block edge, then 4096 for speed. */
@@ -68,21 +86,24 @@ const tl_lab_info tl_labs[] = {
         .hidden_count = 4, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1,
         .safety_sizes = "17,64", .speed_size = "2048",
         .case_limit_s = 20.0, .sanitizer_limit_s = 120.0,
-        .variants = {
-            {"naive", "MatrixMulKernel: one thread per element of P, 16x16 blocks", 1, 16, 1, 0,
-             "this kernel takes one Width; rectangular products are lab 04's", 0},
-        },
-        .nvariants = 1,
-        .tests = {
-            {"MatrixMulKernel (naive), public sizes", TL_TEST_PUBLIC, "naive", 30, NULL, {{0, 0}}},
-            {"MatrixMulKernel (naive), hidden sizes", TL_TEST_HIDDEN, "naive", 20, NULL, {{0, 0}}},
-            {"memory safety (memcheck, naive)", TL_TEST_MEMCHECK, "naive", 15, NULL, {{0, 0}}},
-            {"speed against the reference (naive)", TL_TEST_SPEED, "naive", 20, NULL, {{0, 0}}},
+        TL_VARIANTS(
+            {.name = "naive", .what = "MatrixMulKernel: one thread per element of P, 16x16 blocks", .on_gpu = 1,
+             .tile = 16, .square_only = 1,
+             .refuse_hint = "this kernel takes one Width; rectangular products are lab 04's"}
+        ),
+        TL_TESTS(
+            {.name = "MatrixMulKernel (naive), public sizes", .kind = TL_TEST_PUBLIC, .variant = "naive",
+             .points = 30},
+            {.name = "MatrixMulKernel (naive), hidden sizes", .kind = TL_TEST_HIDDEN, .variant = "naive",
+             .points = 20},
+            {.name = "memory safety (memcheck, naive)", .kind = TL_TEST_MEMCHECK, .variant = "naive",
+             .points = 15},
+            {.name = "speed against the reference (naive)", .kind = TL_TEST_SPEED, .variant = "naive",
+             .points = 20},
             /* Task 3: every fact of the fixed format (common/devfacts.h) against the kit's own query. */
-            {"device query (print_device_facts)", TL_TEST_DEVFACTS, NULL, 10, NULL, {{0, 0}}},
-            TL_POLICY_TEST("naive.cu"),
-        },
-        .ntests = 6,
+            {.name = "device query (print_device_facts)", .kind = TL_TEST_DEVFACTS, .points = 10},
+            TL_POLICY_TEST("naive.cu")
+        ),
         .rubric_notes =
             "The device query's lines (`device: ...`, `sms: 132`, ..., `peak bandwidth: 3352.3 GB/s`; the format\n"
             "is in `labs/02-naive-kernel/README.md`) are read from what `print_device_facts` writes to its FILE*,\n"
@@ -94,6 +115,7 @@ const tl_lab_info tl_labs[] = {
     {
         TL_LAB_BUILDS("03", "03-tiled-kernel"), TL_LAB_EMULATED("03"),
         .title = "The tiled kernel: shared memory, phases, __syncthreads",
+        .writes = "the shared-memory tiled kernel, TILE_WIDTH 16 and 32",
         .files = {"tiled.cu", NULL},
         .gpu = 1,
         /* One tile, a few tiles, many phases; 16 and 48 are refused by tiled32 by design. */
@@ -104,28 +126,36 @@ const tl_lab_info tl_labs[] = {
         .hidden_count = 4, .hidden_min = 32, .hidden_max = 1536, .hidden_multiple = 32,
         .safety_sizes = "32,64", .speed_size = "2048",
         .case_limit_s = 20.0, .sanitizer_limit_s = 120.0,
-        .variants = {
-            {"tiled16", "tiled MatrixMulKernel, TILE_WIDTH 16", 1, 16, 1, 16, TL_LAB03_HINT, 0},
-            {"tiled32", "tiled MatrixMulKernel, TILE_WIDTH 32", 1, 32, 1, 32, TL_LAB03_HINT, 0},
-        },
-        .nvariants = 2,
-        .tests = {
-            {"tiled kernel TILE_WIDTH 16 (tiled16), public sizes", TL_TEST_PUBLIC, "tiled16", 15, NULL, {{0, 0}}},
-            {"tiled kernel TILE_WIDTH 16 (tiled16), hidden sizes", TL_TEST_HIDDEN, "tiled16", 10, NULL, {{0, 0}}},
-            {"tiled kernel TILE_WIDTH 32 (tiled32), public sizes", TL_TEST_PUBLIC, "tiled32", 15, NULL, {{0, 0}}},
-            {"tiled kernel TILE_WIDTH 32 (tiled32), hidden sizes", TL_TEST_HIDDEN, "tiled32", 10, NULL, {{0, 0}}},
-            {"no shared-memory races (racecheck, tiled16)", TL_TEST_RACECHECK, "tiled16", 15, NULL, {{0, 0}}},
-            {"memory safety (memcheck, tiled32)", TL_TEST_MEMCHECK, "tiled32", 10, NULL, {{0, 0}}},
-            {"speed against the reference (tiled32)", TL_TEST_SPEED, "tiled32", 20, NULL, {{0, 0}}},
-            TL_POLICY_TEST("tiled.cu"),
-        },
-        .ntests = 8,
+        TL_VARIANTS(
+            {.name = "tiled16", .what = "tiled MatrixMulKernel, TILE_WIDTH 16", .on_gpu = 1, .tile = 16,
+             .square_only = 1, .multiple_of = 16, .refuse_hint = TL_LAB03_HINT},
+            {.name = "tiled32", .what = "tiled MatrixMulKernel, TILE_WIDTH 32", .on_gpu = 1, .tile = 32,
+             .square_only = 1, .multiple_of = 32, .refuse_hint = TL_LAB03_HINT}
+        ),
+        TL_TESTS(
+            {.name = "tiled kernel TILE_WIDTH 16 (tiled16), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "tiled16", .points = 15},
+            {.name = "tiled kernel TILE_WIDTH 16 (tiled16), hidden sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "tiled16", .points = 10},
+            {.name = "tiled kernel TILE_WIDTH 32 (tiled32), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "tiled32", .points = 15},
+            {.name = "tiled kernel TILE_WIDTH 32 (tiled32), hidden sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "tiled32", .points = 10},
+            {.name = "no shared-memory races (racecheck, tiled16)", .kind = TL_TEST_RACECHECK,
+             .variant = "tiled16", .points = 15},
+            {.name = "memory safety (memcheck, tiled32)", .kind = TL_TEST_MEMCHECK, .variant = "tiled32",
+             .points = 10},
+            {.name = "speed against the reference (tiled32)", .kind = TL_TEST_SPEED, .variant = "tiled32",
+             .points = 20},
+            TL_POLICY_TEST("tiled.cu")
+        ),
         /* The lecture's kernel loads exactly the tiled count; lab 02's loads T/2 times more. */
         .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5},
     },
     {
         TL_LAB_BUILDS("04", "04-boundary-handling"), TL_LAB_EMULATED("04"),
         .title = "Boundary handling: any size, rectangular matrices",
+        .writes = "the tiled kernel for any size, then rectangular",
         .files = {"boundary.cu", NULL},
         .gpu = 1,
         /* Square: 1, T-1 and T+1 for both tile widths, primes, around 1024. Rectangular (refused
@@ -137,30 +167,41 @@ const tl_lab_info tl_labs[] = {
         .hidden_count = 5, .hidden_min = 2, .hidden_max = 1500, .hidden_ragged = 1, .hidden_rect = 1,
         .safety_sizes = "17,45,33x17x9", .speed_size = "2048",
         .case_limit_s = 20.0, .sanitizer_limit_s = 120.0,
-        .variants = {
-            {"boundary16", "MatrixMulKernel for any Width, TILE_WIDTH 16", 1, 16, 1, 0, TL_LAB04_HINT, 0},
-            {"boundary32", "MatrixMulKernel for any Width, TILE_WIDTH 32", 1, 32, 1, 0, TL_LAB04_HINT, 0},
-            {"rect16", "MatrixMulKernelRect, m x k x n, TILE_WIDTH 16", 1, 16, 0, 0, NULL, 0},
-            {"rect32", "MatrixMulKernelRect, m x k x n, TILE_WIDTH 32", 1, 32, 0, 0, NULL, 0},
-        },
-        .nvariants = 4,
-        .tests = {
-            {"boundary kernel TILE 16 (boundary16), public sizes", TL_TEST_PUBLIC, "boundary16", 8, NULL, {{0, 0}}},
-            {"boundary kernel TILE 16 (boundary16), hidden sizes", TL_TEST_HIDDEN, "boundary16", 7, NULL, {{0, 0}}},
-            {"boundary kernel TILE 32 (boundary32), public sizes", TL_TEST_PUBLIC, "boundary32", 8, NULL, {{0, 0}}},
-            {"boundary kernel TILE 32 (boundary32), hidden sizes", TL_TEST_HIDDEN, "boundary32", 7, NULL, {{0, 0}}},
-            {"rectangular kernel TILE 16 (rect16), public sizes", TL_TEST_PUBLIC, "rect16", 8, NULL, {{0, 0}}},
-            {"rectangular kernel TILE 16 (rect16), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "rect16", 10,
-             NULL, {{0, 0}}},
-            {"rectangular kernel TILE 32 (rect32), public sizes", TL_TEST_PUBLIC, "rect32", 8, NULL, {{0, 0}}},
-            {"rectangular kernel TILE 32 (rect32), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "rect32", 10,
-             NULL, {{0, 0}}},
-            {"no shared-memory races (racecheck, rect16)", TL_TEST_RACECHECK, "rect16", 7, NULL, {{0, 0}}},
-            {"memory safety at ragged edges (memcheck, rect32)", TL_TEST_MEMCHECK, "rect32", 7, NULL, {{0, 0}}},
-            {"speed against the reference (boundary32)", TL_TEST_SPEED, "boundary32", 15, NULL, {{0, 0}}},
-            TL_POLICY_TEST("boundary.cu"),
-        },
-        .ntests = 12,
+        TL_VARIANTS(
+            {.name = "boundary16", .what = "MatrixMulKernel for any Width, TILE_WIDTH 16", .on_gpu = 1,
+             .tile = 16, .square_only = 1, .refuse_hint = TL_LAB04_HINT},
+            {.name = "boundary32", .what = "MatrixMulKernel for any Width, TILE_WIDTH 32", .on_gpu = 1,
+             .tile = 32, .square_only = 1, .refuse_hint = TL_LAB04_HINT},
+            {.name = "rect16", .what = "MatrixMulKernelRect, m x k x n, TILE_WIDTH 16", .on_gpu = 1, .tile = 16,
+             .off_ladder = 1},
+            {.name = "rect32", .what = "MatrixMulKernelRect, m x k x n, TILE_WIDTH 32", .on_gpu = 1, .tile = 32,
+             .off_ladder = 1}
+        ),
+        TL_TESTS(
+            {.name = "boundary kernel TILE 16 (boundary16), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "boundary16", .points = 8},
+            {.name = "boundary kernel TILE 16 (boundary16), hidden sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "boundary16", .points = 7},
+            {.name = "boundary kernel TILE 32 (boundary32), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "boundary32", .points = 8},
+            {.name = "boundary kernel TILE 32 (boundary32), hidden sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "boundary32", .points = 7},
+            {.name = "rectangular kernel TILE 16 (rect16), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "rect16", .points = 8},
+            {.name = "rectangular kernel TILE 16 (rect16), hidden ragged and rectangular sizes",
+             .kind = TL_TEST_HIDDEN, .variant = "rect16", .points = 10},
+            {.name = "rectangular kernel TILE 32 (rect32), public sizes", .kind = TL_TEST_PUBLIC,
+             .variant = "rect32", .points = 8},
+            {.name = "rectangular kernel TILE 32 (rect32), hidden ragged and rectangular sizes",
+             .kind = TL_TEST_HIDDEN, .variant = "rect32", .points = 10},
+            {.name = "no shared-memory races (racecheck, rect16)", .kind = TL_TEST_RACECHECK,
+             .variant = "rect16", .points = 7},
+            {.name = "memory safety at ragged edges (memcheck, rect32)", .kind = TL_TEST_MEMCHECK,
+             .variant = "rect32", .points = 7},
+            {.name = "speed against the reference (boundary32)", .kind = TL_TEST_SPEED, .variant = "boundary32",
+             .points = 15},
+            TL_POLICY_TEST("boundary.cu")
+        ),
         .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5},
     },
     {
@@ -169,24 +210,21 @@ const tl_lab_info tl_labs[] = {
          * reference calculator compiled into tl-grade for the hidden configurations). */
         TL_LAB_BUILDS("05", "05-occupancy-study"),
         .title = "Occupancy: a calculator, then a measured sweep",
+        .writes = "an occupancy calculator in C, a measured sweep",
+        .checked_on = "CPU part anywhere, sweep on GPU",
         .files = {"occupancy.c", NULL},               /* sweep.cu and devices.c are the kit's */
         .gpu = 1,
         .own_main = 1, .own_main_size = 2048,
         .case_limit_s = 60.0, .sanitizer_limit_s = 120.0,
-        .nvariants = 0,
-        .tests = {
-            {"occupancy calculator on known and hidden configurations", TL_TEST_CALC, NULL, 60,
-             "`lab05 --serve`, any machine: the known configurations of `known.c` and hidden ones from the "
-             "secret seed (every GPU of `devices.c`, carve-out steps, 0 registers, register granularity, "
-             "per-block refusals), each answer compared with the grader's own; points x right/asked", {{0, 0}}},
-            {"occupancy calculator against the CUDA API (part A on the GPU)", TL_TEST_CALC_API, NULL, 35,
-             "on a GPU: the sweep kernels' configurations (13 block sizes x 8 amounts of dynamic shared "
-             "memory), `cudaOccupancyMaxActiveBlocksPerMultiprocessor` asked by the kit's own build, the "
-             "student's calculator through `lab05 --serve`; points x agreeing/asked; not graded without a GPU",
-             {{0, 0}}},
-            TL_POLICY_TEST("occupancy.c"),
-        },
-        .ntests = 3,
+        TL_TESTS(
+            {.name = "occupancy calculator on known and hidden configurations", .kind = TL_TEST_CALC,
+             .points = 60,
+             .what = "`lab05 --serve`, any machine: the known configurations of `known.c` and hidden ones from the " "secret seed (every GPU of `devices.c`, carve-out steps, 0 registers, register granularity, " "per-block refusals), each answer compared with the grader's own; points x right/asked"},
+            {.name = "occupancy calculator against the CUDA API (part A on the GPU)", .kind = TL_TEST_CALC_API,
+             .points = 35,
+             .what = "on a GPU: the sweep kernels' configurations (13 block sizes x 8 amounts of dynamic shared " "memory), `cudaOccupancyMaxActiveBlocksPerMultiprocessor` asked by the kit's own build, the " "student's calculator through `lab05 --serve`; points x agreeing/asked; not graded without a GPU"},
+            TL_POLICY_TEST("occupancy.c")
+        ),
         .rubric_intro =
             "The student file is `occupancy.c` (`sweep.cu`, `devices.c` and `known.c` are the kit's and are\n"
             "never taken from a submission). The grader runs the student's `lab05 --serve` in the sandbox and\n"
@@ -206,6 +244,7 @@ const tl_lab_info tl_labs[] = {
     {
         TL_LAB_BUILDS("06", "06-register-tiling"), TL_LAB_EMULATED("06"),
         .title = "Register tiling and thread coarsening, toward cuBLAS speed",
+        .writes = "1-D coarsening, 2-D register tiling, the speed step",
         .files = {"regtile.cu", NULL},
         .gpu = 1,
         /* Ragged around the block tiles (64, 128) and the phase (8, 16); k not a multiple of 4 (the
@@ -219,37 +258,38 @@ const tl_lab_info tl_labs[] = {
         .safety_sizes = "65,129x130x131,33x17x9", .speed_size = "2048",
         .case_limit_s = 20.0, .sanitizer_limit_s = 180.0,
         /* tile = the block tile's side, so that failure reports name the block tiles of P. */
-        .variants = {
-            {"coarse1d", "(a) 1-D coarsening: 64x64 block tile, 8 outputs a thread in a column", 1, 64, 0, 0,
-             NULL, 0},
-            {"regtile", "(b) 2-D register tiling: 128x128 block tile, 8x8 outputs a thread", 1, 128, 0, 0,
-             NULL, 0},
-            {"warptile", "(c) float4 loads, transposed M tile, warp tiling, double buffering", 1, 128, 0, 0,
-             NULL, 0},
-        },
-        .nvariants = 3,
-        .tests = {
-            {"1-D coarsening (coarse1d), public sizes", TL_TEST_PUBLIC, "coarse1d", 8, NULL, {{0, 0}}},
-            {"1-D coarsening (coarse1d), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "coarse1d", 7,
-             NULL, {{0, 0}}},
-            {"2-D register tiling (regtile), public sizes", TL_TEST_PUBLIC, "regtile", 10, NULL, {{0, 0}}},
-            {"2-D register tiling (regtile), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "regtile", 8,
-             NULL, {{0, 0}}},
-            {"speed step (warptile), public sizes", TL_TEST_PUBLIC, "warptile", 12,
-             "incl. k and n not multiples of 4 (the scalar fallback)", {{0, 0}}},
-            {"speed step (warptile), hidden ragged and rectangular sizes", TL_TEST_HIDDEN, "warptile", 10, NULL,
-             {{0, 0}}},
-            {"no shared-memory races (racecheck, warptile)", TL_TEST_RACECHECK, "warptile", 10, NULL, {{0, 0}}},
-            {"memory safety at ragged edges (memcheck, warptile)", TL_TEST_MEMCHECK, "warptile", 8, NULL,
-             {{0, 0}}},
+        TL_VARIANTS(
+            {.name = "coarse1d", .what = "(a) 1-D coarsening: 64x64 block tile, 8 outputs a thread in a column",
+             .on_gpu = 1, .tile = 64},
+            {.name = "regtile", .what = "(b) 2-D register tiling: 128x128 block tile, 8x8 outputs a thread",
+             .on_gpu = 1, .tile = 128},
+            {.name = "warptile", .what = "(c) float4 loads, transposed M tile, warp tiling, double buffering",
+             .on_gpu = 1, .tile = 128}
+        ),
+        TL_TESTS(
+            {.name = "1-D coarsening (coarse1d), public sizes", .kind = TL_TEST_PUBLIC, .variant = "coarse1d",
+             .points = 8},
+            {.name = "1-D coarsening (coarse1d), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "coarse1d", .points = 7},
+            {.name = "2-D register tiling (regtile), public sizes", .kind = TL_TEST_PUBLIC, .variant = "regtile",
+             .points = 10},
+            {.name = "2-D register tiling (regtile), hidden ragged and rectangular sizes",
+             .kind = TL_TEST_HIDDEN, .variant = "regtile", .points = 8},
+            {.name = "speed step (warptile), public sizes", .kind = TL_TEST_PUBLIC, .variant = "warptile",
+             .points = 12, .what = "incl. k and n not multiples of 4 (the scalar fallback)"},
+            {.name = "speed step (warptile), hidden ragged and rectangular sizes", .kind = TL_TEST_HIDDEN,
+             .variant = "warptile", .points = 10},
+            {.name = "no shared-memory races (racecheck, warptile)", .kind = TL_TEST_RACECHECK,
+             .variant = "warptile", .points = 10},
+            {.name = "memory safety at ragged edges (memcheck, warptile)", .kind = TL_TEST_MEMCHECK,
+             .variant = "warptile", .points = 8},
             /* Measured on an H100 (2026-11-22, labs/06-register-tiling/README.md), as time ratios to
              * the reference: warptile with BK 8 1.11 (full), regtile capped at 128 registers 1.56
              * (0.5), regtile 2.0 (0.25), coarse1d 2.7 (0). */
-            {"speed against the reference (warptile)", TL_TEST_SPEED, "warptile", 22, NULL,
-             {{1.15, 1.0}, {1.35, 0.75}, {1.75, 0.5}, {2.5, 0.25}}},
-            TL_POLICY_TEST("regtile.cu"),
-        },
-        .ntests = 10,
+            {.name = "speed against the reference (warptile)", .kind = TL_TEST_SPEED, .variant = "warptile",
+             .points = 22, .tiers = {{1.15, 1.0}, {1.35, 0.75}, {1.75, 0.5}, {2.5, 0.25}}},
+            TL_POLICY_TEST("regtile.cu")
+        ),
         .rubric_notes =
             "Speed is graded in tiers on the time ratio student / reference at 2048, both measured on the same\n"
             "GPU in the same grading run: what each tier means in kernels (measured on an H100, 2026-11-22):\n"
@@ -258,6 +298,60 @@ const tl_lab_info tl_labs[] = {
     },
 };
 const int tl_nlabs = (int)(sizeof tl_labs / sizeof tl_labs[0]);
+
+/* The kit's own rungs of the kernel ladder (solutions/speed/ladder.cu), square sizes only. */
+const tl_lab_variant tl_ladder_rungs[] = {
+    {.name = "naive_rows", .what = "ladder: lab 02 with x walking rows (uncoalesced)", .on_gpu = 1, .tile = 16,
+     .square_only = 1, .after = NULL},
+    {.name = "naive_ldcg", .what = "ladder: lab 02 with __ldcg loads (L2 only, no L1)", .on_gpu = 1, .tile = 16,
+     .square_only = 1, .after = "naive"},
+    {.name = "tiled32_conflict", .what = "ladder: lab 04 T32, Nd tile transposed (32-way bank conflicts)",
+     .on_gpu = 1, .tile = 32, .square_only = 1, .after = "boundary32"},
+    {.name = "tiled32_pad", .what = "ladder: the same, rows padded to 33 words (no conflicts)", .on_gpu = 1,
+     .tile = 32, .square_only = 1, .after = "tiled32_conflict"},
+};
+const int tl_nladder_rungs = (int)(sizeof tl_ladder_rungs / sizeof tl_ladder_rungs[0]);
+
+static int ladder_add(const tl_lab_variant **out, const tl_lab_info **lab_of, int n, int max,
+                      const tl_lab_variant *v, const tl_lab_info *lab)
+{
+    if (n < max) {
+        out[n] = v;
+        if (lab_of)
+            lab_of[n] = lab;
+    }
+    return n + 1;
+}
+
+/* Adds the kit's rungs that follow `after` (NULL: those that come first), each followed by its own. */
+static int ladder_rungs_after(const tl_lab_variant **out, const tl_lab_info **lab_of, int n, int max,
+                              const char *after)
+{
+    for (int r = 0; r < tl_nladder_rungs; ++r) {
+        const char *a = tl_ladder_rungs[r].after;
+        if ((a == NULL) != (after == NULL) || (a && strcmp(a, after) != 0))
+            continue;
+        n = ladder_add(out, lab_of, n, max, &tl_ladder_rungs[r], NULL);
+        n = ladder_rungs_after(out, lab_of, n, max, tl_ladder_rungs[r].name);
+    }
+    return n;
+}
+
+int tl_ladder(const tl_lab_variant **out, const tl_lab_info **lab_of, int max)
+{
+    int n = ladder_rungs_after(out, lab_of, 0, max, NULL);
+    for (int i = 0; i < tl_nlabs; ++i) {
+        const tl_lab_info *l = &tl_labs[i];
+        for (int v = 0; l->gpu && v < l->nvariants; ++v) {
+            if (!l->variants[v].on_gpu || l->variants[v].off_ladder)
+                continue;
+            n = ladder_add(out, lab_of, n, max, &l->variants[v], l);
+            n = ladder_rungs_after(out, lab_of, n, max, l->variants[v].name);
+        }
+    }
+    n = ladder_add(out, lab_of, n, max, &tl_yardstick_cublas, NULL);
+    return n < max ? n : max;
+}
 
 const tl_lab_info *tl_lab_find(const char *id)
 {

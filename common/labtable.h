@@ -32,6 +32,10 @@ typedef enum tl_test_kind {
     TL_TEST_DEVFACTS    /* lab 02's device query: print_device_facts' lines (asked through
                          * `labNN --serve`) against the kit's own query (`tl-device --facts`)   */
 } tl_test_kind;
+/* Run by kit check and the grader's --public-only too: the public cases, lab 05's calculator (its
+ * known configurations; the hidden ones are asked only in a full grading run), lab 02's device query. */
+#define TL_TEST_IS_PUBLIC(k) \
+    ((k) == TL_TEST_PUBLIC || (k) == TL_TEST_CALC || (k) == TL_TEST_CALC_API || (k) == TL_TEST_DEVFACTS)
 
 /* One variant the lab program serves and the grader may grade. */
 typedef struct tl_lab_variant {
@@ -43,6 +47,10 @@ typedef struct tl_lab_variant {
     int         multiple_of;  /* refuses sizes that are not multiples of this (0: any)         */
     const char *refuse_hint;  /* appended to a refusal: "lab 04 handles any size"              */
     int         max_time_size;/* larger sizes are checked but not timed (0: no limit)          */
+    int         off_ladder;   /* 1: not a rung of the kernel ladder (speed-ref, ./kit bench, the
+                               * ladder chart): rect16/32 time boundary16/32's tiles again       */
+    const char *after;        /* the kit's own rungs (tl_ladder_rungs): the rung it follows
+                               * (NULL: first); unused in a lab's entry                        */
 } tl_lab_variant;
 
 /* A speed tier: a time ratio student / reference at most max_ratio earns credit x the points.
@@ -91,11 +99,15 @@ typedef struct tl_lab_info {
     const char *id;                       /* "01"                                              */
     const char *dir;                      /* "01-cpu-baseline": labs/DIR and solutions/DIR     */
     const char *title;
+    const char *writes;                   /* README.md's table: what the student writes        */
+    const char *checked_on;               /* README.md's table: where it is checked (NULL: from
+                                           * gpu and the emulated build)                        */
     const char *files[TL_LAB_MAX_FILES];  /* the student files: the only files taken from a
                                            * submission (NULL-terminated)                      */
     const char *binary;                   /* the student build, under a build dir             */
     const char *ref_binary;               /* the reference solution's build (speed, bench)     */
     const char *emu_target, *emu_binary;  /* the emulated build (NULL: none)                   */
+    const char *emu_ref_binary;           /* the reference's emulated build (NULL: none)        */
     int         gpu;                      /* 1: its variants (or its part B) run on a GPU      */
     int         own_main;                 /* 1: lab.c has its own main (05), no --serve        */
     const char *public_sizes;             /* the public cases: the program's default sizes
@@ -129,6 +141,16 @@ extern const int         tl_nlabs;
 /* The yardstick variant's facts (cuBLAS SGEMM), shared by every lab that serves it. */
 extern const tl_lab_variant tl_yardstick_cublas;
 
+/* The kernel ladder (solutions/speed's speed-ref, ./kit bench, plots' ladder chart): every GPU lab's
+ * variants in table order (but those marked off_ladder), the kit's own rungs (solutions/speed/ladder.cu,
+ * each after the rung its .after names) and the yardstick last. A new lab's variants join by its
+ * table entry alone. */
+extern const tl_lab_variant tl_ladder_rungs[];
+extern const int            tl_nladder_rungs;
+/* Fills out[] with the ladder's variant facts in order (at most max); returns how many. A lab
+ * variant's *lab_of (may be NULL) is its lab, NULL for a kit rung or the yardstick. */
+int tl_ladder(const tl_lab_variant **out, const tl_lab_info **lab_of, int max);
+
 /* "01", "1" or "01-cpu-baseline" -> the lab, or NULL. */
 const tl_lab_info    *tl_lab_find(const char *id);
 /* A graded variant of lab by name, or NULL (the yardstick is not graded: NULL). */
@@ -159,6 +181,11 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
 
 /* labrubric.c: grader/rubric.md, written from the table (tl-lab rubric). */
 void tl_lab_rubric(FILE *out);
+/* labdocs.c: the READMEs' tables of labs (kind "labs" or "grading"); -1 for an unknown kind. */
+int tl_lab_doc_table(FILE *out, const char *kind);
+/* labdocs.c: rewrites (check 0) or compares (check 1) the marked tables of a README: 0 up to date
+ * or rewritten, 1 out of date, 2 an error (said on stderr). */
+int tl_lab_doc_splice(const char *path, int check);
 
 #ifdef __cplusplus
 }

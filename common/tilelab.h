@@ -156,6 +156,19 @@ void tl_check_reason(const tl_check_report *rep, char *buf, size_t len);
 void tl_check_explain(const tl_check_report *rep, FILE *out, const char *indent);
 const char *tl_pattern_name(tl_pattern p);
 const char *tl_pattern_hint(tl_pattern p);
+/* The pattern as a verdict's identifier ("swapped-indices"; CONTRACTS.md section 10), and back
+ * (-1 unknown). A generic pattern (all wrong, scattered errors, whole rows or columns, unwritten
+ * elements) says less than a recognised one: headlines prefer the others. */
+const char *tl_pattern_slug(tl_pattern p);
+int  tl_pattern_from_slug(const char *slug);
+int  tl_pattern_generic(tl_pattern p);
+/* The report as a verdict (kind checker, matrix P, the worst element's row and column, the
+ * counts, the diagnosis as detail); a correct one gives kind TL_V_NONE. */
+struct tl_verdict;
+void tl_check_verdict(const tl_check_report *rep, struct tl_verdict *v);
+/* Tests only: on, tl_check_reason and tl_check_explain word everything differently (the verdict
+ * stays the same), so a test proves that no consumer reads the checker's printed words. */
+void tl_check_reword_for_tests(int on);
 
 /* --------------------------------------------------------------- timing.c */
 typedef struct tl_stats {
@@ -234,24 +247,16 @@ int  tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warm
 /* The records format, its writer and its reader: records.h (included above). */
 
 /* --------------------------------------------------------------- driver.c */
-/* One variant as the driver runs it: the lab table's facts (labtable.h) with lab.c's code. */
-typedef enum { TL_ON_CPU = 0, TL_ON_GPU = 1 } tl_where;
-
+/* One variant as the driver runs it: the lab table's facts (labtable.h, pointed to, never copied)
+ * with lab.c's code. */
 typedef void (*tl_cpu_fn)(const float *M, const float *N, float *P, int m, int k, int n,
                           const void *ctx);
 
 typedef struct tl_variant {
-    const char  *name;          /* "cpu_ijk", "tiled16": CLI, tables, records             */
-    const char  *what;          /* one line for --help and tables                         */
-    tl_where     where;
-    int          tile;          /* tile width named in failure reports (0 none)           */
-    int          square_only;   /* refuses m != k or k != n                                */
-    int          multiple_of;   /* refuses sizes that are not multiples (0: any)          */
-    const char  *refuse_hint;   /* appended to a refusal: "see lab 04"                     */
-    tl_cpu_fn    cpu;
-    tl_launch_fn gpu;
-    const void  *ctx;
-    int          max_time_size; /* larger sizes are checked but not timed (0: no limit)     */
+    const tl_lab_variant *f;    /* the table's facts: name, what, on_gpu, tile, limits      */
+    tl_cpu_fn    cpu;           /* CPU variants (f->on_gpu 0)                              */
+    tl_launch_fn gpu;           /* GPU variants                                            */
+    const void  *ctx;           /* handed to the function                                  */
 } tl_variant;
 
 /* A lab program as the driver runs it (tl_lab_run fills it from the table). */
@@ -270,8 +275,8 @@ typedef struct tl_lab {
 /* What a lab's lab.c supplies for one variant: code only; every fact is in the lab table. */
 typedef struct tl_lab_code {
     const char  *variant;       /* a variant of the lab's table entry, or its yardstick   */
-    tl_cpu_fn    cpu;           /* TL_ON_CPU variants                                     */
-    tl_launch_fn gpu;           /* TL_ON_GPU variants                                     */
+    tl_cpu_fn    cpu;           /* CPU variants                                           */
+    tl_launch_fn gpu;           /* GPU variants                                           */
     const void  *ctx;           /* handed to the function                                 */
 } tl_lab_code;
 
@@ -279,11 +284,6 @@ typedef struct tl_lab_code {
  * code for a variant the table lacks is refused (exit 2, naming the variant and the fix). */
 int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),
                int argc, char **argv);
-/* Fills v with the table's facts of the variant name of any lab (or the yardstick) and the
- * given code, for programs that gather variants of several labs (solutions/speed). 0 ok, -1
- * unknown name. */
-int tl_variant_from_table(tl_variant *v, const char *name, tl_cpu_fn cpu, tl_launch_fn gpu,
-                          const void *ctx);
 /* The whole lab program: CLI, cases, checks, timing, table, records, --serve. */
 int tl_lab_main(const tl_lab *lab, int argc, char **argv);
 

@@ -8,6 +8,9 @@
  *         build/common/tl-lab title 03
  *         build/common/tl-lab get 03 public_sizes  one field (tl-lab fields: the names)
  *         build/common/tl-lab rubric               grader/rubric.md, written from the table
+ *         build/common/tl-lab readme [--check] FILE...
+ *                                                  the tables of labs in README.md, grader/README.md
+ *                                                  (labdocs.c); --check: exit 1 when one differs
  *         build/common/tl-lab work 03 16 64 64 64 L GLD GST SLD SST
  *                                                  the lab's work rule on counts measured elsewhere
  *                                                  (ncu on a GPU): exit 0 as the lab asks, 1 not
@@ -22,6 +25,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: tl-lab list | dir NN | files NN | title NN | get NN FIELD | fields | rubric\n"
+          "       tl-lab readme [--check] FILE... | work NN TILE M K N COUNTS...\n"
           "The lab table (common/labtable.c) for scripts. NN: 01, 1 or the lab's folder name.\n"
           "  list          the lab ids, one a line\n"
           "  dir NN        the lab's folder under labs/ and solutions/\n"
@@ -30,6 +34,8 @@ static void usage(FILE *out)
           "  get NN FIELD  one fact (a list: one item a line; empty when the lab has none)\n"
           "  fields        the FIELD names get knows\n"
           "  rubric        the rubric in Markdown (what grader/rubric.md holds)\n"
+          "  readme [--check] FILE...  rewrite the tables of labs between FILE's '<!-- tl-lab table'\n"
+          "                markers from the table; --check: rewrite nothing, exit 1 when one differs\n"
           "  work NN TILE M K N LAUNCHES GLOBAL_LOADS GLOBAL_STORES SHARED_LOADS SHARED_STORES\n"
           "                the lab's work rule (tl_work_judge) on one case's counts: the figures, then\n"
           "                the headline when the work is not what the lab asks (exit 1)\n"
@@ -59,6 +65,7 @@ static const field fields[] = {
     S(ref_binary, "the reference solution's build under a build folder"),
     S(emu_target, "the emulated build's ninja target (empty: none)"),
     S(emu_binary, "the emulated build under a build folder (empty: none)"),
+    S(emu_ref_binary, "the reference's emulated build under a build folder (empty: none)"),
     I(gpu, "1: it runs on a GPU"),
     X("emulated", "1: it has an emulated build"),
     X("work", "1: the grader judges the work its kernels do (launches, loads per multiply-add)"),
@@ -184,6 +191,18 @@ int main(int argc, char **argv)
         if (bad)
             printf("%s\n", head);
         return bad ? TL_EXIT_FAIL : TL_EXIT_OK;
+    }
+    if (strcmp(cmd, "readme") == 0) {
+        int check = argc > 2 && strcmp(argv[2], "--check") == 0, worst = 0;
+        if (argc < 3 + check) {
+            fprintf(stderr, "tl-lab readme: give the README files, e.g. README.md grader/README.md\n");
+            return TL_EXIT_USAGE;
+        }
+        for (int i = 2 + check; i < argc; ++i) {
+            int rc = tl_lab_doc_splice(argv[i], check);
+            worst = rc > worst ? rc : worst;
+        }
+        return worst == 2 ? TL_EXIT_USAGE : worst == 1 ? TL_EXIT_FAIL : TL_EXIT_OK;
     }
     int want = strcmp(cmd, "get") == 0 ? 4
              : strcmp(cmd, "dir") == 0 || strcmp(cmd, "files") == 0 || strcmp(cmd, "title") == 0 ? 3

@@ -119,7 +119,30 @@ static void linker_file(const char *p, const char *end, char *out, size_t len)
     }
 }
 
+static void build_headline(const char *errs, char *out, size_t len, const char **pattern);
+
 void tg_build_headline(const char *errs, char *out, size_t len)
+{
+    build_headline(errs, out, len, NULL);
+}
+
+void tg_build_verdict(const gsub *g, tl_verdict *v)
+{
+    const char *pattern = "compile-error";
+    tl_verdict_init(v, TL_V_BUILD, "");
+    build_headline(g->build_errors.s, v->detail, sizeof v->detail, &pattern);
+    tl_verdict_set(v->pattern, sizeof v->pattern, g->fatal_warnings ? "fatal-warning" : pattern);
+    v->count = g->fatal_warnings;
+    /* "FILE:LINE: ..." (name_only cut the path): the place as fields */
+    const char *colon = strchr(v->detail, ':');
+    if (colon && colon[1] >= '0' && colon[1] <= '9' && (size_t)(colon - v->detail) < sizeof v->file &&
+        !memchr(v->detail, ' ', (size_t)(colon - v->detail))) {
+        snprintf(v->file, sizeof v->file, "%.*s", (int)(colon - v->detail), v->detail);
+        v->line = atoi(colon + 1);
+    }
+}
+
+static void build_headline(const char *errs, char *out, size_t len, const char **pattern)
 {
     out[0] = '\0';
     if (!errs || !*errs)
@@ -147,6 +170,8 @@ void tg_build_headline(const char *errs, char *out, size_t len)
                  "defines it already; remove yours, or rename it (or make it static)", se ? (int)(se - sym) : 60, sym,
                  here[0] ? here : "your file", first[0] ? " and already in " : "", first,
                  first[0] ? "" : " twice");
+        if (pattern)
+            *pattern = "duplicate-symbol";
         return;
     }
     const char *tw = strstr(errs, "\"TILE_WIDTH\" redefined");
@@ -162,6 +187,8 @@ void tg_build_headline(const char *errs, char *out, size_t len)
         snprintf(out, len, "a redefined TILE_WIDTH: %s #defines it over the build's -DTILE_WIDTH (16, 32), so "
                  "every variant runs the tile width you wrote; remove the #define (or put it inside #ifndef "
                  "TILE_WIDTH)", where);
+        if (pattern)
+            *pattern = "tile-width-redefined";
         return;
     }
     /* the first error at a file and line ("x.cu(12): error", "x.c:7:3: error"), else the first error */
@@ -191,7 +218,7 @@ void tg_build_headline(const char *errs, char *out, size_t len)
  * into shown (20 at most); those that change what the program means (a TILE_WIDTH redefined over
  * the build's -DTILE_WIDTH, a variable read before it is set) also into fatal with why. Returns
  * how many are fatal: the build then counts as failed. */
-int tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal)
+int tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal)
 {
     int nfatal = 0, nshown = 0;
     for (const char *p = log->s; p && *p;) {
@@ -213,7 +240,7 @@ int tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_
         if (!strstr(line, "warning"))
             continue;
         const char *file = NULL;
-        for (int i = 0; i < TG_MAX_FILES && lab->files[i] && !file; ++i)
+        for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i] && !file; ++i)
             file = strstr(line, lab->files[i]);
         if (!file)
             continue;
@@ -364,7 +391,7 @@ void tg_build_kit(grun *R)
 /* In a copy of the kit's build, deletes what was made from the student's files (objects such as
  * tiled.cu.o, the emulator's rewritten tiled.emu.cpp and its object): ninja then rebuilds them
  * because they are missing, whatever the files' times say. */
-static const tg_lab *stale_lab;
+static const tl_lab_info *stale_lab;
 static int remove_stale(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st;
@@ -373,7 +400,7 @@ static int remove_stale(const char *path, const struct stat *st, int flag, struc
     const char *base = path + ftw->base;
     if (strncmp(base, "meson-generated_", 16) == 0)
         base += 16;
-    for (int i = 0; i < TG_MAX_FILES && stale_lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && stale_lab->files[i]; ++i) {
         size_t stem = strcspn(stale_lab->files[i], ".");
         if (strncmp(base, stale_lab->files[i], stem) == 0 && base[stem] == '.') {
             unlink(path);
@@ -402,8 +429,8 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
-    char host[TG_MAX_FILES][PATH_MAX + 300], inside[TG_MAX_FILES][PATH_MAX];
-    for (int i = 0, n = 1; i < TG_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
+    char host[TL_LAB_MAX_FILES][PATH_MAX + 300], inside[TL_LAB_MAX_FILES][PATH_MAX];
+    for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
         snprintf(host[i], sizeof host[i], "%s/%s", g->files, R->lab->files[i]);
         if (!tg_is_file(host[i]))
             continue;                  /* missing: the kit's skeleton stays in its place */
@@ -479,7 +506,7 @@ static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc
     tg_write_atomic(logpath, log.s ? log.s : "", log.len);
     tg_first_errors(&log, &g->build_errors, &g->warnings);
     snprintf(g->log_path, sizeof g->log_path, "%s", logpath);
-    if (rc == 0 && tg_student_warnings(R->lab, &log, &g->warn_lines, &g->build_errors) > 0)
+    if (rc == 0 && (g->fatal_warnings = tg_student_warnings(R->lab, &log, &g->warn_lines, &g->build_errors)) > 0)
         rc = 1;        /* a warning that changes the meaning: the build counts as failed */
     if (rc != 0 && strstr(desc, "wall-clock"))
         tg_buf_printf(&g->build_errors, "  the build was killed at the %.0f s limit\n", BUILD_LIMIT_S);

@@ -40,7 +40,7 @@ typedef struct occ_q {
     const char   *note;          /* a known configuration's lesson, or NULL                         */
     int           want_rc;
     tl_occ_result want;
-    int           api_blocks;    /* TG_CALC_API: the CUDA API's blocks per SM (-1 not that test)    */
+    int           api_blocks;    /* TL_TEST_CALC_API: the CUDA API's blocks per SM (-1 not that test)    */
 } occ_q;
 
 #ifdef TG_OCC_REFERENCE   /* the hidden configurations need the reference calculator */
@@ -131,9 +131,11 @@ static int api_configs(grun *R, gsub *g, occ_q *q, int max, tg_buf *out)
         char *e = strchr(p, '\n');
         if (e)
             *e = '\0';
-        if (strncmp(p, "api ", 4) == 0) {
+        char word[8] = "";
+        int at = 0;
+        if (sscanf(p, "%7s %n", word, &at) == 1 && strcmp(word, "api") == 0 && at > 0) {   /* "api ..." */
             char line[600];
-            snprintf(line, sizeof line, "occ %s", p + 4);
+            snprintf(line, sizeof line, "occ %s", p + at);
             char *last = strrchr(line, ' ');
             occ_q *c = &q[n];
             memset(c, 0, sizeof *c);
@@ -288,7 +290,7 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
                 tg_child_describe(&c, how, sizeof how);
                 if (tg_child_net_killed(&c) && ++g->net_killed == 1)
                     snprintf(g->net_where, sizeof g->net_where, "lab05 --serve");
-                int fpe = strstr(how, "SIGFPE") != NULL;
+                int fpe = tg_child_signal(&c) == SIGFPE;
                 if (rc == 2)
                     snprintf(why, sizeof why, "no answer within the %.0f s wall-clock limit: the program (its whole "
                              "process tree) was killed; an endless loop, or far too slow", CALC_ANSWER_S);

@@ -64,7 +64,7 @@ static int draw(tl_rng *r, int lo, int hi)
  * one past a multiple of 64 (a last block of one element), the rest anywhere in the range. */
 void tg_make_hidden_sizes(grun *R)
 {
-    const tg_lab *L = R->lab;
+    const tl_lab_info *L = R->lab;
     tl_rng r;
     tl_rng_seed(&r, R->seed, 0x7117 + (uint64_t)atoi(L->id));
     for (int i = 0, tries = 0; i < L->hidden_count && tries < 1000; ++tries) {
@@ -140,7 +140,7 @@ int tg_prepare_size(gsize *s, char *err, size_t errlen)
     return 0;
 }
 
-int tg_variant_accepts(const tg_variant *v, const gsize *s)
+int tg_variant_accepts(const tl_lab_variant *v, const gsize *s)
 {
     if (v->square_only && !(s->m == s->k && s->k == s->n))
         return 0;

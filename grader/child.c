@@ -234,6 +234,16 @@ int tg_child_net_killed(const tg_child *c)
     return c->via_bwrap && WIFEXITED(c->status) && WEXITSTATUS(c->status) == 128 + SIGSYS;
 }
 
+int tg_child_signal(const tg_child *c)
+{
+    if (!c->reaped || c->timed_out || c->oom)
+        return 0;
+    if (WIFSIGNALED(c->status))
+        return WTERMSIG(c->status);
+    int code = WEXITSTATUS(c->status);
+    return c->via_bwrap && code > 128 && code < 128 + 65 ? code - 128 : 0;   /* bubblewrap: 128+N */
+}
+
 void tg_child_describe(const tg_child *c, char *buf, size_t len)
 {
     if (tg_child_net_killed(c)) {

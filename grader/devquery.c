@@ -1,4 +1,4 @@
-/* devquery.c: lab 02's device query judged (TG_DEVFACTS). The student's `lab02 --serve` is asked
+/* devquery.c: lab 02's device query judged (TL_TEST_DEVFACTS). The student's `lab02 --serve` is asked
  * `facts` on fd 3 and answers on fd 4 with what print_device_facts wrote to its FILE* (driver.c);
  * the expected facts come from the kit's own query in a process of its own, `tl-device --facts`
  * (the CUDA runtime), or `tl-device-emu --facts` (the emulator's device model) when the lab runs
@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "verdict_read.h"
 #include "tilelab.h"
 
 #define FACTS_SHOWN 16     /* lines of the student's answer quoted when a fact is wrong */
@@ -79,12 +80,10 @@ static int kit_facts(grun *R, gsub *g, int emulated, tl_facts *want, char *why, 
     if (found)
         tl_facts_derive(want);   /* the bandwidth unrounded, from the clock and the bus width */
     if (rc != 0 || found == 0) {
-        const char *nodev = text.s ? strstr(text.s, "no usable CUDA device") : NULL;
-        if (nodev)
-            snprintf(why, whylen, "not graded: %.*s (the kit's own query, %s)", (int)strcspn(nodev, "\n"), nodev, tool);
-        else
-            snprintf(why, whylen, "not graded (grader problem): the kit's device query %s failed (%s)", tool,
-                     rc < 0 ? err : desc);
+        /* its own first line says why (no usable CUDA device, with the code) */
+        const char *first = text.s ? text.s : "";
+        snprintf(why, whylen, "not graded: the kit's own device query %s gave no facts (%s)%s%.*s", tool,
+                 rc < 0 ? err : desc, *first ? ": " : "", (int)strcspn(first, "\n"), first);
         tg_buf_free(&text);
         return -1;
     }
@@ -101,7 +100,8 @@ static int facts_complete(const tg_buf *a, void *ctx)
         return a->len > 256;
     size_t line = (size_t)(nl - a->s) + 1;
     unsigned long need;
-    if (strncmp(a->s, "facts ", 6) != 0 || sscanf(a->s + 6, "%lu", &need) != 1 || need > TL_FACTS_MAX_TEXT)
+    char word[8];
+    if (sscanf(a->s, "%7s %lu", word, &need) != 2 || strcmp(word, "facts") != 0 || need > TL_FACTS_MAX_TEXT)
         return 1;
     return a->len >= line + need;
 }
@@ -143,14 +143,23 @@ void tg_judge_devfacts(grun *R, gsub *g, tres *tr)
                                tl_now_ms() + R->lab->case_limit_s * 1000.0);
     const char *text = NULL;
     size_t tlen = 0;
-    char fail[700] = "";
-    if (rc == 0 && ans.len > 6 && strncmp(ans.s, "facts ", 6) == 0) {
-        text = (const char *)memchr(ans.s, '\n', ans.len) + 1;
+    char fail[700] = "", word[16] = "";
+    int at = 0;
+    const char *nl = ans.len ? memchr(ans.s, '\n', ans.len) : NULL;
+    if (rc == 0 && nl)
+        sscanf(ans.s, "%15s %n", word, &at);      /* the answer's first word (CONTRACTS.md section 2) */
+    tl_verdict said;
+    if (rc == 0 && nl && strcmp(word, "facts") == 0) {
+        text = nl + 1;
         tlen = ans.len - (size_t)(text - ans.s);
-    } else if (rc == 0 && ans.len > 6 && strncmp(ans.s, "error ", 6) == 0) {
-        snprintf(fail, sizeof fail, "the program answered '%.*s'%s", (int)strcspn(ans.s, "\n"), ans.s,
-                 strstr(ans.s, "no usable CUDA device") ? (emulated ? ", but it ran emulated" :
-                 ", but the kit's own query found this device") : "");
+    } else if (rc == 0 && nl && strcmp(word, "verdict") == 0 && at > 0 &&
+               tg_verdict_parse(ans.s + at, (size_t)(nl - ans.s - at), &said) == 0) {
+        snprintf(fail, sizeof fail, "the program answered '%s: %.400s'", said.pattern, said.detail);
+        if (tl_verdict_pattern_is(&said, "no-device"))
+            snprintf(fail, sizeof fail, "the program answered that it has no usable CUDA device, %s",
+                     emulated ? "but it ran emulated" : "but the kit's own query found this device");
+    } else if (rc == 0 && nl && strcmp(word, "error") == 0) {
+        snprintf(fail, sizeof fail, "the program answered '%.*s'", (int)strcspn(ans.s, "\n"), ans.s);
     } else if (rc == 2) {
         snprintf(fail, sizeof fail, "no answer within the %.0f s wall-clock limit: the program (its whole process "
                  "tree) was killed; print_device_facts loops or waits", R->lab->case_limit_s);

@@ -245,7 +245,7 @@ void tg_write_exports(grun *R, const gstudent *st, const srow *rows, int ns)
         if (rows[j].done && rows[j].max > max)
             max = rows[j].max;
     if (max <= 0)
-        max = tg_lab_points(R->lab);
+        max = tl_lab_points(R->lab);
     /* Who is who: the join, said. */
     tg_buf md = {0};
     if (have_roster) {

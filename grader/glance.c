@@ -15,6 +15,8 @@
 #include <cjson/cJSON.h>
 
 #include "grade.h"
+#include "headline.h"
+#include "verdict_read.h"
 
 #define BUCKETS  10                   /* score bins of 10 % each (100 % in the last)            */
 #define REASONS  8                    /* failure reasons listed                                  */
@@ -25,74 +27,57 @@ typedef struct reason {
     char example[128];                /* one student who has it                                  */
 } reason;
 
-/* s with & < > " ' as entities. */
+/* s as HTML text and as a Markdown table cell or list item: report.c's one escaper (no terminal
+ * control, no ANSI escape, no bidi override; nothing HTML or Markdown acts on). */
 static void html(tg_buf *b, const char *s)
 {
-    for (; *s; ++s) {
-        switch (*s) {
-        case '&': tg_buf_add(b, "&amp;", 5); break;
-        case '<': tg_buf_add(b, "&lt;", 4); break;
-        case '>': tg_buf_add(b, "&gt;", 4); break;
-        case '"': tg_buf_add(b, "&quot;", 6); break;
-        case '\'': tg_buf_add(b, "&#39;", 5); break;
-        default: tg_buf_add(b, s, 1);
-        }
-    }
+    char *e = tg_html_text(s);
+    if (e)
+        tg_buf_add(b, e, strlen(e));
+    free(e);
 }
 
-/* The same text for one table cell of Markdown: | and newlines cannot break the table. */
 static void md_cell(tg_buf *b, const char *s)
 {
-    for (; *s; ++s)
-        tg_buf_add(b, *s == '|' ? "\\|" : *s == '\n' ? " " : s, *s == '|' ? 2 : 1);
+    char *e = tg_md_inline(s);
+    if (e)
+        tg_buf_add(b, e, strlen(e));
+    free(e);
 }
 
-/* The reasons a failed test's output gives: "size 17: wrong result: loop bound (4/4 wrong)" gives
- * "wrong result: loop bound"; an output without size lines gives its first line, digits as N. */
-static int reasons_of(const char *out, char found[][160], int max)
+/* The verdict of a failing test in results.json (extra_data.tilelab_cases): its headline's, else
+ * its first case's. 1 found. */
+static int test_verdict(const cJSON *js, const char *test, tl_verdict *v)
 {
-    int n = 0, sized = 0;
-    for (const char *line = out; line && *line && n < max; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-        const char *p = line;
-        while (*p == ' ')
-            ++p;
-        if (strncmp(p, "size ", 5) != 0)
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "extra_data"),
+                                                           "tilelab_cases")) {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(t, "test");
+        if (!cJSON_IsString(n) || strcmp(n->valuestring, test) != 0)
             continue;
-        const char *c = strstr(p, ": ");
-        const char *e = strchr(p, '\n');
-        if (!c || (e && c > e))
-            continue;
-        c += 2;
-        sized = 1;
-        size_t len = e ? (size_t)(e - c) : strlen(c);
-        char r[160];
-        snprintf(r, sizeof r, "%.*s", (int)(len < sizeof r ? len : sizeof r - 1), c);
-        char *paren = strrchr(r, '(');        /* "(4/4 wrong)": the count, not the reason */
-        if (paren && paren > r && isdigit((unsigned char)paren[1]) && strchr(paren, '/'))
-            paren[-1] == ' ' ? (void)(paren[-1] = '\0') : (void)(*paren = '\0');
-        if (strncmp(r, "not run: ", 9) == 0)  /* a consequence of an earlier case, not a reason */
-            continue;
-        int dup = 0;
-        for (int i = 0; i < n; ++i)
-            dup |= strcmp(found[i], r) == 0;
-        if (!dup && r[0])
-            snprintf(found[n++], 160, "%s", r);
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(t, "headline");
+        if (!h)
+            h = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(t, "cases"), 0);
+        return h && tg_verdict_from_cjson(cJSON_GetObjectItemCaseSensitive(h, "verdict"), v) == 0;
     }
-    if (n == 0 && !sized && out && *out) {
-        size_t j = 0;
-        for (const char *p = out; *p && *p != '\n' && j + 1 < 160; ++p) {
-            if (isdigit((unsigned char)*p)) {
-                found[0][j++] = 'N';
-                while (isdigit((unsigned char)p[1]) || p[1] == '.')
-                    ++p;
-            } else {
-                found[0][j++] = *p;
-            }
+    return 0;
+}
+
+/* A test that failed without a verdict (speed, the calculator, the device facts): its output's
+ * first line, digits as N, as the group. */
+static void first_line_group(const char *out, char *found, size_t cap)
+{
+    size_t j = 0;
+    for (const char *p = out; *p && *p != '\n' && j + 1 < cap; ++p) {
+        if (isdigit((unsigned char)*p)) {
+            found[j++] = 'N';
+            while (isdigit((unsigned char)p[1]) || p[1] == '.')
+                ++p;
+        } else {
+            found[j++] = *p;
         }
-        found[0][j] = '\0';
-        n = 1;
     }
-    return n;
+    found[j] = '\0';
 }
 
 static void add_reason(reason *rs, int *nr, int cap, const char *text, const char *student)
@@ -153,9 +138,9 @@ static int draw_chart(const grun *R, const char *scores, const char *tests, cons
 
 void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_buf *md, const char *date)
 {
-    const tg_lab *L = R->lab;
+    const tl_lab_info *L = R->lab;
     int bins[BUCKETS] = {0}, graded = 0;
-    int pass[TG_MAX_TESTS] = {0}, ran[TG_MAX_TESTS] = {0};
+    int pass[TL_LAB_MAX_TESTS] = {0}, ran[TL_LAB_MAX_TESTS] = {0};
     reason *rs = calloc(256, sizeof *rs);
     int nr = 0;
     for (int i = 0; i < ns; ++i) {
@@ -183,9 +168,15 @@ void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_b
                     ran[k]++;
                     pass[k] += s->valuedouble >= m->valuedouble - 1e-9;
                 }
-            if (s->valuedouble < m->valuedouble - 1e-9 && cJSON_IsString(o) && !(status && cJSON_IsString(status) &&
-                                                                              status->valuestring[0]))
-                nm += reasons_of(o->valuestring, mine + nm, 24 - nm);
+            /* a failed test's group: its verdict's kind and pattern, in words (headline.c) */
+            tl_verdict v;
+            if (nm < 24 && s->valuedouble < m->valuedouble - 1e-9 &&
+                !(status && cJSON_IsString(status) && status->valuestring[0])) {
+                if (test_verdict(js, n->valuestring, &v))
+                    tg_verdict_group(&v, mine[nm++], 160);
+                else if (cJSON_IsString(o) && o->valuestring[0])
+                    first_line_group(o->valuestring, mine[nm++], 160);
+            }
         }
         for (int k = 0; k < nm; ++k) {
             int seen = 0;              /* one student, one count per reason, however many tests show it */

@@ -10,8 +10,9 @@
 #include <stdio.h>
 
 #include "tilelab.h"
+#include "verdict.h"
 
-#include "labs.h"
+#include "labtable.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -43,8 +44,8 @@ int tg_path_excluded(const char *rel);
  * Returns 0 ok, 1 refused (the student's problem: reason in err), 2 not graded: the instructor
  * must look (a loose file, several candidates or none; err lists the files found), -1
  * grader-side error. */
-int tg_intake(const tg_lab *lab, const char *submission, const char *work,
-              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TL_LAB_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen);
 
 /* 1 when have is named like the student file want: the same name but for the case, or with a
@@ -98,7 +99,7 @@ typedef struct gsize {
 } gsize;
 
 typedef struct grun {
-    const tg_lab *lab;
+    const tl_lab_info *lab;
     char     root[PATH_MAX], out[PATH_MAX], state[PATH_MAX], pristine[PATH_MAX];
     uint64_t seed;
     int      public_only, jobs, check, emulate, quiet;
@@ -112,6 +113,7 @@ typedef struct grun {
     int      nsizes;
     int      gpu_ok;                  /* a usable CUDA device answered                      */
     char     gpu_why[300];
+    int      gpu_unknown;             /* the grader could not try the device itself: the lab program's word counts */
     char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
     char     kit_build_why[700];
     char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
@@ -187,6 +189,7 @@ typedef struct cres {
     double wall_ms;          /* request to answer, measured here                               */
     int    have_work;        /* emulated: the answer carried the emulator's work counts          */
     tl_work_counts work;     /* what the kernels of the checked run did (judges.c: judge_work)   */
+    tl_verdict v;            /* what happened, as data (CONTRACTS.md 10): headlines, the summary   */
 } cres;
 
 typedef struct gsess {
@@ -197,6 +200,8 @@ typedef struct gsess {
     const char *tool;        /* compute-sanitizer tool or NULL                                 */
     int      padding;        /* memcheck: --padding BYTES after every allocation (0 none; oob.c) */
     int      runs;
+    char     vpath[PATH_MAX + 32];  /* the emulator's verdict channel, a file bound into the sandbox */
+    long long voff;          /* what of it was read                                            */
 } gsess;
 
 typedef struct gsub {
@@ -205,7 +210,8 @@ typedef struct gsub {
     char     emu_build[PATH_MAX];     /* kit check on a GPU: the build folder of the emulated twin */
     char     files[PATH_MAX + 64];    /* the folder holding the student's files as taken         */
     int      timeouts;
-    char     timed_out_variants[256];   /* " cpu_ijk tiled16 ": the rest of their cases is not run */
+    char     stopped[TL_LAB_MAX_VARIANTS][48];   /* variants that hit the time or memory limit: the rest of */
+    int      nstopped;                       /* their cases is not run                                */
     tg_buf   evidence;        /* what the program printed: shown, never believed               */
     unsigned long long printed;
     tg_buf   notes;
@@ -214,6 +220,7 @@ typedef struct gsub {
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
+    int      fatal_warnings;  /* warnings in the student's files that fail the build (tg_student_warnings) */
     int      warnings;
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
@@ -222,13 +229,28 @@ typedef struct gsub {
     tg_buf   record;                  /* what the grade is computed from (ident.c; graded-from.txt)  */
 } gsub;
 
+typedef struct tg_case_verdict {
+    char       size[48];     /* "17", "17x33x9"                                                 */
+    tl_verdict v;
+} tg_case_verdict;
+
 typedef struct tres {
-    const tg_test *t;
+    const tl_lab_test *t;
     int    graded;           /* 0: not graded (a grader-side reason in output)                */
     double score;
     int    passed;
     tg_buf out;
+    tg_buf shown;            /* the lines kit check shows even when the test passed (the work, memcheck) */
+    /* The failing cases as data (results.json extra_data.tilelab_cases, the class summary) and
+     * the one that made the headline (have_head 0: none). */
+    tg_case_verdict head;
+    int    have_head;
+    tg_case_verdict *cases;
+    int    ncases, capcases;
 } tres;
+
+/* Keeps a failing case's verdict in tr (report.c writes them). */
+void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);
 
 typedef struct srow {
     int    done;
@@ -242,14 +264,18 @@ uint64_t tg_mix64(uint64_t x);
 int  tg_add_size(grun *R, int m, int k, int n, int hidden);   /* index in R->sizes, or -1 when full */
 void tg_make_hidden_sizes(grun *R);
 int  tg_prepare_size(gsize *s, char *err, size_t errlen);      /* inputs, reference, payload; 0 or -1 */
-int  tg_variant_accepts(const tg_variant *v, const gsize *s);
+int  tg_variant_accepts(const tl_lab_variant *v, const gsize *s);
 void tg_size_str(char *b, size_t l, const gsize *s);
 int  tg_read_seed(const char *path, uint64_t *seed, char *err, size_t errlen);
 int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
 
 /* session.c */
 void tg_sess_end(gsub *g, gsess *ss, int quit);
-void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r);
+/* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
+int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
+void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);
+/* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
+void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);
@@ -271,9 +297,9 @@ typedef struct tg_work_note {
 #define TG_OOB_PADDING 65536   /* memcheck: bytes after every allocation (oob.c, judges.c); an overrun of a small case is far less */
 #define TG_WORK_EMU_MAX (128.0 * 128 * 128)   /* GPU: the largest size emulated to count the work (a few 10 ms; 256^3 cost ~0.3 s per variant in every kit check) */
 /* One passing case's counts (r->have_work) judged; notes the first breach and the largest case's figures. */
-void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
+void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
 /* GPU: the emulated twin (build.c) runs size s once and its counts are judged. */
-void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn);
+void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
 /* The test's lines about the work: the figures, or "not checked here: WHY". */
 void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
@@ -286,7 +312,10 @@ void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
  * name and files, a redefined TILE_WIDTH with its file and line, else the compiler's first error
  * at a file and line (the path cut to the file's name). "" when errs is empty. */
 void tg_build_headline(const char *errs, char *out, size_t len);
-int  tg_student_warnings(const tg_lab *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
+int  tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *shown, tg_buf *fatal);
+/* The failed build as a verdict (kind build; pattern duplicate-symbol, tile-width-redefined,
+ * fatal-warning or compile-error; the file and line of the first error; the headline as detail). */
+void tg_build_verdict(const gsub *g, tl_verdict *v);
 void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
 void tg_build_reference(grun *R);
@@ -364,7 +393,7 @@ void tg_sha256_hex(const void *data, size_t n, char out[65]);
 int  tg_sha256_file(const char *path, char out[65]);
 /* The lab's rubric as an instructor's file (--print-rubric), and such a file laid over the table
  * for this run (R->lab then points at the copy): 0, or -1 with err naming the line and the fix. */
-void tg_rubric_print(const tg_lab *lab, FILE *out);
+void tg_rubric_print(const tl_lab_info *lab, FILE *out);
 int  tg_rubric_load(grun *R, const char *path, char *err, size_t errlen);
 /* This run's identity (rubric, cases, kit version), and the rubric as words. */
 void tg_identity(const grun *R, tg_identity_t *id);
@@ -398,7 +427,7 @@ void   tg_late_text(const grun *R, tg_buf *b);
 /* similar.c: pairs of the out dir's graded files alike at threshold percent or more (sim_c, the
  * skeleton's lines taken out of kit_lab_dir's files), as a Markdown section into md; never a
  * score. Returns the pairs found, 77 when sim_c is missing, -1 on a failure (said in md). */
-int  tg_similarity(const char *out, const tg_lab *lab, const char *kit_lab_dir, int threshold, tg_buf *md);
+int  tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_dir, int threshold, tg_buf *md);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);

@@ -1,74 +1,59 @@
-/* headline.c: the first line of a failing correctness test: the most specific reason any of its
- * cases gave, in the student's terms, before the count of sizes correct (judges.c). An emulator
- * diagnostic (an out-of-bounds read of M at row r, column c; a race; a divergent barrier) beats a
- * crash or an error the program reported, which beat a pattern the checker recognised (swapped
- * indices, P = M*M, phases counted from n), which beats a generic one (all wrong, scattered
- * errors, unwritten elements) or the wall-clock limit (an endless loop, or a case slowed by a
- * loaded machine). The emulator names buffers as the kit allocated them ('c->d_M')
- * and indexes them flat: here that becomes the matrix, its row and column, and the student's file
- * and line, worded as kit check's memcheck pass on a GPU words the same access (oob.c). */
-#define _GNU_SOURCE   /* memmem */
-#include <ctype.h>
+/* headline.c: the words of a verdict (common/verdict.h), made here and nowhere else: a case's
+ * reason line, and the first line of a failing correctness test, the most specific verdict any of
+ * its cases gave, in the student's terms, before the count of sizes correct (judges.c).
+ *
+ * Ranking reads the kind (and, for the checker, whether its pattern is a generic one), never the
+ * words: an emulator or sanitizer diagnostic (an out-of-bounds read of M at row r, column c; a
+ * race; a divergent barrier) beats a crash or an error the program reported, which beat a pattern
+ * the checker recognised (swapped indices, P = M*M, phases counted from n), which beats a generic
+ * one (all wrong, scattered errors, unwritten elements) or the wall-clock limit (an endless loop,
+ * or a case slowed by a loaded machine). The emulator names buffers as the kit allocated them
+ * ('c->d_M') and indexes them flat: here that becomes the matrix, its row and column, and the
+ * student's file and line, worded as kit check's memcheck pass on a GPU words the same access. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "headline.h"
+#include "tilelab.h"
 
-/* The emulator's class after "tilelab-emu: ", in words. */
-static const char *emu_class_words(const char *cls, size_t l)
+/* The emulator's classes (and the emulated harness's findings, common/driver.c), in words; place:
+ * the class's detail names the file and line itself. */
+static const struct emu_class {
+    const char *cls, *words;
+    int place;
+} emu_classes[] = {
+    {"global-out-of-bounds", "out-of-bounds access of a cudaMalloc buffer", 0},
+    {"shared-out-of-bounds", "out-of-bounds __shared__ access", 1},
+    {"array-out-of-bounds", "out-of-bounds index into an array of the kernel", 1},
+    {"race", "race on __shared__ memory", 1},
+    {"divergent-barrier", "divergent barrier (__syncthreads() not reached by every thread of the block)", 1},
+    {"uninitialized-shared-read", "read of __shared__ memory never written", 1},
+    {"invalid-launch", "invalid launch", 1},
+    {"assert", "assert failed in the kernel", 1},
+    {"stack-overflow", "stack overflow in the kernel", 0},
+    {"segmentation-fault", "segmentation fault in the kernel", 0},
+    {"invalid-pointer", "invalid pointer", 1},
+    {"invalid-free", "invalid cudaFree", 1},
+    {"invalid-warp-op", "invalid warp operation", 1},
+    {"not-supported", "not supported under emulation", 1},
+    {"missing-syncwarp", "missing __syncwarp()", 1},
+    {"p-read-before-written", "reading P before writing it", 1},
+    {"uninitialised-local", "reading a local before giving it a value", 1},
+    {"order-dependent", "order-dependent result", 1},
+};
+
+static const struct emu_class *emu_class_of(const tl_verdict *v)
 {
-    static const struct { const char *cls, *words; } t[] = {
-        {"shared-out-of-bounds", "out-of-bounds __shared__ access"},
-        {"array-out-of-bounds", "out-of-bounds index into an array of the kernel"},
-        {"race", "race on __shared__ memory"},
-        {"divergent-barrier", "divergent barrier (__syncthreads() not reached by every thread of the block)"},
-        {"uninitialized-shared-read", "read of __shared__ memory never written"},
-        {"invalid-launch", "invalid launch"},
-        {"assert", "assert failed in the kernel"},
-        {"stack-overflow", "stack overflow in the kernel"},
-        {"segmentation fault", "segmentation fault in the kernel"},
-        {"invalid-pointer", "invalid pointer"},
-        {"missing-syncwarp", "missing __syncwarp()"},
-    };
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (strlen(t[i].cls) == l && strncmp(cls, t[i].cls, l) == 0)
-            return t[i].words;
+    for (size_t i = 0; i < sizeof emu_classes / sizeof emu_classes[0]; ++i)
+        if (tl_verdict_pattern_is(v, emu_classes[i].cls))
+            return &emu_classes[i];
     return NULL;
 }
 
-/* "FILE:LINE" of the student's line in the emulator's report: the first "  at (from the debug
- * line table) FUNC at PATH:LINE" (its innermost frame), reduced to the file's name. */
-static int emu_where(const char *explain, char *out, size_t len)
-{
-    const char *p = explain ? strstr(explain, "(from the debug line table)") : NULL;
-    if (!p)
-        return 0;
-    const char *e = strchr(p, '\n');
-    size_t l = e ? (size_t)(e - p) : strlen(p);
-    const char *at = NULL;
-    for (const char *q = strstr(p, " at "); q && q < p + l; q = strstr(q + 4, " at "))
-        at = q + 4;
-    if (!at)
-        return 0;
-    const char *end = at;
-    while (end < p + l && *end != ' ' && *end != '\n')
-        ++end;
-    const char *colon = end;
-    while (colon > at && colon[-1] != ':')
-        --colon;
-    if (colon == at || !isdigit((unsigned char)*colon))
-        return 0;
-    const char *base = colon - 1;
-    while (base > at && base[-1] != '/')
-        --base;
-    snprintf(out, len, "%.*s", (int)(end - base), base);
-    return 1;
-}
-
 /* 'c->d_M' -> 0 (M), 1 (N), 2 (P); -1 another buffer. */
-static int kit_matrix(const char *name, size_t l)
+static int kit_matrix(const char *name)
 {
+    size_t l = strlen(name);
     if (l >= 3 && name[l - 2] == '_' && name[l - 3] == 'd') {
         char c = name[l - 1];
         return c == 'M' ? 0 : c == 'N' ? 1 : c == 'P' ? 2 : -1;
@@ -76,141 +61,210 @@ static int kit_matrix(const char *name, size_t l)
     return -1;
 }
 
-/* The emulator's global-out-of-bounds first line, in the student's terms. 0 when it does not parse. */
-static int emu_global_oob(const char *msg, const char *explain, int m, int k, int n, char *out, size_t len)
-{
-    char kind[8] = "";
-    const char *q = msg;
-    if (sscanf(q, "%7[a-z] of '", kind) != 1)
-        return 0;
-    const char *name = strchr(q, '\'');
-    const char *nend = name ? strchr(name + 1, '\'') : NULL;
-    if (!name || !nend || nend[1] != '[')
-        return 0;
-    ++name;
-    int neg = nend[2] == '-';
-    long long idx = strtoll(nend + 2 + neg, NULL, 10);
-    if (neg)
-        idx = -idx;
-    int which = kit_matrix(name, (size_t)(nend - name));
-    static const char *mat[3] = {"M", "N", "P"};
-    long rows[3] = {m, k, m}, cols[3] = {k, n, n};
-    size_t o = 0;
 #define PUT(...) do { if (o < len) o += (size_t)snprintf(out + o, len - o, __VA_ARGS__); } while (0)
+
+/* The emulator's global-out-of-bounds verdict in the student's terms. */
+static size_t emu_global_oob(const tl_verdict *v, char *out, size_t len)
+{
+    size_t o = 0;
+    int which = kit_matrix(v->matrix);
+    static const char *mat[3] = {"M", "N", "P"};
+    long rows[3] = {v->m, v->k, v->m}, cols[3] = {v->k, v->n, v->n};
+    long long idx = v->index;
+    const char *acc = v->access[0] ? v->access : "access";
     if (which >= 0 && idx >= 0 && cols[which] > 0) {
         long long cnt = (long long)rows[which] * cols[which];
-        PUT("out-of-bounds %s of %s at row %lld, column %lld (%s is %ld x %ld: %lld float%s past its end)", kind,
+        PUT("out-of-bounds %s of %s at row %lld, column %lld (%s is %ld x %ld: %lld float%s past its end)", acc,
             mat[which], idx / cols[which], idx % cols[which], mat[which], rows[which], cols[which], idx - cnt + 1,
             idx - cnt + 1 == 1 ? "" : "s");
     } else if (which >= 0) {
-        PUT("out-of-bounds %s of %s at element %lld (%lld float%s before its start)", kind, mat[which], idx, -idx,
+        PUT("out-of-bounds %s of %s at element %lld (%lld float%s before its start)", acc, mat[which], idx, -idx,
             idx == -1 ? "" : "s");
     } else {
-        PUT("out-of-bounds %s of '%.*s'[%lld]", kind, (int)(nend - name), name, idx);
+        PUT("out-of-bounds %s of '%s'[%lld]", acc, v->matrix, idx);
     }
-    char where[256];
-    if (emu_where(explain, where, sizeof where))
-        PUT(" in %s", where);
-    const char *th = strstr(msg, " in thread (");
-    if (th) {
-        int tx, ty, tz, bx, by, bz;
-        if (sscanf(th, " in thread (%d,%d,%d) of block (%d,%d,%d)", &tx, &ty, &tz, &bx, &by, &bz) == 6)
-            PUT(", thread (%d,%d,%d) of block (%d,%d,%d)", tx, ty, tz, bx, by, bz);
-    }
-#undef PUT
-    return 1;
+    if (v->file[0] && v->line > 0)
+        PUT(" in %s:%d", v->file, v->line);
+    if (v->have_thread)
+        PUT(", thread (%d,%d,%d) of block (%d,%d,%d)", v->thread[0], v->thread[1], v->thread[2], v->block[0],
+            v->block[1], v->block[2]);
+    return o;
 }
 
-int tg_headline_rank(const char *reason, const char *explain)
+/* Whole lines of a detail joined by "   ", up to about 300 characters. */
+static size_t detail_cut(const char *d, char *out, size_t len)
 {
-    if (!reason || !*reason || strcmp(reason, "correct") == 0)
+    size_t o = 0, lines = 0;
+    for (const char *p = d; *p;) {
+        size_t l = strcspn(p, "\n");
+        while (l && p[l - 1] == ' ')
+            --l;
+        if (lines && o + 3 + l > 300)
+            break;
+        if (lines)
+            PUT("   ");
+        PUT("%.*s", (int)(l > 300 ? 300 : l), p);
+        ++lines;
+        p += l;
+        while (*p == ' ' || *p == '\n')
+            ++p;
+    }
+    return o;
+}
+
+int tg_headline_rank(const tl_verdict *v)
+{
+    switch (v->kind) {
+    case TL_V_NONE:
         return 0;
-    if (strstr(reason, "tilelab-emu: ") ||
-        (strncmp(reason, "the program ended", 17) == 0 && explain && strstr(explain, "tilelab-emu: ")))
-        return 5;
-    if (strncmp(reason, "wrong result: ", 14) == 0) {
-        static const char *generic[] = {"all wrong", "scattered errors", "wrong rows", "wrong columns",
-                                        "unwritten elements"};
-        for (size_t i = 0; i < sizeof generic / sizeof generic[0]; ++i)
-            if (strncmp(reason + 14, generic[i], strlen(generic[i])) == 0)
-                return 2;
-        return 3;
-    }
-    if (strncmp(reason, "not run", 7) == 0 || strncmp(reason, "not graded", 10) == 0)
+    case TL_V_NOT_RUN:
+    case TL_V_NOT_GRADED:
         return 1;
-    /* the wall-clock limit: an endless loop, or a slow case on a loaded machine; a pattern seen
-     * at another size says more (every case stopped: it is the headline still) */
-    if (strncmp(reason, "no answer within", 16) == 0)
+    case TL_V_TIMEOUT:
+        /* an endless loop, or a slow case on a loaded machine; a pattern seen at another size says
+         * more (every case stopped: it is the headline still) */
         return 2;
-    return 4;   /* an error the program reported, a crash, the wall-clock limit, a broken answer */
+    case TL_V_CHECKER: {
+        int p = tl_pattern_from_slug(v->pattern);
+        return p >= 0 && tl_pattern_generic((tl_pattern)p) ? 2 : 3;
+    }
+    case TL_V_EMULATOR:
+    case TL_V_SANITIZER:
+        return 5;
+    default:
+        return 4;   /* an error the program reported, a crash, a broken answer, a rule, a build */
+    }
 }
 
-void tg_headline_make(const char *reason, const char *explain, const char *size, int m, int k, int n, char *out,
-                      size_t len)
+void tg_verdict_words(const tl_verdict *v, char *out, size_t len)
 {
-    const char *emu = strstr(reason, "tilelab-emu: ");
-    const char *eemu = explain ? strstr(explain, "tilelab-emu: ") : NULL;
-    if (!emu && eemu)      /* the program died: the emulator's words are in the report */
-        emu = eemu;
-    char where[256] = "";
-    if (emu) {
-        const char *cls = emu + 13;
-        size_t cl = strspn(cls, "abcdefghijklmnopqrstuvwxyz-");
-        const char *msg = cls;
-        if (cls[cl] == ':')
-            msg = cls + cl + 1;
-        else if (strncmp(cls, "segmentation fault ", 19) == 0)
-            msg = cls + (cl = 18) + 1;
+    size_t o = 0;
+    const char *d = v->detail;
+    if (len)
+        out[0] = '\0';
+    switch (v->kind) {
+    case TL_V_NONE:
+        PUT("correct");
+        break;
+    case TL_V_CHECKER: {
+        int p = tl_pattern_from_slug(v->pattern);
+        PUT("wrong result: %s (%lld/%lld wrong)", p >= 0 ? tl_pattern_name((tl_pattern)p) : v->pattern, v->count,
+            v->total);
+        break;
+    }
+    case TL_V_TIMEOUT:
+        PUT("no answer within the %.0f s wall-clock limit: the program (its whole process tree) was killed; an "
+            "endless loop, a fork bomb, or far too slow%s%s%s", v->limit_s, *d ? " (" : "", d, *d ? ")" : "");
+        break;
+    case TL_V_CRASH:
+        PUT("the program ended without answering (%s)%s", d,
+            tl_verdict_pattern_is(v, "exited-without-answer") ? ": an exit status is not an answer" : "");
+        break;
+    case TL_V_NOT_RUN:
+        PUT("not run: %s", d);
+        break;
+    case TL_V_NOT_GRADED:
+        if (tl_verdict_pattern_is(v, "no-device"))
+            PUT("not graded: no usable CUDA device");
         else
-            cl = 0;       /* no class: the message as it is */
-        while (*msg == ' ')
-            ++msg;
-        size_t ml = strcspn(msg, "\n");
-        if (cl == 20 && strncmp(cls, "global-out-of-bounds", 20) == 0 &&
-            emu_global_oob(msg, explain, m, k, n, out, len)) {
-            size_t o = strlen(out);
-            snprintf(out + o, len > o ? len - o : 0, " (size %s)", size);
-            return;
-        }
-        const char *words = cl ? emu_class_words(cls, cl) : NULL;
-        int have_where = emu_where(explain, where, sizeof where);
-        /* the emulator's message names its own line already when it says "FILE.cu:" */
-        if (have_where && memmem(msg, ml, where, strcspn(where, ":") + 1))
-            have_where = 0;
-        /* whole segments of the report ("   " joins its lines), up to about 300 characters */
-        size_t keep = 0;
-        while (keep < ml) {
-            const char *sep = memmem(msg + keep + 1, ml - keep - 1, "   ", 3);
-            size_t next = sep ? (size_t)(sep - msg) : ml;
-            if (keep && next > 300)
-                break;
-            keep = next;
-            if (!sep)
-                break;
-            while (keep < ml && msg[keep] == ' ' && keep + 1 < ml && msg[keep + 1] == ' ')
-                ++keep;
-        }
-        while (keep > 0 && msg[keep - 1] == ' ')
-            --keep;
-        if (keep > 300)
-            keep = 300;
-        snprintf(out, len, "%s%s%.*s%s%s (size %s)", words ? words : "", words ? ": " : "", (int)keep, msg,
-                 have_where ? " in " : "", have_where ? where : "", size);
-        return;
+            PUT("not run (grader problem): %s", d);
+        break;
+    case TL_V_PROTOCOL:
+        if (tl_verdict_pattern_is(v, "answer-too-large"))
+            PUT("the program sent more on fd 4 than any answer can hold; killed");
+        else if (tl_verdict_pattern_is(v, "unreadable-matrix"))
+            PUT("the answer's matrix is unreadable: %.400s", d);
+        else if (tl_verdict_pattern_is(v, "wrong-shape"))
+            PUT("the answer is %lld x %lld, expected %d x %d", v->row, v->column, v->m, v->n);
+        else
+            PUT("the answer on fd 4 does not follow the protocol (first line '%.80s'); the lab binary's serve loop "
+                "was bypassed or broken", d);
+        break;
+    case TL_V_ERROR:
+        if (tl_verdict_pattern_is(v, "no-device-claimed"))
+            PUT("the program answered that it has no usable CUDA device, but %s: a wrong answer", d);
+        else
+            PUT("the program reported an error: %.400s", d);
+        break;
+    case TL_V_EMULATOR: {
+        const struct emu_class *c = emu_class_of(v);
+        PUT("the emulator stopped the case: %s: ", c ? c->words : v->pattern);
+        o += detail_cut(d, out + (o < len ? o : len), o < len ? len - o : 0);
+        break;
     }
-    if (strncmp(reason, "wrong result: ", 14) == 0) {
-        /* the pattern's name, and the checker's "likely:" line, which says what the kernel computed */
-        const char *lk = explain ? strstr(explain, "likely: ") : NULL;
-        const char *paren = strstr(reason + 14, " (");
-        int nl = paren ? (int)(paren - reason - 14) : (int)strlen(reason + 14);
-        if (lk) {
-            lk += 8;
-            int ll = (int)strcspn(lk, "\n");
-            snprintf(out, len, "%.*s: %.*s (size %s)", nl, reason + 14, ll > 300 ? 300 : ll, lk, size);
-        } else {
-            snprintf(out, len, "%.*s (size %s)", nl, reason + 14, size);
-        }
-        return;
+    default:
+        PUT("%s: %.400s", v->pattern, d);
     }
-    snprintf(out, len, "%.400s (size %s)", reason, size);
+}
+
+void tg_headline_make(const tl_verdict *v, const char *size, char *out, size_t len)
+{
+    size_t o = 0;
+    if (len)
+        out[0] = '\0';
+    if (v->kind == TL_V_EMULATOR && tl_verdict_pattern_is(v, "global-out-of-bounds") && v->matrix[0] &&
+        v->index != TL_V_UNSET) {
+        o = emu_global_oob(v, out, len);
+    } else if (v->kind == TL_V_EMULATOR) {
+        const struct emu_class *c = emu_class_of(v);
+        PUT("%s%s", c ? c->words : v->pattern, v->detail[0] ? ": " : "");
+        o += detail_cut(v->detail, out + (o < len ? o : len), o < len ? len - o : 0);
+        if ((!c || !c->place) && v->file[0] && v->line > 0)
+            PUT(" in %s:%d", v->file, v->line);
+    } else if (v->kind == TL_V_CHECKER) {
+        int p = tl_pattern_from_slug(v->pattern);
+        PUT("%s", p >= 0 ? tl_pattern_name((tl_pattern)p) : v->pattern);
+        if (v->detail[0])
+            PUT(": %.300s", v->detail);
+    } else {
+        char words[700];
+        tg_verdict_words(v, words, sizeof words);
+        PUT("%.400s", words);
+    }
+    PUT(" (size %s)", size);
+}
+#undef PUT
+
+void tg_verdict_group(const tl_verdict *v, char *out, size_t len)
+{
+    const struct emu_class *c;
+    int p;
+    switch (v->kind) {
+    case TL_V_CHECKER:
+        p = tl_pattern_from_slug(v->pattern);
+        snprintf(out, len, "wrong result: %s", p >= 0 ? tl_pattern_name((tl_pattern)p) : v->pattern);
+        break;
+    case TL_V_EMULATOR:
+        c = emu_class_of(v);
+        snprintf(out, len, "the emulator: %s", c ? c->words : v->pattern);
+        break;
+    case TL_V_SANITIZER:
+        snprintf(out, len, "compute-sanitizer %s found errors", v->pattern);
+        break;
+    case TL_V_TIMEOUT:
+        snprintf(out, len, "no answer within the wall-clock limit");
+        break;
+    case TL_V_CRASH:
+        snprintf(out, len, "the program ended without answering");
+        break;
+    case TL_V_ERROR:
+        snprintf(out, len, "the program reported an error");
+        break;
+    case TL_V_PROTOCOL:
+        snprintf(out, len, "an answer on fd 4 outside the protocol (%s)", v->pattern);
+        break;
+    case TL_V_NOT_RUN:
+        snprintf(out, len, "not run");
+        break;
+    case TL_V_POLICY:
+        snprintf(out, len, "POLICY VIOLATION: %s", tl_verdict_pattern_is(v, "network-socket") ? "opened a network socket"
+                 : tl_verdict_pattern_is(v, "links-forbidden") ? "links what a lab file never needs"
+                 : "calls what a lab file never needs");
+        break;
+    case TL_V_BUILD:
+        snprintf(out, len, "build failed: %s", v->pattern);
+        break;
+    default:
+        snprintf(out, len, "%s: %s", tl_verdict_kind_name(v->kind) ? tl_verdict_kind_name(v->kind) : "?", v->pattern);
+    }
 }

@@ -1,19 +1,26 @@
-/* headline.h: the first line of a failing correctness test, the most specific reason among its
- * cases (headline.c), before the count of sizes correct (judges.c). */
+/* headline.h: the words of a verdict, made in one place (headline.c): a case's reason line, and
+ * the first line of a failing correctness test, the most specific verdict among its cases, before
+ * the count of sizes correct (judges.c). */
 #ifndef TILELAB_GRADER_HEADLINE_H
 #define TILELAB_GRADER_HEADLINE_H
 
 #include <stddef.h>
 
-/* How specific a case's reason is: 0 correct or none, 1 not run, 2 a generic wrong pattern (all
- * wrong, scattered errors, unwritten elements) or the wall-clock limit, 3 a pattern the checker
- * recognised, 4 an error or crash, 5 the emulator's own diagnostic (in reason or, for a program
- * that died, in explain). The first case of the highest rank makes the headline. */
-int  tg_headline_rank(const char *reason, const char *explain);
-/* The headline for a case of size m x k x n (size: its name, "17" or "17x33x9"): the emulator's
- * diagnostic in the student's terms (an out-of-bounds read of M at row r, column c, file and
- * line), the checker's pattern with its "likely:" line, or the reason as it is. */
-void tg_headline_make(const char *reason, const char *explain, const char *size, int m, int k, int n, char *out,
-                      size_t len);
+#include "verdict.h"
+
+/* How specific a verdict is, by its kind: 0 correct or none, 1 not run or not graded, 2 a generic
+ * checker pattern (all wrong, scattered errors, unwritten elements) or the wall-clock limit, 3 a
+ * pattern the checker recognised, 4 an error, crash or broken answer, 5 an emulator or sanitizer
+ * diagnostic. The first case of the highest rank makes the headline. */
+int  tg_headline_rank(const tl_verdict *v);
+/* The headline for a case (size: its name, "17" or "17x33x9"): the emulator's diagnostic in the
+ * student's terms (an out-of-bounds read of M at row r, column c, file and line), the checker's
+ * pattern with its diagnosis, or the case's reason. */
+void tg_headline_make(const tl_verdict *v, const char *size, char *out, size_t len);
+/* A case's reason line ("wrong result: loop bound (4/4 wrong)", "no answer within ..."). */
+void tg_verdict_words(const tl_verdict *v, char *out, size_t len);
+/* The class summary's group of a verdict: its kind and pattern in words ("wrong result: swapped
+ * indices", "the emulator: race on __shared__ memory"), nothing of one student's case. */
+void tg_verdict_group(const tl_verdict *v, char *out, size_t len);
 
 #endif

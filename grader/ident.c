@@ -141,9 +141,9 @@ int tg_sha256_file(const char *path, char out[65])
 
 /* ------------------------------------------------------------ the rubric as data */
 
-static tg_lab rubric_lab;     /* the lab with an instructor's rubric laid over the table's */
+static tl_lab_info rubric_lab;     /* the lab with an instructor's rubric laid over the table's */
 
-void tg_rubric_print(const tg_lab *L, FILE *out)
+void tg_rubric_print(const tl_lab_info *L, FILE *out)
 {
     fprintf(out, "# tilelab rubric of lab %s (%s): edit the points and the hidden-size count, then grade with\n"
             "#   ./kit grade --lab %s --rubric THIS_FILE ...\n"
@@ -166,7 +166,7 @@ int tg_rubric_load(grun *R, const char *path, char *err, size_t errlen)
         return -1;
     }
     rubric_lab = *R->lab;
-    int seen[TG_MAX_TESTS] = {0}, line = 0, lab_ok = 0, rc = 0;
+    int seen[TL_LAB_MAX_TESTS] = {0}, line = 0, lab_ok = 0, rc = 0;
     for (char *ln = text, *nl; ln && *ln && !rc; ln = nl) {
         nl = strchr(ln, '\n');
         if (nl)
@@ -188,7 +188,7 @@ int tg_rubric_load(grun *R, const char *path, char *err, size_t errlen)
         const char *key = ln, *val = tab + 1;
         long v;
         if (strcmp(key, "lab") == 0) {
-            if (tg_lab_find(val) != R->lab) {
+            if (tl_lab_find(val) != R->lab) {
                 snprintf(err, errlen, "--rubric '%s' line %d: it is lab %s's rubric, not lab %s's", path, line, val,
                          R->lab->id);
                 rc = -1;
@@ -244,7 +244,7 @@ int tg_rubric_load(grun *R, const char *path, char *err, size_t errlen)
 /* ------------------------------------------------------------ the identity */
 
 /* The rubric as text: every test's points and the hidden-size rules. */
-static void rubric_text(const tg_lab *L, tg_buf *b)
+static void rubric_text(const tl_lab_info *L, tg_buf *b)
 {
     tg_buf_printf(b, "lab %s; hidden %d in %d..%d ragged %d rect %d multiple %d", L->id, L->hidden_count, L->hidden_min,
                   L->hidden_max, L->hidden_ragged, L->hidden_rect, L->hidden_multiple);
@@ -303,7 +303,7 @@ void tg_identity_rubric_text(const grun *R, tg_buf *b)
 int tg_files_record(const grun *R, const char *files_dir, const tg_identity_t *id, tg_buf *out)
 {
     tg_buf_printf(out, "rubric %s\ncases %s\nkit %s\n", id->rubric, id->cases, id->kit);
-    for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char p[PATH_MAX + 300], hex[65];
         snprintf(p, sizeof p, "%s/%s", files_dir, R->lab->files[i]);
         if (!tg_is_file(p))

@@ -634,7 +634,7 @@ static void scan_folder(int tfd, const char *dirrel, const char *name, cand_set 
     closedir(d);
 }
 
-static void find_candidates(const char *top, const tg_lab *lab, const char *name, cand_set *cs)
+static void find_candidates(const char *top, const tl_lab_info *lab, const char *name, cand_set *cs)
 {
     char wrap[1024] = "";
     int tfd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -697,11 +697,11 @@ int tg_unpack_export(const char *archive, const char *into, char *err, size_t er
     return unpack(archive, into, &export_limits, err, errlen);
 }
 
-int tg_intake(const tg_lab *lab, const char *submission, const char *work,
-              const char *dest_dir, int list_ignored, int found[TG_MAX_FILES], tg_buf *notes, char *err,
+int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
+              const char *dest_dir, int list_ignored, int found[TL_LAB_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen)
 {
-    for (int i = 0; i < TG_MAX_FILES; ++i)
+    for (int i = 0; i < TL_LAB_MAX_FILES; ++i)
         found[i] = 0;
     char top[4200];
     struct stat st;
@@ -731,7 +731,7 @@ int tg_intake(const tg_lab *lab, const char *submission, const char *work,
                  S_ISREG(st.st_mode) ? "file" : "non-regular file", b ? b + 1 : submission);
         return 2;
     }
-    for (int i = 0; i < TG_MAX_FILES && lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i]; ++i) {
         cand_set cs;
         memset(&cs, 0, sizeof cs);
         find_candidates(top, lab, lab->files[i], &cs);
@@ -789,9 +789,9 @@ int tg_intake(const tg_lab *lab, const char *submission, const char *work,
         tg_buf ign = {0};
         while ((e = readdir(d))) {
             int like = 0;          /* a student file taken under a name like its own is not "ignored" */
-            for (int i = 0; i < TG_MAX_FILES && lab->files[i]; ++i)
+            for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i]; ++i)
                 like |= tg_named_like(lab->files[i], e->d_name);
-            if (e->d_name[0] == '.' || tg_is_student_file(lab, e->d_name) || like)
+            if (e->d_name[0] == '.' || tl_lab_is_student_file(lab, e->d_name) || like)
                 continue;
             char p[4200];
             struct stat est;

@@ -50,6 +50,20 @@ static const char *binary_for(grun *R, gsub *g, const char **build, int *emulate
     return NULL;
 }
 
+void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v)
+{
+    if (tr->ncases == tr->capcases) {
+        int cap = tr->capcases ? 2 * tr->capcases : 8;
+        tg_case_verdict *c = cap <= 256 ? realloc(tr->cases, (size_t)cap * sizeof *c) : NULL;
+        if (!c)
+            return;            /* more than 256 failing cases: the first ones are kept */
+        tr->cases = c;
+        tr->capcases = cap;
+    }
+    snprintf(tr->cases[tr->ncases].size, sizeof tr->cases[0].size, "%s", size);
+    tr->cases[tr->ncases++].v = *v;
+}
+
 /* A size's weight in a correctness test: log2(1 + m*k*n), so 1 weighs 1, 17 about 12, 1024 30. */
 static double case_weight(const gsize *s)
 {
@@ -64,9 +78,9 @@ static int case_trivial(const gsize *s)
 
 void tg_judge_correctness(grun *R, gsub *g, tres *tr)
 {
-    const tg_test *t = tr->t;
-    const tg_variant *v = tg_variant_find(R->lab, t->variant);
-    int want_hidden = t->kind == TG_CORRECT_HIDDEN;
+    const tl_lab_test *t = tr->t;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
+    int want_hidden = t->kind == TL_TEST_HIDDEN;
     const char *build;
     int emulated;
     char why[600] = "";
@@ -115,12 +129,17 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         wtotal += wt;
         if (r.st == C_PASS)
             tg_work_case(R, v, s, &r, &wn);
-        int rank = r.st == C_PASS || r.st == C_NODEV ? 0 : tg_headline_rank(r.reason, r.explain.s);
+        int rank = r.st == C_PASS || r.st == C_NODEV ? 0 : tg_headline_rank(&r.v);
         /* the first emulator diagnostic or error; the largest size's pattern (it shows best) */
         if (rank > head_rank || (rank == head_rank && rank <= 3 && rank > 0)) {
             head_rank = rank;
-            tg_headline_make(r.reason, r.explain.s, szb, s->m, s->k, s->n, head, sizeof head);
+            tg_headline_make(&r.v, szb, head, sizeof head);
+            tr->head.v = r.v;
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", szb);
+            tr->have_head = 1;
         }
+        if (r.st != C_PASS && r.st != C_NODEV)
+            tg_tres_add_case(tr, szb, &r.v);
         /* On a GPU: the largest passing size small enough to emulate quickly, counted below. */
         if (r.st == C_PASS && !emulated && !case_trivial(s) && (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
             (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
@@ -134,13 +153,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         } else if (r.st == C_NODEV) {
             ++nodev;
         } else {
-            /* The same reason up to its numbers (counts, times): one line for all those sizes. */
+            /* The same verdict up to its numbers (kind, pattern, where): one line for all those sizes. */
             char key[600];
-            size_t kl = 0;
-            for (const char *q = r.reason; *q && kl + 1 < sizeof key; ++q)
-                if (!isdigit((unsigned char)*q))
-                    key[kl++] = *q;
-            key[kl] = '\0';
+            snprintf(key, sizeof key, "%d %s %s %s %d", (int)r.v.kind, r.v.pattern, r.v.matrix, r.v.file, r.v.line);
             if (last_reason[0] && strcmp(key, last_reason) == 0) {
                 tg_buf_printf(&same, ", %s", sz);
                 if (r.explain.len && (long)s->m * s->n > explained) {
@@ -226,13 +241,22 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                       pass == total ? "" : pass && !nontrivial_pass ?
                       "; only trivial sizes (every dimension below 4) passed: no credit" :
                       "; points in proportion to the work of the sizes passed (weight log2(1 + m*k*n) each)");
-        if (too_big.len)
-            tg_buf_printf(&tr->out, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
+        if (too_big.len) {
+            tg_buf nr = {0};
+            tg_buf_printf(&nr, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
                           "neither passed nor failed: the points are scaled over the %d size(s) run\n",
                           cbrt(TL_EMU_MAX_WORK), too_big.s, total);
+            tg_buf_add(&tr->out, nr.s, nr.len);
+            tg_buf_add(&tr->shown, nr.s, nr.len);
+            tg_buf_free(&nr);
+        }
         if (sizes_ok.len)
             tg_buf_printf(&tr->out, "correct: %s\n", sizes_ok.s);
-        tg_work_report(R, emulated, &wn, &tr->out);
+        tg_buf wl = {0};   /* the work the kernel did: the figures teach reuse, also in a passing test */
+        tg_work_report(R, emulated, &wn, &wl);
+        tg_buf_add(&tr->out, wl.s ? wl.s : "", wl.len);
+        tg_buf_add(&tr->shown, wl.s ? wl.s : "", wl.len);
+        tg_buf_free(&wl);
         if (fails.len)
             tg_buf_add(&tr->out, fails.s, fails.len);
     }
@@ -248,9 +272,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
  * the emulated build's diagnostics; without either, not graded. */
 void tg_judge_safety(grun *R, gsub *g, tres *tr)
 {
-    const tg_test *t = tr->t;
-    const tg_variant *v = tg_variant_find(R->lab, t->variant);
-    const char *tool = t->kind == TG_RACECHECK ? "racecheck" : "memcheck";
+    const tl_lab_test *t = tr->t;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
+    const char *tool = t->kind == TL_TEST_RACECHECK ? "racecheck" : "memcheck";
     tl_sizes list;
     char err[600];
     if (!R->lab->safety_sizes || tl_parse_sizes(R->lab->safety_sizes, &list, err, sizeof err) != 0) {
@@ -271,16 +295,18 @@ void tg_judge_safety(grun *R, gsub *g, tres *tr)
     /* memcheck with a gap after every allocation (as kit check's pass, oob.c): M, N and P can lie
      * back to back, and a read past M's end would land in N, inside an allocation, unseen. A
      * compute-sanitizer that refuses --padding ends without running a case: then once without. */
-    int pad = use_gpu && t->kind == TG_MEMCHECK ? TG_OOB_PADDING : 0;
+    int pad = use_gpu && t->kind == TL_TEST_MEMCHECK ? TG_OOB_PADDING : 0;
     gsess ss;
-    int all_ok, stored;
-    tg_buf lines = {0};
+    int all_ok, stored, nfound;
+    tg_buf lines = {0}, found = {0};
 again:
     ss = (gsess){.build = g->build, .binary = use_gpu ? R->lab->binary : R->lab->emu_binary,
                  .tool = use_gpu ? tool : NULL, .padding = pad};
     all_ok = 1;
     stored = 0;
+    nfound = 0;
     tg_buf_free(&lines);
+    tg_buf_free(&found);
     for (int i = 0; i < list.count; ++i) {
         int si = tg_add_size(R, list.m[i], list.k[i], list.n[i], 2);
         if (si < 0 || tg_prepare_size(&R->sizes[si], err, sizeof err) != 0)
@@ -293,9 +319,26 @@ again:
         char sz[48];
         tg_size_str(sz, sizeof sz, s);
         tg_buf_printf(&lines, "  size %s: %s\n", sz, r.reason);
+        if (!use_gpu) {
+            /* The emulator's verdicts on its channel: any is a finding, even where the answer was
+             * right; the case's own (a died program's, or the one answered on fd 4) when none. */
+            tl_verdict f[8];
+            int nf = tg_sess_verdicts(&ss, f, 8);
+            if (nf == 0 && r.v.kind == TL_V_EMULATOR)
+                f[nf++] = r.v;
+            for (int j = 0; j < nf; ++j) {
+                if (f[j].kind != TL_V_EMULATOR)
+                    continue;
+                char w[1200];
+                tg_headline_make(&f[j], sz, w, sizeof w);
+                if (nfound++ < 12)
+                    tg_buf_printf(&found, "  %s\n", w);
+                tg_tres_add_case(tr, sz, &f[j]);
+            }
+        }
         if (r.st != C_PASS && r.st != C_WRONG)   /* a wrong product is correctness's business */
             all_ok = 0;
-        if (r.st == C_PASS || (r.st == C_WRONG && !strstr(r.reason, "unwritten elements")))
+        if (r.st == C_PASS || (r.st == C_WRONG && tl_pattern_from_slug(r.v.pattern) != TL_PAT_UNWRITTEN))
             ++stored;
         tg_buf_free(&r.explain);
     }
@@ -324,41 +367,21 @@ again:
             verdict_ok = 0;
         tg_buf_printf(&tr->out, "compute-sanitizer --tool %s: %s%s\n", tool, how,
                       code == 99 ? " (the sanitizer found errors)" : "");
-        /* The sanitizer's own lines, for the teaching output. */
-        if (ss.c.cap.len) {
-            int shown = 0;
-            for (char *p = ss.c.cap.s; p && *p && shown < 30;) {
-                char *e = strchr(p, '\n');
-                if (strncmp(p, "=========", 9) == 0) {
-                    tg_buf_printf(&tr->out, "  %.*s\n", (int)(e ? e - p : (long)strlen(p)) > 200 ? 200 : (int)(e ? e - p : (long)strlen(p)), p);
-                    ++shown;
-                }
-                p = e ? e + 1 : NULL;
-            }
+        /* The sanitizer's own lines, for the teaching output; its first error as the verdict. */
+        if (code == 99) {
+            tl_verdict sv;
+            tg_sanitizer_verdict(&ss.c.cap, tool, &sv);
+            tg_tres_add_case(tr, "", &sv);
         }
+        tg_sanitizer_lines(&ss.c.cap, &tr->out);
     } else {
         tg_buf_printf(&tr->out, "emulated build: the emulator's race and bounds diagnostics at small sizes "
-                      "(its 'tilelab-emu:' lines on stderr and its 'error' answers on fd 4)\n");
-        /* The emulator's own lines on stderr: any is a finding, even where the answer was right. */
-        int shown = 0;
-        for (char *p = ss.c.cap.s; p && *p && shown < 12;) {
-            char *e = strchr(p, '\n');
-            int l = (int)(e ? e - p : (long)strlen(p));
-            if (strncmp(p, "tilelab-emu: ", 13) == 0) {
-                tg_buf_printf(&tr->out, "  %.*s\n", l > 1000 ? 1000 : l, p);
-                ++shown;
-                verdict_ok = 0;
-                /* Its indented lines follow (the buffer, the file and line, the source): whole. */
-                for (int more = 0; e && strncmp(e + 1, "  ", 2) == 0 && more < 6; ++more) {
-                    p = e + 1;
-                    e = strchr(p, '\n');
-                    l = (int)(e ? e - p : (long)strlen(p));
-                    tg_buf_printf(&tr->out, "  %.*s\n", l > 1000 ? 1000 : l, p);
-                }
-            }
-            p = e ? e + 1 : NULL;
-        }
+                      "(its verdicts, CONTRACTS.md section 10; its words on stderr)\n");
+        if (nfound)
+            verdict_ok = 0;
+        tg_buf_add(&tr->out, found.s ? found.s : "", found.len);
     }
+    tg_buf_free(&found);
     tg_sess_end(g, &ss, 1);
     if (ss.runs && !stored) {
         /* A kernel that stores nothing (the skeleton) has nothing to race on or overrun. */
@@ -377,11 +400,11 @@ again:
 /* Speed: the reference solution's binary and the student's, same GPU, same run, same inputs.
  * The ratio is the larger of the reported medians' ratio and the ratio of the wall-clock
  * times of an untimed request measured here, so a program that lies about its time gains
- * nothing. Credit: full within TG_SPEED_FULL, linear to 0 at TG_SPEED_ZERO, none if wrong. */
+ * nothing. Credit: full within TL_SPEED_FULL, linear to 0 at TL_SPEED_ZERO, none if wrong. */
 void tg_judge_speed(grun *R, gsub *g, tres *tr)
 {
-    const tg_test *t = tr->t;
-    const tg_variant *v = tg_variant_find(R->lab, t->variant);
+    const tl_lab_test *t = tr->t;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
     if (!R->gpu_ok || R->emulate) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "refused (not attempted): speed is measured only on a real GPU; %s\n",
@@ -457,7 +480,7 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
                               t->tiers[i].max_ratio);
             tg_buf_printf(&tr->out, ", none beyond)\n");
         } else {
-            tg_buf_printf(&tr->out, "(full within %.1fx of the reference, none from %.0fx)\n", TG_SPEED_FULL, TG_SPEED_ZERO);
+            tg_buf_printf(&tr->out, "(full within %.1fx of the reference, none from %.0fx)\n", TL_SPEED_FULL, TL_SPEED_ZERO);
         }
         /* Plausibility: a timed request does TL_WARMUP_RUNS + TL_TIMED_RUNS more runs than an
          * untimed one, so the difference of their wall-clock times, measured here, bounds the
@@ -552,7 +575,7 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     int n = 0, objects = 0, unread = 0;
     tg_buf names = {0};
     char objwhy[700] = "";
-    for (int i = 0; g->built && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char obj[PATH_MAX + 400];
         int emu = 0;
         if (!find_object(R, g, R->lab->files[i], obj, sizeof obj, &emu)) {
@@ -567,7 +590,7 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
             ++objects;
         }
     }
-    for (int i = 0; (objects == 0 || unread) && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; (objects == 0 || unread) && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char p[PATH_MAX + 300];         /* the file as taken, else the kit's skeleton built in its place */
         snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
         if (!tg_is_file(p))
@@ -583,6 +606,14 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     tr->graded = 1;
     tr->passed = n == 0 && g->net_killed == 0;
     tr->score = tr->passed ? tr->t->points : 0;
+    if (!tr->passed) {   /* the verdict: what the class summary groups by (the words stay policy.c's) */
+        tl_verdict_init(&tr->head.v, TL_V_POLICY, g->net_killed && !n ? "network-socket"
+                                                  : objects ? "links-forbidden" : "calls-forbidden");
+        tr->head.v.count = n ? n : g->net_killed;
+        snprintf(tr->head.v.detail, sizeof tr->head.v.detail, "%.*s", n ? (int)strcspn(found.s, "\n") : 100,
+                 n ? found.s : g->net_where);
+        tr->have_head = 1;
+    }
     if (n)
         tg_buf_printf(&tr->out, "POLICY VIOLATION: %s link%s or call%s what a lab file never needs (the allow-list: "
                       "math, memory, printing, allocation, the kit's tl_ API, the CUDA runtime a lab uses; no "

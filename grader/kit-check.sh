@@ -34,12 +34,14 @@ done
 tl_need_grader_libs
 tl_build_grader "kit check"
 tg="$TL_BUILD/grader/tl-grade"
-dir=$("$tg" --print-dir "$lab") || exit 2
+# The lab table answers every question about a lab (build/common/tl-lab; ./kit built it).
+tl_lab="$TL_BUILD/common/tl-lab"
+[ -x "$tl_lab" ] || ninja -C "$TL_BUILD" common/tl-lab >/dev/null || tl_die "cannot build common/tl-lab in $TL_BUILD"
+dir=$("$tl_lab" dir "$lab") || exit 2
 [ -d "$TL_ROOT/labs/$dir" ] || tl_die "lab $lab is not in this kit yet (no labs/$dir)"
 # The lab's targets, as ninja names them: its program, then (GPU labs) its emulated program.
-targets=$("$tg" --print-targets "$lab")
-bin=$(printf '%s\n' "$targets" | sed -n 1p)
-emu=$(printf '%s\n' "$targets" | sed -n 2p)
+bin=$("$tl_lab" get "$lab" binary)
+emu=$("$tl_lab" get "$lab" emu_binary)
 has_target() { ninja -C "$TL_BUILD" -t query "$1" >/dev/null 2>&1; }
 target=$bin
 if [ -n "$emu" ]; then
@@ -58,11 +60,11 @@ fi
 out=$TL_BUILD/check/$dir
 mkdir -p "$out"
 log=$out/build.log
-tl_say "kit check $lab: labs/$dir/$("$tg" --print-files "$lab" | tr '\n' ' ')on the public cases"
+tl_say "kit check $lab: labs/$dir/$("$tl_lab" files "$lab" | tr '\n' ' ')on the public cases"
 # The log keeps the student's warnings (tl-grade shows them): when ninja has nothing to do, the
 # sources are those of the last build, and so is its log. A student file changed since that log
 # (or built by ./kit's progress step) is touched, so this build compiles it and logs its warnings.
-for f in $("$tg" --print-files "$lab"); do
+for f in $("$tl_lab" files "$lab"); do
     src=$TL_ROOT/labs/$dir/$f
     if [ -f "$src" ] && { [ ! -f "$log" ] || [ "$src" -nt "$log" ]; }; then touch "$src"; fi
 done

@@ -29,21 +29,22 @@
 
 #include "grade.h"
 #include "oob.h"
+#include "verdict_read.h"
 #include "tilelab.h"
 
 
 struct tg_oob {
     int   nvar;
-    char  var[TG_MAX_VARIANTS][64];
-    pid_t pid[TG_MAX_VARIANTS];
-    int   reaped[TG_MAX_VARIANTS];
+    char  var[TL_LAB_MAX_VARIANTS][64];
+    pid_t pid[TL_LAB_MAX_VARIANTS];
+    int   reaped[TL_LAB_MAX_VARIANTS];
     char  dir[PATH_MAX];
     double started_ms;
 };
 
 /* ------------------------------------------------------------------ the case */
 
-static int ragged(const tg_variant *v, const gsize *s)
+static int ragged(const tl_lab_variant *v, const gsize *s)
 {
     int t = v->tile > 0 ? v->tile : 16;
     return s->m % t || s->k % t || s->n % t;
@@ -57,7 +58,7 @@ static int distinct_sizes(const gsize *s)
 
 /* The smallest public size of v with some dimension of 4 or more; ragged first, then one whose
  * M, N and P differ in size (so the sanitizer's allocation size names the matrix). -1 none. */
-int tg_oob_pick_case(const grun *R, const tg_variant *v)
+int tg_oob_pick_case(const grun *R, const tl_lab_variant *v)
 {
     int best = -1;
     double best_key = 0;
@@ -189,8 +190,29 @@ static char *source_line(const char *root, const char *labdir, const char *file,
     return NULL;
 }
 
+static void explain(const char *report, const grun *R, int m, int k, int n, tg_buf *head, tl_verdict *v);
+
 void tg_oob_explain(const char *report, const grun *R, int m, int k, int n, tg_buf *head)
 {
+    explain(report, R, m, k, n, head, NULL);
+}
+
+void tg_oob_verdict(const char *report, const grun *R, int m, int k, int n, tl_verdict *v)
+{
+    tg_buf head = {0};
+    explain(report, R, m, k, n, &head, v);
+    tl_verdict_set(v->detail, sizeof v->detail, head.s ? head.s : "");
+    v->m = m;
+    v->k = k;
+    v->n = n;
+    tg_buf_free(&head);
+}
+
+/* The headline in head and, where v, the same as a verdict's fields (kind sanitizer). */
+static void explain(const char *report, const grun *R, int m, int k, int n, tg_buf *head, tl_verdict *v)
+{
+    if (v)
+        tl_verdict_init(v, TL_V_SANITIZER, "memcheck");
     /* The first error block: "Invalid __global__ read of size 4 bytes" and its lines. */
     const char *err = strstr(report, "Invalid __");
     if (!err) {
@@ -306,6 +328,29 @@ void tg_oob_explain(const char *report, const grun *R, int m, int k, int n, tg_b
         tg_buf_printf(head, " in %s:%d", fbase, line);
     if (have_thread)
         tg_buf_printf(head, ", thread (%d,%d,%d) of block (%d,%d,%d)", tx, ty, tz, bx, by, bz);
+    if (v) {                 /* the same facts as fields */
+        tl_verdict_set(v->pattern, sizeof v->pattern, "out-of-bounds");
+        tl_verdict_set(v->access, sizeof v->access, kind);
+        if (which >= 0)
+            tl_verdict_set(v->matrix, sizeof v->matrix, mat[which]);
+        if (which >= 0 && ok_a && ok_b) {
+            long long off = (long long)(addr - base), el = off >= 0 ? off / 4 : -((-off + 3) / 4);
+            v->index = el;
+            if (el >= 0) {
+                v->row = el / cols[which];
+                v->column = el % cols[which];
+            }
+        }
+        if (file[0]) {
+            tl_verdict_set(v->file, sizeof v->file, fbase);
+            v->line = line;
+        }
+        if (have_thread) {
+            v->have_thread = 1;
+            v->thread[0] = tx, v->thread[1] = ty, v->thread[2] = tz;
+            v->block[0] = bx, v->block[1] = by, v->block[2] = bz;
+        }
+    }
     if (strcmp(space, "global") != 0 && space[0])
         tg_buf_printf(head, " (__%s__ memory)", space);
     if (src) {
@@ -333,8 +378,8 @@ static int enabled(const grun *R, gsub *g)
 }
 
 /* One variant's pass, in a child process: its own session, its own case folder. */
-static void run_variant(grun *R, gsub *g, const tg_variant *v, const char *dir) __attribute__((noreturn));
-static void run_variant(grun *R, gsub *g, const tg_variant *v, const char *dir)
+static void run_variant(grun *R, gsub *g, const tl_lab_variant *v, const char *dir) __attribute__((noreturn));
+static void run_variant(grun *R, gsub *g, const tl_lab_variant *v, const char *dir)
 {
     gsub gc = *g;
     memset(&gc.evidence, 0, sizeof gc.evidence);
@@ -381,8 +426,13 @@ static void run_variant(grun *R, gsub *g, const tg_variant *v, const char *dir)
         const char *rep = ss.c.cap.s ? ss.c.cap.s : "";
         if (code == 99 || strstr(rep, "Invalid __")) {
             tg_buf head = {0};
+            tl_verdict ov;
+            char js[4096] = "{}";
+            tg_oob_verdict(rep, R, s->m, s->k, s->n, &ov);
+            tl_verdict_json(&ov, js, sizeof js);
             tg_oob_explain(rep, R, s->m, s->k, s->n, &head);
-            tg_buf_printf(&out, "found\n%s\n  (compute-sanitizer memcheck, size %s, M, N and P allocated exactly; "
+            tg_buf_printf(&out, "found\n%s\n", js);   /* the verdict, then the words */
+            tg_buf_printf(&out, "%s\n  (compute-sanitizer memcheck, size %s, M, N and P allocated exactly; "
                           "kit check fails the variant: the grader's memcheck test takes its points)\n", head.s, sz);
             /* the sanitizer's own words: the first error, up to its host backtrace */
             const char *p = strstr(rep, "========= Invalid");
@@ -423,9 +473,9 @@ void tg_oob_start(grun *R, gsub *g)
     tg_rmtree(o->dir);
     tg_mkdirs(o->dir, 0700);
     fflush(NULL);
-    for (int i = 0; i < R->lab->ntests && o->nvar < TG_MAX_VARIANTS; ++i) {
-        const tg_test *t = &R->lab->tests[i];
-        const tg_variant *v = t->kind == TG_CORRECT_PUBLIC && t->variant ? tg_variant_find(R->lab, t->variant) : NULL;
+    for (int i = 0; i < R->lab->ntests && o->nvar < TL_LAB_MAX_VARIANTS; ++i) {
+        const tl_lab_test *t = &R->lab->tests[i];
+        const tl_lab_variant *v = t->kind == TL_TEST_PUBLIC && t->variant ? tl_lab_variant_find(R->lab, t->variant) : NULL;
         if (!v || !v->on_gpu)
             continue;
         int seen = 0;
@@ -444,7 +494,7 @@ void tg_oob_start(grun *R, gsub *g)
 }
 
 /* After v's public test: its finding (a failure with the headline first), or a line saying it ran. */
-void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
+void tg_oob_collect(grun *R, gsub *g, const tl_lab_variant *v, tres *tr)
 {
     struct tg_oob *o = g->oob;
     if (!o || !tr->graded)
@@ -456,6 +506,7 @@ void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
         return;
     if (o->pid[i] <= 0) {
         tg_buf_printf(&tr->out, "memcheck not run: cannot start its process (%s)\n", strerror(errno));
+        tg_buf_printf(&tr->shown, "memcheck not run: cannot start its process (%s)\n", strerror(errno));
         return;
     }
     if (!o->reaped[i]) {
@@ -477,11 +528,22 @@ void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
     char *text = tg_read_file(path, 1 << 16, &len);
     if (!text) {
         tg_buf_printf(&tr->out, "memcheck did not report (its process ended without a result)\n");
+        tg_buf_printf(&tr->shown, "memcheck did not report (its process ended without a result)\n");
         return;
     }
     char *body = strchr(text, '\n');
     body = body ? body + 1 : text + len;
     if (strncmp(text, "found", 5) == 0) {
+        /* its verdict line: the test's headline now (a finding is named first) */
+        char *vl = body, *ve = strchr(vl, '\n');
+        tl_verdict ov;
+        if (ve && tg_verdict_parse(vl, (size_t)(ve - vl), &ov) == 0) {
+            tr->head.v = ov;
+            snprintf(tr->head.size, sizeof tr->head.size, "%dx%dx%d", ov.m, ov.k, ov.n);
+            tr->have_head = 1;
+            tg_tres_add_case(tr, tr->head.size, &ov);
+            body = ve + 1;
+        }
         tg_buf old = tr->out;
         memset(&tr->out, 0, sizeof tr->out);
         tg_buf_add(&tr->out, body, strlen(body));
@@ -492,6 +554,43 @@ void tg_oob_collect(grun *R, gsub *g, const tg_variant *v, tres *tr)
         tr->score = 0;
     } else {
         tg_buf_add(&tr->out, body, strlen(body));
+        tg_buf_printf(&tr->shown, "%.*s\n", (int)strcspn(body, "\n"), body);   /* what the pass did */
     }
     free(text);
+}
+
+/* ---------------------------------------------------------------- the safety test's sanitizer run */
+
+void tg_sanitizer_lines(const tg_buf *cap, tg_buf *out)
+{
+    int shown = 0;
+    for (const char *p = cap->s; p && *p && shown < 30;) {
+        const char *e = strchr(p, '\n');
+        int l = (int)(e ? e - p : (long)strlen(p));
+        if (strncmp(p, "=========", 9) == 0) {
+            tg_buf_printf(out, "  %.*s\n", l > 200 ? 200 : l, p);
+            ++shown;
+        }
+        p = e ? e + 1 : NULL;
+    }
+}
+
+void tg_sanitizer_verdict(const tg_buf *cap, const char *tool, tl_verdict *v)
+{
+    tl_verdict_init(v, TL_V_SANITIZER, tool);
+    const char *rep = cap->s ? cap->s : "";
+    /* "========= ERROR SUMMARY: N errors" */
+    const char *sum = strstr(rep, "========= ERROR SUMMARY: ");
+    if (sum)
+        v->count = strtoll(sum + 25, NULL, 10);
+    /* the first line of its own that is not its banner: the error */
+    for (const char *p = rep, *e; p && *p; p = e ? e + 1 : NULL) {
+        e = strchr(p, '\n');
+        if (strncmp(p, "========= ", 10) == 0 && p[10] != ' ' && strncmp(p + 10, "COMPUTE-SANITIZER", 17) != 0 &&
+            strncmp(p + 10, "ERROR SUMMARY", 13) != 0) {
+            int l = (int)(e ? e - p - 10 : (long)strlen(p + 10));
+            snprintf(v->detail, sizeof v->detail, "%.*s", l > 600 ? 600 : l, p + 10);
+            break;
+        }
+    }
 }

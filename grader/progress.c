@@ -1,7 +1,11 @@
 /* progress.c: a class run's progress, for the person waiting on it. Workers say which stage they
  * are in (tg_stage) through a small shared table; the run's parent shows it:
- *   on a terminal   one live line, redrawn each second: done/total, failures so far, each worker's
- *                   student and stage, the time left; finished students scroll above it
+ *   on a terminal   one live line, redrawn each second and for every stage a worker enters:
+ *                   done/total, failures so far, each worker's student and stage, the time left;
+ *                   finished students scroll above it. Workers log each stage they enter in their
+ *                   row (log, nlog); the parent draws every logged stage it has not shown yet, at
+ *                   its next tick or when the worker ends, so a stage is shown however short it
+ *                   was and however busy the machine is (no stage depends on the timing of ticks)
  *   otherwise       plain lines, one per finished student, with the same figures
  *   always          DIR/progress.json, written atomically each second: what --status and an
  *                   instructor's `watch cat` read
@@ -20,11 +24,16 @@
 
 #include "grade.h"
 
+#define TG_STAGE_LOG 32                /* stages one student's row remembers for the live line  */
+
 typedef struct pslot {
     int    busy;
     char   student[128];
     char   stage[64];
     double since_ms;                  /* when this stage began                               */
+    char   log[TG_STAGE_LOG][64];     /* the stages entered, in order (the worker writes)     */
+    unsigned nlog;                    /* how many are in log (worker: release; parent: acquire) */
+    unsigned shown;                   /* how many of them the parent has drawn (parent only)  */
 } pslot;
 
 struct tg_progress {
@@ -86,6 +95,11 @@ void tg_stage(const char *fmt, ...)
     va_end(ap);
     memcpy(my_slot->stage, s, sizeof s);
     my_slot->since_ms = tl_now_ms();
+    unsigned n = __atomic_load_n(&my_slot->nlog, __ATOMIC_RELAXED);
+    if (n < TG_STAGE_LOG) {
+        memcpy(my_slot->log[n], s, sizeof s);
+        __atomic_store_n(&my_slot->nlog, n + 1, __ATOMIC_RELEASE);
+    }
 }
 
 static void fmt_left(char *b, size_t l, double s)
@@ -166,7 +180,29 @@ static void clear_line(tg_progress *p)
     }
 }
 
+/* Draws the live line; slot `only` (-1: none) shown with stage `stage` instead of its current one. */
+static void draw_as(tg_progress *p, int only, const char *stage);
+
 static void draw(tg_progress *p)
+{
+    draw_as(p, -1, NULL);
+}
+
+/* Draws every stage a worker logged and the line has not shown yet (terminal only). */
+static void catch_up(tg_progress *p, int i)
+{
+    if (!p->tty || !p->slot || i < 0 || i >= p->slots || !p->slot[i].busy)
+        return;
+    unsigned n = __atomic_load_n(&p->slot[i].nlog, __ATOMIC_ACQUIRE);
+    while (p->slot[i].shown < n) {
+        char st[64];
+        memcpy(st, p->slot[i].log[p->slot[i].shown++], sizeof st);
+        st[sizeof st - 1] = '\0';
+        draw_as(p, i, st);
+    }
+}
+
+static void draw_as(tg_progress *p, int only, const char *stage)
 {
     char left[64], line[1024];
     fmt_left(left, sizeof left, eta_s(p));
@@ -175,10 +211,13 @@ static void draw(tg_progress *p)
     for (int i = 0; p->slot && i < p->slots && n < (int)sizeof line - 1; ++i) {
         if (!p->slot[i].busy)
             continue;
-        pslot s = p->slot[i];
-        s.student[sizeof s.student - 1] = s.stage[sizeof s.stage - 1] = '\0';
-        n += snprintf(line + n, sizeof line - (size_t)n, " | %.20s: %s %.0fs", s.student, s.stage,
-                      (tl_now_ms() - s.since_ms) / 1000.0);
+        pslot *s = &p->slot[i];
+        char who[128], what[64];
+        memcpy(who, s->student, sizeof who);
+        memcpy(what, i == only && stage ? stage : s->stage, sizeof what);
+        who[sizeof who - 1] = what[sizeof what - 1] = '\0';
+        n += snprintf(line + n, sizeof line - (size_t)n, " | %.20s: %s %.0fs", who, what,
+                      i == only ? 0.0 : (tl_now_ms() - s->since_ms) / 1000.0);
     }
     /* One screen line: cut to the terminal's width (COLUMNS, else 120). */
     int width = getenv("COLUMNS") ? atoi(getenv("COLUMNS")) : 120;
@@ -196,6 +235,8 @@ void tg_progress_tick(tg_progress *p)
 {
     if (!p)
         return;
+    for (int i = 0; i < p->slots; ++i)
+        catch_up(p, i);
     double now = tl_now_ms();
     if (p->tty && now - p->last_draw >= 1000)
         draw(p);
@@ -207,6 +248,7 @@ void tg_progress_done(tg_progress *p, int slot, const char *student, int how, co
 {
     if (!p)
         return;
+    catch_up(p, slot);                /* the stages it entered since the last tick */
     if (p->slot && slot >= 0 && slot < p->slots)
         p->slot[slot].busy = 0;
     if (how == 0)

@@ -110,7 +110,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             tg_buf_add(&log, text, len);
             free(text);
             tg_first_errors(&log, &ignore, &g.warnings);
-            if (tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors) > 0)
+            if ((g.fatal_warnings = tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors)) > 0)
                 g.built = 0;
             tg_buf_free(&ignore);
             tg_buf_free(&log);
@@ -129,7 +129,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             snprintf(emu, sizeof emu, "%s/%s", g.emu_build, R->lab->emu_binary);
             struct stat es;
             int fresh = stat(emu, &es) == 0;
-            for (int i = 0; fresh && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+            for (int i = 0; fresh && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
                 char src[PATH_MAX + 256];
                 struct stat ss;
                 snprintf(src, sizeof src, "%s/labs/%s/%s", R->root, R->lab->dir, R->lab->files[i]);
@@ -146,7 +146,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         tg_buf_add(&log, text ? text : "", text ? len : 0);
         free(text);
         tg_first_errors(&log, &g.build_errors, &g.warnings);
-        tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
+        g.fatal_warnings = tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
         snprintf(g.log_path, sizeof g.log_path, "%s", R->build_log);
         tg_buf_free(&log);
         g.built = 0;
@@ -166,7 +166,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             }
             snprintf(g.files, sizeof g.files, "%s/labs/%s", g.kit, R->lab->dir);
         }
-        int found[TG_MAX_FILES];
+        int found[TL_LAB_MAX_FILES];
         if (st->not_graded[0]) {   /* the export itself leaves this student ungradable (lms.c) */
             snprintf(why, whylen, "%s", st->not_graded);
             return EXIT_GRADER;
@@ -187,7 +187,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             char kd[PATH_MAX + 40];
             snprintf(kd, sizeof kd, "%s/graded-files", g.odir);
             tg_rmtree(kd);
-            for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+            for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
                 char from[PATH_MAX + 300], to[PATH_MAX + 300];
                 snprintf(from, sizeof from, "%s/%s", g.files, R->lab->files[i]);
                 snprintf(to, sizeof to, "%s/%s", kd, R->lab->files[i]);
@@ -198,12 +198,12 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             }
         }
     }
-    tres tr[TG_MAX_TESTS];
+    tres tr[TL_LAB_MAX_TESTS];
     memset(tr, 0, sizeof tr);
     int nt = 0;
     for (int i = 0; i < R->lab->ntests; ++i) {
-        const tg_test *t = &R->lab->tests[i];
-        if (R->public_only && !TG_KIND_PUBLIC(t->kind))
+        const tl_lab_test *t = &R->lab->tests[i];
+        if (R->public_only && !TL_TEST_IS_PUBLIC(t->kind))
             continue;
         tr[nt++].t = t;
     }
@@ -227,41 +227,43 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             if (!g.built) {
                 tr[i].graded = 1;
                 tg_buf_printf(&tr[i].out, "not run: the build failed\n%s", g.build_errors.s ? g.build_errors.s : "");
+                tg_build_verdict(&g, &tr[i].head.v);     /* the build's verdict heads every test */
+                tr[i].have_head = 1;
                 continue;
             }
-            if (tr[i].t->kind == TG_SPEED)
+            if (tr[i].t->kind == TL_TEST_SPEED)
                 gpu_lock(R, LOCK_EX);          /* timed: the GPU alone */
             else if (gpu_how != LOCK_SH)
                 gpu_lock(R, LOCK_SH);
-            static const char *const stage_word[] = {[TG_CORRECT_PUBLIC] = "public", [TG_CORRECT_HIDDEN] = "hidden",
-                                                     [TG_RACECHECK] = "racecheck", [TG_MEMCHECK] = "memcheck",
-                                                     [TG_SPEED] = "speed", [TG_CALC] = "calc", [TG_CALC_API] = "calc-api",
-                                                     [TG_POLICY] = "policy", [TG_DEVFACTS] = "device facts"};
+            static const char *const stage_word[] = {[TL_TEST_PUBLIC] = "public", [TL_TEST_HIDDEN] = "hidden",
+                                                     [TL_TEST_RACECHECK] = "racecheck", [TL_TEST_MEMCHECK] = "memcheck",
+                                                     [TL_TEST_SPEED] = "speed", [TL_TEST_CALC] = "calc", [TL_TEST_CALC_API] = "calc-api",
+                                                     [TL_TEST_POLICY] = "policy", [TL_TEST_DEVFACTS] = "device facts"};
             tg_stage("%s %.30s", stage_word[tr[i].t->kind] ? stage_word[tr[i].t->kind] : "test",
                      tr[i].t->variant ? tr[i].t->variant : "");
             switch (tr[i].t->kind) {
-            case TG_CORRECT_PUBLIC:
-            case TG_CORRECT_HIDDEN: tg_judge_correctness(R, &g, &tr[i]); break;
-            case TG_RACECHECK:
-            case TG_MEMCHECK: tg_judge_safety(R, &g, &tr[i]); break;
-            case TG_SPEED: tg_judge_speed(R, &g, &tr[i]); break;
-            case TG_CALC: tg_judge_calc(R, &g, &tr[i], 0); break;
-            case TG_CALC_API: tg_judge_calc(R, &g, &tr[i], 1); break;
-            case TG_DEVFACTS: tg_judge_devfacts(R, &g, &tr[i]); break;
-            case TG_POLICY: break;            /* after every run: it reads what they saw */
+            case TL_TEST_PUBLIC:
+            case TL_TEST_HIDDEN: tg_judge_correctness(R, &g, &tr[i]); break;
+            case TL_TEST_RACECHECK:
+            case TL_TEST_MEMCHECK: tg_judge_safety(R, &g, &tr[i]); break;
+            case TL_TEST_SPEED: tg_judge_speed(R, &g, &tr[i]); break;
+            case TL_TEST_CALC: tg_judge_calc(R, &g, &tr[i], 0); break;
+            case TL_TEST_CALC_API: tg_judge_calc(R, &g, &tr[i], 1); break;
+            case TL_TEST_DEVFACTS: tg_judge_devfacts(R, &g, &tr[i]); break;
+            case TL_TEST_POLICY: break;            /* after every run: it reads what they saw */
             }
         }
         gpu_lock(R, 0);
         tg_stage("policy");
         for (int i = 0; i < nt; ++i)
-            if (g.built && tr[i].t->kind == TG_POLICY)
+            if (g.built && tr[i].t->kind == TL_TEST_POLICY)
                 tg_judge_policy(R, &g, &tr[i]);
     }
     /* Nothing earns points for no work (a policy test passes on an empty file): student files
      * that are empty (whitespace only) or the kit's skeleton unchanged score 0 everywhere. */
     if (!R->check && !R->prebuilt[0] && !R->build_log[0] && g.built && !g.refused[0] && g.files[0]) {
         int nowork = 1;
-        for (int i = 0; nowork && i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+        for (int i = 0; nowork && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
             char fp[PATH_MAX + 300], kp[PATH_MAX + 300];
             snprintf(fp, sizeof fp, "%s/%s", g.files, R->lab->files[i]);
             snprintf(kp, sizeof kp, "%s/labs/%s/%s", R->pristine, R->lab->dir, R->lab->files[i]);
@@ -288,8 +290,11 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     *secs = (tl_now_ms() - t0) / 1000.0;
     tg_stage("report");
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
-    for (int i = 0; i < nt; ++i)
+    for (int i = 0; i < nt; ++i) {
         tg_buf_free(&tr[i].out);
+        tg_buf_free(&tr[i].shown);
+        free(tr[i].cases);
+    }
     if (!R->keep_work)
         tg_rmtree(g.work);
     char marker[PATH_MAX + 32], line[128];
@@ -329,11 +334,13 @@ static void probe_gpu(grun *R)
     }
     if (!R->lab->nvariants) {
         snprintf(R->gpu_why, sizeof R->gpu_why, "unknown: /dev/nvidia* present; the lab program says whether it finds a device");
+        R->gpu_unknown = 1;
         R->gpu_ok = 1;
         return;
     }
     if (!R->ref_build[0]) {
         snprintf(R->gpu_why, sizeof R->gpu_why, "unknown: the reference build failed, so the device was not tried (%s)", R->ref_why);
+        R->gpu_unknown = 1;
         R->gpu_ok = 1;   /* let the student binary say whether it finds a device */
         return;
     }
@@ -421,7 +428,7 @@ static int still_fresh(grun *R, const gstudent *s, int in_run, int named, char *
         snprintf(work, sizeof work, "%s/work/check-%s", R->state, s->name);
         snprintf(files, sizeof files, "%s/files", work);
         tg_rmtree(work);
-        int found[TG_MAX_FILES];
+        int found[TL_LAB_MAX_FILES];
         tg_buf notes = {0}, now = {0};
         int rc = tg_mkdirs(files, 0700) == 0 ? tg_intake(R->lab, s->path, work, files, 0, found, &notes, err, sizeof err)
                                              : -1;
@@ -722,14 +729,10 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         snprintf(R->iso.desc, sizeof R->iso.desc, "UNSAFE (%s): %s",
                  R->check ? "kit check, the student's own code" : "--unsafe-no-sandbox", d);
     }
+    /* The lab table says which labs have an emulated build (labs/emulated builds every one it
+     * marks); the kit graded must hold that build's folder. */
     snprintf(p, sizeof p, "%s/labs/emulated/meson.build", R->root);
-    if (R->lab->emu_target) {
-        char *mb = tg_read_file(p, 1 << 20, NULL);
-        char q[80];
-        snprintf(q, sizeof q, "'%s'", R->lab->emu_target);
-        R->have_emu_target = mb && strstr(mb, q);
-        free(mb);
-    }
+    R->have_emu_target = R->lab->emu_target && tg_is_file(p);
     if (!R->check || !R->quiet) {
         fprintf(R->check ? stdout : stderr, "tl-grade: lab %s, %d submission(s), isolation: %s\n", R->lab->id, ns, R->iso.desc);
         if (R->iso.notes[0] && !R->check)

@@ -615,7 +615,7 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
              o->extra_path ? ":" : "");
     snprintf(homev, sizeof homev, "HOME=%s", iso->bwrap ? (o->sandbox_cwd ? o->sandbox_cwd : "/tmp")
                                                         : (o->host_cwd ? o->host_cwd : "/tmp"));
-    const char *envp[8] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
+    const char *envp[10] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
     int ne = 4;
     static char cvd[200], llp[2100];
     if (getenv("CUDA_VISIBLE_DEVICES")) {
@@ -626,6 +626,8 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
         snprintf(llp, sizeof llp, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
         envp[ne++] = llp;
     }
+    for (int i = 0; i < 2 && o->env[i]; ++i)
+        envp[ne++] = o->env[i];
     long uid_tasks = (!iso->cgroup && !iso->is_root) ? tasks_of_uid(getuid()) : -1;
 
     pid_t p = fork();

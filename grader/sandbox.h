@@ -80,6 +80,8 @@ typedef struct tg_spawn_opts {
     int         seccomp_net;          /* install the network filter before exec (iso->seccomp) */
     int         cpu_seconds;          /* RLIMIT_CPU of every process (0 none): a compiler stuck
                                          in a macro bomb dies, whatever the wall-clock limit   */
+    const char *env[2];               /* more NAME=VALUE for its environment (NULL ends): the
+                                         emulator's verdict channel, TL_EMU_VERDICTS         */
 } tg_spawn_opts;
 
 typedef struct tg_child {
@@ -115,6 +117,8 @@ void tg_child_kill(tg_child *c);
 int  tg_child_net_killed(const tg_child *c);
 /* "exited with status 0", "killed by SIGSEGV", "killed at the time limit", ... */
 void tg_child_describe(const tg_child *c, char *buf, size_t len);
+/* The signal that ended the program (bubblewrap's 128+N read back), 0 none or not known. */
+int  tg_child_signal(const tg_child *c);
 void tg_child_free(tg_child *c);
 
 /* Shared by sandbox.c and child.c: writes s to a file (0 or -1); reads "key N" from a cgroup

@@ -29,8 +29,10 @@ if [ ! -x "$tg" ]; then
     echo "selftest: no $tg; build it first: ninja -C $build grader/tl-grade" >&2
     exit 2
 fi
-dir=$("$tg" --print-dir "$lab") || exit 2
-files=$("$tg" --print-files "$lab")
+tl_lab=$build/common/tl-lab
+[ -x "$tl_lab" ] || { echo "selftest: no $tl_lab; build it first: ninja -C $build common/tl-lab" >&2; exit 2; }
+dir=$("$tl_lab" dir "$lab") || exit 2
+files=$("$tl_lab" files "$lab")
 if [ ! -d "$root/solutions/$dir" ]; then
     echo "selftest: no solutions/$dir: lab $lab is not in this kit yet" >&2
     exit 2

@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "headline.h"
 #include "policy.h"
 #include "tilelab.h"
+#include "verdict_read.h"
 
 void tg_sess_end(gsub *g, gsess *ss, int quit)
 {
@@ -74,6 +76,21 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL,
                        .seccomp_net = ss->tool == NULL};   /* compute-sanitizer talks over TCP */
     o.ro[0] = (tg_bind){ss->build, "/build"};
+    /* The emulator's verdict channel (CONTRACTS.md section 10): one file of the grader's, bound into
+     * the sandbox, read after each case; a GPU build ignores it. */
+    snprintf(ss->vpath, sizeof ss->vpath, "%s/emu-verdicts.jsonl", g->work);
+    int vfd = open(ss->vpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (vfd < 0) {
+        snprintf(err, errlen, "cannot make %s (%s)", ss->vpath, strerror(errno));
+        return -1;
+    }
+    close(vfd);
+    ss->voff = 0;
+    char venv[PATH_MAX + 64];
+    snprintf(venv, sizeof venv, "TL_EMU_VERDICTS=%s", R->iso.bwrap ? "/tmp/tl-emu-verdicts.jsonl" : ss->vpath);
+    o.env[0] = venv;
+    if (R->iso.bwrap)
+        o.rw[0] = (tg_bind){ss->vpath, "/tmp/tl-emu-verdicts.jsonl"};
     if (tg_spawn(&ss->c, &R->iso, &o, err, errlen) != 0)
         return -1;
     ss->alive = 1;
@@ -94,9 +111,10 @@ static int answer_complete(const tg_buf *a, void *vctx)
         return 0;
     const char *nl = memchr(a->s, '\n', a->len);
     if (!nl)
-        return a->len > 4096;
+        return a->len > 16384;   /* a verdict line's longest is about 5 KiB */
     size_t line = (size_t)(nl - a->s) + 1;
-    if (strncmp(a->s, "ok", 2) != 0)
+    char word[4];
+    if (sscanf(a->s, "%3s", word) != 1 || strcmp(word, "ok") != 0)   /* only "ok" has a matrix after it */
         return 1;
     if (a->len < line + TL_MAT_HEADER_BYTES)
         return 0;
@@ -115,88 +133,122 @@ static void oneline(char *s)
             *s = ' ';
 }
 
+/* The time limit's verdict: what the program did meanwhile as its detail. */
 static void take_note_of_output(const gsess *ss, cres *r, double limit_s)
 {
-    char extra[300] = "";
-    size_t el = 0;
+    tl_verdict_init(&r->v, TL_V_TIMEOUT, "wall-clock");
+    r->v.limit_s = limit_s;
+    char *extra = r->v.detail;
+    size_t el = 0, cap = sizeof r->v.detail;
     if (ss->c.out_total > (1u << 20))
-        el += (size_t)snprintf(extra, sizeof extra, " (meanwhile it printed %.1f MiB; %d KiB kept, the rest counted "
-                               "and dropped)", ss->c.out_total / 1048576.0, TG_CAPTURE_KEEP / 1024);
-    if (ss->c.forks_refused > 0 && el < sizeof extra)
-        snprintf(extra + el, sizeof extra - el, " (the process limit refused %ld of its forks: a fork bomb)",
+        el += (size_t)snprintf(extra, cap, "meanwhile it printed %.1f MiB; %d KiB kept, the rest counted "
+                               "and dropped", ss->c.out_total / 1048576.0, TG_CAPTURE_KEEP / 1024);
+    if (ss->c.forks_refused > 0 && el < cap)
+        snprintf(extra + el, cap - el, "%sthe process limit refused %ld of its forks: a fork bomb", el ? "; " : "",
                  ss->c.forks_refused);
-    snprintf(r->reason, sizeof r->reason, "no answer within the %.0f s wall-clock limit: the program "
-             "(its whole process tree) was killed; an endless loop, a fork bomb, or far too slow%s",
-             limit_s, extra);
 }
 
-/* The emulator's report of a fault (its first 'tilelab-emu:' line and the indented lines after it:
- * the buffer, the kernel's file and line, the source line), whole: a cut line loses the location. */
-static void emu_block(const char *p, tg_buf *out);
-
-static void emu_report(const tg_buf *cap, tg_buf *out)
+int tg_sess_verdicts(gsess *ss, tl_verdict *out, int max)
 {
-    const char *p = cap->s ? strstr(cap->s, "tilelab-emu: ") : NULL;
-    if (!p || (p != cap->s && p[-1] != '\n'))
-        return;
-    emu_block(p, out);
+    if (!ss->vpath[0] || max <= 0)
+        return 0;
+    int fd = open(ss->vpath, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    /* at most 256 KiB a call: the emulator writes a few lines per launch; more is a student's */
+    char *buf = malloc(256 * 1024 + 1);
+    ssize_t got = buf && lseek(fd, (off_t)ss->voff, SEEK_SET) >= 0 ? read(fd, buf, 256 * 1024) : -1;
+    close(fd);
+    int n = 0;
+    if (got > 0) {
+        buf[got] = '\0';
+        char *end = memrchr(buf, '\n', (size_t)got);   /* whole lines only; the rest next time */
+        if (end) {
+            ss->voff += end + 1 - buf;
+            for (char *p = buf; p <= end && n < max;) {
+                char *e = memchr(p, '\n', (size_t)(end + 1 - p));
+                if (tg_verdict_parse(p, (size_t)(e - p), &out[n]) == 0)
+                    ++n;
+                p = e + 1;
+            }
+        }
+    }
+    free(buf);
+    return n;
 }
 
-/* The report whose first line begins as msg does ("tilelab-emu: ..." as the program answered it
- * on fd 4): its last one in the output (the session may have run earlier cases), whole. */
-static void emu_report_of(const tg_buf *cap, const char *msg, tg_buf *out)
+/* The first emulator verdict the channel got during the case, in *v (1), or 0. */
+static int channel_verdict(gsess *ss, tl_verdict *v)
 {
-    size_t ml = strcspn(msg, "\n");
-    ml = ml > 80 ? 80 : ml;
-    const char *last = NULL;
-    for (const char *p = cap->s ? strstr(cap->s, msg) : NULL; p; p = strstr(p + 1, msg))
-        if ((p == cap->s || p[-1] == '\n') && strncmp(p, msg, ml) == 0)
-            last = p;
-    if (!last)
-        for (const char *p = cap->s ? memmem(cap->s, cap->len, msg, ml) : NULL; p;
-             p = memmem(p + 1, cap->len - (size_t)(p + 1 - cap->s), msg, ml))
-            if (p == cap->s || p[-1] == '\n')
-                last = p;
-    if (last)
-        emu_block(last, out);
+    tl_verdict got[8];
+    int n = tg_sess_verdicts(ss, got, 8);
+    for (int i = 0; i < n; ++i)
+        if (got[i].kind == TL_V_EMULATOR) {
+            *v = got[i];
+            return 1;
+        }
+    return 0;
 }
 
-static void emu_block(const char *p, tg_buf *out)
+/* The reason line and, for an emulator verdict, its words for people as the teaching report. */
+static void words_of(cres *r, const gsize *s)
 {
-    int lines = 0;
-    while (p && *p && lines < 8 && (lines == 0 || strncmp(p, "  ", 2) == 0)) {
-        const char *e = strchr(p, '\n');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        tg_buf_printf(out, "    %.*s\n", (int)(l > 1000 ? 1000 : l), p);
-        ++lines;
-        p = e ? e + 1 : NULL;
+    r->v.m = s->m;
+    r->v.k = s->k;
+    r->v.n = s->n;
+    tg_verdict_words(&r->v, r->reason, sizeof r->reason);
+    if (r->v.kind == TL_V_EMULATOR && r->v.detail[0]) {
+        for (const char *p = r->v.detail; *p;) {
+            size_t l = strcspn(p, "\n");
+            tg_buf_printf(&r->explain, "    %.*s\n", (int)(l > 1000 ? 1000 : l), p);
+            p += l + (p[l] == '\n');
+        }
     }
 }
 
+/* The variants whose cases stopped at the time or memory limit: the rest of theirs is not run. */
+static int variant_stopped(const gsub *g, const char *name)
+{
+    for (int i = 0; i < g->nstopped; ++i)
+        if (strcmp(g->stopped[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void stop_variant(gsub *g, const char *name)
+{
+    if (!variant_stopped(g, name) && g->nstopped < TL_LAB_MAX_VARIANTS)
+        snprintf(g->stopped[g->nstopped++], sizeof g->stopped[0], "%s", name);
+}
+
 /* Runs one case in the session (started on demand) and judges the answer. */
-void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *v, int timed, double limit_s, cres *r)
+void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r)
 {
     memset(r, 0, sizeof *r);
     r->reported_ms = -1;
+    tl_verdict_init(&r->v, TL_V_NONE, "correct");
     char sz[48];
     tg_size_str(sz, sizeof sz, s);
-    char vkey[80];
-    snprintf(vkey, sizeof vkey, " %s ", v->name);
-    if (strstr(g->timed_out_variants, vkey)) {
+    if (variant_stopped(g, v->name)) {
         r->st = C_NOTRUN;
-        snprintf(r->reason, sizeof r->reason, "not run: an earlier case of %s hit the time or memory limit", v->name);
+        tl_verdict_init(&r->v, TL_V_NOT_RUN, "after-a-limit");
+        snprintf(r->v.detail, sizeof r->v.detail, "an earlier case of %s hit the time or memory limit", v->name);
+        words_of(r, s);
         return;
     }
     if (g->timeouts >= TIMEOUTS_PER_SUBMISSION) {
         r->st = C_NOTRUN;
-        snprintf(r->reason, sizeof r->reason, "not run: this submission already hit the time limit %d times",
-                 g->timeouts);
+        tl_verdict_init(&r->v, TL_V_NOT_RUN, "after-a-limit");
+        snprintf(r->v.detail, sizeof r->v.detail, "this submission already hit the time limit %d times", g->timeouts);
+        words_of(r, s);
         return;
     }
     char err[600];
     if (!ss->alive && sess_start(R, g, ss, err, sizeof err) != 0) {
         r->st = C_NOTRUN;
-        snprintf(r->reason, sizeof r->reason, "not run (grader problem): %s", err);
+        tl_verdict_init(&r->v, TL_V_NOT_GRADED, "grader-problem");
+        tl_verdict_set(r->v.detail, sizeof r->v.detail, err);
+        words_of(r, s);
         return;
     }
     char line[160];
@@ -214,8 +266,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     if (rc == 2) {
         r->st = C_TIMEOUT;
         g->timeouts++;
-        if (strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
-            strcat(g->timed_out_variants, vkey[0] && g->timed_out_variants[0] ? vkey + 1 : vkey);
+        stop_variant(g, v->name);
         take_note_of_output(ss, r, limit_s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
@@ -223,7 +274,8 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     }
     if (rc == 3) {
         r->st = C_PROTO;
-        snprintf(r->reason, sizeof r->reason, "the program sent more on fd 4 than any answer can hold; killed");
+        tl_verdict_init(&r->v, TL_V_PROTOCOL, "answer-too-large");
+        words_of(r, s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -231,18 +283,19 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     if (rc == 1 && !answer_complete(&ans, &ac)) {
         tg_child_wait(&ss->c, tl_now_ms() + 2000);
         tg_child_kill(&ss->c);                 /* reaps, and reads the cgroup's OOM count */
-        char how[200];
-        tg_child_describe(&ss->c, how, sizeof how);
         r->st = C_DIED;
         if (tg_child_net_killed(&ss->c) && ++g->net_killed == 1)
             snprintf(g->net_where, sizeof g->net_where, "%s at size %s", v->name, sz);
-        if (ss->c.oom && strlen(g->timed_out_variants) + strlen(vkey) < sizeof g->timed_out_variants)
-            strcat(g->timed_out_variants, g->timed_out_variants[0] ? vkey + 1 : vkey);
-        emu_report(&ss->c.cap, &r->explain);   /* the emulator's own words, file and line in full */
-        snprintf(r->reason, sizeof r->reason, "the program ended without answering (%s)%s", how,
-                 ss->c.oom ? "" :
-                 (ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status))
-                     ? ": an exit status is not an answer" : "");
+        if (ss->c.oom)
+            stop_variant(g, v->name);
+        /* the emulator's diagnostic, where it stopped the program, says more than the death */
+        if (!channel_verdict(ss, &r->v)) {
+            int exited0 = ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status);
+            tl_verdict_init(&r->v, TL_V_CRASH, ss->c.oom ? "out-of-memory" : exited0 ? "exited-without-answer"
+                                                                                 : "ended-without-answer");
+            tg_child_describe(&ss->c, r->v.detail, sizeof r->v.detail);
+        }
+        words_of(r, s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -253,25 +306,47 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     char first[512];
     snprintf(first, sizeof first, "%.*s", (int)(linelen < 500 ? linelen : 500), ans.s);
     oneline(first);
-    if (strncmp(first, "error ", 6) == 0) {
-        /* Whether a device works is the grader's knowledge (run.c tried the reference on it):
-         * the student's word counts only where the grader could not find out itself. */
-        if (strstr(first, "no usable CUDA device") && R->lab->gpu && R->gpu_ok && !R->emulate &&
-            strncmp(R->gpu_why, "unknown", 7) == 0) {
+    char word[16] = "";        /* the answer's first word: ok, error or verdict (CONTRACTS.md section 2) */
+    int at = 0;
+    sscanf(first, "%15s %n", word, &at);
+    if (strcmp(word, "verdict") == 0 && at > 0) {
+        /* The program's verdict on its case (CONTRACTS.md section 2): the emulator's diagnostic, or
+         * no usable device. Evidence that fails the case, never one that passes it. */
+        tl_verdict got;
+        if (tg_verdict_parse(ans.s + at, linelen - (size_t)at, &got) != 0 || got.kind == TL_V_NONE) {
+            r->st = C_PROTO;
+            tl_verdict_init(&r->v, TL_V_PROTOCOL, "bad-verdict");
+            tl_verdict_set(r->v.detail, sizeof r->v.detail, first);
+            words_of(r, s);
+            tg_sess_end(g, ss, 0);
+            tg_buf_free(&ans);
+            return;
+        }
+        int nodev = got.kind == TL_V_ERROR && tl_verdict_pattern_is(&got, "no-device");
+        if (nodev && R->lab->gpu && R->gpu_ok && !R->emulate && R->gpu_unknown) {
+            /* Whether a device works is the grader's knowledge (run.c tried the reference on it):
+             * the student's word counts only where the grader could not find out itself. */
             r->st = C_NODEV;
-            snprintf(r->reason, sizeof r->reason, "not graded: no usable CUDA device");
-        } else if (strstr(first, "no usable CUDA device")) {
+            tl_verdict_init(&r->v, TL_V_NOT_GRADED, "no-device");
+        } else if (nodev) {
             r->st = C_ERROR;
-            snprintf(r->reason, sizeof r->reason, "the program answered '%.200s', but %s: a wrong answer", first,
+            tl_verdict_init(&r->v, TL_V_ERROR, "no-device-claimed");
+            snprintf(r->v.detail, sizeof r->v.detail, "%s",
                      !R->lab->gpu ? "this lab runs on the CPU" :
                      R->emulate || !R->gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
         } else {
             r->st = C_ERROR;
-            snprintf(r->reason, sizeof r->reason, "the program reported an error: %.400s", first + 6);
-            const char *emu = strstr(first, "tilelab-emu: ");
-            if (emu)   /* the emulator's report in full: its file and line make the headline */
-                emu_report_of(&ss->c.cap, emu, &r->explain);
+            r->v = got;
         }
+        words_of(r, s);
+        tg_buf_free(&ans);
+        return;
+    }
+    if (strcmp(word, "error") == 0) {
+        r->st = C_ERROR;
+        tl_verdict_init(&r->v, TL_V_ERROR, "reported");
+        tl_verdict_set(r->v.detail, sizeof r->v.detail, first + at);
+        words_of(r, s);
         tg_buf_free(&ans);
         return;
     }
@@ -279,10 +354,11 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     /* "ok MS" or "ok -", then under emulation " work L GLD GST SLD SST U": the emulator's counts
      * of the checked run (CONTRACTS.md section 2), judged by judges.c against the lab. */
     char tbuf[64] = "", wbuf[16] = "";
-    int nf = strncmp(first, "ok ", 3) == 0 ? sscanf(first + 3, "%63s %15s", tbuf, wbuf) : 0;
-    if (nf == 2 && strcmp(wbuf, "work") == 0) {
+    int wat = 0;
+    int nf = strcmp(word, "ok") == 0 ? sscanf(first + at, "%63s %15s %n", tbuf, wbuf, &wat) : 0;
+    if (nf == 2 && strcmp(wbuf, "work") == 0 && wat > 0) {
         tl_work_counts *w = &r->work;
-        const char *wp = strstr(first + 3, " work ") + 6;
+        const char *wp = first + at + wat;
         char tail;
         r->have_work = sscanf(wp, "%llu %llu %llu %llu %llu %llu %c", &w->launches, &w->global_loads,
                               &w->global_stores, &w->shared_loads, &w->shared_stores, &w->unchecked_launches,
@@ -294,8 +370,9 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     }
     if (nf < 1 || !nl || (strcmp(tbuf, "-") != 0 && sscanf(tbuf, "%lf", &ms) != 1)) {
         r->st = C_PROTO;
-        snprintf(r->reason, sizeof r->reason, "the answer on fd 4 does not follow the protocol "
-                 "(first line '%.80s'); the lab binary's serve loop was bypassed or broken", first);
+        tl_verdict_init(&r->v, TL_V_PROTOCOL, "bad-answer");
+        snprintf(r->v.detail, sizeof r->v.detail, "%.80s", first);
+        words_of(r, s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -307,7 +384,9 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
         if (f)
             fclose(f);
         r->st = C_PROTO;
-        snprintf(r->reason, sizeof r->reason, "the answer's matrix is unreadable: %.400s", err);
+        tl_verdict_init(&r->v, TL_V_PROTOCOL, "unreadable-matrix");
+        tl_verdict_set(r->v.detail, sizeof r->v.detail, err);
+        words_of(r, s);
         tg_sess_end(g, ss, 0);
         tg_buf_free(&ans);
         return;
@@ -316,22 +395,30 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tg_variant *
     tg_buf_free(&ans);
     if (P.rows != s->m || P.cols != s->n) {
         r->st = C_PROTO;
-        snprintf(r->reason, sizeof r->reason, "the answer is %d x %d, expected %d x %d", P.rows, P.cols, s->m, s->n);
+        tl_verdict_init(&r->v, TL_V_PROTOCOL, "wrong-shape");
+        r->v.row = P.rows;      /* the answer's shape */
+        r->v.column = P.cols;
+        words_of(r, s);
         tl_matrix_free(&P);
         return;
     }
-    tl_check_report rep;
-    int bad = tl_check(P.data, s->ref, s->absref, s->m, s->n, s->k, v->tile, s->M.data, s->N.data, &rep);
+    tg_judge_product(s, v, P.data, r);
     tl_matrix_free(&P);
+}
+
+void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r)
+{
+    tl_check_report rep;
+    int bad = tl_check(P, s->ref, s->absref, s->m, s->n, s->k, v->tile, s->M.data, s->N.data, &rep);
+    tl_check_verdict(&rep, &r->v);
     if (!bad) {
         r->st = C_PASS;
-        snprintf(r->reason, sizeof r->reason, "correct");
+        words_of(r, s);
         return;
     }
     r->st = C_WRONG;
-    char why[300];
-    tl_check_reason(&rep, why, sizeof why);
-    snprintf(r->reason, sizeof r->reason, "wrong result: %s", why);
+    words_of(r, s);
+    /* the checker's teaching report, for people */
     char *text = NULL;
     size_t tlen = 0;
     FILE *mf = open_memstream(&text, &tlen);

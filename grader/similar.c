@@ -69,7 +69,7 @@ static int by_pct(const void *x, const void *y)
     return b->pct != a->pct ? b->pct - a->pct : a->a != b->a ? a->a - b->a : a->b - b->b;
 }
 
-int tg_similarity(const char *out, const tg_lab *lab, const char *kit_lab_dir, int threshold, tg_buf *md)
+int tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_dir, int threshold, tg_buf *md)
 {
     char simc[PATH_MAX];
     tg_buf_printf(md, "## Similarity (never part of a score)\n\n");
@@ -95,7 +95,7 @@ int tg_similarity(const char *out, const tg_lab *lab, const char *kit_lab_dir, i
         snprintf(gf, sizeof gf, "%s/%s/graded-files", out, n);
         if (n[0] != '.' && tg_is_dir(gf)) {
             int any = 0;
-            for (int f = 0; f < TG_MAX_FILES && lab->files[f]; ++f) {
+            for (int f = 0; f < TL_LAB_MAX_FILES && lab->files[f]; ++f) {
                 char src[PATH_MAX + 900], dst[PATH_MAX + 900], sk[PATH_MAX + 300];
                 snprintf(src, sizeof src, "%s/%s", gf, lab->files[f]);
                 snprintf(sk, sizeof sk, "%s/%s", kit_lab_dir, lab->files[f]);

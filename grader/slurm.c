@@ -265,7 +265,7 @@ int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, t
         free(text);
         return 2;
     }
-    for (int i = 0; i < TG_MAX_FILES && R->lab->files[i]; ++i) {
+    for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char from[PATH_MAX + 400], to[PATH_MAX + 400];
         snprintf(from, sizeof from, "%s/files/%s", dir, R->lab->files[i]);
         snprintf(to, sizeof to, "%s/%s", files_dir, R->lab->files[i]);
@@ -288,7 +288,7 @@ static int take_one(grun *R, const gstudent *s, char *err, size_t errlen)
         snprintf(err, errlen, "cannot make %s (%s)", files, strerror(errno));
         return -1;
     }
-    int found[TG_MAX_FILES];
+    int found[TL_LAB_MAX_FILES];
     tg_buf notes = {0};
     char why[800] = "";
     int rc = tg_intake(R->lab, s->path, work, files, 1, found, &notes, why, sizeof why);
@@ -488,7 +488,7 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     int per_s = R->per_task > 0 ? R->per_task : 1, at_once = R->cpus_per_task > 1 ? R->cpus_per_task : 1;
     int sanitizer_tests = 0;
     for (int i = 0; i < R->lab->ntests; ++i)
-        sanitizer_tests += R->lab->tests[i].kind == TG_RACECHECK || R->lab->tests[i].kind == TG_MEMCHECK;
+        sanitizer_tests += R->lab->tests[i].kind == TL_TEST_RACECHECK || R->lab->tests[i].kind == TL_TEST_MEMCHECK;
     double student_s = 3.0 * SUB_BUILD_CPU_S + TIMEOUTS_PER_SUBMISSION * R->lab->case_limit_s +
                        sanitizer_tests * R->lab->sanitizer_limit_s + 60.0;
     double task_s = ((per_s + at_once - 1) / at_once) * student_s + 300.0;

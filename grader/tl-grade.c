@@ -7,12 +7,12 @@
  *   judges.c   correctness, safety, speed, policy, lab 05's calculator
  *   report.c   results.json, scores, summary.md, gradebook.csv, the `kit check` printout
  *   intake.c   submissions (folders, archives) and the pristine copy of the kit
- *   sandbox.c, policy.c, labs.c, util.c: isolation, the policy scan and filter, the lab table, helpers
+ *   sandbox.c, policy.c, util.c: isolation, the policy scan and filter, helpers (the lab table: common/labtable.h)
  *
  *   tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...
  *   tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]   (what `./kit check NN` runs)
  *   tl-grade --check --lab NN --out DIR --build-failed LOG               (kit check: the build failed)
- *   tl-grade --print-files NN | --print-dir NN | --print-targets NN | --print-pristine KITDIR
+ *   tl-grade --print-pristine KITDIR
  *
  * The student's exit code and prints are evidence only. Exit codes: 0 graded (check mode: all
  * correctness tests pass), 1 check mode: a test failed, 2 usage, 3 a grader-side problem,
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "grade.h"
-#include "labs.h"
+#include "labtable.h"
 #include "tilelab.h"
 #include "util.h"
 
@@ -44,13 +44,14 @@ static int usage(FILE *out, int code)
             "       tl-grade --slurm [--partition P] [--gpus-per-task N] [--max-parallel N] [--per-task N]\n"
             "                [--cpus-per-task N] --lab NN --out DIR [--secret FILE] SUBMISSION...\n"
             "       tl-grade --status DIR\n"
-            "       tl-grade --print-files NN | --print-dir NN | --print-targets NN | --print-pristine KITDIR\n\n"
+            "       tl-grade --print-pristine KITDIR\n"
+            "(a lab's files, folder and targets: build/common/tl-lab files|dir|get NN ...)\n\n"
             "Grades each SUBMISSION (a student's folder, or a .tar, .tar.gz, .tgz or .zip of it) for lab NN.\n"
             "Only the lab's student files are taken; they are compiled over the kit, built once for the\n"
             "run from a pristine copy, and run in a sandbox on cases made from the secret seed.\n\n"
             "  --lab NN          the lab: ");
-    for (int i = 0; i < tg_nlabs; ++i)
-        fprintf(out, "%s%s", i ? ", " : "", tg_labs[i].id);
+    for (int i = 0; i < tl_nlabs; ++i)
+        fprintf(out, "%s%s", i ? ", " : "", tl_labs[i].id);
     fprintf(out,
             "\n  --out DIR         results: DIR/<student>/results.json, DIR/gradebook.csv, DIR/summary.md\n"
             "  --secret FILE     a file holding the seed of the hidden cases (default: a fresh random seed,\n"
@@ -116,10 +117,6 @@ static int usage(FILE *out, int code)
             "  --emulate         GPU labs: the emulated build instead of the GPU\n"
             "  --quiet           --check: no isolation line\n"
             "  --kit DIR         the kit's top folder (default: $TL_ROOT, else the current folder)\n"
-            "  --print-files NN  print lab NN's student files, one per line, and exit\n"
-            "  --print-dir NN    print lab NN's folder name (labs/NAME), and exit\n"
-            "  --print-targets NN  print lab NN's build targets, one a line: its program, then its emulated\n"
-            "                    program (none for a CPU lab), as ninja names them\n"
             "  --print-pristine KITDIR  print the kit-relative paths a pristine copy of KITDIR holds (what\n"
             "                    a submission is built over and ./kit release ships), one a line\n\n"
             "exit codes: 0 graded (--check: all correctness tests pass), 1 --check: a test failed,\n"
@@ -138,7 +135,7 @@ static int similar_cmd(const char *dir, const char *kit, int threshold)
     }
     snprintf(p, sizeof p, "%s/.state/identity", out);
     char *ident = tg_read_file(p, 1 << 16, NULL);
-    const tg_lab *lab = ident && sscanf(ident, "lab %7s", id) == 1 ? tg_lab_find(id) : NULL;
+    const tl_lab_info *lab = ident && sscanf(ident, "lab %7s", id) == 1 ? tl_lab_find(id) : NULL;
     free(ident);
     if (!lab) {
         fprintf(stderr, "tl-grade: --similar '%s': no graded class there (no %s naming its lab)\n", dir, p);
@@ -169,10 +166,9 @@ int main(int argc, char **argv)
         {"secret", required_argument, NULL, 's'},    {"public-only", no_argument, NULL, 'p'},
         {"jobs", required_argument, NULL, 'j'},      {"check", no_argument, NULL, 'c'},
         {"emulate", no_argument, NULL, 'e'},         {"kit", required_argument, NULL, 'k'},
-        {"print-files", required_argument, NULL, 'f'}, {"print-dir", required_argument, NULL, 'd'},
         {"quiet", no_argument, NULL, 'q'},           {"prebuilt", required_argument, NULL, 'B'},
         {"build-failed", required_argument, NULL, 'F'}, {"print-pristine", required_argument, NULL, 'P'},
-        {"print-targets", required_argument, NULL, 't'}, {"keep-work", no_argument, NULL, 'K'},
+        {"keep-work", no_argument, NULL, 'K'},
         {"random-seed", no_argument, NULL, 'S'},     {"gpu-archs", required_argument, NULL, 'A'},
         {"slurm", no_argument, NULL, 1000},          {"partition", required_argument, NULL, 1001},
         {"gpus-per-task", required_argument, NULL, 1002}, {"max-parallel", required_argument, NULL, 1003},
@@ -254,30 +250,6 @@ int main(int argc, char **argv)
                 fprintf(stderr, "tl-grade: --print-pristine: %s\n", err);
                 return EXIT_GRADER;
             }
-            return 0;
-        }
-        case 'f':
-        case 't':
-        case 'd': {
-            const tg_lab *L = tg_lab_find(optarg);
-            if (!L) {
-                fprintf(stderr, "tl-grade: unknown lab '%s'; the labs are:", optarg);
-                for (int i = 0; i < tg_nlabs; ++i)
-                    fprintf(stderr, " %s", tg_labs[i].id);
-                fprintf(stderr, "\n");
-                return TL_EXIT_USAGE;
-            }
-            if (c == 'd')
-                printf("%s\n", L->dir);
-            else if (c == 't')
-            {
-                printf("%s\n", L->binary);
-                if (L->gpu && L->emu_binary)
-                    printf("%s\n", L->emu_binary);
-            }
-            else
-                for (int i = 0; i < TG_MAX_FILES && L->files[i]; ++i)
-                    printf("%s\n", L->files[i]);
             return 0;
         }
         case 1000: R.slurm = 1; break;
@@ -422,7 +394,7 @@ int main(int argc, char **argv)
             }
             break;
         case 1013: {
-            const tg_lab *L = tg_lab_find(optarg);
+            const tl_lab_info *L = tl_lab_find(optarg);
             if (!L) {
                 fprintf(stderr, "tl-grade: --print-rubric: unknown lab '%s'\n", optarg);
                 return TL_EXIT_USAGE;
@@ -452,11 +424,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "tl-grade: give the lab with --lab NN\n");
         return usage(stderr, TL_EXIT_USAGE);
     }
-    R.lab = tg_lab_find(lab_id);
+    R.lab = tl_lab_find(lab_id);
     if (!R.lab) {
         fprintf(stderr, "tl-grade: unknown lab '%s'; the labs are:", lab_id);
-        for (int i = 0; i < tg_nlabs; ++i)
-            fprintf(stderr, " %s (%s)", tg_labs[i].id, tg_labs[i].dir);
+        for (int i = 0; i < tl_nlabs; ++i)
+            fprintf(stderr, " %s (%s)", tl_labs[i].id, tl_labs[i].dir);
         fprintf(stderr, "\n");
         return TL_EXIT_USAGE;
     }

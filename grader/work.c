@@ -13,7 +13,7 @@
  * checked run) against the lab's rule: a case computed on the host or untiled is noted in bad (its
  * first headline) and the test earns no credit; figures keeps the largest case's figures, which
  * ./kit check shows: they teach reuse. */
-void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres *r, tg_work_note *wn)
+void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn)
 {
     if (!R->lab->work.kernel || !r->have_work)
         return;
@@ -35,7 +35,7 @@ void tg_work_case(const grun *R, const tg_variant *v, const gsize *s, const cres
  * the sandbox: the same file, built for the emulator (build.c, want_emu), runs one passing size
  * there and the emulator counts its work. Not a second verdict on correctness: a case that does
  * not pass there leaves the work unjudged, and says why. */
-void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *s, tg_work_note *wn)
+void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn)
 {
     if (!R->lab->work.kernel)
         return;
@@ -54,16 +54,17 @@ void tg_work_count_emulated(grun *R, gsub *g, const tg_variant *v, const gsize *
     }
     /* Another program on a small size: the GPU program's time-outs (a host computation at 2048)
      * do not stop it, and its own do not count against the GPU program's. */
-    char timed_out[sizeof g->timed_out_variants];
-    memcpy(timed_out, g->timed_out_variants, sizeof timed_out);
-    int timeouts = g->timeouts;
-    g->timed_out_variants[0] = '\0';
+    int nstopped = g->nstopped, timeouts = g->timeouts;
+    g->nstopped = 0;                 /* (its own time-outs write past these: restored below) */
+    char stopped[TL_LAB_MAX_VARIANTS][48];
+    memcpy(stopped, g->stopped, sizeof stopped);
     g->timeouts = 0;
     gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = R->lab->emu_binary};
     cres r;
     tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
     tg_sess_end(g, &es, 1);
-    memcpy(g->timed_out_variants, timed_out, sizeof timed_out);
+    memcpy(g->stopped, stopped, sizeof stopped);
+    g->nstopped = nstopped;
     g->timeouts = timeouts;
     if (r.st == C_PASS && r.have_work) {
         tg_work_case(R, v, s, &r, wn);

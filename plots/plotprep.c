@@ -20,6 +20,7 @@
  * Exit codes: 0 ok, 1 --check-roofs found a point above its roof, 2 bad usage or input.
  */
 #include "plotprep.h"
+#include "labtable.h"
 
 #include <errno.h>
 #include <math.h>
@@ -34,10 +35,19 @@ static const char *const gemm_series[] = {"cpu_ijk", "cpu_ikj", "cpu_blocked", "
                                           "tiled32", "boundary16", "boundary32", "cublas"};
 #define N_GEMM_SERIES (sizeof gemm_series / sizeof gemm_series[0])
 
-const char *const ladder_order[] = {"naive_rows", "naive", "naive_ldcg", "tiled16", "tiled32", "boundary16",
-                                    "boundary32", "tiled32_conflict", "tiled32_pad", "coarse1d", "regtile",
-                                    "warptile", "cublas"};
-const size_t n_ladder = sizeof ladder_order / sizeof ladder_order[0];
+/* The ladder's rungs in order, from the lab table (tl_ladder, common/labtable.c): a new lab's
+ * variants join the ladder chart by its table entry alone. Filled by ladder_init(). */
+const char *ladder_order[TL_LADDER_MAX];
+size_t n_ladder;
+
+static void ladder_init(void)
+{
+    const tl_lab_variant *v[TL_LADDER_MAX];
+    int n = tl_ladder(v, NULL, TL_LADDER_MAX);
+    for (int i = 0; i < n; ++i)
+        ladder_order[i] = v[i]->name;
+    n_ladder = (size_t)n;
+}
 const char *const level_name[N_LEVELS] = {"DRAM", "L2", "L1", "shared"};
 
 static void usage(FILE *to)
@@ -616,6 +626,7 @@ static int write_meta(const dataset *d, const char *dir, const counts *c, char *
 
 int main(int argc, char **argv)
 {
+    ladder_init();
     const char *out = NULL, *tex = NULL;
     int table = 0, check = 0;
     char **paths = calloc((size_t)argc, sizeof *paths);

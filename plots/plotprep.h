@@ -19,8 +19,9 @@
 #define ROOF_SLACK 1.05          /* a point may sit at most 5% above its roof (timing noise) */
 
 /* The ladder's rungs in the order they are shown (solutions/speed/speed.c runs them so). */
-extern const char *const ladder_order[];
-extern const size_t n_ladder;
+#define TL_LADDER_MAX 128
+extern const char *ladder_order[TL_LADDER_MAX];   /* from the lab table (tl_ladder) */
+extern size_t n_ladder;
 
 /* The memory levels of the hierarchical roofline, outermost first. */
 enum { LEVEL_DRAM, LEVEL_L2, LEVEL_L1, LEVEL_SHARED, N_LEVELS };

@@ -5,8 +5,11 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "lab_list.h"
 #include "run_capture.h"
 #include "wrong_manifest.h"
 
@@ -14,23 +17,40 @@ typedef struct emu_case {
     char bin[64];          /* under build/labs/emulated/                      */
     int  exit_code;
     char want[3][96];      /* every one of these must appear in the output    */
+    char vpattern[48];     /* an emulator verdict of this pattern on TL_EMU_VERDICTS ("" none) */
 } emu_case;
 
 static void run_emulated(const emu_case *c);
 
+/* From the lab table (tl-lab): every lab with an emulated build, its reference and its skeleton. */
 ParameterizedTestParameters(emulated, program_gets_its_verdict)
 {
-    static emu_case cases[] = {
-        {"lab02-ref-emu", 0, {" 0 failed"}},
-        {"lab03-ref-emu", 0, {" 0 failed"}},
-        {"lab04-ref-emu", 0, {" 0 failed"}},
-        {"lab06-ref-emu", 0, {" 0 failed"}},
-        {"lab02-emu", 1, {"unwritten elements"}},
-        {"lab03-emu", 1, {"unwritten elements"}},
-        {"lab04-emu", 1, {"unwritten elements"}},
-        {"lab06-emu", 1, {"unwritten elements"}},
-    };
-    return cr_make_param_array(emu_case, cases, sizeof cases / sizeof cases[0]);
+    static lab_row labs[LAB_LIST_MAX];
+    static emu_case cases[2 * LAB_LIST_MAX];
+    int n = lab_list_load(TL_LAB, labs, LAB_LIST_MAX), k = 0;
+    if (n < 0)
+        fprintf(stderr, "test_emulated: %s list failed\n", TL_LAB);
+    for (int i = 0; i < n; ++i) {
+        if (!labs[i].emulated)
+            continue;
+        snprintf(cases[k].bin, sizeof cases[k].bin, "%s", strrchr(labs[i].emu_ref_binary, '/') + 1);
+        cases[k].exit_code = 0;
+        snprintf(cases[k++].want[0], sizeof cases[0].want[0], " 0 failed");
+        snprintf(cases[k].bin, sizeof cases[k].bin, "%s", strrchr(labs[i].emu_binary, '/') + 1);
+        cases[k].exit_code = 1;
+        snprintf(cases[k++].want[0], sizeof cases[0].want[0], "unwritten elements");
+    }
+    return cr_make_param_array(emu_case, cases, (size_t)k);
+}
+
+Test(emulated, the_lab_table_lists_emulated_labs, .timeout = 30)
+{
+    static lab_row labs[LAB_LIST_MAX];
+    int n = lab_list_load(TL_LAB, labs, LAB_LIST_MAX), e = 0;
+    cr_assert_gt(n, 0, "%s list failed", TL_LAB);
+    for (int i = 0; i < n; ++i)
+        e += labs[i].emulated;
+    cr_assert_gt(e, 0, "the lab table marks no lab emulated");
 }
 
 /* The known-wrong submissions' emulated twins (tests/wrong/manifest.tsv, its emulated column). */
@@ -49,6 +69,8 @@ ParameterizedTestParameters(emulated, known_wrong_submission_is_caught)
         cases[k].exit_code = 1;
         for (int j = 0; j < rows[i].nemu_expect && j < 3; ++j)
             snprintf(cases[k].want[j], sizeof cases[k].want[j], "%s", rows[i].emu_expect[j]);
+        if (strcmp(rows[i].verdict_kind, "emulator") == 0)   /* the manifest's verdict column */
+            snprintf(cases[k].vpattern, sizeof cases[k].vpattern, "%s", rows[i].verdict_pattern);
         ++k;
     }
     return cr_make_param_array(emu_case, cases, (size_t)k);
@@ -69,8 +91,33 @@ static void run_emulated(const emu_case *c)
     char path[512];
     snprintf(path, sizeof path, "%s/labs/emulated/%s", TL_BUILD_ROOT, c->bin);
     char *argv[] = {path, "--no-time", NULL};
+    /* the verdict channel (CONTRACTS.md section 10): a file named in the environment */
+    char vfile[] = "/tmp/tl-emu-verdicts-XXXXXX";
+    int vfd = mkstemp(vfile);
+    cr_assert_geq(vfd, 0);
+    close(vfd);
+    setenv("TL_EMU_VERDICTS", vfile, 1);
     run_result r;
     cr_assert_eq(run_capture(argv, &r), 0, "cannot start %s", path);
+    unsetenv("TL_EMU_VERDICTS");
+    FILE *vf = fopen(vfile, "r");
+    char line[8192];
+    int found = 0, lines = 0;
+    char want_kind[] = "{\"kind\":\"emulator\",", want_pat[80];
+    snprintf(want_pat, sizeof want_pat, "\"pattern\":\"%s\"", c->vpattern);
+    while (vf && fgets(line, sizeof line, vf)) {
+        ++lines;
+        cr_assert(strchr(line, '\n') && line[0] == '{', "%s: a verdict line that is not one JSON object: %s", c->bin, line);
+        found |= strncmp(line, want_kind, strlen(want_kind)) == 0 && strstr(line, want_pat) != NULL;
+    }
+    if (vf)
+        fclose(vf);
+    unlink(vfile);
+    if (c->vpattern[0])
+        cr_assert(found, "%s: no emulator verdict of pattern '%s' on TL_EMU_VERDICTS (%d lines):\n%s", c->bin,
+                  c->vpattern, lines, r.out);
+    else if (c->exit_code == 0)
+        cr_assert_eq(lines, 0, "%s: a correct program wrote %d verdicts", c->bin, lines);
     cr_assert_eq(r.exit_code, c->exit_code, "%s exited %d (signal %d), expected %d:\n%s", c->bin,
                  r.exit_code, r.signal, c->exit_code, r.out);
     for (int i = 0; i < 3 && c->want[i][0]; ++i)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_list.h"
 #include "run_capture.h"
 #include "wrong_manifest.h"
 
@@ -51,7 +52,8 @@ static const char *tail(const char *out)
 static void skip_unless_ran(int rc, const char *rel)
 {
     if (rc == -1)
-        cr_skip_test("%s is not built (this build has no CUDA)", rel);
+        cr_skip_test("%s is not built here (no CUDA, or no GPU: a known-wrong CUDA program is built where a GPU "
+                     "runs it, or with -Dgpu_programs=enabled)", rel);
     if (rc == 77)
         cr_skip_test("no usable CUDA device (%s exited 77)", rel);
 }
@@ -59,25 +61,44 @@ static void skip_unless_ran(int rc, const char *rel)
 /* ------------------------------------------------------------------ the programs */
 
 typedef struct program_case {
-    const char *rel;        /* under the build folder                                     */
+    char        rel[160];   /* under the build folder                                     */
     const char *args;
     int         expect;     /* exit code                                                  */
     const char *names[5];   /* for expect 1: the output must name one of these (NULL-ended) */
 } program_case;
 
-static const program_case cases[] = {
-    /* reference solutions: exit 0 (timed, as a student would run them) */
-    {"solutions/02-naive-kernel/lab02-ref", "--quiet", 0, {NULL}},
-    {"solutions/03-tiled-kernel/lab03-ref", "--quiet", 0, {NULL}},
-    {"solutions/04-boundary-handling/lab04-ref", "--quiet", 0, {NULL}},
-    {"solutions/05-occupancy-study/lab05-ref", "--quiet", 0, {NULL}},
-    {"solutions/06-register-tiling/lab06-ref", "--quiet", 0, {NULL}},
-    /* skeletons: compile, run their public sizes, fail */
-    {"labs/02-naive-kernel/lab02", "--no-time", 1, {"unwritten elements", NULL}},
-    {"labs/03-tiled-kernel/lab03", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
-    {"labs/04-boundary-handling/lab04", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
-    {"labs/06-register-tiling/lab06", "--no-time", 1, {"unwritten elements", "grid too small", NULL}},
-};
+/* From the lab table (tl-lab): every GPU lab's reference passes (timed, as a student would run
+ * it), and the skeleton of every GPU lab with the kit's driver compiles, runs its public sizes and
+ * fails (lab 05's own main is checked below). */
+static program_case cases[2 * LAB_LIST_MAX];
+static size_t ncases;
+
+static void load_cases(void)
+{
+    static lab_row labs[LAB_LIST_MAX];
+    int n = lab_list_load(TL_LAB, labs, LAB_LIST_MAX);
+    if (n < 0) {
+        fprintf(stderr, "test_gpu_labs: %s list failed\n", TL_LAB);
+        n = 0;        /* the_lab_table_lists_gpu_labs below fails with the reason */
+    }
+    ncases = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!labs[i].gpu)
+            continue;
+        program_case *c = &cases[ncases++];
+        snprintf(c->rel, sizeof c->rel, "%s", labs[i].ref_binary);
+        c->args = "--quiet";
+        c->expect = 0;
+        if (labs[i].own_main)
+            continue;
+        c = &cases[ncases++];
+        snprintf(c->rel, sizeof c->rel, "%s", labs[i].binary);
+        c->args = "--no-time";
+        c->expect = 1;
+        c->names[0] = "unwritten elements";
+        c->names[1] = "grid too small";
+    }
+}
 
 static void assert_verdict(const char *rel, const char *args, int expect, const char *const *names, int nnames)
 {
@@ -97,14 +118,16 @@ static void assert_verdict(const char *rel, const char *args, int expect, const 
 
 ParameterizedTestParameters(gpu_labs, program_gets_its_verdict)
 {
-    static int idx[sizeof cases / sizeof cases[0]];
-    for (size_t i = 0; i < sizeof idx / sizeof idx[0]; ++i)
+    load_cases();
+    static int idx[2 * LAB_LIST_MAX];
+    for (size_t i = 0; i < ncases; ++i)
         idx[i] = (int)i;
-    return cr_make_param_array(int, idx, sizeof idx / sizeof idx[0]);
+    return cr_make_param_array(int, idx, ncases);
 }
 
 ParameterizedTest(int *i, gpu_labs, program_gets_its_verdict, .timeout = 300)
 {
+    load_cases();     /* each test runs in a process of its own */
     const program_case *c = &cases[*i];
     int n = 0;
     while (c->names[n])
@@ -142,6 +165,12 @@ ParameterizedTest(wrong_row *c, gpu_labs, known_wrong_submission_is_caught, .tim
     for (int i = 0; i < c->nexpect; ++i)
         names[i] = c->expect[i];
     assert_verdict(c->program, c->args, 1, names, c->nexpect);
+}
+
+Test(gpu_labs, the_lab_table_lists_gpu_labs, .timeout = 30)
+{
+    load_cases();
+    cr_assert_gt(ncases, 0, "%s lists no GPU lab (tl-lab list and get NN gpu)", TL_LAB);
 }
 
 Test(gpu_labs, the_manifest_reads_and_lists_gpu_bugs, .timeout = 10)

@@ -315,7 +315,7 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
      * emulated GPU lab): results.json's score is out of the lab's points, scaled, and says so. */
     static grun R;
     memset(&R, 0, sizeof R);
-    R.lab = tg_lab_find("01");
+    R.lab = tl_lab_find("01");
     cr_assert(R.lab);
     gstudent st = {.name = "alice", .path = "/nowhere", .display = "alice"};
     static gsub g;

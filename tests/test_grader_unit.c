@@ -14,7 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "grade.h"
-#include "labs.h"
+#include "labtable.h"
 #include "policy.h"
 #include "sandbox.h"
 #include "util.h"
@@ -114,32 +114,32 @@ Test(json, every_byte_value_gives_valid_json_per_python, .timeout = 30)
 
 Test(speed, full_credit_within_1_2x_none_from_4x_linear_between, .timeout = 10)
 {
-    cr_assert_float_eq(tg_speed_credit(0.5), 1.0, 1e-12);
-    cr_assert_float_eq(tg_speed_credit(1.2), 1.0, 1e-12);
-    cr_assert_float_eq(tg_speed_credit(2.6), 0.5, 1e-12);
-    cr_assert_float_eq(tg_speed_credit(4.0), 0.0, 1e-12);
-    cr_assert_float_eq(tg_speed_credit(9.0), 0.0, 1e-12);
-    cr_assert_float_eq(tg_speed_credit(0.0), 0.0, 1e-12, "a zero or missing ratio earns nothing");
+    cr_assert_float_eq(tl_speed_credit(0.5), 1.0, 1e-12);
+    cr_assert_float_eq(tl_speed_credit(1.2), 1.0, 1e-12);
+    cr_assert_float_eq(tl_speed_credit(2.6), 0.5, 1e-12);
+    cr_assert_float_eq(tl_speed_credit(4.0), 0.0, 1e-12);
+    cr_assert_float_eq(tl_speed_credit(9.0), 0.0, 1e-12);
+    cr_assert_float_eq(tl_speed_credit(0.0), 0.0, 1e-12, "a zero or missing ratio earns nothing");
 }
 
 /* ------------------------------------------------------------ the table */
 
 Test(labs, every_lab_is_worth_100_points, .timeout = 10)
 {
-    for (int i = 0; i < tg_nlabs; ++i)
-        cr_assert_float_eq(tg_lab_points(&tg_labs[i]), 100.0, 1e-9, "lab %s is worth %g points", tg_labs[i].id,
-                           tg_lab_points(&tg_labs[i]));
+    for (int i = 0; i < tl_nlabs; ++i)
+        cr_assert_float_eq(tl_lab_points(&tl_labs[i]), 100.0, 1e-9, "lab %s is worth %g points", tl_labs[i].id,
+                           tl_lab_points(&tl_labs[i]));
 }
 
 Test(labs, every_test_names_a_variant_of_its_lab, .timeout = 10)
 {
-    for (int i = 0; i < tg_nlabs; ++i)
-        for (int t = 0; t < tg_labs[i].ntests; ++t) {
-            const tg_test *x = &tg_labs[i].tests[t];
-            if (x->kind == TG_CALC || x->kind == TG_CALC_API || x->kind == TG_POLICY || x->kind == TG_DEVFACTS)
+    for (int i = 0; i < tl_nlabs; ++i)
+        for (int t = 0; t < tl_labs[i].ntests; ++t) {
+            const tl_lab_test *x = &tl_labs[i].tests[t];
+            if (x->kind == TL_TEST_CALC || x->kind == TL_TEST_CALC_API || x->kind == TL_TEST_POLICY || x->kind == TL_TEST_DEVFACTS)
                 continue;
-            cr_assert(tg_variant_find(&tg_labs[i], x->variant), "lab %s test '%s' names unknown variant '%s'",
-                      tg_labs[i].id, x->name, x->variant);
+            cr_assert(tl_lab_variant_find(&tl_labs[i], x->variant), "lab %s test '%s' names unknown variant '%s'",
+                      tl_labs[i].id, x->name, x->variant);
         }
 }
 
@@ -147,13 +147,13 @@ Test(labs, rubric_md_holds_the_same_points_as_the_code, .timeout = 10)
 {
     char *md = tg_read_file(TL_SOURCE_ROOT "/grader/rubric.md", 1 << 20, NULL);
     cr_assert(md, "cannot read grader/rubric.md");
-    for (int i = 0; i < tg_nlabs; ++i)
-        for (int t = 0; t < tg_labs[i].ntests; ++t) {
-            const tg_test *x = &tg_labs[i].tests[t];
+    for (int i = 0; i < tl_nlabs; ++i)
+        for (int t = 0; t < tl_labs[i].ntests; ++t) {
+            const tl_lab_test *x = &tl_labs[i].tests[t];
             char head[300];
             snprintf(head, sizeof head, "\n| %s |", x->name);
             char *row = strstr(md, head);
-            cr_assert(row, "rubric.md has no row for lab %s test '%s'", tg_labs[i].id, x->name);
+            cr_assert(row, "rubric.md has no row for lab %s test '%s'", tl_labs[i].id, x->name);
             char *end = strchr(row + 1, '\n');
             cr_assert(end);
             char want[32];
@@ -166,20 +166,20 @@ Test(labs, rubric_md_holds_the_same_points_as_the_code, .timeout = 10)
 
 Test(labs, lab_lookup_accepts_01_1_and_the_folder_name, .timeout = 10)
 {
-    cr_assert_eq(tg_lab_find("01"), &tg_labs[0]);
-    cr_assert_eq(tg_lab_find("1"), &tg_labs[0]);
-    cr_assert_eq(tg_lab_find("01-cpu-baseline"), &tg_labs[0]);
-    cr_assert_null(tg_lab_find("07"));
-    cr_assert_null(tg_lab_find(""));
+    cr_assert_eq(tl_lab_find("01"), &tl_labs[0]);
+    cr_assert_eq(tl_lab_find("1"), &tl_labs[0]);
+    cr_assert_eq(tl_lab_find("01-cpu-baseline"), &tl_labs[0]);
+    cr_assert_null(tl_lab_find("07"));
+    cr_assert_null(tl_lab_find(""));
 }
 
 Test(labs, public_sizes_equal_each_built_labs_default_sizes, .timeout = 30)
 {
     int checked = 0;
-    for (int i = 0; i < tg_nlabs; ++i) {
+    for (int i = 0; i < tl_nlabs; ++i) {
         char bin[1024];
-        snprintf(bin, sizeof bin, "%s/%s", TL_BUILD_ROOT, tg_labs[i].binary);
-        if (access(bin, X_OK) != 0 || !tg_labs[i].public_sizes)
+        snprintf(bin, sizeof bin, "%s/%s", TL_BUILD_ROOT, tl_labs[i].binary);
+        if (access(bin, X_OK) != 0 || !tl_labs[i].public_sizes)
             continue;                 /* not in this kit (yet), or lab 05 (its own main, no sizes) */
         char cmd[1200];
         snprintf(cmd, sizeof cmd, "'%s' --help", bin);
@@ -190,14 +190,14 @@ Test(labs, public_sizes_equal_each_built_labs_default_sizes, .timeout = 30)
         text[n] = '\0';
         pclose(p);
         char want[300];
-        snprintf(want, sizeof want, "(default %s)", tg_labs[i].public_sizes);
+        snprintf(want, sizeof want, "(default %s)", tl_labs[i].public_sizes);
         cr_assert(strstr(text, want), "lab %s: the grader's public sizes '%s' are not the binary's default sizes",
-                  tg_labs[i].id, tg_labs[i].public_sizes);
-        for (int v = 0; v < tg_labs[i].nvariants; ++v) {
+                  tl_labs[i].id, tl_labs[i].public_sizes);
+        for (int v = 0; v < tl_labs[i].nvariants; ++v) {
             char name[80];
-            snprintf(name, sizeof name, "  %s ", tg_labs[i].variants[v].name);
-            cr_assert(strstr(text, name), "lab %s: the binary has no variant '%s'", tg_labs[i].id,
-                      tg_labs[i].variants[v].name);
+            snprintf(name, sizeof name, "  %s ", tl_labs[i].variants[v].name);
+            cr_assert(strstr(text, name), "lab %s: the binary has no variant '%s'", tl_labs[i].id,
+                      tl_labs[i].variants[v].name);
         }
         ++checked;
     }
@@ -206,22 +206,22 @@ Test(labs, public_sizes_equal_each_built_labs_default_sizes, .timeout = 30)
 
 Test(labs, lab_05_grades_occupancy_c_only_and_no_variant, .timeout = 10)
 {
-    const tg_lab *l = tg_lab_find("05");
+    const tl_lab_info *l = tl_lab_find("05");
     cr_assert(l);
-    cr_assert(tg_is_student_file(l, "occupancy.c"));
-    cr_assert(!tg_is_student_file(l, "sweep.cu"), "sweep.cu is the kit's");
-    cr_assert(!tg_is_student_file(l, "devices.c"), "devices.c is the kit's");
-    for (int i = 0; i < tg_nlabs; ++i)
-        cr_assert_null(tg_variant_find(&tg_labs[i], "cublas"), "lab %s grades the kit's cublas", tg_labs[i].id);
+    cr_assert(tl_lab_is_student_file(l, "occupancy.c"));
+    cr_assert(!tl_lab_is_student_file(l, "sweep.cu"), "sweep.cu is the kit's");
+    cr_assert(!tl_lab_is_student_file(l, "devices.c"), "devices.c is the kit's");
+    for (int i = 0; i < tl_nlabs; ++i)
+        cr_assert_null(tl_lab_variant_find(&tl_labs[i], "cublas"), "lab %s grades the kit's cublas", tl_labs[i].id);
 }
 
 Test(labs, every_lab_has_a_policy_test, .timeout = 10)
 {
-    for (int i = 0; i < tg_nlabs; ++i) {
+    for (int i = 0; i < tl_nlabs; ++i) {
         int n = 0;
-        for (int t = 0; t < tg_labs[i].ntests; ++t)
-            n += tg_labs[i].tests[t].kind == TG_POLICY;
-        cr_assert_eq(n, 1, "lab %s has %d policy tests", tg_labs[i].id, n);
+        for (int t = 0; t < tl_labs[i].ntests; ++t)
+            n += tl_labs[i].tests[t].kind == TL_TEST_POLICY;
+        cr_assert_eq(n, 1, "lab %s has %d policy tests", tl_labs[i].id, n);
     }
 }
 
@@ -259,18 +259,18 @@ Test(policy, comments_strings_members_and_longer_names_are_not_calls, .timeout =
 
 Test(policy, the_solutions_and_skeletons_are_clean, .timeout = 10)
 {
-    for (int i = 0; i < tg_nlabs; ++i)
-        for (int f = 0; f < TG_MAX_FILES && tg_labs[i].files[f]; ++f)
+    for (int i = 0; i < tl_nlabs; ++i)
+        for (int f = 0; f < TL_LAB_MAX_FILES && tl_labs[i].files[f]; ++f)
             for (int w = 0; w < 2; ++w) {
                 char p[1024];
-                snprintf(p, sizeof p, "%s/%s/%s/%s", TL_SOURCE_ROOT, w ? "solutions" : "labs", tg_labs[i].dir,
-                         tg_labs[i].files[f]);
+                snprintf(p, sizeof p, "%s/%s/%s/%s", TL_SOURCE_ROOT, w ? "solutions" : "labs", tl_labs[i].dir,
+                         tl_labs[i].files[f]);
                 size_t len;
                 char *t = tg_read_file(p, 1 << 20, &len);
                 if (!t)
                     continue;
                 tg_buf b = {0};
-                cr_assert_eq(tg_policy_scan(tg_labs[i].files[f], t, len, &b), 0, "%s: %s", p, b.s);
+                cr_assert_eq(tg_policy_scan(tl_labs[i].files[f], t, len, &b), 0, "%s: %s", p, b.s);
                 free(t);
             }
 }

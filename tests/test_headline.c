@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include <cjson/cJSON.h>
+
 #include "wrong_manifest.h"
 
 #define TG TL_BUILD_ROOT "/grader/tl-grade"
@@ -26,6 +28,38 @@ ParameterizedTestParameters(headline, a_failing_tests_first_line_names_what_happ
         if (rows[i].nheadline > 0)
             keep[k++] = rows[i];
     return cr_make_param_array(wrong_row, keep, (size_t)k);
+}
+
+/* The headline verdicts of results.json under out (extra_data.tilelab_cases, CONTRACTS.md section
+ * 10): 1 when one failing test's headline has this kind and pattern; its list in seen. */
+static int has_headline_verdict(const char *out, const char *kind, const char *pattern, char *seen, size_t len)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cat '%s'/*/results.json", out);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, p);
+    text[n] = '\0';
+    pclose(p);
+    cJSON *js = cJSON_Parse(text);
+    cr_assert_not_null(js, "results.json under %s is not one JSON object", out);
+    int found = 0;
+    size_t o = 0;
+    seen[0] = '\0';
+    const cJSON *t;
+    cJSON_ArrayForEach(t, cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "extra_data"),
+                                                           "tilelab_cases")) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(t, "headline"), "verdict");
+        const cJSON *k = cJSON_GetObjectItemCaseSensitive(v, "kind"), *pt = cJSON_GetObjectItemCaseSensitive(v, "pattern");
+        if (!cJSON_IsString(k) || !cJSON_IsString(pt))
+            continue;
+        if (o < len)
+            o += (size_t)snprintf(seen + o, len - o, " %s %s;", k->valuestring, pt->valuestring);
+        found |= strcmp(k->valuestring, kind) == 0 && strcmp(pt->valuestring, pattern) == 0;
+    }
+    cJSON_Delete(js);
+    return found;
 }
 
 /* The text of a command's stdout and stderr; its exit status in *rc. */
@@ -85,6 +119,12 @@ ParameterizedTest(wrong_row *c, headline, a_failing_tests_first_line_names_what_
     cr_assert_gt(fails, 0, "%s: no failing test in kit check's output:\n%s", c->file, text);
     cr_assert(named, "%s: no failing test's first line says all of '%s'%s%s:\n%s", c->file, c->headline[0],
               c->nheadline > 1 ? " & " : "", c->nheadline > 1 ? c->headline[1] : "", text);
+    /* the same headline as data: the manifest's kind and pattern, read from results.json */
+    char seen[2000];
+    if (c->verdict_kind[0])
+        cr_assert(has_headline_verdict(out, c->verdict_kind, c->verdict_pattern, seen, sizeof seen),
+                  "%s: no failing test's headline verdict is '%s %s' in results.json (it has:%s)", c->file,
+                  c->verdict_kind, c->verdict_pattern, seen);
     free(text);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
     (void)!system(cmd);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "run_capture.h"
 #include "tilelab.h"
@@ -171,6 +172,47 @@ Test(rubric, grader_rubric_md_is_exactly_what_the_table_writes, .timeout = 30)
     run_free(&r);
 }
 
+/* The READMEs' tables of labs are the table's too (common/labdocs.c): up to date, and a row edited
+ * by hand is found (in a copy) and written back by `tl-lab readme`. */
+Test(rubric, the_readmes_tables_of_labs_are_exactly_what_the_table_writes, .timeout = 30)
+{
+    char *argv[] = {TL_LAB, "readme", "--check", TL_SOURCE_ROOT "/README.md", TL_SOURCE_ROOT "/grader/README.md",
+                    NULL};
+    run_result r;
+    cr_assert_eq(run_capture(argv, &r), 0);
+    cr_assert_eq(r.exit_code, 0, "tl-lab readme --check: exit %d\n%s", r.exit_code, r.out);
+    run_free(&r);
+}
+
+Test(rubric, a_hand_edited_readme_table_is_drift_and_readme_rewrites_it, .timeout = 30)
+{
+    char dir[] = "/tmp/tl-readme-XXXXXX", path[256];
+    cr_assert(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/README.md", dir);
+    char *md = slurp(TL_SOURCE_ROOT "/README.md");
+    char *row = strstr(md, "| 03-tiled-kernel |");
+    cr_assert(row, "README.md's table has no lab 03 row");
+    row[2] = '9';                           /* "| 09-tiled-kernel |": a row nobody wrote from the table */
+    FILE *f = fopen(path, "w");
+    cr_assert(f && fputs(md, f) >= 0 && fclose(f) == 0);
+    char *check[] = {TL_LAB, "readme", "--check", path, NULL}, *write[] = {TL_LAB, "readme", path, NULL};
+    run_result r;
+    cr_assert_eq(run_capture(check, &r), 0);
+    cr_assert_eq(r.exit_code, 1, "a drifted table: exit %d, expected 1\n%s", r.exit_code, r.out);
+    cr_assert(strstr(r.out, "ninja -C build readme-tables"), "the message names no fix:\n%s", r.out);
+    run_free(&r);
+    cr_assert_eq(run_capture(write, &r), 0);
+    cr_assert_eq(r.exit_code, 0, "%s", r.out);
+    run_free(&r);
+    char *back = slurp(path), *orig = slurp(TL_SOURCE_ROOT "/README.md");
+    cr_assert_str_eq(back, orig, "tl-lab readme did not write the table back");
+    free(back);
+    free(orig);
+    free(md);
+    remove(path);
+    rmdir(dir);
+}
+
 /* ------------------------------------------------------------------ tl-lab */
 
 Test(tl_lab, answers_what_scripts_ask, .timeout = 10)
@@ -276,26 +318,38 @@ Test(programs, a_lab_c_that_disagrees_with_the_table_is_refused_with_exit_2, .ti
     }
 }
 
-static int no_launch(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+Test(table, a_variant_of_any_lab_is_found_by_name_for_multi_lab_programs, .timeout = 10)
 {
-    (void)M; (void)N; (void)P; (void)m; (void)k; (void)n; (void)ctx;
-    return 0;
+    const tl_lab_info *lab = NULL;
+    const tl_lab_variant *v = tl_variant_any("tiled16", &lab);
+    cr_assert(v && lab && strcmp(lab->id, "03") == 0);
+    cr_assert(v->on_gpu && v->tile == 16 && v->multiple_of == 16 && v->square_only);
+    v = tl_variant_any("rect32", &lab);
+    cr_assert(v && !v->square_only && v->tile == 32 && v->off_ladder);
+    cr_assert_eq(tl_variant_any("cublas", &lab), &tl_yardstick_cublas, "the yardstick");
+    cr_assert_null(lab);
+    cr_assert_null(tl_variant_any("warp_magic", NULL));
 }
 
-Test(table, a_variant_of_any_lab_is_assembled_from_the_table_for_multi_lab_programs, .timeout = 10)
+/* The ladder (speed-ref, ./kit bench, the ladder chart) follows from the table: every GPU lab's
+ * variants in order but the rect ones, the kit's rungs after the variant each names, cuBLAS last. */
+Test(table, the_kernel_ladder_is_the_labs_variants_with_the_kits_rungs_and_cublas_last, .timeout = 10)
 {
-    tl_variant v;
-    cr_assert_eq(tl_variant_from_table(&v, "tiled16", NULL, no_launch, NULL), 0);
-    cr_assert_str_eq(v.name, "tiled16");
-    cr_assert_eq(v.where, TL_ON_GPU);
-    cr_assert_eq(v.tile, 16);
-    cr_assert_eq(v.multiple_of, 16);
-    cr_assert(v.square_only);
-    cr_assert_eq(v.gpu, no_launch);
-    cr_assert_eq(tl_variant_from_table(&v, "rect32", NULL, no_launch, NULL), 0);
-    cr_assert(!v.square_only && v.tile == 32);
-    cr_assert_eq(tl_variant_from_table(&v, "cublas", NULL, no_launch, NULL), 0, "the yardstick");
-    cr_assert_eq(tl_variant_from_table(&v, "warp_magic", NULL, no_launch, NULL), -1);
+    const tl_lab_variant *v[64];
+    const tl_lab_info *of[64];
+    int n = tl_ladder(v, of, 64);
+    char got[1024] = "";
+    for (int i = 0; i < n; ++i) {
+        strcat(got, i ? " " : "");
+        strcat(got, v[i]->name);
+    }
+    cr_assert(strstr(got, "naive_rows naive naive_ldcg tiled16 tiled32 boundary16 boundary32 tiled32_conflict "
+                          "tiled32_pad") == got, "the ladder starts as the lecture's: %s", got);
+    cr_assert_str_eq(v[n - 1]->name, "cublas", "cuBLAS closes the ladder: %s", got);
+    cr_assert(!strstr(got, "rect16") && !strstr(got, "cpu_"), "%s", got);
+    for (int i = 0; i < n; ++i)
+        if (of[i])
+            cr_assert(of[i]->gpu && v[i]->on_gpu, "%s", v[i]->name);
 }
 
 /* ---------------------------------------------------------------- the work rule (tl_work_judge) */

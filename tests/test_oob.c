@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "grade.h"
-#include "labs.h"
+#include "labtable.h"
 #include "oob.h"
 #include "util.h"
 
@@ -28,7 +28,7 @@ static char *slurp(const char *rel)
 static void kit_with(grun *R, const char *lab, const char *wrong)
 {
     memset(R, 0, sizeof *R);
-    R->lab = tg_lab_find(lab);
+    R->lab = tl_lab_find(lab);
     cr_assert(R->lab);
     snprintf(R->root, sizeof R->root, "/tmp/test-oob-%ld", (long)getpid());
     char dir[PATH_MAX + 64], to[PATH_MAX + 128], from[1024], err[300];
@@ -56,6 +56,18 @@ Test(oob, square_read_past_M_is_named_from_the_kernels_parameters, .timeout = 10
     expect_in(head.s, "in boundary.cu:47, thread (15,14,0) of block (0,0,0)");
     expect_in(head.s, "float m_elem = Md[Row * Width + ph * TILE_WIDTH + tx];");
     expect_in(head.s, "test the index before the load");
+    /* the same facts as a verdict (CONTRACTS.md section 10) */
+    tl_verdict v;
+    tg_oob_verdict(rep, &R, 15, 15, 15, &v);
+    cr_assert_eq(v.kind, TL_V_SANITIZER);
+    cr_assert_str_eq(v.pattern, "out-of-bounds");
+    cr_assert_str_eq(v.access, "read");
+    cr_assert_str_eq(v.matrix, "M");
+    cr_assert_eq(v.row, 15);
+    cr_assert_eq(v.column, 0);
+    cr_assert_str_eq(v.file, "boundary.cu");
+    cr_assert_eq(v.line, 47);
+    cr_assert(v.have_thread && v.thread[0] == 15 && v.thread[1] == 14 && v.block[0] == 0, "thread and block");
     tg_rmtree(R.root);
     tg_buf_free(&head);
     free(rep);
@@ -98,7 +110,7 @@ Test(oob, the_case_is_the_smallest_ragged_public_size_of_each_variant, .timeout 
 {
     static grun R;
     memset(&R, 0, sizeof R);
-    R.lab = tg_lab_find("04");
+    R.lab = tl_lab_find("04");
     tl_sizes list;
     char err[300];
     cr_assert_eq(tl_parse_sizes(R.lab->public_sizes, &list, err, sizeof err), 0, "%s", err);
@@ -107,7 +119,7 @@ Test(oob, the_case_is_the_smallest_ragged_public_size_of_each_variant, .timeout 
     struct { const char *v; int m, k, n; } want[] = {
         {"boundary16", 15, 15, 15}, {"boundary32", 15, 15, 15}, {"rect16", 17, 33, 49}, {"rect32", 17, 33, 49}};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
-        int si = tg_oob_pick_case(&R, tg_variant_find(R.lab, want[i].v));
+        int si = tg_oob_pick_case(&R, tl_lab_variant_find(R.lab, want[i].v));
         cr_assert_geq(si, 0, "%s: no case", want[i].v);
         const gsize *s = &R.sizes[si];
         cr_assert(s->m == want[i].m && s->k == want[i].k && s->n == want[i].n, "%s: %dx%dx%d, expected %dx%dx%d",
@@ -119,15 +131,15 @@ Test(oob, lab_03_takes_its_smallest_size_per_tile_width, .timeout = 10)
 {
     static grun R;
     memset(&R, 0, sizeof R);
-    R.lab = tg_lab_find("03");
+    R.lab = tl_lab_find("03");
     tl_sizes list;
     char err[300];
     cr_assert_eq(tl_parse_sizes(R.lab->public_sizes, &list, err, sizeof err), 0, "%s", err);
     for (int i = 0; i < list.count; ++i)
         cr_assert_geq(tg_add_size(&R, list.m[i], list.k[i], list.n[i], 0), 0);
     /* no ragged size fits lab 03 (multiples of the tile): the smallest each variant accepts */
-    int a = tg_oob_pick_case(&R, tg_variant_find(R.lab, "tiled16"));
-    int b = tg_oob_pick_case(&R, tg_variant_find(R.lab, "tiled32"));
+    int a = tg_oob_pick_case(&R, tl_lab_variant_find(R.lab, "tiled16"));
+    int b = tg_oob_pick_case(&R, tl_lab_variant_find(R.lab, "tiled32"));
     cr_assert(a >= 0 && R.sizes[a].m == 16, "tiled16: size %d, expected 16", a >= 0 ? R.sizes[a].m : -1);
     cr_assert(b >= 0 && R.sizes[b].m == 32, "tiled32: size %d, expected 32", b >= 0 ? R.sizes[b].m : -1);
 }

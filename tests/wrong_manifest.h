@@ -23,6 +23,8 @@ typedef struct wrong_row {
     char headline[WRONG_MAX_NAMES][96];      /* every one of these in the first line of each
                                               * failing test of kit check ('-': none)             */
     int  nheadline;
+    char verdict_kind[16];                   /* the headline's verdict: kind and pattern            */
+    char verdict_pattern[48];                /* (CONTRACTS.md section 10; "" for '-')               */
     int  work_only;                          /* expect is 'work: CLASS': P is right, computed the
                                               * wrong way; only the work judge (emulated counts,
                                               * ncu) catches it, the GPU program passes it        */
@@ -59,9 +61,9 @@ static inline int wrong_manifest_load(const char *path, const char *lab, wrong_r
         line[strcspn(line, "\n")] = '\0';
         if (!line[0] || line[0] == '#')
             continue;
-        char field[6][256];
+        char field[7][256];
         int nf = 0;
-        for (char *s = line; nf < 6; ++nf) {
+        for (char *s = line; nf < 7; ++nf) {
             char *tab = strchr(s, '\t');
             if (tab)
                 *tab = '\0';
@@ -78,8 +80,8 @@ static inline int wrong_manifest_load(const char *path, const char *lab, wrong_r
             }
             s = tab + 1;
         }
-        if (nf != 6) {
-            snprintf(why, whylen, "%s:%d: %d tab-separated fields, not 6", path, lineno, nf);
+        if (nf != 7) {
+            snprintf(why, whylen, "%s:%d: %d tab-separated fields, not 7", path, lineno, nf);
             fclose(f);
             return -1;
         }
@@ -108,6 +110,12 @@ static inline int wrong_manifest_load(const char *path, const char *lab, wrong_r
             r->nemu_expect = wrong_split(field[4], '&', r->emu_expect, WRONG_MAX_NAMES);
         if (strcmp(field[5], "-") != 0)
             r->nheadline = wrong_split(field[5], '&', r->headline, WRONG_MAX_NAMES);
+        if (strcmp(field[6], "-") != 0 &&
+            sscanf(field[6], "%15s %47s", r->verdict_kind, r->verdict_pattern) != 2) {
+            snprintf(why, whylen, "%s:%d: the verdict '%s' is not 'KIND PATTERN' or '-'", path, lineno, field[6]);
+            fclose(f);
+            return -1;
+        }
         if (r->nexpect == 0) {
             snprintf(why, whylen, "%s:%d: no expected class", path, lineno);
             fclose(f);

@@ -1,112 +1,92 @@
-/* speed.c: the kernel ladder: the reference kernels of labs 02-04 (and 06 when it is there), the
- * kit's own rungs (ladder.cu) and cuBLAS in one program, so one run times them on the same inputs,
- * the same GPU and the same clocks (instructor/lecturer tool, not a lab).
+/* speed.c: the kernel ladder: every GPU lab's reference kernels, the kit's own rungs (ladder.cu) and
+ * cuBLAS in one program, so one run times them on the same inputs, the same GPU and the same clocks
+ * (instructor/lecturer tool, not a lab).
  *
  * Build:  part of the instructor edition (solutions/) when CUDA is on: build/solutions/speed/speed-ref
- * Run:    build/solutions/speed/speed-ref                          Width 4096, every variant
+ * Run:    build/solutions/speed/speed-ref                          Width 4096, every rung
  *         build/solutions/speed/speed-ref --sizes 2049,4096 --records speed.csv
  * The lab binaries' options all work (--variants, --reps, --repeat, ...): it is one more tl_lab.
- * The order of the table below is the ladder's order (./kit bench prints it so, with % of cuBLAS).
  *
- * Lab 06 hook: when solutions/06-register-tiling/regtile.cu exists, solutions/speed/meson.build
- * compiles it in and defines TL_HAVE_LAB06; its three launchers (labs/06-register-tiling/lab.h)
- * become the rungs coarse1d, regtile and warptile. Nothing else needs to change.
+ * How a lab joins, with nothing to edit here: solutions/speed/meson.build compiles each GPU lab's
+ * own lab.c (from the lab list, labs/meson.build) with `-Dmain=tl_speed_lab_NN -Dtl_lab_run=
+ * tl_speed_collect` and links it with the lab's reference units; TL_SPEED_LABS lists them as
+ * X(NN). At start-up each renamed main hands its code array to tl_speed_collect instead of running,
+ * and the ladder's order and facts come from the lab table (tl_ladder, common/labtable.c): the
+ * labs' variants in table order, the kit's rungs where the table places them, cuBLAS last.
  */
-#include "tilelab.h"
-#ifdef TL_HAVE_CUBLAS
-#include "yardstick.h"
-#endif
+#include <string.h>
 
-/* The labs' launchers, as their reference builds name them. */
-int launch_naive(float *Md, float *Nd, float *Pd, int Width);
-int launch_tiled_t16(float *Md, float *Nd, float *Pd, int Width);
-int launch_tiled_t32(float *Md, float *Nd, float *Pd, int Width);
-int launch_boundary_t16(float *Md, float *Nd, float *Pd, int Width);
-int launch_boundary_t32(float *Md, float *Nd, float *Pd, int Width);
-void print_device_facts(FILE *out);
+#include "tilelab.h"
+
 /* ladder.cu: the kit's own rungs, already in the harness's launcher shape. */
 int launch_ladder_naive_rows(const float *, const float *, float *, int, int, int, const void *);
 int launch_ladder_naive_ldcg(const float *, const float *, float *, int, int, int, const void *);
 int launch_ladder_tiled32_conflict(const float *, const float *, float *, int, int, int, const void *);
 int launch_ladder_tiled32_pad(const float *, const float *, float *, int, int, int, const void *);
-#ifdef TL_HAVE_LAB06
-#include "../../labs/06-register-tiling/lab.h" /* launch_coarse1d, launch_regtile, launch_warptile */
-typedef int (*rect_fn)(float *, float *, float *, int, int, int);
-static int run_rect(const float *d_M, const float *d_N, float *d_P, int m, int k, int n, const void *ctx)
-{
-    rect_fn f = *(const rect_fn *)ctx;
-    return f((float *)d_M, (float *)d_N, d_P, m, k, n);
-}
-static const rect_fn f_c1d = launch_coarse1d, f_rt = launch_regtile, f_wt = launch_warptile;
-#endif
 
-typedef int (*square_fn)(float *, float *, float *, int);
-
-static int run_square(const float *d_M, const float *d_N, float *d_P, int m, int k, int n, const void *ctx)
-{
-    (void)k; (void)n;
-    square_fn f = *(const square_fn *)ctx;
-    return f((float *)d_M, (float *)d_N, d_P, m);
-}
-
-static const square_fn f_naive = launch_naive, f_t16 = launch_tiled_t16, f_t32 = launch_tiled_t32,
-                       f_b16 = launch_boundary_t16, f_b32 = launch_boundary_t32;
-
-/* The ladder, in order. Rungs that are a lab's variant take their facts (description, tile width,
- * size limits) from the lab table (common/labtable.c) through tl_variant_from_table; the kit's own
- * rungs are described here. */
-typedef struct rung {
-    const char *name;
-    tl_launch_fn gpu;
-    const void *ctx;
-    const char *what; /* the kit's own rungs only (NULL: from the lab table) */
-    int tile;
-} rung;
-
-static const rung ladder[] = {
-    {"naive_rows", launch_ladder_naive_rows, NULL, "ladder: lab 02 with x walking rows (uncoalesced)", 16},
-    {"naive", run_square, &f_naive, NULL, 0},
-    {"naive_ldcg", launch_ladder_naive_ldcg, NULL, "ladder: lab 02 with __ldcg loads (L2 only, no L1)", 16},
-    {"tiled16", run_square, &f_t16, NULL, 0},
-    {"tiled32", run_square, &f_t32, NULL, 0},
-    {"boundary16", run_square, &f_b16, NULL, 0},
-    {"boundary32", run_square, &f_b32, NULL, 0},
-    {"tiled32_conflict", launch_ladder_tiled32_conflict, NULL,
-     "ladder: lab 04 T32, Nd tile transposed (32-way bank conflicts)", 32},
-    {"tiled32_pad", launch_ladder_tiled32_pad, NULL, "ladder: the same, rows padded to 33 words (no conflicts)", 32},
-#ifdef TL_HAVE_LAB06
-    {"coarse1d", run_rect, &f_c1d, NULL, 0},
-    {"regtile", run_rect, &f_rt, NULL, 0},
-    {"warptile", run_rect, &f_wt, NULL, 0},
-#endif
-#ifdef TL_HAVE_CUBLAS
-    {"cublas", launch_cublas, NULL, NULL, 0},
-#endif
+static const tl_lab_code kit_rungs[] = {
+    {"naive_rows", .gpu = launch_ladder_naive_rows},
+    {"naive_ldcg", .gpu = launch_ladder_naive_ldcg},
+    {"tiled32_conflict", .gpu = launch_ladder_tiled32_conflict},
+    {"tiled32_pad", .gpu = launch_ladder_tiled32_pad},
 };
-#define N_RUNGS (sizeof ladder / sizeof ladder[0])
+
+/* The labs' code, as their lab.c hand it over (tl_speed_collect). */
+#define MAX_CODE 64
+static tl_lab_code collected[MAX_CODE];
+static int ncollected;
+static void (*collected_preamble)(FILE *out);
+
+int tl_speed_collect(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),
+                     int argc, char **argv);
+int tl_speed_collect(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),
+                     int argc, char **argv)
+{
+    (void)id; (void)argc; (void)argv;
+    for (int i = 0; i < ncode && ncollected < MAX_CODE; ++i)
+        collected[ncollected++] = code[i];
+    if (preamble && !collected_preamble)
+        collected_preamble = preamble;
+    return 0;
+}
+
+#define X(NN) int tl_speed_lab_##NN(int argc, char **argv);
+TL_SPEED_LABS
+#undef X
+
+static const tl_lab_code *code_of(const char *name)
+{
+    for (size_t i = 0; i < sizeof kit_rungs / sizeof kit_rungs[0]; ++i)
+        if (strcmp(kit_rungs[i].variant, name) == 0)
+            return &kit_rungs[i];
+    for (int i = 0; i < ncollected; ++i)
+        if (strcmp(collected[i].variant, name) == 0 && collected[i].gpu)
+            return &collected[i];
+    return NULL;
+}
 
 int main(int argc, char **argv)
 {
-    static tl_variant variants[N_RUNGS];
-    for (size_t i = 0; i < N_RUNGS; i++) {
-        const rung *r = &ladder[i];
-        if (r->what) {
-            variants[i] = (tl_variant){.name = r->name, .what = r->what, .where = TL_ON_GPU, .tile = r->tile,
-                                       .square_only = 1, .gpu = r->gpu, .ctx = r->ctx};
-        } else if (tl_variant_from_table(&variants[i], r->name, NULL, r->gpu, r->ctx) != 0) {
-            /* lab 06 before its table entry lands: any m, k, n */
-            variants[i] = (tl_variant){.name = r->name, .what = "lab 06 (not yet in the lab table)",
-                                       .where = TL_ON_GPU, .gpu = r->gpu, .ctx = r->ctx};
-        }
+    char *none[] = {NULL};
+#define X(NN) tl_speed_lab_##NN(0, none);
+    TL_SPEED_LABS
+#undef X
+    const tl_lab_variant *facts[TL_LAB_MAX_VARIANTS * 16];
+    static tl_variant rungs[TL_LAB_MAX_VARIANTS * 16];
+    int nfacts = tl_ladder(facts, NULL, (int)(sizeof facts / sizeof facts[0])), n = 0;
+    for (int i = 0; i < nfacts; ++i) {
+        const tl_lab_code *c = code_of(facts[i]->name);
+        if (c)   /* a lab without a reference here, or cuBLAS not built: not a rung */
+            rungs[n++] = (tl_variant){.f = facts[i], .gpu = c->gpu, .ctx = c->ctx};
     }
     const tl_lab lab = {
         .id = "speed",
         .name = "speed",
-        .title = "the kernel ladder: labs 02-04 (06), the kit's rungs and cuBLAS",
-        .variants = variants,
-        .nvariants = (int)N_RUNGS,
+        .title = "the kernel ladder: every GPU lab's reference, the kit's rungs and cuBLAS",
+        .variants = rungs,
+        .nvariants = n,
         .default_sizes = "4096",
-        .preamble = print_device_facts,
+        .preamble = collected_preamble,
     };
     return tl_lab_main(&lab, argc, argv);
 }

@@ -14,12 +14,14 @@ build=${1:-$root/build}
 pat=${2:-.}
 tg=$build/grader/tl-grade
 [ -x "$tg" ] || { echo "run-corpus: no $tg: build it (ninja -C build grader/tl-grade)" >&2; exit 2; }
+tl_lab=$build/common/tl-lab
+[ -x "$tl_lab" ] || { echo "run-corpus: no $tl_lab: build it (ninja -C build common/tl-lab)" >&2; exit 2; }
 work=$(mktemp -d /tmp/tl-corpus-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 bad=0
 tab=$(printf '\t')
 grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$tab" read -r f lab verdict head; do
-    name=$("$tg" --print-files "$lab" | head -1)
+    name=$("$tl_lab" files "$lab" | head -1)
     rm -rf "$work/sub" "$work/out"
     mkdir -p "$work/sub"
     cp "$root/tests/corpus/$f" "$work/sub/$name"

@@ -25,7 +25,7 @@ done
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit \
     --format=csv > "$OUT/nvidia-smi.csv" 2>&1 || true
 t0=$SECONDS
-meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
+meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
     { tail -n 30 "$OUT/build.log"; exit 2; }
 ninja -C "$B" >> "$OUT/build.log" 2>&1 || { grep -A12 -e 'error' "$OUT/build.log" | head -n 80; exit 2; }
 echo "build: $((SECONDS - t0)) s"

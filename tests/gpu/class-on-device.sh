@@ -34,7 +34,7 @@ say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
 # ------------------------------------------------------------------ build the grader
 t0=$(date +%s)
 if [ ! -f "$B/build.ninja" ]; then
-    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
+    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
         { say "meson setup failed:"; tail -30 "$OUT/build.log" | tee -a "$S"; exit 2; }
 fi
 ninja -C "$B" grader/tl-grade >> "$OUT/build.log" 2>&1 ||
@@ -45,7 +45,8 @@ say "grader built in $(( $(date +%s) - t0 )) s"
 # ------------------------------------------------------------------ the class
 W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-dir=$("$TG" --print-dir 03) || exit 2
+ninja -C "$B" common/tl-lab >> "$OUT/build.log" 2>&1 || { say "building tl-lab failed"; exit 2; }
+dir=$("$B/common/tl-lab" dir 03) || exit 2
 wrongs=()
 while IFS=$'\t' read -r file lab _; do
     case $file in \#*|'') continue ;; esac

@@ -40,7 +40,7 @@ check() {
 for nn in 03 04; do
     check $nn solution "$(ls solutions/"$nn"-*/*.cu | grep -v -e lab.cu | head -n 1)" 0
 done
-awk -F '\t' '!/^#/ && NF == 6 && $3 ~ /^kit check: / { sub(/^kit check: /, "", $3); print $1 "\t" $2 "\t" $3 }' \
+awk -F '\t' '!/^#/ && NF == 7 && $3 ~ /^kit check: / { sub(/^kit check: /, "", $3); print $1 "\t" $2 "\t" $3 }' \
     tests/wrong/manifest.tsv > "$OUT/rows.tsv"
 while IFS="$(printf '\t')" read -r f nn heads; do
     name=$(basename "$f" .cu)

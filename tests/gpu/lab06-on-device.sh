@@ -41,9 +41,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
     --format=csv > "$OUT/nvidia-smi.csv" 2>&1 || true
 cat "$OUT/nvidia-smi.csv" | tee -a "$OUT/run.log"
 if [ -d "$B" ]; then
-    meson setup --reconfigure "$B" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
+    meson setup --reconfigure "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
 else
-    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
+    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
 fi || { say "meson setup failed: see $OUT/build.log"; tail -30 "$OUT/build.log"; exit 2; }
 REF="$B/solutions/06-register-tiling/lab06-ref"
 targets="labs/06-register-tiling/lab06 solutions/06-register-tiling/lab06-ref"

@@ -32,9 +32,9 @@ row() { printf '%s\n' "$*" >> "$SUMMARY"; }
 say "== build ($(date -u +%FT%TZ))"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv > "$OUT/nvidia-smi.csv" 2>&1 || true
 if [ -d "$B" ]; then
-    meson setup --reconfigure "$B" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
+    meson setup --reconfigure "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
 else
-    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
+    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1
 fi || { say "meson setup failed: see $OUT/build.log"; tail -30 "$OUT/build.log"; exit 2; }
 if ! ninja -C "$B" >> "$OUT/build.log" 2>&1; then
     say "build failed: see $OUT/build.log"; tail -40 "$OUT/build.log"; exit 2

@@ -32,7 +32,7 @@ if ! command -v ncu >/dev/null 2>&1; then say "not checked here: no ncu (Nsight 
 say "== work-on-device: $(date -u +%FT%TZ); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1); $(ncu --version | tail -1)"
 
 if [ ! -f "$B/build.ninja" ]; then
-    meson setup "$B" -Dtests=false -Dgpu_archs=90 --buildtype=debugoptimized > "$OUT/work-build.log" 2>&1 ||
+    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled --buildtype=debugoptimized > "$OUT/work-build.log" 2>&1 ||
         { say "meson setup failed:"; tail -20 "$OUT/work-build.log" | tee -a "$S"; exit 2; }
 fi
 T="common/tl-lab solutions/02-naive-kernel/lab02-ref solutions/03-tiled-kernel/lab03-ref

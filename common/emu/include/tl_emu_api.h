@@ -382,6 +382,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
  * a memory call such as cudaMemcpy, if that came later) into buf, NUL-terminated and truncated to n-1
  * bytes; returns its full length, 0 when there has been none since start or cudaDeviceReset(). */
 int  tl_emu_last_diagnostic(char *buf, size_t n);
+/* The same diagnostic as a verdict (common/verdict.h, CONTRACTS.md section 10): 1 and *v set, or 0. */
+struct tl_verdict;
+int  tl_emu_last_verdict(struct tl_verdict *v);
+/* Writes v on the verdict channel (TL_EMU_VERDICTS): the emulated harness's own findings (P read
+ * before written, an uninitialised local, an order-dependent result) travel with the emulator's. */
+void tl_emu_write_verdict(const struct tl_verdict *v);
 /* Order in which the threads of a block run between barriers: 0 forward, 1 reverse, 2 random
  * (seeded; each block gets its own permutation from seed and block index). Env: TL_EMU_ORDER. */
 void tl_emu_set_order(int mode, unsigned seed);

@@ -19,6 +19,9 @@
 #include <csignal>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <fcntl.h>
+
+#include "verdict.h"
 
 __thread tl_emu::Thread *tl_emu_cur_thread;
 __thread uint32_t tl_emu_cur_tid;
@@ -43,6 +46,7 @@ static size_t g_stack_kb = 64;
 static std::atomic<bool> g_inited{false};
 
 static void after_fork_in_child(void);
+int g_vfd = -1;                          /* TL_EMU_VERDICTS, or -1 */
 
 static void read_env(void) {
     const char *e;
@@ -65,6 +69,13 @@ static void read_env(void) {
         }
     }
     if ((e = getenv("TL_EMU_RACECHECK")) && *e) g_check = strcmp(e, "0") != 0;
+    /* the verdict channel (CONTRACTS.md section 10): one JSON line per diagnostic printed */
+    if ((e = getenv("TL_EMU_VERDICTS")) && *e) {
+        g_vfd = open(e, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (g_vfd < 0)
+            fprintf(stderr, "tilelab-emu: TL_EMU_VERDICTS='%s': cannot open it (%s); no verdicts written\n", e,
+                    strerror(errno));
+    }
     if ((e = getenv("TL_EMU_COUNT_SHARED")) && *e) g_count_shared = strcmp(e, "0") != 0;
     if ((e = getenv("TL_EMU_STACK_KB")) && *e) {
         long kb = atol(e);
@@ -132,15 +143,85 @@ void set_sticky(cudaError_t e) { g_sticky = e; g_last = e; }
 void clear_errors(void) { g_last = g_sticky = cudaSuccess; }
 void clear_diagnostics(void) { std::lock_guard<std::mutex> lk(g_mu); g_have_diag = 0; g_first_diag[0] = 0; }
 
+/* The facts of this host thread's next diagnostic (diag_at, diag_buffer), for its verdict. */
+static __thread struct {
+    char file[128], matrix[64], access[8];
+    int line;
+    long long index;
+    bool have_index, have_tid;
+    uint32_t tid;
+} t_facts;
+void diag_thread(uint32_t lin) { t_facts.tid = lin; t_facts.have_tid = true; }
+void diag_at(const char *file, int line) {
+    snprintf(t_facts.file, sizeof t_facts.file, "%s", file ? base_name(file) : "");
+    t_facts.line = line;
+}
+void diag_buffer(const char *access, const char *name, long long index) {
+    snprintf(t_facts.access, sizeof t_facts.access, "%s", access ? access : "");
+    snprintf(t_facts.matrix, sizeof t_facts.matrix, "%s", name ? name : "");
+    t_facts.index = index;
+    t_facts.have_index = true;
+}
+/* The verdict of a diagnostic: its class, its words as detail, this thread's facts (then cleared),
+ * and the thread and block running here. */
+static void make_verdict(tl_verdict *v, const char *cls, const char *body) {
+    tl_verdict_init(v, TL_V_EMULATOR, cls);
+    tl_verdict_set(v->detail, sizeof v->detail, body);
+    size_t l = strlen(v->detail);
+    while (l && v->detail[l - 1] == '\n') v->detail[--l] = 0;
+    tl_verdict_set(v->file, sizeof v->file, t_facts.file);
+    v->line = t_facts.line;
+    tl_verdict_set(v->matrix, sizeof v->matrix, t_facts.matrix);
+    tl_verdict_set(v->access, sizeof v->access, t_facts.access);
+    if (t_facts.have_index) v->index = t_facts.index;
+    Worker *w = t_worker;
+    if (w && w->L && tl_emu_cur_thread) {
+        const BlockInfo &bi = w->bi;
+        uint32_t lin = t_facts.have_tid ? t_facts.tid : tl_emu_cur_tid;   /* the thread the words name */
+        v->have_thread = 1;
+        v->thread[0] = (int)(lin % bi.bdim.x);
+        v->thread[1] = (int)((lin / bi.bdim.x) % bi.bdim.y);
+        v->thread[2] = (int)(lin / (bi.bdim.x * bi.bdim.y));
+        v->block[0] = (int)bi.bidx.x, v->block[1] = (int)bi.bidx.y, v->block[2] = (int)bi.bidx.z;
+    }
+    memset(&t_facts, 0, sizeof t_facts);
+}
+static void write_verdict(const tl_verdict *v) {
+    if (g_vfd < 0) return;
+    char line[6144];
+    size_t l = tl_verdict_json(v, line, sizeof line - 1);
+    if (l >= sizeof line - 1) return;          /* cannot be: the fields are bounded */
+    line[l++] = '\n';
+    ssize_t r = write(g_vfd, line, l);        /* one write: lines of several threads never mix */
+    (void)r;
+}
+void diag_forget(void) { memset(&t_facts, 0, sizeof t_facts); }
+void diag_verdict_raw(const char *cls, const char *body) {
+    tl_verdict v;
+    make_verdict(&v, cls, body);
+    write_verdict(&v);
+}
+
+static tl_verdict g_first_verdict;
+
 static void vdiag(bool in_launch, const char *cls, const char *fmt, va_list ap) {
     char body[3500];
     vsnprintf(body, sizeof body, fmt, ap);
     char msg[4096];
     snprintf(msg, sizeof msg, "tilelab-emu: %s: %s\n", cls, body);
+    tl_verdict v;
+    make_verdict(&v, cls, body);
     std::lock_guard<std::mutex> lk(g_mu);
     int nth = in_launch ? g_launch_diags++ : 0;
-    if (nth == 0) { snprintf(g_first_diag, sizeof g_first_diag, "%s", msg); g_have_diag = 1; }
-    if (nth < PRINT_PER_LAUNCH) fputs(msg, stderr);
+    if (nth == 0) {
+        snprintf(g_first_diag, sizeof g_first_diag, "%s", msg);
+        g_first_verdict = v;
+        g_have_diag = 1;
+    }
+    if (nth < PRINT_PER_LAUNCH) {
+        fputs(msg, stderr);
+        write_verdict(&v);
+    }
 }
 /* False once this launch has printed its share: the caller then only counts (formatting thousands of
  * reports of the same mistake would cost more than running the kernel). */
@@ -182,6 +263,16 @@ extern "C" void tl_emu_recover(void) {
     tl_emu::clear_diagnostics();
 }
 
+extern "C" void tl_emu_write_verdict(const tl_verdict *v) {
+    tl_emu::init();
+    if (v) tl_emu::write_verdict(v);
+}
+extern "C" int tl_emu_last_verdict(tl_verdict *v) {
+    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
+    if (!tl_emu::g_have_diag) return 0;
+    if (v) *v = tl_emu::g_first_verdict;
+    return 1;
+}
 extern "C" int tl_emu_last_diagnostic(char *buf, size_t n) {
     std::lock_guard<std::mutex> lk(tl_emu::g_mu);
     if (!tl_emu::g_have_diag) { if (buf && n) buf[0] = 0; return 0; }
@@ -571,6 +662,7 @@ extern "C" void __assert_fail(const char *expr, const char *file, unsigned int l
     char where[512], t[64];
     fmt_where(where, sizeof where, w);
     fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    diag_at(file, (int)line);
     diag_launch("assert", "assertion '%s' failed at %s:%u in %s, thread %s of %s\n"
                 "  the kernel stops; cudaGetLastError() returns cudaErrorAssert, as on a GPU",
                 expr, base_name(file), line, func, t, where);
@@ -599,10 +691,14 @@ void fault_in_kernel(const char *msg, void *pc) {
         snprintf(body, sizeof body, "%s", strncmp(msg, "tilelab-emu: global-out-of-bounds: ", 35) ? msg : m);
         size_t bl = strlen(body);
         if (bl && body[bl - 1] == '\n') body[bl - 1] = 0;
+        char src[2048];
+        source_lines(pc, src, sizeof src, true);        /* the student's file and line: the verdict's place */
         diag_launch("global-out-of-bounds", "%s", body);
-        print_source_line(pc);
+        fputs(src, stderr);
         fputs("  the kernel stops here; cudaGetLastError() returns cudaErrorIllegalAddress, as on a GPU "
               "(where it may also go unnoticed and leave wrong data)\n", stderr);
+    } else {
+        diag_forget();                         /* another worker reported it: this one's facts go */
     }
     abort_launch_block(w);
     w->have_jb = false;
@@ -755,6 +851,7 @@ void launch(const LaunchDesc *d) {
     char why[512];
     g_launch_diags = 0;
     if (config_error(d, ki, &err, why, sizeof why)) {
+        diag_at(d->file, d->line);
         diag_launch("invalid-launch",
                     "%s<<<(%u,%u,%u), (%u,%u,%u), %zu>>> at %s:%d: %s\n"
                     "  the kernel did not run; cudaGetLastError() returns %s, as on a GPU",

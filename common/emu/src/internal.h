@@ -65,6 +65,14 @@ void clear_diagnostics(void);
  * printed its share, and remembers the first one of the launch for tl_emu_last_diagnostic(). */
 void diag_launch(const char *cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_now(const char *cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The facts of this host thread's next diagnostic, for its verdict (CONTRACTS.md section 10, written
+ * to TL_EMU_VERDICTS with the words): the student's file and line; the buffer, access and index. */
+void diag_at(const char *file, int line);
+void diag_buffer(const char *access, const char *name, long long index);
+/* The verdict of a diagnostic the fault handler prints itself (not through diag_launch/diag_now). */
+void diag_verdict_raw(const char *cls, const char *body);
+void diag_thread(uint32_t lin);            /* the thread it names (default: the one running) */
+void diag_forget(void);                    /* drops this thread's facts unused */
 void init(void);                           /* idempotent; every API entry calls it */
 void ensure_altstack(void);                /* a signal stack for this host thread */
 
@@ -75,6 +83,9 @@ void describe_current_thread(char *buf, size_t n);
 bool in_stack_guard(const void *addr, size_t *stack_kb);
 void free_all_allocations(void);
 void print_source_line(void *pc);          /* "  at (from the debug line table) ..." on stderr */
+/* The same lines in out ("" when unknown), and the innermost frame's file and line as the next
+ * diagnostic's place (diag_at). */
+void source_lines(void *pc, char *out, size_t n, bool set_place);
 /* From the fault handler, for an access to a cudaMalloc buffer by a kernel: reports msg (once per
  * launch), stops the launch (cudaErrorIllegalAddress, as on a GPU) and jumps out of the block. */
 [[noreturn]] void fault_in_kernel(const char *msg, void *pc);

@@ -119,8 +119,11 @@ void free_all_allocations(void) {
 /* ---- the fault handler -------------------------------------------------------------------------- */
 static void put(const char *s) { ssize_t r = write(2, s, strlen(s)); (void)r; }
 
-/* Asks addr2line (binutils) for the source line of the faulting instruction; prints nothing if absent. */
-void print_source_line(void *pc) {
+/* Asks addr2line (binutils) for the source line of the faulting instruction: "  at (from the debug line
+ * table) FUNC at PATH:LINE" lines in out, "" if absent; the first (innermost) frame's file and line
+ * become the next diagnostic's place. */
+void source_lines(void *pc, char *res, size_t resn, bool set_place) {
+    if (resn) res[0] = 0;
     Dl_info info;
     if (!pc || !dladdr(pc, &info) || !info.dli_fbase) return;
     const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)info.dli_fbase;
@@ -159,14 +162,31 @@ void print_source_line(void *pc) {
     waitpid(pid, &st, 0);
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || len == 0 || strstr(out, "??")) return;
     char *line = out;
+    size_t o = 0;
+    bool first = true;
     while (line && *line) {
         char *nl = strchr(line, '\n');
         if (nl) *nl = 0;
-        put("  at (from the debug line table) ");
-        put(line);
-        put("\n");
+        if (o < resn) o += (size_t)snprintf(res + o, resn - o, "  at (from the debug line table) %s\n", line);
+        if (first && set_place) {     /* "FUNC at PATH:LINE": the last " at " of the line */
+            const char *at = nullptr;
+            for (const char *q = strstr(line, " at "); q; q = strstr(q + 4, " at ")) at = q + 4;
+            const char *colon = at ? strrchr(at, ':') : nullptr;
+            if (colon && colon[1] >= '0' && colon[1] <= '9') {
+                char file[512];
+                snprintf(file, sizeof file, "%.*s", (int)(colon - at), at);
+                diag_at(file, atoi(colon + 1));
+            }
+            first = false;
+        }
         line = nl ? nl + 1 : nullptr;
     }
+}
+
+void print_source_line(void *pc) {
+    char lines[2048];
+    source_lines(pc, lines, sizeof lines, false);
+    put(lines);
 }
 
 static void segv_handler(int sig, siginfo_t *si, void *ucv) {
@@ -197,8 +217,11 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
         snprintf(msg, sizeof msg,
                  "tilelab-emu: stack-overflow: a kernel thread overflowed its %zu KiB stack %s\n"
                  "  large local arrays or deep recursion in a kernel; raise TL_EMU_STACK_KB\n", stack_kb, ctx);
+        char src[2048];
+        source_lines(pc, src, sizeof src, true);
+        diag_verdict_raw("stack-overflow", msg + strlen("tilelab-emu: stack-overflow: "));
         put(msg);
-        print_source_line(pc);
+        put(src);
         _exit(1);
     }
     for (int i = 0; i < MAX_ALLOCS; i++) {
@@ -228,9 +251,14 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
                      "  buffer '%s': %s, from cudaMalloc at %s:%d\n",
                      access, a->name, nb, nb, unit, nb == 1 ? "" : "s", ctx, a->name, size_txt, base_name(a->file), a->line);
         }
+        diag_buffer(access, a->name, a->state == A_FREED ? -1 : addr >= a->ptr ? (long long)((size_t)(addr - a->ptr) / es)
+                                                                        : -(long long)(((size_t)(a->ptr - addr) + es - 1) / es));
         if (tl_emu_cur_thread) fault_in_kernel(msg, pc);   /* does not return */
+        char src[2048];
+        source_lines(pc, src, sizeof src, true);
+        diag_verdict_raw("global-out-of-bounds", msg + strlen("tilelab-emu: global-out-of-bounds: "));
         put(msg);
-        print_source_line(pc);
+        put(src);
         put("  the process stops here (exit code 1); on a GPU this is cudaErrorIllegalAddress or silently wrong data\n");
         _exit(1);
     }
@@ -242,8 +270,11 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
                  "tilelab-emu: segmentation fault at address %p %s\n"
                  "  the address is in no cudaMalloc buffer (a host pointer passed to the kernel, or far out of bounds)\n",
                  (const void *)addr, ctx);
+        char src[2048];
+        source_lines(pc, src, sizeof src, true);
+        diag_verdict_raw("segmentation-fault", msg + strlen("tilelab-emu: "));
         put(msg);
-        print_source_line(pc);
+        put(src);
         _exit(1);
     }
     /* Not ours: let the default action happen (a core dump, as without the emulator). */

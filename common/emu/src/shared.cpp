@@ -1,6 +1,7 @@
 /* shared.cpp: __shared__ storage of the running block and its checks: bounds, races (the shadow
  * records' slow paths; the fast paths are inline in tl_emu.h) and reads of unwritten elements. */
 #include "block.h"
+#include "verdict.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -138,6 +139,8 @@ void shared_oob(const Slot *s, int line, int dim, long index, long outer) {
     else if (s->ndim == 2 && dim == 1) snprintf(what, sizeof what, "%s[%ld][%ld]", s->site->name, outer, index);
     else if (s->ndim == 2) snprintf(what, sizeof what, "%s[%ld][...]", s->site->name, index);
     else snprintf(what, sizeof what, "%s[%ld]", s->site->name, index);
+    diag_at(s->site->file, line);
+    diag_buffer("", s->site->name, index);
     diag_launch("shared-out-of-bounds",
                 "%s at %s:%d in thread %s of %s\n"
                 "  index %ld of dimension %d is outside 0..%ld of %s\n"
@@ -182,6 +185,8 @@ static long ubsan_value(const UbsanType *t, uintptr_t v) {
     char where[512], t[64];
     fmt_where(where, sizeof where, w);
     fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
+    diag_at(d->loc.file, (int)d->loc.line);
+    diag_buffer("", "", (long long)i);
     diag_launch("array-out-of-bounds",
                 "index %ld is outside %s of an array (%s) at %s:%u in thread %s of %s\n"
                 "  (on a GPU this reads or overwrites another of the thread's variables, or faults)",
@@ -230,6 +235,9 @@ static void print_race(Worker *w, const Slot *s, size_t i, int kind, uint16_t a,
         "(read after another thread's write in the same barrier interval: on a GPU the read may see the old value)",
         "(two writes in the same barrier interval: on a GPU either may win)",
         "(write after another thread's read in the same barrier interval: on a GPU the read may see the new value)"};
+    diag_at(f, la);
+    diag_buffer("", s->site->name, TL_V_UNSET);
+    diag_thread(a);
     diag_launch("race",
                 "%s: element %s of %s, %s\n"
                 "  thread %s %s it at %s:%d\n"
@@ -310,6 +318,9 @@ void report_pending(Worker *w) {
             fmt_tid(b, sizeof b, w->bi, h.w_tid);
             snprintf(later, sizeof later, "\n  it is written only afterwards, by thread %s at %s:%d", b, f, (int)h.w_line);
         }
+        diag_at(f, p.line);
+        diag_buffer("", p.s->site->name, TL_V_UNSET);
+        diag_thread(p.tid);
         diag_launch("uninitialized-shared-read",
                     "%s: element %s of %s, %s\n"
                     "  thread %s reads it at %s:%d, but no thread of the block has written it\n"
