@@ -382,6 +382,8 @@ int  tg_status(const char *out);
  * superseded submissions). 0 ok, 2 the export is unusable (err says why and what to do). */
 int  tg_lms_collect(const char *kind, const char *source, const char *pattern, const char *stage,
                     gstudent **st, int *ns, tg_buf *report, char *err, size_t errlen);
+/* DIR/intake.md: the export's students and what the instructor should look at (also on stderr). */
+void tg_lms_intake_report(const grun *R, const gstudent *st, int ns, const tg_buf *report);
 /* The default --name-pattern of canvas or moodle (NULL for another kind). */
 const char *tg_lms_default_pattern(const char *kind);
 /* An LMS time ("2026-11-20 23:41:55.123456000 -08:00", ISO 8601 with T and Z, ...) as seconds
@@ -402,6 +404,11 @@ void tg_identity_rubric_text(const grun *R, tg_buf *b);
 int  tg_files_record(const grun *R, const char *files_dir, const tg_identity_t *id, tg_buf *out);
 int  tg_record_same_files(const char *a, const char *b);
 int  tg_record_same_class(const char *rec, const tg_identity_t *id);
+/* Reruns: is the student named by --regrade=NAME,...? Does a finished grade still stand (the
+ * class's rubric and cases, and for a student of this run the files intake takes now)? why says
+ * why not. */
+int  tg_regrade_named(const grun *R, const gstudent *s);
+int  tg_still_fresh(grun *R, const gstudent *s, int in_run, int named, char *why, size_t whylen);
 
 /* exports.c: after every class run, the out dir's students joined to the roster (DIR/roster.md)
  * and the grades as Canvas and Gradescope read them (DIR/canvas.csv, DIR/gradescope.csv). */

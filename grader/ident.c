@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grade.h"
 
@@ -333,4 +334,59 @@ int tg_record_same_class(const char *rec, const tg_identity_t *id)
     char want[200];
     snprintf(want, sizeof want, "rubric %s\ncases %s\n", id->rubric, id->cases);
     return strncmp(rec, want, strlen(want)) == 0;
+}
+
+/* ------------------------------------------------------------ reruns */
+
+/* Is the student named by --regrade=NAME,... (their name as shown, or their folder)? */
+int tg_regrade_named(const grun *R, const gstudent *s)
+{
+    if (R->regrade != 2)
+        return 0;
+    char key[700];
+    snprintf(key, sizeof key, ",%s,", s->name);
+    if (strstr(R->regrade_names, key))
+        return 1;
+    snprintf(key, sizeof key, ",%s,", s->display);
+    return s->display[0] && strstr(R->regrade_names, key) != NULL;
+}
+
+/* A finished student's grade still stands when it was computed under this class's rubric and
+ * cases and, for a student of this run, from the files intake takes from the submission now (a
+ * resubmission is graded again). why says why not. */
+int tg_still_fresh(grun *R, const gstudent *s, int in_run, int named, char *why, size_t whylen)
+{
+    if (R->regrade == 1 || named) {
+        snprintf(why, whylen, "graded again (--regrade)");
+        return 0;
+    }
+    char p[PATH_MAX + 200];
+    snprintf(p, sizeof p, "%s/%s/graded-from.txt", R->out, s->name);
+    char *rec = tg_read_file(p, 1 << 16, NULL);
+    if (!rec) {
+        snprintf(why, whylen, "graded by a tl-grade that kept no record of what it graded from: graded again");
+        return !in_run;    /* an earlier run's student without its submission here: kept */
+    }
+    int fresh = tg_record_same_class(rec, &R->ident);
+    if (!fresh)
+        snprintf(why, whylen, "graded under another rubric or cases: graded again");
+    if (fresh && in_run && !s->not_graded[0]) {
+        char work[PATH_MAX + 64], files[PATH_MAX + 80], err[800];
+        snprintf(work, sizeof work, "%s/work/check-%s", R->state, s->name);
+        snprintf(files, sizeof files, "%s/files", work);
+        tg_rmtree(work);
+        int found[TL_LAB_MAX_FILES];
+        tg_buf notes = {0}, now = {0};
+        int rc = tg_mkdirs(files, 0700) == 0 ? tg_intake(R->lab, s->path, work, files, 0, found, &notes, err, sizeof err)
+                                             : -1;
+        fresh = (rc == 0 || rc == 1) && tg_files_record(R, files, &R->ident, &now) == 0 &&
+                tg_record_same_files(rec, now.s ? now.s : "");
+        if (!fresh)
+            snprintf(why, whylen, "its files changed since it was graded (a resubmission): graded again");
+        tg_buf_free(&notes);
+        tg_buf_free(&now);
+        tg_rmtree(work);
+    }
+    free(rec);
+    return fresh;
 }

@@ -41,8 +41,10 @@ command -v zip >/dev/null 2>&1 || tl_die "zip is missing (Debian: apt-get instal
 tl_need_grader_libs
 tl_build_grader "kit gradescope"
 tg=$TL_BUILD/grader/tl-grade
-dir=$("$tg" --print-dir "$lab" 2>/dev/null) || tl_die "unknown lab '$lab' ($("$tg" --print-dir 2>&1 | head -1))"
-id=$(echo "$dir" | cut -c1-2)
+tl_lab=$TL_BUILD/common/tl-lab      # the lab table for scripts
+[ -x "$tl_lab" ] || ninja -C "$TL_BUILD" common/tl-lab >/dev/null || tl_die "cannot build common/tl-lab in $TL_BUILD" 3
+dir=$("$tl_lab" dir "$lab" 2>/dev/null) || tl_die "unknown lab '$lab'; the labs: $("$tl_lab" list | tr '\n' ' ')"
+id=$("$tl_lab" get "$lab" id)
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/tl-gradescope.XXXXXX") || exit 3
 trap 'rm -rf "$T"' EXIT
@@ -57,7 +59,7 @@ else
     od -An -tu8 -N8 /dev/urandom | tr -d ' \n' > "$T/pkg/lab.seed"; echo >> "$T/pkg/lab.seed"
 fi
 chmod 600 "$T/pkg/lab.seed"
-gpu=0; "$tg" --print-targets "$id" | sed -n 2p | grep -q . && gpu=1
+gpu=$("$tl_lab" get "$id" gpu)
 printf 'LAB=%s\nGPU_LAB=%s\nALLOW_UNSANDBOXED=%s\n' "$id" "$gpu" "$unsafe" > "$T/pkg/lab.env"
 cp "$TL_ROOT/grader/gradescope/setup.sh" "$TL_ROOT/grader/gradescope/run_autograder" "$T/pkg/"
 chmod 755 "$T/pkg/setup.sh" "$T/pkg/run_autograder"

@@ -391,59 +391,6 @@ static void collect_row(const grun *R, const gstudent *s, srow *row, int in_fini
     free(why);
 }
 
-/* Is the student named by --regrade=NAME,... (their name as shown, or their folder)? */
-static int regrade_named(const grun *R, const gstudent *s)
-{
-    if (R->regrade != 2)
-        return 0;
-    char key[700];
-    snprintf(key, sizeof key, ",%s,", s->name);
-    if (strstr(R->regrade_names, key))
-        return 1;
-    snprintf(key, sizeof key, ",%s,", s->display);
-    return s->display[0] && strstr(R->regrade_names, key) != NULL;
-}
-
-/* A finished student's grade still stands when it was computed under this class's rubric and
- * cases and, for a student of this run, from the files intake takes from the submission now (a
- * resubmission is graded again). why says why not. */
-static int still_fresh(grun *R, const gstudent *s, int in_run, int named, char *why, size_t whylen)
-{
-    if (R->regrade == 1 || named) {
-        snprintf(why, whylen, "graded again (--regrade)");
-        return 0;
-    }
-    char p[PATH_MAX + 200];
-    snprintf(p, sizeof p, "%s/%s/graded-from.txt", R->out, s->name);
-    char *rec = tg_read_file(p, 1 << 16, NULL);
-    if (!rec) {
-        snprintf(why, whylen, "graded by a tl-grade that kept no record of what it graded from: graded again");
-        return !in_run;    /* an earlier run's student without its submission here: kept */
-    }
-    int fresh = tg_record_same_class(rec, &R->ident);
-    if (!fresh)
-        snprintf(why, whylen, "graded under another rubric or cases: graded again");
-    if (fresh && in_run && !s->not_graded[0]) {
-        char work[PATH_MAX + 64], files[PATH_MAX + 80], err[800];
-        snprintf(work, sizeof work, "%s/work/check-%s", R->state, s->name);
-        snprintf(files, sizeof files, "%s/files", work);
-        tg_rmtree(work);
-        int found[TL_LAB_MAX_FILES];
-        tg_buf notes = {0}, now = {0};
-        int rc = tg_mkdirs(files, 0700) == 0 ? tg_intake(R->lab, s->path, work, files, 0, found, &notes, err, sizeof err)
-                                             : -1;
-        fresh = (rc == 0 || rc == 1) && tg_files_record(R, files, &R->ident, &now) == 0 &&
-                tg_record_same_files(rec, now.s ? now.s : "");
-        if (!fresh)
-            snprintf(why, whylen, "its files changed since it was graded (a resubmission): graded again");
-        tg_buf_free(&notes);
-        tg_buf_free(&now);
-        tg_rmtree(work);
-    }
-    free(rec);
-    return fresh;
-}
-
 int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret)
 {
     char p[PATH_MAX + 64];
@@ -619,21 +566,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             nrun = ns;
             free(rows);
             rows = calloc((size_t)ns + 1, sizeof *rows);
-            tg_buf md = {0};
-            tg_buf_printf(&md, "# intake: --from %s %s\n\n%d student(s).\n\n", R->from_kind, R->from_source, ns);
-            for (int i = 0; i < ns; ++i)
-                tg_buf_printf(&md, "- %s%s%s%s%s%s: %s%s%s\n", st[i].display, st[i].email[0] ? " <" : "", st[i].email,
-                              st[i].email[0] ? ">" : "", st[i].sid[0] ? ", SID " : "", st[i].sid,
-                              st[i].not_graded[0] ? st[i].not_graded : st[i].path, st[i].lms_note[0] ? "; " : "",
-                              st[i].lms_note);
-            if (rep.len) {
-                tg_buf_printf(&md, "\n## to look at\n\n%s", rep.s);
-                fprintf(stderr, "tl-grade: intake of the %s export, to look at (also in %s/intake.md):\n%s", R->from_kind,
-                        R->out, rep.s);
-            }
-            snprintf(p, sizeof p, "%s/intake.md", R->out);
-            tg_write_atomic(p, md.s ? md.s : "", md.len);
-            tg_buf_free(&md);
+            tg_lms_intake_report(R, st, ns, &rep);
             tg_buf_free(&rep);
         }
         /* The class is the out dir: the students an earlier run graded here stay in it (their
@@ -866,9 +799,9 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             char marker[PATH_MAX + 160], why_again[700] = "";
             snprintf(marker, sizeof marker, "%s/%s/.done", R->out, st[i].name);
             char *m = R->check ? NULL : tg_read_file(marker, 256, NULL);
-            int named = regrade_named(R, &st[i]);
+            int named = tg_regrade_named(R, &st[i]);
             if (m && sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3 &&
-                (R->slurm_task || still_fresh(R, &st[i], i < nrun, named, why_again, sizeof why_again))) {
+                (R->slurm_task || tg_still_fresh(R, &st[i], i < nrun, named, why_again, sizeof why_again))) {
                 rows[i].done = 1;
                 ++finished;
                 char what[PATH_MAX + 400];
