@@ -1,6 +1,7 @@
 /* driver.c: the program every lab binary is. A lab supplies a table of variants (lab.c);
- * this file runs them: inputs, checks, timing of checked runs only, the table, records,
- * and the grader's --serve channel (CONTRACTS.md section 2).
+ * this file runs them: inputs, checks, timing of checked runs only, the table, records. Its
+ * other parts (driver.h): the command line (drivercli.c) and the grader's --serve channel
+ * (driverserve.c, CONTRACTS.md section 2).
  *
  * Order of work for each case (llm.c's "validate every configuration before timing any"):
  *   1. seeded random M and N, P poisoned, each in its own allocation with canaries;
@@ -14,8 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tilelab.h"
-#include "verdict.h"
+#include "driver.h"
 
 #ifdef TL_EMULATED
 /* The emulation runtime (common/emu): permutes thread order, reports diagnostics, counts the work. */
@@ -26,22 +26,6 @@
 static const char *tl_driver_lab_id = "";   /* the running lab (gpu_run: which work rule applies) */
 #endif
 
-typedef struct opts {
-    tl_sizes    sizes;
-    int         have_sizes;
-    int         emu_dropped;    /* default sizes left out of an emulated run (too slow)     */
-    int         repeat_given;
-    char        variants[512];
-    uint64_t    seed;
-    int         reps, warmup;
-    const char *records;
-    int         no_time, serve, quiet;
-    int         repeat;         /* checked runs per GPU case                               */
-    int         exact_alloc;
-    double      time_limit;     /* wall-clock seconds for one case's checked run(s) (0 none)  */
-    double      public_work;    /* the largest public case's m*k*n: the limit grows past it   */
-    const char *lab_id;
-} opts;
 
 /* ------------------------------------------------------------------ the wall-clock limit */
 /* Every path of a lab program is bounded like the grader's session: one case's checked run(s)
@@ -86,227 +70,13 @@ static void watchdog_disarm(void)
     alarm(0);
 }
 
-static void usage(const tl_lab *lab, FILE *out)
-{
-    fprintf(out,
-            "usage: lab%s [options]\n"
-            "%s: runs every variant on the lab's public sizes, checks each result against a\n"
-            "double-precision reference, times only the runs that passed, prints a table.\n\n"
-            "options:\n"
-            "  --sizes LIST      sizes to run: W (square) or MxKxN, comma-separated (default %s)\n"
-            "  --variants LIST   variants to run, comma-separated (default: all, see below)\n"
-            "  --seed N          seed of the random inputs (default %u)\n"
-            "  --reps N          timed runs per case, 1..1000 (default %d)\n"
-            "  --warmup N        untimed runs before timing, 0..100 (default %d)\n"
-            "  --no-time         check only, time nothing\n"
-            "  --repeat N        checked runs per GPU case, 1..100 (default %d); runs that differ\n"
-            "                    bit for bit on the same inputs are a race (missing __syncthreads)\n"
-            "  --exact-alloc     no guard zones after d_M, d_N, d_P (for compute-sanitizer memcheck,\n"
-            "                    which then reports every access past their ends)\n"
-            "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
-            "  --time-limit S    wall-clock seconds for one case's checked run, 0 for none (default:\n"
-            "                    the grader's limit, scaled up for sizes above the public ones)\n"
-            "  --quiet           print failures and the summary only\n"
-            "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
-            "  --help            this text\n\n"
-            "variants:\n",
-            lab->id, lab->title, lab->default_sizes, TL_DEFAULT_SEED, TL_TIMED_RUNS, TL_WARMUP_RUNS,
-            lab->repeat > 1 ? lab->repeat : 1);
-    for (int i = 0; i < lab->nvariants; ++i)
-        fprintf(out, "  %-12s %s%s\n", lab->variants[i].f->name, lab->variants[i].f->what,
-                lab->variants[i].f->on_gpu ? " [GPU]" : "");
-    fprintf(out, "\nexit codes: 0 all checks passed, 1 a check failed, 2 bad usage or input,\n"
-                 "77 no usable CUDA device (GPU variants skipped, CPU ones passed)\n");
-}
-
-static int usage_error(const tl_lab *lab, const char *fmt, const char *arg)
-{
-    fprintf(stderr, "lab%s: ", lab->id);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nrun 'lab%s --help' for the options\n", lab->id);
-    return TL_EXIT_USAGE;
-}
-
-static int parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
-{
-    static const struct option longopts[] = {
-        {"sizes", required_argument, NULL, 's'},   {"variants", required_argument, NULL, 'v'},
-        {"seed", required_argument, NULL, 'S'},    {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
-        {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {"repeat", required_argument, NULL, 'P'},  {"exact-alloc", no_argument, NULL, 'I'},
-        {"time-limit", required_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->seed = TL_DEFAULT_SEED;
-    o->reps = TL_TIMED_RUNS;
-    o->warmup = TL_WARMUP_RUNS;
-    o->repeat = lab->repeat > 1 ? lab->repeat : 1;
-    const tl_lab_info *info = tl_lab_find(lab->id);
-    o->lab_id = lab->id;
-    o->time_limit = info && info->case_limit_s > 0 ? info->case_limit_s : 0;
-    *done = 0;
-    opterr = 0;
-    optind = 1;
-    int c;
-    long v;
-    char err[256];
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 's':
-            if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
-                return usage_error(lab, "--sizes: %s", err);
-            o->have_sizes = 1;
-            break;
-        case 'v':
-            snprintf(o->variants, sizeof o->variants, "%s", optarg);
-            break;
-        case 'S':
-            if (tl_parse_u64(optarg, &o->seed) != 0)
-                return usage_error(lab, "--seed '%s': give a non-negative integer", optarg);
-            break;
-        case 'r':
-            if (tl_parse_int(optarg, 1, 1000, &v) != 0)
-                return usage_error(lab, "--reps '%s': give an integer from 1 to 1000", optarg);
-            o->reps = (int)v;
-            break;
-        case 'w':
-            if (tl_parse_int(optarg, 0, 100, &v) != 0)
-                return usage_error(lab, "--warmup '%s': give an integer from 0 to 100", optarg);
-            o->warmup = (int)v;
-            break;
-        case 'P':
-            if (tl_parse_int(optarg, 1, 100, &v) != 0)
-                return usage_error(lab, "--repeat '%s': give an integer from 1 to 100", optarg);
-            o->repeat = (int)v;
-            o->repeat_given = 1;
-            break;
-        case 'I': o->exact_alloc = 1; break;
-        case 'T':
-            if (tl_parse_int(optarg, 0, 86400, &v) != 0)
-                return usage_error(lab, "--time-limit '%s': give whole seconds from 0 (no limit) to 86400", optarg);
-            o->time_limit = (double)v;
-            break;
-        case 'R': o->records = optarg; break;
-        case 'n': o->no_time = 1; break;
-        case 'G': o->serve = 1; break;
-        case 'q': o->quiet = 1; break;
-        case 'h':
-            usage(lab, stdout);
-            *done = 1;
-            return 0;
-        default:
-            if (optopt)
-                return usage_error(lab, "option '-%c' needs a value or is unknown", (char[]){(char)optopt, 0});
-            return usage_error(lab, "unknown option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return usage_error(lab, "unexpected argument '%s'", argv[optind]);
-    if (!o->have_sizes && tl_parse_sizes(lab->default_sizes, &o->sizes, err, sizeof err) != 0)
-        return usage_error(lab, "internal: default sizes: %s", err);
-    tl_sizes pub;
-    if (lab->default_sizes && tl_parse_sizes(lab->default_sizes, &pub, err, sizeof err) == 0)
-        for (int i = 0; i < pub.count; ++i)
-            if ((double)pub.m[i] * pub.k[i] * pub.n[i] > o->public_work)
-                o->public_work = (double)pub.m[i] * pub.k[i] * pub.n[i];
-#ifdef TL_EMULATED
-    /* On the CPU a 4096^3 product takes hours: the default cases stop at TL_EMU_MAX_WORK (1024^3;
-     * the CPU reference and the emulator both stay under a few seconds each). --sizes still runs
-     * anything asked. */
-    if (!o->have_sizes) {
-        int kept = 0, dropped = 0;
-        for (int i = 0; i < o->sizes.count; ++i) {
-            if ((double)o->sizes.m[i] * o->sizes.k[i] * o->sizes.n[i] > TL_EMU_MAX_WORK) {
-                dropped++;
-                continue;
-            }
-            o->sizes.m[kept] = o->sizes.m[i];
-            o->sizes.k[kept] = o->sizes.k[i];
-            o->sizes.n[kept] = o->sizes.n[i];
-            kept++;
-        }
-        o->sizes.count = kept;
-        o->emu_dropped = dropped;
-    }
-    if (!o->repeat_given)
-        o->repeat = 1;   /* the emulator is deterministic; it permutes thread orders instead */
-#endif
-    return 0;
-}
-
-static const tl_variant *find_variant(const tl_lab *lab, const char *name, size_t len)
-{
-    for (int i = 0; i < lab->nvariants; ++i)
-        if (strlen(lab->variants[i].f->name) == len && strncmp(lab->variants[i].f->name, name, len) == 0)
-            return &lab->variants[i];
-    return NULL;
-}
-
-/* Fills sel[] from a comma list; returns the count or -1 after printing the error. */
-static int select_variants(const tl_lab *lab, const char *list, const tl_variant **sel)
-{
-    if (!*list) {
-        for (int i = 0; i < lab->nvariants; ++i)
-            sel[i] = &lab->variants[i];
-        return lab->nvariants;
-    }
-    int n = 0;
-    for (const char *p = list; *p;) {
-        size_t len = strcspn(p, ",");
-        const tl_variant *v = find_variant(lab, p, len);
-        if (!v || n == lab->nvariants) {
-            fprintf(stderr, "lab%s: --variants: unknown variant '%.*s'; this lab has:", lab->id, (int)len, p);
-            for (int i = 0; i < lab->nvariants; ++i)
-                fprintf(stderr, " %s", lab->variants[i].f->name);
-            fprintf(stderr, "\nrun 'lab%s --help' for what each one is\n", lab->id);
-            return -1;
-        }
-        sel[n++] = v;
-        p += len;
-        if (*p == ',')
-            ++p;
-    }
-    return n;
-}
-
-static void size_str(char *buf, size_t len, int m, int k, int n)
-{
-    if (m == k && k == n)
-        snprintf(buf, len, "%d", m);
-    else
-        snprintf(buf, len, "%dx%dx%d", m, k, n);
-}
-
-/* Why a variant refuses a size (NULL: it accepts it). */
-static const char *refusal(const tl_variant *v, int m, int k, int n, char *buf, size_t len)
-{
-    if (v->f->square_only && !(m == k && k == n)) {
-        snprintf(buf, len, "square sizes only%s%s", v->f->refuse_hint ? ": " : "", v->f->refuse_hint ? v->f->refuse_hint : "");
-        return buf;
-    }
-    if (v->f->multiple_of > 0 && (m % v->f->multiple_of || k % v->f->multiple_of || n % v->f->multiple_of)) {
-        snprintf(buf, len, "sizes must be multiples of %d%s%s", v->f->multiple_of,
-                 v->f->refuse_hint ? ": " : "", v->f->refuse_hint ? v->f->refuse_hint : "");
-        return buf;
-    }
-    return NULL;
-}
-
-typedef struct cpu_ctx {
-    const tl_variant *v;
-    const tl_matrix *M, *N;
-    tl_matrix *P;
-} cpu_ctx;
-
-static void run_cpu_once(const cpu_ctx *c)
+void tl_drv_run_cpu_once(const cpu_ctx *c)
 {
     c->v->cpu(c->M->data, c->N->data, c->P->data, c->M->rows, c->M->cols, c->N->cols, c->v->ctx);
 }
 
 /* Host timing of a CPU variant: as many runs as fit in about half a second, at most reps. */
-static void time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
+void tl_drv_time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
 {
     int n = first_ms > 0 ? (int)(500.0 / first_ms) : reps;
     if (n > reps) n = reps;
@@ -314,7 +84,7 @@ static void time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st)
     double *ms = malloc(sizeof(double) * (size_t)n);
     for (int i = 0; i < n; ++i) {
         double t0 = tl_now_ms();
-        run_cpu_once(c);
+        tl_drv_run_cpu_once(c);
         ms[i] = tl_now_ms() - t0;
     }
     tl_stats_from(st, ms, n);
@@ -367,7 +137,7 @@ static void inputs_free(case_inputs *in)
  * result that depends on the order is a race), and the emulator's diagnostic (race, divergent
  * barrier, out-of-bounds, ...) replaces a bare CUDA error. Used by the checks and by --serve,
  * so the grader sees exactly what ./kit check sees. */
-static int gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
+int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
                    tl_verdict *vd, char *err, size_t errlen)
 {
     if (vd)
@@ -513,7 +283,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     int m = in->m, k = in->k, n = in->n;
     memset(out, 0, sizeof *out);
     char buf[256];
-    const char *why = refusal(v, m, k, n, buf, sizeof buf);
+    const char *why = tl_drv_refusal(v, m, k, n, buf, sizeof buf);
     if (why) {
         out->result = CASE_REFUSED;
         snprintf(out->reason, sizeof out->reason, "refused: %s", why);
@@ -546,18 +316,18 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     tl_gpu_case gc;
     memset(&gc, 0, sizeof gc);
     char szw[48];
-    size_str(szw, sizeof szw, m, k, n);
+    tl_drv_size_str(szw, sizeof szw, m, k, n);
     watchdog_arm(o->lab_id, o, szw, v->f->name, (double)m * k * n);
     if (!v->f->on_gpu) {
         double t0 = tl_now_ms();
-        run_cpu_once(&cc);
+        tl_drv_run_cpu_once(&cc);
         first_ms = tl_now_ms() - t0;
     } else {
         run_rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = gpu_run(&gc, v, &P, (unsigned)case_seed, &work, NULL, err, sizeof err);
+            run_rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)case_seed, &work, NULL, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that
@@ -654,7 +424,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         goto done;
     }
     if (!v->f->on_gpu) {
-        time_cpu(&cc, first_ms, o->reps, &out->st);
+        tl_drv_time_cpu(&cc, first_ms, o->reps, &out->st);
         out->timed = 1;
     } else {
         int flushed = 0;
@@ -674,158 +444,17 @@ done:
     tl_matrix_free(&P);
 }
 
-/* ---------------------------------------------------------------- the grader's channel */
-
-/* "verdict JSON" (CONTRACTS.md sections 2 and 10): this program has no usable device. */
-static void answer_no_device(FILE *out)
-{
-    tl_verdict nv;
-    char js[512];
-    tl_verdict_init(&nv, TL_V_ERROR, "no-device");
-    tl_verdict_set(nv.detail, sizeof nv.detail, "no usable CUDA device");
-    tl_verdict_json(&nv, js, sizeof js);
-    fprintf(out, "verdict %s\n", js);
-}
-
-static int serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
-{
-    FILE *in = fdopen(3, "rb"), *out = fdopen(4, "wb");
-    if (!in || !out) {
-        fprintf(stderr, "lab%s --serve: fds 3 and 4 must be open (this mode is for the grader)\n", lab->id);
-        return TL_EXIT_USAGE;
-    }
-    char line[256], err[512];
-    while (fgets(line, sizeof line, in)) {
-        if (strcmp(line, "quit\n") == 0)
-            break;
-        if (strcmp(line, "facts\n") == 0) {
-            /* lab 02: what print_device_facts writes, "facts LEN" and LEN bytes (the grader parses it) */
-            size_t len = 0;
-            char *text = NULL;
-            if (!lab->preamble)
-                fprintf(out, "error this lab has no device query\n");
-            else if (!dev->present)   /* a verdict (CONTRACTS.md section 2): the grader knows better, or not */
-                answer_no_device(out);
-            else if (!(text = tl_facts_capture(lab->preamble, &len)))
-                fprintf(out, "error out of memory for the device facts\n");
-            else {
-                fprintf(out, "facts %zu\n", len);
-                fwrite(text, 1, len, out);
-            }
-            free(text);
-            fflush(out);
-            continue;
-        }
-        char name[64];
-        int m, k, n, timed;
-        if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
-            fprintf(out, "error malformed request\n");
-            fflush(out);
-            return TL_EXIT_USAGE;
-        }
-        const tl_variant *v = find_variant(lab, name, strlen(name));
-        tl_matrix M, N, P;
-        int okM = tl_matfile_fread(in, &M, 0, "M (grader)", err, sizeof err) == 0;
-        int okN = okM && tl_matfile_fread(in, &N, 0, "N (grader)", err, sizeof err) == 0;
-        if (!okN) {
-            if (okM)
-                tl_matrix_free(&M);
-            fprintf(out, "error %s\n", err);
-            fflush(out);
-            return TL_EXIT_USAGE;
-        }
-        char buf[200];
-        const char *why = NULL;
-        if (!v)
-            why = "unknown variant";
-        else if (M.rows != m || M.cols != k || N.rows != k || N.cols != n)
-            why = "matrix dimensions do not match the request";
-        else
-            why = refusal(v, m, k, n, buf, sizeof buf);
-        if (!why && v->f->on_gpu && !dev->present) {   /* a verdict: the grader knows better, or not */
-            answer_no_device(out);
-        } else if (why) {
-            fprintf(out, "error %s\n", why);
-        } else {
-            tl_matrix_alloc(&P, "P", m, n);
-            int rc = 0;
-            tl_stats st = {0};
-            int have_time = 0, have_work = 0;
-            tl_work_counts work = {0};
-            tl_verdict vd;                /* the case's verdict, when the emulated harness has one */
-            tl_verdict_init(&vd, TL_V_NONE, "correct");
-            if (!v->f->on_gpu) {
-                cpu_ctx cc = {v, &M, &N, &P};
-                double t0 = tl_now_ms();
-                run_cpu_once(&cc);
-                double first = tl_now_ms() - t0;
-                const char *where;
-                if (tl_matrix_guards_broken(&P, &where)) {
-                    snprintf(err, sizeof err, "write outside P (canaries %s it overwritten)", where);
-                    rc = -1;
-                } else if (timed) {
-                    tl_matrix Q;   /* time on a copy, so the result sent is the checked run's */
-                    tl_matrix_alloc(&Q, "P", m, n);
-                    cpu_ctx cq = {v, &M, &N, &Q};
-                    time_cpu(&cq, first, o->reps, &st);
-                    tl_matrix_free(&Q);
-                    have_time = 1;
-                }
-            } else {
-                tl_gpu_case gc;
-                rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
-                if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
-                if (rc == 0) rc = gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, &vd, err, sizeof err);
-                have_work = dev->emulated;
-                if (rc == 0 && timed && !dev->emulated) {
-                    int fl;
-                    rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &st, &fl, err, sizeof err);
-                    have_time = rc == 0;
-                }
-                tl_gpu_case_free(&gc);
-            }
-            if (rc != 0 && vd.kind != TL_V_NONE) {
-                char js[6144];   /* CONTRACTS.md section 2: the case's verdict, one line */
-                vd.m = m, vd.k = k, vd.n = n;
-                if (tl_verdict_json(&vd, js, sizeof js) < sizeof js)
-                    fprintf(out, "verdict %s\n", js);
-                else
-                    fprintf(out, "error %s\n", err);
-            } else if (rc != 0) {
-                for (char *p = err; *p; ++p)
-                    if (*p == '\n') *p = ' ';
-                fprintf(out, "error %s\n", err);
-            } else {
-                if (have_time)
-                    fprintf(out, "ok %.6f", st.median_ms);
-                else
-                    fprintf(out, "ok -");
-                if (have_work)   /* emulated: the emulator's counts of the checked run (CONTRACTS.md 2) */
-                    fprintf(out, " work %llu %llu %llu %llu %llu %llu", work.launches, work.global_loads,
-                            work.global_stores, work.shared_loads, work.shared_stores, work.unchecked_launches);
-                fprintf(out, "\n");
-                tl_matfile_fwrite(out, &P, "P", err, sizeof err);
-            }
-            tl_matrix_free(&P);
-        }
-        fflush(out);
-        tl_matrix_free(&M);
-        tl_matrix_free(&N);
-    }
-    return TL_EXIT_OK;
-}
-
 /* ------------------------------------------------------------------------ main */
 
 int tl_lab_main(const tl_lab *lab, int argc, char **argv)
 {
     opts o;
     int done;
-    int rc = parse(lab, argc, argv, &o, &done);
+    int rc = tl_drv_parse(lab, argc, argv, &o, &done);
     if (rc || done)
         return rc;
     const tl_variant *sel[64];
-    int nsel = select_variants(lab, o.variants, sel);
+    int nsel = tl_drv_select_variants(lab, o.variants, sel);
     if (nsel < 0)
         return TL_EXIT_USAGE;
 
@@ -850,7 +479,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
     tl_driver_lab_id = lab->id;
 #endif
     if (o.serve)
-        return serve(lab, &dev, &o);
+        return tl_drv_serve(lab, &dev, &o);
 
     if (!o.quiet)
         printf("lab %s: %s\n", lab->id, lab->title);
@@ -912,7 +541,7 @@ int tl_lab_main(const tl_lab *lab, int argc, char **argv)
             case_out co;
             run_case(v, &dev, &o, &in, &co);
             char sz[48], rate[32] = "";
-            size_str(sz, sizeof sz, m, k, n);
+            tl_drv_size_str(sz, sizeof sz, m, k, n);
             if (co.timed)
                 snprintf(rate, sizeof rate, "%.2f", tl_gflops(m, k, n, co.st.median_ms));
             else if (co.result == CASE_PASS)

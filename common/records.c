@@ -476,8 +476,8 @@ static int read_row(const tl_rec_file *f, char *line, int lineno, tl_rec_row *r,
 
     const char *kind = fld[F_KIND];
     if (strcmp(kind, "gemm") != 0 && strcmp(kind, "ceiling") != 0 && strcmp(kind, "sweep") != 0 &&
-        strcmp(kind, "traffic") != 0) {
-        fail(err, errlen, f->path, lineno, "kind '%s' is not one of gemm, ceiling, sweep, traffic (first field)",
+        strcmp(kind, "traffic") != 0 && strcmp(kind, "kernel") != 0) {
+        fail(err, errlen, f->path, lineno, "kind '%s' is not one of gemm, ceiling, sweep, traffic, kernel (first field)",
              excerpt(kind, ex, sizeof ex));
         return -1;
     }
@@ -581,6 +581,12 @@ static int read_row(const tl_rec_file *f, char *line, int lineno, tl_rec_row *r,
         }
         if (isnan(r->gflops)) {
             fail(err, errlen, f->path, lineno, "PASS gemm row for '%s' has no gflops (2*m*n*k / median)", r->variant);
+            return -1;
+        }
+    } else if (strcmp(kind, "kernel") == 0) {
+        if (r->n <= 0 || isnan(r->gflops)) {
+            fail(err, errlen, f->path, lineno, "PASS kernel row for '%s' needs n (the problem size) and gflops",
+                 r->variant);
             return -1;
         }
     } else if (strcmp(kind, "sweep") == 0) {

@@ -40,7 +40,7 @@ typedef struct tl_records {
 
 /* One row to write. Fields added at the end stay zero in older initialisers: zero = empty. */
 typedef struct tl_record_row {
-    const char *kind, *lab, *variant;  /* gemm, ceiling, sweep, traffic                   */
+    const char *kind, *lab, *variant;  /* gemm, ceiling, sweep, traffic, kernel           */
     int    m, k, n, tile;              /* 0: empty field                                    */
     int    regs, smem_bytes;           /* -1: empty                                          */
     double occ_calc, occ_api;          /* < 0: empty                                         */
@@ -67,7 +67,7 @@ const char *tl_build_type(void);
 /* ---------------------------------------------------------------- reading */
 /* One row. Whole numbers are -1 and reals NaN where the field was empty ("not applicable"). */
 typedef struct tl_rec_row {
-    char kind[16];    /* gemm, ceiling, sweep or traffic */
+    char kind[16];    /* gemm, ceiling, sweep, traffic or kernel */
     char lab[32];
     char variant[48]; /* a-z, 0-9 and _ only: it becomes part of a file name */
     long m, k, n, tile, regs, smem_bytes, reps;

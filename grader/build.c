@@ -22,6 +22,7 @@
 
 #include <ftw.h>
 
+#include "proc.h"
 #include "grade.h"
 #include "policy.h"
 #include "tilelab.h"
@@ -272,13 +273,8 @@ int tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *shown
 static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
 {
     tg_rmtree(to);
-    pid_t p = fork();
-    if (p == 0) {
-        execl("/bin/cp", "cp", "-a", "--reflink=auto", from, to, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    if (p < 0 || waitpid(p, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    const char *argv[] = {"/bin/cp", "-a", "--reflink=auto", from, to, NULL};
+    if (tg_proc_run(argv, NULL) != 0) {
         snprintf(err, errlen, "cannot copy the kit's build %s to %s (cp -a failed)", from, to);
         return -1;
     }

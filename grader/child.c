@@ -24,6 +24,7 @@
 #endif
 
 #include "policy.h"
+#include "proc.h"
 #include "sandbox.h"
 #include "tilelab.h"
 
@@ -195,8 +196,7 @@ void tg_child_kill(tg_child *c)
             kill_cgroup(c->cg[i]);
     if (c->pid > 0 && !c->reaped) {
         int st;
-        while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
-            ;
+        tg_proc_wait(c->pid, &st, 0);
         c->reaped = 1;
         c->status = st;
     }

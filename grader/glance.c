@@ -14,6 +14,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "proc.h"
 #include "grade.h"
 #include "headline.h"
 #include "verdict_read.h"
@@ -117,19 +118,11 @@ static int draw_chart(const grun *R, const char *scores, const char *tests, cons
     char tmp[PATH_MAX + 16];
     snprintf(tmp, sizeof tmp, "%s.tmp.png", png);
     fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int dn = open("/dev/null", 1);
-        if (dn >= 0)
-            dup2(dn, 1);
-        execl(gp, "gnuplot", "-c", script, scores, tests, tmp, R->lab->id, (char *)NULL);
-        _exit(127);
-    }
-    int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || !tg_is_file(tmp) || rename(tmp, png) != 0) {
-        snprintf(why, wl, "gnuplot failed (exit %d) on %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, script);
+    const char *argv[] = {gp, "-c", script, scores, tests, tmp, R->lab->id, NULL};
+    tg_proc_io io = {.out = TG_PROC_NULL};
+    int st = tg_proc_run(argv, &io);
+    if (st != 0 || !tg_is_file(tmp) || rename(tmp, png) != 0) {
+        snprintf(why, wl, "gnuplot failed (exit %d) on %s", st, script);
         unlink(tmp);
         return -1;
     }

@@ -17,29 +17,30 @@
 #include "tilelab.h"
 
 /* The emulator's classes (and the emulated harness's findings, common/driver.c), in words; place:
- * the class's detail names the file and line itself. */
+ * the class's detail names the file and line itself; rank: how specific (headline.h): the
+ * harness's findings say what P holds, not where the kernel went wrong, so they rank as an error. */
 static const struct emu_class {
     const char *cls, *words;
-    int place;
+    int place, rank;
 } emu_classes[] = {
-    {"global-out-of-bounds", "out-of-bounds access of a cudaMalloc buffer", 0},
-    {"shared-out-of-bounds", "out-of-bounds __shared__ access", 1},
-    {"array-out-of-bounds", "out-of-bounds index into an array of the kernel", 1},
-    {"race", "race on __shared__ memory", 1},
-    {"divergent-barrier", "divergent barrier (__syncthreads() not reached by every thread of the block)", 1},
-    {"uninitialized-shared-read", "read of __shared__ memory never written", 1},
-    {"invalid-launch", "invalid launch", 1},
-    {"assert", "assert failed in the kernel", 1},
-    {"stack-overflow", "stack overflow in the kernel", 0},
-    {"segmentation-fault", "segmentation fault in the kernel", 0},
-    {"invalid-pointer", "invalid pointer", 1},
-    {"invalid-free", "invalid cudaFree", 1},
-    {"invalid-warp-op", "invalid warp operation", 1},
-    {"not-supported", "not supported under emulation", 1},
-    {"missing-syncwarp", "missing __syncwarp()", 1},
-    {"p-read-before-written", "reading P before writing it", 1},
-    {"uninitialised-local", "reading a local before giving it a value", 1},
-    {"order-dependent", "order-dependent result", 1},
+    {"global-out-of-bounds", "out-of-bounds access of a cudaMalloc buffer", 0, 5},
+    {"shared-out-of-bounds", "out-of-bounds __shared__ access", 1, 5},
+    {"array-out-of-bounds", "out-of-bounds index into an array of the kernel", 1, 5},
+    {"race", "race on __shared__ memory", 1, 5},
+    {"divergent-barrier", "divergent barrier (__syncthreads() not reached by every thread of the block)", 1, 5},
+    {"uninitialized-shared-read", "read of __shared__ memory never written", 1, 5},
+    {"invalid-launch", "invalid launch", 1, 5},
+    {"assert", "assert failed in the kernel", 1, 5},
+    {"stack-overflow", "stack overflow in the kernel", 0, 5},
+    {"segmentation-fault", "segmentation fault in the kernel", 0, 5},
+    {"invalid-pointer", "invalid pointer", 1, 5},
+    {"invalid-free", "invalid cudaFree", 1, 5},
+    {"invalid-warp-op", "invalid warp operation", 1, 5},
+    {"not-supported", "not supported under emulation", 1, 5},
+    {"missing-syncwarp", "missing __syncwarp()", 1, 5},
+    {"p-read-before-written", "reading P before writing it", 1, 4},
+    {"uninitialised-local", "reading a local before giving it a value", 1, 4},
+    {"order-dependent", "order-dependent result", 1, 4},
 };
 
 static const struct emu_class *emu_class_of(const tl_verdict *v)
@@ -128,7 +129,10 @@ int tg_headline_rank(const tl_verdict *v)
         int p = tl_pattern_from_slug(v->pattern);
         return p >= 0 && tl_pattern_generic((tl_pattern)p) ? 2 : 3;
     }
-    case TL_V_EMULATOR:
+    case TL_V_EMULATOR: {
+        const struct emu_class *c = emu_class_of(v);
+        return c ? c->rank : 5;
+    }
     case TL_V_SANITIZER:
         return 5;
     default:

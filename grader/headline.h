@@ -8,10 +8,12 @@
 
 #include "verdict.h"
 
-/* How specific a verdict is, by its kind: 0 correct or none, 1 not run or not graded, 2 a generic
- * checker pattern (all wrong, scattered errors, unwritten elements) or the wall-clock limit, 3 a
- * pattern the checker recognised, 4 an error, crash or broken answer, 5 an emulator or sanitizer
- * diagnostic. The first case of the highest rank makes the headline. */
+/* How specific a verdict is, by its kind (and its pattern): 0 correct or none, 1 not run or not
+ * graded, 2 a generic checker pattern (all wrong, scattered errors, unwritten elements) or the
+ * wall-clock limit, 3 a pattern the checker recognised, 4 an error, crash or broken answer, or a
+ * finding of the emulated harness about P (read before written, an uninitialised local, an
+ * order-dependent result), 5 an emulator or sanitizer diagnostic. The first case of the highest
+ * rank makes the headline. */
 int  tg_headline_rank(const tl_verdict *v);
 /* The headline for a case (size: its name, "17" or "17x33x9"): the emulator's diagnostic in the
  * student's terms (an out-of-bounds read of M at row r, column c, file and line), the checker's

@@ -22,6 +22,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "proc.h"
 #include "grade.h"
 #include "policy.h"
 #include "tilelab.h"
@@ -478,8 +479,7 @@ static int unpack(const char *archive, const char *into, const unpack_limits *li
     msg[got] = '\0';
     close(fds[0]);
     int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    tg_proc_wait(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {
         snprintf(err, errlen, "archive refused: unpacking it failed (%s %d: too large, too slow or malformed)",
                  WIFSIGNALED(status) ? "killed by signal" : "exit status",

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "grade.h"
 #include "oob.h"
 #include "verdict_read.h"
@@ -515,7 +516,7 @@ void tg_oob_collect(grun *R, gsub *g, const tl_lab_variant *v, tres *tr)
         while (waitpid(o->pid[i], &st, WNOHANG) == 0) {
             if (tl_now_ms() > deadline) {
                 kill(o->pid[i], SIGKILL);
-                waitpid(o->pid[i], &st, 0);
+                tg_proc_wait(o->pid[i], &st, 0);
                 break;
             }
             usleep(20000);

@@ -26,6 +26,7 @@
 #endif
 
 #include "policy.h"
+#include "proc.h"
 #include "sandbox.h"
 #include "tilelab.h"
 
@@ -285,8 +286,7 @@ static int run_quiet_as(char *const argv[], int unshare_net, int drop)
         _exit(argv ? 127 : 0);
     }
     int st;
-    while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-        ;
+    tg_proc_wait(p, &st, 0);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -402,8 +402,7 @@ void tg_iso_probe(tg_iso *iso)
         }
         int st = 0;
         if (p > 0) {
-            while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-                ;
+            tg_proc_wait(p, &st, 0);
             ok = WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS;
         }
         if (ok && iso->bwrap) {
@@ -419,8 +418,7 @@ void tg_iso_probe(tg_iso *iso)
                 _exit(run_quiet_as((char *const *)a.v, 0, iso->uid_mode == TG_UID_DROPPED) == 0 ? 0 : 6);
             }
             if (p > 0) {
-                while (waitpid(p, &st, 0) < 0 && errno == EINTR)
-                    ;
+                tg_proc_wait(p, &st, 0);
                 ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
             }
         }

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc.h"
 #include "grade.h"
 
 /* ------------------------------------------------------------------ the student list */
@@ -98,45 +99,12 @@ int tg_students_load(const char *out, gstudent **stp, int *nsp, char *err, size_
  * goes to ours. Returns the exit status, or -1 when it could not be run. */
 static int run_capture(char *const argv[], char *out, size_t outlen)
 {
-    int pfd[2];
-    if (pipe(pfd) != 0)
-        return -1;
     fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pfd[0]);
-        close(pfd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        dup2(pfd[1], 1);
-        close(pfd[0]);
-        close(pfd[1]);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    close(pfd[1]);
-    size_t used = 0;
-    for (;;) {
-        char tmp[1024];
-        ssize_t r = read(pfd[0], tmp, sizeof tmp);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        size_t take = (size_t)r;
-        if (used + take >= outlen)
-            take = outlen - 1 - used;
-        memcpy(out + used, tmp, take);
-        used += take;
-    }
-    out[used] = '\0';
-    close(pfd[0]);
-    int wst;
-    while (waitpid(pid, &wst, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(wst) ? WEXITSTATUS(wst) : -1;
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = out, .buflen = outlen, .search = 1};
+    int st = tg_proc_run((const char *const *)argv, &io);
+    if (st < 0 && outlen)
+        out[0] = '\0';
+    return st >= 128 ? -1 : st;   /* a signal, as before: -1 */
 }
 
 /* s in single quotes for sh ('...' with each ' written '\''). */

@@ -12,8 +12,8 @@ call here . "common.gp" ARG1 ARG2 ARG3
 set ylabel "GFLOP/s (2 n^3 / median time)"
 set xlabel "matrix size n, and under it the waves of blocks for TILE 16 | TILE 32\n(tiled, lab 03, runs only where n is a multiple of its TILE_WIDTH)"
 set style fill solid 0.9 border lc rgb "#404040"
-set xtics nomirror scale 0 font ",17"
-set key inside top right horizontal samplen 1.5 spacing 1.1 font ",22" width 1 maxcols 2
+set xtics nomirror scale 0 font ",8"
+set key inside top right horizontal samplen 1.5 spacing 1.1 font ",9" width 1 maxcols 2
 
 w = 0.19     # bar width; four bars per size
 # Waves (the tic labels, from tl-plotprep): a grid of ceil(n/T)^2 blocks runs in waves of
@@ -32,12 +32,13 @@ if (n_boundary_sizes == 0) {
 } else {
     set yrange [0 : boundary_max_gflops * 1.38]
     set format y "%.0s%c"
-    set bmargin 6.5
+    set bmargin at screen 0.24
+    set xlabel offset 0, -1.2
     if (sm_count > 0) {
         slots32 = 2 * sm_count
         second = 289 > slots32 ? sprintf("a second wave of %d blocks runs nearly alone:\nthat is why n = 513 is slower than 512 (256 blocks, one wave).", 289 - slots32) : "one wave."
         set label 95 sprintf("waves: ceil(n/T)^2 blocks / (%d SMs x 8 or x 2 resident blocks), rounded up.\nn = 513, TILE 32: 17 x 17 = 289 blocks for %d slots; %s", \
-            sm_count, slots32, second) at graph 0.01, graph 0.88 left front font ",17"
+            sm_count, slots32, second) at graph 0.01, graph 0.88 left front font ",8"
     }
     set xrange [-0.6 : n_boundary_sizes - 0.4]
     set boxwidth w
@@ -47,4 +48,5 @@ if (n_boundary_sizes == 0) {
          "" using (xs($0, 2)):4 with boxes lc rgb color("boundary32") title "boundary 32", \
          "" using (xs($0, 3)):5 with boxes lc rgb color("tiled32") title "tiled 32", \
          "" using ($0):(NaN):xtic(6) with points notitle
+    eval record_frame
 }

@@ -15,7 +15,7 @@
 
 set -u
 
-CHARTS="ladder roofline mission gflops-vs-size cpu-baseline boundary-cost rectangular tile-occupancy-sweep"
+CHARTS="ladder roofline mission gflops-vs-size cpu-baseline boundary-cost rectangular tile-occupancy-sweep nbody lab06"
 FORMATS="png pdf svg"
 
 usage() {
@@ -65,6 +65,16 @@ if [ $# -eq 0 ]; then
 $TL_BUILD/bench/records-DEVICE-DATE.csv), or pass records files: ./kit plots FILE.csv"
         set -- "$shipped"
         say "drawing the shipped dataset $shipped (no records of yours in $TL_BUILD/bench/)"
+        # plots/data/extra/: supplements of the same device (the n-body kernel, lab 01 past the caches
+        # from a vectorising build: tests/gpu/deck-on-device.sh); added when their device matches.
+        dev=$(sed -n 's/^# device: //p' "$shipped" | head -n 1)
+        for x in "$TL_ROOT"/plots/data/extra/*.csv; do
+            [ -f "$x" ] || continue
+            if [ "$(sed -n 's/^# device: //p' "$x" | head -n 1)" = "$dev" ]; then
+                set -- "$@" "$x"
+                say "adding the supplement $x (same device)"
+            fi
+        done
     fi
 fi
 

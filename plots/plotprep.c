@@ -55,11 +55,13 @@ static void usage(FILE *to)
     fprintf(to,
             "usage: tl-plotprep --out WORKDIR [--tex FILE] RECORDS.csv...\n"
             "       tl-plotprep --table RECORDS.csv...\n"
-            "       tl-plotprep --check-roofs RECORDS.csv...\n"
+            "       tl-plotprep --check-roofs [--slack PCT] RECORDS.csv...\n"
+            "       tl-plotprep --readme LAB RECORDS.csv...   a lab README's measured table (Markdown)\n"
             "Reads records files (CONTRACTS.md section 4), checks them, and writes gnuplot data files and\n"
             "meta.gp into WORKDIR for the charts in plots/*.gp (--tex: the slides' figures as LaTeX macros);\n"
-            "--table prints the kernel ladder; --check-roofs checks that no kernel sits more than 5%% above\n"
-            "the roof of any memory level. Exit 0 ok, 1 a point above its roof, 2 bad usage or input.\n");
+            "--table prints the kernel ladder; --check-roofs checks that no kernel sits above the measured roof\n"
+            "of a memory level by more than --slack percent (default 0) unless the hardware roof drawn above it\n"
+            "covers it. Exit 0 ok, 1 a point above its roof, 2 bad usage or input.\n");
 }
 
 static int die2(const char *msg)
@@ -273,6 +275,39 @@ double gemm_best(const dataset *d, const char *variant, long *largest)
     return best;
 }
 
+void fmt_num(char *buf, size_t len, double x)
+{
+    if (isnan(x) || x < 0) {
+        snprintf(buf, len, "n/a");
+        return;
+    }
+    if (x < 10) {
+        snprintf(buf, len, "%.2g", x);
+        return;
+    }
+    if (x < 100) {
+        snprintf(buf, len, "%.1f", x);
+        return;
+    }
+    char digits[40];
+    snprintf(digits, sizeof digits, "%.0f", x);
+    size_t nd = strlen(digits), o = 0;
+    for (size_t i = 0; i < nd && o + 2 < len; i++) {
+        if (i > 0 && (nd - i) % 3 == 0)
+            buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+}
+
+void fmt_pct(char *buf, size_t len, double x)
+{
+    if (isnan(x))
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, "%.1f", x);
+}
+
 void put_real(FILE *fp, double v)
 {
     if (isnan(v))
@@ -335,6 +370,21 @@ static int write_gemm_files(const dataset *d, const char *dir, char *err, size_t
             fputc('\n', fp);
         }
         rc = close_out(fp, dir, name, err, errlen);
+        /* the square sizes that are multiples of 32, alone: a line through them does not zigzag
+         * through the ragged sizes (1000, 2000, 3000), which the chart marks apart */
+        snprintf(name, sizeof name, "gemm32_%s.dat", first->variant);
+        if (rc == 0 && (fp = open_out(dir, name, err, errlen)) == NULL)
+            rc = -1;
+        for (size_t j = i; rc == 0 && j < d->npass; j++) {
+            const tl_rec_row *r = sorted[j].row;
+            if (strcmp(r->kind, "gemm") || strcmp(r->variant, first->variant) || !is_square(r) || r->n % 32)
+                continue;
+            fprintf(fp, "%ld %ld %ld %ld", r->n, r->m, r->k, r->n);
+            put_real(fp, r->gflops);
+            fputc('\n', fp);
+        }
+        if (rc == 0)
+            rc = close_out(fp, dir, name, err, errlen);
     }
     free(sorted);
     return rc;
@@ -439,6 +489,11 @@ static int write_rect(const dataset *d, const char *dir, size_t *nshapes, double
         fprintf(fp, "%zu \"%ld x %ld x %ld\"", count++, r->m, r->k, r->n);
         put_real(fp, g[0]);
         put_real(fp, g[1]);
+        for (int c = 0; c < 2; c++) {
+            char b[48];
+            fmt_num(b, sizeof b, g[c]);
+            fprintf(fp, " \"%s\"", isnan(g[c]) ? "no data" : b);
+        }
         fputc('\n', fp);
     }
     *nshapes = count;
@@ -619,6 +674,10 @@ static int write_meta(const dataset *d, const char *dir, const counts *c, char *
     fprintf(fp, "\nboundary_max_gflops = %.6g\nrect_max_gflops = %.6g\n", c->boundary_top, c->rect_top);
     fprintf(fp, "\nn_boundary_sizes = %zu\nn_rect = %zu\nn_ladder = %zu\nn_hroof = %zu\nn_sweep = %zu\n"
                 "n_fail = %zu\nn_skip = %zu\n", c->boundary, c->rect, c->ladder, c->hroof, c->sweep, d->nfail, d->nskip);
+    if (write_deck_data(d, dir, fp, err, errlen) != 0) {
+        fclose(fp);
+        return -1;
+    }
     return close_out(fp, dir, "meta.gp", err, errlen);
 }
 
@@ -627,8 +686,9 @@ static int write_meta(const dataset *d, const char *dir, const counts *c, char *
 int main(int argc, char **argv)
 {
     ladder_init();
-    const char *out = NULL, *tex = NULL;
+    const char *out = NULL, *tex = NULL, *readme = NULL;
     int table = 0, check = 0;
+    double slack = 0;
     char **paths = calloc((size_t)argc, sizeof *paths);
     size_t npaths = 0;
     if (!paths)
@@ -645,6 +705,16 @@ int main(int argc, char **argv)
             table = 1;
         } else if (strcmp(argv[i], "--check-roofs") == 0) {
             check = 1;
+        } else if (strcmp(argv[i], "--slack") == 0 && i + 1 < argc) {
+            char *end;
+            slack = strtod(argv[++i], &end);
+            if (*end || end == argv[i] || !(slack >= 0 && slack <= 50)) {
+                fprintf(stderr, "tl-plotprep: --slack '%s': give a percentage from 0 to 50 (0: no point above a "
+                        "measured roof unless the hardware roof covers it)\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--readme") == 0 && i + 1 < argc) {
+            readme = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "tl-plotprep: unknown option '%s' (or --out/--tex without a value)\n", argv[i]);
             usage(stderr);
@@ -653,7 +723,7 @@ int main(int argc, char **argv)
             paths[npaths++] = argv[i];
         }
     }
-    if ((!out && !tex && !table && !check) || npaths == 0) {
+    if ((!out && !tex && !table && !check && !readme) || npaths == 0) {
         fprintf(stderr, "tl-plotprep: %s\n", npaths == 0 ? "no records file given" : "no --out WORKDIR given");
         usage(stderr);
         return 2;
@@ -674,9 +744,18 @@ int main(int argc, char **argv)
     d.pass = malloc((total + 1) * sizeof *d.pass);
     if (!d.pass)
         return die2("out of memory");
+    /* Lab 01's CPU rows come from one file only, the last given that has them (a supplement measured
+     * past the caches from a vectorising build replaces the main dataset's): one chart, one build. */
+    size_t cpu_file = d.nfiles;
+    for (size_t i = 0; i < d.nfiles; i++)
+        for (size_t j = 0; j < d.files[i].nrows; j++)
+            if (strncmp(d.files[i].rows[j].variant, "cpu_", 4) == 0)
+                cpu_file = i;
     for (size_t i = 0; i < d.nfiles; i++) {
         for (size_t j = 0; j < d.files[i].nrows; j++) {
             const tl_rec_row *r = &d.files[i].rows[j];
+            if (strncmp(r->variant, "cpu_", 4) == 0 && i != cpu_file)
+                continue;
             d.ngemm_rows += strcmp(r->kind, "gemm") == 0;
             if (strcmp(r->status, "PASS") == 0)
                 d.pass[d.npass++] = (row_ref){.row = r, .path = d.files[i].path};
@@ -688,8 +767,12 @@ int main(int argc, char **argv)
     }
     if (check_dataset(&d, err, sizeof err) != 0)
         return die2(err);
+    set_hardware_roofs(&d);
+    d.slack = slack / 100.0;
 
     int rc = 0;
+    if (readme && print_readme_table(&d, readme, stdout, err, sizeof err) != 0)
+        return die2(err);
     if (table)
         print_ladder_table(&d, stdout);
     if (check)

@@ -16,7 +16,11 @@
 #define MODEL_PEAK_GFLOPS 1000.0
 #define MODEL_BW_GBPS 150.0
 #define BYTES_PER_FLOP_NAIVE 4.0 /* one 4-byte operand per FLOP: 8 B per multiply-add pair */
-#define ROOF_SLACK 1.05          /* a point may sit at most 5% above its roof (timing noise) */
+/* Datasheet tensor-core peaks, dense, of the 132-SM Hopper parts the kit ships data for (H100 SXM and
+ * H200 share the GH100 die and its clocks): NVIDIA's H100/H200 datasheets, TF32 494.7 and BF16 989.4
+ * TFLOP/s (their "with sparsity" figures are twice these). Drawn only for sm_90 with 132 SMs. */
+#define TC_TF32_GFLOPS 494700.0
+#define TC_BF16_GFLOPS 989400.0
 
 /* The ladder's rungs in the order they are shown (solutions/speed/speed.c runs them so). */
 #define TL_LADDER_MAX 128
@@ -41,7 +45,20 @@ typedef struct dataset {
     size_t nfail, nskip, ngemm_rows;
     double bw_gbps, peak_gflops;    /* DRAM copy bandwidth and FP32 FMA peak (required) */
     double level_gbps[N_LEVELS];    /* measured per level; NaN when the records lack one */
+    /* The hardware's own roofs from the records' metadata (NaN where it has none): DRAM = 2 x memory
+     * clock x bus width (DDR), L1 and shared = SMs x 128 B per clock x SM clock (one 128-byte
+     * wavefront per SM per clock), L2 none (no published figure); FP32 = SMs x 256 FLOP per clock. */
+    double hw_gbps[N_LEVELS], hw_peak_gflops;
+    double tc_tf32, tc_bf16;        /* datasheet tensor-core peaks, NaN unless a known part */
+    double slack;                   /* --slack: fraction a point may exceed a measured roof (timing noise) */
 } dataset;
+
+/* The one number formatter of the kit's charts, slides and READMEs: NaN -> "n/a"; below 10 two
+ * significant digits; below 100 one decimal; else rounded to a whole number with thousands
+ * separated by commas (2804.7 -> "2,805"). */
+void fmt_num(char *buf, size_t len, double x);
+/* A percentage with one decimal: 85.43 -> "85.4". */
+void fmt_pct(char *buf, size_t len, double x);
 
 int is_square(const tl_rec_row *r);
 const row_ref *find_pass(const dataset *d, const char *kind, const char *variant);
@@ -69,6 +86,14 @@ int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *er
 int write_mission(const dataset *d, const char *dir, char *err, size_t errlen);
 /* Every point of the hierarchical roofline against its roof: prints each violation, returns their count. */
 int check_roofs(const dataset *d, FILE *to);
+void roof_note(const dataset *d, char *buf, size_t len);
+
+/* prep_deck.c: the deck's extra data (n-body, lab 06, hardware roofs, the lab READMEs' tables) */
+void set_hardware_roofs(dataset *d);
+int write_deck_data(const dataset *d, const char *dir, FILE *meta, char *err, size_t errlen);
+int print_readme_table(const dataset *d, const char *lab, FILE *to, char *err, size_t errlen);
+/* Extra rungs after cuBLAS: gemm rows of labs 07/08 and cublas_tf32/cublas_bf16 at size N, in records order. */
+size_t extra_rungs(const dataset *d, long n, const char **out, size_t max);
 
 /* prep_tex.c */
 int write_tex(const dataset *d, const char *path, char *err, size_t errlen);

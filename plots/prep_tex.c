@@ -24,31 +24,7 @@ static void tex_escape(FILE *fp, const char *s)
     }
 }
 
-/* 51234.5 -> "51,235"; 37.5 -> "37.5"; 0.25 -> "0.25"; NaN -> "n/a" */
-static void num(char *buf, size_t len, double x)
-{
-    if (isnan(x) || x < 0) {
-        snprintf(buf, len, "n/a");
-        return;
-    }
-    if (x < 10) {
-        snprintf(buf, len, "%.2g", x);
-        return;
-    }
-    if (x < 100) {
-        snprintf(buf, len, "%.1f", x);
-        return;
-    }
-    char digits[40];
-    snprintf(digits, sizeof digits, "%.0f", x);
-    size_t nd = strlen(digits), o = 0;
-    for (size_t i = 0; i < nd && o + 2 < len; i++) {
-        if (i > 0 && (nd - i) % 3 == 0)
-            buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = '\0';
-}
+#define num fmt_num
 
 static void macro(FILE *fp, const char *name, double x)
 {
@@ -83,8 +59,13 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
     int tm = traffic_measured(d);
     fputs("\\newcommand{\\tlladdertable}{%\n\\begin{tabular}{lrrrrrrr}\n\\toprule\n", fp);
     fprintf(fp, "kernel & ms & GFLOP/s & \\%% cuBLAS & DRAM GB & L2 GB & L1 GB & shared GB \\\\\n\\midrule\n");
-    for (size_t i = 0; i < n_ladder; i++) {
-        const tl_rec_row *g = n > 0 ? gemm_at(d, ladder_order[i], n) : NULL;
+    const char *rung[64];
+    size_t nr = 0;
+    for (size_t i = 0; i < n_ladder; i++)
+        rung[nr++] = ladder_order[i];
+    nr += n > 0 ? extra_rungs(d, n, rung + nr, 64 - nr) : 0;
+    for (size_t i = 0; i < nr; i++) {
+        const tl_rec_row *g = n > 0 ? gemm_at(d, rung[i], n) : NULL;
         if (!g)
             continue;
         char b[8][48];
@@ -92,7 +73,7 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
         num(b[1], sizeof b[1], g->gflops);
         num(b[2], sizeof b[2], cb ? 100.0 * g->gflops / cb->gflops : NAN);
         for (int l = 0; l < N_LEVELS; l++)
-            num(b[3 + l], sizeof b[3 + l], gb(d, ladder_order[i], n, l));
+            num(b[3 + l], sizeof b[3 + l], gb(d, rung[i], n, l));
         fputs("\\texttt{", fp);
         tex_escape(fp, g->variant);
         fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s \\\\\n", b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
@@ -177,6 +158,59 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     macro(fp, "tlnaivereuse", model_gb / gb(d, "naive", n, LEVEL_DRAM));        /* model bytes / DRAM bytes */
     macro(fp, "tlconflictratio", gb(d, "tiled32_conflict", n, LEVEL_SHARED) / gb(d, "tiled32_pad", n, LEVEL_SHARED));
     macro(fp, "tlnaiveintensity", 2.0 * n * n * (double)n / (gb(d, "naive", n, LEVEL_DRAM) * 1e9));
+    /* the roofline's worked point: naive at DRAM */
+    double ni = 2.0 * n * n * (double)n / (gb(d, "naive", n, LEVEL_DRAM) * 1e9);
+    double nroof = fmin(d->peak_gflops, d->bw_gbps * ni);
+    macro(fp, "tlnaiveroof", nroof);
+    macro(fp, "tlnaiveroofpct", 100 * naive / nroof);
+    double l1i = 2.0 * n * n * (double)n / (gb(d, "naive", n, LEVEL_L1) * 1e9);
+    macro(fp, "tlnaivelonei", l1i);
+    macro(fp, "tlnaivelroof", fmin(d->peak_gflops, d->level_gbps[LEVEL_L1] * l1i));
+    macro(fp, "tlnaivelroofpct", 100 * naive / fmin(d->peak_gflops, d->level_gbps[LEVEL_L1] * l1i));
+    macro(fp, "tlhwpeak", d->hw_peak_gflops);
+    macro(fp, "tlhwshared", d->hw_gbps[LEVEL_SHARED]);
+    macro(fp, "tlhwdram", d->hw_gbps[LEVEL_DRAM]);
+    macro(fp, "tltftwo", d->tc_tf32);
+    macro(fp, "tlbfsixteen", d->tc_bf16);
+    macro(fp, "tlcublaspeakpct", 100 * cub / d->peak_gflops);
+    macro(fp, "tlwarptile", gf(d, "warptile", n));
+    macro(fp, "tlwarptilepct", 100 * gf(d, "warptile", n) / cub);
+    macro(fp, "tlregtile", gf(d, "regtile", n));
+    macro(fp, "tlcoarse", gf(d, "coarse1d", n));
+    /* lab 05's occupancy surprise: the register-tiled sweep kernels without extra shared memory */
+    static const char *const rt[] = {"sweep_rt2_s0k", "sweep_rt4_s0k", "sweep_rt8_s0k"};
+    static const char *const rtag[] = {"tlrtwo", "tlrfour", "tlreight"};
+    for (int i = 0; i < 3; i++) {
+        const row_ref *r = find_pass(d, "sweep", rt[i]);
+        char name[48];
+        snprintf(name, sizeof name, "%sgf", rtag[i]);
+        macro(fp, name, r ? r->row->gflops : NAN);
+        snprintf(name, sizeof name, "%socc", rtag[i]);
+        macro(fp, name, r ? 100 * r->row->occ_calc : NAN);
+    }
+    /* n-body at its largest size where the naive kernel is not yet at the FP32 issue limit: 65536 */
+    long nb = 65536;
+    const tl_rec_row *nn = NULL, *nt = NULL, *nl = NULL;
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "kernel") || r->n != nb)
+            continue;
+        if (!strcmp(r->variant, "nbody_naive"))
+            nn = r;
+        else if (!strcmp(r->variant, "nbody_tiled"))
+            nt = r;
+        else if (!strcmp(r->variant, "nbody_ldcg"))
+            nl = r;
+    }
+    macro(fp, "tlnbodyn", nn ? (double)nb : NAN);
+    macro(fp, "tlnbodynaive", nn ? nn->gflops : NAN);
+    macro(fp, "tlnbodyldcg", nl ? nl->gflops : NAN);
+    macro(fp, "tlnbodytiled", nt ? nt->gflops : NAN);
+    macro(fp, "tlnbodyspeedup", nn && nt ? nt->gflops / nn->gflops : NAN);
+    /* \tlifcpupast{...}{...}: lab 01's rows reach past the caches (2048) or stop in them */
+    fprintf(fp, "\\newcommand{\\tlifcpupast}[2]{#%d}\n", gemm_at(d, "cpu_blocked64", 2048) ? 1 : 2);
+    /* \tlifnbody{with data}{without}: the n-body pages read sensibly in an edition without its rows */
+    fprintf(fp, "\\newcommand{\\tlifnbody}[2]{#%d}\n", nn && nt ? 1 : 2);
     ladder_table(fp, d, n);
     int bad = ferror(fp);
     bad |= fclose(fp) != 0;

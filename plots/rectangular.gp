@@ -11,8 +11,8 @@ call here . "common.gp" ARG1 ARG2 ARG3
 set ylabel "GFLOP/s (2 m k n / median time)"
 set xlabel "shape m x k x n"
 set style fill solid 0.9 border lc rgb "#404040"
-set xtics nomirror scale 0 font ",22"
-set key inside top right samplen 1.5 font ",24"
+set xtics nomirror scale 0 font ",9"
+set key inside top right samplen 1.5 font ",9"
 if (n_rect == 0) {
     eval no_data_note("no rect16 / rect32 rows in the records (./kit bench runs lab 04)")
     set xrange [0:1]
@@ -27,5 +27,6 @@ w = 0.36
 plot datafile("rect.dat") using 1:(NaN):xtic(2) with boxes notitle, \
      "" using ($1 - w / 2):3:(w) with boxes lc rgb color("boundary16") title "TILE_WIDTH 16", \
      "" using ($1 + w / 2):4:(w) with boxes lc rgb color("boundary32") title "TILE_WIDTH 32", \
-     "" using ($1 - w / 2):(missing(3) ? 0 : $3):(missing(3) ? "no data" : commas($3)) with labels offset 0, 0.7 font ",18" notitle, \
-     "" using ($1 + w / 2):(missing(4) ? 0 : $4):(missing(4) ? "no data" : commas($4)) with labels offset 0, 0.7 font ",18" notitle
+     "" using ($1 - w / 2):(missing(3) ? 0 : $3):(strcol(5)) with labels offset 0, 0.7 font ",8" notitle, \
+     "" using ($1 + w / 2):(missing(4) ? 0 : $4):(strcol(6)) with labels offset 0, 0.7 font ",8" notitle
+eval record_frame

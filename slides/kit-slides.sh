@@ -80,7 +80,8 @@ cat "$stage0/plots.log"
 # ---------------------------------------------------------------- 2. every figure the deck shows
 # Image references are written '![caption](CHART){attributes}' with CHART a chart name
 # without extension (tests/slides parses them the same way).
-figures=$(grep -o '!\[[^]]*\]([^)]*)' "$deck" | sed 's/.*](\([^)]*\))$/\1/' | LC_ALL=C sort -u)
+figures=$({ grep -o '!\[[^]]*\]([^)]*)' "$deck" | sed 's/.*](\([^)]*\))$/\1/'
+          grep -o '\\tlchart{[^}]*}' "$deck" | sed 's/^\\tlchart{\(.*\)}$/\1/'; } | LC_ALL=C sort -u)
 [ -n "$figures" ] || die "the deck '$deck' references no chart"
 mkdir -p "$out" || die "cannot create '$out'"
 stage=$(mktemp -d "${TMPDIR:-/tmp}/tl-slides.XXXXXX") || die "cannot create a temporary folder"
@@ -99,7 +100,7 @@ for name in $figures; do
     done
     [ -n "$pick" ] || die "figure '$name' is missing: plots/kit-plots.sh did not render $plots/$name.pdf or $plots/$name.png"
     case $pick in *[\|\&\\]*) die "figure path '$pick' holds a character the build cannot quote (| & \\)" ;; esac
-    printf 's|](%s)|](%s)|g\n' "$name" "$pick" >> "$stage/figures.sed"
+    printf 's|](%s)|](%s)|g\ns|\\\\tlchart{%s}|\\\\tlchart{%s}|g\n' "$name" "$pick" "$name" "$pick" >> "$stage/figures.sed"
 done
 sed -f "$stage/figures.sed" "$deck" > "$stage/lecture.md" || die "cannot stage the deck"
 

@@ -12,7 +12,7 @@ static void fresh_build(void) { make_temp_dir(build, sizeof build); }
 static void drop_build(void) { remove_tree(build); }
 
 static const char *const charts[] = {"ladder", "roofline", "mission", "gflops-vs-size", "cpu-baseline",
-                                     "boundary-cost", "rectangular", "tile-occupancy-sweep"};
+                                     "boundary-cost", "rectangular", "tile-occupancy-sweep", "nbody", "lab06"};
 
 static int have_gnuplot(void)
 {

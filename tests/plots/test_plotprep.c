@@ -92,9 +92,9 @@ Test(plotprep_synthetic, mission_boundary_and_sweep_tables_hold_the_expected_row
     plotprep(data_path("synthetic.csv"), NULL);
     assert_run_code(&result, 0);
     /* no traffic rows in this (version 1) file: the measured DRAM bound is NaN, the model ones are there */
-    assert_file_has("mission.dat", "\n0 \"naive\" 37.5 725 NaN 3900\n");
-    assert_file_has("mission.dat", "\n1 \"tiled16\" 600 11600 NaN 7400\n");
-    assert_file_has("mission.dat", "\n2 \"tiled32\" 1000 23200 NaN 8000\n");
+    assert_file_has("mission.dat", "\n0 \"naive\" 37.5 725 NaN 3900 ");
+    assert_file_has("mission.dat", "\n1 \"tiled16\" 600 11600 NaN 7400 ");
+    assert_file_has("mission.dat", "\n2 \"tiled32\" 1000 23200 NaN 8000 ");
     assert_file_has("boundary_cost.dat", "\n1023 6000 NaN 6500 NaN");
     assert_file_has("boundary_cost.dat", "\n1024 6200 6500 6700 6900");
     assert_file_has("boundary_cost.dat", "\n2049 6600 NaN 7100 NaN");
@@ -109,16 +109,38 @@ Test(plotprep_synthetic, the_ladder_its_traffic_and_the_hierarchical_roofline_co
     assert_file_has("meta.gp", "l2_gbps = 8000\nl1_gbps = 25000\nshared_gbps = 30000\n");
     assert_file_has("meta.gp", "n_ladder = 7\n");
     /* % of cuBLAS and GB per level, in ladder order */
-    assert_file_has("ladder.dat", "\n1 \"naive\" 5000 10 27.4878 17 43 275 0.13\n");
-    assert_file_has("ladder.dat", "\n6 \"cublas\" 50000 100 2.74878 0.4 3.4 3.3 52.8\n");
+    assert_file_has("ladder.dat", "\n1 \"naive\" 5000 10 27.4878 17 43 275 0.13 ");
+    assert_file_has("ladder.dat", "\n6 \"cublas\" 50000 100 2.74878 0.4 3.4 3.3 52.8 ");
     /* tiled32 at shared memory: 2 x 4096^3 FLOP / 431 GB = 0.3189 FLOP/B, roof 30000 x that */
     assert_file_has("hroofline.dat", "\"tiled32\" 3 \"shared\" 0.318884 9000 9566.52\n");
     /* naive's 0.13 GB at shared memory is under 1% of its L1 bytes: not a level it uses, not drawn */
     char *h = work_file("hroofline.dat");
     cr_assert_null(strstr(h, "\"naive\" 3 "), "naive drawn at the shared level:\n%s", h);
     free(h);
-    assert_file_has("mission.dat", "\n0 \"naive\" 37.5 750 24253.9 5000\n");
+    assert_file_has("mission.dat", "\n0 \"naive\" 37.5 750 24253.9 5000 ");
     assert_file_has("served.dat", "\n0 \"naive\" 549.756 275 43 17 0.13\n");
+}
+
+Test(plotprep_synthetic, labs_07_08_and_tensor_core_rungs_join_the_ladder_when_their_records_are_passed)
+{
+    /* a second file of the same device, as labs 07-08's device scripts will write: a lab 07 rung and
+     * cuBLAS in BF16, with their traffic */
+    plotprep(data_path("synthetic-ladder.csv"), data_path("synthetic-labs0708.csv"));
+    assert_run_code(&result, 0);
+    assert_file_has("meta.gp", "n_ladder = 9\n");
+    assert_file_has("ladder.dat", "\n7 \"tma\" 45000 90 ");
+    assert_file_has("ladder.dat", "\n8 \"cublas_bf16\" 600000 1200 ");
+    assert_file_has("hroof_names.gp", " cublas tma cublas_bf16\"");
+    /* a tensor-core rung is capped by the tensor cores' datasheet peak, not FP32's: DRAM roof 989400 */
+    assert_file_has("hroofline.dat", "\"cublas_bf16\" 0 \"DRAM\" 687.195 600000 989400\n");
+    /* the charts name the day of each sort of row: the GPU rows span both files */
+    assert_file_has("meta.gp", "gpu_day = \"2026-11-22 .. 2026-11-26\"\n");
+    run_result *res = calloc(1, sizeof *res);
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--check-roofs", "--slack", "0",
+                    (char *)data_path("synthetic-ladder.csv"), (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(res, argv, NULL);
+    assert_run_code(res, 0);
+    free(res);
 }
 
 Test(plotprep_synthetic, the_slides_figures_come_from_the_same_records, .timeout = 20)
@@ -161,7 +183,7 @@ Test(plotprep_synthetic, a_dataset_with_one_kernel_names_the_missing_series)
                                "boundary16, boundary32, cublas\"\n");
     assert_file_has("meta.gp", "has_cublas = 0\nbest_cublas = NaN\n");
     assert_file_has("meta.gp", "n_sweep = 0\n");
-    assert_file_has("mission.dat", "\n2 \"tiled32\" 1000 23200 NaN NaN\n");
+    assert_file_has("mission.dat", "\n2 \"tiled32\" 1000 23200 NaN NaN ");
 }
 
 /* ---- refusals ----------------------------------------------------------------------------------- */
@@ -210,7 +232,9 @@ Test(plotprep_refuses, the_same_measurement_twice)
 {
     plotprep(data_path("synthetic.csv"), data_path("synthetic.csv"));
     assert_run_code(&result, 2);
-    assert_contains(result.err, "synthetic.csv:19: gemm 'cpu_ijk' (m=256 k=256 n=256) was already measured at",
+    /* lab 01's CPU rows are taken from the last file that has them (a vectorised supplement replaces
+     * the dataset's), so the first duplicate named is the first GPU row */
+    assert_contains(result.err, "synthetic.csv:28: gemm 'naive' (m=256 k=256 n=256) was already measured at",
                     "stderr");
 }
 

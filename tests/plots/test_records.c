@@ -264,3 +264,35 @@ Test(records, what_the_writer_writes_the_reader_reads_back, .timeout = 10)
     tl_rec_free(&f);
     unlink(path);
 }
+
+/* The deck's supplement (tests/gpu/deck-on-device.sh): 'kernel' rows (the n-body bench) read with their
+ * size, tile and rate; a PASS kernel row without n is refused by name. */
+Test(records, kernel_rows_of_the_deck_supplement_are_read, .timeout = 10)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/plots/data/extra/nvidia-h100-80gb-hbm3-2026-11-26-deck.csv", env_or_die("TL_ROOT"));
+    tl_rec_file f;
+    char err[TL_REC_ERRLEN] = "";
+    cr_assert_eq(tl_rec_read(path, &f, err, sizeof err), 0, "refused: %s", err);
+    size_t kernels = 0;
+    for (size_t i = 0; i < f.nrows; i++)
+        if (!strcmp(f.rows[i].kind, "kernel")) {
+            kernels++;
+            cr_assert_gt(f.rows[i].n, 0);
+            cr_assert_gt(f.rows[i].tile, 0);
+            cr_assert(!isnan(f.rows[i].gflops) && f.rows[i].gflops > 0);
+        }
+    cr_assert_eq(kernels, 24, "read %zu kernel rows, expected 24 (6 variants x 4 sizes)", kernels);
+    tl_rec_free(&f);
+
+    char bad[512];
+    snprintf(bad, sizeof bad, "%s/kernel-no-n.csv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    FILE *fp = fopen(bad, "w");
+    cr_assert_not_null(fp);
+    fprintf(fp, "# tilelab_records: 3\n# device: synthetic test data (not measured)\n# date: 2026-11-26T00:00:00Z\n"
+                "%s\nkernel,,nbody_naive,,,,256,,0,,,PASS,20,1.0,1.0,1.0,100.0,,,,,,,\n", TL_REC_HEADER);
+    fclose(fp);
+    cr_assert_neq(tl_rec_read(bad, &f, err, sizeof err), 0, "a PASS kernel row without n was read");
+    cr_assert(strstr(err, "PASS kernel row for 'nbody_naive' needs n"), "the refusal does not say why: %s", err);
+    remove(bad);
+}

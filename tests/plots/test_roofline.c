@@ -1,8 +1,11 @@
 /* test_roofline.c: the physics of the hierarchical roofline, on every shipped dataset: no kernel runs
- * more than 5% faster than the roof of any memory level allows (measured bandwidth of that level x the
- * kernel's measured FLOP per byte through it, capped by the measured FP32 peak). Computed here from
- * the records through common/records.c, independently of tl-plotprep, and then against
- * tl-plotprep --check-roofs; a crafted dataset with a point above its roof shows both can fail. */
+ * faster than the roof of a memory level allows (measured bandwidth of that level x the kernel's
+ * measured FLOP per byte through it, capped by the measured FP32 peak), with no slack, unless the
+ * hardware's own roof of that level (from the records' metadata: SMs x 128 B x SM clock for L1 and
+ * shared memory, 2 x memory clock x bus width for DRAM; none for L2) is above it: the chart draws that
+ * roof dashed and names the point. Computed here from the records through common/records.c,
+ * independently of tl-plotprep, and then against tl-plotprep --check-roofs --slack 0; a crafted
+ * dataset with a point above its roof shows both can fail. */
 #include "plots_test.h"
 
 #include "tilelab.h" /* records.h */
@@ -10,7 +13,13 @@
 #include <dirent.h>
 #include <math.h>
 
-#define SLACK 1.05
+#define SLACK 1.0   /* issue 28: --slack 0 */
+
+static double meta_d(const tl_rec_file *f, const char *key)
+{
+    const char *v = tl_rec_meta_get(f, key);
+    return v ? atof(v) : NAN;
+}
 
 typedef struct roof_result {
     int points, above;
@@ -64,8 +73,12 @@ static roof_result check_file(const char *path)
                 continue;
             double roof = fmin(peak, bw[l] * flop / bytes[l]);
             double ratio = g->gflops / roof;
+            double sms = meta_d(&f, "sm_count"), clk = meta_d(&f, "sm_clock_mhz") * 1e6;
+            double hw_bw = l == 0 ? 2 * meta_d(&f, "mem_clock_mhz") * 1e6 * meta_d(&f, "mem_bus_bits") / 8 / 1e9
+                         : l == 1 ? NAN : sms * 128 * clk / 1e9;
+            double hw_roof = fmin(sms * 256 * clk / 1e9, hw_bw * flop / bytes[l]);
             res.points++;
-            if (ratio > SLACK)
+            if (ratio > SLACK && !(g->gflops <= hw_roof)) /* NaN hardware roof: not covered */
                 res.above++;
             if (ratio > worst) {
                 worst = ratio;
@@ -96,7 +109,7 @@ static int shipped(char paths[][1024], int max)
     return n;
 }
 
-Test(roofline, no_shipped_point_sits_more_than_5_percent_above_its_roof, .timeout = 30)
+Test(roofline, no_shipped_point_sits_above_its_roof_unless_the_hardware_roof_covers_it, .timeout = 30)
 {
     char paths[8][1024];
     int n = shipped(paths, 8);
@@ -114,10 +127,13 @@ Test(roofline, plotprep_check_roofs_agrees_on_the_shipped_datasets, .timeout = 3
     int n = shipped(paths, 8);
     for (int i = 0; i < n; i++) {
         run_result *res = calloc(1, sizeof *res);
-        char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--check-roofs", paths[i], NULL};
+        char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--check-roofs", "--slack", "0", paths[i], NULL};
         run(res, argv, NULL);
         assert_run_code(res, 0);
-        assert_contains(res->out, " 0 above their roof", "tl-plotprep --check-roofs");
+        assert_contains(res->out, " 0 above their roof", "tl-plotprep --check-roofs --slack 0");
+        /* the bank-conflict rung passes its measured shared roof (about 103%) under the hardware roof,
+         * and says so: the chart names it (roof_note) */
+        assert_contains(res->out, "under the hardware roof (the chart says so)", "tl-plotprep --check-roofs --slack 0");
         free(res);
     }
 }

@@ -29,7 +29,7 @@
 /* The charts plots/kit-plots.sh renders into $TL_BUILD/plots/ (issue 7, CONTRACTS). */
 static const char *const charts[] = {
     "ladder", "roofline", "mission", "gflops-vs-size", "cpu-baseline", "boundary-cost", "rectangular",
-    "tile-occupancy-sweep",
+    "tile-occupancy-sweep", "nbody", "lab06",
 };
 #define NCHARTS (sizeof charts / sizeof charts[0])
 #define MIN_PAGES 15
@@ -145,6 +145,14 @@ static size_t deck_figures(char *figs[], size_t max)
             cr_assert(n < max, "the deck references more than %zu images", max);
             figs[n++] = strndup(close + 2, (size_t)(end - close - 2));
         }
+        /* a chart page: \tlchart{NAME} (slides/preamble.tex) */
+        for (char *p = strstr(line, "\\tlchart{"); p; p = strstr(p + 9, "\\tlchart{")) {
+            char *end = strchr(p + 9, '}');
+            if (!end)
+                continue;
+            cr_assert(n < max, "the deck references more than %zu images", max);
+            figs[n++] = strndup(p + 9, (size_t)(end - p - 9));
+        }
     }
     free(deck);
     return n;
@@ -184,7 +192,7 @@ static const char *png_stub =
     "mkdir -p \"$TL_BUILD/plots\"\n"
     "\"$TL_PLOTPREP\" --tex \"$TL_BUILD/plots/measured.tex\" \"$@\" || exit 2\n"
     "echo \"kit plots: charts and measured.tex drawn from: $*\"\n"
-    "for c in ladder roofline mission gflops-vs-size cpu-baseline boundary-cost rectangular tile-occupancy-sweep; do\n"
+    "for c in ladder roofline mission gflops-vs-size cpu-baseline boundary-cost rectangular tile-occupancy-sweep nbody lab06; do\n"
     "  [ \"$c\" = \"${SKIP:-}\" ] && continue\n"
     "  printf '\\211\\120\\116\\107\\015\\012\\032\\012\\000\\000\\000\\015\\111\\110\\104\\122\\000\\000"
     "\\000\\004\\000\\000\\000\\003\\010\\000\\000\\000\\000\\221\\237\\361\\032\\000\\000\\000\\016"
@@ -232,7 +240,7 @@ Test(deck, shows_every_chart_and_only_charts_the_plots_part_renders, .timeout = 
         cr_expect(is_chart(figs[i]),
                   "the deck shows '%s', which is not one of the charts plots/kit-plots.sh renders "
                   "(ladder, roofline, mission, gflops-vs-size, cpu-baseline, boundary-cost, rectangular, "
-                  "tile-occupancy-sweep); "
+                  "tile-occupancy-sweep, nbody, lab06); "
                   "reference charts by name, without folder or extension", figs[i]);
     for (size_t c = 0; c < NCHARTS; c++) {
         bool used = false;

@@ -4,7 +4,7 @@
 
 void GMM_CPU(const float *M, const float *N, float *P, int Width)
 {
-    float sum = 0;
+    float sum = 0;  // BUG: differs from the solution here (the header says how)
     for (int i = 0; i < Width; ++i)
         for (int j = 0; j < Width; ++j) {
             for (int k = 0; k < Width; ++k)

@@ -40,7 +40,7 @@ void GMM_CPU_blocked(const float *M, const float *N, float *P, int Width, int Bl
         P[i] = 0;
     /* Blocks of rows of P (ii), of the dot product (kk), of columns of P (jj); inside a block
      * the i-k-j order of GMM_CPU_ikj. min() keeps the last, partial block of each direction. */
-    for (int ii = 0; ii + Block <= Width; ii += Block)
+    for (int ii = 0; ii + Block <= Width; ii += Block)  // BUG: differs from the solution here (the header says how)
         for (int kk = 0; kk + Block <= Width; kk += Block)
             for (int jj = 0; jj + Block <= Width; jj += Block) {
                 int iend = min_int(ii + Block, Width);

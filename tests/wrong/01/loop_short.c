@@ -7,7 +7,7 @@ void GMM_CPU(const float *M, const float *N, float *P, int Width)
     for (int i = 0; i < Width; ++i)
         for (int j = 0; j < Width; ++j) {
             float sum = 0;
-            for (int k = 0; k < Width - 1; ++k)
+            for (int k = 0; k < Width - 1; ++k)  // BUG: differs from the solution here (the header says how)
                 sum += M[i * Width + k] * N[k * Width + j];
             P[i * Width + j] = sum;
         }

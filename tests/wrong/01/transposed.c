@@ -8,7 +8,7 @@ void GMM_CPU(const float *M, const float *N, float *P, int Width)
         for (int j = 0; j < Width; ++j) {
             float sum = 0;
             for (int k = 0; k < Width; ++k)
-                sum += M[i * Width + k] * N[j * Width + k];
+                sum += M[i * Width + k] * N[j * Width + k];  // BUG: differs from the solution here (the header says how)
             P[i * Width + j] = sum;
         }
 }

@@ -49,7 +49,7 @@ extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
 /* Task 3: what does this GPU offer? One fact a line in the README's fixed format ("sms: 132"):
  * the grader compares every line with its own query of the device. CUDA 13 removed
  * cudaDeviceProp.clockRate and memoryClockRate: ask cudaDeviceGetAttribute for clocks (kHz). */
-extern "C" void print_device_facts(FILE *given)
+extern "C" void print_device_facts(FILE *given)  // BUG: differs from the solution here (the header says how)
 {
     (void)given;
     FILE *out = stdout;   /* BUG: not the FILE* given */

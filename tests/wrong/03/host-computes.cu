@@ -44,7 +44,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
 
 /* One block per tile of Pd. Width is a multiple of TILE_WIDTH here, so Width / TILE_WIDTH is
  * exact; ceil_div says what is meant and stays right in lab 04. */
-static __global__ void ZeroKernel(float *Md, float *Nd, float *Pd, int Width)
+static __global__ void ZeroKernel(float *Md, float *Nd, float *Pd, int Width)  // BUG: differs from the solution here (the header says how)
 {
     int Row = blockIdx.y * TILE_WIDTH + threadIdx.y;
     int Col = blockIdx.x * TILE_WIDTH + threadIdx.x;
@@ -56,11 +56,11 @@ static __global__ void ZeroKernel(float *Md, float *Nd, float *Pd, int Width)
 extern "C" int launch_tiled(float *Md, float *Nd, float *Pd, int Width)
 {
     if (Width % TILE_WIDTH != 0)
-        return (int)cudaErrorInvalidValue;
+        return (int)cudaErrorInvalidValue;  // BUG: differs from the solution here (the header says how)
     dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
     dim3 dimGrid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH), 1);
     ZeroKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);   /* the decoy */
-    if (cudaDeviceSynchronize() != cudaSuccess)
+    if (cudaDeviceSynchronize() != cudaSuccess)  // BUG: differs from the solution here (the header says how)
         return (int)cudaGetLastError();
     size_t count = (size_t)Width * Width;
     float *h_M = (float *)malloc(sizeof(float) * count), *h_N = (float *)malloc(sizeof(float) * count);

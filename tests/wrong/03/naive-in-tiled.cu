@@ -13,7 +13,7 @@
 
 /* ------------------------------------------------------------------ the kernel */
 
-__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)  // BUG: differs from the solution here (the header says how)
 {
     int Row = blockIdx.y * blockDim.y + threadIdx.y;
     int Col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -22,7 +22,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
         for (int k = 0; k < Width; ++k)          /* the bug: no tiles, every operand from global memory */
             Pvalue += Md[Row * Width + k] * Nd[k * Width + Col];
         Pd[Row * Width + Col] = Pvalue;
-    }
+    }  // BUG: differs from the solution here (the header says how)
 }
 
 /* ------------------------------------------------------------------ the launcher */

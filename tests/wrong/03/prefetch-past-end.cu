@@ -36,15 +36,15 @@
  * each tile: every element loaded from global memory is used TILE_WIDTH times. */
 __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
 {
-    __shared__ float Mds[2][TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Mds[2][TILE_WIDTH][TILE_WIDTH];  // BUG: differs from the solution here (the header says how)
     __shared__ float Nds[2][TILE_WIDTH][TILE_WIDTH];
     int bx = blockIdx.x, by = blockIdx.y;
-    int tx = threadIdx.x, ty = threadIdx.y;
+    int tx = threadIdx.x, ty = threadIdx.y;  // BUG: differs from the solution here (the header says how)
     int Row = by * TILE_WIDTH + ty;
     int Col = bx * TILE_WIDTH + tx;
     float Pvalue = 0;
     Mds[0][ty][tx] = Md[Row * Width + tx];             /* phase 0's tiles */
-    Nds[0][ty][tx] = Nd[ty * Width + Col];
+    Nds[0][ty][tx] = Nd[ty * Width + Col];  // BUG: differs from the solution here (the header says how)
     __syncthreads();
     for (int ph = 0; ph < Width / TILE_WIDTH; ++ph) {
         int cur = ph & 1, nxt = cur ^ 1;
@@ -52,7 +52,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
         Mds[nxt][ty][tx] = Md[Row * Width + (ph + 1) * TILE_WIDTH + tx];
         Nds[nxt][ty][tx] = Nd[((ph + 1) * TILE_WIDTH + ty) * Width + Col];
         for (int k = 0; k < TILE_WIDTH; ++k)
-            Pvalue += Mds[cur][ty][k] * Nds[cur][k][tx];
+            Pvalue += Mds[cur][ty][k] * Nds[cur][k][tx];  // BUG: differs from the solution here (the header says how)
         __syncthreads();   /* this phase's reads of cur and writes of nxt done before the next phase */
     }
     Pd[Row * Width + Col] = Pvalue;

@@ -13,7 +13,7 @@
 
 /* ------------------------------------------------------------------ square, any Width */
 
-__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)  // BUG: differs from the solution here (the header says how)
 {
     int Row = blockIdx.y * blockDim.y + threadIdx.y;
     int Col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -22,12 +22,12 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
         for (int k = 0; k < Width; ++k)          /* the bug: no tiles */
             Pvalue += Md[Row * Width + k] * Nd[k * Width + Col];
         Pd[Row * Width + Col] = Pvalue;
-    }
+    }  // BUG: differs from the solution here (the header says how)
 }
 
 /* ------------------------------------------------------------------ rectangular */
 
-__global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int k, int n)
+__global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int k, int n)  // BUG: differs from the solution here (the header says how)
 {
     int Row = blockIdx.y * blockDim.y + threadIdx.y;
     int Col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,7 +36,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
         for (int kk = 0; kk < k; ++kk)           /* the bug: no tiles */
             Pvalue += Md[Row * k + kk] * Nd[kk * n + Col];
         Pd[Row * n + Col] = Pvalue;
-    }
+    }  // BUG: differs from the solution here (the header says how)
 }
 
 /* ------------------------------------------------------------------ the launchers */

@@ -52,7 +52,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
             Pvalue += Mds[ty][k] * Nds[k][tx];
         __syncthreads();
     }
-    Pd[Row * Width + Col] = Pvalue;
+    Pd[Row * Width + Col] = Pvalue;  // BUG: differs from the solution here (the header says how)
     }
 }
 

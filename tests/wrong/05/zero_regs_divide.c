@@ -46,7 +46,7 @@ int tl_occupancy(const tl_occ_device *d, const tl_occ_kernel *k, tl_occ_result *
                      "registers one block may hold", k->regs_per_thread, T, d->regs_per_block);
             return -1;
         }
-        volatile int rpw = r->regs_per_warp;
+        volatile int rpw = r->regs_per_warp;  // BUG: differs from the solution here (the header says how)
         int warps_per_part = d->regs_per_sm / parts / rpw;
         r->by_registers = warps_per_part * parts / warps;
     }

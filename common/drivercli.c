@@ -1,0 +1,223 @@
+/* drivercli.c: a lab program's command line (CONTRACTS.md section 2: options, defaults, usage
+ * errors with exit 2) and the variants' size rules (square only, multiples of the tile). Part of
+ * the lab driver (driver.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+
+#ifdef TL_EMULATED
+#include "tl_emu_api.h"
+#endif
+
+void tl_drv_usage(const tl_lab *lab, FILE *out)
+{
+    fprintf(out,
+            "usage: lab%s [options]\n"
+            "%s: runs every variant on the lab's public sizes, checks each result against a\n"
+            "double-precision reference, times only the runs that passed, prints a table.\n\n"
+            "options:\n"
+            "  --sizes LIST      sizes to run: W (square) or MxKxN, comma-separated (default %s)\n"
+            "  --variants LIST   variants to run, comma-separated (default: all, see below)\n"
+            "  --seed N          seed of the random inputs (default %u)\n"
+            "  --reps N          timed runs per case, 1..1000 (default %d)\n"
+            "  --warmup N        untimed runs before timing, 0..100 (default %d)\n"
+            "  --no-time         check only, time nothing\n"
+            "  --repeat N        checked runs per GPU case, 1..100 (default %d); runs that differ\n"
+            "                    bit for bit on the same inputs are a race (missing __syncthreads)\n"
+            "  --exact-alloc     no guard zones after d_M, d_N, d_P (for compute-sanitizer memcheck,\n"
+            "                    which then reports every access past their ends)\n"
+            "  --records FILE    write results as records (CSV, common/CONTRACTS.md)\n"
+            "  --time-limit S    wall-clock seconds for one case's checked run, 0 for none (default:\n"
+            "                    the grader's limit, scaled up for sizes above the public ones)\n"
+            "  --quiet           print failures and the summary only\n"
+            "  --serve           the grader's channel on fds 3 and 4 (not for people)\n"
+            "  --help            this text\n\n"
+            "variants:\n",
+            lab->id, lab->title, lab->default_sizes, TL_DEFAULT_SEED, TL_TIMED_RUNS, TL_WARMUP_RUNS,
+            lab->repeat > 1 ? lab->repeat : 1);
+    for (int i = 0; i < lab->nvariants; ++i)
+        fprintf(out, "  %-12s %s%s\n", lab->variants[i].f->name, lab->variants[i].f->what,
+                lab->variants[i].f->on_gpu ? " [GPU]" : "");
+    fprintf(out, "\nexit codes: 0 all checks passed, 1 a check failed, 2 bad usage or input,\n"
+                 "77 no usable CUDA device (GPU variants skipped, CPU ones passed)\n");
+}
+
+int tl_drv_usage_error(const tl_lab *lab, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "lab%s: ", lab->id);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nrun 'lab%s --help' for the options\n", lab->id);
+    return TL_EXIT_USAGE;
+}
+
+int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
+{
+    static const struct option longopts[] = {
+        {"sizes", required_argument, NULL, 's'},   {"variants", required_argument, NULL, 'v'},
+        {"seed", required_argument, NULL, 'S'},    {"reps", required_argument, NULL, 'r'},
+        {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
+        {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
+        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
+        {"repeat", required_argument, NULL, 'P'},  {"exact-alloc", no_argument, NULL, 'I'},
+        {"time-limit", required_argument, NULL, 'T'},
+        {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->seed = TL_DEFAULT_SEED;
+    o->reps = TL_TIMED_RUNS;
+    o->warmup = TL_WARMUP_RUNS;
+    o->repeat = lab->repeat > 1 ? lab->repeat : 1;
+    const tl_lab_info *info = tl_lab_find(lab->id);
+    o->lab_id = lab->id;
+    o->time_limit = info && info->case_limit_s > 0 ? info->case_limit_s : 0;
+    *done = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    long v;
+    char err[256];
+    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
+                return tl_drv_usage_error(lab, "--sizes: %s", err);
+            o->have_sizes = 1;
+            break;
+        case 'v':
+            snprintf(o->variants, sizeof o->variants, "%s", optarg);
+            break;
+        case 'S':
+            if (tl_parse_u64(optarg, &o->seed) != 0)
+                return tl_drv_usage_error(lab, "--seed '%s': give a non-negative integer", optarg);
+            break;
+        case 'r':
+            if (tl_parse_int(optarg, 1, 1000, &v) != 0)
+                return tl_drv_usage_error(lab, "--reps '%s': give an integer from 1 to 1000", optarg);
+            o->reps = (int)v;
+            break;
+        case 'w':
+            if (tl_parse_int(optarg, 0, 100, &v) != 0)
+                return tl_drv_usage_error(lab, "--warmup '%s': give an integer from 0 to 100", optarg);
+            o->warmup = (int)v;
+            break;
+        case 'P':
+            if (tl_parse_int(optarg, 1, 100, &v) != 0)
+                return tl_drv_usage_error(lab, "--repeat '%s': give an integer from 1 to 100", optarg);
+            o->repeat = (int)v;
+            o->repeat_given = 1;
+            break;
+        case 'I': o->exact_alloc = 1; break;
+        case 'T':
+            if (tl_parse_int(optarg, 0, 86400, &v) != 0)
+                return tl_drv_usage_error(lab, "--time-limit '%s': give whole seconds from 0 (no limit) to 86400", optarg);
+            o->time_limit = (double)v;
+            break;
+        case 'R': o->records = optarg; break;
+        case 'n': o->no_time = 1; break;
+        case 'G': o->serve = 1; break;
+        case 'q': o->quiet = 1; break;
+        case 'h':
+            tl_drv_usage(lab, stdout);
+            *done = 1;
+            return 0;
+        default:
+            if (optopt)
+                return tl_drv_usage_error(lab, "option '-%c' needs a value or is unknown", (char[]){(char)optopt, 0});
+            return tl_drv_usage_error(lab, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return tl_drv_usage_error(lab, "unexpected argument '%s'", argv[optind]);
+    if (!o->have_sizes && tl_parse_sizes(lab->default_sizes, &o->sizes, err, sizeof err) != 0)
+        return tl_drv_usage_error(lab, "internal: default sizes: %s", err);
+    tl_sizes pub;
+    if (lab->default_sizes && tl_parse_sizes(lab->default_sizes, &pub, err, sizeof err) == 0)
+        for (int i = 0; i < pub.count; ++i)
+            if ((double)pub.m[i] * pub.k[i] * pub.n[i] > o->public_work)
+                o->public_work = (double)pub.m[i] * pub.k[i] * pub.n[i];
+#ifdef TL_EMULATED
+    /* On the CPU a 4096^3 product takes hours: the default cases stop at TL_EMU_MAX_WORK (1024^3;
+     * the CPU reference and the emulator both stay under a few seconds each). --sizes still runs
+     * anything asked. */
+    if (!o->have_sizes) {
+        int kept = 0, dropped = 0;
+        for (int i = 0; i < o->sizes.count; ++i) {
+            if ((double)o->sizes.m[i] * o->sizes.k[i] * o->sizes.n[i] > TL_EMU_MAX_WORK) {
+                dropped++;
+                continue;
+            }
+            o->sizes.m[kept] = o->sizes.m[i];
+            o->sizes.k[kept] = o->sizes.k[i];
+            o->sizes.n[kept] = o->sizes.n[i];
+            kept++;
+        }
+        o->sizes.count = kept;
+        o->emu_dropped = dropped;
+    }
+    if (!o->repeat_given)
+        o->repeat = 1;   /* the emulator is deterministic; it permutes thread orders instead */
+#endif
+    return 0;
+}
+
+const tl_variant *tl_drv_find_variant(const tl_lab *lab, const char *name, size_t len)
+{
+    for (int i = 0; i < lab->nvariants; ++i)
+        if (strlen(lab->variants[i].f->name) == len && strncmp(lab->variants[i].f->name, name, len) == 0)
+            return &lab->variants[i];
+    return NULL;
+}
+
+/* Fills sel[] from a comma list; returns the count or -1 after printing the error. */
+int tl_drv_select_variants(const tl_lab *lab, const char *list, const tl_variant **sel)
+{
+    if (!*list) {
+        for (int i = 0; i < lab->nvariants; ++i)
+            sel[i] = &lab->variants[i];
+        return lab->nvariants;
+    }
+    int n = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        const tl_variant *v = tl_drv_find_variant(lab, p, len);
+        if (!v || n == lab->nvariants) {
+            fprintf(stderr, "lab%s: --variants: unknown variant '%.*s'; this lab has:", lab->id, (int)len, p);
+            for (int i = 0; i < lab->nvariants; ++i)
+                fprintf(stderr, " %s", lab->variants[i].f->name);
+            fprintf(stderr, "\nrun 'lab%s --help' for what each one is\n", lab->id);
+            return -1;
+        }
+        sel[n++] = v;
+        p += len;
+        if (*p == ',')
+            ++p;
+    }
+    return n;
+}
+
+void tl_drv_size_str(char *buf, size_t len, int m, int k, int n)
+{
+    if (m == k && k == n)
+        snprintf(buf, len, "%d", m);
+    else
+        snprintf(buf, len, "%dx%dx%d", m, k, n);
+}
+
+/* Why a variant refuses a size (NULL: it accepts it). */
+const char *tl_drv_refusal(const tl_variant *v, int m, int k, int n, char *buf, size_t len)
+{
+    if (v->f->square_only && !(m == k && k == n)) {
+        snprintf(buf, len, "square sizes only%s%s", v->f->refuse_hint ? ": " : "", v->f->refuse_hint ? v->f->refuse_hint : "");
+        return buf;
+    }
+    if (v->f->multiple_of > 0 && (m % v->f->multiple_of || k % v->f->multiple_of || n % v->f->multiple_of)) {
+        snprintf(buf, len, "sizes must be multiples of %d%s%s", v->f->multiple_of,
+                 v->f->refuse_hint ? ": " : "", v->f->refuse_hint ? v->f->refuse_hint : "");
+        return buf;
+    }
+    return NULL;
+}
+

@@ -1,0 +1,149 @@
+/* driverserve.c: a lab program's --serve mode, the grader's channel (CONTRACTS.md section 2):
+ * case requests and matrices on fd 3, answers and P on fd 4, never stdin or stdout (the student's
+ * code may print there). The program never sees a seed or a reference in this mode. Part of the
+ * lab driver (driver.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "driver.h"
+
+/* "verdict JSON" (CONTRACTS.md sections 2 and 10): this program has no usable device. */
+static void answer_no_device(FILE *out)
+{
+    tl_verdict nv;
+    char js[512];
+    tl_verdict_init(&nv, TL_V_ERROR, "no-device");
+    tl_verdict_set(nv.detail, sizeof nv.detail, "no usable CUDA device");
+    tl_verdict_json(&nv, js, sizeof js);
+    fprintf(out, "verdict %s\n", js);
+}
+
+int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
+{
+    FILE *in = fdopen(3, "rb"), *out = fdopen(4, "wb");
+    if (!in || !out) {
+        fprintf(stderr, "lab%s --serve: fds 3 and 4 must be open (this mode is for the grader)\n", lab->id);
+        return TL_EXIT_USAGE;
+    }
+    char line[256], err[512];
+    while (fgets(line, sizeof line, in)) {
+        if (strcmp(line, "quit\n") == 0)
+            break;
+        if (strcmp(line, "facts\n") == 0) {
+            /* lab 02: what print_device_facts writes, "facts LEN" and LEN bytes (the grader parses it) */
+            size_t len = 0;
+            char *text = NULL;
+            if (!lab->preamble)
+                fprintf(out, "error this lab has no device query\n");
+            else if (!dev->present)   /* a verdict (CONTRACTS.md section 2): the grader knows better, or not */
+                answer_no_device(out);
+            else if (!(text = tl_facts_capture(lab->preamble, &len)))
+                fprintf(out, "error out of memory for the device facts\n");
+            else {
+                fprintf(out, "facts %zu\n", len);
+                fwrite(text, 1, len, out);
+            }
+            free(text);
+            fflush(out);
+            continue;
+        }
+        char name[64];
+        int m, k, n, timed;
+        if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
+            fprintf(out, "error malformed request\n");
+            fflush(out);
+            return TL_EXIT_USAGE;
+        }
+        const tl_variant *v = tl_drv_find_variant(lab, name, strlen(name));
+        tl_matrix M, N, P;
+        int okM = tl_matfile_fread(in, &M, 0, "M (grader)", err, sizeof err) == 0;
+        int okN = okM && tl_matfile_fread(in, &N, 0, "N (grader)", err, sizeof err) == 0;
+        if (!okN) {
+            if (okM)
+                tl_matrix_free(&M);
+            fprintf(out, "error %s\n", err);
+            fflush(out);
+            return TL_EXIT_USAGE;
+        }
+        char buf[200];
+        const char *why = NULL;
+        if (!v)
+            why = "unknown variant";
+        else if (M.rows != m || M.cols != k || N.rows != k || N.cols != n)
+            why = "matrix dimensions do not match the request";
+        else
+            why = tl_drv_refusal(v, m, k, n, buf, sizeof buf);
+        if (!why && v->f->on_gpu && !dev->present) {   /* a verdict: the grader knows better, or not */
+            answer_no_device(out);
+        } else if (why) {
+            fprintf(out, "error %s\n", why);
+        } else {
+            tl_matrix_alloc(&P, "P", m, n);
+            int rc = 0;
+            tl_stats st = {0};
+            int have_time = 0, have_work = 0;
+            tl_work_counts work = {0};
+            tl_verdict vd;                /* the case's verdict, when the emulated harness has one */
+            tl_verdict_init(&vd, TL_V_NONE, "correct");
+            if (!v->f->on_gpu) {
+                cpu_ctx cc = {v, &M, &N, &P};
+                double t0 = tl_now_ms();
+                tl_drv_run_cpu_once(&cc);
+                double first = tl_now_ms() - t0;
+                const char *where;
+                if (tl_matrix_guards_broken(&P, &where)) {
+                    snprintf(err, sizeof err, "write outside P (canaries %s it overwritten)", where);
+                    rc = -1;
+                } else if (timed) {
+                    tl_matrix Q;   /* time on a copy, so the result sent is the checked run's */
+                    tl_matrix_alloc(&Q, "P", m, n);
+                    cpu_ctx cq = {v, &M, &N, &Q};
+                    tl_drv_time_cpu(&cq, first, o->reps, &st);
+                    tl_matrix_free(&Q);
+                    have_time = 1;
+                }
+            } else {
+                tl_gpu_case gc;
+                rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
+                if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
+                if (rc == 0) rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, &vd, err, sizeof err);
+                have_work = dev->emulated;
+                if (rc == 0 && timed && !dev->emulated) {
+                    int fl;
+                    rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &st, &fl, err, sizeof err);
+                    have_time = rc == 0;
+                }
+                tl_gpu_case_free(&gc);
+            }
+            if (rc != 0 && vd.kind != TL_V_NONE) {
+                char js[6144];   /* CONTRACTS.md section 2: the case's verdict, one line */
+                vd.m = m, vd.k = k, vd.n = n;
+                if (tl_verdict_json(&vd, js, sizeof js) < sizeof js)
+                    fprintf(out, "verdict %s\n", js);
+                else
+                    fprintf(out, "error %s\n", err);
+            } else if (rc != 0) {
+                for (char *p = err; *p; ++p)
+                    if (*p == '\n') *p = ' ';
+                fprintf(out, "error %s\n", err);
+            } else {
+                if (have_time)
+                    fprintf(out, "ok %.6f", st.median_ms);
+                else
+                    fprintf(out, "ok -");
+                if (have_work)   /* emulated: the emulator's counts of the checked run (CONTRACTS.md 2) */
+                    fprintf(out, " work %llu %llu %llu %llu %llu %llu", work.launches, work.global_loads,
+                            work.global_stores, work.shared_loads, work.shared_stores, work.unchecked_launches);
+                fprintf(out, "\n");
+                tl_matfile_fwrite(out, &P, "P", err, sizeof err);
+            }
+            tl_matrix_free(&P);
+        }
+        fflush(out);
+        tl_matrix_free(&M);
+        tl_matrix_free(&N);
+    }
+    return TL_EXIT_OK;
+}
+

@@ -1,0 +1,356 @@
+#line 1 "common/device.cu"
+/* device.cu: the harness's device part: device facts, device buffers, checked launches,
+ * CUDA-event timing with an L2 flush. Exported with C linkage (tilelab.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cuda_check.h"
+#include "tilelab.h"
+
+/* The guard after d_P: a write past the end of P lands here and is caught. */
+#define TL_DEVICE_GUARD_FLOATS 1024
+
+extern "C" int tl_have_cuda_build(void)
+{
+    return 1;
+}
+
+static int attr(cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess)
+        v = 0;
+    return v;
+}
+
+extern "C" int tl_device_query(tl_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    int count = 0;   /* cudaGetDeviceCount leaves it untouched on failure */
+    cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc == cudaErrorInsufficientDriver && access("/proc/driver/nvidia/version", F_OK) != 0) {
+        snprintf(info->why, sizeof info->why, "no NVIDIA driver is loaded on this machine, so no GPU "
+                 "(cudaErrorInsufficientDriver, code %d)", (int)rc);
+        (void)cudaGetLastError();
+        return -1;
+    }
+    if (rc != cudaSuccess || count == 0) {
+        snprintf(info->why, sizeof info->why, "%s (%s, code %d)",
+                 rc == cudaSuccess ? "no CUDA device found" : cudaGetErrorString(rc),
+                 rc == cudaSuccess ? "count 0" : cudaGetErrorName(rc), (int)rc);
+        (void)cudaGetLastError();
+        return -1;
+    }
+    cudaDeviceProp p;
+    int dev = 0;
+    if ((rc = cudaSetDevice(dev)) != cudaSuccess || (rc = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {
+        snprintf(info->why, sizeof info->why, "device 0 unusable: %s (%s)", cudaGetErrorString(rc),
+                 cudaGetErrorName(rc));
+        return -1;
+    }
+    info->present = 1;
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    info->major = p.major;
+    info->minor = p.minor;
+    info->sm_count = p.multiProcessorCount;
+    info->sm_clock_mhz = attr(cudaDevAttrClockRate, dev) / 1000;
+    info->mem_clock_mhz = attr(cudaDevAttrMemoryClockRate, dev) / 1000;
+    info->mem_bus_bits = p.memoryBusWidth;
+    info->l2_bytes = p.l2CacheSize;
+    info->global_bytes = p.totalGlobalMem;
+    info->max_threads_per_block = p.maxThreadsPerBlock;
+    info->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    info->max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+    info->warp_size = p.warpSize;
+    info->smem_per_block = p.sharedMemPerBlock;
+    info->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    info->smem_per_sm = p.sharedMemPerMultiprocessor;
+    info->regs_per_block = p.regsPerBlock;
+    info->regs_per_sm = p.regsPerMultiprocessor;
+    for (int i = 0; i < 3; ++i) {
+        info->max_block_dim[i] = p.maxThreadsDim[i];
+        info->max_grid_dim[i] = p.maxGridSize[i];
+    }
+    cudaDriverGetVersion(&info->driver_version);
+    cudaRuntimeGetVersion(&info->runtime_version);
+#ifdef TL_EMULATED
+    info->emulated = 1;
+#endif
+    return 0;
+}
+
+/* Lab 02's device query as the kit asks it (devfacts.h): the facts print_device_facts must print,
+ * read here from the CUDA runtime (or the emulator's model), never from the student's code. */
+extern "C" int tl_device_facts(tl_facts *f, char *why, size_t whylen)
+{
+    memset(f, 0, sizeof *f);
+    tl_device_info d;
+    if (tl_device_query(&d) != 0) {
+        snprintf(why, whylen, "%s", d.why);
+        return -1;
+    }
+    cudaDeviceProp p;
+    cudaError_t rc = cudaGetDeviceProperties(&p, 0);
+    if (rc != cudaSuccess) {
+        snprintf(why, whylen, "cudaGetDeviceProperties: %s", cudaGetErrorString(rc));
+        return -1;
+    }
+    snprintf(f->name, sizeof f->name, "%s", p.name);
+    f->cc_major = p.major;
+    f->cc_minor = p.minor;
+    f->num[TL_FACT_CC] = p.major + p.minor / 10.0;
+    f->num[TL_FACT_SMS] = p.multiProcessorCount;
+    f->num[TL_FACT_THREADS_BLOCK] = p.maxThreadsPerBlock;
+    f->num[TL_FACT_THREADS_SM] = p.maxThreadsPerMultiProcessor;
+    f->num[TL_FACT_BLOCKS_SM] = p.maxBlocksPerMultiProcessor;
+    f->num[TL_FACT_SMEM_BLOCK] = (double)p.sharedMemPerBlock;
+    f->num[TL_FACT_SMEM_SM] = (double)p.sharedMemPerMultiprocessor;
+    f->num[TL_FACT_REGS_BLOCK] = p.regsPerBlock;
+    f->num[TL_FACT_REGS_SM] = p.regsPerMultiprocessor;
+    f->num[TL_FACT_SM_CLOCK] = attr(cudaDevAttrClockRate, 0);
+    f->num[TL_FACT_MEM_CLOCK] = attr(cudaDevAttrMemoryClockRate, 0);
+    f->num[TL_FACT_BUS] = p.memoryBusWidth;
+    f->smem_optin = p.sharedMemPerBlockOptin;
+    for (int i = 0; i < TL_FACT_BANDWIDTH; ++i) {
+        f->have[i] = 1;
+        if (tl_fact_defs[i].unit)
+            snprintf(f->unit[i], sizeof f->unit[i], "%s", tl_fact_defs[i].unit);
+    }
+    /* an attribute the device does not report (0) is not asked */
+    f->have[TL_FACT_SM_CLOCK] = f->num[TL_FACT_SM_CLOCK] > 0;
+    f->have[TL_FACT_MEM_CLOCK] = f->num[TL_FACT_MEM_CLOCK] > 0;
+    f->have[TL_FACT_BUS] = f->num[TL_FACT_BUS] > 0;
+    tl_facts_derive(f);
+    return 0;
+}
+
+extern "C" void tl_device_print(const tl_device_info *d, FILE *out)
+{
+    if (!d->present) {
+        fprintf(out, "no usable CUDA device: %s\n", d->why);
+        return;
+    }
+    fprintf(out, "device            %s%s\n", d->name, d->emulated ? " (CPU emulation: no timings)" : "");
+    fprintf(out, "compute cap.      sm_%d%d (%d.%d)\n", d->major, d->minor, d->major, d->minor);
+    fprintf(out, "SMs               %d at %d MHz; memory %d MHz, %d-bit bus; L2 %ld KiB\n",
+            d->sm_count, d->sm_clock_mhz, d->mem_clock_mhz, d->mem_bus_bits, d->l2_bytes / 1024);
+    fprintf(out, "global memory     %.1f GiB\n", (double)d->global_bytes / (1 << 30));
+    fprintf(out, "threads           %d per block, %d per SM; at most %d blocks per SM; warp %d\n",
+            d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm, d->warp_size);
+    fprintf(out, "shared memory     %zu B per block (%zu B opt-in), %zu B per SM\n",
+            d->smem_per_block, d->smem_per_block_optin, d->smem_per_sm);
+    fprintf(out, "registers         %d per block, %d per SM\n", d->regs_per_block, d->regs_per_sm);
+    fprintf(out, "block dims        %d x %d x %d; grid %d x %d x %d\n", d->max_block_dim[0],
+            d->max_block_dim[1], d->max_block_dim[2], d->max_grid_dim[0], d->max_grid_dim[1],
+            d->max_grid_dim[2]);
+    fprintf(out, "driver / runtime  %d.%d / %d.%d\n", d->driver_version / 1000,
+            d->driver_version % 1000 / 10, d->runtime_version / 1000, d->runtime_version % 1000 / 10);
+}
+
+static int fail(cudaError_t rc, const char *what, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s: %s (%s)", what, cudaGetErrorName(rc), cudaGetErrorString(rc));
+    return -1;
+}
+
+/* Guard zones (tilelab.h): NaN after d_M and d_N, poison after d_P; none when exact. */
+static int exact_alloc;
+
+extern "C" void tl_gpu_set_exact_alloc(int on)
+{
+    exact_alloc = on;
+}
+
+static size_t input_tail(void)
+{
+    return exact_alloc ? 0 : TL_DEVICE_GUARD_FLOATS;
+}
+
+/* A block of width TL_MAX_TILE hanging over the last row of P stores up to TL_MAX_TILE - 1 rows
+ * of n past its end (plus a column): the guard holds them all. */
+static size_t p_guard(const tl_gpu_case *c)
+{
+    return exact_alloc ? 0 : TL_DEVICE_GUARD_FLOATS + (size_t)TL_MAX_TILE * ((size_t)c->n + 1);
+}
+
+extern "C" int tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->m = m; c->k = k; c->n = n;
+    cudaError_t rc;
+    /* Each matrix its own allocation, so memcheck and the emulator's guard pages see any
+     * read past the end of M or N (with the NaN tails off). P carries a guard zone: a stray
+     * store is caught even without a sanitizer. */
+    if ((rc = cudaMalloc((void **)&c->d_M, sizeof(float) * ((size_t)m * k + input_tail()))) != cudaSuccess)
+        return fail(rc, "cudaMalloc(d_M)", err, errlen);
+    if ((rc = cudaMalloc((void **)&c->d_N, sizeof(float) * ((size_t)k * n + input_tail()))) != cudaSuccess)
+        return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_N)", err, errlen);
+    if ((rc = cudaMalloc((void **)&c->d_P, sizeof(float) * ((size_t)m * n + p_guard(c)))) != cudaSuccess)
+        return tl_gpu_case_free(c), fail(rc, "cudaMalloc(d_P)", err, errlen);
+    return 0;
+}
+
+extern "C" void tl_gpu_case_free(tl_gpu_case *c)
+{
+    if (c->d_M) cudaFree(c->d_M);
+    if (c->d_N) cudaFree(c->d_N);
+    if (c->d_P) cudaFree(c->d_P);
+    if (c->priv) cudaFree(c->priv);
+    c->d_M = c->d_N = c->d_P = NULL;
+    c->priv = NULL;
+}
+
+extern "C" int tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_matrix *N, char *err, size_t errlen)
+{
+    cudaError_t rc;
+    if ((rc = cudaMemcpy(c->d_M, M->data, sizeof(float) * tl_matrix_count(M), cudaMemcpyHostToDevice)) != cudaSuccess)
+        return fail(rc, "cudaMemcpy(d_M <- M)", err, errlen);
+    if ((rc = cudaMemcpy(c->d_N, N->data, sizeof(float) * tl_matrix_count(N), cudaMemcpyHostToDevice)) != cudaSuccess)
+        return fail(rc, "cudaMemcpy(d_N <- N)", err, errlen);
+    /* NaN after each input, read by any load that runs past its end. */
+    if (input_tail()) {
+        static float tail[TL_DEVICE_GUARD_FLOATS];
+        uint32_t bits = TL_INPUT_TAIL_BITS;
+        for (int i = 0; i < TL_DEVICE_GUARD_FLOATS; ++i)
+            memcpy(&tail[i], &bits, sizeof bits);
+        if ((rc = cudaMemcpy(c->d_M + tl_matrix_count(M), tail, sizeof tail, cudaMemcpyHostToDevice)) != cudaSuccess ||
+            (rc = cudaMemcpy(c->d_N + tl_matrix_count(N), tail, sizeof tail, cudaMemcpyHostToDevice)) != cudaSuccess)
+            return fail(rc, "cudaMemcpy(NaN after d_M, d_N)", err, errlen);
+    }
+    return 0;
+}
+
+static int launch_checked(tl_launch_fn fn, const tl_gpu_case *c, const void *ctx, char *err, size_t errlen)
+{
+    cudaError_t rc = (cudaError_t)fn(c->d_M, c->d_N, c->d_P, c->m, c->k, c->n, ctx);
+    cudaError_t last = cudaGetLastError();
+    if (rc == cudaSuccess)
+        rc = last;
+    if (rc == cudaErrorInvalidConfiguration)
+        return fail(rc, "kernel launch refused (a grid or block dimension is 0 or too large: "
+                    "grid too small? Width / TILE_WIDTH is 0 when Width < TILE_WIDTH; use "
+                    "ceil_div(Width, TILE_WIDTH))", err, errlen);
+    if (rc != cudaSuccess)
+        return fail(rc, "kernel launch", err, errlen);
+    if ((rc = cudaDeviceSynchronize()) != cudaSuccess)
+        return fail(rc, "kernel execution", err, errlen);
+    return 0;
+}
+
+extern "C" int tl_gpu_case_run(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, tl_matrix *P,
+                               char *err, size_t errlen)
+{
+    size_t count = (size_t)c->m * c->n;
+    cudaError_t rc;
+    size_t guard_n = p_guard(c);
+    /* 0xFF bytes: the poison NaN (TL_POISON_BITS) over P and its guard. */
+    if ((rc = cudaMemset(c->d_P, 0xFF, sizeof(float) * (count + guard_n))) != cudaSuccess)
+        return fail(rc, "cudaMemset(d_P)", err, errlen);
+    if (launch_checked(fn, c, ctx, err, errlen) != 0)
+        return -1;
+    if ((rc = cudaMemcpy(P->data, c->d_P, sizeof(float) * count, cudaMemcpyDeviceToHost)) != cudaSuccess)
+        return fail(rc, "cudaMemcpy(P <- d_P)", err, errlen);
+    if (guard_n == 0)
+        return 0;
+    float *guard = (float *)malloc(sizeof(float) * guard_n);
+    if (!guard) {
+        snprintf(err, errlen, "out of host memory for the guard after P");
+        return -1;
+    }
+    if ((rc = cudaMemcpy(guard, c->d_P + count, sizeof(float) * guard_n, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+        free(guard);
+        return fail(rc, "cudaMemcpy(guard)", err, errlen);
+    }
+    size_t broken = 0;
+    for (size_t i = 0; i < guard_n; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &guard[i], 4);
+        broken += bits != TL_POISON_BITS;
+    }
+    free(guard);
+    if (broken) {
+        snprintf(err, errlen, "%zu floats past the end of P were written (a store without its "
+                 "bounds check)", broken);
+        return 1;
+    }
+    return 0;
+}
+
+__global__ void tl_l2_flush_kernel(float *buf, size_t n)
+{
+    size_t  tl_p_i[tl_emu::MAX_THREADS]; if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
+#line 281
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; } } else {
+#line 281
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; }
+#line 283
+ }
+}
+
+extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup,
+                                int reps, tl_stats *st, int *l2_flushed, char *err, size_t errlen)
+{
+    cudaError_t rc;
+    int l2 = 0;
+    cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
+    size_t in_bytes = sizeof(float) * ((size_t)c->m * c->k + (size_t)c->k * c->n + (size_t)c->m * c->n);
+    int flush = l2 > 0 && in_bytes <= 2 * (size_t)l2;
+    size_t flush_n = flush ? 2 * (size_t)l2 / sizeof(float) : 0;
+    if (flush && !c->priv) {
+        if ((rc = cudaMalloc(&c->priv, flush_n * sizeof(float))) != cudaSuccess)
+            return fail(rc, "cudaMalloc(L2 flush buffer)", err, errlen);
+        if ((rc = cudaMemset(c->priv, 0, flush_n * sizeof(float))) != cudaSuccess)
+            return fail(rc, "cudaMemset(L2 flush buffer)", err, errlen);
+    }
+    *l2_flushed = flush;
+    for (int i = 0; i < warmup; ++i)
+        if (launch_checked(fn, c, ctx, err, errlen) != 0)
+            return -1;
+    cudaEvent_t start, stop;
+    if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess)
+        return fail(rc, "cudaEventCreate", err, errlen);
+    double *ms = (double *)calloc((size_t)reps, sizeof *ms);
+    int result = 0;
+    for (int i = 0; i < reps && result == 0; ++i) {
+        if (flush) {
+            tl_emu_launch(tl_l2_flush_kernel, "tl_l2_flush_kernel", __FILE__, __LINE__, 1024,  256)((float *)c->priv, flush_n);
+            if ((rc = cudaGetLastError()) != cudaSuccess) {
+                result = fail(rc, "L2 flush launch", err, errlen);
+                break;
+            }
+        }
+        cudaEventRecord(start);
+        rc = (cudaError_t)fn(c->d_M, c->d_N, c->d_P, c->m, c->k, c->n, ctx);
+        cudaEventRecord(stop);
+        if (rc == cudaSuccess)
+            rc = cudaGetLastError();
+        if (rc == cudaSuccess)
+            rc = cudaEventSynchronize(stop);
+        float t = 0;
+        if (rc == cudaSuccess)
+            rc = cudaEventElapsedTime(&t, start, stop);
+        if (rc != cudaSuccess)
+            result = fail(rc, "timed run", err, errlen);
+        ms[i] = t;
+    }
+    if (result == 0)
+        tl_stats_from(st, ms, reps);
+    free(ms);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return result;
+}
+#line 1 "<tl-emu-rewrite: kernel registry>"
+// tl_l2_flush_kernel: region form
+#if 1
+static tl_emu::KernelReg tl_emu_reg_tl_l2_flush_kernel_0_(tl_l2_flush_kernel, "tl_l2_flush_kernel", 0, 1);
+#else
+static tl_emu::KernelReg tl_emu_reg_tl_l2_flush_kernel_0_(tl_l2_flush_kernel, "tl_l2_flush_kernel", 0, 1);
+#endif
