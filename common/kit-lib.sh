@@ -28,7 +28,7 @@ tl_die() { tl_err "$1"; exit "${2:-2}"; }
 # ------------------------------------------------------------------ Debian packages
 # The kit's packages by purpose (README.md, "Requirements", says why each is needed).
 TL_PKGS_CORE="meson ninja-build g++ pkg-config"
-TL_PKGS_GRADER="libcjson-dev libarchive-dev libseccomp-dev bubblewrap"
+TL_PKGS_GRADER="libcjson-dev libarchive-dev libseccomp-dev libyaml-dev libpcre2-dev similarity-tester bubblewrap"
 TL_PKGS_TESTS="libcriterion-dev"
 TL_PKGS_PLOTS="gnuplot-nox"
 # The grader's Slurm test starts a one-node cluster (tests/slurm): slurmctld, slurmd, munge, the client.
@@ -47,6 +47,9 @@ tl_have_pkg() {
     libcjson-dev) tl_have_pc libcjson || tl_build_has_grader ;;
     libarchive-dev) tl_have_pc libarchive || tl_build_has_grader ;;
     libseccomp-dev) tl_have_pc libseccomp || tl_build_has_grader ;;
+    libyaml-dev) tl_have_pc yaml-0.1 || tl_build_has_grader ;;
+    libpcre2-dev) tl_have_pc libpcre2-8 || tl_build_has_grader ;;
+    similarity-tester) command -v sim_c >/dev/null 2>&1 ;;
     bubblewrap) command -v bwrap >/dev/null 2>&1 ;;
     slurm-wlm) [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] && command -v sbatch >/dev/null 2>&1 ;;
     munge) [ -x /usr/sbin/munged ] ;;

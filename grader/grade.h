@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tilelab.h"
 #include "verdict.h"
@@ -19,6 +20,9 @@
 #define TG_ARCHIVE_MAX  (8LL << 20)        /* largest archive accepted                        */
 #define TG_UNPACK_MAX   (32LL << 20)       /* largest total of an archive's contents          */
 #define TG_ENTRIES_MAX  2000               /* most entries in an archive                      */
+#define TG_EXPORT_MAX   (2LL << 30)        /* largest LMS export archive (a whole class)      */
+#define TG_EXPORT_UNPACK_MAX (8LL << 30)   /* largest total of an export's contents           */
+#define TG_EXPORT_ENTRIES_MAX 200000       /* most entries in an export                       */
 
 /* Copies the kit at root to dst without solutions/, tests/, build folders, .git, grader out
  * dirs and grader secrets or hidden data. In a git tree the files are `git ls-files` (tracked
@@ -33,13 +37,25 @@ int tg_path_excluded(const char *rel);
 /* Takes a submission (folder or archive) into work/: the allow-listed files only, each a
  * regular file up to TG_FILE_MAX. Archives are read with libarchive in a child under limits,
  * each entry checked before it is written (no absolute paths, no "..", no links, no devices),
- * sizes capped on the bytes written. found[i] says
+ * sizes capped on the bytes written. A student file is taken by its exact name, else (the only
+ * candidate) by a name like it (tg_named_like; notes say so). found[i] says
  * whether lab->files[i] was found; notes gets what the student should know (with list_ignored,
  * "ignored: ..." for the other files handed in; kit check's lab folder is not a hand-in).
- * Returns 0 ok, 1 refused (the student's problem: reason in err), -1 grader-side error. */
+ * Returns 0 ok, 1 refused (the student's problem: reason in err), 2 not graded: the instructor
+ * must look (a loose file, several candidates or none; err lists the files found), -1
+ * grader-side error. */
 int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
               const char *dest_dir, int list_ignored, int found[TL_LAB_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen);
+
+/* 1 when have is named like the student file want: the same name but for the case, or with a
+ * browser's " (1)" or an LMS's "-1" / "_1" before the extension (gmm (1).c, gmm-1.c, GMM.c). */
+int tg_named_like(const char *want, const char *have);
+/* 1 for .tar, .tar.gz, .tgz, .zip. */
+int tg_is_archive_name(const char *name);
+/* Unpacks a whole class's export (an LMS's zip) under the export limits, as intake unpacks a
+ * student's archive: 0 ok, 1 refused (err), -1 grader-side error. */
+int tg_unpack_export(const char *archive, const char *into, char *err, size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen);
@@ -62,6 +78,15 @@ enum { EXIT_GRADER = 3 };
 #define ERRORS_SHOWN            2000     /* bytes of compiler errors quoted                  */
 
 /* ------------------------------------------------------------------ the run context */
+
+#define TG_HIDDEN_MAX 16          /* most hidden sizes a rubric may ask for (R->sizes holds them) */
+
+/* What a class's grades are computed from (ident.c): hashes (16 hex digits) of the rubric and of
+ * the cases, and the kit's version. */
+typedef struct tg_identity_t {
+    char rubric[65], cases[65];
+    char kit[96];
+} tg_identity_t;
 
 typedef struct gsize {
     int      m, k, n;
@@ -111,12 +136,42 @@ typedef struct grun {
     int      max_parallel;            /* --max-parallel N: tasks running at once (0: no limit)     */
     int      per_task;                /* --per-task N: students graded by one array task (>= 1)    */
     int      cpus_per_task;           /* --cpus-per-task N (0: the cluster's default)              */
+    char     slurm_time[32];          /* --time: a task's time limit ("" from the lab table: slurm.c) */
+    char     slurm_mem[32];           /* --mem: a task's memory ("" from the sandbox's limits)       */
+    char     account[128];            /* --account A ("" the user's default)                       */
+    char     gres[128];               /* --gres gpu:1 or gpu:h100:1 ("" none; or --gpus-per-task)   */
+    /* Due dates (late.c): --due, --grace, --late-penalty, --late-cap, --extensions. */
+    long long due_epoch;              /* 0: no due date                                             */
+    char     due_text[64];
+    int      grace_min;
+    double   late_per_day, late_cap;  /* percent of the score per day late (or part of one); at most */
+    char     extensions[PATH_MAX];
+    tg_buf   ext_rows;                /* "WHO\tDUE_EPOCH\n" per extension                          */
+    /* Intake of a course's export (lms.c): --from KIND SOURCE [--name-pattern RE]. */
+    char     from_kind[16];           /* "gradescope", "canvas", "moodle" ("" folders and archives given) */
+    char     from_source[PATH_MAX];
+    char     name_pattern[1024];      /* --name-pattern ("" the LMS's own)                          */
+    /* The out dir's identity and regrading (ident.c, run.c). */
+    char     rubric_file[PATH_MAX];   /* --rubric FILE ("" the lab table's)                        */
+    int      regrade;                 /* --regrade: 1 every student of the class, 2 those named    */
+    char     regrade_names[4096];     /* --regrade=NAME,...: ",NAME,NAME," (display or folder names) */
+    tg_identity_t ident;              /* this run's identity                                        */
+    int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
+    char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
+    int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
     char name[128];          /* the folder in the out dir: safe, unique, stable (tg_student_names) */
     char path[PATH_MAX];
     char display[512];       /* the name as handed in (any Unicode, made valid UTF-8): every report */
+    /* From a course's export (lms.c; "" otherwise): who, as the LMS names them, and when. */
+    char email[256], sid[128];
+    char submitted_at[64];   /* the LMS's time of the submission, as it wrote it ("" unknown)       */
+    char from[16];           /* "gradescope", "canvas", "moodle" ("" a folder or archive given)      */
+    char time_from[8];       /* "file": submitted_at is the file's own time (late.c); "" the LMS's  */
+    char lms_note[600];      /* what intake of the export says of this student (a superseded one)  */
+    char not_graded[800];    /* the export itself leaves this student ungradable: why ("" graded)  */
 } gstudent;
 
 /* Each student's display name (the folder or archive name as given) and out-dir folder name:
@@ -174,6 +229,7 @@ typedef struct gsub {
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
     struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
+    tg_buf   record;                  /* what the grade is computed from (ident.c; graded-from.txt)  */
 } gsub;
 
 typedef struct tg_case_verdict {
@@ -326,6 +382,69 @@ int  tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, 
                       size_t errlen);
 /* --status DIR: where the run stands (done, not graded, to go, the Slurm jobs). Exit code. */
 int  tg_status(const char *out);
+
+/* lms.c: a class as a course collected it. kind "gradescope" (an "Export Submissions" zip or its
+ * folder: submission_metadata.yml read with libyaml), "canvas" or "moodle" (a "Download
+ * submissions" folder or zip of loose files, mapped to students by pattern: a PCRE2 regular
+ * expression with named groups, the LMS's own unless given). stage: a folder of the out dir's
+ * state where unpacked exports and each student's loose files are laid. *st gets the students
+ * (paths, names, emails, SIDs, times), report what the instructor should read (unmatched files,
+ * superseded submissions). 0 ok, 2 the export is unusable (err says why and what to do). */
+int  tg_lms_collect(const char *kind, const char *source, const char *pattern, const char *stage,
+                    gstudent **st, int *ns, tg_buf *report, char *err, size_t errlen);
+/* DIR/intake.md: the export's students and what the instructor should look at (also on stderr). */
+void tg_lms_intake_report(const grun *R, const gstudent *st, int ns, const tg_buf *report);
+/* The default --name-pattern of canvas or moodle (NULL for another kind). */
+const char *tg_lms_default_pattern(const char *kind);
+/* An LMS time ("2026-11-20 23:41:55.123456000 -08:00", ISO 8601 with T and Z, ...) as seconds
+ * since the epoch: 0 ok, -1 not a time. */
+int  tg_parse_time(const char *s, long long *epoch);
+
+/* ident.c: what a grade was computed from. SHA-256 of bytes or of a file (64 hex digits). */
+void tg_sha256_hex(const void *data, size_t n, char out[65]);
+int  tg_sha256_file(const char *path, char out[65]);
+/* The lab's rubric as an instructor's file (--print-rubric), and such a file laid over the table
+ * for this run (R->lab then points at the copy): 0, or -1 with err naming the line and the fix. */
+void tg_rubric_print(const tl_lab_info *lab, FILE *out);
+int  tg_rubric_load(grun *R, const char *path, char *err, size_t errlen);
+/* This run's identity (rubric, cases, kit version), and the rubric as words. */
+void tg_identity(const grun *R, tg_identity_t *id);
+void tg_identity_rubric_text(const grun *R, tg_buf *b);
+/* A student's record: the identity's hashes and the SHA-256 of each taken file in files_dir. */
+int  tg_files_record(const grun *R, const char *files_dir, const tg_identity_t *id, tg_buf *out);
+int  tg_record_same_files(const char *a, const char *b);
+int  tg_record_same_class(const char *rec, const tg_identity_t *id);
+/* Reruns: is the student named by --regrade=NAME,...? Does a finished grade still stand (the
+ * class's rubric and cases, and for a student of this run the files intake takes now)? why says
+ * why not. */
+int  tg_regrade_named(const grun *R, const gstudent *s);
+int  tg_still_fresh(grun *R, const gstudent *s, int in_run, int named, char *why, size_t whylen);
+
+/* exports.c: after every class run, the out dir's students joined to the roster (DIR/roster.md)
+ * and the grades as Canvas and Gradescope read them (DIR/canvas.csv, DIR/gradescope.csv). */
+void tg_write_exports(grun *R, const gstudent *st, const srow *rows, int ns);
+/* The roster read as the exports read it: 0 (*n its students), or -1 with err naming the fix. */
+int  tg_roster_check(const char *path, int *n, char *err, size_t errlen);
+
+/* late.c: submission times, due dates, the late policy and extensions. */
+typedef struct tg_late {
+    long long due, when;     /* the student's due date (an extension's), the submission's time     */
+    int       days, extended, unknown;
+    double    percent;       /* the penalty                                                          */
+} tg_late;
+/* The file's own time when the export gave none (an archive's, a folder's newest file's). */
+void   tg_submission_time(gstudent *s);
+/* --extensions read (after --due): 0, or -1 with err naming the line. */
+int    tg_late_load(grun *R, char *err, size_t errlen);
+/* The fraction of the score the student loses (0 on time, or no --due); why gets the words. */
+double tg_late_penalty(const grun *R, const gstudent *s, tg_buf *why, tg_late *out);
+/* The late policy as words for the class's rubric ("" without --due). */
+void   tg_late_text(const grun *R, tg_buf *b);
+
+/* similar.c: pairs of the out dir's graded files alike at threshold percent or more (sim_c, the
+ * skeleton's lines taken out of kit_lab_dir's files), as a Markdown section into md; never a
+ * score. Returns the pairs found, 77 when sim_c is missing, -1 on a failure (said in md). */
+int  tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_dir, int threshold, tg_buf *md);
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);

@@ -252,6 +252,14 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+/* What one unpacking may use: a student's archive, or a whole class's export (an LMS's zip). */
+typedef struct unpack_limits {
+    long long packed, unpacked;      /* bytes of the archive; bytes written, counted as written */
+    int       entries;
+} unpack_limits;
+static const unpack_limits student_limits = {TG_ARCHIVE_MAX, TG_UNPACK_MAX, TG_ENTRIES_MAX};
+static const unpack_limits export_limits = {TG_EXPORT_MAX, TG_EXPORT_UNPACK_MAX, TG_EXPORT_ENTRIES_MAX};
+
 /* A name from an archive listing is safe when relative, without ".." components. */
 static int safe_name(const char *n)
 {
@@ -275,7 +283,7 @@ static int safe_name(const char *n)
  * and at most TG_UNPACK_MAX bytes counted on the bytes actually written, whatever the headers
  * claim. Runs in the calling process: unpack() calls it in a child with limits, as root shut in
  * `into` (chroot) as nobody. 0 ok, 1 refused (err says why). */
-static int extract(int archive_fd, const char *into, char *err, size_t errlen)
+static int extract(int archive_fd, const char *into, const unpack_limits *lim, char *err, size_t errlen)
 {
     struct archive *a = archive_read_new();
     archive_read_support_format_tar(a);
@@ -300,8 +308,8 @@ static int extract(int archive_fd, const char *into, char *err, size_t errlen)
             rc = 1;
             break;
         }
-        if (++entries > TG_ENTRIES_MAX) {
-            snprintf(err, errlen, "archive refused: more than %d entries", TG_ENTRIES_MAX);
+        if (++entries > lim->entries) {
+            snprintf(err, errlen, "archive refused: more than %d entries", lim->entries);
             rc = 1;
             break;
         }
@@ -369,9 +377,9 @@ static int extract(int archive_fd, const char *into, char *err, size_t errlen)
                 break;
             }
             total += got;
-            if (total > TG_UNPACK_MAX) {
+            if (total > lim->unpacked) {
                 snprintf(err, errlen, "archive refused: its contents exceed %lld MiB (counted on the bytes "
-                         "unpacked, whatever its headers say)", TG_UNPACK_MAX >> 20);
+                         "unpacked, whatever its headers say)", lim->unpacked >> 20);
                 rc = 1;
                 break;
             }
@@ -404,16 +412,16 @@ static int verify_one(const char *path, const struct stat *st, int flag, struct 
 /* Unpacks in a child process under limits (memory, CPU time, file size, no inet sockets, no new
  * privileges; as root also shut in the folder with chroot and run as nobody): a flaw in an
  * archive reader meets those, not the grader. 0 ok, 1 refused, -1 grader-side error. */
-static int unpack(const char *archive, const char *into, char *err, size_t errlen)
+static int unpack(const char *archive, const char *into, const unpack_limits *lim, char *err, size_t errlen)
 {
     struct stat st;
     if (stat(archive, &st) != 0) {
         snprintf(err, errlen, "cannot read '%s' (%s)", archive, strerror(errno));
         return -1;
     }
-    if (st.st_size > TG_ARCHIVE_MAX) {
+    if (st.st_size > lim->packed) {
         snprintf(err, errlen, "archive refused: %lld bytes, more than the %lld MiB accepted",
-                 (long long)st.st_size, TG_ARCHIVE_MAX >> 20);
+                 (long long)st.st_size, lim->packed >> 20);
         return 1;
     }
     int afd = open(archive, O_RDONLY | O_CLOEXEC);
@@ -438,7 +446,7 @@ static int unpack(const char *archive, const char *into, char *err, size_t errle
     }
     if (pid == 0) {
         close(fds[0]);
-        struct rlimit as = {1LL << 30, 1LL << 30}, cpu = {60, 60}, fsz = {TG_UNPACK_MAX + 1, TG_UNPACK_MAX + 1};
+        struct rlimit as = {1LL << 30, 1LL << 30}, cpu = {60, 60}, fsz = {(rlim_t)lim->unpacked + 1, (rlim_t)lim->unpacked + 1};
         setrlimit(RLIMIT_AS, &as);
         setrlimit(RLIMIT_CPU, &cpu);
         setrlimit(RLIMIT_FSIZE, &fsz);
@@ -452,7 +460,7 @@ static int unpack(const char *archive, const char *into, char *err, size_t errle
         }
         (void)tg_seccomp_net_install();
         char msg[600] = "";
-        int rc = extract(afd, dest, msg, sizeof msg);
+        int rc = extract(afd, dest, lim, msg, sizeof msg);
         (void)!write(fds[1], msg, strlen(msg));
         _exit(rc);
     }
@@ -527,14 +535,111 @@ static int open_beneath(int top, const char *rel, int want_dir)
 }
 
 /* Where a student file may sit in a submission: at the top, in labs/DIR/, in one wrapping
- * folder, or in one wrapping folder's labs/DIR/. out gets the path relative to top (no link on
- * the way: a folder that is a link is not a folder here). */
-static int locate(const char *top, const tl_lab_info *lab, const char *name, char *out, size_t len)
+ * folder, or in one wrapping folder's labs/DIR/ (no link followed on the way: a folder that is a
+ * link is not a folder here). Each of those folders is read whole: a file with the student
+ * file's exact name is a candidate, and so is one named like it (tg_named_like: `gmm (1).c`,
+ * `gmm-1.c`, `GMM.c`, as browsers and LMSs rename uploads). Exactly one exact candidate is
+ * taken; else exactly one named like it, and the notes say so; several, or none, and the
+ * submission is not graded, with the files found listed: the instructor decides, never the
+ * skeleton in its place and never a 0. */
+typedef struct cand_set {
+    char exact[4][1100], like[8][1100];
+    int  nexact, nlike;
+    tg_buf seen;                      /* "a.c, labs/ (a link, not followed), ..." for the reasons */
+    int  nseen;
+} cand_set;
+
+static void seen_add(cand_set *cs, const char *rel, const char *what)
+{
+    if (cs->nseen < 16)
+        tg_buf_printf(&cs->seen, "%s%s%s", cs->nseen ? ", " : "", rel, what);
+    else if (cs->nseen == 16)
+        tg_buf_printf(&cs->seen, ", ...");
+    ++cs->nseen;
+}
+
+int tg_named_like(const char *want, const char *have)
+{
+    const char *wd = strrchr(want, '.'), *hd = strrchr(have, '.');
+    if (!wd || !hd || strcasecmp(wd, hd) != 0)
+        return 0;
+    size_t ws = (size_t)(wd - want), hs = (size_t)(hd - have);
+    if (hs < ws || strncasecmp(want, have, ws) != 0)
+        return 0;
+    const char *p = have + ws, *end = hd;
+    if (p == end)
+        return 1;                                   /* GMM.c: only the case differs */
+    if (*p == ' ')
+        ++p;
+    if (*p == '(' && end - p >= 3 && end[-1] == ')') {   /* gmm (1).c, gmm(2).c */
+        ++p;
+        --end;
+    } else if (*p == '-' || *p == '_') {             /* gmm-1.c (Canvas), gmm_2.c */
+        ++p;
+    } else {
+        return 0;
+    }
+    if (p == end)
+        return 0;
+    for (; p < end; ++p)
+        if (!isdigit((unsigned char)*p))
+            return 0;
+    return 1;
+}
+
+/* Reads the folder dirrel (relative to top, "" the top itself) for candidates of name. */
+static void scan_folder(int tfd, const char *dirrel, const char *name, cand_set *cs)
+{
+    /* (a fresh open of the top, not a dup: a dup shares the offset another readdir left at the end) */
+    int dfd = dirrel[0] ? open_beneath(tfd, dirrel, 1) : openat(tfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) {
+        if (dirrel[0] && (errno == ELOOP || errno == ENOTDIR))   /* labs/01-cpu-baseline a link, or a file */
+            seen_add(cs, dirrel, " (not a folder: a link is not followed)");
+        return;
+    }
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 || strcmp(e->d_name, "__MACOSX") == 0)
+            continue;
+        char rel[1100];
+        snprintf(rel, sizeof rel, "%s%s%s", dirrel, dirrel[0] ? "/" : "", e->d_name);
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (S_ISLNK(st.st_mode)) {
+            seen_add(cs, rel, " (a link, not followed)");
+            continue;
+        }
+        if (S_ISDIR(st.st_mode)) {
+            if (strcmp(e->d_name, "labs") != 0)
+                seen_add(cs, rel, "/");
+            continue;
+        }
+        if (strcmp(e->d_name, name) == 0) {
+            if (cs->nexact < 4)
+                snprintf(cs->exact[cs->nexact], sizeof cs->exact[0], "%s", rel);
+            ++cs->nexact;
+        } else if (tg_named_like(name, e->d_name)) {
+            if (cs->nlike < 8)
+                snprintf(cs->like[cs->nlike], sizeof cs->like[0], "%s", rel);
+            ++cs->nlike;
+        }
+        seen_add(cs, rel, S_ISREG(st.st_mode) ? "" : " (not a regular file)");
+    }
+    closedir(d);
+}
+
+static void find_candidates(const char *top, const tl_lab_info *lab, const char *name, cand_set *cs)
 {
     char wrap[1024] = "";
     int tfd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (tfd < 0)
-        return 0;
+        return;
     DIR *d = fdopendir(dup(tfd));
     if (d) {
         struct dirent *e;
@@ -552,32 +657,19 @@ static int locate(const char *top, const tl_lab_info *lab, const char *name, cha
         }
         closedir(d);
         if (dirs == 1 && strcmp(only, "labs") != 0)
-            snprintf(wrap, sizeof wrap, "%s/", only);
+            snprintf(wrap, sizeof wrap, "%s", only);
     }
-    char cands[4][2048];
-    snprintf(cands[0], sizeof cands[0], "%s", name);
-    snprintf(cands[1], sizeof cands[1], "labs/%s/%s", lab->dir, name);
-    snprintf(cands[2], sizeof cands[2], "%s%s", wrap, name);
-    snprintf(cands[3], sizeof cands[3], "%slabs/%s/%s", wrap, lab->dir, name);
-    int found = 0;
-    for (int i = 0; i < 4 && !found; ++i) {
-        if ((i >= 2) && !wrap[0])
-            break;
-        /* The folders on the way opened without following links; the last one lstat-ed. */
-        char dir[2048];
-        snprintf(dir, sizeof dir, "%s", cands[i]);
-        char *slash = strrchr(dir, '/');
-        int dfd = slash ? (*slash = '\0', open_beneath(tfd, dir, 1)) : dup(tfd);
-        struct stat st;
-        if (dfd >= 0 && fstatat(dfd, slash ? slash + 1 : dir, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-            snprintf(out, len, "%s", cands[i]);
-            found = 1;
-        }
-        if (dfd >= 0)
-            close(dfd);
+    char dirs[4][1100];
+    int nd = 0;
+    snprintf(dirs[nd++], sizeof dirs[0], "%s", "");
+    snprintf(dirs[nd++], sizeof dirs[0], "labs/%s", lab->dir);
+    if (wrap[0]) {
+        snprintf(dirs[nd++], sizeof dirs[0], "%s", wrap);
+        snprintf(dirs[nd++], sizeof dirs[0], "%s/labs/%s", wrap, lab->dir);
     }
+    for (int i = 0; i < nd; ++i)
+        scan_folder(tfd, dirs[i], name, cs);
     close(tfd);
-    return found;
 }
 
 /* Copies top/rel to `to`, rel opened with no link followed anywhere (open_beneath). */
@@ -595,6 +687,16 @@ static int take_file(const char *top, const char *rel, const char *to, char *err
     return copy_fd(in, rel, to, err, errlen);   /* the opened file itself, by its descriptor */
 }
 
+int tg_is_archive_name(const char *name)
+{
+    return ends_with(name, ".tar") || ends_with(name, ".tar.gz") || ends_with(name, ".tgz") || ends_with(name, ".zip");
+}
+
+int tg_unpack_export(const char *archive, const char *into, char *err, size_t errlen)
+{
+    return unpack(archive, into, &export_limits, err, errlen);
+}
+
 int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
               const char *dest_dir, int list_ignored, int found[TL_LAB_MAX_FILES], tg_buf *notes, char *err,
               size_t errlen)
@@ -609,48 +711,73 @@ int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
     }
     if (S_ISDIR(st.st_mode)) {
         snprintf(top, sizeof top, "%s", submission);
-    } else if (S_ISREG(st.st_mode) &&
-               (ends_with(submission, ".tar") || ends_with(submission, ".tar.gz") ||
-                ends_with(submission, ".tgz") || ends_with(submission, ".zip"))) {
+    } else if (S_ISREG(st.st_mode) && tg_is_archive_name(submission)) {
         snprintf(top, sizeof top, "%s/unpacked", work);
         tg_rmtree(top);
         if (tg_mkdirs(top, 0700) != 0) {
             snprintf(err, errlen, "cannot make '%s' (%s)", top, strerror(errno));
             return -1;
         }
-        int rc = unpack(submission, top, err, errlen);
+        int rc = unpack(submission, top, &student_limits, err, errlen);
         if (rc)
             return rc;
     } else {
-        snprintf(err, errlen, "submission '%s' is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive",
-                 submission);
-        return 1;
+        /* A loose file (an LMS's renamed upload, a .c given alone): whose, and which file, is the
+         * instructor's call (--from canvas|moodle map loose files to students). */
+        const char *b = strrchr(submission, '/');
+        snprintf(err, errlen, "'%s' is a loose %s, not a student's folder or a .tar, .tar.gz, .tgz or "
+                 ".zip archive (files found: %s); put it in a folder named after the student, or grade the LMS's "
+                 "download with --from canvas|moodle DIR", b ? b + 1 : submission,
+                 S_ISREG(st.st_mode) ? "file" : "non-regular file", b ? b + 1 : submission);
+        return 2;
     }
     for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i]; ++i) {
-        char rel[2048], at[6300];
-        if (!locate(top, lab, lab->files[i], rel, sizeof rel)) {
-            tg_buf_printf(notes, "missing %s (a folder on the way that is a link is not followed): the kit's "
-                          "skeleton was built in its place\n", lab->files[i]);
-            continue;
+        cand_set cs;
+        memset(&cs, 0, sizeof cs);
+        find_candidates(top, lab, lab->files[i], &cs);
+        const char *rel = NULL;
+        if (cs.nexact == 1) {
+            rel = cs.exact[0];
+        } else if (cs.nexact == 0 && cs.nlike == 1) {
+            rel = cs.like[0];
+            tg_buf_printf(notes, "took %s as %s: the only file named like it (no %s was handed in)\n", rel,
+                          lab->files[i], lab->files[i]);
+        } else if (cs.nexact > 1 || cs.nlike > 1) {
+            tg_buf cl = {0};
+            int n = cs.nexact > 1 ? cs.nexact : cs.nlike;
+            for (int k = 0; k < n && k < (cs.nexact > 1 ? 4 : 8); ++k)
+                tg_buf_printf(&cl, "%s%s", k ? ", " : "", cs.nexact > 1 ? cs.exact[k] : cs.like[k]);
+            snprintf(err, errlen, "%d candidates for %s (%s); which one is the student's? Keep one and "
+                     "grade again", n, lab->files[i], cl.s ? cl.s : "");
+            tg_buf_free(&cl);
+            tg_buf_free(&cs.seen);
+            return 2;
+        } else {
+            snprintf(err, errlen, "no %s in the submission (a folder on the way that is a link is not "
+                     "followed); files found: %s", lab->files[i], cs.nseen ? cs.seen.s : "none");
+            tg_buf_free(&cs.seen);
+            return 2;
         }
+        char at[6300];
         snprintf(at, sizeof at, "%s/%s", top, rel);
         if (lstat(at, &st) != 0 || !S_ISREG(st.st_mode)) {
-            tg_buf_printf(notes, "%s is not a regular file (a link or a folder?): the kit's skeleton was "
-                          "built in its place\n", lab->files[i]);
-            continue;
+            snprintf(err, errlen, "%s is not a regular file (a link or a folder?); files found: %s", rel,
+                     cs.seen.s ? cs.seen.s : "none");
+            tg_buf_free(&cs.seen);
+            return 2;
         }
+        tg_buf_free(&cs.seen);
         if (st.st_size > TG_FILE_MAX) {
-            tg_buf_printf(notes, "%s is %lld bytes, more than the %d KiB accepted: the kit's skeleton "
-                          "was built in its place\n", lab->files[i], (long long)st.st_size, TG_FILE_MAX / 1024);
-            continue;
+            snprintf(err, errlen, "%s is %lld bytes, more than the %d KiB a student file may have", rel,
+                     (long long)st.st_size, TG_FILE_MAX / 1024);
+            return 2;
         }
         char to[4200];
         snprintf(to, sizeof to, "%s/%s", dest_dir, lab->files[i]);
         char e2[512];
         if (take_file(top, rel, to, e2, sizeof e2) != 0) {
-            tg_buf_printf(notes, "%s could not be taken (%s): the skeleton was built in its place\n",
-                          lab->files[i], e2);
-            continue;
+            snprintf(err, errlen, "%s could not be taken (%s)", rel, e2);
+            return 2;
         }
         found[i] = 1;
     }
@@ -661,7 +788,10 @@ int tg_intake(const tl_lab_info *lab, const char *submission, const char *work,
         int shown = 0, more = 0;
         tg_buf ign = {0};
         while ((e = readdir(d))) {
-            if (e->d_name[0] == '.' || tl_lab_is_student_file(lab, e->d_name))
+            int like = 0;          /* a student file taken under a name like its own is not "ignored" */
+            for (int i = 0; i < TL_LAB_MAX_FILES && lab->files[i]; ++i)
+                like |= tg_named_like(lab->files[i], e->d_name);
+            if (e->d_name[0] == '.' || tl_lab_is_student_file(lab, e->d_name) || like)
                 continue;
             char p[4200];
             struct stat est;
@@ -714,9 +844,15 @@ void tg_student_names(gstudent *st, int n)
                 break;
             }
         }
-        char *clean = tg_utf8_clean(name, strlen(name));
-        snprintf(st[i].display, sizeof st[i].display, "%s", clean ? clean : "?");
-        free(clean);
+        if (st[i].from[0]) {     /* an LMS's student (lms.c): named by the LMS, the SID keeps them apart */
+            int same = strcmp(st[i].display, st[i].sid) == 0;
+            snprintf(name, sizeof name, "%.300s%s%.90s", st[i].display, st[i].sid[0] && !same ? " " : "",
+                     same ? "" : st[i].sid);
+        } else {
+            char *clean = tg_utf8_clean(name, strlen(name));
+            snprintf(st[i].display, sizeof st[i].display, "%s", clean ? clean : "?");
+            free(clean);
+        }
         size_t j = 0;
         int changed = 0;
         for (size_t k = 0; name[k] && j < 60; ++k) {

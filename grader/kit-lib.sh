@@ -12,12 +12,12 @@ tl_build_grader() {
 }
 
 # tl_need_grader_libs: exit 3 naming the packages when $TL_BUILD was configured without tl-grade
-# (grader/meson.build leaves it out when pkg-config finds no libcjson, libarchive or libseccomp).
+# (grader/meson.build leaves it out when pkg-config finds no libcjson, libarchive, libseccomp, libyaml or libpcre2).
 tl_need_grader_libs() {
     if [ -f "$TL_BUILD/build.ninja" ] && command -v ninja >/dev/null 2>&1 &&
         ! ninja -C "$TL_BUILD" -t query grader/tl-grade >/dev/null 2>&1; then
-        tl_err "tl-grade is not in this build: Meson found no libcjson, libarchive or libseccomp when it"
-        tl_err "configured '$TL_BUILD'. Install $TL_PKGS_GRADER (./kit setup does),"
+        tl_err "tl-grade is not in this build: Meson found no libcjson, libarchive, libseccomp, libyaml or libpcre2"
+        tl_err "when it configured '$TL_BUILD'. Install $TL_PKGS_GRADER (./kit setup does),"
         tl_die "then: meson setup --reconfigure '$TL_BUILD'" 3
     fi
 }

@@ -275,13 +275,29 @@ void tg_print_check(const gsub *g, const tres *tr, int nt, double score, double 
 void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *score_out, double *max_out)
 {
     const tl_lab_info *L = R->lab;
-    double score = 0, max = 0;
-    for (int i = 0; i < nt; ++i)
+    /* One total (issue 23): the score is out of every test of this run, graded or not, in
+     * results.json, the .done marker (gradebook, summary) and Gradescope alike. A test that could
+     * not be graded here is a named part worth its points, counted as none; a failed build counts
+     * against the same maximum. Rescaled only when asked (--rescale), and then everywhere. */
+    double graded_score = 0, graded_max = 0, total = 0;
+    for (int i = 0; i < nt; ++i) {
+        total += tr[i].t->points;
         if (tr[i].graded) {
-            score += tr[i].score;
-            max += tr[i].t->points;
+            graded_score += tr[i].score;
+            graded_max += tr[i].t->points;
         }
-    score = tg_round2(score);
+    }
+    graded_score = tg_round2(graded_score);
+    int rescaled = R->rescale && graded_max > 0 && graded_max < total;
+    double score = rescaled ? tg_round2(graded_score * total / graded_max) : graded_score, max = total;
+    /* A late submission loses its penalty from that one total (late.c), said with the score before. */
+    tg_buf late_why = {0};
+    tg_late late;
+    double before = score, pen = R->check ? 0 : tg_late_penalty(R, g->s, &late_why, &late);
+    if (R->check)
+        memset(&late, 0, sizeof late);
+    if (pen > 0)
+        score = tg_round2(score * (1.0 - pen));
     *score_out = score;
     *max_out = max;
 
@@ -303,26 +319,26 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         tg_buf_add(&top, g->notes.s, g->notes.len);
     quote_evidence(&top, g, "");
     tg_buf_printf(&top, "isolation: %s\n", R->iso.desc);
-    /* Gradescope divides the score by the assignment's points (every test of the lab). A test not
-     * graded here (what the grader lacks: no GPU for a GPU-only part) is named and earns nothing
-     * until it is graded where it can be: never scaled into points from the others (issue 24). */
-    double total = 0, gs_score = score;
     tg_buf ungraded = {0};
-    for (int i = 0; i < nt; ++i) {
-        total += tr[i].t->points;
+    for (int i = 0; i < nt; ++i)
         if (!tr[i].graded)
             tg_buf_printf(&ungraded, "%s%s (%g)", ungraded.len ? ", " : "", tr[i].t->name, tr[i].t->points);
-    }
-    if (max > 0 && max < total)
-        tg_buf_printf(&top, "Score: %g/%g of the graded tests; not graded here: %s; for Gradescope: %g out of "
-                      "%g (what was not graded earns nothing until it is graded where it can be)\n", score, max,
-                      ungraded.s, gs_score, total);
+    if (late_why.len)
+        tg_buf_add(&top, late_why.s, late_why.len);
+    if (pen > 0)
+        tg_buf_printf(&top, "Score before the late penalty: %g/%g\n", before, max);
+    if (rescaled)
+        tg_buf_printf(&top, "Score: %g/%g, rescaled (--rescale) from %g/%g of the tests graded here; not graded "
+                      "here: %s\n", score, max, graded_score, graded_max, ungraded.s);
+    else if (ungraded.len)
+        tg_buf_printf(&top, "Score: %g/%g; not graded here: %s, counted as 0 of their points (grade them where "
+                      "they can be graded, or rescale with --rescale)\n", score, max, ungraded.s);
     else
         tg_buf_printf(&top, "Score: %g/%g\n", score, max);
     tg_buf_free(&ungraded);
     const char *status = g->refused[0] ? g->refused : !g->built ? "build failed" : "";
     cJSON *js = cJSON_CreateObject();
-    cJSON_AddNumberToObject(js, "score", gs_score);
+    cJSON_AddNumberToObject(js, "score", score);
     cJSON_AddNumberToObject(js, "execution_time", tg_round2(secs));
     cJSON_AddItemToObject(js, "output", jtext(top.s, top.len));
     cJSON *tests = cJSON_AddArrayToObject(js, "tests");
@@ -330,10 +346,49 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     const char *dn = g->s->display[0] ? g->s->display : g->s->name;
     cJSON_AddItemToObject(tl, "student", jtext(dn, strlen(dn)));
     cJSON_AddItemToObject(tl, "folder", jtext(g->s->name, strlen(g->s->name)));
+    if (g->s->from[0]) {                                 /* who, as the course's export names them (lms.c) */
+        cJSON *who = cJSON_AddObjectToObject(tl, "who");
+        cJSON_AddStringToObject(who, "from", g->s->from);
+        cJSON_AddItemToObject(who, "email", jtext(g->s->email, strlen(g->s->email)));
+        cJSON_AddItemToObject(who, "sid", jtext(g->s->sid, strlen(g->s->sid)));
+        cJSON_AddItemToObject(who, "submitted_at", jtext(g->s->submitted_at, strlen(g->s->submitted_at)));
+    }
     cJSON_AddStringToObject(tl, "lab", L->id);
-    cJSON_AddNumberToObject(tl, "max", max);               /* the graded tests' points             */
-    cJSON_AddNumberToObject(tl, "graded_score", score);    /* their score (Gradescope's is scaled)  */
-    cJSON_AddNumberToObject(tl, "points", total);          /* every test of the lab: Gradescope's   */
+    if (g->record.len) {                                 /* what this grade is computed from (ident.c) */
+        cJSON *gf = cJSON_AddObjectToObject(tl, "graded_from"), *files = NULL;
+        for (const char *q = g->record.s; *q;) {
+            size_t n = strcspn(q, "\n");
+            char ln[400];
+            snprintf(ln, sizeof ln, "%.*s", (int)(n < sizeof ln ? n : sizeof ln - 1), q);
+            char *sp = strchr(ln, ' ');
+            if (sp && strncmp(ln, "file ", 5) == 0 && strchr(sp + 1, ' ')) {
+                char *sp2 = strchr(sp + 1, ' ');
+                *sp2 = '\0';
+                if (!files)
+                    files = cJSON_AddObjectToObject(gf, "files");
+                cJSON_AddItemToObject(files, sp + 1, jtext(sp2 + 1, strlen(sp2 + 1)));
+            } else if (sp) {
+                *sp = '\0';
+                cJSON_AddItemToObject(gf, ln, jtext(sp + 1, strlen(sp + 1)));
+            }
+            q += n + (q[n] == '\n');
+        }
+    }
+    cJSON_AddNumberToObject(tl, "max", max);               /* the score's maximum: every test's points */
+    cJSON_AddNumberToObject(tl, "graded_score", graded_score);   /* the tests graded here: their score */
+    cJSON_AddNumberToObject(tl, "graded_max", graded_max); /* and their points                      */
+    cJSON_AddNumberToObject(tl, "points", total);          /* every test of the run: Gradescope's  */
+    cJSON_AddBoolToObject(tl, "rescaled", rescaled);       /* --rescale: score = graded_score x points / graded_max */
+    if (R->due_epoch && !R->check) {                      /* late.c: the penalty taken from the score */
+        cJSON *lo = cJSON_AddObjectToObject(tl, "late");
+        cJSON_AddItemToObject(lo, "submitted_at", jtext(g->s->submitted_at, strlen(g->s->submitted_at)));
+        cJSON_AddStringToObject(lo, "time_from", g->s->time_from[0] ? "file" : g->s->submitted_at[0] ? "lms" : "unknown");
+        cJSON_AddNumberToObject(lo, "days_late", late.days);
+        cJSON_AddNumberToObject(lo, "penalty_percent", late.percent);
+        cJSON_AddBoolToObject(lo, "extension", late.extended);
+        cJSON_AddNumberToObject(lo, "score_before", before);
+    }
+    tg_buf_free(&late_why);
     cJSON_AddBoolToObject(tl, "built", g->built);
     cJSON_AddItemToObject(tl, "status", jtext(status, strlen(status)));   /* "" or why every test is 0 */
     cJSON_AddItemToObject(tl, "isolation", jtext(R->iso.desc, strlen(R->iso.desc)));
@@ -537,6 +592,17 @@ int tg_results_test(const cJSON *js, const char *name, double *score, double *ma
     return -1;
 }
 
+/* email,sid,submitted_at of a student, then the line's end. */
+static void csv_who(tg_buf *csv, const gstudent *s)
+{
+    csv_field(csv, s->email);
+    tg_buf_add(csv, ",", 1);
+    csv_field(csv, s->sid);
+    tg_buf_add(csv, ",", 1);
+    csv_field(csv, s->submitted_at);
+    tg_buf_add(csv, "\n", 1);
+}
+
 void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, double total_s)
 {
     const tl_lab_info *L = R->lab;
@@ -549,7 +615,9 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf_add(&csv, ",", 1);
         csv_field(&csv, L->tests[i].name);
     }
-    tg_buf_add(&csv, "\n", 1);
+    /* After the numbers (never "not graded" in a numeric column): the status, the tests not
+     * graded here with their points, and who the LMS says the student is. */
+    tg_buf_printf(&csv, ",status,not_graded_here,email,sid,submitted_at\n");
     tg_buf md = {0};
     time_t now = time(NULL);
     char date[64];
@@ -570,6 +638,14 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     tg_buf_printf(&md, "\n- cases: public sizes %s; %s\n", L->public_sizes ? L->public_sizes : "none (lab program's own checks)",
                   !L->public_sizes ? "no hidden sizes" :
                   R->public_only ? "hidden sizes not run (--public-only)" : "hidden sizes drawn from the secret seed");
+    if (R->ident.rubric[0]) {                             /* the class's identity (ident.c) */
+        tg_buf rt = {0};
+        tg_identity_rubric_text(R, &rt);
+        tg_buf_printf(&md, "- rubric %s%s%s: %s\n- cases %s; kit %s\n", R->ident.rubric,
+                      R->rubric_file[0] ? " from " : " (the lab table's)", R->rubric_file, rt.s, R->ident.cases,
+                      R->ident.kit);
+        tg_buf_free(&rt);
+    }
     tg_buf_printf(&md, "- isolation: %s\n", R->iso.desc);
     if (R->iso.notes[0])
         tg_buf_printf(&md, "- isolation notes: %s\n", R->iso.notes);
@@ -583,7 +659,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         char *who = tg_md_inline(st[i].display[0] ? st[i].display : st[i].name);
         if (!rows[i].done) {
             char *why = tg_md_inline(rows[i].why);
-            tg_buf_printf(&csv, ",not graded,,");
+            tg_buf_printf(&csv, ",,");
             tg_buf_printf(&md, "| %s | not graded | | grader-side problem (below) |\n", who);
             tg_buf_printf(&problems, "- %s: not graded: %s\n", who, why);
             free(why);
@@ -591,14 +667,19 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
             for (int t = 0; t < L->ntests; ++t)
                 if (!R->public_only || TL_TEST_IS_PUBLIC(L->tests[t].kind))
                     tg_buf_add(&csv, ",", 1);
-            tg_buf_add(&csv, "\n", 1);
+            char stt[700];
+            snprintf(stt, sizeof stt, "not graded: %s", rows[i].why);
+            tg_buf_add(&csv, ",", 1);
+            csv_field(&csv, stt);
+            tg_buf_add(&csv, ",", 1);
+            csv_who(&csv, &st[i]);
             continue;
         }
         tg_buf_printf(&csv, ",%.2f,%.2f", rows[i].score, rows[i].max);
         char p[PATH_MAX + 32];
         snprintf(p, sizeof p, "%s/%s/results.json", R->out, st[i].name);
         cJSON *js = tg_read_results(p);
-        tg_buf failed = {0};
+        tg_buf failed = {0}, ungraded = {0};
         int nfailed = 0;
         for (int t = 0; t < L->ntests; ++t) {
             if (R->public_only && !TL_TEST_IS_PUBLIC(L->tests[t].kind))
@@ -611,13 +692,17 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
                 if (sc < L->tests[t].points && ++nfailed <= 3)
                     tg_buf_printf(&failed, "%s%s (%g/%g)", failed.len ? "; " : "", L->tests[t].name, sc,
                                   L->tests[t].points);
-            } else if (r == 0) {
-                snprintf(val, sizeof val, "not graded");
+            } else if (r == 0) {               /* a named part, empty in its numeric column */
+                tg_buf_printf(&ungraded, "%s%s (%g)", ungraded.len ? "; " : "", L->tests[t].name, L->tests[t].points);
             }
             tg_buf_add(&csv, ",", 1);
             csv_field(&csv, val);
         }
-        tg_buf_add(&csv, "\n", 1);
+        tg_buf_add(&csv, ",graded,", 8);
+        csv_field(&csv, ungraded.s ? ungraded.s : "");
+        tg_buf_add(&csv, ",", 1);
+        csv_who(&csv, &st[i]);
+        tg_buf_free(&ungraded);
         if (nfailed > 3)
             tg_buf_printf(&failed, "; and %d more", nfailed - 3);
         const cJSON *status = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "status");
@@ -634,6 +719,11 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     }
     tg_buf_printf(&md, "\n");
     tg_write_glance(R, st, rows, ns, &md, date);    /* glance.c: distribution, pass rates, reasons, chart */
+    if (!R->check) {                                       /* similar.c: for the instructor, never a score */
+        char kl[PATH_MAX + 300];
+        snprintf(kl, sizeof kl, "%s/labs/%s", R->pristine[0] ? R->pristine : R->root, R->lab->dir);
+        tg_similarity(R->out, R->lab, kl, R->sim_threshold > 0 ? R->sim_threshold : 60, &md);
+    }
     tg_buf_printf(&md, "## Per student: what failed, where, the likely bug\n\n");
     for (int i = 0; i < ns; ++i) {
         if (!rows[i].done)
@@ -652,6 +742,8 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     tg_write_atomic(p, csv.s, csv.len);
     snprintf(p, sizeof p, "%s/summary.md", R->out);
     tg_write_atomic(p, md.s, md.len);
+    if (!R->check)
+        tg_write_exports(R, st, rows, ns);                /* exports.c: roster, canvas.csv, gradescope.csv */
     tg_buf_free(&csv);
     tg_buf_free(&md);
     tg_buf_free(&problems);

@@ -167,11 +167,35 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             snprintf(g.files, sizeof g.files, "%s/labs/%s", g.kit, R->lab->dir);
         }
         int found[TL_LAB_MAX_FILES];
+        if (st->not_graded[0]) {   /* the export itself leaves this student ungradable (lms.c) */
+            snprintf(why, whylen, "%s", st->not_graded);
+            return EXIT_GRADER;
+        }
+        if (st->lms_note[0])
+            tg_buf_printf(&g.notes, "%s\n", st->lms_note);
         rc = R->taken ? tg_take_prepared(R, st, g.files, &g.notes, err, sizeof err)   /* taken at submit time */
                       : tg_intake(R->lab, st->path, g.work, g.files, !R->check, found, &g.notes, err, sizeof err);
-        if (rc < 0) {
+        if (rc < 0 || rc == 2) {   /* a grader problem, or one the instructor must look at (files listed) */
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
+        }
+        if (!R->check && tg_files_record(R, g.files, &R->ident, &g.record) != 0) {
+            snprintf(why, whylen, "cannot hash the files taken into %s (%s)", g.files, strerror(errno));
+            return EXIT_GRADER;
+        }
+        if (!R->check) {           /* exactly what was graded, kept for disputes: DIR/<student>/graded-files/ */
+            char kd[PATH_MAX + 40];
+            snprintf(kd, sizeof kd, "%s/graded-files", g.odir);
+            tg_rmtree(kd);
+            for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
+                char from[PATH_MAX + 300], to[PATH_MAX + 300];
+                snprintf(from, sizeof from, "%s/%s", g.files, R->lab->files[i]);
+                snprintf(to, sizeof to, "%s/%s", kd, R->lab->files[i]);
+                if (tg_is_file(from) && (tg_mkdirs(kd, 0755) != 0 || tg_copy_file(from, to, err, sizeof err) != 0)) {
+                    snprintf(why, whylen, "cannot keep a copy of the graded files in %s: %s", kd, err);
+                    return EXIT_GRADER;
+                }
+            }
         }
     }
     tres tr[TL_LAB_MAX_TESTS];
@@ -258,6 +282,34 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             if (g.built && tr[i].t->kind == TL_TEST_POLICY)
                 tg_judge_policy(R, &g, &tr[i]);
     }
+    /* Nothing earns points for no work (a policy test passes on an empty file): student files
+     * that are empty (whitespace only) or the kit's skeleton unchanged score 0 everywhere. */
+    if (!R->check && !R->prebuilt[0] && !R->build_log[0] && g.built && !g.refused[0] && g.files[0]) {
+        int nowork = 1;
+        for (int i = 0; nowork && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
+            char fp[PATH_MAX + 300], kp[PATH_MAX + 300];
+            snprintf(fp, sizeof fp, "%s/%s", g.files, R->lab->files[i]);
+            snprintf(kp, sizeof kp, "%s/labs/%s/%s", R->pristine, R->lab->dir, R->lab->files[i]);
+            size_t fl = 0, kl = 0;
+            char *ft = tg_read_file(fp, TG_FILE_MAX + 1, &fl), *kt = tg_read_file(kp, TG_FILE_MAX + 1, &kl);
+            int blank = ft != NULL;
+            for (size_t k = 0; blank && k < fl; ++k)
+                blank = isspace((unsigned char)ft[k]);
+            nowork = ft && (blank || (kt && fl == kl && memcmp(ft, kt, fl) == 0));
+            free(ft);
+            free(kt);
+        }
+        for (int i = 0; nowork && i < nt; ++i)
+            if (tr[i].graded && tr[i].score > 0) {
+                tr[i].score = 0;
+                tr[i].passed = 0;
+                tg_buf_printf(&tr[i].out, "no work handed in (the student files are empty or the kit's skeleton "
+                              "unchanged): nothing earns points\n");
+            }
+        if (nowork)
+            tg_buf_printf(&g.notes, "no work handed in: the student files are empty or the kit's skeleton unchanged; "
+                          "no test earns points\n");
+    }
     *secs = (tl_now_ms() - t0) / 1000.0;
     tg_stage("report");
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
@@ -268,7 +320,13 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     }
     if (!R->keep_work)
         tg_rmtree(g.work);
-    char marker[PATH_MAX + 16], line[128];
+    char marker[PATH_MAX + 32], line[128];
+    snprintf(marker, sizeof marker, "%s/graded-from.txt", g.odir);
+    if (g.record.len && tg_write_atomic(marker, g.record.s, g.record.len) != 0) {
+        snprintf(why, whylen, "cannot write '%s' (%s)", marker, strerror(errno));
+        return EXIT_GRADER;
+    }
+    tg_buf_free(&g.record);
     snprintf(marker, sizeof marker, "%s/.done", g.odir);
     int ll = snprintf(line, sizeof line, "%.2f %.2f %.2f\n", *score, *max, *secs);
     if (tg_write_atomic(marker, line, (size_t)ll) != 0) {
@@ -311,7 +369,7 @@ static void probe_gpu(grun *R)
     }
     gsub g;
     memset(&g, 0, sizeof g);
-    gstudent probe = {"probe", "", "probe"};
+    gstudent probe = {.name = "probe", .display = "probe"};
     g.s = &probe;
     snprintf(g.work, sizeof g.work, "%s/probe", R->state);
     tg_mkdirs(g.work, 0700);
@@ -388,6 +446,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
          * reports carrying the original; students.tsv escapes them */
     }
     tg_student_names(st, ns);            /* stable whatever the order; never a class file's name */
+    int nrun = ns;                       /* this run's students; after them, earlier runs' (run below) */
     if (R->check)
         for (int i = 0; i < ns; ++i)
             snprintf(st[i].name, sizeof st[i].name, "working-tree");
@@ -426,29 +485,82 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         return TL_EXIT_USAGE;
     }
     /* An out dir belongs to one lab and one secret: finished results of another must never be
-     * taken for this run's. The secret is kept as a fingerprint only. */
+     * taken for this run's. The secret is kept as a fingerprint only. It also holds one rubric and
+     * one set of cases (ident.c): a change of either is refused unless --regrade grades the whole
+     * class again, so one gradebook never mixes two rubrics. */
     if (!R->check) {
-        char ident[160], idp[PATH_MAX + 32];
-        int il = snprintf(ident, sizeof ident, "lab %s secret %016llx\n", R->lab->id,
-                          (unsigned long long)tg_mix64(R->seed ^ 0x5EC2E7ull));
+        char idp[PATH_MAX + 32], rp[PATH_MAX + 32], first[160];
+        snprintf(rp, sizeof rp, "%s/rubric.tsv", R->state);
+        if (from_list && tg_is_file(rp) && tg_rubric_load(R, rp, err, sizeof err) != 0) {   /* the submit's rubric */
+            fprintf(stderr, "tl-grade: bad out dir '%s': %s\n", out, err);
+            return TL_EXIT_USAGE;
+        }
+        tg_identity(R, &R->ident);
+        tg_buf rt = {0}, ident = {0};
+        tg_identity_rubric_text(R, &rt);
+        snprintf(first, sizeof first, "lab %s secret %016llx", R->lab->id,
+                 (unsigned long long)tg_mix64(R->seed ^ 0x5EC2E7ull));
+        tg_buf_printf(&ident, "%s\nrubric %s %s%s%s\ncases %s\nkit %s\n", first, R->ident.rubric, rt.s,
+                      R->rubric_file[0] ? "; from " : "", R->rubric_file, R->ident.cases, R->ident.kit);
         snprintf(idp, sizeof idp, "%s/identity", R->state);
-        char *have = tg_read_file(idp, 256, NULL);
-        if (have && strcmp(have, ident) != 0) {
+        char *have = tg_read_file(idp, 1 << 16, NULL);
+        if (have && (strncmp(have, first, strlen(first)) != 0 || have[strlen(first)] != '\n')) {
             fprintf(stderr, "tl-grade: bad out dir '%s': it holds results of another run (%.*s), not lab %s with "
                     "this secret; use another --out, or give the same --secret\n", out, (int)strcspn(have, "\n"), have,
                     R->lab->id);
             free(have);
             return TL_EXIT_USAGE;
         }
+        if (have) {
+            const char *hr = strstr(have, "\nrubric "), *hc = strstr(have, "\ncases "), *hk = strstr(have, "\nkit ");
+            int rubric_changed = !hr || strncmp(hr + 8, R->ident.rubric, strlen(R->ident.rubric)) != 0;
+            int cases_changed = !hc || strncmp(hc + 7, R->ident.cases, strlen(R->ident.cases)) != 0;
+            if ((rubric_changed || cases_changed) && (from_list || R->regrade != 1)) {
+                fprintf(stderr, "tl-grade: out dir '%s' was graded with %s%s%s than this run's:\n"
+                        "  then: %.*s\n  now:  rubric %s %s\n", out, rubric_changed ? "another rubric" : "",
+                        rubric_changed && cases_changed ? " and " : "", cases_changed ? "other cases" : "",
+                        hr ? (int)strcspn(hr + 1, "\n") : 30, hr ? hr + 1 : "(no rubric recorded: an older tl-grade)",
+                        R->ident.rubric, rt.s);
+                fprintf(stderr, "  One gradebook holds one rubric: %s\n", from_list ?
+                        "the out dir changed after this Slurm run was submitted; submit it again" :
+                        "pass --regrade to grade every student of the class again with this one, or use another --out");
+                free(have);
+                return TL_EXIT_USAGE;
+            }
+            if (hk && strncmp(hk + 5, R->ident.kit, strlen(R->ident.kit)) != 0 && !from_list)
+                fprintf(stderr, "tl-grade: note: the kit changed since this class was graded (then %.*s, now %s); the "
+                        "students graded in this run are graded by this one (each result records its kit)\n",
+                        (int)strcspn(hk + 5, "\n"), hk + 5, R->ident.kit);
+        }
         int had = have != NULL;
         free(have);
+        tg_buf_free(&rt);
         if (from_list && !had) {      /* a Slurm job checks the identity the submit wrote */
             fprintf(stderr, "tl-grade: bad out dir '%s': no %s (submit the run with --slurm)\n", out, idp);
             return TL_EXIT_USAGE;
         }
-        if (!from_list && tg_write_atomic(idp, ident, (size_t)il) != 0) {
-            fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s (%s)\n", out, idp, strerror(errno));
+        if (!from_list && (tg_write_atomic(idp, ident.s, ident.len) != 0 ||
+                           (R->rubric_file[0] ? tg_copy_file(R->rubric_file, rp, err, sizeof err) != 0 :
+                                                (unlink(rp) != 0 && errno != ENOENT)))) {
+            fprintf(stderr, "tl-grade: bad out dir '%s': cannot write %s or %s (%s)\n", out, idp, rp, strerror(errno));
             return TL_EXIT_USAGE;
+        }
+        tg_buf_free(&ident);
+        if (R->extensions[0] && !from_list) {      /* kept beside the seed: Slurm's tasks read it there */
+            char ex[PATH_MAX + 32];
+            snprintf(ex, sizeof ex, "%s/extensions.csv", R->state);
+            if (strcmp(R->extensions, ex) != 0 && tg_copy_file(R->extensions, ex, err, sizeof err) != 0) {
+                fprintf(stderr, "tl-grade: --extensions: %s\n", err);
+                return TL_EXIT_USAGE;
+            }
+        }
+        if (R->roster[0] && !from_list) {          /* kept: later runs and Slurm's last job export with it */
+            char ro[PATH_MAX + 32];
+            snprintf(ro, sizeof ro, "%s/roster.csv", R->state);
+            if (tg_copy_file(R->roster, ro, err, sizeof err) != 0) {
+                fprintf(stderr, "tl-grade: --roster: %s\n", err);
+                return TL_EXIT_USAGE;
+            }
         }
         if (R->slurm && secret) {      /* the tasks read the seed here: DIR/.state is 0700, the seed 0600 */
             char sp[PATH_MAX + 32], line[64];
@@ -459,6 +571,53 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 return TL_EXIT_USAGE;
             }
         }
+        if (R->from_kind[0] && !from_list) {   /* the students a course's export names (lms.c) */
+            char stage[PATH_MAX + 32];
+            tg_buf rep = {0};
+            snprintf(stage, sizeof stage, "%s/intake", R->state);
+            free(st);
+            st = NULL;
+            if (tg_lms_collect(R->from_kind, R->from_source, R->name_pattern, stage, &st, &ns, &rep, err,
+                               sizeof err) != 0) {
+                fprintf(stderr, "tl-grade: %s\n", err);
+                tg_buf_free(&rep);
+                return TL_EXIT_USAGE;
+            }
+            tg_student_names(st, ns);
+            nrun = ns;
+            free(rows);
+            rows = calloc((size_t)ns + 1, sizeof *rows);
+            tg_lms_intake_report(R, st, ns, &rep);
+            tg_buf_free(&rep);
+        }
+        /* The class is the out dir: the students an earlier run graded here stay in it (their
+         * results, their rows), after this run's; a student given again is this run's. */
+        if (!from_list) {
+            gstudent *old = NULL;
+            int nold = 0;
+            char e2[400];
+            if (tg_students_load(R->out, &old, &nold, e2, sizeof e2) == 0 && nold > 0) {
+                gstudent *all = realloc(st, (size_t)(ns + nold + 1) * sizeof *st);
+                srow *rall = realloc(rows, (size_t)(ns + nold + 1) * sizeof *rows);
+                if (all)
+                    st = all;
+                if (rall)
+                    rows = rall;
+                for (int k = 0; all && rall && k < nold; ++k) {
+                    int dup = 0;
+                    for (int j = 0; j < nrun && !dup; ++j)
+                        dup = strcmp(st[j].name, old[k].name) == 0;
+                    if (!dup) {
+                        st[ns] = old[k];
+                        memset(&rows[ns], 0, sizeof rows[ns]);
+                        ++ns;
+                    }
+                }
+            }
+            free(old);
+        }
+        for (int i = 0; i < nrun && !from_list; ++i)
+            tg_submission_time(&st[i]);          /* late.c: the file's own time where the export gave none */
         if (!from_list && tg_students_write(R, st, ns) != 0) {
             fprintf(stderr, "tl-grade: bad out dir '%s': cannot write the student list (%s)\n", out, strerror(errno));
             return TL_EXIT_USAGE;
@@ -658,21 +817,35 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     while (finished < ntodo) {
         while (running < R->jobs && next < ntodo) {
             int i = todo[next++];
-            char marker[PATH_MAX + 160];
+            char marker[PATH_MAX + 160], why_again[700] = "";
             snprintf(marker, sizeof marker, "%s/%s/.done", R->out, st[i].name);
             char *m = R->check ? NULL : tg_read_file(marker, 256, NULL);
-            if (m && sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3) {
+            int named = tg_regrade_named(R, &st[i]);
+            if (m && sscanf(m, "%lf %lf %lf", &rows[i].score, &rows[i].max, &rows[i].secs) == 3 &&
+                (R->slurm_task || tg_still_fresh(R, &st[i], i < nrun, named, why_again, sizeof why_again))) {
                 rows[i].done = 1;
                 ++finished;
                 char what[PATH_MAX + 400];
-                snprintf(what, sizeof what, "%g/%g (graded earlier; delete %s/%s to grade again)", rows[i].score,
-                         rows[i].max, R->out, st[i].name);
+                snprintf(what, sizeof what, "%g/%g (graded earlier from the same files, rubric and cases; "
+                         "--regrade=NAME grades it again)", rows[i].score, rows[i].max);
                 if (prog)
                     tg_progress_done(prog, -1, st[i].name, 2, what);
                 free(m);
                 continue;
             }
             free(m);
+            if (!R->check && i >= nrun && !R->slurm_task && R->regrade != 1 && !named) {
+                /* an earlier run's student not graded then: kept with its reason (grade it with
+                 * its submission given again, or --regrade) */
+                collect_row(R, &st[i], &rows[i], 0);
+                ++finished;
+                if (prog)
+                    tg_progress_done(prog, -1, st[i].name, 1, rows[i].why);
+                continue;
+            }
+            if (why_again[0])
+                fprintf(stderr, "tl-grade: %s: %s\n", st[i].display[0] ? st[i].display : st[i].name, why_again);
+            unlink(marker);            /* graded again: until it is, it is not graded */
             char od[PATH_MAX + 160];
             snprintf(od, sizeof od, "%s/%s", R->out, st[i].name);
             if (R->check)

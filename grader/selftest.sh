@@ -71,15 +71,19 @@ command -v bwrap >/dev/null 2>&1 || { unsafe=--unsafe-no-sandbox; echo "selftest
 "$tg" --kit "$root" --lab "$lab" --out "$out/graded-$lab" --jobs "${JOBS:-2}" $unsafe ${TL_GRADE_ARGS:-} -- "$cls"/* || rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 
-# The verdicts, from each .done marker (score max seconds).
+# The verdicts, from each .done marker (score max seconds). The maximum is every test's points; a
+# test not gradable here (speed, emulated) counts 0 for everyone: the solution must get every point
+# of the tests graded here (results.json tilelab.graded_score and graded_max).
 g=$out/graded-$lab
 read -r ssc smax _ < "$g/solution/.done"
+jnum() { sed -n "s/.*\"$1\":[[:space:]]*\([0-9.]*\).*/\1/p" "$2" | head -1; }
+gsc=$(jnum graded_score "$g/solution/results.json"); gmax=$(jnum graded_max "$g/solution/results.json")
 bad=0
 printf '\nselftest verdicts (lab %s):\n' "$lab"
-if [ "$(echo "$ssc $smax" | awk '{print ($1 == $2)}')" = 1 ]; then
-    echo "  ok    solution: $ssc/$smax (every graded point)"
+if [ -n "$gsc" ] && [ "$(echo "$gsc $gmax" | awk '{print ($1 == $2)}')" = 1 ]; then
+    echo "  ok    solution: $ssc/$smax (every point of the tests graded here: $gsc/$gmax)"
 else
-    echo "  WRONG solution: $ssc/$smax: the reference solution must get every graded point"; bad=1
+    echo "  WRONG solution: $ssc/$smax ($gsc/$gmax graded here): the reference solution must get every graded point"; bad=1
 fi
 for d in "$g"/*/; do
     name=$(basename "$d")

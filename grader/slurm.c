@@ -35,9 +35,15 @@ int tg_students_write(const grun *R, const gstudent *st, int ns)
 {
     tg_buf b = {0};
     for (int i = 0; i < ns; ++i) {
-        tg_buf_printf(&b, "%d\t%s\t", i, st[i].name);
-        for (const char *c = st[i].path; *c; ++c)
-            tg_buf_printf(&b, "%s", *c == '\t' ? "\\t" : *c == '\n' ? "\\n" : *c == '\\' ? "\\\\" : (char[2]){*c, 0});
+        /* every field escaped (\t, \n, \\): a name or path may hold any byte but NUL */
+        const char *f[10] = {st[i].name, st[i].path, st[i].display, st[i].email, st[i].sid, st[i].submitted_at,
+                             st[i].from, st[i].lms_note, st[i].not_graded, NULL};
+        tg_buf_printf(&b, "%d", i);
+        for (int k = 0; f[k]; ++k) {
+            tg_buf_add(&b, "\t", 1);
+            for (const char *c = f[k]; *c; ++c)
+                tg_buf_printf(&b, "%s", *c == '\t' ? "\\t" : *c == '\n' ? "\\n" : *c == '\\' ? "\\\\" : (char[2]){*c, 0});
+        }
         tg_buf_add(&b, "\n", 1);
     }
     char p[PATH_MAX + 32];
@@ -45,6 +51,20 @@ int tg_students_write(const grun *R, const gstudent *st, int ns)
     int rc = tg_write_atomic(p, b.s ? b.s : "", b.len);
     tg_buf_free(&b);
     return rc;
+}
+
+/* One field of students.tsv as written (\t, \n, \\ escaped) into dst. */
+static void unescape_field(char *dst, size_t len, const char *src)
+{
+    size_t o = 0;
+    for (const char *c = src; *c && o + 1 < len; ++c) {
+        if (*c == '\\' && (c[1] == 't' || c[1] == 'n' || c[1] == '\\')) {
+            ++c;
+            dst[o++] = *c == 't' ? '\t' : *c == 'n' ? '\n' : '\\';
+        } else
+            dst[o++] = *c;
+    }
+    dst[o] = '\0';
 }
 
 int tg_students_load(const char *out, gstudent **stp, int *nsp, char *err, size_t errlen)
@@ -74,16 +94,22 @@ int tg_students_load(const char *out, gstudent **stp, int *nsp, char *err, size_
             return -1;
         }
         *t1 = *t2 = '\0';
-        snprintf(st[ns].name, sizeof st[ns].name, "%s", t1 + 1);
-        size_t o = 0;
-        for (const char *c = t2 + 1; *c && o + 1 < sizeof st[ns].path; ++c) {
-            if (*c == '\\' && (c[1] == 't' || c[1] == 'n' || c[1] == '\\')) {
-                ++c;
-                st[ns].path[o++] = *c == 't' ? '\t' : *c == 'n' ? '\n' : '\\';
-            } else
-                st[ns].path[o++] = *c;
+        unescape_field(st[ns].name, sizeof st[ns].name, t1 + 1);
+        /* path, then (a list written since the LMS intake) display, email, SID, time, source, note,
+         * not-graded reason: tab-separated, each escaped as tg_students_write wrote it */
+        char *f[8] = {t2 + 1};
+        for (int k = 1; k < 8 && f[k - 1]; ++k) {
+            f[k] = strchr(f[k - 1], '\t');
+            if (f[k])
+                *f[k]++ = '\0';
         }
-        st[ns].path[o] = '\0';
+        unescape_field(st[ns].path, sizeof st[ns].path, f[0]);
+        char *dst[7] = {st[ns].display, st[ns].email, st[ns].sid, st[ns].submitted_at, st[ns].from, st[ns].lms_note,
+                        st[ns].not_graded};
+        size_t len7[7] = {sizeof st[ns].display, sizeof st[ns].email, sizeof st[ns].sid, sizeof st[ns].submitted_at,
+                          sizeof st[ns].from, sizeof st[ns].lms_note, sizeof st[ns].not_graded};
+        for (int k = 0; k < 7; ++k)
+            unescape_field(dst[k], len7[k], f[k + 1] ? f[k + 1] : "");
         ++ns;
     }
     free(text);
@@ -225,6 +251,13 @@ int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, t
         free(text);
         return 1;
     }
+    snprintf(p, sizeof p, "%s/not-graded.txt", dir);   /* intake: the instructor must look */
+    text = tg_read_file(p, 1 << 16, NULL);
+    if (text) {
+        snprintf(err, errlen, "%s", text);
+        free(text);
+        return 2;
+    }
     for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char from[PATH_MAX + 400], to[PATH_MAX + 400];
         snprintf(from, sizeof from, "%s/files/%s", dir, R->lab->files[i]);
@@ -261,8 +294,8 @@ static int take_one(grun *R, const gstudent *s, char *err, size_t errlen)
     snprintf(p, sizeof p, "%s/notes.txt", dir);
     int w = tg_write_atomic(p, notes.s ? notes.s : "", notes.len);
     tg_buf_free(&notes);
-    if (w == 0 && rc == 1) {
-        snprintf(p, sizeof p, "%s/refused.txt", dir);
+    if (w == 0 && (rc == 1 || rc == 2)) {
+        snprintf(p, sizeof p, "%s/%s", dir, rc == 1 ? "refused.txt" : "not-graded.txt");
         w = tg_write_atomic(p, why, strlen(why));
     }
     if (w != 0) {
@@ -365,6 +398,19 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     /* The intake here, then the task list of the students not graded yet. */
     int *todo = calloc((size_t)ns + 1, sizeof *todo), nt = 0, skipped = 0;
     for (int i = 0; i < ns; ++i) {
+        int again = R->regrade == 1;
+        if (R->regrade == 2) {     /* --regrade=NAME,...: by folder or by name */
+            char key[700];
+            snprintf(key, sizeof key, ",%s,", st[i].name);
+            again = strstr(R->regrade_names, key) != NULL;
+            snprintf(key, sizeof key, ",%s,", st[i].display);
+            again |= st[i].display[0] && strstr(R->regrade_names, key) != NULL;
+        }
+        if (again) {               /* graded again: until it is, it is not graded */
+            char od[PATH_MAX + 160];
+            snprintf(od, sizeof od, "%s/%s/.done", R->out, st[i].name);
+            unlink(od);
+        }
         if (is_done(R, &st[i])) {
             ++skipped;
             continue;
@@ -383,8 +429,8 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         todo[nt++] = i;
     }
     if (skipped)
-        fprintf(stderr, "tl-grade: %d student(s) graded earlier are not submitted again (delete DIR/<student> to "
-                "grade one again)\n", skipped);
+        fprintf(stderr, "tl-grade: %d student(s) graded earlier are not submitted again (--regrade=NAME grades one "
+                "again, --regrade the class)\n", skipped);
     int per = R->per_task > 0 ? R->per_task : 1, ntasks = (nt + per - 1) / per;
     tg_buf tasks = {0};
     for (int t = 0; t < ntasks; ++t) {
@@ -413,17 +459,81 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         tg_buf_printf(&common, " --emulate");
     if (R->gpu_archs[0])
         tg_buf_printf(&common, " --gpu-archs %s", R->gpu_archs);
+    if (R->rescale)
+        tg_buf_printf(&common, " --rescale");
+    if (R->due_epoch) {            /* the late policy: the tasks' identity must be the submit's */
+        tg_buf_printf(&common, " --due ");
+        sh_quote(&common, R->due_text);
+        tg_buf_printf(&common, " --grace %d --late-penalty %g --late-cap %g", R->grace_min, R->late_per_day, R->late_cap);
+        if (R->extensions[0]) {
+            char ex[PATH_MAX + 32];
+            snprintf(ex, sizeof ex, "%s/extensions.csv", R->state);
+            tg_buf_printf(&common, " --extensions ");
+            sh_quote(&common, ex);
+        }
+    }
+    /* The batch scripts an HPC admin reads: every request is an #SBATCH line in the script, kept as
+     * DIR/.state/slurm/task.G.sh and finish.G.sh; sbatch gets only --parsable and the dependency.
+     * Defaults from the lab table: a task's time is its students' worst case (the build's CPU limit
+     * per compiler, the case limit times the time-outs a submission may have, the sanitizer limit
+     * per sanitizer test) plus a setup allowance; its memory is the sandbox's limits of the
+     * students graded at once plus the grader's own (cases, references). */
+    int per_s = R->per_task > 0 ? R->per_task : 1, at_once = R->cpus_per_task > 1 ? R->cpus_per_task : 1;
+    int sanitizer_tests = 0;
+    for (int i = 0; i < R->lab->ntests; ++i)
+        sanitizer_tests += R->lab->tests[i].kind == TL_TEST_RACECHECK || R->lab->tests[i].kind == TL_TEST_MEMCHECK;
+    double student_s = 3.0 * SUB_BUILD_CPU_S + TIMEOUTS_PER_SUBMISSION * R->lab->case_limit_s +
+                       sanitizer_tests * R->lab->sanitizer_limit_s + 60.0;
+    double task_s = ((per_s + at_once - 1) / at_once) * student_s + 300.0;
+    char tdef[32], mdef[32];
+    int tmin = (int)((task_s + 59) / 60);
+    snprintf(tdef, sizeof tdef, "%02d:%02d:00", tmin / 60, tmin % 60);
+    long long run_mem = R->lab->gpu && !R->emulate ? (8LL << 30) : R->lab->gpu ? (2LL << 30) : (1LL << 30);
+    long long one = run_mem > SUB_BUILD_MEM ? run_mem : SUB_BUILD_MEM;
+    snprintf(mdef, sizeof mdef, "%lldG", (one * at_once + (2LL << 30)) >> 30);
+    const char *ttime = R->slurm_time[0] ? R->slurm_time : tdef, *tmem = R->slurm_mem[0] ? R->slurm_mem : mdef;
+    char array[64], name[64], fname[80], out_task[PATH_MAX + 64], out_fin[PATH_MAX + 64], jobid[256];
+    snprintf(name, sizeof name, "tl-grade-%s", R->lab->id);
+    snprintf(fname, sizeof fname, "%s-gradebook", name);
+    snprintf(out_task, sizeof out_task, "%s/%d-%%a.txt", logs, gen);
+    snprintf(out_fin, sizeof out_fin, "%s/%d-finish.txt", logs, gen);
+    if (R->max_parallel > 0)
+        snprintf(array, sizeof array, "0-%d%%%d", ntasks - 1, R->max_parallel);
+    else
+        snprintf(array, sizeof array, "0-%d", ntasks > 0 ? ntasks - 1 : 0);
     tg_buf task = {0}, finish = {0};
-    tg_buf_printf(&task, "#!/bin/sh\n# One task of tl-grade's job array (generation %d): grades the students on line "
-                  "$SLURM_ARRAY_TASK_ID\n# of tasks.%d.tsv into the run's out dir. Made by tl-grade --slurm.\n"
-                  "exec %s --jobs %d --slurm-task %d\n", gen, gen, common.s,
-                  R->cpus_per_task > 1 ? R->cpus_per_task : 1, gen);
-    tg_buf_printf(&finish, "#!/bin/sh\n# tl-grade's finishing job (generation %d): gradebook.csv and summary.md "
-                  "from every student's results.\n# Runs after the array, whatever became of its tasks. Made by "
-                  "tl-grade --slurm.\nexec %s --slurm-finish\n", gen, common.s);
+    tg_buf_printf(&task, "#!/bin/sh\n# One task of tl-grade's job array (generation %d) for lab %s: grades the "
+                  "students on line\n# $SLURM_ARRAY_TASK_ID of tasks.%d.tsv (%d a task, %d at once) into %s.\n"
+                  "# Made by tl-grade --slurm. Time: %s%s; memory: %s%s.\n", gen, R->lab->id, gen, per_s, at_once,
+                  R->out, ttime, R->slurm_time[0] ? " (--time)" : " (from the lab's limits: per student 3 x the build's "
+                  "CPU limit + the time-outs a submission may have x the case limit + the sanitizer tests x their "
+                  "limit + 60 s; per task the students one after another + 300 s)", tmem,
+                  R->slurm_mem[0] ? " (--mem)" : " (the sandbox's limits of the students graded at once + 2 GiB for "
+                  "the grader)");
+    tg_buf_printf(&task, "#SBATCH --job-name=%s\n#SBATCH --array=%s\n#SBATCH --output=%s\n#SBATCH --chdir=%s\n"
+                  "#SBATCH --time=%s\n#SBATCH --mem=%s\n#SBATCH --ntasks=1\n", name, array, out_task, sdir, ttime, tmem);
+    tg_buf_printf(&finish, "#!/bin/sh\n# tl-grade's finishing job (generation %d): gradebook.csv, summary.md and "
+                  "the exports from every\n# student's results; runs after the array, whatever became of its tasks. "
+                  "Made by tl-grade --slurm.\n#SBATCH --job-name=%s\n#SBATCH --output=%s\n#SBATCH --chdir=%s\n"
+                  "#SBATCH --time=00:10:00\n#SBATCH --mem=2G\n#SBATCH --ntasks=1\n", gen, fname, out_fin, sdir);
+    if (R->cpus_per_task > 0)
+        tg_buf_printf(&task, "#SBATCH --cpus-per-task=%d\n", R->cpus_per_task);
+    if (R->gpus_per_task > 0)
+        tg_buf_printf(&task, "#SBATCH --gpus-per-task=%d\n", R->gpus_per_task);
+    if (R->gres[0])
+        tg_buf_printf(&task, "#SBATCH --gres=%s\n", R->gres);
+    for (int k = 0; k < 2; ++k) {
+        tg_buf *b = k ? &finish : &task;
+        if (R->partition[0])
+            tg_buf_printf(b, "#SBATCH --partition=%s\n", R->partition);
+        if (R->account[0])
+            tg_buf_printf(b, "#SBATCH --account=%s\n", R->account);
+    }
+    tg_buf_printf(&task, "exec %s --jobs %d --slurm-task %d\n", common.s, at_once, gen);
+    tg_buf_printf(&finish, "exec %s --slurm-finish\n", common.s);
     char task_sh[PATH_MAX + 32], fin_sh[PATH_MAX + 32];
-    snprintf(task_sh, sizeof task_sh, "%s/task.sh", sdir);
-    snprintf(fin_sh, sizeof fin_sh, "%s/finish.sh", sdir);
+    snprintf(task_sh, sizeof task_sh, "%s/task.%d.sh", sdir, gen);
+    snprintf(fin_sh, sizeof fin_sh, "%s/finish.%d.sh", sdir, gen);
     int wr = write_script(task_sh, &task) | write_script(fin_sh, &finish);
     tg_buf_free(&common);
     tg_buf_free(&task);
@@ -432,46 +542,20 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         fprintf(stderr, "tl-grade: cannot write the batch scripts in %s (%s)\n", sdir, strerror(errno));
         return EXIT_GRADER;
     }
-    char array[64], name[64], out_task[PATH_MAX + 64], out_fin[PATH_MAX + 64], gres[32], cpus[32], jobid[256];
-    snprintf(name, sizeof name, "tl-grade-%s", R->lab->id);
-    snprintf(out_task, sizeof out_task, "%s/%d-%%a.txt", logs, gen);
-    snprintf(out_fin, sizeof out_fin, "%s/%d-finish.txt", logs, gen);
-    snprintf(gres, sizeof gres, "--gpus-per-task=%d", R->gpus_per_task);
-    snprintf(cpus, sizeof cpus, "--cpus-per-task=%d", R->cpus_per_task);
     char *argv[24];
     int a = 0;
     argv[a++] = sbatch;
     argv[a++] = "--parsable";
-    argv[a++] = "--job-name";
-    argv[a++] = name;
-    argv[a++] = "--chdir";
-    argv[a++] = sdir;
-    if (R->partition[0]) {
-        argv[a++] = "--partition";
-        argv[a++] = R->partition;
-    }
     int fixed = a;
     char arrjob[64] = "";
     if (ntasks > 0) {
-        if (R->max_parallel > 0)
-            snprintf(array, sizeof array, "0-%d%%%d", ntasks - 1, R->max_parallel);
-        else
-            snprintf(array, sizeof array, "0-%d", ntasks - 1);
-        argv[a++] = "--array";
-        argv[a++] = array;
-        argv[a++] = "--output";
-        argv[a++] = out_task;
-        if (R->gpus_per_task > 0)
-            argv[a++] = gres;
-        if (R->cpus_per_task > 0)
-            argv[a++] = cpus;
         argv[a++] = task_sh;
         argv[a] = NULL;
         int rc = run_capture(argv, jobid, sizeof jobid);
         jobid[strcspn(jobid, ";\n")] = '\0';
         if (rc != 0 || !jobid[0] || strspn(jobid, "0123456789") != strlen(jobid)) {
-            fprintf(stderr, "tl-grade: --slurm: sbatch refused the job array (exit %d; its message is above); "
-                    "nothing was submitted\n", rc);
+            fprintf(stderr, "tl-grade: --slurm: sbatch refused the job array (exit %d; its message is above; the "
+                    "script is %s); nothing was submitted\n", rc, task_sh);
             return EXIT_GRADER;
         }
         snprintf(arrjob, sizeof arrjob, "%s", jobid);
@@ -483,19 +567,13 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         argv[a++] = "--dependency";
         argv[a++] = dep;
     }
-    char fname[80];
-    snprintf(fname, sizeof fname, "%s-gradebook", name);
-    argv[3] = fname;               /* --job-name's value */
-    argv[a++] = "--output";
-    argv[a++] = out_fin;
     argv[a++] = fin_sh;
     argv[a] = NULL;
     int rc = run_capture(argv, jobid, sizeof jobid);
     jobid[strcspn(jobid, ";\n")] = '\0';
     if (rc != 0 || !jobid[0]) {
         fprintf(stderr, "tl-grade: --slurm: sbatch refused the finishing job (exit %d; its message is above); the "
-                "array %s runs; write the gradebook afterwards with: %s/slurm/finish.sh\n", rc,
-                arrjob[0] ? arrjob : "(none)", R->state);
+                "array %s runs; write the gradebook afterwards with: %s\n", rc, arrjob[0] ? arrjob : "(none)", fin_sh);
         return EXIT_GRADER;
     }
     snprintf(p, sizeof p, "%s/jobs", sdir);
@@ -513,6 +591,8 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
                 R->out);
     if (ntasks && R->max_parallel > 0)
         fprintf(stderr, "tl-grade: at most %d task(s) run at once\n", R->max_parallel);
+    fprintf(stderr, "tl-grade: the batch scripts (every request an #SBATCH line): %s, %s (time %s, memory %s a task)\n",
+            task_sh, fin_sh, ttime, tmem);
     fprintf(stderr, "tl-grade: follow it with: ./kit grade --status %s\n", R->out);
     printf("%s %s\n", arrjob[0] ? arrjob : "-", jobid);
     return 0;

@@ -18,6 +18,7 @@
  * correctness tests pass), 1 check mode: a test failed, 2 usage, 3 a grader-side problem,
  * 77 check mode: nothing could be run (no GPU, no emulation). */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -37,6 +38,7 @@ static int usage(FILE *out, int code)
 {
     fprintf(out,
             "usage: tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] [--] SUBMISSION...\n"
+            "       tl-grade --lab NN --out DIR [OPTIONS] --from gradescope|canvas|moodle EXPORT [--name-pattern RE]\n"
             "       tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]\n"
             "       tl-grade --check --lab NN --out DIR --build-failed LOG\n"
             "       tl-grade --check --lab NN --out DIR [--emulate] FOLDER\n"
@@ -67,7 +69,38 @@ static int usage(FILE *out, int code)
             "  --max-parallel N  --slurm: tasks running at once (default: as many as Slurm allows)\n"
             "  --per-task N      --slurm: students graded by one task, one after another (default 1)\n"
             "  --cpus-per-task N --slurm: cores each task asks for; its students are graded N at once\n"
+            "  --time T          --slurm: each task's time limit (default: from the lab's case limits)\n"
+            "  --mem M           --slurm: each task's memory, e.g. 8G (default: from the sandbox's limits)\n"
+            "  --account A       --slurm: the account charged\n"
+            "  --gres G          --slurm: generic resources per task, e.g. gpu:1 or gpu:h100:1\n"
+            "  --from KIND EXPORT  grade a course's download instead of SUBMISSION...: gradescope (the\n"
+            "                    \"Export Submissions\" zip or folder; students by name, email and SID from\n"
+            "                    submission_metadata.yml, the latest submission of each), canvas or moodle\n"
+            "                    (the \"Download submissions\" zip or folder of loose files, mapped to students\n"
+            "                    by the LMS's file names)\n"
+            "  --name-pattern RE --from canvas|moodle: map file names to students with RE instead, a PCRE2\n"
+            "                    regular expression with named groups: sid, name, email (who), file (the\n"
+            "                    student's own file name), late\n"
+            "  --rubric FILE     grade with this rubric (points per test, hidden-size count) instead of the\n"
+            "                    lab table's; --print-rubric NN writes the table's as a file to edit\n"
+            "  --regrade[=NAMES] grade again: the whole class in DIR (needed after a rubric or cases change),\n"
+            "                    or the students named (comma-separated, as in gradebook.csv, or folders)\n"
+            "  --print-rubric NN print lab NN's rubric as a --rubric file, and exit\n"
+            "  --roster FILE     join the students to the course's roster (CSV: name, email, sid): DIR/roster.md\n"
+            "                    lists who has no submission and who is not on it; DIR/canvas.csv and\n"
+            "                    DIR/gradescope.csv hold a row per roster student (kept for later runs)\n"
+            "  --due DATE        the due date (2026-11-21T23:59-08:00); with --late-penalty P (percent of\n"
+            "                    the score per day late or part of one), --late-cap C (percent, default 100),\n"
+            "                    --grace MINUTES, --extensions FILE (CSV: sid, email or name; due or days).\n"
+            "                    Submission times: the export's, else the file's own\n"
+            "  --similar DIR     the pairs of DIR's graded submissions alike (sim_c, the skeleton's lines\n"
+            "                    left out; never a score) from --threshold N %% on (default 60), also in\n"
+            "                    DIR/similarity.md and summary.md\n"
+            "  --rescale         tests that cannot be graded here (speed without a GPU) scale the others up\n"
+            "                    to the full points, in every report (default: they count 0 and are named)\n"
             "  --status DIR      where the run writing DIR stands: graded, not graded, to go, its Slurm jobs\n"
+            );
+    fprintf(out,
             "  --gpu-archs LIST  GPU labs: compute capabilities each submission is compiled for (e.g. 90;\n"
             "                    default: this machine's GPU from nvidia-smi, 90 when grading emulated,\n"
             "                    else the kit's default)\n"
@@ -143,6 +176,41 @@ static int submissions_first_class(int argc, char **argv, const struct option *l
     return n;
 }
 
+/* --similar DIR: the pairs of DIR's graded submissions alike at threshold % or more, on stdout
+ * and in DIR/similarity.md (similar.c). The lab is the one DIR's identity names. */
+static int similar_cmd(const char *dir, const char *kit, int threshold)
+{
+    char out[PATH_MAX], root[PATH_MAX], p[PATH_MAX + 64], id[8] = "";
+    if (!realpath(dir, out)) {
+        fprintf(stderr, "tl-grade: --similar '%s': no such folder; give a graded class's out dir\n", dir);
+        return TL_EXIT_USAGE;
+    }
+    snprintf(p, sizeof p, "%s/.state/identity", out);
+    char *ident = tg_read_file(p, 1 << 16, NULL);
+    const tl_lab_info *lab = ident && sscanf(ident, "lab %7s", id) == 1 ? tl_lab_find(id) : NULL;
+    free(ident);
+    if (!lab) {
+        fprintf(stderr, "tl-grade: --similar '%s': no graded class there (no %s naming its lab)\n", dir, p);
+        return TL_EXIT_USAGE;
+    }
+    if (!kit)
+        kit = getenv("TL_ROOT");
+    if (!realpath(kit ? kit : ".", root)) {
+        fprintf(stderr, "tl-grade: --similar: the kit folder is missing; give it with --kit DIR or TL_ROOT\n");
+        return TL_EXIT_USAGE;
+    }
+    char kl[PATH_MAX + 300];
+    snprintf(kl, sizeof kl, "%s/labs/%s", root, lab->dir);
+    tg_buf md = {0};
+    tg_buf_printf(&md, "# Lab %s: similar submissions in %s\n\n", lab->id, out);
+    int rc = tg_similarity(out, lab, kl, threshold, &md);
+    fputs(md.s, stdout);
+    snprintf(p, sizeof p, "%s/similarity.md", out);
+    tg_write_atomic(p, md.s, md.len);
+    tg_buf_free(&md);
+    return rc == 77 ? TL_EXIT_SKIP : rc < 0 ? EXIT_GRADER : 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -159,9 +227,19 @@ int main(int argc, char **argv)
         {"per-task", required_argument, NULL, 1004}, {"cpus-per-task", required_argument, NULL, 1005},
         {"slurm-task", required_argument, NULL, 1006}, {"slurm-finish", no_argument, NULL, 1007},
         {"status", required_argument, NULL, 1008},
+        {"from", required_argument, NULL, 1009},     {"name-pattern", required_argument, NULL, 1010},
+        {"rubric", required_argument, NULL, 1011},   {"regrade", optional_argument, NULL, 1012},
+        {"print-rubric", required_argument, NULL, 1013}, {"rescale", no_argument, NULL, 1014},
+        {"roster", required_argument, NULL, 1015},
+        {"time", required_argument, NULL, 1016},     {"mem", required_argument, NULL, 1017},
+        {"account", required_argument, NULL, 1018},  {"gres", required_argument, NULL, 1019},
+        {"due", required_argument, NULL, 1020},      {"grace", required_argument, NULL, 1021},
+        {"late-penalty", required_argument, NULL, 1022}, {"late-cap", required_argument, NULL, 1023},
+        {"extensions", required_argument, NULL, 1024},
+        {"similar", required_argument, NULL, 1025},  {"threshold", required_argument, NULL, 1026},
         {"unsafe-no-sandbox", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
-    const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL;
+    const char *lab_id = NULL, *out = NULL, *secret = NULL, *kit = NULL, *similar_dir = NULL;
     long v;
     int c;
     opterr = 0;
@@ -256,6 +334,141 @@ int main(int argc, char **argv)
             break;
         }
         case 1007: R.slurm_finish = 1; break;
+        case 1009:               /* --from KIND SOURCE: the source is the next word */
+            if (strcmp(optarg, "gradescope") != 0 && strcmp(optarg, "canvas") != 0 && strcmp(optarg, "moodle") != 0) {
+                fprintf(stderr, "tl-grade: --from '%s': give gradescope, canvas or moodle, then the export (GitHub "
+                        "Classroom clones and your own folders or archives are given as SUBMISSION... without --from)\n",
+                        optarg);
+                return TL_EXIT_USAGE;
+            }
+            if (optind >= argc || strlen(argv[optind]) >= sizeof R.from_source) {
+                fprintf(stderr, "tl-grade: --from %s needs the export after it: --from %s EXPORT.zip or FOLDER\n",
+                        optarg, optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.from_kind, sizeof R.from_kind, "%s", optarg);
+            snprintf(R.from_source, sizeof R.from_source, "%s", argv[optind++]);
+            break;
+        case 1011:
+            if (!*optarg || strlen(optarg) >= sizeof R.rubric_file) {
+                fprintf(stderr, "tl-grade: --rubric: give a rubric file (tl-grade --print-rubric NN writes one)\n");
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.rubric_file, sizeof R.rubric_file, "%s", optarg);
+            break;
+        case 1012:               /* --regrade: the class; --regrade=NAME,NAME: those students */
+            if (!optarg) {
+                R.regrade = 1;
+            } else if (!*optarg || strlen(optarg) + 3 >= sizeof R.regrade_names || strchr(optarg, '\n')) {
+                fprintf(stderr, "tl-grade: --regrade=NAME,...: give the students' names (as in gradebook.csv) or "
+                        "folders, separated by commas; --regrade alone grades the whole class again\n");
+                return TL_EXIT_USAGE;
+            } else {
+                R.regrade = R.regrade == 1 ? 1 : 2;
+                snprintf(R.regrade_names, sizeof R.regrade_names, ",%s,", optarg);
+            }
+            break;
+        case 1014: R.rescale = 1; break;
+        case 1025: similar_dir = optarg; break;
+        case 1026:
+            if (tl_parse_int(optarg, 1, 100, &v) != 0) {
+                fprintf(stderr, "tl-grade: --threshold '%s': give a percentage from 1 to 100\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            R.sim_threshold = (int)v;
+            break;
+        case 1020:
+            if (tg_parse_time(optarg, &R.due_epoch) != 0 || strlen(optarg) >= sizeof R.due_text || !R.due_epoch) {
+                fprintf(stderr, "tl-grade: --due '%s': give a date and time with its offset, e.g. 2026-11-21T23:59-08:00 "
+                        "or '2026-11-22 07:59 UTC' (a time without an offset is taken as UTC)\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.due_text, sizeof R.due_text, "%s", optarg);
+            break;
+        case 1021: case 1022: case 1023: {
+            char *end;
+            double d = strtod(optarg, &end);
+            double hi = c == 1021 ? 100000 : 100;
+            if (end == optarg || *end || !(d >= 0 && d <= hi)) {
+                fprintf(stderr, "tl-grade: %s '%s': give a number from 0 to %g (%s)\n",
+                        c == 1021 ? "--grace" : c == 1022 ? "--late-penalty" : "--late-cap", optarg, hi,
+                        c == 1021 ? "minutes" : "percent of the score");
+                return TL_EXIT_USAGE;
+            }
+            if (c == 1021)
+                R.grace_min = (int)d;
+            else if (c == 1022)
+                R.late_per_day = d;
+            else
+                R.late_cap = d + 1000;     /* (marked as given; 1000 taken off below) */
+            break;
+        }
+        case 1024:
+            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof R.extensions) {
+                fprintf(stderr, "tl-grade: --extensions '%s': no such file (CSV: sid, email or name, and due or days)\n",
+                        optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.extensions, sizeof R.extensions, "%s", optarg);
+            break;
+        case 1016: case 1017: case 1018: case 1019: {   /* Slurm: written as #SBATCH lines (slurm.c) */
+            static const char *const what[] = {
+                "--time: a Slurm time limit (MINUTES, HH:MM:SS or D-HH:MM)",
+                "--mem: a Slurm memory size (a number with K, M, G or T)",
+                "--account: the Slurm account's name (letters, digits, - _ .)",
+                "--gres: a Slurm GRES such as gpu:1 or gpu:h100:1"};
+            static const char *const ok[] = {"0123456789:-", "0123456789KMGTkmgt",
+                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
+                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:,"};
+            char *dst[] = {R.slurm_time, R.slurm_mem, R.account, R.gres};
+            size_t len[] = {sizeof R.slurm_time, sizeof R.slurm_mem, sizeof R.account, sizeof R.gres};
+            int k = c - 1016;
+            size_t n = strlen(optarg);
+            int good = n && n < len[k] && strspn(optarg, ok[k]) == n && (k >= 2 || isdigit((unsigned char)optarg[0]));
+            if (good && k == 1)          /* digits, then at most one unit letter at the end */
+                good = strspn(optarg, "0123456789") >= n - 1;
+            if (good && k == 3)
+                good = strchr(optarg, ':') != NULL;
+            if (!good) {
+                fprintf(stderr, "tl-grade: '%s' is not %s\n", optarg, what[k]);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(dst[k], len[k], "%s", optarg);
+            break;
+        }
+        case 1015:
+            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof R.roster) {
+                fprintf(stderr, "tl-grade: --roster '%s': no such file; give the course's roster as CSV (name,email,sid)\n",
+                        optarg);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.roster, sizeof R.roster, "%s", optarg);
+            {
+                char err[700];
+                int n;
+                if (tg_roster_check(R.roster, &n, err, sizeof err) != 0) {
+                    fprintf(stderr, "tl-grade: %s\n", err);
+                    return TL_EXIT_USAGE;
+                }
+            }
+            break;
+        case 1013: {
+            const tl_lab_info *L = tl_lab_find(optarg);
+            if (!L) {
+                fprintf(stderr, "tl-grade: --print-rubric: unknown lab '%s'\n", optarg);
+                return TL_EXIT_USAGE;
+            }
+            tg_rubric_print(L, stdout);
+            return 0;
+        }
+        case 1010:
+            if (!*optarg || strlen(optarg) >= sizeof R.name_pattern) {
+                fprintf(stderr, "tl-grade: --name-pattern: give a regular expression (PCRE2) with named groups, "
+                        "at most %zu bytes\n", sizeof R.name_pattern - 1);
+                return TL_EXIT_USAGE;
+            }
+            snprintf(R.name_pattern, sizeof R.name_pattern, "%s", optarg);
+            break;
         case 1008: return tg_status(optarg);
         case 'h': return usage(stdout, 0);
         default:
@@ -265,6 +478,8 @@ int main(int argc, char **argv)
             return usage(stderr, TL_EXIT_USAGE);
         }
     }
+    if (similar_dir)                 /* ./kit similar DIR: the similarity section of a graded class */
+        return similar_cmd(similar_dir, kit, R.sim_threshold > 0 ? R.sim_threshold : 60);
     if (!lab_id) {
         fprintf(stderr, "tl-grade: give the lab with --lab NN\n");
         return usage(stderr, TL_EXIT_USAGE);
@@ -281,6 +496,29 @@ int main(int argc, char **argv)
         fprintf(stderr, "tl-grade: give the results folder with --out DIR\n");
         return TL_EXIT_USAGE;
     }
+    if (!R.due_epoch && (R.grace_min || R.late_per_day > 0 || R.late_cap > 0 || R.extensions[0])) {
+        fprintf(stderr, "tl-grade: --grace, --late-penalty, --late-cap and --extensions go with --due DATE\n");
+        return TL_EXIT_USAGE;
+    }
+    R.late_cap = R.late_cap > 0 ? R.late_cap - 1000 : 100;   /* default: up to the whole score */
+    if (R.due_epoch) {
+        char err[1200];
+        if (tg_late_load(&R, err, sizeof err) != 0) {
+            fprintf(stderr, "tl-grade: %s\n", err);
+            return TL_EXIT_USAGE;
+        }
+    }
+    if (R.rubric_file[0]) {          /* the instructor's rubric laid over the table's (ident.c) */
+        char err[2000];
+        if (R.check) {
+            fprintf(stderr, "tl-grade: --rubric grades a class; kit check uses the kit's rubric\n");
+            return TL_EXIT_USAGE;
+        }
+        if (tg_rubric_load(&R, R.rubric_file, err, sizeof err) != 0) {
+            fprintf(stderr, "tl-grade: %s\n", err);
+            return TL_EXIT_USAGE;
+        }
+    }
     int prebuilt = R.prebuilt[0] || R.build_log[0];
     if (prebuilt && (!R.check || optind < argc || (R.prebuilt[0] && R.build_log[0]))) {
         fprintf(stderr, "tl-grade: --prebuilt and --build-failed go with --check and no FOLDER (one of them)\n");
@@ -292,14 +530,24 @@ int main(int argc, char **argv)
                 "jobs' own and take no submissions; none goes with --check\n");
         return usage(stderr, TL_EXIT_USAGE);
     }
-    if (!R.slurm && (R.partition[0] || R.gpus_per_task || R.max_parallel || R.per_task || R.cpus_per_task)) {
-        fprintf(stderr, "tl-grade: --partition, --gpus-per-task, --max-parallel, --per-task and --cpus-per-task go "
-                "with --slurm\n");
+    if (!R.slurm && (R.partition[0] || R.gpus_per_task || R.max_parallel || R.per_task || R.cpus_per_task ||
+                     R.slurm_time[0] || R.slurm_mem[0] || R.account[0] || R.gres[0])) {
+        fprintf(stderr, "tl-grade: --partition, --gpus-per-task, --gres, --time, --mem, --account, --max-parallel, "
+                "--per-task and --cpus-per-task go with --slurm\n");
         return TL_EXIT_USAGE;
     }
     if (slurm_job)
         return tg_class_run(&R, 0, NULL, out, NULL);
-    if (!prebuilt && optind >= argc) {
+    if (R.name_pattern[0] && strcmp(R.from_kind, "canvas") != 0 && strcmp(R.from_kind, "moodle") != 0) {
+        fprintf(stderr, "tl-grade: --name-pattern goes with --from canvas or --from moodle (loose files)\n");
+        return TL_EXIT_USAGE;
+    }
+    if (R.from_kind[0] && (optind < argc || R.check || prebuilt)) {
+        fprintf(stderr, "tl-grade: --from %s grades the export's students: give no SUBMISSION... with it (grade "
+                "one late student into the same --out with another run), and not --check\n", R.from_kind);
+        return TL_EXIT_USAGE;
+    }
+    if (!prebuilt && optind >= argc && !R.from_kind[0]) {
         fprintf(stderr, "tl-grade: no submissions given: name one folder or archive per student\n");
         return TL_EXIT_USAGE;
     }
@@ -322,5 +570,7 @@ int main(int argc, char **argv)
         char *one[] = {R.prebuilt[0] ? R.prebuilt : R.build_log};
         return tg_class_run(&R, 1, one, out, secret);
     }
+    if (R.from_kind[0])
+        return tg_class_run(&R, 0, NULL, out, secret);
     return tg_class_run(&R, argc - optind, argv + optind, out, secret);
 }

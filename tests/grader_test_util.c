@@ -40,17 +40,17 @@ double number_at(const cJSON *o, const char *key)
     return v->valuedouble;
 }
 
-/* The score of the tests graded on this machine (Gradescope's top-level score is scaled to the
- * lab's points when some test could not be graded here: tilelab.points). */
+/* The score of the tests graded on this machine (the top-level score is out of every test's
+ * points, tilelab.max, with the tests not graded here counted as 0 unless --rescale). */
 double score_of(const cJSON *js)
 {
     return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "graded_score");
 }
 
-/* The score's maximum on this machine (tests not graded here left out): tilelab.max. */
+/* The points of the tests graded on this machine (tests not graded here left out): tilelab.graded_max. */
 double max_of(const cJSON *js)
 {
-    return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "max");
+    return number_at(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "graded_max");
 }
 
 const char *string_at(const cJSON *o, const char *key)

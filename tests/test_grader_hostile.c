@@ -314,11 +314,15 @@ Test(hostile11, a_labs_link_to_the_solutions_is_not_followed, .timeout = LIMIT)
 {
     grade_class();
     const char *links[] = {"labs_link", "lab_dir_link", NULL};
-    for (int i = 0; links[i]; ++i) {
-        cJSON *js = results_of(links[i]);
-        cr_assert_lt(score_of(js), 50.0, "%s scored %g: the link was followed", links[i], score_of(js));
-        cr_assert(strstr(output_of(js, NULL), "missing gmm.c"), "%s", output_of(js, NULL));
-        cJSON_Delete(js);
+    for (int i = 0; links[i]; ++i) {   /* no gmm.c reached without a link: not graded, what was found listed */
+        char p[1024];
+        snprintf(p, sizeof p, "%s/%s/not-graded.txt", OUT, links[i]);
+        char *why = tg_read_file(p, 4096, NULL);
+        cr_assert(why && strstr(why, "no gmm.c") && strstr(why, "a link"), "%s: %s", links[i],
+                  why ? why : "graded: was the link followed?");
+        free(why);
+        snprintf(p, sizeof p, "%s/%s/results.json", OUT, links[i]);
+        cr_assert(!tg_is_file(p), "%s has a score", links[i]);
     }
 }
 
@@ -390,7 +394,7 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
     memset(&R, 0, sizeof R);
     R.lab = tl_lab_find("01");
     cr_assert(R.lab);
-    gstudent st = {"alice", "/nowhere", "alice"};
+    gstudent st = {.name = "alice", .path = "/nowhere", .display = "alice"};
     static gsub g;
     memset(&g, 0, sizeof g);
     g.s = &st;
@@ -415,7 +419,8 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
     }
     double sc, mx;
     tg_write_reports(&R, &g, tr, nt, 1.0, &sc, &mx);
-    cr_assert_eq(mx, total - skipped);
+    cr_assert_eq(mx, total, "one maximum: every test's points");
+    cr_assert_eq(sc, total - skipped, "the test not graded here counts 0, never rescaled unasked");
     char p[256];
     snprintf(p, sizeof p, "%s/results.json", top);
     char *text = tg_read_file(p, 1 << 22, NULL);
@@ -423,13 +428,22 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
     cr_assert(js, "no results.json");
     const cJSON *tl = cJSON_GetObjectItemCaseSensitive(js, "tilelab");
     cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total - skipped,
-                 "the graded points (%g), not scaled to the lab's %g", total - skipped, total);
-    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "points")->valuedouble, total);
+                 "the same score as the gradebook's");
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "max")->valuedouble, total);
     cr_assert_eq(cJSON_GetObjectItemCaseSensitive(tl, "graded_score")->valuedouble, total - skipped);
     const char *out = cJSON_GetObjectItemCaseSensitive(js, "output")->valuestring;
-    cr_assert(strstr(out, "not graded here: ") && strstr(out, R.lab->tests[0].name) && strstr(out, "for Gradescope: ") &&
-              !strstr(out, "scaled"),
+    cr_assert(strstr(out, "not graded here: ") && strstr(out, R.lab->tests[0].name) && strstr(out, "counted as 0"),
               "%s", out);
+    cJSON_Delete(js);
+    free(text);
+    R.rescale = 1;                 /* asked: rescaled, and then everywhere */
+    tg_write_reports(&R, &g, tr, nt, 1.0, &sc, &mx);
+    cr_assert_eq(mx, total);
+    cr_assert_eq(sc, total, "every graded point, rescaled to the lab's %g", total);
+    text = tg_read_file(p, 1 << 22, NULL);
+    js = cJSON_Parse(text);
+    cr_assert_eq(cJSON_GetObjectItemCaseSensitive(js, "score")->valuedouble, total);
+    cr_assert(strstr(cJSON_GetObjectItemCaseSensitive(js, "output")->valuestring, "rescaled (--rescale)"));
     cJSON_Delete(js);
     free(text);
     for (int i = 0; i < nt; ++i)

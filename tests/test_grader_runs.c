@@ -122,6 +122,25 @@ Test(class03emu, a_file_that_breaks_only_the_emulated_build_scores_0_quoting_the
     cJSON_Delete(js);
 }
 
+Test(class03emu, one_total_the_speed_not_graded_here_is_named_and_counts_0_in_every_report, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *js = results3("solution");
+    const cJSON *tl = cJSON_GetObjectItemCaseSensitive(js, "tilelab");
+    cr_assert_float_eq(number_at(js, "score"), 80.0, 1e-9, "results.json's score is not the gradebook's");
+    cr_assert_float_eq(number_at(tl, "max"), 100.0, 1e-9, "one maximum: every test's points");
+    cr_assert(strstr(output_of(js), "not graded here: " SPEED03 " (20), counted as 0"), "%s", output_of(js));
+    cJSON_Delete(js);
+    char *csv = tg_read_file(CLASS3 "/out/gradebook.csv", 1 << 20, NULL);
+    cr_assert(csv && strstr(csv, "\nsolution,80.00,100.00,"), "%s", csv ? csv : "(none)");
+    cr_assert(strstr(csv, ",graded," SPEED03 " (20),"), "the part not graded here is not named:\n%s", csv);
+    cr_assert(!strstr(csv, ",not graded,"), "'not graded' in a numeric column:\n%s", csv);
+    free(csv);
+    char *md = tg_read_file(CLASS3 "/out/summary.md", 1 << 22, NULL);
+    cr_assert(md && strstr(md, "| solution | 80/100 |"), "%.1500s", md ? md : "(none)");
+    free(md);
+}
+
 Test(class03emu, a_missing_syncthreads_loses_points_as_a_race, .timeout = LIMIT)
 {
     class03_run();

@@ -103,7 +103,7 @@ for ((i = 0; i < N; i++)); do
     name=$(printf 's%03d' "$i")
     row=$(grep "^$name," "$OUT/gradebook.csv" 2>/dev/null)
     sc=$(echo "$row" | cut -d, -f2); mx=$(echo "$row" | cut -d, -f3)
-    if [ -z "$row" ] || [ "$sc" = "not graded" ]; then
+    if [ -z "$row" ] || [ -z "$sc" ] || [ "$sc" = "not graded" ]; then   # (gradebook: an empty score is not graded)
         say "verdict: $name (${kinds[$i]}) not graded"; bad=1
     elif [ "${kinds[$i]}" = solution ] && [ "$sc" != "$mx" ]; then
         say "verdict: $name (solution) scored $sc of $mx"; bad=1

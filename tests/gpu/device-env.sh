@@ -1,8 +1,9 @@
 # tests/gpu/device-env.sh: source it on the GPU machine (no apt there) before building the kit.
-# It unpacks the Debian packages carried in .carry/debs/ (libcjson, libarchive, libseccomp and
-# bubblewrap, fetched on the build machine with
+# It unpacks the Debian packages carried in .carry/debs/ (libcjson, libarchive, libseccomp,
+# libyaml, libpcre2 and bubblewrap, fetched on the build machine with
 #   mkdir -p .carry/debs && (cd .carry/debs && apt-get download libcjson-dev libcjson1 \
-#       libarchive-dev libarchive13 libseccomp-dev libseccomp2 bubblewrap)
+#       libarchive-dev libarchive13 libseccomp-dev libseccomp2 libyaml-dev libyaml-0-2 \
+#       libpcre2-dev libpcre2-8-0 bubblewrap)
 # and carried with the device call) into a folder of its own, never into /, and points
 # pkg-config, the loader and PATH at it, so tl-grade builds and runs there.
 # Usage: . tests/gpu/device-env.sh        (prints one line saying what it found)

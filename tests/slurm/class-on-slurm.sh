@@ -42,7 +42,7 @@ od -An -tu8 -N8 /dev/urandom | tr -d ' \n' > "$T/secret"; echo >> "$T/secret"
 subs=$(ls -d "$in"/*)
 nsubs=$(echo "$subs" | wc -l)
 
-echo "1..8"
+echo "1..10"
 start=$(date +%s)
 if out=$(sh "$here/cluster.sh" start "$T/cluster" 2>&1); then
     export SLURM_CONF="$T/cluster/slurm.conf"
@@ -64,10 +64,22 @@ wait_run() {
 }
 
 # One task at a time, two students a task: cancel the second task while it waits its turn.
-"$tg" --kit "$root" --slurm --max-parallel 1 --per-task 2 --lab 01 --out "$T/out" --secret "$T/secret" \
-    $subs > "$T/submit.txt" 2> "$T/submit.err"
+# Every request an #SBATCH line an admin can read: time, memory, account and the cluster's GRES gpu.
+"$tg" --kit "$root" --slurm --max-parallel 1 --per-task 2 --time 00:30:00 --mem 3G --account tltest \
+    --gpus-per-task 1 --lab 01 --out "$T/out" --secret "$T/secret" $subs > "$T/submit.txt" 2> "$T/submit.err"
 rc=$?
 arr=$(cut -d' ' -f1 "$T/submit.txt")
+script=$T/out/.state/slurm/task.1.sh
+scontrol show job "${arr}_0" > "$T/job.txt" 2>&1
+if [ -f "$script" ] && grep -q '^#SBATCH --time=00:30:00$' "$script" && grep -q '^#SBATCH --mem=3G$' "$script" &&
+   grep -q '^#SBATCH --account=tltest$' "$script" && grep -q '^#SBATCH --gpus-per-task=1$' "$script" &&
+   grep -q '^#SBATCH --array=0-2%1$' "$script" && grep -q 'TimeLimit=00:30:00' "$T/job.txt" &&
+   grep -q 'Account=tltest' "$T/job.txt" && grep -q 'MinMemoryNode=3G' "$T/job.txt" && grep -q 'gpu:1' "$T/job.txt"; then
+    ok "the batch script kept in DIR carries --time, --mem, --account, --gpus-per-task as #SBATCH lines, and Slurm applies them"
+else
+    not_ok "the batch script kept in DIR carries --time, --mem, --account, --gpus-per-task as #SBATCH lines, and Slurm applies them"
+    [ -f "$script" ] && show "$script"; show "$T/job.txt" "$T/submit.err"
+fi
 if [ $rc = 0 ] && [ -n "$arr" ] && scancel "${arr}_1" && grep -q "submitted $nsubs student(s) in 3 task(s)" "$T/submit.err"; then
     ok "tl-grade --slurm submits $nsubs students as a job array of 3 tasks and a gradebook job (array $arr)"
 else
@@ -87,7 +99,7 @@ names=""
 for i in $cancelled; do names="$names $(awk -F '\t' -v i="$i" '$1 == i {print $2}' "$T/out/.state/students.tsv")"; done
 bad=""
 for s in $names; do
-    grep -q "^$s,not graded," "$T/out/gradebook.csv" || bad="$bad $s"
+    grep -q "^$s,,.*not graded: " "$T/out/gradebook.csv" || bad="$bad $s"
     [ -e "$T/out/$s/.done" ] && bad="$bad $s(.done)"
 done
 if [ -n "$names" ] && [ -z "$bad" ] && grep -q "2 not graded" "$T/status.txt"; then
@@ -105,6 +117,14 @@ if [ $rc = 0 ] && grep -q "submitted 2 student(s) in 2 task(s)" "$T/submit2.err"
     ok "submitting again sends only the 2 students not graded"
 else
     not_ok "submitting again sends only the 2 students not graded" "exit $rc"; show "$T/submit2.err"
+fi
+script=$T/out/.state/slurm/task.2.sh
+if grep -q '^#SBATCH --time=00:0[0-9]:00$' "$script" && grep -q '^#SBATCH --mem=4G$' "$script" &&
+   ! grep -q 'gpus-per-task\|--account' "$script" && grep -q '^#SBATCH --time=00:10:00$' "$T/out/.state/slurm/finish.2.sh"; then
+    ok "without --time and --mem the script asks for the lab table's: minutes from the case limits, the sandbox's memory"
+else
+    not_ok "without --time and --mem the script asks for the lab table's: minutes from the case limits, the sandbox's memory"
+    show "$script"
 fi
 if wait_run 300 && grep -q "$nsubs of $nsubs graded" "$T/status.txt"; then
     ok "after the second submission every student is graded"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/slurm/cluster.sh: a single-node Slurm cluster in a temporary folder, for the grader's tests.
 #   sh tests/slurm/cluster.sh start DIR   munged, slurmctld and slurmd (Debian's slurm-wlm 22.05),
-#                                          configured under DIR; prints SLURM_CONF=DIR/slurm.conf
+#                                          configured under DIR with one GRES gpu (no device file);
+#                                          prints SLURM_CONF=DIR/slurm.conf
 #   sh tests/slurm/cluster.sh stop DIR    stops the three daemons it started (by their pid files)
 # Needs root (slurmd launches jobs as the submitting user). Nothing is written outside DIR: the
 # munge key, socket and logs, the state and spool folders and the pid files all live there; the
@@ -77,9 +78,15 @@ MaxArraySize=10001
 SlurmdTimeout=60
 InactiveLimit=0
 KillWait=5
-NodeName=tlnode NodeHostname=$(hostname) NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
+GresTypes=gpu
+NodeName=tlnode NodeHostname=$(hostname) NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem Gres=gpu:1 State=UNKNOWN
 PartitionName=tltest Nodes=tlnode Default=YES MaxTime=INFINITE State=UP
 CONF
+# One GRES "gpu" without a device file: enough for Slurm to schedule --gpus-per-task and --gres
+# requests (the grader's batch scripts ask for them), no GPU needed. gres.conf sits beside slurm.conf.
+cat >"$D/gres.conf" <<GRES
+NodeName=tlnode Name=gpu File=/dev/null
+GRES
 export SLURM_CONF="$D/slurm.conf"
 slurmctld -f "$SLURM_CONF" -i || { echo "cluster.sh: slurmctld did not start; see $D/slurmctld.log" >&2; stop; exit 1; }
 slurmd -f "$SLURM_CONF" -N tlnode || { echo "cluster.sh: slurmd did not start; see $D/slurmd.log" >&2; stop; exit 1; }
