@@ -1,5 +1,6 @@
 /* device.cu: the harness's device part: device facts, device buffers, checked launches,
  * CUDA-event timing with an L2 flush. Exported with C linkage (tilelab.h). */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -304,6 +305,26 @@ static cudaError_t scale_M(tl_gpu_case *c, float s)
     return cudaGetLastError();
 }
 
+/* The repetition's check on the GPU, element by element with repcheck.h's rule: counts of the
+ * unwritten and wrong elements and the first of each (cnt: unwritten, first, wrong, first; int:
+ * P has fewer than 2^31 elements, checked below, and the emulator has 32-bit atomics only). */
+__global__ void tl_rep_check_kernel(const float *P, const float *ref, size_t n, float scale, float tol,
+                                    int *cnt)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float got = P[i];
+        tl_rep_result r = tl_rep_elem((unsigned)__float_as_int(got), got, scale * ref[i], tol, TL_POISON_BITS);
+        if (r == TL_REP_UNWRITTEN) {
+            atomicAdd(&cnt[0], 1);
+            atomicMin(&cnt[1], (int)i);
+        } else if (r == TL_REP_WRONG) {
+            atomicAdd(&cnt[2], 1);
+            atomicMin(&cnt[3], (int)i);
+        }
+    }
+}
+
 /* A seed the student's code has no reason to know: drawn from the clock per timed case. */
 static unsigned rep_seed(void)
 {
@@ -337,16 +358,29 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     for (int i = 0; i < warmup; ++i)
         if (launch_checked(fn, c, ctx, err, errlen) != 0)
             return -1;
-    float *got = (float *)malloc(sizeof(float) * (count ? count : 1));
+    /* The checked P on the device (what every repetition is compared with) and the counters. */
+    float *d_ref = NULL;
+    int *d_cnt = NULL;
+    if (count >= (size_t)INT_MAX) {
+        snprintf(err, errlen, "P has %zu elements: the timed runs' check counts below 2^31", count);
+        return -1;
+    }
+    if ((rc = cudaMalloc((void **)&d_ref, sizeof(float) * (count ? count : 1))) != cudaSuccess ||
+        (rc = cudaMalloc((void **)&d_cnt, 4 * sizeof(int))) != cudaSuccess ||
+        (rc = cudaMemcpy(d_ref, checked->data, sizeof(float) * count, cudaMemcpyHostToDevice)) != cudaSuccess) {
+        cudaFree(d_ref), cudaFree(d_cnt);
+        return fail(rc, "cudaMalloc/cudaMemcpy(the checked P, for the timed runs' check)", err, errlen);
+    }
+    float tol1 = tl_rep_tolerance(checked->data, count, 1.0f);
     double *ms = (double *)calloc((size_t)(reps > 0 ? reps : 1), sizeof *ms);
-    if (!got || !ms) {
-        free(got), free(ms);
-        snprintf(err, errlen, "out of host memory for the timed repetitions' check");
+    if (!ms) {
+        cudaFree(d_ref), cudaFree(d_cnt);
+        snprintf(err, errlen, "out of host memory for the timed repetitions");
         return -1;
     }
     cudaEvent_t start, stop;
     if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess) {
-        free(got), free(ms);
+        cudaFree(d_ref), cudaFree(d_cnt), free(ms);
         return fail(rc, "cudaEventCreate", err, errlen);
     }
     unsigned seed = rep_seed();
@@ -385,13 +419,22 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
             break;
         }
         ms[i] = t;
-        /* After the interval: did this repetition do the whole work? (repcheck.h) */
+        /* After the interval (stop has been reached): did this repetition do the whole work?
+         * Checked on the GPU with repcheck.h's rule; only the four counters come back. */
+        int cnt[4] = {0, INT_MAX, 0, INT_MAX};
         if ((rc = cudaDeviceSynchronize()) != cudaSuccess ||
-            (rc = cudaMemcpy(got, c->d_P, sizeof(float) * count, cudaMemcpyDeviceToHost)) != cudaSuccess) {
-            result = fail(rc, "timed run (downloading its P for the check)", err, errlen);
+            (rc = cudaMemcpy(d_cnt, cnt, sizeof cnt, cudaMemcpyHostToDevice)) != cudaSuccess) {
+            result = fail(rc, "timed run (before its check)", err, errlen);
             break;
         }
-        if (tl_rep_check(checked->data, got, count, c->n, s, TL_POISON_BITS, i, err, errlen) != TL_REP_OK)
+        tl_rep_check_kernel<<<1024, 256>>>(c->d_P, d_ref, count, s, s * tol1, d_cnt);
+        if ((rc = cudaGetLastError()) != cudaSuccess ||
+            (rc = cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+            result = fail(rc, "the timed run's check", err, errlen);
+            break;
+        }
+        if (tl_rep_decide((unsigned long long)cnt[0], (unsigned long long)cnt[1], (unsigned long long)cnt[2],
+                          (unsigned long long)cnt[3], count, c->n, s, i, err, errlen) != TL_REP_OK)
             result = 2;
     }
     /* d_M back to the upload (exact: the inverse power of two). */
@@ -404,7 +447,8 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     if (result == 0)
         tl_stats_from(st, ms, reps);
     free(ms);
-    free(got);
+    cudaFree(d_ref);
+    cudaFree(d_cnt);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return result;

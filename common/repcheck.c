@@ -12,46 +12,54 @@ float tl_rep_scale(unsigned seed, int rep)
     return ((unsigned)rep + (seed & 1u)) % 2u ? 2.0f : 1.0f;
 }
 
-tl_rep_result tl_rep_check(const float *base, const float *got, size_t count, int n, float scale,
-                           unsigned poison_bits, int rep, char *why, size_t why_len)
+tl_rep_result tl_rep_decide(unsigned long long unwritten, unsigned long long first_unwritten,
+                            unsigned long long wrong, unsigned long long first_wrong, size_t count,
+                            int n, float scale, int rep, char *why, size_t why_len)
 {
-    double maxabs = 0;
-    for (size_t i = 0; i < count; ++i) {
-        double a = fabs((double)base[i]);
-        if (a > maxabs && isfinite(a))
-            maxabs = a;
-    }
-    double floor_tol = 1e-3 * scale * maxabs;
-    size_t unwritten = 0, wrong = 0, first_unwritten = count, first_wrong = count;
-    for (size_t i = 0; i < count; ++i) {
-        uint32_t bits;
-        memcpy(&bits, &got[i], sizeof bits);
-        if (bits == poison_bits) {
-            if (!unwritten++)
-                first_unwritten = i;
-            continue;
-        }
-        double want = (double)scale * base[i], have = got[i];
-        if (!(fabs(have - want) <= 1e-3 * fabs(want) + floor_tol) && !wrong++)
-            first_wrong = i;
-    }
-    if (n < 1)
-        n = 1;
+    unsigned long long cols = n < 1 ? 1 : (unsigned long long)n;
     if (unwritten) {
         if (why && why_len)
             snprintf(why, why_len, "the timed runs did not all do the whole work: repetition %d left P "
-                     "unwritten (%zu of %zu elements, the first at row %zu, column %zu, still held the "
+                     "unwritten (%llu of %zu elements, the first at row %llu, column %llu, still held the "
                      "poison written before it): a launch was skipped", rep + 1, unwritten, count,
-                     first_unwritten / (size_t)n, first_unwritten % (size_t)n);
+                     first_unwritten / cols, first_unwritten % cols);
         return TL_REP_UNWRITTEN;
     }
     if (wrong) {
         if (why && why_len)
             snprintf(why, why_len, "the timed runs did not all do the whole work: repetition %d's P is "
-                     "not the product of its inputs (%zu of %zu elements, the first at row %zu, column "
-                     "%zu; M was multiplied by %g for it): an answer remembered from an earlier run?",
-                     rep + 1, wrong, count, first_wrong / (size_t)n, first_wrong % (size_t)n, scale);
+                     "not the product of its inputs (%llu of %zu elements, the first at row %llu, column "
+                     "%llu; M was multiplied by %g for it): an answer remembered from an earlier run?",
+                     rep + 1, wrong, count, first_wrong / cols, first_wrong % cols, scale);
         return TL_REP_WRONG;
     }
     return TL_REP_OK;
+}
+
+float tl_rep_tolerance(const float *base, size_t count, float scale)
+{
+    float maxabs = 0;
+    for (size_t i = 0; i < count; ++i) {
+        float a = fabsf(base[i]);
+        if (a > maxabs && isfinite(a))
+            maxabs = a;
+    }
+    return 1e-3f * scale * maxabs;
+}
+
+tl_rep_result tl_rep_check(const float *base, const float *got, size_t count, int n, float scale,
+                           unsigned poison_bits, int rep, char *why, size_t why_len)
+{
+    float tol = tl_rep_tolerance(base, count, scale);
+    unsigned long long unwritten = 0, wrong = 0, first_unwritten = 0, first_wrong = 0;
+    for (size_t i = 0; i < count; ++i) {
+        uint32_t bits;
+        memcpy(&bits, &got[i], sizeof bits);
+        tl_rep_result r = tl_rep_elem(bits, got[i], scale * base[i], tol, poison_bits);
+        if (r == TL_REP_UNWRITTEN && !unwritten++)
+            first_unwritten = i;
+        else if (r == TL_REP_WRONG && !wrong++)
+            first_wrong = i;
+    }
+    return tl_rep_decide(unwritten, first_unwritten, wrong, first_wrong, count, n, scale, rep, why, why_len);
 }
