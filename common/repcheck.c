@@ -29,7 +29,8 @@ tl_rep_result tl_rep_decide(unsigned long long unwritten, unsigned long long fir
         if (why && why_len)
             snprintf(why, why_len, "the timed runs did not all do the whole work: repetition %d's P is "
                      "not the product of its inputs (%llu of %zu elements, the first at row %llu, column "
-                     "%llu; M was multiplied by %g for it): an answer remembered from an earlier run?",
+                     "%llu; M was multiplied by %g for it): an answer remembered from an earlier run, or a "
+                     "result that changes from run to run (a race)",
                      rep + 1, wrong, count, first_wrong / cols, first_wrong % cols, scale);
         return TL_REP_WRONG;
     }
