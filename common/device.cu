@@ -1,11 +1,15 @@
 /* device.cu: the harness's device part: device facts, device buffers, checked launches,
  * CUDA-event timing with an L2 flush. Exported with C linkage (tilelab.h). */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cuda_check.h"
 #include "tilelab.h"
+#include "repcheck.h"
 
 /* The guard after d_P: a write past the end of P lands here and is caught. */
 #define TL_DEVICE_GUARD_FLOATS 1024
@@ -283,8 +287,55 @@ __global__ void tl_l2_flush_kernel(float *buf, size_t n)
         buf[i] = buf[i] * 0.5f + 1.0f;
 }
 
+/* M times a power of two, in place (exact: only the exponent changes at the labs' magnitudes). */
+__global__ void tl_scale_kernel(float *buf, size_t n, float s)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        buf[i] *= s;
+}
+
+/* d_M multiplied by s on the default stream (the stream of the events and of the student's
+ * launches), so it is done before the next event is recorded. */
+static cudaError_t scale_M(tl_gpu_case *c, float s)
+{
+    if (s == 1.0f)
+        return cudaSuccess;
+    tl_scale_kernel<<<1024, 256>>>(c->d_M, (size_t)c->m * c->k, s);
+    return cudaGetLastError();
+}
+
+/* The repetition's check on the GPU, element by element with repcheck.h's rule: counts of the
+ * unwritten and wrong elements and the first of each (cnt: unwritten, first, wrong, first; int:
+ * P has fewer than 2^31 elements, checked below, and the emulator has 32-bit atomics only). */
+__global__ void tl_rep_check_kernel(const float *P, const float *ref, size_t n, float scale, float tol,
+                                    int *cnt)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float got = P[i];
+        tl_rep_result r = tl_rep_elem((unsigned)__float_as_int(got), got, scale * ref[i], tol, TL_POISON_BITS);
+        if (r == TL_REP_UNWRITTEN) {
+            atomicAdd(&cnt[0], 1);
+            atomicMin(&cnt[1], (int)i);
+        } else if (r == TL_REP_WRONG) {
+            atomicAdd(&cnt[2], 1);
+            atomicMin(&cnt[3], (int)i);
+        }
+    }
+}
+
+/* A seed the student's code has no reason to know: drawn from the clock per timed case. */
+static unsigned rep_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned)(ts.tv_nsec ^ (ts.tv_sec * 2654435761u));
+}
+
 extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup,
-                                int reps, tl_stats *st, int *l2_flushed, char *err, size_t errlen)
+                                int reps, const tl_matrix *checked, tl_stats *st, int *l2_flushed,
+                                char *err, size_t errlen)
 {
     cudaError_t rc;
     int l2 = 0;
@@ -292,6 +343,11 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     size_t in_bytes = sizeof(float) * ((size_t)c->m * c->k + (size_t)c->k * c->n + (size_t)c->m * c->n);
     int flush = l2 > 0 && in_bytes <= 2 * (size_t)l2;
     size_t flush_n = flush ? 2 * (size_t)l2 / sizeof(float) : 0;
+    size_t count = (size_t)c->m * c->n;
+    if (!checked || (size_t)checked->rows * checked->cols != count) {
+        snprintf(err, errlen, "internal: the timer needs the checked run's P (%d x %d)", c->m, c->n);
+        return -1;
+    }
     if (flush && !c->priv) {
         if ((rc = cudaMalloc(&c->priv, flush_n * sizeof(float))) != cudaSuccess)
             return fail(rc, "cudaMalloc(L2 flush buffer)", err, errlen);
@@ -302,12 +358,45 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     for (int i = 0; i < warmup; ++i)
         if (launch_checked(fn, c, ctx, err, errlen) != 0)
             return -1;
+    /* The checked P on the device (what every repetition is compared with) and the counters. */
+    float *d_ref = NULL;
+    int *d_cnt = NULL;
+    if (count >= (size_t)INT_MAX) {
+        snprintf(err, errlen, "P has %zu elements: the timed runs' check counts below 2^31", count);
+        return -1;
+    }
+    if ((rc = cudaMalloc((void **)&d_ref, sizeof(float) * (count ? count : 1))) != cudaSuccess ||
+        (rc = cudaMalloc((void **)&d_cnt, 4 * sizeof(int))) != cudaSuccess ||
+        (rc = cudaMemcpy(d_ref, checked->data, sizeof(float) * count, cudaMemcpyHostToDevice)) != cudaSuccess) {
+        cudaFree(d_ref), cudaFree(d_cnt);
+        return fail(rc, "cudaMalloc/cudaMemcpy(the checked P, for the timed runs' check)", err, errlen);
+    }
+    float tol1 = tl_rep_tolerance(checked->data, count, 1.0f);
+    double *ms = (double *)calloc((size_t)(reps > 0 ? reps : 1), sizeof *ms);
+    if (!ms) {
+        cudaFree(d_ref), cudaFree(d_cnt);
+        snprintf(err, errlen, "out of host memory for the timed repetitions");
+        return -1;
+    }
     cudaEvent_t start, stop;
-    if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess)
+    if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess) {
+        cudaFree(d_ref), cudaFree(d_cnt), free(ms);
         return fail(rc, "cudaEventCreate", err, errlen);
-    double *ms = (double *)calloc((size_t)reps, sizeof *ms);
+    }
+    unsigned seed = rep_seed();
+    float scaled = 1.0f;   /* what d_M is multiplied by now */
     int result = 0;
     for (int i = 0; i < reps && result == 0; ++i) {
+        /* Outside the timed interval, in stream order before the L2 flush (so the cache the
+         * kernel meets is the flushed one, as before): P poisoned, M multiplied by this
+         * repetition's scale (a factor of 2 on and off: d_M holds the upload times `scaled`). */
+        float s = tl_rep_scale(seed, i);
+        if ((rc = cudaMemsetAsync(c->d_P, 0xFF, sizeof(float) * count, 0)) != cudaSuccess ||
+            (rc = scale_M(c, s / scaled)) != cudaSuccess) {
+            result = fail(rc, "poisoning P / scaling M before a timed run", err, errlen);
+            break;
+        }
+        scaled = s;
         if (flush) {
             tl_l2_flush_kernel<<<1024, 256>>>((float *)c->priv, flush_n);
             if ((rc = cudaGetLastError()) != cudaSuccess) {
@@ -325,13 +414,41 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
         float t = 0;
         if (rc == cudaSuccess)
             rc = cudaEventElapsedTime(&t, start, stop);
-        if (rc != cudaSuccess)
+        if (rc != cudaSuccess) {
             result = fail(rc, "timed run", err, errlen);
+            break;
+        }
         ms[i] = t;
+        /* After the interval (stop has been reached): did this repetition do the whole work?
+         * Checked on the GPU with repcheck.h's rule; only the four counters come back. */
+        int cnt[4] = {0, INT_MAX, 0, INT_MAX};
+        if ((rc = cudaDeviceSynchronize()) != cudaSuccess ||
+            (rc = cudaMemcpy(d_cnt, cnt, sizeof cnt, cudaMemcpyHostToDevice)) != cudaSuccess) {
+            result = fail(rc, "timed run (before its check)", err, errlen);
+            break;
+        }
+        tl_rep_check_kernel<<<1024, 256>>>(c->d_P, d_ref, count, s, s * tol1, d_cnt);
+        if ((rc = cudaGetLastError()) != cudaSuccess ||
+            (rc = cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+            result = fail(rc, "the timed run's check", err, errlen);
+            break;
+        }
+        if (tl_rep_decide((unsigned long long)cnt[0], (unsigned long long)cnt[1], (unsigned long long)cnt[2],
+                          (unsigned long long)cnt[3], count, c->n, s, i, err, errlen) != TL_REP_OK)
+            result = 2;
+    }
+    /* d_M back to the upload (exact: the inverse power of two). */
+    if (scaled != 1.0f && result != -1) {
+        if ((rc = scale_M(c, 1.0f / scaled)) == cudaSuccess)
+            rc = cudaDeviceSynchronize();
+        if (rc != cudaSuccess && result == 0)
+            result = fail(rc, "restoring M after the timed runs", err, errlen);
     }
     if (result == 0)
         tl_stats_from(st, ms, reps);
     free(ms);
+    cudaFree(d_ref);
+    cudaFree(d_cnt);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return result;

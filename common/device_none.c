@@ -65,8 +65,8 @@ int tl_gpu_case_run(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, tl_matrix 
 }
 
 int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup, int reps,
-                     tl_stats *st, int *l2_flushed, char *err, size_t errlen)
+                     const tl_matrix *checked, tl_stats *st, int *l2_flushed, char *err, size_t errlen)
 {
-    (void)c; (void)fn; (void)ctx; (void)warmup; (void)reps; (void)st; (void)l2_flushed;
+    (void)c; (void)fn; (void)ctx; (void)warmup; (void)reps; (void)checked; (void)st; (void)l2_flushed;
     return no_cuda(err, errlen);
 }

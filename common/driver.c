@@ -479,9 +479,10 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         out->timed = 1;
     } else {
         int flushed = 0;
-        if (tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &out->st, &flushed, err, sizeof err) != 0) {
+        int trc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &P, &out->st, &flushed, err, sizeof err);
+        if (trc != 0) {   /* 2: a timed run skipped work (err says which), so no time is given */
             out->result = CASE_FAIL;
-            snprintf(out->reason, sizeof out->reason, "FAIL while timing: %s", err);
+            snprintf(out->reason, sizeof out->reason, "FAIL%s: %s", trc == 2 ? "" : " while timing", err);
             goto done;
         }
         out->timed = 1;

@@ -122,8 +122,13 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 have_work = dev->emulated;
                 if (rc == 0 && timed && !dev->emulated) {
                     int fl;
-                    rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &st, &fl, err, sizeof err);
+                    rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &P, &st, &fl, err, sizeof err);
                     have_time = rc == 0;
+                    if (rc == 2) {   /* a timed run skipped work: the case fails, as a verdict */
+                        tl_verdict_init(&vd, TL_V_ERROR, "timed-run-skipped-work");
+                        tl_verdict_set(vd.matrix, sizeof vd.matrix, "P");
+                        tl_verdict_set(vd.detail, sizeof vd.detail, err);
+                    }
                 }
                 tl_gpu_case_free(&gc);
             }

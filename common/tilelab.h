@@ -245,9 +245,13 @@ int  tl_gpu_case_upload(tl_gpu_case *c, const tl_matrix *M, const tl_matrix *N, 
 int  tl_gpu_case_run(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, tl_matrix *P,
                      char *err, size_t errlen);
 /* Times fn with CUDA events: warmup runs, then reps runs, L2 flushed before each when the
- * inputs would fit in it. 0 ok, -1 on error. */
+ * inputs would fit in it. Every timed run must do the whole work (issue 24): before each, outside
+ * the timed interval, P is poisoned and M multiplied by 1 or 2 (repcheck.h); after each, P is
+ * downloaded and checked against checked (the checked run's P, already compared with the
+ * reference) times that factor. 0 ok, -1 on a CUDA error, 2 when a timed run skipped work (err
+ * says which run and what; the case fails with pattern "timed-run-skipped-work"). */
 int  tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup, int reps,
-                      tl_stats *st, int *l2_flushed, char *err, size_t errlen);
+                      const tl_matrix *checked, tl_stats *st, int *l2_flushed, char *err, size_t errlen);
 
 /* -------------------------------------------------------------- records.c */
 /* The records format, its writer and its reader: records.h (included above). */

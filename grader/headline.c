@@ -200,6 +200,8 @@ void tg_verdict_words(const tl_verdict *v, char *out, size_t len)
     case TL_V_ERROR:
         if (tl_verdict_pattern_is(v, "no-device-claimed"))
             PUT("the program answered that it has no usable CUDA device, but %s: a wrong answer", d);
+        else if (tl_verdict_pattern_is(v, "timed-run-skipped-work"))   /* the kit's timer found it */
+            PUT("%.500s", d);
         else
             PUT("the program reported an error: %.400s", d);
         break;
@@ -266,7 +268,8 @@ void tg_verdict_group(const tl_verdict *v, char *out, size_t len)
         snprintf(out, len, "the program ended without answering");
         break;
     case TL_V_ERROR:
-        snprintf(out, len, "the program reported an error");
+        snprintf(out, len, "%s", tl_verdict_pattern_is(v, "timed-run-skipped-work")
+                 ? "the timed runs did not all do the whole work" : "the program reported an error");
         break;
     case TL_V_PROTOCOL:
         snprintf(out, len, "an answer on fd 4 outside the protocol (%s)", v->pattern);

@@ -339,3 +339,26 @@ Test(verdict, the_work_judge_names_its_pattern, .timeout = 10)
     tg_verdict_group(&v, g, sizeof g);
     cr_assert_str_eq(g, "no credit: not tiled");
 }
+
+/* Issue 24 item 4: the kit's GPU timer refuses a time whose repetitions skipped work; the verdict
+ * it sends (driverserve.c) reads back with its words as the headline, never "the program reported
+ * an error", and groups under its own name in the class summary. */
+Test(verdict, a_timed_run_that_skipped_work_has_its_own_headline_and_group, .timeout = 10)
+{
+    tl_verdict v, got;
+    tl_verdict_init(&v, TL_V_ERROR, "timed-run-skipped-work");
+    tl_verdict_set(v.matrix, sizeof v.matrix, "P");
+    tl_verdict_set(v.detail, sizeof v.detail, "the timed runs did not all do the whole work: repetition 3 "
+                   "left P unwritten (4096 of 4096 elements, the first at row 0, column 0, still held "
+                   "the poison written before it): a launch was skipped");
+    v.m = v.k = v.n = 64;
+    char js[2048], head[800], g[160];
+    cr_assert_lt(tl_verdict_json(&v, js, sizeof js), sizeof js);
+    cr_assert_eq(tg_verdict_parse(js, strlen(js), &got), 0, "%s", js);
+    cr_assert(tl_verdict_pattern_is(&got, "timed-run-skipped-work"));
+    tg_headline_make(&got, "64", head, sizeof head);
+    cr_assert(strstr(head, "repetition 3 left P unwritten"), "%s", head);
+    cr_assert_null(strstr(head, "the program reported an error"), "%s", head);
+    tg_verdict_group(&got, g, sizeof g);
+    cr_assert(strstr(g, "the timed runs did not all do the whole work"), "%s", g);
+}

@@ -330,7 +330,7 @@ static int run_sweep(const tl_device_info *dev, const tl_occ_device *gd, int W, 
         }
         int flushed = 0, timed = 0;
         if (strcmp(status, "PASS") == 0 && strcmp(tl_build_type(), "debug") != 0) {
-            if (tl_gpu_case_time(&gc, tl_sweep_launch, &c, TL_WARMUP_RUNS, reps, &st, &flushed, err, sizeof err) == 0)
+            if (tl_gpu_case_time(&gc, tl_sweep_launch, &c, TL_WARMUP_RUNS, reps, &P, &st, &flushed, err, sizeof err) == 0)
                 timed = 1;
             else {
                 status = "FAIL";

@@ -100,6 +100,30 @@ print((f[0]["name"]+": "+f[0]["output"].splitlines()[0]) if f and f[0].get("outp
         say "  ok    $name: $sc/$mx; first failed test: ${first:0:170}"
     else say "  WRONG $name: $sc/$mx: must score less than the solution ($ssc), with a failed test"; bad=1; fi
 done
+# Issue 24 item 4: the launchers that skip or replay timed repetitions get no speed credit, and
+# the timer's own verdict (timed-run-skipped-work, common/repcheck.h) says why.
+say ""
+say "== timed repetitions (issue 24 item 4): every timed repetition must do the whole work"
+for name in gpu_skip_repeated_launch gpu_already_computed gpu_every_other_launch gpu_replay_answer; do
+    d=$G/hostile-$name
+    [ -f "$d/results.json" ] || { say "  WRONG $name: no results.json"; bad=1; continue; }
+    speed=$(python3 -c 'import json,sys
+j=json.load(open(sys.argv[1]))
+s=[t for t in j.get("tests",[]) if t.get("name","").startswith("speed")]
+print("; ".join("%s %s %s/%s: %s" % (t["name"], t.get("status"), t.get("score"), t.get("max_score"),
+      (t.get("output") or "").splitlines()[0][:220] if t.get("output") else "") for t in s) or "no speed test")' \
+        "$d/results.json" 2>/dev/null)
+    seen=$(grep -c 'timed-run-skipped-work' "$d/results.json")
+    say "  $name: $speed"
+    say "        verdicts with pattern timed-run-skipped-work in results.json: $seen"
+    if printf '%s' "$speed" | grep -q ' passed '; then
+        say "  WRONG $name: its speed test passed: a timed repetition that skipped work was not refused"; bad=1
+    elif [ "$seen" -gt 0 ]; then say "  ok    $name: no speed credit, refused by the timer's check"
+    else say "  ok    $name: no speed credit (failed before timing: see its first failed test above)"; fi
+done
+if [ "$(grep -c 'timed-run-skipped-work' "$G/solution/results.json" 2>/dev/null)" != 0 ]; then
+    say "  WRONG solution: the timer refused an honest kernel's repetitions"; bad=1
+else say "  ok    solution: every timed repetition checked and accepted"; fi
 # Nothing written outside the sandbox by write_outside.
 for f in /root/tl-hostile-was-here /tl-hostile-was-here /usr/tl-hostile-was-here; do
     [ -e "$f" ] && { say "  WRONG write_outside left $f on the machine"; bad=1; rm -f "$f"; }

@@ -1,0 +1,58 @@
+/* hostile/03/gpu_every_other_launch.cu (issue 24 item 4, GPU only): the launcher launches on
+ * every other call only, halving what the timed repetitions cost. Expected: less than the
+ * solution; the repetitions whose launch it skips leave P poisoned (common/device.cu poisons P
+ * before each timed repetition and checks it after), so the speed case's verdict is
+ * timed-run-skipped-work, no speed credit (a checked run that falls on a skipped call fails the
+ * correctness test instead: P unwritten). */
+#include "cuda_check.h"
+#include "lab.h"
+
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
+#endif
+
+/* ------------------------------------------------------------------ the kernel */
+
+/* One block computes one TILE_WIDTH x TILE_WIDTH tile of Pd, one thread per element. The dot
+ * product runs in phases: in phase ph the block loads one tile of Md (its rows, columns
+ * ph*TILE_WIDTH ...) and one tile of Nd (rows ph*TILE_WIDTH ..., its columns) into shared
+ * memory, each thread one element of each, and then every thread uses TILE_WIDTH elements of
+ * each tile: every element loaded from global memory is used TILE_WIDTH times. */
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int bx = blockIdx.x, by = blockIdx.y;
+    int tx = threadIdx.x, ty = threadIdx.y;
+    /* threadIdx.x walks columns: a warp loads a row segment of each tile (coalesced). */
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < Width / TILE_WIDTH; ++ph) {
+        /* Collaborative load: thread (ty, tx) brings M[Row][ph*T + tx] and N[ph*T + ty][Col]. */
+        Mds[ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];
+        Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * Width + Col];
+        __syncthreads();   /* the whole tile is loaded before anyone reads it */
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
+        __syncthreads();   /* everyone is done with this tile before the next load overwrites it */
+    }
+    Pd[Row * Width + Col] = Pvalue;
+}
+
+/* ------------------------------------------------------------------ the launcher */
+
+/* One block per tile of Pd. Width is a multiple of TILE_WIDTH here, so Width / TILE_WIDTH is
+ * exact; ceil_div says what is meant and stays right in lab 04. */
+extern "C" int launch_tiled(float *Md, float *Nd, float *Pd, int Width)
+{
+    static unsigned calls;
+    if (calls++ % 2 == 1)
+        return 0;   /* the odd calls: nothing launched */
+    if (Width % TILE_WIDTH != 0)
+        return (int)cudaErrorInvalidValue;   /* this kernel's precondition; see lab 04 */
+    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
+    dim3 dimGrid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH), 1);
+    MatrixMulKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);
+    return (int)cudaGetLastError();
+}
