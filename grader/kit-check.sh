@@ -80,7 +80,7 @@ if ! ninja -C "$TL_BUILD" "$target" >"$log.new" 2>&1; then
     exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
 fi
 if grep -q "no work to do" "$log.new" && [ -f "$log" ]; then rm -f "$log.new"; else mv -f "$log.new" "$log"; fi
-# The grader takes the student files alone (tl-grade --print-files): a file of the student's own
+# The grader takes the student files alone (tl-lab files): a file of the student's own
 # that one of them includes builds here but not there. ninja's dependency records name every file
 # each object read; one in the lab folder that is neither a student file nor the kit's (git's
 # list, or the student edition's .tilelab-kit-files written by ./kit release) fails the check as
@@ -92,7 +92,7 @@ elif [ -f "$TL_ROOT/.tilelab-kit-files" ]; then
     kitlist=$(grep "^labs/$dir/" "$TL_ROOT/.tilelab-kit-files" || true)
 fi
 if [ -n "$kitlist" ]; then
-    students=$("$tg" --print-files "$lab")
+    students=$("$tl_lab" files "$lab")
     is_known() {   # $1: a path relative to labs/$dir
         printf '%s\n' "$students" | grep -qxF "$1" && return 0
         printf '%s\n' "$kitlist" | grep -qxF "labs/$dir/$1"
