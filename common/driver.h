@@ -45,6 +45,9 @@ typedef struct cpu_ctx {
 } cpu_ctx;
 void tl_drv_run_cpu_once(const cpu_ctx *c);
 void tl_drv_time_cpu(const cpu_ctx *c, double first_ms, int reps, tl_stats *st);
+/* Under emulation, 1 when this program counts every access (its labNN-emu-count build) and its
+ * work counts may be judged; 0 in the correctness build and on a GPU. */
+int  tl_drv_counts_work(void);
 int  tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned seed, tl_work_counts *wc,
                     tl_verdict *vd, char *err, size_t errlen);
 

@@ -119,7 +119,7 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
                 if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
                 if (rc == 0) rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)(m * 31 + n), &work, &vd, err, sizeof err);
-                have_work = dev->emulated;
+                have_work = dev->emulated && tl_drv_counts_work();   /* the counting build only */
                 if (rc == 0 && timed && !dev->emulated) {
                     int fl;
                     rc = tl_gpu_case_time(&gc, v->gpu, v->ctx, o->warmup, o->reps, &P, &st, &fl, err, sizeof err);

@@ -360,15 +360,38 @@ static int want_emu(const grun *R)
            (!R->gpu_ok || R->emulate || R->lab->work.kernel);
 }
 
-/* The targets a submission builds: the lab's program, and its emulated program (want_emu). */
-static int targets(const grun *R, const char *out[3])
+/* The counting twin (labNN-emu-count: the same file built with every access counted) is built
+ * where the work is judged; it runs that one case only (judges.c, work.c). */
+static int want_count(const grun *R)
+{
+    return want_emu(R) && R->lab->work.kernel;
+}
+
+/* The targets a submission builds: the lab's program, its emulated program (want_emu), and the
+ * emulated program's counting twin (want_count). */
+static char count_target[PATH_MAX];
+static int targets(const grun *R, const char *out[4])
 {
     int n = 0;
     out[n++] = R->lab->binary;
     if (want_emu(R))
         out[n++] = R->lab->emu_binary;
+    if (want_count(R))
+        out[n++] = tg_emu_count_name(R, 1, count_target, sizeof count_target);
     out[n] = NULL;
     return n;
+}
+
+/* After the counting twin's build (crc its result): its failure costs the work count only (a note;
+ * work.c then says the work was not checked), never the build: it is the same file as the emulated
+ * program, which built. */
+static void count_built(gsub *g, const tg_buf *clog, int crc)
+{
+    if (crc == 0)
+        g->emu_count_built = 1;
+    else
+        tg_buf_printf(&g->notes, "the counting build of the emulated program (%s) failed: %.300s\n", count_target,
+                      clog->s ? clog->s : "");
 }
 
 /* The compute capabilities the kit's build compiles the student's kernels for: --gpu-archs; else
@@ -434,7 +457,7 @@ void tg_build_kit(grun *R)
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
     o.rw[0] = (tg_bind){bdir, "/build"};
     int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
-    const char *tg[3];
+    const char *tg[4];
     targets(R, tg);
     for (int i = 0; rc == 0 && tg[i]; ++i) {
         const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
@@ -508,7 +531,7 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
     snprintf(labs, sizeof labs, "%s/labs", g->build);
     stale_lab = R->lab;
     nftw(labs, remove_stale, 16, FTW_PHYS);
-    const char *tg[3];
+    const char *tg[4];
     targets(R, tg);
     const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[0], NULL};
     tg_spawn_opts o = {.argv = ninja, .sandbox_cwd = "/tmp", .max_tasks = 512,
@@ -535,6 +558,14 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
         if (erc == 0 || !tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
             rc = emu_failed(R, g, log, &elog, erc, rc);
         tg_buf_free(&elog);
+    }
+    if (rc == 0 && g->emu_built && tg[1] && tg[2]) {
+        ninja[5] = tg[2];
+        tg_buf clog = {0};
+        char e2[300], d2[200];
+        int crc = run_build(&R->iso, &o, BUILD_LIMIT_S, &clog, d2, sizeof d2, e2, sizeof e2);
+        count_built(g, &clog, crc);
+        tg_buf_free(&clog);
     }
     return rc;
 }
@@ -573,6 +604,16 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
             if (erc == 0 || !tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
                 rc = emu_failed(R, g, &log, &elog, erc, rc);
             tg_buf_free(&elog);
+            if (rc == 0 && g->emu_built && want_count(R)) {
+                const char *ninja_cnt[] = {R->ninja, "-C", g->build, "-j", "2",
+                                           tg_emu_count_name(R, 1, count_target, sizeof count_target), NULL};
+                o.argv = ninja_cnt;
+                tg_buf clog = {0};
+                char d2[200];
+                int crc = run_build(&R->iso, &o, BUILD_LIMIT_S, &clog, d2, sizeof d2, e2, sizeof e2);
+                count_built(g, &clog, crc);
+                tg_buf_free(&clog);
+            }
         }
     }
     return finish_build(R, g, &log, desc, rc, err, errlen);

@@ -217,6 +217,7 @@ typedef struct gsub {
     unsigned long long printed;
     tg_buf   notes;
     int      built, emu_built;
+    int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
     char     refused[600];    /* the submission itself was refused (an archive): why          */
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
@@ -310,6 +311,9 @@ typedef struct tg_work_note {
 void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
 /* GPU: the emulated twin (build.c) runs size s once and its counts are judged. */
 void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
+/* The counting twin of the lab's emulated program (labs/emulated/meson.build): its ninja target
+ * (what = 0) or its path under a build folder (what = 1); "" when the lab has none. */
+const char *tg_emu_count_name(const grun *R, int what, char *buf, size_t len);
 /* The test's lines about the work: the figures, or "not checked here: WHY". */
 void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out);
 /* devquery.c: lab 02's device query against the kit's own query of the device */

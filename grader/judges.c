@@ -115,7 +115,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
     char head[700] = "";             /* the most specific reason of a failing case (headline.c)    */
     int head_rank = 0;
-    int work_idx = -1;            /* GPU: the size whose work the emulated twin counts          */
+    int work_idx = -1;            /* the size whose work the counting twin counts (work.c)      */
     /* Multiples of the variant's tile against ragged sizes: a kernel right only on multiples
      * (how most real tiled kernels are written) is told so, not only failed at size 1. */
     int tile = v->tile > 1 ? v->tile : 0;
@@ -161,8 +161,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         }
         if (r.st != C_PASS && r.st != C_NODEV)
             tg_tres_add_case(tr, szb, &r.v);
-        /* On a GPU: the largest passing size small enough to emulate quickly, counted below. */
-        if (r.st == C_PASS && !emulated && !case_trivial(s) && (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
+        /* The largest passing size small enough to emulate quickly, counted below by the counting
+         * twin (on a GPU, and under emulation, whose correctness build does not count). */
+        if (r.st == C_PASS && !case_trivial(s) && (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
             (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
                                                                R->sizes[work_idx].n))
             work_idx = i;
@@ -227,7 +228,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     /* None of this test's passing sizes is small enough to emulate (hidden sizes are often all
      * larger): the work is the kernel's, not the size's, so count it on the largest public size
      * that is (it runs there afresh, and must pass there too). */
-    if (!emulated && work_idx < 0 && pass > 0 && R->lab->work.kernel && g->emu_built)
+    if (work_idx < 0 && pass > 0 && R->lab->work.kernel && g->emu_count_built)
         for (int i = 0; i < R->nsizes; ++i) {
             const gsize *s = &R->sizes[i];
             double w = (double)s->m * s->k * s->n;
@@ -238,12 +239,12 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (work_idx >= 0 && !R->sizes[work_idx].payload &&
         tg_prepare_size(&R->sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
-    if (!emulated && v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
-        snprintf(wn.why, sizeof wn.why, "%s is %s: GPU only: the emulator cannot run it to count its work (the "
+    if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
+        snprintf(wn.why, sizeof wn.why, "%s uses %s: GPU only: the emulator cannot run it to count its work (the "
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
-    else if (!emulated && work_idx >= 0)
+    else if (work_idx >= 0)
         tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
-    else if (!emulated && g->emu_built && R->lab->work.kernel)
+    else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
     if (nodev && nodev == total) {
         tr->graded = 0;

@@ -81,7 +81,7 @@ if ! ninja -C "$TL_BUILD" "$target" >"$log.new" 2>&1; then
     exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log" $emulate
 fi
 if grep -q "no work to do" "$log.new" && [ -f "$log" ]; then rm -f "$log.new"; else mv -f "$log.new" "$log"; fi
-# The grader takes the student files alone (tl-grade --print-files): a file of the student's own
+# The grader takes the student files alone (tl-lab files): a file of the student's own
 # that one of them includes builds here but not there. ninja's dependency records name every file
 # each object read; one in the lab folder that is neither a student file nor the kit's (git's
 # list, or the student edition's .tilelab-kit-files written by ./kit release) fails the check as
@@ -93,7 +93,7 @@ elif [ -f "$TL_ROOT/.tilelab-kit-files" ]; then
     kitlist=$(grep "^labs/$dir/" "$TL_ROOT/.tilelab-kit-files" || true)
 fi
 if [ -n "$kitlist" ]; then
-    students=$("$tg" --print-files "$lab")
+    students=$("$tl_lab" files "$lab")
     is_known() {   # $1: a path relative to labs/$dir
         printf '%s\n' "$students" | grep -qxF "$1" && return 0
         printf '%s\n' "$kitlist" | grep -qxF "labs/$dir/$1"
@@ -137,12 +137,18 @@ if [ -n "$kitlist" ]; then
         exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --build-failed "$log"
     fi
 fi
-# On a GPU, a lab whose kernels' work the grader judges (launches, loads per multiply-add) also
-# builds the same file for the emulator, which counts that work on one small case (grader/work.c):
-# the GPU program cannot count it. Its build failing is no build failure of the lab (the file may
-# use CUDA the emulator lacks): tl-grade then says the work was not checked, and why.
-if [ -z "$emulate" ] && [ -n "$emu" ] && has_target "$emu" &&
+# A lab whose kernels' work the grader judges (launches, loads per multiply-add) also builds the
+# same file as the emulator's counting twin ($emu-count: every access counted, 2.5-3.4x slower),
+# which counts that work on one small case (grader/work.c): the GPU program cannot count it, and
+# the emulated program, which runs every case, is built without the counting. On a GPU the
+# emulated program is built too (the safety tests use it where compute-sanitizer is missing).
+# Their build failing is no build failure of the lab (the file may use CUDA the emulator lacks):
+# tl-grade then says the work was not checked, and why.
+if [ -n "$emu" ] && has_target "$emu-count" &&
    [ "$("$TL_BUILD/common/tl-lab" get "$lab" work 2>/dev/null)" = 1 ]; then
-    ninja -C "$TL_BUILD" "$emu" > "$out/emu-build.log" 2>&1 || true
+    twins="$emu-count"
+    [ -n "$emulate" ] || twins="$emu $twins"
+    # shellcheck disable=SC2086 # two ninja target paths, no spaces
+    ninja -C "$TL_BUILD" $twins > "$out/emu-build.log" 2>&1 || true
 fi
 exec "$tg" --check --quiet --kit "$TL_ROOT" --lab "$lab" --out "$out" --prebuilt "$TL_BUILD/$target" $emulate

@@ -80,6 +80,26 @@ static void gpu_lock(grun *R, int how)
     gpu_how = how;
 }
 
+/* A program kit-check.sh built under build, newer than every student file of the lab (0: missing or
+ * older, so it was built from another version of the file). */
+static int prebuilt_fresh(const grun *R, const char *build, const char *bin)
+{
+    char p[PATH_MAX + 256];
+    snprintf(p, sizeof p, "%s/%s", build, bin);
+    struct stat es;
+    if (stat(p, &es) != 0)
+        return 0;
+    for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
+        char src[PATH_MAX + 256];
+        struct stat ss;
+        snprintf(src, sizeof src, "%s/labs/%s/%s", R->root, R->lab->dir, R->lab->files[i]);
+        if (stat(src, &ss) == 0 && (ss.st_mtim.tv_sec > es.st_mtim.tv_sec ||
+                                    (ss.st_mtim.tv_sec == es.st_mtim.tv_sec && ss.st_mtim.tv_nsec > es.st_mtim.tv_nsec)))
+            return 0;
+    }
+    return 1;
+}
+
 static int grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen)
 {
     double t0 = tl_now_ms();
@@ -118,26 +138,20 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             g.log_path[0] = '\0';
         }
         g.emu_built = R->lab->gpu && R->emulate;
-        /* On a GPU, the emulated twin kit-check.sh built for the work count (labs with a work
-         * rule), used only when it is newer than every student file: a failed build leaves an
-         * older one, which counted another version of the file. */
-        size_t bl = strlen(R->lab->binary), pl = strlen(R->prebuilt);
-        if (R->lab->gpu && !R->emulate && R->lab->work.kernel && R->lab->emu_binary && pl > bl + 1 &&
-            strcmp(R->prebuilt + pl - bl, R->lab->binary) == 0 && R->prebuilt[pl - bl - 1] == '/') {
-            char emu[PATH_MAX + 256];
+        /* The emulated twin (on a GPU) and the counting twin (labs with a work rule, on a GPU and
+         * under --emulate) that kit-check.sh built beside the program, each used only when it is
+         * newer than every student file: a failed build leaves an older one, which counted another
+         * version of the file. */
+        const char *pb = R->emulate ? R->lab->emu_binary : R->lab->binary;
+        size_t bl = pb ? strlen(pb) : 0, pl = strlen(R->prebuilt);
+        if (R->lab->gpu && R->lab->work.kernel && R->lab->emu_binary && pl > bl + 1 &&
+            strcmp(R->prebuilt + pl - bl, pb) == 0 && R->prebuilt[pl - bl - 1] == '/') {
             snprintf(g.emu_build, sizeof g.emu_build, "%.*s", (int)(pl - bl - 1), R->prebuilt);
-            snprintf(emu, sizeof emu, "%s/%s", g.emu_build, R->lab->emu_binary);
-            struct stat es;
-            int fresh = stat(emu, &es) == 0;
-            for (int i = 0; fresh && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
-                char src[PATH_MAX + 256];
-                struct stat ss;
-                snprintf(src, sizeof src, "%s/labs/%s/%s", R->root, R->lab->dir, R->lab->files[i]);
-                if (stat(src, &ss) == 0 && (ss.st_mtim.tv_sec > es.st_mtim.tv_sec ||
-                                            (ss.st_mtim.tv_sec == es.st_mtim.tv_sec && ss.st_mtim.tv_nsec > es.st_mtim.tv_nsec)))
-                    fresh = 0;
-            }
-            g.emu_built = fresh;
+            char cbin[PATH_MAX];
+            tg_emu_count_name(R, 1, cbin, sizeof cbin);
+            if (!R->emulate)
+                g.emu_built = prebuilt_fresh(R, g.emu_build, R->lab->emu_binary);
+            g.emu_count_built = prebuilt_fresh(R, g.emu_build, cbin);
         }
     } else if (R->build_log[0]) {  /* kit check: that build failed; its log has the compiler's errors */
         tg_buf log = {0};

@@ -36,25 +36,37 @@ void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const 
     }
 }
 
-/* On a GPU the student's process cannot count and the grader cannot read the GPU's counters from
- * the sandbox: the same file, built for the emulator (build.c, want_emu), runs one passing size
- * there and the emulator counts its work. Not a second verdict on correctness: a case that does
- * not pass there leaves the work unjudged, and says why. */
+const char *tg_emu_count_name(const grun *R, int what, char *buf, size_t len)
+{
+    const char *base = what ? R->lab->emu_binary : R->lab->emu_target;
+    if (!base)
+        return "";
+    snprintf(buf, len, "%s-count", base);
+    return buf;
+}
+
+/* The work is counted by the counting twin of the emulated program (labNN-emu-count: the same
+ * file compiled with every access to device memory counted, 2.5-3.4x slower, so it runs this one
+ * case only; build.c, want_count). On a GPU the student's process cannot count and the grader
+ * cannot read the GPU's counters from the sandbox; under emulation the correctness build, which
+ * runs every case, does not count (labs/emulated/meson.build). Not a second verdict on
+ * correctness: a case that does not pass there leaves the work unjudged, and says why. */
 void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn)
 {
     if (!R->lab->work.kernel)
         return;
-    char sz[48];
+    char sz[48], cbin[PATH_MAX];
     tg_size_str(sz, sizeof sz, s);
-    if (!g->emu_built) {
+    tg_emu_count_name(R, 1, cbin, sizeof cbin);
+    if (!g->emu_count_built) {
         if (R->prebuilt[0] && g->emu_build[0])
-            snprintf(wn->why, sizeof wn->why, "the emulated build of this file (%s) failed or is older than the file: "
-                     "%s/emu-build.log says why", R->lab->emu_binary, R->out);
+            snprintf(wn->why, sizeof wn->why, "the counting build of this file (%s) failed or is older than the file: "
+                     "%s/emu-build.log says why", cbin, R->out);
         else if (R->prebuilt[0])
-            snprintf(wn->why, sizeof wn->why, "this build has no emulated twin of the lab to count it (%s)",
-                     R->lab->emu_target ? R->lab->emu_target : "none");
+            snprintf(wn->why, sizeof wn->why, "this build has no counting twin of the lab to count it (%s)",
+                     cbin[0] ? cbin : "none");
         else
-            snprintf(wn->why, sizeof wn->why, "the emulated build of this file failed or is missing (the notes say why)");
+            snprintf(wn->why, sizeof wn->why, "the counting build of this file failed or is missing (the notes say why)");
         return;
     }
     /* Another program on a small size: the GPU program's time-outs (a host computation at 2048)
@@ -64,7 +76,7 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     char stopped[TL_LAB_MAX_VARIANTS][48];
     memcpy(stopped, g->stopped, sizeof stopped);
     g->timeouts = 0;
-    gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = R->lab->emu_binary};
+    gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = cbin};
     cres r;
     tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
     tg_sess_end(g, &es, 1);
@@ -73,7 +85,7 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     g->timeouts = timeouts;
     if (r.st == C_PASS && r.have_work) {
         tg_work_case(R, v, s, &r, wn);
-        wn->on_gpu = 1;
+        wn->on_gpu = R->lab->gpu && R->gpu_ok && !R->emulate;
     } else {
         snprintf(wn->why, sizeof wn->why, "size %s, emulated to count its work, did not pass there: %.300s", sz,
                  r.reason);
@@ -90,9 +102,9 @@ void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf 
         tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU; the GPU "
                       "runs cannot be counted from the sandbox): %s\n", wn->figures_size, wn->figures);
     else if (wn->judged && wn->figures[0])
-        tg_buf_printf(out, "work at size %s (counted by the emulator, checked run): %s\n", wn->figures_size,
-                      wn->figures);
-    else if (!emulated && wn->why[0])
+        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built to count every access): "
+                      "%s\n", wn->figures_size, wn->figures);
+    else if (wn->why[0])
         tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: %s\n", wn->why);
     else if (!emulated)
         tg_buf_printf(out, "work (kernel launches, loads per multiply-add): not checked here: the GPU runs "

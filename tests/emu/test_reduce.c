@@ -228,7 +228,7 @@ Test(reduce, worker_count_and_model_come_from_the_environment, .timeout = 30) {
     setenv("TL_EMU_MODEL", "v100", 1);
     run_child(threads_env, NULL, &r);
     assert_has(r.err, "TL_EMU_THREADS='0' is not a number from 1 to 256; using 1");
-    assert_has(r.err, "TL_EMU_MODEL='v100' is not h100, h200 or a100; using h100");
+    assert_has(r.err, "TL_EMU_MODEL='v100' is not h100, h200, a100, l40s or t4; using h100");
     assert_has(r.err, "RESULT threads=1 model=H100 SXM (emulated)");
 }
 

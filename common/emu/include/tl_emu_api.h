@@ -425,6 +425,10 @@ typedef struct tl_emu_counters {
 } tl_emu_counters;
 void tl_emu_counters_get(tl_emu_counters *c);
 void tl_emu_counters_reset(void);
+/* 1 in a program built to count every access (tl_emu_count_dep: an instrumented file's constructor
+ * calls __tsan_init); 0 in a correctness build, whose global counts see only the subscripts of a
+ * kernel's pointer parameters and are not to be judged (README.md, "Work counters"). */
+int tl_emu_counts_accesses(void);
 
 /* What the cudaMalloc macro calls: name is the pointer expression as written, for diagnostics. */
 cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_size, const char *name,
