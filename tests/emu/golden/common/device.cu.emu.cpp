@@ -1,12 +1,16 @@
 #line 1 "common/device.cu"
 /* device.cu: the harness's device part: device facts, device buffers, checked launches,
  * CUDA-event timing with an L2 flush. Exported with C linkage (tilelab.h). */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cuda_check.h"
 #include "tilelab.h"
+#include "repcheck.h"
 
 /* The guard after d_P: a write past the end of P lands here and is caught. */
 #define TL_DEVICE_GUARD_FLOATS 1024
@@ -282,20 +286,105 @@ __global__ void tl_l2_flush_kernel(float *buf, size_t n)
     size_t  tl_p_i[tl_emu::MAX_THREADS]; if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 281
+#line 285
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; } } else {
-#line 281
+#line 285
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; }
-#line 283
+#line 287
  }
 }
 
+/* M times a power of two, in place (exact: only the exponent changes at the labs' magnitudes). */
+__global__ void tl_scale_kernel(float *buf, size_t n, float s)
+{
+    size_t  tl_p_i[tl_emu::MAX_THREADS]; if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        (tl_emu::gcount(2), buf)[i] *= s; } *(tl_p_i + tl_emu_t_) = i; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
+#line 293
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        (tl_emu::gcount(2), buf)[i] *= s; } *(tl_p_i + tl_emu_t_) = i; } } else {
+#line 293
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x)
+        (tl_emu::gcount(2), buf)[i] *= s; } *(tl_p_i + tl_emu_t_) = i; }
+#line 295
+ }
+}
+
+/* d_M multiplied by s on the default stream (the stream of the events and of the student's
+ * launches), so it is done before the next event is recorded. */
+static cudaError_t scale_M(tl_gpu_case *c, float s)
+{
+    if (s == 1.0f)
+        return cudaSuccess;
+    tl_emu_launch(tl_scale_kernel, "tl_scale_kernel", __FILE__, __LINE__, 1024,  256)(c->d_M, (size_t)c->m * c->k, s);
+    return cudaGetLastError();
+}
+
+/* The repetition's check on the GPU, element by element with repcheck.h's rule: counts of the
+ * unwritten and wrong elements and the first of each (cnt: unwritten, first, wrong, first; int:
+ * P has fewer than 2^31 elements, checked below, and the emulator has 32-bit atomics only). */
+__global__ void tl_rep_check_kernel(const float *P, const float *ref, size_t n, float scale, float tol,
+                                    int *cnt)
+{
+    size_t  tl_p_i[tl_emu::MAX_THREADS]; if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float got = (tl_emu::gcount(0), P)[i];
+        tl_rep_result r = tl_rep_elem((unsigned)__float_as_int(got), got, scale * (tl_emu::gcount(0), ref)[i], tol, TL_POISON_BITS);
+        if (r == TL_REP_UNWRITTEN) {
+            atomicAdd(&(tl_emu::gcount(0), cnt)[0], 1);
+            atomicMin(&(tl_emu::gcount(0), cnt)[1], (int)i);
+        } else if (r == TL_REP_WRONG) {
+            atomicAdd(&(tl_emu::gcount(0), cnt)[2], 1);
+            atomicMin(&(tl_emu::gcount(0), cnt)[3], (int)i);
+        }
+    } } *(tl_p_i + tl_emu_t_) = i; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
+#line 314
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float got = (tl_emu::gcount(0), P)[i];
+        tl_rep_result r = tl_rep_elem((unsigned)__float_as_int(got), got, scale * (tl_emu::gcount(0), ref)[i], tol, TL_POISON_BITS);
+        if (r == TL_REP_UNWRITTEN) {
+            atomicAdd(&(tl_emu::gcount(0), cnt)[0], 1);
+            atomicMin(&(tl_emu::gcount(0), cnt)[1], (int)i);
+        } else if (r == TL_REP_WRONG) {
+            atomicAdd(&(tl_emu::gcount(0), cnt)[2], 1);
+            atomicMin(&(tl_emu::gcount(0), cnt)[3], (int)i);
+        }
+    } } *(tl_p_i + tl_emu_t_) = i; } } else {
+#line 314
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
+    for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float got = (tl_emu::gcount(0), P)[i];
+        tl_rep_result r = tl_rep_elem((unsigned)__float_as_int(got), got, scale * (tl_emu::gcount(0), ref)[i], tol, TL_POISON_BITS);
+        if (r == TL_REP_UNWRITTEN) {
+            atomicAdd(&(tl_emu::gcount(0), cnt)[0], 1);
+            atomicMin(&(tl_emu::gcount(0), cnt)[1], (int)i);
+        } else if (r == TL_REP_WRONG) {
+            atomicAdd(&(tl_emu::gcount(0), cnt)[2], 1);
+            atomicMin(&(tl_emu::gcount(0), cnt)[3], (int)i);
+        }
+    } } *(tl_p_i + tl_emu_t_) = i; }
+#line 325
+ }
+}
+
+/* A seed the student's code has no reason to know: drawn from the clock per timed case. */
+static unsigned rep_seed(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned)(ts.tv_nsec ^ (ts.tv_sec * 2654435761u));
+}
+
 extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup,
-                                int reps, tl_stats *st, int *l2_flushed, char *err, size_t errlen)
+                                int reps, const tl_matrix *checked, tl_stats *st, int *l2_flushed,
+                                char *err, size_t errlen)
 {
     cudaError_t rc;
     int l2 = 0;
@@ -303,6 +392,11 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     size_t in_bytes = sizeof(float) * ((size_t)c->m * c->k + (size_t)c->k * c->n + (size_t)c->m * c->n);
     int flush = l2 > 0 && in_bytes <= 2 * (size_t)l2;
     size_t flush_n = flush ? 2 * (size_t)l2 / sizeof(float) : 0;
+    size_t count = (size_t)c->m * c->n;
+    if (!checked || (size_t)checked->rows * checked->cols != count) {
+        snprintf(err, errlen, "internal: the timer needs the checked run's P (%d x %d)", c->m, c->n);
+        return -1;
+    }
     if (flush && !c->priv) {
         if ((rc = cudaMalloc(&c->priv, flush_n * sizeof(float))) != cudaSuccess)
             return fail(rc, "cudaMalloc(L2 flush buffer)", err, errlen);
@@ -313,12 +407,45 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     for (int i = 0; i < warmup; ++i)
         if (launch_checked(fn, c, ctx, err, errlen) != 0)
             return -1;
+    /* The checked P on the device (what every repetition is compared with) and the counters. */
+    float *d_ref = NULL;
+    int *d_cnt = NULL;
+    if (count >= (size_t)INT_MAX) {
+        snprintf(err, errlen, "P has %zu elements: the timed runs' check counts below 2^31", count);
+        return -1;
+    }
+    if ((rc = cudaMalloc((void **)&d_ref, sizeof(float) * (count ? count : 1))) != cudaSuccess ||
+        (rc = cudaMalloc((void **)&d_cnt, 4 * sizeof(int))) != cudaSuccess ||
+        (rc = cudaMemcpy(d_ref, checked->data, sizeof(float) * count, cudaMemcpyHostToDevice)) != cudaSuccess) {
+        cudaFree(d_ref), cudaFree(d_cnt);
+        return fail(rc, "cudaMalloc/cudaMemcpy(the checked P, for the timed runs' check)", err, errlen);
+    }
+    float tol1 = tl_rep_tolerance(checked->data, count, 1.0f);
+    double *ms = (double *)calloc((size_t)(reps > 0 ? reps : 1), sizeof *ms);
+    if (!ms) {
+        cudaFree(d_ref), cudaFree(d_cnt);
+        snprintf(err, errlen, "out of host memory for the timed repetitions");
+        return -1;
+    }
     cudaEvent_t start, stop;
-    if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess)
+    if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess) {
+        cudaFree(d_ref), cudaFree(d_cnt), free(ms);
         return fail(rc, "cudaEventCreate", err, errlen);
-    double *ms = (double *)calloc((size_t)reps, sizeof *ms);
+    }
+    unsigned seed = rep_seed();
+    float scaled = 1.0f;   /* what d_M is multiplied by now */
     int result = 0;
     for (int i = 0; i < reps && result == 0; ++i) {
+        /* Outside the timed interval, in stream order before the L2 flush (so the cache the
+         * kernel meets is the flushed one, as before): P poisoned, M multiplied by this
+         * repetition's scale (a factor of 2 on and off: d_M holds the upload times `scaled`). */
+        float s = tl_rep_scale(seed, i);
+        if ((rc = cudaMemsetAsync(c->d_P, 0xFF, sizeof(float) * count, 0)) != cudaSuccess ||
+            (rc = scale_M(c, s / scaled)) != cudaSuccess) {
+            result = fail(rc, "poisoning P / scaling M before a timed run", err, errlen);
+            break;
+        }
+        scaled = s;
         if (flush) {
             tl_emu_launch(tl_l2_flush_kernel, "tl_l2_flush_kernel", __FILE__, __LINE__, 1024,  256)((float *)c->priv, flush_n);
             if ((rc = cudaGetLastError()) != cudaSuccess) {
@@ -336,13 +463,41 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
         float t = 0;
         if (rc == cudaSuccess)
             rc = cudaEventElapsedTime(&t, start, stop);
-        if (rc != cudaSuccess)
+        if (rc != cudaSuccess) {
             result = fail(rc, "timed run", err, errlen);
+            break;
+        }
         ms[i] = t;
+        /* After the interval (stop has been reached): did this repetition do the whole work?
+         * Checked on the GPU with repcheck.h's rule; only the four counters come back. */
+        int cnt[4] = {0, INT_MAX, 0, INT_MAX};
+        if ((rc = cudaDeviceSynchronize()) != cudaSuccess ||
+            (rc = cudaMemcpy(d_cnt, cnt, sizeof cnt, cudaMemcpyHostToDevice)) != cudaSuccess) {
+            result = fail(rc, "timed run (before its check)", err, errlen);
+            break;
+        }
+        tl_emu_launch(tl_rep_check_kernel, "tl_rep_check_kernel", __FILE__, __LINE__, 1024,  256)(c->d_P, d_ref, count, s, s * tol1, d_cnt);
+        if ((rc = cudaGetLastError()) != cudaSuccess ||
+            (rc = cudaMemcpy(cnt, d_cnt, sizeof cnt, cudaMemcpyDeviceToHost)) != cudaSuccess) {
+            result = fail(rc, "the timed run's check", err, errlen);
+            break;
+        }
+        if (tl_rep_decide((unsigned long long)cnt[0], (unsigned long long)cnt[1], (unsigned long long)cnt[2],
+                          (unsigned long long)cnt[3], count, c->n, s, i, err, errlen) != TL_REP_OK)
+            result = 2;
+    }
+    /* d_M back to the upload (exact: the inverse power of two). */
+    if (scaled != 1.0f && result != -1) {
+        if ((rc = scale_M(c, 1.0f / scaled)) == cudaSuccess)
+            rc = cudaDeviceSynchronize();
+        if (rc != cudaSuccess && result == 0)
+            result = fail(rc, "restoring M after the timed runs", err, errlen);
     }
     if (result == 0)
         tl_stats_from(st, ms, reps);
     free(ms);
+    cudaFree(d_ref);
+    cudaFree(d_cnt);
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return result;
@@ -353,4 +508,16 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
 static tl_emu::KernelReg tl_emu_reg_tl_l2_flush_kernel_0_(tl_l2_flush_kernel, "tl_l2_flush_kernel", 0, 1);
 #else
 static tl_emu::KernelReg tl_emu_reg_tl_l2_flush_kernel_0_(tl_l2_flush_kernel, "tl_l2_flush_kernel", 0, 1);
+#endif
+// tl_scale_kernel: region form
+#if 1
+static tl_emu::KernelReg tl_emu_reg_tl_scale_kernel_1_(tl_scale_kernel, "tl_scale_kernel", 0, 1);
+#else
+static tl_emu::KernelReg tl_emu_reg_tl_scale_kernel_1_(tl_scale_kernel, "tl_scale_kernel", 0, 1);
+#endif
+// tl_rep_check_kernel: region form
+#if 1
+static tl_emu::KernelReg tl_emu_reg_tl_rep_check_kernel_2_(tl_rep_check_kernel, "tl_rep_check_kernel", 0, 1);
+#else
+static tl_emu::KernelReg tl_emu_reg_tl_rep_check_kernel_2_(tl_rep_check_kernel, "tl_rep_check_kernel", 0, 1);
 #endif

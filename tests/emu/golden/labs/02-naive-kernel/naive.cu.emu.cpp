@@ -6,7 +6,9 @@
  *
  * Md, Nd, Pd are Width x Width floats in row-major order on the device: element (i, j) of M is
  * Md[i*Width + j]. The harness fills Pd with NaN before each launch, so every element your grid
- * does not cover shows up. CUDA C only: no templates, no classes.
+ * does not cover shows up (so set every element of Pd, never add to it). Plain CUDA C is all it
+ * needs; templates (a templated kernel or __device__ helper) are allowed: they build for the GPU
+ * and emulated.
  */
 #include "cuda_check.h"
 #include "lab.h"
@@ -24,11 +26,11 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
     /* TODO: Row and Col from blockIdx, blockDim, threadIdx; the bounds test; the dot product of
      * row Row of Md and column Col of Nd in a float Pvalue; the store into Pd. */
     if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)Width; } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 25
+#line 27
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)Width; } } } else {
-#line 25
+#line 27
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { { (void)Md; (void)Nd; (void)Pd; (void)Width; } }
-#line 25
+#line 27
  }
 }
 

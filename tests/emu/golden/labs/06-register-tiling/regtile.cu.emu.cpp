@@ -6,11 +6,12 @@
  * Run:    build/labs/06-register-tiling/lab06 --variants coarse1d --sizes 17,1000x17x3
  *         build/labs/06-register-tiling/lab06 --sizes 2048,4096     (every variant; cublas when built)
  *
- * All matrices are row-major floats on the device: P (m x n) = M (m x k) * N (k x n), any
- * m, k, n >= 1. CUDA C only: no templates, no classes. Keep lab 04's boundary handling in every
- * kernel: loads outside M or N write 0 into the tile, stores outside P are skipped, grids and
- * phase counts round up, and every thread reaches every barrier. The tunables below are the
- * reference's; you may change them (say why in a comment), the launchers must still cover P.
+ * All matrices are row-major floats on the device: P (m x n) = M (m x k) * N (k x n), any m, k, n
+ * >= 1. Plain CUDA C is all it needs; templates (a templated kernel or __device__ helper) are
+ * allowed: they build for the GPU and emulated. Keep lab 04's boundary handling in every kernel:
+ * loads outside M or N write 0 into the tile, stores outside P are skipped, grids and phase counts
+ * round up, and every thread reaches every barrier. The tunables below are the reference's; you
+ * may change them (say why in a comment), the launchers must still cover P.
  *
  * Scope: FP32 on the CUDA cores (FFMA), as cuBLAS's CUBLAS_DEFAULT_MATH does; no tensor cores, no
  * TF32, no Hopper-only instructions.
@@ -83,11 +84,11 @@ MatrixMulCoarse1D(const float *__restrict__ Md, const float *__restrict__ Nd, fl
      * sums in a register array; per phase: guarded loads (0 outside M or N), barrier, for each kk
      * one N value into a register and C1_TM multiply-adds, barrier; then the guarded stores. */
     if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 84
+#line 85
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; } } } else {
-#line 84
+#line 85
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; } }
-#line 84
+#line 85
  }
 }
 
@@ -107,11 +108,11 @@ MatrixMulRegTile(const float *__restrict__ Md, const float *__restrict__ Nd, flo
      * register arrays only with loop counters of fully unrolled loops (#pragma unroll), or they
      * go to local memory. Then the guarded stores. */
     if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 102
+#line 103
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; } } } else {
-#line 102
+#line 103
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; } }
-#line 102
+#line 103
  }
 }
 
@@ -159,13 +160,13 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
      *   - the stores with store4. */
     if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; (void)vecM; (void)vecN; (void)vecP;
     (void)load4; (void)store4; } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 147
+#line 148
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; (void)vecM; (void)vecN; (void)vecP;
     (void)load4; (void)store4; } } } else {
-#line 147
+#line 148
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { { (void)Md; (void)Nd; (void)Pd; (void)m; (void)k; (void)n; (void)vecM; (void)vecN; (void)vecP;
     (void)load4; (void)store4; } }
-#line 148
+#line 149
  }   /* (only to keep the compiler quiet until you call them) */
 }
 

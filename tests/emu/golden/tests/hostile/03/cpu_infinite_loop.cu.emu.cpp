@@ -1,7 +1,7 @@
 #line 1 "tests/hostile/03/cpu_infinite_loop.cu"
 /* hostile/03/cpu_infinite_loop.cu: lab 03 port of tests/hostile/01/cpu_infinite_loop.c:
  * the reference solution whose launcher first loops for ever on the host in the launcher. Expected:
- * stopped at the wall-clock limit; the rest of the variant not run.
+ * stopped at the CPU-time limit; the rest of the variant not run.
  */
 #include "cuda_check.h"
 #include "lab.h"

@@ -1,7 +1,7 @@
 #line 1 "tests/hostile/03/fork_bomb.cu"
 /* hostile/03/fork_bomb.cu: lab 03 port of tests/hostile/01/fork_bomb.c:
  * the reference solution whose launcher first forks without end in the launcher. Expected: the pids
- * cgroup stops the forks, the wall-clock limit kills the tree; the class run carries on; links fork.
+ * cgroup stops the forks, the CPU-time limit (the tree's) kills it; the class run carries on; links fork.
  */
 #include <unistd.h>
 #include "cuda_check.h"

@@ -1,0 +1,143 @@
+#line 1 "tests/test_timed_reps.cu"
+/* test_timed_reps.cu: the GPU timer's per-repetition check (issue 24 item 4) run end to end on the
+ * emulated GPU: device.cu's tl_gpu_case_time, its poison, its M scaling and its check kernel, with
+ * an honest launcher and the three hostile ones of tests/hostile/03 (skip when asked again, launch
+ * every other call, replay a remembered answer). The emulator's times mean nothing; what is tested is
+ * which runs are refused and the words. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "tilelab.h"
+
+__global__ void naive_kernel(const float *M, const float *N, float *P, int m, int k, int n)
+{
+    if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * blockDim.x + threadIdx.x); { ;
+    if (r < m && c < n) {
+        float s = 0;
+        for (int i = 0; i < k; ++i)
+            s += (tl_emu::gcount(0), M)[r * k + i] * (tl_emu::gcount(0), N)[i * n + c];
+        (tl_emu::gcount(1), P)[r * n + c] = s;
+    } } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
+#line 13
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * blockDim.x + threadIdx.x); { ;
+    if (r < m && c < n) {
+        float s = 0;
+        for (int i = 0; i < k; ++i)
+            s += (tl_emu::gcount(0), M)[r * k + i] * (tl_emu::gcount(0), N)[i * n + c];
+        (tl_emu::gcount(1), P)[r * n + c] = s;
+    } } } } else {
+#line 13
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  r = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * blockDim.x + threadIdx.x); { ;
+    if (r < m && c < n) {
+        float s = 0;
+        for (int i = 0; i < k; ++i)
+            s += (tl_emu::gcount(0), M)[r * k + i] * (tl_emu::gcount(0), N)[i * n + c];
+        (tl_emu::gcount(1), P)[r * n + c] = s;
+    } } }
+#line 19
+ }
+}
+
+static int launch(const float *M, const float *N, float *P, int m, int k, int n)
+{
+    dim3 b(16, 16), g((n + 15) / 16, (m + 15) / 16);
+    tl_emu_launch(naive_kernel, "naive_kernel", __FILE__, __LINE__, g,  b)(M, N, P, m, k, n);
+    return (int)cudaGetLastError();
+}
+
+static int honest(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+{
+    (void)ctx;
+    return launch(M, N, P, m, k, n);
+}
+
+static int calls;   /* reset by each test's setup */
+
+static int skip_repeated(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+{
+    (void)ctx;
+    return calls++ ? 0 : launch(M, N, P, m, k, n);
+}
+
+static int every_other(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+{
+    (void)ctx;
+    return calls++ % 2 ? 0 : launch(M, N, P, m, k, n);
+}
+
+static float *saved;
+static int replay(const float *M, const float *N, float *P, int m, int k, int n, const void *ctx)
+{
+    (void)ctx;
+    size_t bytes = sizeof(float) * (size_t)m * n;
+    if (calls++)
+        return (int)cudaMemcpy(P, saved, bytes, cudaMemcpyDeviceToDevice);
+    int rc = launch(M, N, P, m, k, n);
+    if (rc == 0 && (rc = (int)cudaMalloc((void **)&saved, bytes)) == 0)
+        rc = (int)cudaMemcpy(saved, P, bytes, cudaMemcpyDeviceToDevice);
+    return rc;
+}
+
+/* Runs fn once (the checked run), then times it: the timer's return code, err its words. */
+static int time_it(tl_launch_fn fn, char *err, size_t errlen)
+{
+    const int m = 24, k = 20, n = 28;
+    tl_matrix M, N, P;
+    cr_assert_eq(tl_matrix_alloc(&M, "M", m, k), 0);
+    cr_assert_eq(tl_matrix_alloc(&N, "N", k, n), 0);
+    cr_assert_eq(tl_matrix_alloc(&P, "P", m, n), 0);
+    for (int i = 0; i < m * k; ++i)
+        M.data[i] = (float)((i * 7) % 11) - 5.0f;
+    for (int i = 0; i < k * n; ++i)
+        N.data[i] = (float)((i * 5) % 13) * 0.25f - 1.0f;
+    tl_gpu_case gc;
+    cr_assert_eq(tl_gpu_case_alloc(&gc, m, k, n, err, errlen), 0, "%s", err);
+    cr_assert_eq(tl_gpu_case_upload(&gc, &M, &N, err, errlen), 0, "%s", err);
+    calls = 0;
+    saved = NULL;
+    cr_assert_eq(tl_gpu_case_run(&gc, fn, NULL, &P, err, errlen), 0, "%s", err);
+    tl_stats st;
+    memset(&st, 0, sizeof st);
+    int flushed = 0;
+    err[0] = 0;
+    int rc = tl_gpu_case_time(&gc, fn, NULL, 1, 4, &P, &st, &flushed, err, errlen);
+    if (saved)
+        cudaFree(saved);
+    tl_gpu_case_free(&gc);
+    tl_matrix_free(&M), tl_matrix_free(&N), tl_matrix_free(&P);
+    return rc;
+}
+
+Test(timed_reps, an_honest_launcher_is_timed, .timeout = 300)
+{
+    char err[600];
+    cr_assert_eq(time_it(honest, err, sizeof err), 0, "%s", err);
+}
+
+Test(timed_reps, a_launcher_that_skips_repeated_calls_is_refused, .timeout = 300)
+{
+    char err[600];
+    cr_assert_eq(time_it(skip_repeated, err, sizeof err), 2, "%s", err);
+    cr_assert(strstr(err, "the timed runs did not all do the whole work: repetition 1 left P unwritten"), "%s", err);
+}
+
+Test(timed_reps, a_launcher_that_launches_every_other_call_is_refused, .timeout = 300)
+{
+    char err[600];
+    cr_assert_eq(time_it(every_other, err, sizeof err), 2, "%s", err);
+    cr_assert(strstr(err, "left P unwritten"), "%s", err);
+}
+
+Test(timed_reps, a_launcher_that_replays_its_answer_is_refused, .timeout = 300)
+{
+    char err[600];
+    cr_assert_eq(time_it(replay, err, sizeof err), 2, "%s", err);
+    cr_assert(strstr(err, "is not the product of its inputs"), "%s", err);
+}
+#line 1 "<tl-emu-rewrite: kernel registry>"
+// naive_kernel: region form
+#if 1
+static tl_emu::KernelReg tl_emu_reg_naive_kernel_0_(naive_kernel, "naive_kernel", 0, 1);
+#else
+static tl_emu::KernelReg tl_emu_reg_naive_kernel_0_(naive_kernel, "naive_kernel", 0, 1);
+#endif
