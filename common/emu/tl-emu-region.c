@@ -874,9 +874,7 @@ int tl_region_body(const char *params, size_t np, const char *body, size_t nb, i
     for (int j = 0; j < nt; j++) {
         if (!isid(j)) continue;
         if (in_words(j, fiber_words)) { char w[128]; tokname(j, w, sizeof w); fail("it uses %s", w); }
-        /* a call, also of a template (name<T>(...)): a template __device__ helper holding the
-         * barriers keeps the kernel on fibers */
-        if (barrier_fn(B + tk[j].s, tk[j].e - tk[j].s) && (is(j + 1, "(") || is(j + 1, "<"))) {
+        if (barrier_fn(B + tk[j].s, tk[j].e - tk[j].s) && is(j + 1, "(")) {
             char w[128]; tokname(j, w, sizeof w);
             fail("it calls %s, which holds a barrier or a warp operation", w);
         }

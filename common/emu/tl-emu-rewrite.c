@@ -177,21 +177,8 @@ static void launch(void) {
         }
         while (b > 0 && isspace((unsigned char)out.p[b - 1])) b--;
     }
-    int expr = 0;
-    if (b == e && b > 0 && out.p[b - 1] == ')') {
-        /* the kernel through a function-like macro or in parentheses, SELECT(kernel)<<<...>>> or
-         * (kernel)<<<...>>>: valid CUDA; the expression is the launch's callable as it is */
-        int d = 0;
-        while (b > 0) {
-            b--;
-            if (out.p[b] == ')') d++;
-            else if (out.p[b] == '(' && --d == 0) break;
-        }
-        if (d != 0) b = e;
-        expr = b < e;
-    }
     while (b > 0 && (is_id((unsigned char)out.p[b - 1]) || out.p[b - 1] == ':')) b--;
-    if (b == e || (!is_id0((unsigned char)out.p[b]) && !(expr && out.p[b] == '(')))
+    if (b == e || !is_id0((unsigned char)out.p[b]))
         die(at, "not supported under emulation: a launch whose kernel is not a name (a function pointer?); "
                 "launch it by its name: kernel<<<grid, block>>>(args)");
     char name[256], sname[256];

@@ -341,22 +341,6 @@ static inline __attribute__((always_inline)) void on_write(Shadow *sh, const Slo
     h.w_ep = ep; h.w_tid = tid; h.w_line = line; h.sat_ep = 0;
 }
 
-/* A __shared__ array (or part of it) leaves the checked world as a plain pointer: passed to a
- * __device__ helper (an array or pointer parameter, a row, a stage of a 3-D array), or stored through
- * (*reinterpret_cast<float4 *>(&Tile[r][c]) = v). What goes through the pointer is not seen, so the
- * elements it reaches that no thread has written yet in this block count as written by this thread
- * now: a helper that fills the tile is no "read of __shared__ memory never written" afterwards.
- * Elements already written keep their record (reads through the pointer change nothing). */
-static inline void escaped(Shadow *sh, const Slot *s, size_t from, size_t n, const uint32_t *ep, int line) {
-    if (!sh || !ep || !s || s->allw) return;
-    size_t end = from + n < s->n ? from + n : s->n;
-    const uint16_t tid = (uint16_t)tl_emu_cur_tid;
-    for (size_t q = from; q < end; ++q) {
-        Shadow &h = sh[q];
-        if (h.w_ep == 0) { h.w_ep = *ep; h.w_tid = tid; h.w_line = (uint32_t)line; h.sat_ep = 0; }
-    }
-}
-
 /* The pointers travel by value (not through the Slot) so that the compiler keeps them in registers
  * and sees that "race checking off" (sh == nullptr) does not change inside a loop. */
 template <class T> struct Elem {
@@ -391,17 +375,8 @@ template <class T> struct Elem {
     const Elem &operator--() const { set((U)(get() - 1)); return *this; }
     U operator++(int) const { U v = get(); set((U)(v + 1)); return v; }
     U operator--(int) const { U v = get(); set((U)(v - 1)); return v; }
-    /* Taking the address leaves the checked world: what goes through the pointer is not checked.
-     * A store through it (a float4 written with *reinterpret_cast<float4 *>(&Tile[r][c]) = v, valid
-     * CUDA) is not seen either: the element and the rest of a 16-byte vector from it are escaped(). */
-    U *operator&() const {
-        const size_t span = sizeof(U) < 16 ? 16 / sizeof(U) : 1;   /* a vector's extent */
-        escaped(sh, s, i, span, ep, line);
-        /* the work counters (tiled labs): a vector store through the address stages that many
-         * elements in the tile (counted as stores; a vector read through it is counted so too) */
-        if (__builtin_expect(c != nullptr, 0)) c->sst += span;
-        return p;
-    }
+    /* Taking the address leaves the checked world: what goes through the pointer is not checked. */
+    U *operator&() const { return p; }
     /* float &r = Mds[i][j] binds to the element itself (accesses through r are not checked); a value
      * conversion (float x = Mds[i][j]) prefers operator U above. */
     template <class R, class = typename std::enable_if<std::is_same<R, U>::value>::type> operator R &() const {
@@ -451,7 +426,7 @@ template <class T, long D0> struct A1 {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
             return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
-        operator U *() const { escaped(sh, s, 0, (size_t)D0, ep, line); return d; }
+        operator U *() const { return d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -466,7 +441,7 @@ template <class T, long D0, long D1> struct A2 {
             const size_t k = (size_t)i * D1 + (size_t)j;
             return mk<T>(d + k, sh, s, k, line, ep, c, esc);
         }
-        operator U *() const { escaped(sh, s, (size_t)i * D1, (size_t)D1, ep, line); return d + (size_t)i * D1; }
+        operator U *() const { return d + (size_t)i * D1; }
     };
     struct Ref {
         U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
@@ -475,7 +450,7 @@ template <class T, long D0, long D1> struct A2 {
             return Row{d, sh, s, line, i, c, ep, esc};
         }
         using RowPtr = U (*)[D1];
-        operator RowPtr() const { escaped(sh, s, 0, (size_t)D0 * D1, ep, line); return (RowPtr)d; }
+        operator RowPtr() const { return (RowPtr)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -490,19 +465,13 @@ template <class T, long D0, long D1, long D2> struct A3 {
             const size_t e = base * D2 + (size_t)k;
             return mk<T>(d + e, sh, s, e, line, ep, c, esc);
         }
-        operator U *() const { escaped(sh, s, base * D2, (size_t)D2, ep, line); return d + base * D2; }
+        operator U *() const { return d + base * D2; }
     };
     struct Plane {
         U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c; const uint32_t *ep; bool esc;
         __attribute__((always_inline)) Row operator[](long j) const {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             return Row{d, sh, s, line, (size_t)i * D1 + (size_t)j, c, ep, esc};
-        }
-        /* one stage of a 3-D array passed on as a 2-D one (tile[stage] as float (*)[D2]) */
-        using RowPtr = U (*)[D2];
-        operator RowPtr() const {
-            escaped(sh, s, (size_t)i * D1 * D2, (size_t)D1 * D2, ep, line);
-            return (RowPtr)(d + (size_t)i * D1 * D2);
         }
     };
     struct Ref {
@@ -511,8 +480,6 @@ template <class T, long D0, long D1, long D2> struct A3 {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
             return Plane{d, sh, s, line, i, c, ep, esc};
         }
-        using PlanePtr = U (*)[D1][D2];
-        operator PlanePtr() const { escaped(sh, s, 0, (size_t)D0 * D1 * D2, ep, line); return (PlanePtr)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -527,7 +494,7 @@ template <class T> struct ADyn {
             if (__builtin_expect((unsigned long)i >= (unsigned long)s->n, 0)) shared_oob(s, line, 0, i, 0);
             return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
-        operator U *() const { escaped(sh, s, 0, s->n, ep, line); return d; }
+        operator U *() const { return d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -565,10 +532,7 @@ template <class T> struct SPtr {
     SPtr &operator++() { ++off; return *this; }
     SPtr &operator--() { --off; return *this; }
     long operator-(const SPtr &o) const { return off - o.off; }
-    operator U *() const {
-        if (off >= 0) escaped(sh, s, (size_t)off, s ? s->n : 0, ep, line);
-        return base + off;
-    }
+    operator U *() const { return base + off; }
 };
 
 /* smem + k for a 1-D or dynamic __shared__ array: a checked pointer. */

@@ -911,11 +911,8 @@ void syncthreads(const char *file, int line) {
     if (!t) not_in_kernel("__syncthreads()", file, line);
     Worker *w = t->w;
     if (w->region) {
-        /* the rewrite ran this kernel's threads as loops (region form) because it saw no barrier
-         * here: valid CUDA the emulator cannot run, never the student's error */
-        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: __syncthreads() at %s:%d in a "
-                        "function the emulator's rewrite did not see holding a barrier (a template __device__ "
-                        "function, or one written through a macro) (valid CUDA; on a GPU it runs)\n",
+        fprintf(stderr, "tilelab-emu: internal error: __syncthreads() at %s:%d reached a kernel that tl-emu-rewrite put in "
+                        "region form (a barrier it could not see, e.g. inside a function-like macro)\n",
                 base_name(file), line);
         exit(1);
     }
