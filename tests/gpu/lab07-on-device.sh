@@ -71,7 +71,7 @@ sweep_build() {   # name flags
     nvcc -O2 -lineinfo -gencode arch=compute_90,code=sm_90 -DTL_HAVE_CUBLAS "$@" \
         -Ilabs/07-async-copies -Ilabs/02-naive-kernel -Icommon -o "$B/sweep-$name" \
         labs/07-async-copies/lab.c solutions/07-async-copies/asynccopy.cu labs/02-naive-kernel/yardstick.cu \
-        "$B"/common/libtldevice.a.p/*.o "$B"/common/libtlcore.a.p/*.o -lcublas -lpthread -lm > "$OUT/build-$name.log" 2>&1
+        "$B"/common/libtldevice.a.p/*.o "$B"/common/libtlcore.a.p/*.o "$B"/common/libtlverdict.a.p/*.o -lcublas -lpthread -lm > "$OUT/build-$name.log" 2>&1
     nvcc -O2 -gencode arch=compute_90,code=sm_90 -Xptxas -v "$@" -Ilabs/07-async-copies -Icommon \
         -c solutions/07-async-copies/asynccopy.cu -o /dev/null > "$OUT/ptxas-$name.log" 2>&1
 }
