@@ -66,12 +66,14 @@ tl_build_in() { (TL_BUILD=$D/build; tl_build "$@"); }
 tl_build_in common/tl-lab || tl_die "cannot build tl-lab in $D/build" 1
 labs=$("$TL_LAB" list)
 
-# lay NN FILE...: the given files over lab NN's student files in the copy (only where they differ,
-# so an unchanged file is not rebuilt)
+# lay NN FILE: FILE over lab NN's student file of the same name in the copy (a lab of several
+# files, 08: each its own), else over its first student file (a known-wrong file under another
+# name); only where they differ, so an unchanged file is not rebuilt
 lay() {
     _nn=$1 _src=$2
     _dir=$("$TL_LAB" dir "$_nn")
-    _f=$("$TL_LAB" files "$_nn" | head -n 1)
+    _f=$(basename "$_src")
+    "$TL_LAB" files "$_nn" | grep -qxF "$_f" || _f=$("$TL_LAB" files "$_nn" | head -n 1)
     cmp -s "$_src" "$KIT/labs/$_dir/$_f" || cp "$_src" "$KIT/labs/$_dir/$_f"
 }
 

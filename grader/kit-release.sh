@@ -103,7 +103,7 @@ set +e
 out=$(TL_ROOT=$tmp TL_BUILD=$bdir sh "$tmp/grader/kit-check.sh" 01 2>&1)
 rc=$?
 set -e
-if [ $rc -ne 1 ] || ! printf '%s\n' "$out" | grep -q 'likely:'; then
+if [ $rc -ne 1 ] || ! printf '%s\n' "$out" | grep -q 'where and why'; then
     printf '%s\n' "$out" | tail -n 30 >&2
     tl_die "expected './kit check 01' to fail on the skeleton with the teaching output (exit 1), got exit $rc; nothing was published" 1
 fi

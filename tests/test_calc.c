@@ -126,7 +126,11 @@ Test(calculator, the_grader_gives_the_reference_every_point, .timeout = 120)
     char *out;
     int rc = grade("solutions/05-occupancy-study/lab05-ref", &out);
     cr_assert_eq(rc, 0, "tl-grade --check on lab05-ref: exit %d:\n%s", rc, out);
-    cr_assert(strstr(out, "Score: 60/60"), "no full score (Score: 60/60) in:\n%s", out);
+    /* one total (issue 23): the part the grader cannot judge here (the API comparison, GPU only) is
+     * named and counted 0 of its points, never rescaled away */
+    cr_assert(strstr(out, "PASS  occupancy calculator on known and hidden configurations  (60/60)") &&
+              (strstr(out, "Score: 60/95") || strstr(out, "Score: 95/95")),
+              "no full score of the calculator (60/60, and 60/95 without a GPU) in:\n%s", out);
     free(out);
 }
 

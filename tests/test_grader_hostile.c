@@ -273,7 +273,18 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
         rows += *p == '\n' && !quoted;
     }
     cr_assert_eq(rows, 1 + 1 + 6 + 6 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
-    cr_assert_not(strstr(csv, "not graded"), "a row is not graded: %s", csv);
+    /* every row graded, except the submissions whose student file is behind a link: those are "not
+     * graded" with the files found named (issue 23: never a 0, never the skeleton built instead) */
+    for (char *line = csv, *nl; line && *line; line = nl) {
+        nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        char row[4096];
+        snprintf(row, sizeof row, "%.*s", (int)(len < sizeof row - 1 ? len : sizeof row - 1), line);
+        if (strstr(row, "not graded"))
+            cr_assert(strncmp(row, "lab_dir_link,", 13) == 0 || strncmp(row, "labs_link,", 10) == 0,
+                      "a row is not graded: %s", row);
+        nl = nl ? nl + 1 : NULL;
+    }
     free(csv);
 }
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define WRONG_MAX_ROWS  64
+#define WRONG_MAX_ROWS  256
 #define WRONG_MAX_NAMES 8
 
 typedef struct wrong_row {
