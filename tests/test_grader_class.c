@@ -419,10 +419,10 @@ Test(hostile01, an_endless_loop_is_killed_at_the_cpu_time_limit_and_the_rest_is_
 
 Test(hostile01, a_fork_bomb_is_contained_and_leaves_no_process_behind, .timeout = LIMIT)
 {
-    assert_test("fork_bomb", IJK_PUB, 0, "CPU-time limit");
-    if (strstr(isolation(), "cgroup"))
-        assert_test("fork_bomb", IJK_PUB, 0, "the process limit refused");
-    assert_test("fork_bomb", IKJ_PUB, 1, NULL);
+    /* issue 24: the object gate refuses fork before anything runs (every test 0, the call named);
+     * the sandbox's process limit stays the second line (tests/test_grader_hostile.c) */
+    assert_test("fork_bomb", IJK_PUB, 0, "links fork");
+    assert_test("fork_bomb", IKJ_PUB, 0, "links fork");
     cr_assert_eq(processes_running("01-cpu-baseline/lab01 --serve", strchr(OUT + 1, '/')), 0,
                  "student processes survived the class run");
 }
@@ -476,7 +476,8 @@ Test(hostile01, the_solutions_the_kit_and_the_out_dir_are_unreadable, .timeout =
         cr_skip_test("no bubblewrap here: the filesystem is not isolated (%s)", isolation());
     cJSON *js = results("read_secrets");
     cr_assert_not(any_text(js, "LEAK"), "the sandbox leaked:\n%s", output_of(js));
-    cr_assert_float_eq(score_of(js), 95.0, 1e-9, "read_secrets: every case right, the policy points lost");
+    /* issue 24: refused by the object gate before it runs (fopen and getenv are not lab calls) */
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "read_secrets: refused before it runs, scored %g", score_of(js));
     cJSON_Delete(js);
     assert_test("read_secrets", POLICY, 0, "links fopen");
     assert_test("read_secrets", POLICY, 0, "links getenv");
@@ -493,10 +494,8 @@ Test(hostile01, no_network_in_the_sandbox, .timeout = LIMIT)
     cJSON_Delete(js);
     assert_test("network_socket", POLICY, 0, "links socket");
     assert_test("network_socket", POLICY, 0, "links connect");
-    if (strstr(isolation(), "seccomp")) {
-        assert_test("network_socket", IJK_PUB, 0, "killed: tried to open a network socket");
-        assert_test("network_socket", POLICY, 0, "killed: tried to open a network socket");
-    }
+    /* issue 24: the gate refuses it before it runs; the seccomp filter stays the second line */
+    assert_test("network_socket", IJK_PUB, 0, "links socket");
 }
 
 Test(hostile01, nothing_is_written_outside_the_sandbox, .timeout = LIMIT)
@@ -510,7 +509,7 @@ Test(hostile01, nothing_is_written_outside_the_sandbox, .timeout = LIMIT)
     for (int i = 0; paths[i]; ++i)
         cr_assert_not(access(paths[i], F_OK) == 0, "the hostile submission wrote %s", paths[i]);
     cJSON *js = results("write_outside");
-    cr_assert_float_eq(score_of(js), 95.0, 1e-9, "write_outside: every case right, the policy points lost");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "write_outside: refused before it runs, scored %g", score_of(js));
     cJSON_Delete(js);
     assert_test("write_outside", POLICY, 0, "links fopen");
 }
