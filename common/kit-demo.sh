@@ -76,6 +76,15 @@ lay() {
     "$TL_LAB" files "$_nn" | grep -qxF "$_f" || _f=$("$TL_LAB" files "$_nn" | head -n 1)
     cmp -s "$_src" "$KIT/labs/$_dir/$_f" || cp "$_src" "$KIT/labs/$_dir/$_f"
 }
+# unlay NN: lab NN's student files back to the kit's skeleton in the copy (the grader's pristine
+# copy is taken from the copy, and a skeleton equal to the solution would make the solution
+# "no work handed in")
+unlay() {
+    _dir=$("$TL_LAB" dir "$1")
+    for _f in $("$TL_LAB" files "$1"); do
+        cmp -s "$TL_ROOT/labs/$_dir/$_f" "$KIT/labs/$_dir/$_f" || cp "$TL_ROOT/labs/$_dir/$_f" "$KIT/labs/$_dir/$_f"
+    done
+}
 
 if [ $student = 1 ]; then
     part "1-3. left out: this is the student edition"
@@ -127,6 +136,7 @@ else
     part "3. a sample class through ./kit grade (lab 01: the solution, a known-wrong file, a hostile one)"
     class=$D/class
     rm -rf "$class" "$D/grades"
+    unlay 01
     mkdir -p "$class/solution" "$class/transposed" "$class/print_pass"
     cp "$TL_ROOT/solutions/01-cpu-baseline/gmm.c" "$class/solution/gmm.c"
     cp "$TL_ROOT/tests/wrong/01/transposed.c" "$class/transposed/gmm.c"
