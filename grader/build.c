@@ -427,6 +427,72 @@ static void gpu_archs(const grun *R, char *out, size_t len)
         out[0] = '\0';
 }
 
+/* ------------------------------------------------------------ the kit's build, cached by content
+ * TL_GRADE_KIT_CACHE=DIR (the kit's own tests set it: one kit build shared by every grading run of
+ * `./kit test`): the kit's build folder is kept in DIR under a key hashed from every file of the
+ * pristine copy (path, mode, bytes), the setup's options, the targets and the tools' paths; a later
+ * run with the same key copies it instead of configuring and building again. Nothing of a student
+ * is in it (the skeletons alone are built). The pristine copy keeps the kit's file times, so the
+ * copied build is up to date over it; a file that changes changes the key. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; ++i)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}
+
+static uint64_t tree_sum;
+static size_t tree_root_len;
+static int tree_fail;
+static int hash_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)ftw;
+    if (flag != FTW_F)
+        return 0;
+    const char *rel = path + tree_root_len;   /* the path within the kit, not where this run keeps it */
+    uint64_t h = fnv(1469598103934665603ULL, rel, strlen(rel) + 1);
+    unsigned mode = (unsigned)(st->st_mode & 0777);
+    h = fnv(h, &mode, sizeof mode);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        tree_fail = 1;
+        return 1;
+    }
+    char buf[65536];
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0)
+        h = fnv(h, buf, (size_t)r);
+    close(fd);
+    if (r < 0)
+        tree_fail = 1;
+    tree_sum += h * 0x9E3779B97F4A7C15ULL + (h >> 29);   /* order-free: readdir's order may differ */
+    return r < 0;
+}
+
+/* The cache entry's path for this run's kit build, or "" (no TL_GRADE_KIT_CACHE, or unreadable). */
+static void kit_cache_path(grun *R, const char *const *setup, const char *const *tg, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *dir = getenv("TL_GRADE_KIT_CACHE");
+    if (!dir || !*dir)
+        return;
+    tree_sum = 0;
+    tree_fail = 0;
+    tree_root_len = strlen(R->pristine);
+    if (nftw(R->pristine, hash_one, 16, FTW_PHYS) != 0 || tree_fail)
+        return;
+    uint64_t h = fnv(1469598103934665603ULL, &tree_sum, sizeof tree_sum);
+    for (int i = 0; setup[i]; ++i)
+        h = fnv(h, setup[i], strlen(setup[i]) + 1);
+    for (int i = 0; tg[i]; ++i)
+        h = fnv(h, tg[i], strlen(tg[i]) + 1);
+    h = fnv(h, R->tool_path, strlen(R->tool_path) + 1);
+    h = fnv(h, R->ninja, strlen(R->ninja) + 1);
+    snprintf(out, len, "%s/kit-%016llx", dir, (unsigned long long)h);
+}
+
+
 void tg_build_kit(grun *R)
 {
     R->kit_build[0] = '\0';
@@ -456,9 +522,21 @@ void tg_build_kit(grun *R)
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
     o.rw[0] = (tg_bind){bdir, "/build"};
-    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     const char *tg[4];
     targets(R, tg);
+    char cached[PATH_MAX + 64];
+    kit_cache_path(R, setup, tg, cached, sizeof cached);
+    if (cached[0] && tg_is_dir(cached) && copy_tree(cached, bdir, err, sizeof err) == 0) {
+        snprintf(R->kit_build, sizeof R->kit_build, "%s", bdir);
+        snprintf(R->kit_archs, sizeof R->kit_archs, "%s", archs);
+        char lp[PATH_MAX + 32], msg[PATH_MAX + 200];
+        int n = snprintf(msg, sizeof msg, "the kit's build copied from %s (TL_GRADE_KIT_CACHE: same sources, "
+                         "options and tools)\n", cached);
+        snprintf(lp, sizeof lp, "%s/kitbuild.log", R->state);
+        tg_write_atomic(lp, msg, (size_t)n);
+        return;
+    }
+    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     for (int i = 0; rc == 0 && tg[i]; ++i) {
         const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
         o.argv = ninja;
@@ -475,6 +553,13 @@ void tg_build_kit(grun *R)
     }
     snprintf(R->kit_build, sizeof R->kit_build, "%s", bdir);
     snprintf(R->kit_archs, sizeof R->kit_archs, "%s", archs);
+    if (cached[0]) {                   /* kept for the next run: a whole copy, then one rename */
+        char tmp[PATH_MAX + 96];
+        snprintf(tmp, sizeof tmp, "%s.tmp%ld", cached, (long)getpid());
+        tg_mkdirs(getenv("TL_GRADE_KIT_CACHE"), 0700);
+        if (copy_tree(bdir, tmp, err, sizeof err) != 0 || rename(tmp, cached) != 0)
+            tg_rmtree(tmp);            /* another run kept the same build first: it is the same */
+    }
 }
 
 /* In a copy of the kit's build, deletes what was made from the student's files (objects such as
