@@ -231,6 +231,59 @@ Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300
     cr_assert_neq(access(done, F_OK), 0, "a student was marked graded while the kit itself did not build");
 }
 
+/* ------------------------------------------------------------ the kit's build, cached */
+
+/* One run of a one-student lab 01 class over KIT with the cache CACHE; returns kitbuild.log. */
+static char *graded_with_cache(const char *d, const char *cache, int n)
+{
+    int rc = sh("TL_GRADE_KIT_CACHE='%s' '%s' --kit '%s/kit' --lab 01 --out '%s/out%d' --public-only --jobs 1 "
+                "'%s/in/alice' > '%s/run%d.log' 2>&1", cache, TG, d, d, n, d, d, n);
+    char p[1200];
+    snprintf(p, sizeof p, "%s/run%d.log", d, n);
+    char *log = tg_read_file(p, 1 << 20, NULL);
+    cr_assert_eq(rc, 0, "grading run %d exited %d:\n%s", n, rc, log ? log : "(no log)");
+    free(log);
+    snprintf(p, sizeof p, "%s/out%d/alice/results.json", d, n);
+    cJSON *js = load_results(p, "alice");
+    cr_assert_float_eq(score_of(js), max_of(js), 1e-9, "run %d: the solution lost points over the kit's build", n);
+    cJSON_Delete(js);
+    snprintf(p, sizeof p, "%s/out%d/alice/build.log", d, n);
+    char *blog = tg_read_file(p, 1 << 20, NULL);
+    cr_assert(blog && strstr(blog, "Compiling C object labs/01-cpu-baseline/lab01.p/gmm.c.o") &&
+              !strstr(blog, "lab.c.o"), "run %d: the student's build did more or less than gmm.c:\n%s", n,
+              blog ? blog : "(none)");
+    free(blog);
+    snprintf(p, sizeof p, "%s/out%d/.state/kitbuild.log", d, n);
+    char *klog = tg_read_file(p, 1 << 20, NULL);
+    cr_assert(klog, "run %d left no kitbuild.log", n);
+    return klog;
+}
+
+Test(kitcache, the_kits_build_is_reused_for_the_same_sources_and_built_again_when_a_file_changes, .timeout = LIMIT)
+{
+    if (sh("command -v bwrap >/dev/null && command -v git >/dev/null") != 0)
+        cr_skip_test("no bubblewrap or git here: the kit is built per submission, not once");
+    const char *d = TL_BUILD_ROOT "/tests/kitcache";
+    char cache[1100];
+    snprintf(cache, sizeof cache, "%s/cache", d);
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/alice' && git clone -q '%s' '%s/kit' && "
+                    "cp '%s/solutions/01-cpu-baseline/gmm.c' '%s/in/alice/'", d, d, TL_SOURCE_ROOT, d, TL_SOURCE_ROOT, d), 0);
+    char *k1 = graded_with_cache(d, cache, 1);
+    cr_assert(strstr(k1, "Linking target labs/01-cpu-baseline/lab01") && !strstr(k1, "copied from"),
+              "the first run (empty cache) did not build the kit:\n%s", k1);
+    char *k2 = graded_with_cache(d, cache, 2);
+    cr_assert(strstr(k2, "the kit's build copied from") && strstr(k2, cache),
+              "the second run (same kit) built the kit again:\n%s", k2);
+    /* One byte of a tracked file changed: another key, a build of its own. */
+    cr_assert_eq(sh("echo >> '%s/kit/labs/01-cpu-baseline/README.md'", d), 0);
+    char *k3 = graded_with_cache(d, cache, 3);
+    cr_assert(strstr(k3, "Linking target labs/01-cpu-baseline/lab01") && !strstr(k3, "copied from"),
+              "a changed kit was given the cached build of the old one:\n%s", k3);
+    cr_assert_eq(sh("test $(ls '%s' | grep -c '^kit-[0-9a-f]*$') = 2", cache), 0, "the cache should hold two builds");
+    free(k1); free(k2); free(k3);
+    sh("rm -rf '%s'", d);
+}
+
 /* ------------------------------------------------------------ restart */
 
 Test(resume, a_killed_run_started_again_loses_nothing_and_skips_finished_work, .timeout = LIMIT)
