@@ -52,6 +52,12 @@ else
     notok "the student edition holds no solutions, tests or secrets: $bad"
 fi
 [ ! -e "$ed/build" ] && ok "the student edition holds no build folder" || notok "the student edition holds no build folder"
+# The student files are the skeletons (the grader-runs suite used to release a second edition for this).
+if grep -q TODO "$ed/labs/01-cpu-baseline/gmm.c" 2>/dev/null; then
+    ok "the student edition's labs/01-cpu-baseline/gmm.c is the skeleton"
+else
+    notok "the student edition's labs/01-cpu-baseline/gmm.c is the skeleton (no TODO in it)"
+fi
 
 # The edition's build, configured the way a student's first ./kit command does it.
 if (cd "$ed" && TL_BUILD=$B ./kit setup) >"$work/setup.log" 2>&1 </dev/null; then
