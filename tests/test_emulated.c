@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lab_list.h"
+#include "param.h"
 #include "run_capture.h"
 #include "wrong_manifest.h"
 
@@ -18,6 +19,7 @@ typedef struct emu_case {
     int  exit_code;
     char want[3][96];      /* every one of these must appear in the output    */
     char vpattern[48];     /* an emulator verdict of this pattern on TL_EMU_VERDICTS ("" none) */
+    char sizes[400];       /* --sizes for the run ("" the program's defaults)                */
 } emu_case;
 
 static void run_emulated(const emu_case *c);
@@ -54,7 +56,34 @@ Test(emulated, the_lab_table_lists_emulated_labs, .timeout = 30)
     cr_assert_gt(e, 0, "the lab table marks no lab emulated");
 }
 
-/* The known-wrong submissions' emulated twins (tests/wrong/manifest.tsv, its emulated column). */
+/* The lab's public sizes that the emulator checks fully (m*k*n up to TL_EMU_MAX_CHECKED_WORK: race
+ * checks, every thread order), as --sizes takes them, into out ("" when tl-lab has none). */
+static void fully_checked_sizes(const char *lab, char *out, size_t len)
+{
+    char args[32], all[400];
+    out[0] = '\0';
+    snprintf(args, sizeof args, "get %s public_sizes", lab);
+    if (lab_list_ask(TL_LAB, args, all, sizeof all) != 0)
+        return;
+    size_t o = 0;
+    for (char *save = NULL, *t = strtok_r(all, ",\n", &save); t; t = strtok_r(NULL, ",\n", &save)) {
+        double m = 0, k = 0, n = 0;
+        int got = sscanf(t, "%lfx%lfx%lf", &m, &k, &n);
+        if (got == 1)
+            k = n = m;
+        else if (got != 3)
+            continue;
+        if (m * k * n <= TL_EMU_MAX_CHECKED_WORK && o + strlen(t) + 2 < len)
+            o += (size_t)snprintf(out + o, len - o, "%s%s", o ? "," : "", t);
+    }
+}
+
+/* The known-wrong submissions' emulated twins (tests/wrong/manifest.tsv, its emulated column).
+ * A row with a headline runs at the sizes the emulator checks fully: its larger public sizes (above
+ * 512^3, checked for the result only) are run once, by the headline suite's kit check of the same
+ * program (tests/test_headline.c), not twice; they cost over 90% of this suite's CPU (lab 04's
+ * read-then-guard: 21.1 s at the defaults, 0.8 s at the fully checked sizes). A row without a
+ * headline runs at the program's defaults, as before. */
 ParameterizedTestParameters(emulated, known_wrong_submission_is_caught)
 {
     static wrong_row rows[WRONG_MAX_ROWS];
@@ -72,6 +101,8 @@ ParameterizedTestParameters(emulated, known_wrong_submission_is_caught)
             snprintf(cases[k].want[j], sizeof cases[k].want[j], "%s", rows[i].emu_expect[j]);
         if (strcmp(rows[i].verdict_kind, "emulator") == 0)   /* the manifest's verdict column */
             snprintf(cases[k].vpattern, sizeof cases[k].vpattern, "%s", rows[i].verdict_pattern);
+        if (rows[i].nheadline > 0)
+            fully_checked_sizes(rows[i].lab, cases[k].sizes, sizeof cases[k].sizes);
         ++k;
     }
     return cr_make_param_array(emu_case, cases, (size_t)k);
@@ -91,7 +122,7 @@ static void run_emulated(const emu_case *c)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/labs/emulated/%s", TL_BUILD_ROOT, c->bin);
-    char *argv[] = {path, "--no-time", NULL};
+    char *argv[] = {path, "--no-time", c->sizes[0] ? "--sizes" : NULL, (char *)c->sizes, NULL};
     /* the verdict channel (CONTRACTS.md section 10): a file named in the environment */
     char vfile[] = "/tmp/tl-emu-verdicts-XXXXXX";
     int vfd = mkstemp(vfile);
@@ -119,10 +150,11 @@ static void run_emulated(const emu_case *c)
                   c->vpattern, lines, r.out);
     else if (c->exit_code == 0)
         cr_assert_eq(lines, 0, "%s: a correct program wrote %d verdicts", c->bin, lines);
-    cr_assert_eq(r.exit_code, c->exit_code, "%s exited %d (signal %d), expected %d:\n%s", c->bin,
-                 r.exit_code, r.signal, c->exit_code, r.out);
+    cr_assert_eq(r.exit_code, c->exit_code, "%s exited %d (signal %d), expected %d%s%s:\n%s", c->bin,
+                 r.exit_code, r.signal, c->exit_code, c->sizes[0] ? " at --sizes " : "", c->sizes, r.out);
     for (int i = 0; i < 3 && c->want[i][0]; ++i)
-        cr_assert(strstr(r.out, c->want[i]) != NULL, "%s did not say '%s':\n%s", c->bin, c->want[i], r.out);
+        cr_assert(strstr(r.out, c->want[i]) != NULL, "%s did not say '%s'%s%s:\n%s", c->bin, c->want[i],
+                  c->sizes[0] ? " at --sizes " : "", c->sizes, r.out);
     cr_assert(strstr(r.out, "GFLOP/s") == NULL || strstr(r.out, "emulated") != NULL,
               "an emulated run must say it is emulated:\n%s", r.out);
     run_free(&r);
