@@ -55,15 +55,11 @@ static double gb(const dataset *d, const char *variant, long n, int level)
 /* The ladder as a LaTeX tabular: GFLOP/s, % of cuBLAS and GB per level at size N. */
 static void ladder_table(FILE *fp, const dataset *d, long n)
 {
-    const tl_rec_row *cb = gemm_at(d, "cublas", n);
     int tm = traffic_measured(d);
-    fputs("\\newcommand{\\tlladdertable}{%\n\\begin{tabular}{lrrrrrrr}\n\\toprule\n", fp);
-    fprintf(fp, "kernel & ms & GFLOP/s & \\%% cuBLAS & DRAM GB & L2 GB & L1 GB & shared GB \\\\\n\\midrule\n");
+    fputs("\\newcommand{\\tlladdertable}{%\n\\begin{tabular}{llrrrrrrr}\n\\toprule\n", fp);
+    fprintf(fp, "kernel & units & ms & GFLOP/s & \\%% cuBLAS & DRAM GB & L2 GB & L1 GB & shared GB \\\\\n\\midrule\n");
     const char *rung[64];
-    size_t nr = 0;
-    for (size_t i = 0; i < n_ladder; i++)
-        rung[nr++] = ladder_order[i];
-    nr += n > 0 ? extra_rungs(d, n, rung + nr, 64 - nr) : 0;
+    size_t nr = n > 0 ? ladder_rungs(d, n, rung, 64) : 0;
     for (size_t i = 0; i < nr; i++) {
         const tl_rec_row *g = n > 0 ? gemm_at(d, rung[i], n) : NULL;
         if (!g)
@@ -71,14 +67,18 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
         char b[8][48];
         num(b[0], sizeof b[0], g->median_ms);
         num(b[1], sizeof b[1], g->gflops);
+        const tl_rec_row *cb = yardstick_of(d, g);
+        int prec = rung_precision(g->variant, g->lab);
         num(b[2], sizeof b[2], cb ? 100.0 * g->gflops / cb->gflops : NAN);
         for (int l = 0; l < N_LEVELS; l++)
             num(b[3 + l], sizeof b[3 + l], gb(d, rung[i], n, l));
         fputs("\\texttt{", fp);
         tex_escape(fp, g->variant);
-        fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s \\\\\n", b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
+        fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n", prec == PREC_FP32 ? "FP32" : prec == PREC_TF32 ? "TF32 TC" : "BF16 TC",
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
     }
-    fprintf(fp, "\\bottomrule\n\\multicolumn{8}{l}{\\scriptsize $n$ = %ld; bytes per level %s}\n\\end{tabular}}\n", n,
+    fprintf(fp, "\\bottomrule\n\\multicolumn{9}{l}{\\scriptsize $n$ = %ld; TC: tensor cores; \\%% of cuBLAS in the same units and input format; "
+                "bytes per level %s (n/a: not counted)}\n\\end{tabular}}\n", n,
             tm == 1 ? "measured with ncu (GPU counters)" : tm == 0 ? "from the lecture's MODEL, not measured"
                                                               : "not in these records");
 }
