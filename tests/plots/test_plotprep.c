@@ -127,9 +127,20 @@ Test(plotprep_synthetic, labs_07_08_and_tensor_core_rungs_join_the_ladder_when_t
      * cuBLAS in BF16, with their traffic */
     plotprep(data_path("synthetic-ladder.csv"), data_path("synthetic-labs0708.csv"));
     assert_run_code(&result, 0);
-    assert_file_has("meta.gp", "n_ladder = 9\n");
-    assert_file_has("ladder.dat", "\n6 \"tma\" 45000 90 ");   /* lab 07 is in the table: its rung comes before the yardstick */
-    assert_file_has("ladder.dat", "\n8 \"cublas_bf16\" 600000 1200 ");
+    assert_file_has("meta.gp", "n_ladder = 12\n");
+    /* lab 07 is in the table: its rung comes before the yardstick, against its own run's cuBLAS (48,000) */
+    assert_file_has("ladder.dat", "\n6 \"tma\" 45000 93.75 ");
+    /* grouped by units, each group closed by its cuBLAS; % of peak of the rung's own units (the datasheet
+     * BF16 peak 989,400 for a BF16 rung), column 13 the units (0 FP32, 1 TF32, 2 BF16) */
+    assert_file_has("ladder.dat", "\n7 \"cublas\" 50000 100 ");
+    assert_file_has("ladder.dat", "\n8 \"wmma_tf32\" 30000 10 ");
+    assert_file_has("ladder.dat", "\n10 \"wgmma_bf16\" 540000 90 0.254517 NaN NaN NaN NaN \"540,000\" \"90.0%\" \"54.6%\" 2 \"not counted\"\n");
+    assert_file_has("ladder.dat", "\n11 \"cublas_bf16\" 600000 100 ");
+    /* the series files hold the bench's cuBLAS only (lab 07's run's own is its yardstick) */
+    assert_file_has("gemm_cublas.dat", " 4096 4096 4096 50000 ");
+    char *c = work_file("gemm_cublas.dat");
+    cr_assert_null(strstr(c, " 48000 "), "lab 07's own cuBLAS in the cuBLAS series:\n%s", c);
+    free(c);
     assert_file_has("hroof_names.gp", " tma cublas cublas_bf16\"");
     /* a tensor-core rung is capped by the tensor cores' datasheet peak, not FP32's: DRAM roof 989400 */
     assert_file_has("hroofline.dat", "\"cublas_bf16\" 0 \"DRAM\" 687.195 600000 989400\n");
@@ -158,7 +169,7 @@ Test(plotprep_synthetic, the_slides_figures_come_from_the_same_records, .timeout
                                        "\\newcommand{\\tlbw}{3,000}\n", "\\newcommand{\\tlcublas}{50,000}\n",
                                        "\\newcommand{\\tltraffic}{measured}\n", "\\newcommand{\\tlnaivedram}{17.0}\n",
                                        "\\newcommand{\\tlridge}{20.0}\n", "\\newcommand{\\tlmodelridge}{6.7}\n",
-                                       "\\texttt{tiled32\\_conflict} & 85.9 & 1,600 & 3.2 & 8.5 & 15.6 & 17.2 & 2,626"};
+                                       "\\texttt{tiled32\\_conflict} & FP32 & 85.9 & 1,600 & 3.2 & 8.5 & 15.6 & 17.2 & 2,626"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         assert_contains(t, want[i], "measured.tex");
     free(t);
@@ -170,8 +181,28 @@ Test(plotprep_synthetic, table_prints_the_ladder_with_percent_of_cublas)
     run(&result, argv, NULL);
     assert_run_code(&result, 0);
     assert_contains(result.out, "n = 4096 (a multiple of 32); bytes per level measured by ncu", "--table");
-    assert_contains(result.out, "  tiled32_conflict     85.899    1600.0      3.2%      8.50     15.60     17.20   2626.00\n",
+    assert_contains(result.out, "  tiled32_conflict  FP32    85.899    1600.0      3.2%      8.50     15.60     17.20   2626.00\n",
                     "--table");
+}
+
+Test(plotprep_synthetic, each_rung_is_compared_with_cublas_in_its_own_units)
+{
+    /* lab 07's file holds its own cuBLAS SGEMM (48,000, timed in its run): tma's 45,000 is 93.75% of it, not
+     * 90% of the bench's 50,000; a TF32 rung against cuBLAS TF32, a BF16 rung against cuBLAS BF16, never
+     * against SGEMM (600,000 BF16 is 100% of cuBLAS BF16, not 1,200%) */
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--table", (char *)data_path("synthetic-ladder.csv"),
+                    (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    static const char *const want[] = {
+        "  tma               FP32     3.054   45000.0     93.8%", "  cublas            FP32     2.749   50000.0    100.0%",
+        "  wmma_tf32         TF32     4.581   30000.0     10.0%", "  cublas_tf32       TF32     0.458  300000.0    100.0%",
+        "  wgmma_bf16        BF16     0.255  540000.0     90.0%", "  cublas_bf16       BF16     0.229  600000.0    100.0%"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_contains(result.out, want[i], "--table");
+    /* lab 07's own cuBLAS is its run's yardstick, not a second cuBLAS rung or series */
+    const char *first = strstr(result.out, "  cublas            FP32");
+    cr_assert(first && !strstr(first + 1, "  cublas            FP32"), "two cuBLAS SGEMM rungs:\n%s", result.out);
 }
 
 Test(plotprep_synthetic, a_dataset_with_one_kernel_names_the_missing_series)
