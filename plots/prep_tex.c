@@ -53,7 +53,7 @@ static double gb(const dataset *d, const char *variant, long n, int level)
 }
 
 /* The ladder as a LaTeX tabular: GFLOP/s, % of cuBLAS and GB per level at size N. */
-static void ladder_table(FILE *fp, const dataset *d, long n)
+static void ladder_table(FILE *fp, const dataset *d, long n, const char *labsday)
 {
     int tm = traffic_measured(d);
     fputs("\\newcommand{\\tlladdertable}{%\n\\begin{tabular}{llrrrrrrr}\n\\toprule\n", fp);
@@ -77,10 +77,10 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
         fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n", prec == PREC_FP32 ? "FP32" : prec == PREC_TF32 ? "TF32 TC" : "BF16 TC",
                 b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
     }
-    fprintf(fp, "\\bottomrule\n\\multicolumn{9}{l}{\\scriptsize $n$ = %ld; TC: tensor cores; \\%% of cuBLAS in the same units and input format; "
-                "bytes per level %s (n/a: not counted)}\n\\end{tabular}}\n", n,
-            tm == 1 ? "measured with ncu (GPU counters)" : tm == 0 ? "from the lecture's MODEL, not measured"
-                                                              : "not in these records");
+    fprintf(fp, "\\bottomrule\n\\multicolumn{9}{l}{\\scriptsize $n$ = %ld; TC: tensor cores%s%s; bytes per level %s}\n\\end{tabular}}\n", n,
+            *labsday ? "; labs 07, 08 measured " : "", labsday,
+            tm == 1 ? "measured with ncu; n/a: not counted" : tm == 0 ? "from the lecture's MODEL, not measured"
+                                                           : "not in these records");
 }
 
 int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
@@ -211,7 +211,28 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     fprintf(fp, "\\newcommand{\\tlifcpupast}[2]{#%d}\n", gemm_at(d, "cpu_blocked64", 2048) ? 1 : 2);
     /* \tlifnbody{with data}{without}: the n-body pages read sensibly in an edition without its rows */
     fprintf(fp, "\\newcommand{\\tlifnbody}[2]{#%d}\n", nn && nt ? 1 : 2);
-    ladder_table(fp, d, n);
+    /* \tllabsday: the day(s) the labs 07/08 rows were measured (their own runs), "" when none */
+    char lo[16] = "", hi[16] = "";
+    for (size_t i = 0; i < d->nfiles; i++)
+        for (size_t j = 0; j < d->files[i].nrows; j++) {
+            const tl_rec_row *r = &d->files[i].rows[j];
+            if (strcmp(r->kind, "gemm") || (strcmp(r->lab, "07") && strcmp(r->lab, "08")))
+                continue;
+            char day[16];
+            snprintf(day, sizeof day, "%.10s", tl_rec_meta_get(&d->files[i], "date"));
+            if (!*lo || strcmp(day, lo) < 0)
+                snprintf(lo, sizeof lo, "%s", day);
+            if (!*hi || strcmp(day, hi) > 0)
+                snprintf(hi, sizeof hi, "%s", day);
+            break;
+        }
+    char span[40];
+    if (strcmp(lo, hi))
+        snprintf(span, sizeof span, "%s .. %s", lo, hi);
+    else
+        snprintf(span, sizeof span, "%s", lo);
+    macro_text(fp, "tllabsday", span);
+    ladder_table(fp, d, n, span);
     int bad = ferror(fp);
     bad |= fclose(fp) != 0;
     if (bad || rename(tmp, path) != 0) {
