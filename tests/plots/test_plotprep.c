@@ -330,3 +330,26 @@ Test(plotprep_synthetic, the_sweep_table_carries_each_points_limit_and_the_regis
     }
     free(text);
 }
+
+Test(plotprep_synthetic, readme_tables_of_labs_07_and_08_come_from_the_labs_own_run)
+{
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--readme", "08", (char *)data_path("synthetic-ladder.csv"),
+                    (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    /* the run's own date (the labs' file: 2026-11-26, not the bench's 2026-11-22), build and timing */
+    assert_contains(result.out, "synthetic test data (not measured), 2026-11-26 (lab 08's own device run; debugoptimized build; invented",
+                    "--readme 08");
+    assert_contains(result.out, "| wmma_tf32 | TF32 tensor cores | 30,000 | 10.0 |\n", "--readme 08");
+    assert_contains(result.out, "| wgmma_bf16 | BF16 tensor cores | 540,000 | 90.0 |\n", "--readme 08");
+    char *argv7[] = {(char *)env_or_die("TL_PLOTPREP"), "--readme", "07", (char *)data_path("synthetic-ladder.csv"),
+                     (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv7, NULL);
+    assert_run_code(&result, 0);
+    assert_contains(result.out, "| tma | FP32 | 45,000 | 93.8 |\n| cublas | FP32 | 48,000 | 100.0 |\n", "--readme 07");
+    /* without the lab's run there is nothing to show: say which file to pass */
+    char *none[] = {(char *)env_or_die("TL_PLOTPREP"), "--readme", "07", (char *)data_path("synthetic-ladder.csv"), NULL};
+    run(&result, none, NULL);
+    assert_run_code(&result, 2);
+    assert_contains(result.err, "no lab 07 rows; pass the lab's run too", "stderr");
+}
