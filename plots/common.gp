@@ -33,8 +33,11 @@ chart_h_mm = exists("chart_h_mm") ? chart_h_mm : 82.0
 px = 1920.0 / chart_w_mm        # pixels per mm in the PNG and SVG
 psf = 0.32                      # point-size factor at this size (pdf)
 if (TERMINAL eq "png") {
+    # pngcairo's text came out twice the PDF's at 1920 px with the factor 1 (gnuplot 5.4.4, checked
+    # against the PDF rasterised at 304.8 dpi, the PNG's scale): the font scale carries the same /2
+    # as the point size below
     eval sprintf("set terminal pngcairo size 1920,%d noenhanced font '%s,9' fontscale %.4f linewidth %.3f background 'white'", \
-        int(chart_h_mm * px), font_name, px * 25.4 / 72 / 1.0, px * 0.12)
+        int(chart_h_mm * px), font_name, px * 25.4 / 72 / 2.0, px * 0.12)
     psf = 0.32 * px * 25.4 / 72 / 2.0
 } else {
     if (TERMINAL eq "pdf") {
