@@ -257,6 +257,18 @@ int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *er
     for (size_t i = 0; i < nl; i++)
         fprintf(fp, "%s%s", i ? " " : "", labels[i].variant);
     fputs("\"\n", fp);
+    /* rungs timed at n whose records hold no traffic (labs 07/08's runs): named, not silently missing */
+    int lab7 = 0, lab8 = 0, tc = 0;
+    for (size_t i = 0; i < nr; i++) {
+        const tl_rec_row *g = gemm_at(d, rung[i], n);
+        if (!g || traffic_at(d, rung[i], n))
+            continue;
+        lab7 |= strcmp(g->lab, "07") == 0;
+        lab8 |= strcmp(g->lab, "08") == 0;
+        tc |= strcmp(g->lab, "08") && rung_precision(g->variant, g->lab) != PREC_FP32;
+    }
+    fprintf(fp, "hroof_unplaced = \"%s%s%s%s%s\"\n", lab7 ? "lab 07" : "", lab7 && lab8 ? ", " : "", lab8 ? "lab 08" : "",
+            (lab7 || lab8) && tc ? ", " : "", tc ? "cuBLAS TF32/BF16" : "");
     if (close_out(fp, dir, "hroof_names.gp", err, errlen) != 0)
         return -1;
     /* Names in a column at the right, at their kernel's height, pushed apart to 22% in log space. */
