@@ -142,6 +142,8 @@ Test(plotprep_synthetic, labs_07_08_and_tensor_core_rungs_join_the_ladder_when_t
     cr_assert_null(strstr(c, " 48000 "), "lab 07's own cuBLAS in the cuBLAS series:\n%s", c);
     free(c);
     assert_file_has("hroof_names.gp", " tma cublas cublas_bf16\"");
+    /* the rungs timed without traffic (lab 08's here) are named on the roofline, not silently missing */
+    assert_file_has("hroof_names.gp", "hroof_unplaced = \"lab 08\"\n");
     /* a tensor-core rung is capped by the tensor cores' datasheet peak, not FP32's: DRAM roof 989400 */
     assert_file_has("hroofline.dat", "\"cublas_bf16\" 0 \"DRAM\" 687.195 600000 989400\n");
     /* the charts name the day of each sort of row: the GPU rows span both files */
