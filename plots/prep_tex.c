@@ -211,6 +211,20 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     fprintf(fp, "\\newcommand{\\tlifcpupast}[2]{#%d}\n", gemm_at(d, "cpu_blocked64", 2048) ? 1 : 2);
     /* \tlifnbody{with data}{without}: the n-body pages read sensibly in an edition without its rows */
     fprintf(fp, "\\newcommand{\\tlifnbody}[2]{#%d}\n", nn && nt ? 1 : 2);
+    /* labs 07 and 08 at n: GFLOP/s and % of cuBLAS in the rung's units (lab 07: of its run's cuBLAS
+     * SGEMM; lab 08: of cuBLAS TF32/BF16), "n/a" where the records hold no such run */
+    static const char *const lv78[] = {"cpasync", "tma", "grouped", "wmma_tf32", "wmma_bf16", "mma_bf16", "wgmma_bf16",
+                                       "cublas_tf32", "cublas_bf16"};
+    static const char *const tag78[] = {"tllabsevencpasync", "tllabseventma", "tllabsevengrouped", "tllabeightwmmatf",
+                                        "tllabeightwmmabf", "tllabeightmma", "tllabeightwgmma", "tlcublastf",
+                                        "tlcublasbf"};
+    for (int i = 0; i < 9; i++) {
+        const tl_rec_row *g = n > 0 ? gemm_at(d, lv78[i], n) : NULL, *cb = g ? yardstick_of(d, g) : NULL;
+        char name[48];
+        macro(fp, tag78[i], g ? g->gflops : NAN);
+        snprintf(name, sizeof name, "%spct", tag78[i]);
+        macro(fp, name, cb ? 100 * g->gflops / cb->gflops : NAN);
+    }
     /* \tllabsday: the day(s) the labs 07/08 rows were measured (their own runs), "" when none */
     char lo[16] = "", hi[16] = "";
     for (size_t i = 0; i < d->nfiles; i++)

@@ -355,3 +355,23 @@ Test(plotprep_synthetic, readme_tables_of_labs_07_and_08_come_from_the_labs_own_
     assert_run_code(&result, 2);
     assert_contains(result.err, "no lab 07 rows; pass the lab's run too", "stderr");
 }
+
+Test(plotprep_synthetic, the_slides_get_labs_07_and_08_figures_in_their_units, .timeout = 20)
+{
+    char tex[300], out[300];
+    snprintf(tex, sizeof tex, "%s/measured.tex", workdir);
+    snprintf(out, sizeof out, "%s/work", workdir);
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--out", out, "--tex", tex, (char *)data_path("synthetic-ladder.csv"),
+                    (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    char *t = slurp_file(tex, NULL);
+    cr_assert_not_null(t, "no %s", tex);
+    static const char *const want[] = {"\\newcommand{\\tllabseventma}{45,000}\n", "\\newcommand{\\tllabseventmapct}{93.8}\n",
+                                       "\\newcommand{\\tllabeightwgmmapct}{90.0}\n", "\\newcommand{\\tllabeightwmmatfpct}{10.0}\n",
+                                       "\\newcommand{\\tllabsday}{2026-11-26}\n",
+                                       "\\texttt{wgmma\\_bf16} & BF16 TC & 0.25 & 540,000 & 90.0 &"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_contains(t, want[i], "measured.tex");
+    free(t);
+}
