@@ -242,6 +242,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
         snprintf(wn.why, sizeof wn.why, "%s uses %s: GPU only: the emulator cannot run it to count its work (the "
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
+    else if (pass > 0 && tg_work_twin_failed(R, g, &wn))
+        ;   /* the twin that counts the work failed to build: the work rule fails (issue 24) */
     else if (work_idx >= 0)
         tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
     else if (g->emu_count_built && R->lab->work.kernel)

@@ -244,8 +244,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         gpu_lock(R, LOCK_SH);
         for (int i = 0; i < nt; ++i) {
             if (!g.built && R->emulate &&
-                (g.emu_unsupported[0] ||
-                 tg_emu_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported))) {
+                (g.emu_unsupported[0] ||   /* the rewrite's record; a compiler's words only in kit check */
+                 (R->build_log[0] && tg_emu_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported)))) {
                 /* the emulator's rewrite cannot take valid CUDA: not the student's failure */
                 tr[i].graded = 0;
                 tg_buf_printf(&tr[i].out, "not graded here: %s; check it on a GPU (./kit check %s there)\n",
