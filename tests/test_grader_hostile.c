@@ -461,3 +461,94 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
         tg_buf_free(&tr[i].out);
     tg_rmtree(top);
 }
+
+/* ------------------------------------------- issue 24: a twin that does not build, judged without a GPU */
+
+/* The judge's decision from recorded build outcomes (tg_twin_outcome, tg_work_twin_failed): the
+ * GPU path (a GPU run whose emulated twins only count the work) needs no GPU to be decided, so it is
+ * decided here from the outcomes a GPU run records. A failed twin is "not supported" only when the
+ * rewrite recorded it; the compiler's words, however they read, are the student's build failing. */
+Test(hostile24, a_twin_that_fails_to_build_fails_the_work_rule_unless_the_rewrite_refused_it, .timeout = 30)
+{
+    static grun R;
+    memset(&R, 0, sizeof R);
+    R.lab = tl_lab_find("03");
+    cr_assert(R.lab && R.lab->work.kernel && R.lab->gpu);
+    const char *spoof = "../tiled.cu:7:2: error: #error \"not supported under emulation: cuda_fp16.h; check this "
+                        "file on a GPU\"\n/kit/common/emu/include/cuda_fp16.h:2:2: error: #error \"not supported "
+                        "under emulation: cuda_fp16.h\"\n";
+    tg_buf log = {0};
+    tg_buf_add(&log, spoof, strlen(spoof));
+    for (int on_gpu = 1; on_gpu >= 0; --on_gpu)
+        for (int count = 0; count <= 1; ++count) {
+            R.gpu_ok = on_gpu;
+            R.emulate = !on_gpu;
+            static gsub g;
+            memset(&g, 0, sizeof g);
+            int o = tg_twin_outcome(&R, &g, count, 1, NULL, &log);
+            cr_assert_eq(g.emu_unsupported[0], '\0', "compiler text made 'not supported' (gpu %d, count %d)", on_gpu,
+                         count);
+            if (!on_gpu && !count) {   /* the emulated program is the build this run grades with */
+                cr_assert_eq(o, TG_TWIN_BUILD_FAILED);
+                continue;
+            }
+            cr_assert_eq(o, TG_TWIN_WORK_FAILED, "gpu %d, count %d: outcome %d", on_gpu, count, o);
+            cr_assert(strstr(g.twin_failed, count ? "counting build" : "emulated build") &&
+                      strstr(g.twin_failed, "#error"), "%s", g.twin_failed);
+            tg_work_note wn;
+            memset(&wn, 0, sizeof wn);
+            cr_assert_eq(tg_work_twin_failed(&R, &g, &wn), 1);
+            cr_assert(wn.bad && strstr(wn.headline, "the work rule could not be checked") &&
+                      strcmp(wn.pattern, "twin-build-failed") == 0, "%s", wn.headline);
+            tg_buf_free(&g.notes);
+        }
+    /* the rewrite's record, and only it, is "not supported": nothing fails, and it is named */
+    static gsub g;
+    memset(&g, 0, sizeof g);
+    R.gpu_ok = 1;
+    R.emulate = 0;
+    int o = tg_twin_outcome(&R, &g, 0, 1,
+                            "/kit/labs/03-tiled-kernel/tiled.cu:1: not supported under emulation: cuda_fp16.h; "
+                            "(valid CUDA; emulation lacks it)\n", &log);
+    cr_assert_eq(o, TG_TWIN_UNSUPPORTED);
+    cr_assert(strstr(g.emu_unsupported, "not supported under emulation: cuda_fp16.h"), "%s", g.emu_unsupported);
+    cr_assert_eq(g.twin_failed[0], '\0');
+    tg_work_note wn;
+    memset(&wn, 0, sizeof wn);
+    cr_assert_eq(tg_work_twin_failed(&R, &g, &wn), 0, "an unsupported construct cost the work rule");
+    /* a grader-side failure (erc < 0) is never the student's */
+    memset(&g, 0, sizeof g);
+    cr_assert_eq(tg_twin_outcome(&R, &g, 1, -1, NULL, &log), TG_TWIN_GRADER);
+    cr_assert_eq(g.twin_failed[0], '\0');
+    tg_buf_free(&g.notes);
+    tg_buf_free(&log);
+}
+
+/* The record itself: the kit's rewrite writes it for valid CUDA that emulation lacks, and a file
+ * that only prints the words (an #error, a #line naming a kit header) gets none. */
+Test(hostile24, only_the_rewrite_records_not_supported_and_an_error_directive_cannot, .timeout = 60)
+{
+    char dir[] = "/tmp/tl-refused-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    const char *rw = TL_BUILD_ROOT "/common/emu/tl-emu-rewrite";
+    cr_assert_eq(sh("printf '#include <cuda_fp16.h>\\n__global__ void k(float *p) { p[0] = 1; }\\n' > '%s/honest.cu'",
+                    dir), 0);
+    cr_assert_eq(sh("TL_EMU_UNSUPPORTED='%s/rec1' '%s' '%s/honest.cu' '%s/h.cpp' 2>/dev/null", dir, rw, dir, dir), 1);
+    char p[256];
+    snprintf(p, sizeof p, "%s/rec1", dir);
+    char *rec = tg_read_file(p, 8192, NULL);
+    cr_assert(rec && strstr(rec, "honest.cu:1: not supported under emulation: cuda_fp16.h"), "%s", rec ? rec : "(none)");
+    free(rec);
+    /* the hostile file: the rewrite takes it (the compiler then fails on its #error), no record */
+    cr_assert_eq(sh("TL_EMU_UNSUPPORTED='%s/rec2' '%s' '%s/tests/hostile/03/spoof_unsupported.cu' '%s/s.cpp'", dir, rw,
+                    TL_SOURCE_ROOT, dir), 0);
+    snprintf(p, sizeof p, "%s/rec2", dir);
+    cr_assert(!tg_is_file(p), "the spoof left a record");
+    /* comments and strings that name what emulation lacks are not a use */
+    cr_assert_eq(sh("printf '/* #include <curand.h> cublasSgemm( */\\nstatic const char *s = \"this_cluster()\";\\n' "
+                    "> '%s/words.cu' && TL_EMU_UNSUPPORTED='%s/rec3' '%s' '%s/words.cu' '%s/w.cpp'", dir, dir, rw, dir,
+                    dir), 0);
+    snprintf(p, sizeof p, "%s/rec3", dir);
+    cr_assert(!tg_is_file(p), "a comment or a string made a record");
+    sh("rm -rf '%s'", dir);
+}

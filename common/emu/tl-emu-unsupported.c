@@ -159,6 +159,6 @@ void unsupported_scan(const char *s, size_t len)
         p++;
     }
     if (found_line)
-        die(found_line, "not supported under emulation: %s; check this file on a GPU (valid CUDA; emulation lacks it)",
+        die(found_line, "not supported under emulation: %s (valid CUDA; emulation lacks it)",
             found);
 }
