@@ -373,7 +373,7 @@ static char count_target[PATH_MAX];
 static int targets(const grun *R, const char *out[4])
 {
     int n = 0;
-    out[n++] = R->lab->binary;
+    out[n++] = R->no_nvcc ? "" : R->lab->binary;   /* "": no nvcc, no GPU program to compile */
     if (want_emu(R))
         out[n++] = R->lab->emu_binary;
     if (want_count(R))
@@ -432,7 +432,7 @@ void tg_build_kit(grun *R)
     }
     tg_buf log = {0};
     char desc[200], err[600];
-    const char *cuda = R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    const char *cuda = R->lab->gpu && !R->no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
     char archs[80], archs_opt[100];
     gpu_archs(R, archs, sizeof archs);
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
@@ -448,6 +448,8 @@ void tg_build_kit(grun *R)
     const char *tg[4];
     targets(R, tg);
     for (int i = 0; rc == 0 && tg[i]; ++i) {
+        if (!*tg[i])
+            continue;
         const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
         o.argv = ninja;
         rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
@@ -566,7 +568,9 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
         o.ro[n++] = (tg_bind){host[i], inside[i]};
     }
     o.rw[0] = (tg_bind){g->build, "/build"};
-    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen);
+    int rc = *tg[0] ? run_build(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen) : 0;
+    if (!*tg[0])
+        snprintf(desc, desclen, "the emulated build");
     if (rc == 0 && tg[1]) {
         ninja[5] = tg[1];
         tg_buf elog = {0};
@@ -595,7 +599,7 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
         int rc = build_over_kit(R, g, &log, desc, sizeof desc, err, errlen);
         return finish_build(R, g, &log, desc, rc, err, errlen);
     }
-    const char *cuda = R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    const char *cuda = R->lab->gpu && !R->no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
     const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
                            g->build, g->kit, NULL};
     tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
@@ -608,7 +612,8 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
         /* ninja names a target by its output path: labs/01-cpu-baseline/lab01 */
         const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->binary, NULL};
         o.argv = ninja;
-        rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+        if (!R->no_nvcc)
+            rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
         if (rc == 0 && want_emu(R)) {
             const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->emu_binary, NULL};
             o.argv = ninja_emu;

@@ -125,6 +125,8 @@ typedef struct grun {
     char     meson[PATH_MAX], ninja[PATH_MAX];
     char     tool_path[3 * PATH_MAX]; /* folders of nvcc, meson, ninja: the sandbox's PATH starts with them */
     int      have_emu_target;
+    int      no_nvcc;                 /* a GPU lab graded emulated where no nvcc is: the emulated
+                                       * program is the only build (it needs the host compilers only) */
     /* Slurm (slurm.c): --slurm submits the class as a job array; the tasks and the finishing job
      * are tl-grade again, run on the cluster's nodes over the same DIR (a shared filesystem). */
     int      slurm;                   /* --slurm: prepare here, submit, return                     */
