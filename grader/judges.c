@@ -572,7 +572,7 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
 
 /* The object compiled from a student file (name): w 0, labs/DIR/X.p/NAME.o (nvcc or gcc); w 1, the
  * emulator's labs/emulated/X.p/meson-generated_STEM.emu.cpp.o. 1 found. */
-static int find_object_w(const grun *R, const gsub *g, const char *name, int w, char *out, size_t len)
+static int find_object_w(const grun *R, const gsub *g, const char *name, int w, char *out, size_t len, int nth)
 {
     char dirs[3][PATH_MAX + 64], want[300];
     snprintf(dirs[0], sizeof dirs[0], "%s/labs/%s", g->build, R->lab->dir);
@@ -599,7 +599,7 @@ static int find_object_w(const grun *R, const gsub *g, const char *name, int w, 
                 continue;
             snprintf(out, len, "%s/%s/%s", dirs[d], e->d_name, want);
             struct stat st;
-            if (lstat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (lstat(out, &st) == 0 && S_ISREG(st.st_mode) && nth-- == 0) {
                 closedir(dd);
                 return 1;
             }
@@ -613,7 +613,7 @@ static int find_object_w(const grun *R, const gsub *g, const char *name, int w, 
 static int find_object(const grun *R, const gsub *g, const char *name, char *out, size_t len, int *emu)
 {
     for (int w = 0; w < 2; ++w)
-        if (find_object_w(R, g, name, w, out, len)) {
+        if (find_object_w(R, g, name, w, out, len, 0)) {
             *emu = w == 1;
             return 1;
         }
@@ -655,12 +655,22 @@ int tg_judge_link_gate(grun *R, gsub *g, tg_buf *found)
 {
     int n = 0;
     for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
-        for (int w = 0; w < 2; ++w) {
-            char obj[PATH_MAX + 400], why[700];
+        /* every object of the file: each tile width's, the emulated program's and its counting
+         * twin's (a file may define a name in one of them only: #if TILE_WIDTH, __SANITIZE_THREAD__) */
+        for (int w = 0, k = 0; w < 2; ++k) {
+            char obj[PATH_MAX + 400], why[700] = "";
             tg_buf mine = {0};
-            if (find_object_w(R, g, R->lab->files[i], w, obj, sizeof obj) &&
-                judge_object(R, R->lab->files[i], obj, w, &mine, why, sizeof why) > 0)
-                for (const char *p = mine.s; p && *p;) {    /* each finding once (both builds) */
+            if (!find_object_w(R, g, R->lab->files[i], w, obj, sizeof obj, k)) {
+                ++w;          /* the next build's objects, from the first */
+                k = -1;
+                continue;
+            }
+            int jr = judge_object(R, R->lab->files[i], obj, w, &mine, why, sizeof why);
+            if (jr < 0)   /* an object the gate cannot read is not trusted (fail closed) */
+                tg_buf_printf(&mine, "%s: its compiled object %s could not be judged (%s): nothing the program "
+                              "would answer can be trusted\n", R->lab->files[i], strrchr(obj, '/') + 1, why);
+            if (jr != 0)
+                for (const char *p = mine.s; p && *p;) {    /* each finding once (every build) */
                     const char *e = strchr(p, '\n');
                     size_t l = e ? (size_t)(e - p + 1) : strlen(p);
                     char line[1200];

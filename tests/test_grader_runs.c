@@ -53,8 +53,9 @@ static void class03_run(void)
                     CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
     /* Issue 24 item 2: a byte-order mark (legitimate), a sabotaged emulated build, a sabotaged
      * counting twin, and an #error that reads like the kit's "not supported under emulation". */
-    static const char *const hostile24[] = {"bom_utf8", "sabotage_emulated", "sabotage_count", "spoof_unsupported"};
-    for (int i = 0; i < 4; ++i) {
+    static const char *const hostile24[] = {"bom_utf8", "sabotage_emulated", "sabotage_count", "spoof_unsupported",
+                                            "interpose_count_only"};
+    for (int i = 0; i < 5; ++i) {
         const char *n = hostile24[i];
         cr_assert_eq(sh("mkdir -p '%s/in/%s' && cp '%s/tests/hostile/03/%s.cu' '%s/in/%s/tiled.cu'", CLASS3, n,
                         TL_SOURCE_ROOT, n, CLASS3, n), 0);
@@ -157,7 +158,8 @@ Test(class03emu, only_the_kits_record_makes_not_supported_and_words_in_an_error_
                    output_of(js));
     cJSON_Delete(js);
     js = results3("honest_fp16");
-    cr_assert(strstr(output_of(js), "not graded here: ") && strstr(output_of(js), "cuda_fp16.h"), "%s", output_of(js));
+    cr_assert(strstr(output_of(js), "not graded here: ") && any_text(js, "not supported under emulation: cuda_fp16.h"),
+              "%s", output_of(js));
     cr_assert_null(strstr(output_of(js), "the build failed"), "valid CUDA the emulator lacks was failed: %s",
                    output_of(js));
     cJSON_Delete(js);
@@ -165,6 +167,17 @@ Test(class03emu, only_the_kits_record_makes_not_supported_and_words_in_an_error_
     cr_assert(csv && strstr(csv, "\nhonest_fp16,5.00,100.00,"), "the policy's 5 points, the rest not graded (0):\n%s",
               csv ? csv : "(none)");
     free(csv);
+}
+
+/* Issue 24: every object of a student file is judged by the gate (each tile width's, the emulated
+ * program's and the counting twin's), so a definition in one of them alone is refused. */
+Test(class03emu, a_kit_name_defined_in_the_counting_twin_only_is_refused_before_any_test, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *js = results3("interpose_count_only");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "scored %g: %s", score_of(js), output_of(js));
+    cr_assert(any_text(js, "tl_now_ms"), "the refusal does not name the symbol: %s", output_of(js));
+    cJSON_Delete(js);
 }
 
 Test(class03emu, one_total_the_speed_not_graded_here_is_named_and_counts_0_in_every_report, .timeout = LIMIT)
