@@ -112,6 +112,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
     tg_buf unsupported = {0};     /* emulated: sizes the emulator could not run (valid CUDA)    */
+    int nunsup = 0;               /* ... how many, and their weight                             */
+    double wunsup = 0;
     tg_work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
     char head[700] = "";             /* the most specific reason of a failing case (headline.c)    */
     int head_rank = 0;
@@ -143,6 +145,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (r.st == C_NOTRUN && emulated && strncmp(r.reason, "not supported under emulation", 29) == 0) {
             --total;                     /* valid CUDA the emulator cannot run: neither passed nor failed */
             tg_buf_printf(&unsupported, "%s%s", unsupported.len ? ", " : "", sz);
+            ++nunsup;
+            wunsup += case_weight(s);
             tg_buf_free(&r.explain);
             continue;
         }
@@ -248,6 +252,16 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
+    /* The emulator's run-time "not supported" is said from inside the student's process (its
+     * verdict): a file that says it at some sizes and runs the others would leave its failing
+     * sizes out. Only where no size ran is it "not graded here" (and that earns nothing). */
+    if (total > 0 && nunsup) {
+        total += nunsup;
+        wtotal += wunsup;
+        tg_buf_printf(&fails, "  size(s) %s: 'not supported under emulation' said at run time while the other sizes "
+                      "ran: counted as failed (those words come from the program's own process)\n", unsupported.s);
+        unsupported.len = 0;
+    }
     if (nodev && nodev == total) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: no usable CUDA device (the lab binary said so)\n");

@@ -41,7 +41,7 @@ static int sh(const char *fmt, ...)
 static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
                                        "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
 static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", "helper_names",
-                                     "include_terminal", NULL};
+                                     "include_terminal", "libc_resolver", NULL};
 /* Issue 24 item 1: each refused before any test runs; what the refusal must name. */
 static const struct { const char *file, *names; } refused[] = {
     {"interpose_fprintf", "defines fprintf ("}, {"interpose_kit_timer", "defines weak tl_now_ms ("},
@@ -86,6 +86,7 @@ static void grade_class(void)
                     IN), 0);
     /* From inside the class folder, as an instructor types it: the shell's * puts the folder named
      * --public-only first, where it is still a student (it exists), never the option. */
+    sh("rm -f /var/tmp/tl-hostile-escape /tmp/tl-hostile-escape-host");   /* libc_resolver's targets */
     sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
     cr_assert_eq(sh("touch '%s'", stamp), 0);
 }
@@ -272,7 +273,7 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
         quoted ^= *p == '"';
         rows += *p == '\n' && !quoted;
     }
-    cr_assert_eq(rows, 1 + 1 + 6 + 6 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_eq(rows, 1 + 1 + 6 + 7 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
     /* every row graded, except the submissions whose student file is behind a link: those are "not
      * graded" with the files found named (issue 23: never a 0, never the skeleton built instead) */
     for (char *line = csv, *nl; line && *line; line = nl) {
@@ -460,6 +461,23 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
     for (int i = 0; i < nt; ++i)
         tg_buf_free(&tr[i].out);
     tg_rmtree(top);
+}
+
+/* The object gate refuses what a file names; a file that names nothing (it finds open and socket
+ * in the loader's tables and calls them through pointers) passes it, and the sandbox must hold:
+ * nothing created on the host, the inet socket killed by the seccomp filter and named. */
+Test(hostile24, a_file_that_passes_the_gate_by_resolving_libc_itself_is_held_by_the_sandbox, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("libc_resolver");
+    const char *pol = output_of(js, "policy");
+    cr_assert_null(strstr(pol, "define or link what no lab file may"), "the gate refused it (no sandbox test): %s", pol);
+    cr_assert_eq(test_score(js, "policy"), 0.0, "the socket went unnoticed: %s", pol);
+    cr_assert(strstr(pol, "network socket"), "the run-time filter did not name the socket: %s", pol);
+    cr_assert_lt(score_of(js), 100.0, "the resolver scored full marks");
+    cJSON_Delete(js);
+    cr_assert_neq(access("/var/tmp/tl-hostile-escape", F_OK), 0, "the sandbox let a file be created in /var/tmp");
+    cr_assert_neq(access("/tmp/tl-hostile-escape-host", F_OK), 0, "the sandbox let a file be created in the host's /tmp");
 }
 
 /* ------------------------------------------- issue 24: a twin that does not build, judged without a GPU */

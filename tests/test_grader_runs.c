@@ -54,8 +54,8 @@ static void class03_run(void)
     /* Issue 24 item 2: a byte-order mark (legitimate), a sabotaged emulated build, a sabotaged
      * counting twin, and an #error that reads like the kit's "not supported under emulation". */
     static const char *const hostile24[] = {"bom_utf8", "sabotage_emulated", "sabotage_count", "spoof_unsupported",
-                                            "interpose_count_only"};
-    for (int i = 0; i < 5; ++i) {
+                                            "interpose_count_only", "spoof_unsupported_runtime"};
+    for (int i = 0; i < 6; ++i) {
         const char *n = hostile24[i];
         cr_assert_eq(sh("mkdir -p '%s/in/%s' && cp '%s/tests/hostile/03/%s.cu' '%s/in/%s/tiled.cu'", CLASS3, n,
                         TL_SOURCE_ROOT, n, CLASS3, n), 0);
@@ -167,6 +167,20 @@ Test(class03emu, only_the_kits_record_makes_not_supported_and_words_in_an_error_
     cr_assert(csv && strstr(csv, "\nhonest_fp16,5.00,100.00,"), "the policy's 5 points, the rest not graded (0):\n%s",
               csv ? csv : "(none)");
     free(csv);
+}
+
+/* Issue 24: the emulator's run-time "not supported" comes from inside the student's process: said at
+ * the sizes where the kernel is wrong while the others ran, it fails those sizes. */
+Test(class03emu, run_time_not_supported_at_some_sizes_only_counts_them_as_failed, .timeout = LIMIT)
+{
+    class03_run();
+    assert_test3("spoof_unsupported_runtime", T16_PUB, 0, "counted as failed");
+    cJSON *js = results3("spoof_unsupported_runtime");
+    cJSON *sol = results3("solution");
+    cr_assert_lt(score_of(js), score_of(sol), "scored %g, the solution %g: %s", score_of(js), score_of(sol),
+                 output_of(js));
+    cJSON_Delete(sol);
+    cJSON_Delete(js);
 }
 
 /* Issue 24: every object of a student file is judged by the gate (each tile width's, the emulated
