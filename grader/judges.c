@@ -623,17 +623,6 @@ static int find_object_w(const grun *R, const gsub *g, const char *name, int w, 
     return 0;
 }
 
-/* The object of a student file, the nvcc/gcc one preferred (*emu set for the emulator's). */
-static int find_object(const grun *R, const gsub *g, const char *name, char *out, size_t len, int *emu)
-{
-    for (int w = 0; w < 2; ++w)
-        if (find_object_w(R, g, name, w, out, len, 0)) {
-            *emu = w == 1;
-            return 1;
-        }
-    return 0;
-}
-
 /* Runs objdump on the object in the sandbox and judges its digest (policy.c). -1: could not. */
 static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_buf *found, char *why, size_t whylen)
 {
@@ -659,6 +648,43 @@ static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_
     return n;
 }
 
+/* Judges every object built from one student file (each tile width's, the emulated program's and
+ * its counting twin's: a file may define a name in one of them only, under #if TILE_WIDTH or
+ * __SANITIZE_THREAD__), adding each finding once to found. Returns the findings added; *objects
+ * and *unread count the objects judged and those that could not be (why says why). */
+static int judge_all_objects(grun *R, const gsub *g, const char *file, tg_buf *found, int *objects, int *unread,
+                             char *why, size_t whylen)
+{
+    int n = 0;
+    for (int w = 0, k = 0; w < 2; ++k) {
+        char obj[PATH_MAX + 400];
+        if (!find_object_w(R, g, file, w, obj, sizeof obj, k)) {
+            ++w;          /* the next build's objects, from the first */
+            k = -1;
+            continue;
+        }
+        tg_buf mine = {0};
+        int jr = judge_object(R, file, obj, w, &mine, why, whylen);
+        if (jr < 0)
+            ++*unread;
+        else
+            ++*objects;
+        for (const char *p = mine.s; jr > 0 && p && *p;) {    /* each finding once (every object) */
+            const char *e = strchr(p, '\n');
+            size_t l = e ? (size_t)(e - p + 1) : strlen(p);
+            char line[1200];
+            snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ? l : sizeof line - 1), p);
+            if (!found->s || !strstr(found->s, line)) {
+                tg_buf_add(found, line, strlen(line));
+                ++n;
+            }
+            p += l;
+        }
+        tg_buf_free(&mine);
+    }
+    return n;
+}
+
 /* The gate before any test runs: every object built from a student file (the program's and the
  * emulated one's) defines no name of the runtimes or the kit, links only allowed names and this
  * lab's kit functions, makes no system call; the files hold no host inline assembly. A finding
@@ -669,33 +695,13 @@ int tg_judge_link_gate(grun *R, gsub *g, tg_buf *found)
 {
     int n = 0;
     for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
-        /* every object of the file: each tile width's, the emulated program's and its counting
-         * twin's (a file may define a name in one of them only: #if TILE_WIDTH, __SANITIZE_THREAD__) */
-        for (int w = 0, k = 0; w < 2; ++k) {
-            char obj[PATH_MAX + 400], why[700] = "";
-            tg_buf mine = {0};
-            if (!find_object_w(R, g, R->lab->files[i], w, obj, sizeof obj, k)) {
-                ++w;          /* the next build's objects, from the first */
-                k = -1;
-                continue;
-            }
-            int jr = judge_object(R, R->lab->files[i], obj, w, &mine, why, sizeof why);
-            if (jr < 0)   /* an object the gate cannot read is not trusted (fail closed) */
-                tg_buf_printf(&mine, "%s: its compiled object %s could not be judged (%s): nothing the program "
-                              "would answer can be trusted\n", R->lab->files[i], strrchr(obj, '/') + 1, why);
-            if (jr != 0)
-                for (const char *p = mine.s; p && *p;) {    /* each finding once (every build) */
-                    const char *e = strchr(p, '\n');
-                    size_t l = e ? (size_t)(e - p + 1) : strlen(p);
-                    char line[1200];
-                    snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ? l : sizeof line - 1), p);
-                    if (!found->s || !strstr(found->s, line)) {
-                        tg_buf_add(found, line, strlen(line));
-                        ++n;
-                    }
-                    p += l;
-                }
-            tg_buf_free(&mine);
+        int objects = 0, unread = 0;
+        char why[700] = "";
+        n += judge_all_objects(R, g, R->lab->files[i], found, &objects, &unread, why, sizeof why);
+        if (unread) {   /* an object the gate cannot read is not trusted (fail closed) */
+            tg_buf_printf(found, "%s: a compiled object of it could not be judged (%s): nothing the program would "
+                          "answer can be trusted\n", R->lab->files[i], why);
+            ++n;
         }
         char p[PATH_MAX + 300];
         snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
@@ -720,19 +726,10 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     tg_buf names = {0};
     char objwhy[700] = "";
     for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
-        char obj[PATH_MAX + 400];
-        int emu = 0;
-        if (!find_object(R, g, R->lab->files[i], obj, sizeof obj, &emu)) {
-            ++unread;
-            continue;
-        }
-        int k = judge_object(R, R->lab->files[i], obj, emu, &found, objwhy, sizeof objwhy);
-        if (k < 0)
-            ++unread;
-        else {
-            n += k;
-            ++objects;
-        }
+        int objs = 0;
+        n += judge_all_objects(R, g, R->lab->files[i], &found, &objs, &unread, objwhy, sizeof objwhy);
+        objects += objs;
+        unread += objs == 0;   /* none found: the build failed before it */
     }
     for (int i = 0; objects && !unread && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char p[PATH_MAX + 300];         /* host inline assembly: the source shows it, the object not */
