@@ -96,8 +96,10 @@ fi
 cuda_dir=$(readlink -f /usr/local/cuda 2>/dev/null || echo /usr/local/cuda)
 GS_HIDE=""
 [ -d "$cuda_dir" ] && GS_HIDE="--tmpfs $cuda_dir"
-for p in $(command -v nvcc 2>/dev/null) /usr/local/bin/nvcc /usr/bin/nvcc; do   # links to it: /dev/null there
-    [ -e "$p" ] || [ -L "$p" ] && GS_HIDE="$GS_HIDE --ro-bind /dev/null $p"
+for p in $(command -v nvcc 2>/dev/null) /usr/local/bin/nvcc /usr/bin/nvcc; do   # others (wrappers): /dev/null there
+    case $(readlink -f "$p" 2>/dev/null || echo "$p") in "$cuda_dir"/*) continue ;; esac
+    case $p in /usr/local/cuda/*) continue ;; esac
+    { [ -e "$p" ] || [ -L "$p" ]; } && GS_HIDE="$GS_HIDE --ro-bind /dev/null $p"
 done
 export GS_HIDE
 mkdir -p "$T/sol3" && cp "$root/solutions/03-tiled-kernel/tiled.cu" "$T/sol3/"
