@@ -88,8 +88,8 @@ unlay() {
 
 if [ $student = 1 ]; then
     part "1-3. left out: this is the student edition"
-    tl_say "The student edition has no solutions/ and no tests/: the reference checks, the known-wrong"
-    tl_say "submission and the sample class need them and are left out. Check your own work with"
+    tl_say "This edition holds no reference solutions and no known-wrong files: the reference checks, the"
+    tl_say "known-wrong submission and the sample class need them and are left out. Check your own work with"
     tl_say "./kit check 01 (02, 03, ...); instructors run the full demo from the course's kit."
 else
     # ---------------------------------------------------------------- 1. references

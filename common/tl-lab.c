@@ -28,7 +28,7 @@ static void usage(FILE *out)
           "       tl-lab readme [--check] FILE... | work NN TILE M K N COUNTS...\n"
           "The lab table (common/labtable.c) for scripts. NN: 01, 1 or the lab's folder name.\n"
           "  list          the lab ids, one a line\n"
-          "  dir NN        the lab's folder under labs/ and solutions/\n"
+          "  dir NN        the lab's folder name (labs/DIR)\n"
           "  files NN      the student files, one a line\n"
           "  title NN      the lab's title\n"
           "  get NN FIELD  one fact (a list: one item a line; empty when the lab has none)\n"
@@ -58,7 +58,7 @@ typedef struct field {
 
 static const field fields[] = {
     S(id, "the lab's id, 01"),
-    S(dir, "its folder under labs/ and solutions/"),
+    S(dir, "its folder name (labs/DIR)"),
     S(title, "its title"),
     X("files", "the student files, one a line"),
     S(binary, "the student build under a build folder"),

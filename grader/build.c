@@ -373,25 +373,13 @@ static char count_target[PATH_MAX];
 static int targets(const grun *R, const char *out[4])
 {
     int n = 0;
-    out[n++] = R->lab->binary;
+    out[n++] = R->no_nvcc ? "" : R->lab->binary;   /* "": no nvcc, no GPU program to compile */
     if (want_emu(R))
         out[n++] = R->lab->emu_binary;
     if (want_count(R))
         out[n++] = tg_emu_count_name(R, 1, count_target, sizeof count_target);
     out[n] = NULL;
     return n;
-}
-
-/* After the counting twin's build (crc its result): its failure costs the work count only (a note;
- * work.c then says the work was not checked), never the build: it is the same file as the emulated
- * program, which built. */
-static void count_built(gsub *g, const tg_buf *clog, int crc)
-{
-    if (crc == 0)
-        g->emu_count_built = 1;
-    else
-        tg_buf_printf(&g->notes, "the counting build of the emulated program (%s) failed: %.300s\n", count_target,
-                      clog->s ? clog->s : "");
 }
 
 /* The compute capabilities the kit's build compiles the student's kernels for: --gpu-archs; else
@@ -510,7 +498,7 @@ void tg_build_kit(grun *R)
     }
     tg_buf log = {0};
     char desc[200], err[600];
-    const char *cuda = R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    const char *cuda = R->lab->gpu && !R->no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
     char archs[80], archs_opt[100];
     gpu_archs(R, archs, sizeof archs);
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
@@ -538,6 +526,8 @@ void tg_build_kit(grun *R)
     }
     int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     for (int i = 0; rc == 0 && tg[i]; ++i) {
+        if (!*tg[i])
+            continue;
         const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
         o.argv = ninja;
         rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
@@ -587,25 +577,55 @@ static int remove_stale(const char *path, const struct stat *st, int flag, struc
 /* Over the kit built once: a private copy of its build folder at /build, the pristine kit
  * read-only at /kit with the student's files bound read-only over their places; ninja then
  * compiles those files alone (they are newer than every object) and links. */
-/* After the emulated build (erc its result): where the run grades emulated (no GPU, or --emulate)
- * it is the build the tests need, so its failure is the student's build failure (its log joins
- * the build's, whose first errors the report quotes: returns 1); on a GPU it only feeds the work
- * count, which then says "not checked here" (a note). A grader-side failure (erc < 0) stays one. */
-static int emu_failed(grun *R, gsub *g, tg_buf *log, const tg_buf *elog, int erc, int rc)
+/* The rewrite's record of what emulation cannot run (common/emu/tl-emu-unsupported.c): a file in
+ * the build folder that only the rewrite writes (no student code runs in a build), named to it by
+ * TL_EMU_UNSUPPORTED; removed before each emulated build, read after it. */
+#define TG_EMU_REFUSED ".tl-emu-unsupported"
+
+static void refused_path(const char *build, char *out, size_t len)
 {
-    if (erc == 0) {
-        g->emu_built = 1;
-        return rc;
-    }
-    if (erc > 0 && R->lab->gpu && (R->emulate || !R->gpu_ok)) {
+    snprintf(out, len, "%s/" TG_EMU_REFUSED, build);
+}
+
+/* After an emulated twin's build (erc its result; tg_twin_outcome decides what it means): where the
+ * run grades emulated (no GPU, or --emulate) the emulated program is the build the tests need, so
+ * its failure is the student's build failure (its log joins the build's, whose first errors the
+ * report quotes: returns 1); on a GPU, and for the counting twin anywhere, a failure fails the
+ * work-dependent tests (g->twin_failed). Valid CUDA the rewrite refused is "not supported". */
+static int emu_failed(grun *R, gsub *g, tg_buf *log, const tg_buf *elog, int erc, int rc, int count,
+                      const char *host_build)
+{
+    char rpath[PATH_MAX + 32];
+    refused_path(host_build, rpath, sizeof rpath);
+    char *refused = erc > 0 && tg_is_file(rpath) ? tg_read_file(rpath, 8192, NULL) : NULL;
+    int o = tg_twin_outcome(R, g, count, erc, refused, elog);
+    free(refused);
+    if (o == TG_TWIN_BUILD_FAILED) {
         tg_buf_printf(log, "\nthe emulated build (%s), which grades this lab here (no GPU used), failed:\n",
                       R->lab->emu_target);
         if (elog->s)
             tg_buf_add(log, elog->s, elog->len);
         return 1;
     }
-    tg_buf_printf(&g->notes, "the emulated build (%s) failed: %.300s\n", R->lab->emu_target, elog->s ? elog->s : "");
     return rc;
+}
+
+/* Runs one emulated twin's build with the rewrite's record named to it (inside the sandbox: inside). */
+static int emu_build(grun *R, tg_spawn_opts *o, const char *host_build, const char *inside, tg_buf *elog, char *desc,
+                     size_t desclen)
+{
+    char rpath[PATH_MAX + 32], env[PATH_MAX + 64];
+    refused_path(host_build, rpath, sizeof rpath);
+    unlink(rpath);
+    snprintf(env, sizeof env, "TL_EMU_UNSUPPORTED=%s/" TG_EMU_REFUSED, inside);
+    const char *keep = o->env[0];
+    o->env[0] = env;
+    char e2[300];
+    int erc = run_build(&R->iso, o, BUILD_LIMIT_S, elog, desc, desclen, e2, sizeof e2);
+    o->env[0] = keep;
+    if (erc < 0 && elog)
+        tg_buf_printf(elog, "%s\n", e2);
+    return erc;
 }
 
 static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desclen, char *err, size_t errlen)
@@ -633,23 +653,22 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
         o.ro[n++] = (tg_bind){host[i], inside[i]};
     }
     o.rw[0] = (tg_bind){g->build, "/build"};
-    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen);
+    int rc = *tg[0] ? run_build(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen) : 0;
+    if (!*tg[0])
+        snprintf(desc, desclen, "the emulated build");
     if (rc == 0 && tg[1]) {
         ninja[5] = tg[1];
         tg_buf elog = {0};
-        char e2[300];
-        int erc = run_build(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, desclen, e2, sizeof e2);
-        /* valid CUDA the emulator cannot take (the rewrite says so): not the student's failure */
-        if (erc == 0 || !tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
-            rc = emu_failed(R, g, log, &elog, erc, rc);
+        int erc = emu_build(R, &o, g->build, "/build", &elog, desc, desclen);
+        rc = emu_failed(R, g, log, &elog, erc, rc, 0, g->build);
         tg_buf_free(&elog);
     }
     if (rc == 0 && g->emu_built && tg[1] && tg[2]) {
         ninja[5] = tg[2];
         tg_buf clog = {0};
-        char e2[300], d2[200];
-        int crc = run_build(&R->iso, &o, BUILD_LIMIT_S, &clog, d2, sizeof d2, e2, sizeof e2);
-        count_built(g, &clog, crc);
+        char d2[200];
+        int crc = emu_build(R, &o, g->build, "/build", &clog, d2, sizeof d2);
+        emu_failed(R, g, log, &clog, crc, rc, 1, g->build);
         tg_buf_free(&clog);
     }
     return rc;
@@ -665,7 +684,7 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
         int rc = build_over_kit(R, g, &log, desc, sizeof desc, err, errlen);
         return finish_build(R, g, &log, desc, rc, err, errlen);
     }
-    const char *cuda = R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    const char *cuda = R->lab->gpu && !R->no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
     const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
                            g->build, g->kit, NULL};
     tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
@@ -678,16 +697,14 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
         /* ninja names a target by its output path: labs/01-cpu-baseline/lab01 */
         const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->binary, NULL};
         o.argv = ninja;
-        rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+        if (!R->no_nvcc)
+            rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
         if (rc == 0 && want_emu(R)) {
             const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->emu_binary, NULL};
             o.argv = ninja_emu;
             tg_buf elog = {0};
-            char e2[300];
-            int erc = run_build(&R->iso, &o, BUILD_LIMIT_S, &elog, desc, sizeof desc, e2, sizeof e2);
-            /* valid CUDA the emulator cannot take (the rewrite says so): not the student's failure */
-            if (erc == 0 || !tg_emu_unsupported(elog.s, g->emu_unsupported, sizeof g->emu_unsupported))
-                rc = emu_failed(R, g, &log, &elog, erc, rc);
+            int erc = emu_build(R, &o, g->build, g->build, &elog, desc, sizeof desc);
+            rc = emu_failed(R, g, &log, &elog, erc, rc, 0, g->build);
             tg_buf_free(&elog);
             if (rc == 0 && g->emu_built && want_count(R)) {
                 const char *ninja_cnt[] = {R->ninja, "-C", g->build, "-j", "2",
@@ -695,8 +712,8 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
                 o.argv = ninja_cnt;
                 tg_buf clog = {0};
                 char d2[200];
-                int crc = run_build(&R->iso, &o, BUILD_LIMIT_S, &clog, d2, sizeof d2, e2, sizeof e2);
-                count_built(g, &clog, crc);
+                int crc = emu_build(R, &o, g->build, g->build, &clog, d2, sizeof d2);
+                emu_failed(R, g, &log, &clog, crc, rc, 1, g->build);
                 tg_buf_free(&clog);
             }
         }

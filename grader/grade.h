@@ -125,6 +125,8 @@ typedef struct grun {
     char     meson[PATH_MAX], ninja[PATH_MAX];
     char     tool_path[3 * PATH_MAX]; /* folders of nvcc, meson, ninja: the sandbox's PATH starts with them */
     int      have_emu_target;
+    int      no_nvcc;                 /* a GPU lab graded emulated where no nvcc is: the emulated
+                                       * program is the only build (it needs the host compilers only) */
     /* Slurm (slurm.c): --slurm submits the class as a job array; the tasks and the finishing job
      * are tl-grade again, run on the cluster's nodes over the same DIR (a shared filesystem). */
     int      slurm;                   /* --slurm: prepare here, submit, return                     */
@@ -223,7 +225,10 @@ typedef struct gsub {
     char     net_where[120];  /* the first of them: variant and size                          */
     tg_buf   build_errors;
     char     emu_unsupported[400];    /* emulated: what the emulator cannot run ("" none): the
-                                       * file is valid CUDA, so its tests are not graded here */
+                                       * file is valid CUDA, so its tests are not graded here;
+                                       * only from the rewrite's record (tg_twin_outcome)     */
+    char     twin_failed[600];        /* a twin the work rule needs failed to build, not for a
+                                       * reason of the kit's: the work-dependent tests fail   */
     int      fatal_warnings;  /* warnings in the student's files that fail the build (tg_student_warnings) */
     int      warnings;
     tg_buf   warn_lines;      /* the student's files' warnings, "file:line: warning: text"      */
@@ -316,6 +321,16 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
 const char *tg_emu_count_name(const grun *R, int what, char *buf, size_t len);
 /* The test's lines about the work: the figures, or "not checked here: WHY". */
 void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf *out);
+/* A failed build of an emulated twin (issue 24): what it means, decided from the build's outcome
+ * alone. erc: the build's result (0 built, > 0 failed, < 0 the grader's problem); refused: what the
+ * rewrite recorded in its TL_EMU_UNSUPPORTED file (NULL or "" when nothing: the compiler's words
+ * are never asked); log: the build's output; count: 1 for the counting twin, 0 the emulated program.
+ * Sets g->emu_unsupported or g->twin_failed and returns TG_TWIN_*. */
+enum { TG_TWIN_BUILT, TG_TWIN_UNSUPPORTED, TG_TWIN_BUILD_FAILED, TG_TWIN_WORK_FAILED, TG_TWIN_GRADER };
+int  tg_twin_outcome(const grun *R, gsub *g, int count, int erc, const char *refused, const tg_buf *log);
+/* The work rule's verdict when the twin that counts the work failed to build (g->twin_failed):
+ * returns 1 with wn marked bad (the test earns no credit, the headline names the build). */
+int  tg_work_twin_failed(const grun *R, const gsub *g, tg_work_note *wn);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 

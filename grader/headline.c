@@ -295,7 +295,9 @@ void tg_verdict_group(const tl_verdict *v, char *out, size_t len)
         snprintf(out, len, "no credit: %s", tl_verdict_pattern_is(v, "host-side-computation") ? "host-side computation"
                  : tl_verdict_pattern_is(v, "unchecked-launches") ? "race checking switched off"
                  : tl_verdict_pattern_is(v, "not-staged-in-shared") ? "not tiled (no shared-memory tiles)"
-                 : tl_verdict_pattern_is(v, "not-tiled") ? "not tiled" : v->pattern);
+                 : tl_verdict_pattern_is(v, "not-tiled") ? "not tiled"
+                 : tl_verdict_pattern_is(v, "twin-build-failed") ? "the build that counts the work failed"
+                 : v->pattern);
         break;
     default:
         snprintf(out, len, "%s: %s", tl_verdict_kind_name(v->kind) ? tl_verdict_kind_name(v->kind) : "?", v->pattern);

@@ -112,6 +112,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
     tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
     tg_buf unsupported = {0};     /* emulated: sizes the emulator could not run (valid CUDA)    */
+    int nunsup = 0;               /* ... how many, and their weight                             */
+    double wunsup = 0;
     tg_work_note wn = {0};           /* the work the passing cases did (emulated: counted)         */
     char head[700] = "";             /* the most specific reason of a failing case (headline.c)    */
     int head_rank = 0;
@@ -143,6 +145,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (r.st == C_NOTRUN && emulated && strncmp(r.reason, "not supported under emulation", 29) == 0) {
             --total;                     /* valid CUDA the emulator cannot run: neither passed nor failed */
             tg_buf_printf(&unsupported, "%s%s", unsupported.len ? ", " : "", sz);
+            ++nunsup;
+            wunsup += case_weight(s);
             tg_buf_free(&r.explain);
             continue;
         }
@@ -242,10 +246,22 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
         snprintf(wn.why, sizeof wn.why, "%s uses %s: GPU only: the emulator cannot run it to count its work (the "
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
+    else if (pass > 0 && tg_work_twin_failed(R, g, &wn))
+        ;   /* the twin that counts the work failed to build: the work rule fails (issue 24) */
     else if (work_idx >= 0)
         tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
+    /* The emulator's run-time "not supported" is said from inside the student's process (its
+     * verdict): a file that says it at some sizes and runs the others would leave its failing
+     * sizes out. Only where no size ran is it "not graded here" (and that earns nothing). */
+    if (total > 0 && nunsup) {
+        total += nunsup;
+        wtotal += wunsup;
+        tg_buf_printf(&fails, "  size(s) %s: 'not supported under emulation' said at run time while the other sizes "
+                      "ran: counted as failed (those words come from the program's own process)\n", unsupported.s);
+        unsupported.len = 0;
+    }
     if (nodev && nodev == total) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: no usable CUDA device (the lab binary said so)\n");
@@ -574,7 +590,7 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
 
 /* The object compiled from a student file (name): w 0, labs/DIR/X.p/NAME.o (nvcc or gcc); w 1, the
  * emulator's labs/emulated/X.p/meson-generated_STEM.emu.cpp.o. 1 found. */
-static int find_object_w(const grun *R, const gsub *g, const char *name, int w, char *out, size_t len)
+static int find_object_w(const grun *R, const gsub *g, const char *name, int w, char *out, size_t len, int nth)
 {
     char dirs[3][PATH_MAX + 64], want[300];
     snprintf(dirs[0], sizeof dirs[0], "%s/labs/%s", g->build, R->lab->dir);
@@ -601,24 +617,13 @@ static int find_object_w(const grun *R, const gsub *g, const char *name, int w, 
                 continue;
             snprintf(out, len, "%s/%s/%s", dirs[d], e->d_name, want);
             struct stat st;
-            if (lstat(out, &st) == 0 && S_ISREG(st.st_mode)) {
+            if (lstat(out, &st) == 0 && S_ISREG(st.st_mode) && nth-- == 0) {
                 closedir(dd);
                 return 1;
             }
         }
         closedir(dd);
     }
-    return 0;
-}
-
-/* The object of a student file, the nvcc/gcc one preferred (*emu set for the emulator's). */
-static int find_object(const grun *R, const gsub *g, const char *name, char *out, size_t len, int *emu)
-{
-    for (int w = 0; w < 2; ++w)
-        if (find_object_w(R, g, name, w, out, len)) {
-            *emu = w == 1;
-            return 1;
-        }
     return 0;
 }
 
@@ -647,6 +652,43 @@ static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_
     return n;
 }
 
+/* Judges every object built from one student file (each tile width's, the emulated program's and
+ * its counting twin's: a file may define a name in one of them only, under #if TILE_WIDTH or
+ * __SANITIZE_THREAD__), adding each finding once to found. Returns the findings added; *objects
+ * and *unread count the objects judged and those that could not be (why says why). */
+static int judge_all_objects(grun *R, const gsub *g, const char *file, tg_buf *found, int *objects, int *unread,
+                             char *why, size_t whylen)
+{
+    int n = 0;
+    for (int w = 0, k = 0; w < 2; ++k) {
+        char obj[PATH_MAX + 400];
+        if (!find_object_w(R, g, file, w, obj, sizeof obj, k)) {
+            ++w;          /* the next build's objects, from the first */
+            k = -1;
+            continue;
+        }
+        tg_buf mine = {0};
+        int jr = judge_object(R, file, obj, w, &mine, why, whylen);
+        if (jr < 0)
+            ++*unread;
+        else
+            ++*objects;
+        for (const char *p = mine.s; jr > 0 && p && *p;) {    /* each finding once (every object) */
+            const char *e = strchr(p, '\n');
+            size_t l = e ? (size_t)(e - p + 1) : strlen(p);
+            char line[1200];
+            snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ? l : sizeof line - 1), p);
+            if (!found->s || !strstr(found->s, line)) {
+                tg_buf_add(found, line, strlen(line));
+                ++n;
+            }
+            p += l;
+        }
+        tg_buf_free(&mine);
+    }
+    return n;
+}
+
 /* The gate before any test runs: every object built from a student file (the program's and the
  * emulated one's) defines no name of the runtimes or the kit, links only allowed names and this
  * lab's kit functions, makes no system call; the files hold no host inline assembly. A finding
@@ -657,23 +699,13 @@ int tg_judge_link_gate(grun *R, gsub *g, tg_buf *found)
 {
     int n = 0;
     for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
-        for (int w = 0; w < 2; ++w) {
-            char obj[PATH_MAX + 400], why[700];
-            tg_buf mine = {0};
-            if (find_object_w(R, g, R->lab->files[i], w, obj, sizeof obj) &&
-                judge_object(R, R->lab->files[i], obj, w, &mine, why, sizeof why) > 0)
-                for (const char *p = mine.s; p && *p;) {    /* each finding once (both builds) */
-                    const char *e = strchr(p, '\n');
-                    size_t l = e ? (size_t)(e - p + 1) : strlen(p);
-                    char line[1200];
-                    snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ? l : sizeof line - 1), p);
-                    if (!found->s || !strstr(found->s, line)) {
-                        tg_buf_add(found, line, strlen(line));
-                        ++n;
-                    }
-                    p += l;
-                }
-            tg_buf_free(&mine);
+        int objects = 0, unread = 0;
+        char why[700] = "";
+        n += judge_all_objects(R, g, R->lab->files[i], found, &objects, &unread, why, sizeof why);
+        if (unread) {   /* an object the gate cannot read is not trusted (fail closed) */
+            tg_buf_printf(found, "%s: a compiled object of it could not be judged (%s): nothing the program would "
+                          "answer can be trusted\n", R->lab->files[i], why);
+            ++n;
         }
         char p[PATH_MAX + 300];
         snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
@@ -698,19 +730,10 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
     tg_buf names = {0};
     char objwhy[700] = "";
     for (int i = 0; g->built && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
-        char obj[PATH_MAX + 400];
-        int emu = 0;
-        if (!find_object(R, g, R->lab->files[i], obj, sizeof obj, &emu)) {
-            ++unread;
-            continue;
-        }
-        int k = judge_object(R, R->lab->files[i], obj, emu, &found, objwhy, sizeof objwhy);
-        if (k < 0)
-            ++unread;
-        else {
-            n += k;
-            ++objects;
-        }
+        int objs = 0;
+        n += judge_all_objects(R, g, R->lab->files[i], &found, &objs, &unread, objwhy, sizeof objwhy);
+        objects += objs;
+        unread += objs == 0;   /* none found: the build failed before it */
     }
     for (int i = 0; objects && !unread && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char p[PATH_MAX + 300];         /* host inline assembly: the source shows it, the object not */

@@ -244,8 +244,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         gpu_lock(R, LOCK_SH);
         for (int i = 0; i < nt; ++i) {
             if (!g.built && R->emulate &&
-                (g.emu_unsupported[0] ||
-                 tg_emu_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported))) {
+                (g.emu_unsupported[0] ||   /* the rewrite's record; a compiler's words only in kit check */
+                 (R->build_log[0] && tg_emu_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported)))) {
                 /* the emulator's rewrite cannot take valid CUDA: not the student's failure */
                 tr[i].graded = 0;
                 tg_buf_printf(&tr[i].out, "not graded here: %s; check it on a GPU (./kit check %s there)\n",
@@ -674,7 +674,11 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         if (used + dl + 2 < sizeof R->tool_path)
             snprintf(R->tool_path + used, sizeof R->tool_path - used, "%s%.*s", used ? ":" : "", (int)dl, tools[t]);
     }
-    if (R->lab->gpu && !nvcc[0] && !prebuilt) {
+    /* Graded emulated, a GPU lab needs the host compilers only (the emulated program is its one
+     * build; the object gate reads its object): no nvcc is then no reason to refuse (Gradescope). */
+    if (R->lab->gpu && !nvcc[0] && !prebuilt && R->emulate && R->lab->emu_target)
+        R->no_nvcc = 1;
+    else if (R->lab->gpu && !nvcc[0] && !prebuilt) {
         fprintf(stderr, "tl-grade: not graded: lab %s needs nvcc to build, and none is on PATH or in /usr/local/cuda/bin\n",
                 R->lab->id);
         return EXIT_GRADER;

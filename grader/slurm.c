@@ -411,9 +411,18 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
             snprintf(od, sizeof od, "%s/%s/.done", R->out, st[i].name);
             unlink(od);
         }
-        if (is_done(R, &st[i])) {
+        /* graded earlier: kept only while its grade still stands (the same files, rubric and cases:
+         * the local run's check, tg_still_fresh); a resubmission whose files changed is graded again */
+        char why_again[700] = "";
+        if (is_done(R, &st[i]) && tg_still_fresh(R, &st[i], 1, 0, why_again, sizeof why_again)) {
             ++skipped;
             continue;
+        }
+        if (why_again[0] && is_done(R, &st[i])) {
+            fprintf(stderr, "tl-grade: %s: %s\n", st[i].display[0] ? st[i].display : st[i].name, why_again);
+            char od[PATH_MAX + 160];
+            snprintf(od, sizeof od, "%s/%s/.done", R->out, st[i].name);
+            unlink(od);        /* until the task grades it again, it is not graded */
         }
         char od[PATH_MAX + 160];
         snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->out, st[i].name);
@@ -429,7 +438,8 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         todo[nt++] = i;
     }
     if (skipped)
-        fprintf(stderr, "tl-grade: %d student(s) graded earlier are not submitted again (--regrade=NAME grades one "
+        fprintf(stderr, "tl-grade: %d student(s) graded earlier from the same files, rubric and cases are not submitted again "
+                "(--regrade=NAME grades one "
                 "again, --regrade the class)\n", skipped);
     int per = R->per_task > 0 ? R->per_task : 1, ntasks = (nt + per - 1) / per;
     tg_buf tasks = {0};

@@ -115,3 +115,61 @@ void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf 
         tg_buf_printf(out, "work: not checked here: no case passed, so no count was judged\n");
 }
 
+
+/* A failed build of an emulated twin (issue 24 item 2; grade.h). "Not supported under emulation"
+ * comes only from the rewrite's record (refused): a student file can make a compiler print any
+ * words, so the compiler's text never excuses a failed build. On a GPU the twins only count the
+ * work, and a file that breaks them (an #if on TL_EMULATED or __SANITIZE_THREAD__) once lost
+ * nothing: now the work-dependent tests fail, naming the build (tg_work_twin_failed). */
+int tg_twin_outcome(const grun *R, gsub *g, int count, int erc, const char *refused, const tg_buf *log)
+{
+    char target[PATH_MAX];
+    if (count)
+        tg_emu_count_name(R, 0, target, sizeof target);
+    else
+        snprintf(target, sizeof target, "%s", R->lab->emu_target ? R->lab->emu_target : "the emulated program");
+    if (erc == 0) {
+        if (count)
+            g->emu_count_built = 1;
+        else
+            g->emu_built = 1;
+        return TG_TWIN_BUILT;
+    }
+    if (erc < 0) {   /* the grader's own problem (a tool, the sandbox): never the student's */
+        tg_buf_printf(&g->notes, "the %s build (%s) could not be run: %.300s\n", count ? "counting" : "emulated",
+                      target, log && log->s ? log->s : "");
+        return TG_TWIN_GRADER;
+    }
+    if (refused && *refused && tg_emu_unsupported(refused, g->emu_unsupported, sizeof g->emu_unsupported))
+        return TG_TWIN_UNSUPPORTED;
+    if (!count && R->lab->gpu && (R->emulate || !R->gpu_ok))
+        return TG_TWIN_BUILD_FAILED;   /* the build this run grades with: the caller fails the build */
+    tg_buf errs = {0};
+    int warnings = 0;
+    if (log)
+        tg_first_errors(log, &errs, &warnings);
+    const char *first = errs.s && errs.len ? errs.s : log && log->s ? log->s : "";
+    while (*first == ' ' || *first == '\n')
+        ++first;
+    tg_buf_printf(&g->notes, "the %s build (%s) failed: %.300s\n", count ? "counting" : "emulated", target, first);
+    if (R->lab->work.kernel) {
+        size_t l = strcspn(first, "\n");
+        snprintf(g->twin_failed, sizeof g->twin_failed, "the %s build of this file (%s), which counts its work, "
+                 "failed: %.*s", count ? "counting" : "emulated", target, (int)(l > 300 ? 300 : l), first);
+    }
+    tg_buf_free(&errs);
+    return TG_TWIN_WORK_FAILED;
+}
+
+int tg_work_twin_failed(const grun *R, const gsub *g, tg_work_note *wn)
+{
+    if (!R->lab->work.kernel || !g->twin_failed[0])
+        return 0;
+    wn->bad++;
+    snprintf(wn->headline, sizeof wn->headline, "the work rule could not be checked: %.400s", g->twin_failed);
+    wn->pattern = "twin-build-failed";
+    snprintf(wn->size, sizeof wn->size, "build");
+    snprintf(wn->why, sizeof wn->why, "the file does not build for the emulator, which counts the work (valid "
+             "CUDA that emulation lacks is named 'not supported under emulation' instead, and never costs this)");
+    return 1;
+}

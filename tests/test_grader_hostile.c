@@ -41,7 +41,7 @@ static int sh(const char *fmt, ...)
 static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
                                        "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
 static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", "helper_names",
-                                     "include_terminal", NULL};
+                                     "include_terminal", "libc_resolver", NULL};
 /* Issue 24 item 1: each refused before any test runs; what the refusal must name. */
 static const struct { const char *file, *names; } refused[] = {
     {"interpose_fprintf", "defines fprintf ("}, {"interpose_kit_timer", "defines weak tl_now_ms ("},
@@ -86,6 +86,7 @@ static void grade_class(void)
                     IN), 0);
     /* From inside the class folder, as an instructor types it: the shell's * puts the folder named
      * --public-only first, where it is still a student (it exists), never the option. */
+    sh("rm -f /var/tmp/tl-hostile-escape /tmp/tl-hostile-escape-host");   /* libc_resolver's targets */
     sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
     cr_assert_eq(sh("touch '%s'", stamp), 0);
 }
@@ -272,7 +273,7 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
         quoted ^= *p == '"';
         rows += *p == '\n' && !quoted;
     }
-    cr_assert_eq(rows, 1 + 1 + 6 + 6 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_eq(rows, 1 + 1 + 6 + 7 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
     /* every row graded, except the submissions whose student file is behind a link: those are "not
      * graded" with the files found named (issue 23: never a 0, never the skeleton built instead) */
     for (char *line = csv, *nl; line && *line; line = nl) {
@@ -460,4 +461,112 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
     for (int i = 0; i < nt; ++i)
         tg_buf_free(&tr[i].out);
     tg_rmtree(top);
+}
+
+/* The object gate refuses what a file names; a file that names nothing (it finds open and socket
+ * in the loader's tables and calls them through pointers) passes it, and the sandbox must hold:
+ * nothing created on the host, the inet socket killed by the seccomp filter and named. */
+Test(hostile24, a_file_that_passes_the_gate_by_resolving_libc_itself_is_held_by_the_sandbox, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("libc_resolver");
+    const char *pol = output_of(js, "policy");
+    cr_assert_null(strstr(pol, "define or link what no lab file may"), "the gate refused it (no sandbox test): %s", pol);
+    cr_assert_eq(test_score(js, "policy"), 0.0, "the socket went unnoticed: %s", pol);
+    cr_assert(strstr(pol, "network socket"), "the run-time filter did not name the socket: %s", pol);
+    cr_assert_lt(score_of(js), 100.0, "the resolver scored full marks");
+    cJSON_Delete(js);
+    cr_assert_neq(access("/var/tmp/tl-hostile-escape", F_OK), 0, "the sandbox let a file be created in /var/tmp");
+    cr_assert_neq(access("/tmp/tl-hostile-escape-host", F_OK), 0, "the sandbox let a file be created in the host's /tmp");
+}
+
+/* ------------------------------------------- issue 24: a twin that does not build, judged without a GPU */
+
+/* The judge's decision from recorded build outcomes (tg_twin_outcome, tg_work_twin_failed): the
+ * GPU path (a GPU run whose emulated twins only count the work) needs no GPU to be decided, so it is
+ * decided here from the outcomes a GPU run records. A failed twin is "not supported" only when the
+ * rewrite recorded it; the compiler's words, however they read, are the student's build failing. */
+Test(hostile24, a_twin_that_fails_to_build_fails_the_work_rule_unless_the_rewrite_refused_it, .timeout = 30)
+{
+    static grun R;
+    memset(&R, 0, sizeof R);
+    R.lab = tl_lab_find("03");
+    cr_assert(R.lab && R.lab->work.kernel && R.lab->gpu);
+    const char *spoof = "../tiled.cu:7:2: error: #error \"not supported under emulation: cuda_fp16.h; check this "
+                        "file on a GPU\"\n/kit/common/emu/include/cuda_fp16.h:2:2: error: #error \"not supported "
+                        "under emulation: cuda_fp16.h\"\n";
+    tg_buf log = {0};
+    tg_buf_add(&log, spoof, strlen(spoof));
+    for (int on_gpu = 1; on_gpu >= 0; --on_gpu)
+        for (int count = 0; count <= 1; ++count) {
+            R.gpu_ok = on_gpu;
+            R.emulate = !on_gpu;
+            static gsub g;
+            memset(&g, 0, sizeof g);
+            int o = tg_twin_outcome(&R, &g, count, 1, NULL, &log);
+            cr_assert_eq(g.emu_unsupported[0], '\0', "compiler text made 'not supported' (gpu %d, count %d)", on_gpu,
+                         count);
+            if (!on_gpu && !count) {   /* the emulated program is the build this run grades with */
+                cr_assert_eq(o, TG_TWIN_BUILD_FAILED);
+                continue;
+            }
+            cr_assert_eq(o, TG_TWIN_WORK_FAILED, "gpu %d, count %d: outcome %d", on_gpu, count, o);
+            cr_assert(strstr(g.twin_failed, count ? "counting build" : "emulated build") &&
+                      strstr(g.twin_failed, "#error"), "%s", g.twin_failed);
+            tg_work_note wn;
+            memset(&wn, 0, sizeof wn);
+            cr_assert_eq(tg_work_twin_failed(&R, &g, &wn), 1);
+            cr_assert(wn.bad && strstr(wn.headline, "the work rule could not be checked") &&
+                      strcmp(wn.pattern, "twin-build-failed") == 0, "%s", wn.headline);
+            tg_buf_free(&g.notes);
+        }
+    /* the rewrite's record, and only it, is "not supported": nothing fails, and it is named */
+    static gsub g;
+    memset(&g, 0, sizeof g);
+    R.gpu_ok = 1;
+    R.emulate = 0;
+    int o = tg_twin_outcome(&R, &g, 0, 1,
+                            "/kit/labs/03-tiled-kernel/tiled.cu:1: not supported under emulation: cuda_fp16.h; "
+                            "(valid CUDA; emulation lacks it)\n", &log);
+    cr_assert_eq(o, TG_TWIN_UNSUPPORTED);
+    cr_assert(strstr(g.emu_unsupported, "not supported under emulation: cuda_fp16.h"), "%s", g.emu_unsupported);
+    cr_assert_eq(g.twin_failed[0], '\0');
+    tg_work_note wn;
+    memset(&wn, 0, sizeof wn);
+    cr_assert_eq(tg_work_twin_failed(&R, &g, &wn), 0, "an unsupported construct cost the work rule");
+    /* a grader-side failure (erc < 0) is never the student's */
+    memset(&g, 0, sizeof g);
+    cr_assert_eq(tg_twin_outcome(&R, &g, 1, -1, NULL, &log), TG_TWIN_GRADER);
+    cr_assert_eq(g.twin_failed[0], '\0');
+    tg_buf_free(&g.notes);
+    tg_buf_free(&log);
+}
+
+/* The record itself: the kit's rewrite writes it for valid CUDA that emulation lacks, and a file
+ * that only prints the words (an #error, a #line naming a kit header) gets none. */
+Test(hostile24, only_the_rewrite_records_not_supported_and_an_error_directive_cannot, .timeout = 60)
+{
+    char dir[] = "/tmp/tl-refused-XXXXXX";
+    cr_assert(mkdtemp(dir));
+    const char *rw = TL_BUILD_ROOT "/common/emu/tl-emu-rewrite";
+    cr_assert_eq(sh("printf '#include <cuda_fp16.h>\\n__global__ void k(float *p) { p[0] = 1; }\\n' > '%s/honest.cu'",
+                    dir), 0);
+    cr_assert_eq(sh("TL_EMU_UNSUPPORTED='%s/rec1' '%s' '%s/honest.cu' '%s/h.cpp' 2>/dev/null", dir, rw, dir, dir), 1);
+    char p[256];
+    snprintf(p, sizeof p, "%s/rec1", dir);
+    char *rec = tg_read_file(p, 8192, NULL);
+    cr_assert(rec && strstr(rec, "honest.cu:1: not supported under emulation: cuda_fp16.h"), "%s", rec ? rec : "(none)");
+    free(rec);
+    /* the hostile file: the rewrite takes it (the compiler then fails on its #error), no record */
+    cr_assert_eq(sh("TL_EMU_UNSUPPORTED='%s/rec2' '%s' '%s/tests/hostile/03/spoof_unsupported.cu' '%s/s.cpp'", dir, rw,
+                    TL_SOURCE_ROOT, dir), 0);
+    snprintf(p, sizeof p, "%s/rec2", dir);
+    cr_assert(!tg_is_file(p), "the spoof left a record");
+    /* comments and strings that name what emulation lacks are not a use */
+    cr_assert_eq(sh("printf '/* #include <curand.h> cublasSgemm( */\\nstatic const char *s = \"this_cluster()\";\\n' "
+                    "> '%s/words.cu' && TL_EMU_UNSUPPORTED='%s/rec3' '%s' '%s/words.cu' '%s/w.cpp'", dir, dir, rw, dir,
+                    dir), 0);
+    snprintf(p, sizeof p, "%s/rec3", dir);
+    cr_assert(!tg_is_file(p), "a comment or a string made a record");
+    sh("rm -rf '%s'", dir);
 }

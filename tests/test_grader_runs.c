@@ -51,12 +51,19 @@ static void class03_run(void)
                     "'%s/in/getenv' '%s/in/network_socket' && echo 31337 > '%s/secret' && "
                     "cp '%s/tests/hostile/03/network_socket.cu' '%s/in/network_socket/tiled.cu'",
                     CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
-    /* Issue 24 item 2: a byte-order mark (legitimate) and a sabotaged emulated build. */
-    for (int i = 0; i < 2; ++i) {
-        const char *n = i ? "sabotage_emulated" : "bom_utf8";
+    /* Issue 24 item 2: a byte-order mark (legitimate), a sabotaged emulated build, a sabotaged
+     * counting twin, and an #error that reads like the kit's "not supported under emulation". */
+    static const char *const hostile24[] = {"bom_utf8", "sabotage_emulated", "sabotage_count", "spoof_unsupported",
+                                            "interpose_count_only", "spoof_unsupported_runtime"};
+    for (int i = 0; i < 6; ++i) {
+        const char *n = hostile24[i];
         cr_assert_eq(sh("mkdir -p '%s/in/%s' && cp '%s/tests/hostile/03/%s.cu' '%s/in/%s/tiled.cu'", CLASS3, n,
                         TL_SOURCE_ROOT, n, CLASS3, n), 0);
     }
+    /* valid CUDA the emulator lacks (an unused include of cuda_fp16.h): not graded here, never failed */
+    cr_assert_eq(sh("mkdir -p '%s/in/honest_fp16' && { printf '#include <cuda_fp16.h>\\n'; "
+                    "cat '%s/solutions/03-tiled-kernel/tiled.cu'; } > '%s/in/honest_fp16/tiled.cu'", CLASS3,
+                    TL_SOURCE_ROOT, CLASS3), 0);
     cr_assert_eq(sh("cp '%s/solutions/03-tiled-kernel/tiled.cu' '%s/in/solution/' && "
                     "cp '%s/tests/wrong/03/nosync1.cu' '%s/in/nosync1/tiled.cu' && "
                     "cp '%s/tests/wrong/03/tile-transposed.cu' '%s/in/tile-transposed/tiled.cu' && "
@@ -119,6 +126,71 @@ Test(class03emu, a_file_that_breaks_only_the_emulated_build_scores_0_quoting_the
     cr_assert(strstr(output_of(js), "the build failed") && strstr(output_of(js), "no emulation for this file"),
               "the compiler's error is not quoted: %s", output_of(js));
     cr_assert_null(strstr(output_of(js), "no emulated build"), "%s", output_of(js));
+    cJSON_Delete(js);
+}
+
+/* Issue 24: a file that breaks only the counting twin (labNN-emu-count, the build that counts the
+ * work; on a GPU the only emulated build) once lost nothing: its work-dependent tests now fail,
+ * naming that build and quoting its #error. */
+Test(class03emu, a_file_that_breaks_only_the_counting_twin_fails_the_work_rule_naming_the_build, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *js = results3("sabotage_count");
+    cJSON *sol = results3("solution");
+    cr_assert_lt(score_of(js), score_of(sol), "scored %g, the solution %g: %s", score_of(js), score_of(sol),
+                 output_of(js));
+    cJSON_Delete(sol);
+    cJSON_Delete(js);
+    assert_test3("sabotage_count", T16_PUB, 0, "no credit: the work rule could not be checked: the counting build");
+    assert_test3("sabotage_count", T16_PUB, 0, "no counting for this file");
+}
+
+/* Issue 24: "not supported under emulation" is the kit's own outcome (the rewrite's record): an
+ * #error, or a #line naming the kit's header, that prints the words is the student's failed build;
+ * valid CUDA the emulator lacks is not graded here, never failed. */
+Test(class03emu, only_the_kits_record_makes_not_supported_and_words_in_an_error_directive_do_not, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *js = results3("spoof_unsupported");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "scored %g: %s", score_of(js), output_of(js));
+    cr_assert(strstr(output_of(js), "the build failed"), "%s", output_of(js));
+    cr_assert_null(strstr(output_of(js), "not graded here"), "the spoof was taken for the kit's outcome: %s",
+                   output_of(js));
+    cJSON_Delete(js);
+    js = results3("honest_fp16");
+    cr_assert(strstr(output_of(js), "not graded here: ") && any_text(js, "not supported under emulation: cuda_fp16.h"),
+              "%s", output_of(js));
+    cr_assert_null(strstr(output_of(js), "the build failed"), "valid CUDA the emulator lacks was failed: %s",
+                   output_of(js));
+    cJSON_Delete(js);
+    char *csv = tg_read_file(CLASS3 "/out/gradebook.csv", 1 << 20, NULL);
+    cr_assert(csv && strstr(csv, "\nhonest_fp16,5.00,100.00,"), "the policy's 5 points, the rest not graded (0):\n%s",
+              csv ? csv : "(none)");
+    free(csv);
+}
+
+/* Issue 24: the emulator's run-time "not supported" comes from inside the student's process: said at
+ * the sizes where the kernel is wrong while the others ran, it fails those sizes. */
+Test(class03emu, run_time_not_supported_at_some_sizes_only_counts_them_as_failed, .timeout = LIMIT)
+{
+    class03_run();
+    assert_test3("spoof_unsupported_runtime", T16_PUB, 0, "counted as failed");
+    cJSON *js = results3("spoof_unsupported_runtime");
+    cJSON *sol = results3("solution");
+    cr_assert_lt(score_of(js), score_of(sol), "scored %g, the solution %g: %s", score_of(js), score_of(sol),
+                 output_of(js));
+    cJSON_Delete(sol);
+    cJSON_Delete(js);
+}
+
+/* Issue 24: every object of a student file is judged by the gate (each tile width's, the emulated
+ * program's and the counting twin's), so a definition in one of them alone is refused. */
+Test(class03emu, a_kit_name_defined_in_the_counting_twin_only_is_refused_before_any_test, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *js = results3("interpose_count_only");
+    cr_assert_float_eq(score_of(js), 0.0, 1e-9, "scored %g: %s", score_of(js), output_of(js));
+    cr_assert(any_text(js, "tl_now_ms"), "the refusal does not name the symbol: %s", output_of(js));
     cJSON_Delete(js);
 }
 

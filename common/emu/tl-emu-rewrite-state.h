@@ -34,6 +34,10 @@ static inline int is_id0(int c) { return isalpha(c) || c == '_'; }
 static inline int is_id(int c) { return isalnum(c) || c == '_'; }
 /* Prints IN.cu:LINE: error: tl-emu-rewrite: ... and exits 1. */
 void die(int at_line, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* tl-emu-unsupported.c: the "not supported under emulation" outcome, from the kit alone */
+#include <stdarg.h>
+void unsupported_record(const char *file, int at_line, const char *fmt, va_list ap);
+void unsupported_scan(const char *src, size_t len);
 /* Writes s to out, keeping last_sig. */
 void emit(const char *s, size_t n);
 /* Skips blanks and comments in src from p; returns the new position; counts newlines into *nl. */

@@ -30,10 +30,15 @@ if ! meson_ok; then
     meson_ok || { echo "setup.sh: no meson >= 1.0.1 after pip" >&2; exit 1; }
 fi
 cuda=disabled
-if [ "$GPU_LAB" = 1 ] && { command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; }; then
+if [ "$GPU_LAB" = 1 ] && { nvcc --version >/dev/null 2>&1 || /usr/local/cuda/bin/nvcc --version >/dev/null 2>&1; }; then
     cuda=enabled; PATH=$PATH:/usr/local/cuda/bin
 fi
 rm -rf "$S/build"
 meson setup "$S/build" "$S/kit" -Dtests=false -Dcuda=$cuda --buildtype=debugoptimized >/dev/null
 ninja -C "$S/build" grader/tl-grade >/dev/null
 echo "setup.sh: tl-grade built ($S/build/grader/tl-grade); lab $LAB; CUDA $cuda"
+if [ "$GPU_LAB" = 1 ] && [ $cuda = disabled ]; then
+    echo "setup.sh: no nvcc in this image: lab $LAB is graded emulated (its kernels run on the CPU; the emulated"
+    echo "  build needs only the host compilers installed above); the speed test is 'not graded here' (0 points)."
+    echo "  For the GPU-only parts use an image with the CUDA toolkit and a GPU."
+fi

@@ -7,7 +7,8 @@
 # into /autograder/results/results.json. Checked: lab 01's solution full marks and a wrong file
 # less, by Gradescope's spec (score, output, tests; tilelab's data under extra_data, no top-level
 # key of ours); a submission without the student file gets a failing results.json that says it is
-# not a grade; an emulated GPU lab (03, nvcc here) grades the solution with speed named not graded.
+# not a grade; an emulated GPU lab (03, in a root without nvcc) grades the solution with speed named
+# not graded.
 # Not tested without Gradescope: its image (Ubuntu's packages, pip meson), its network, its
 # container (whether bubblewrap can run there), its submission_metadata.json. Speaks TAP.
 set -u
@@ -44,7 +45,7 @@ fresh() {
     bwrap --ro-bind /usr /usr --ro-bind /etc /etc --ro-bind /var/lib/dpkg /var/lib/dpkg \
           --symlink usr/bin /bin --symlink usr/sbin /sbin --symlink usr/lib /lib --symlink usr/lib64 /lib64 \
           --bind /proc /proc --dev-bind /dev /dev --tmpfs /tmp --bind /sys/fs/cgroup /sys/fs/cgroup \
-          --bind "$A" /autograder --chdir /autograder --setenv HOME /tmp ${GS_ENV:-} \
+          --bind "$A" /autograder --chdir /autograder --setenv HOME /tmp ${GS_ENV:-} ${GS_HIDE:-} \
           --setenv PATH /usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/usr/local/cuda/bin \
           sh -c "if [ $3 = setup ]; then sh /autograder/source/setup.sh; else cp /autograder/source/run_autograder /autograder/ && /autograder/run_autograder; fi"
 }
@@ -89,20 +90,29 @@ else
     show "$T/run5.log"; [ -f "$res" ] && show "$res"
 fi
 
-# An emulated GPU lab: lab 03 (nvcc here; Gradescope's image needs one too, see grader/README.md).
-if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
-    echo "ok $((n + 1)) # SKIP no nvcc here: lab 03 cannot be built"; n=$((n + 1))
+# An emulated GPU lab: lab 03 in a root without nvcc (Gradescope's base image has none): the CUDA
+# toolkit hidden under an empty folder, setup.sh builds tl-grade without CUDA, and the grader builds
+# the emulated program alone (host compilers only).
+cuda_dir=$(readlink -f /usr/local/cuda 2>/dev/null || echo /usr/local/cuda)
+GS_HIDE=""
+[ -d "$cuda_dir" ] && GS_HIDE="--tmpfs $cuda_dir"
+for p in $(command -v nvcc 2>/dev/null) /usr/local/bin/nvcc /usr/bin/nvcc; do   # others (wrappers): /dev/null there
+    case $(readlink -f "$p" 2>/dev/null || echo "$p") in "$cuda_dir"/*) continue ;; esac
+    case $p in /usr/local/cuda/*) continue ;; esac
+    { [ -e "$p" ] || [ -L "$p" ]; } && GS_HIDE="$GS_HIDE --ro-bind /dev/null $p"
+done
+export GS_HIDE
+mkdir -p "$T/sol3" && cp "$root/solutions/03-tiled-kernel/tiled.cu" "$T/sol3/"
+if TL_ROOT=$root TL_BUILD=$build sh "$root/grader/kit-gradescope.sh" --lab 03 \
+       --secret "$T/seed" --out "$T/ag03.zip" > "$T/pkg3.log" 2>&1 &&
+   fresh "$T/ag03.zip" "" setup > "$T/setup3.log" 2>&1 && grep -q "CUDA disabled" "$T/setup3.log" &&
+   fresh "$T/ag03.zip" "$T/sol3" run > "$T/run4.log" 2>&1 &&
+   [ "$(json x 'r["score"]')" = 80 ] && [ "$(json x 'r["extra_data"]["tilelab"]["max"]')" = 100 ] &&
+   grep -q "not graded here: speed against the reference" "$res"; then
+    ok "lab 03 emulated without nvcc: the solution 80/100, the speed test named as not graded here (no GPU)"
 else
-    mkdir -p "$T/sol3" && cp "$root/solutions/03-tiled-kernel/tiled.cu" "$T/sol3/"
-    if PATH=$PATH:/usr/local/cuda/bin TL_ROOT=$root TL_BUILD=$build sh "$root/grader/kit-gradescope.sh" --lab 03 \
-           --secret "$T/seed" --out "$T/ag03.zip" > "$T/pkg3.log" 2>&1 &&
-       fresh "$T/ag03.zip" "" setup > "$T/setup3.log" 2>&1 && fresh "$T/ag03.zip" "$T/sol3" run > "$T/run4.log" 2>&1 &&
-       [ "$(json x 'r["score"]')" = 80 ] && [ "$(json x 'r["extra_data"]["tilelab"]["max"]')" = 100 ] &&
-       grep -q "not graded here: speed against the reference" "$res"; then
-        ok "lab 03 emulated: the solution 80/100, the speed test named as not graded here (no GPU)"
-    else
-        not_ok "lab 03 emulated: the solution 80/100, the speed test named as not graded here"
-        show "$T/pkg3.log" "$T/setup3.log" "$T/run4.log"; [ -f "$res" ] && show "$res"
-    fi
+    not_ok "lab 03 emulated without nvcc: the solution 80/100, the speed test named as not graded here"
+    show "$T/pkg3.log" "$T/setup3.log" "$T/run4.log"; [ -f "$res" ] && show "$res"
 fi
+unset GS_HIDE
 [ $failed = 0 ]

@@ -72,6 +72,31 @@ cuda_inc=
 nvcc=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 [ -z "$nvcc" ] || cuda_inc=$(cd "$(dirname "$nvcc")/../include" 2>/dev/null && pwd)
 
+# ------------------------------------------------------------------ no instructor paths
+# What a student runs in the edition prints no path of the instructor's kit (solutions/, tests/),
+# which the edition lacks: the kit's help, the demo's (and its student-edition part), tl-lab's.
+if ninja -C "$B" common/tl-lab >"$work/tl-lab.log" 2>&1; then
+    for c in "./kit help" "./kit demo --help" "./kit check --help" "./kit grade --help" "build/common/tl-lab --help" \
+             "build/common/tl-lab fields" "build/common/tl-lab dir 03"; do
+        o=$(cd "$ed" && TL_BUILD=$B timeout 60 sh -c "$c" 2>&1 </dev/null)
+        hit=$(printf '%s\n' "$o" | grep -E '(^|[^A-Za-z_.-])(solutions|tests)/' | head -n 3)
+        if [ -z "$hit" ]; then
+            ok "'$c' in the edition names no instructor path (solutions/, tests/)"
+        else
+            notok "'$c' in the edition names an instructor path:"
+            printf '%s\n' "$hit" | diag
+        fi
+    done
+else
+    notok "the edition builds tl-lab"
+    tail -n 10 "$work/tl-lab.log" | diag
+fi
+o=$(cd "$ed" && sed -n '/^if \[ \$student = 1 \]/,/^else/p' common/kit-demo.sh)
+if [ -n "$o" ] && ! printf '%s\n' "$o" | grep -q -E 'tl_say .*(solutions|tests)/'; then
+    ok "the demo's student-edition part names no instructor path"
+else
+    notok "the demo's student-edition part names no instructor path (common/kit-demo.sh)"
+fi
 # ------------------------------------------------------------------ what the READMEs name
 # spans README: one line per code span, fenced code line or link target, as 'KIND<TAB>TEXT'.
 spans() {
@@ -201,4 +226,5 @@ for r in $readmes; do
         run_cmd "$r" "$c"
     done <"$work/cmds"
 done
+
 finish

@@ -42,7 +42,7 @@ od -An -tu8 -N8 /dev/urandom | tr -d ' \n' > "$T/secret"; echo >> "$T/secret"
 subs=$(ls -d "$in"/*)
 nsubs=$(echo "$subs" | wc -l)
 
-echo "1..10"
+echo "1..11"
 start=$(date +%s)
 if out=$(sh "$here/cluster.sh" start "$T/cluster" 2>&1); then
     export SLURM_CONF="$T/cluster/slurm.conf"
@@ -113,7 +113,7 @@ fi
 "$tg" --kit "$root" --slurm --lab 01 --out "$T/out" --secret "$T/secret" $subs > "$T/submit2.txt" 2> "$T/submit2.err"
 rc=$?
 if [ $rc = 0 ] && grep -q "submitted 2 student(s) in 2 task(s)" "$T/submit2.err" &&
-   grep -q "$((nsubs - 2)) student(s) graded earlier are not submitted again" "$T/submit2.err"; then
+   grep -q "$((nsubs - 2)) student(s) graded earlier from the same files, rubric and cases are not submitted" "$T/submit2.err"; then
     ok "submitting again sends only the 2 students not graded"
 else
     not_ok "submitting again sends only the 2 students not graded" "exit $rc"; show "$T/submit2.err"
@@ -150,6 +150,19 @@ if grep -q "^solution,100.00,100.00" "$T/out/gradebook.csv" && grep -q "^alice,1
 else
     not_ok "the grades themselves are right: the solution (folder and archive) full marks, a wrong file less"
     show "$T/out/gradebook.csv"
+fi
+# A resubmission (issue 23): loop_short hands in the solution; submitting again regrades it alone,
+# by the files' identity as a local run does, and the gradebook then has its new grade.
+cp "$root/solutions/01-cpu-baseline/gmm.c" "$in/loop_short/gmm.c"
+"$tg" --kit "$root" --slurm --lab 01 --out "$T/out" --secret "$T/secret" $subs > "$T/submit3.txt" 2> "$T/submit3.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "submitted 1 student(s) in 1 task(s)" "$T/submit3.err" &&
+   grep -q "loop_short: its files changed since it was graded (a resubmission): graded again" "$T/submit3.err" &&
+   wait_run 300 && grep -q "^loop_short,100.00,100.00" "$T/out/gradebook.csv"; then
+    ok "a resubmission whose files changed is submitted again alone and regraded (100 with the solution's file)"
+else
+    not_ok "a resubmission whose files changed is submitted again alone and regraded" "exit $rc"
+    show "$T/submit3.err" "$T/out/gradebook.csv"
 fi
 echo "# Slurm run (two submissions, cluster start included): ${slurm_s} s; the same class locally: ${local_s} s"
 sed 's/^/# gradebook: /' "$T/out/gradebook.csv" | cut -c1-100
