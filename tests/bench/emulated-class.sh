@@ -10,7 +10,8 @@
 # from a fresh out dir, so the kit's own build for the run is included; and prints:
 #   - the run's wall time and CPU time (the grader and every process it waited for),
 #   - the grader's profile (progress.json's "profile": wall and CPU seconds per stage, summed),
-#   - each submission's score and the tests it failed (the verdicts, to compare before and after),
+#   - each submission's score and the tests it failed (the verdicts, to compare before and after:
+#     the secret is fixed, so every run draws the same hidden sizes; --keep DIR keeps results.json),
 #   - the machine's load (uptime) before and after: figures from a loaded machine say so.
 # A figure, not a test: nothing here fails because the machine is slow.
 set -eu
@@ -52,7 +53,9 @@ echo "# load before: $(uptime)"
 # CPU of the run: this shell's children's times (the grader and everything it waited for).
 t0=$(date +%s.%N)
 set +e
-( cd "$kit" && ./kit grade --lab 03 --emulate --jobs "$jobs" --out "$out" "$subs"/* ) >"$work/grade.log" 2>&1
+# A fixed secret: the same hidden sizes in every run, so two runs' verdicts can be compared.
+echo 29290029 >"$work/secret"
+( cd "$kit" && ./kit grade --lab 03 --emulate --jobs "$jobs" --secret "$work/secret" --out "$out" "$subs"/* ) >"$work/grade.log" 2>&1
 rc=$?
 set -e
 t1=$(date +%s.%N)
