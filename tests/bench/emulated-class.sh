@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --n) n=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     *) echo "emulated-class.sh: unknown option '$1' (--kit DIR, --n N, --jobs J, --keep DIR)" >&2; exit 2 ;;
     esac
 done

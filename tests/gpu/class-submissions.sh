@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
     --wrong) nwrong=$2; shift 2 ;;
     --corpus) ncorpus=$2; shift 2 ;;
     --kit) kit=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ {sub(/^# ?/, ""); print; next} NR > 1 {exit}' "$0"; exit 0 ;;
     -*) echo "class-submissions.sh: unknown option '$1' (--n N, --wrong K, --corpus K, --kit DIR)" >&2; exit 2 ;;
     *) dest=$1; shift ;;
     esac
