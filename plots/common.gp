@@ -33,8 +33,11 @@ chart_h_mm = exists("chart_h_mm") ? chart_h_mm : 82.0
 px = 1920.0 / chart_w_mm        # pixels per mm in the PNG and SVG
 psf = 0.32                      # point-size factor at this size (pdf)
 if (TERMINAL eq "png") {
+    # pngcairo's text came out twice the PDF's at 1920 px with the factor 1 (gnuplot 5.4.4, checked
+    # against the PDF rasterised at 304.8 dpi, the PNG's scale): the font scale carries the same /2
+    # as the point size below
     eval sprintf("set terminal pngcairo size 1920,%d noenhanced font '%s,9' fontscale %.4f linewidth %.3f background 'white'", \
-        int(chart_h_mm * px), font_name, px * 25.4 / 72 / 1.0, px * 0.12)
+        int(chart_h_mm * px), font_name, px * 25.4 / 72 / 2.0, px * 0.12)
     psf = 0.32 * px * 25.4 / 72 / 2.0
 } else {
     if (TERMINAL eq "pdf") {
@@ -88,7 +91,13 @@ nameof(s) = s eq "cpu_ijk" ? "CPU ijk" : s eq "cpu_ikj" ? "CPU ikj" : s eq "cpu_
             s eq "tiled32_conflict" ? "tiled 32, bank conflicts" : s eq "tiled32_pad" ? "tiled 32, padded" : \
             s eq "coarse1d" ? "lab 06 coarse 1-D" : s eq "regtile" ? "lab 06 register tile" : \
             s eq "warptile" ? "lab 06 speed step" : s eq "cublas" ? "cuBLAS SGEMM" : \
-            s eq "cublas_tf32" ? "cuBLAS, TF32 tensor cores" : s eq "cublas_bf16" ? "cuBLAS, BF16 tensor cores" : s
+            s eq "cpasync" ? "lab 07 cp.async" : s eq "tma" ? "lab 07 TMA" : s eq "grouped" ? "lab 07 TMA, grouped" : \
+            s eq "wmma_tf32" ? "lab 08 WMMA, TF32 TC" : s eq "wmma_bf16" ? "lab 08 WMMA, BF16 TC" : \
+            s eq "mma_bf16" ? "lab 08 mma.sync, BF16 TC" : s eq "wgmma_bf16" ? "lab 08 wgmma, BF16 TC" : \
+            s eq "cublas_tf32" ? "cuBLAS, TF32 TC" : s eq "cublas_bf16" ? "cuBLAS, BF16 TC" : s
+# the units a ladder rung multiplies with (ladder.dat's prec column): FP32, or tensor cores (TC) fed TF32 or BF16
+precname(p) = p == 0 ? "FP32 units" : p == 1 ? "tensor cores, TF32" : "tensor cores, BF16"
+preccolor(p) = p == 0 ? 0x1f77b4 : p == 1 ? 0x8c564b : 0x9467bd
 # the memory levels of the hierarchical roofline: DRAM, L2, L1, shared (level index 0..3)
 levelcolor(l) = l == 0 ? "#d62728" : l == 1 ? "#ff7f0e" : l == 2 ? "#2ca02c" : "#1f77b4"
 levelpoint(l) = l == 0 ? 7 : l == 1 ? 5 : l == 2 ? 9 : 11

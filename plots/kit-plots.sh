@@ -54,6 +54,7 @@ if ! command -v "$gnuplot" >/dev/null 2>&1; then
 fi
 
 # The records: the arguments, else the lecturer's newest bench records, else one shipped dataset.
+shipped=""
 if [ $# -eq 0 ]; then
     newest=$(ls -t "$TL_BUILD"/bench/records-*.csv 2>/dev/null | head -n 1)
     if [ -n "$newest" ]; then
@@ -65,17 +66,23 @@ if [ $# -eq 0 ]; then
 $TL_BUILD/bench/records-DEVICE-DATE.csv), or pass records files: ./kit plots FILE.csv"
         set -- "$shipped"
         say "drawing the shipped dataset $shipped (no records of yours in $TL_BUILD/bench/)"
-        # plots/data/extra/: supplements of the same device (the n-body kernel, lab 01 past the caches
-        # from a vectorising build: tests/gpu/deck-on-device.sh); added when their device matches.
-        dev=$(sed -n 's/^# device: //p' "$shipped" | head -n 1)
-        for x in "$TL_ROOT"/plots/data/extra/*.csv; do
-            [ -f "$x" ] || continue
-            if [ "$(sed -n 's/^# device: //p' "$x" | head -n 1)" = "$dev" ]; then
-                set -- "$@" "$x"
-                say "adding the supplement $x (same device)"
-            fi
-        done
     fi
+elif [ $# -eq 1 ] && [ -f "$1" ] && [ "$(cd "$(dirname "$1")" && pwd -P)" = "$(cd "$TL_ROOT/plots/data" 2>/dev/null && pwd -P)" ]; then
+    shipped=$1   # a shipped dataset passed alone: the other device's edition (plots/data/nvidia-h200-DATE.csv)
+    say "drawing the shipped dataset $shipped"
+fi
+# plots/data/extra/: supplements of a shipped dataset's device (the n-body kernel and lab 01 past the
+# caches, tests/gpu/deck-on-device.sh; labs 07 and 08, plots/supplement.sh from their device runs),
+# added when their device matches, whether the dataset was picked or passed alone.
+if [ -n "$shipped" ]; then
+    dev=$(sed -n 's/^# device: //p' "$shipped" | head -n 1)
+    for x in "$TL_ROOT"/plots/data/extra/*.csv; do
+        [ -f "$x" ] || continue
+        if [ "$(sed -n 's/^# device: //p' "$x" | head -n 1)" = "$dev" ]; then
+            set -- "$@" "$x"
+            say "adding the supplement $x (same device)"
+        fi
+    done
 fi
 
 # tl-plotprep: the given one, or built in the build folder (ninja does nothing when it is up to date).

@@ -26,34 +26,61 @@ if (n_ladder == 0) {
 data = need(datafile("ladder.dat"))
 stats data using 3 nooutput   # before any range is set: stats drops points outside the ranges
 gmax = STATS_max
+stats data using 13 nooutput
+tc = STATS_max > 0            # tensor-core rungs (lab 08, cuBLAS TF32/BF16): 10x past the FP32 peak
 set multiplot
 set yrange [n_ladder - 0.4 : -0.6]
 set ytics nomirror scale 0 font ",8"
 set style fill solid 0.9 border lc rgb "#404040"
 set key noautotitle
 
-# left: GFLOP/s bars with their value; then two columns of text: % of cuBLAS and % of the FP32 peak
+# left: GFLOP/s bars with their value; then two columns of text: % of cuBLAS and % of the peak.
+# With tensor-core rungs the axis is logarithmic (a linear one would flatten every FP32 rung), the
+# bars are coloured by the units that multiply (FP32, TF32 or BF16 tensor cores) and a note below
+# says what the percentages compare with.
 set lmargin at screen 0.19
 set rmargin at screen 0.47
 set tmargin at screen 0.86
-set bmargin at screen 0.11
-set xlabel "GFLOP/s (2 n^3 / median time)" offset 0, 0.4 font ",8"
-top = gmax > peak_gflops ? STATS_max : peak_gflops   # tensor-core rungs (labs 07-08) run past FP32
-set xrange [0 : top * 1.02]
-if (top <= peak_gflops) {
+set bmargin at screen (tc ? 0.2 : 0.11)
+set xlabel "GFLOP/s (2 n^3 / median time" . (tc ? "; log scale)" : ")") offset 0, 0.4 font ",8"
+top = gmax > peak_gflops ? gmax : peak_gflops
+if (!tc) {
+    base = 0
+    set xrange [0 : top * 1.02]
     set xtics ("0" 0, "20k" 20000, "40k" 40000, "60k" 60000) font ",8"
 } else {
-    set xtics font ",8"
-    set format x "%.0s%c"
+    base = 100
+    set logscale x 10
+    set xrange [base : 2e6]
+    set xtics ("100" 100, "1k" 1000, "10k" 10000, "100k" 100000, "1M" 1000000) font ",8"
+    set arrow 94 from first tc_bf16, graph 0 to first tc_bf16, graph 1 nohead dt (2, 2) lc rgb preccolor(2) lw 2 front
+    set label 94 "BF16 TC peak " . tc_bf16_txt at first tc_bf16, graph 0.5 center rotate by 90 offset 0.9, 0 font ",7.5" front
+    set label 95 "% of cuBLAS in the same units and input format (labs 07, 08: the cuBLAS timed in the same run);\n" . \
+        "% of peak: the measured FP32 peak, or the TC datasheet peak (TF32 " . tc_tf32_txt . ", BF16 " . \
+        tc_bf16_txt . ")" at screen 0.02, screen 0.05 left font ",7.5" front
 }
 set label 91 "FP32 peak " . peak_txt at first peak_gflops, graph 1.0 right offset 0, 0.6 font ",8" front
 set arrow 91 from first peak_gflops, graph 0 to first peak_gflops, graph 1 nohead dt (4, 3) lc rgb "#000000" lw 2 front
 set label 92 "% of\ncuBLAS" at screen 0.515, screen 0.895 center font ",8" front
 set label 93 "% of\npeak" at screen 0.575, screen 0.895 center font ",8" front
-plot data using (0):1:(0):3:($1 - 0.36):($1 + 0.36):ytic(nameof(strcol(2))) with boxxyerror lc rgb "#1f77b4", \
-     data using 3:1:($3 < peak_gflops * 0.72 ? strcol(10) : "") with labels left offset 0.3, 0 font ",7.5", \
-     data using 3:1:($3 >= top * 0.72 ? strcol(10) : "") with labels right offset -0.3, 0 font ",7.5" tc rgb "#ffffff"
+if (tc) {   # the colours' key, as text in the colour (a gnuplot key of boxes stacks them here)
+    set label 96 "\342\226\240 FP32 units" at screen 0.02, screen 0.088 left font ",7.5" tc rgb preccolor(0) front
+    set label 97 "\342\226\240 tensor cores (TC), TF32 in" at screen 0.13, screen 0.088 left font ",7.5" tc rgb preccolor(1) front
+    set label 98 "\342\226\240 TC, BF16 in" at screen 0.32, screen 0.088 left font ",7.5" tc rgb preccolor(2) front
+}
+# the value inside the bar's end (white) where the bar is long enough, else after it
+inside(g) = tc ? g >= 2000 : g >= top * 0.72
+plot data using (base):1:(base):3:($1 - 0.36):($1 + 0.36):(preccolor(column(13))):ytic(nameof(strcol(2))) with boxxyerror lc rgb variable, \
+     data using 3:1:(inside($3) ? "" : strcol(10)) with labels left offset 0.3, 0 font ",7.5", \
+     data using 3:1:(inside($3) ? strcol(10) : "") with labels right offset -0.3, 0 font ",7.5" tc rgb "#ffffff"
 eval record_frame
+unset label 94
+unset label 96
+unset label 97
+unset label 98
+unset label 95
+unset arrow 94
+unset logscale x
 
 # middle: the two percentage columns (text only, no frame)
 unset label 91
@@ -85,6 +112,7 @@ h = 0.19
 lev(l) = l == 0 ? "DRAM" : l == 1 ? "L2" : l == 2 ? "L1" : "shared"
 set key at screen 0.98, screen 0.905 right top horizontal samplen 1 font ",8" width 1
 plot for [l = 0:3] data using (0.1):($1 + (l - 1.5) * h):(0.1):(column(6 + l) > 0.1 ? column(6 + l) : 0.1):($1 + (l - 1.5) * h - h / 2):($1 + (l - 1.5) * h + h / 2) \
-         with boxxyerror lc rgb levelcolor(l) title lev(l)
+         with boxxyerror lc rgb levelcolor(l) title lev(l), \
+     data using (0.13):1:14 with labels left font ",7.5" tc rgb "#606060" notitle
 eval record_frame
 unset multiplot

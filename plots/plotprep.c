@@ -115,8 +115,49 @@ double level_bytes(const tl_rec_row *t, int level)
                                                                                   : t->shared_bytes;
 }
 
+const char *const prec_name[N_PREC] = {"FP32", "TF32", "BF16"};
+const char *const prec_yardstick[N_PREC] = {"cublas", "cublas_tf32", "cublas_bf16"};
+
+int rung_precision(const char *variant, const char *lab)
+{
+    if (strstr(variant, "tf32"))
+        return PREC_TF32;
+    if (strstr(variant, "bf16") || (lab && strcmp(lab, "08") == 0 && strcmp(variant, "cublas") != 0))
+        return PREC_BF16;
+    return PREC_FP32;
+}
+
+int run_yardstick(const tl_rec_row *r)
+{
+    return strcmp(r->variant, "cublas") == 0 && (strcmp(r->lab, "07") == 0 || strcmp(r->lab, "08") == 0);
+}
+
+const tl_rec_row *yardstick_of(const dataset *d, const tl_rec_row *g)
+{
+    const char *want = prec_yardstick[rung_precision(g->variant, g->lab)], *path = NULL;
+    for (size_t i = 0; i < d->npass && !path; i++)
+        if (d->pass[i].row == g)
+            path = d->pass[i].path;
+    for (size_t i = 0; path && i < d->npass; i++) { /* the same file: the same run */
+        const tl_rec_row *r = d->pass[i].row;
+        if (d->pass[i].path == path && strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, want) == 0 &&
+            r->m == g->m && r->k == g->k && r->n == g->n)
+            return r;
+    }
+    return is_square(g) ? gemm_at(d, want, g->n) : NULL;
+}
+
+double peak_of(const dataset *d, const tl_rec_row *g)
+{
+    int p = rung_precision(g->variant, g->lab);
+    return p == PREC_TF32 ? d->tc_tf32 : p == PREC_BF16 ? d->tc_bf16 : d->peak_gflops;
+}
+
+/* Two rows of one configuration; a lab run's own cuBLAS (run_yardstick) is not the bench's cuBLAS. */
 static int same_config(const tl_rec_row *a, const tl_rec_row *b)
 {
+    if ((run_yardstick(a) || run_yardstick(b)) && strcmp(a->lab, b->lab) != 0)
+        return 0;
     return strcmp(a->kind, b->kind) == 0 && strcmp(a->variant, b->variant) == 0 && a->m == b->m &&
            a->k == b->k && a->n == b->n && a->tile == b->tile && a->regs == b->regs &&
            a->smem_bytes == b->smem_bytes;
@@ -245,12 +286,13 @@ int close_out(FILE *fp, const char *dir, const char *name, char *err, size_t err
     return 0;
 }
 
-/* The PASS square gemm row of VARIANT at size N, or NULL. */
+/* The PASS square gemm row of VARIANT at size N, or NULL (a lab run's own cuBLAS is not returned:
+ * yardstick_of() finds it for its run's rungs). */
 const tl_rec_row *gemm_at(const dataset *d, const char *variant, long n)
 {
     for (size_t i = 0; i < d->npass; i++) {
         const tl_rec_row *r = d->pass[i].row;
-        if (strcmp(r->kind, "gemm") == 0 && strcmp(r->variant, variant) == 0 && is_square(r) && r->n == n)
+        if (strcmp(r->kind, "gemm") == 0 && !run_yardstick(r) && strcmp(r->variant, variant) == 0 && is_square(r) && r->n == n)
             return r;
     }
     return NULL;
@@ -263,7 +305,7 @@ double gemm_best(const dataset *d, const char *variant, long *largest)
     long big = -1;
     for (size_t i = 0; i < d->npass; i++) {
         const tl_rec_row *r = d->pass[i].row;
-        if (strcmp(r->kind, "gemm") != 0 || strcmp(r->variant, variant) != 0)
+        if (strcmp(r->kind, "gemm") != 0 || strcmp(r->variant, variant) != 0 || run_yardstick(r))
             continue;
         if (isnan(best) || r->gflops > best)
             best = r->gflops;
@@ -342,11 +384,12 @@ static int write_gemm_files(const dataset *d, const char *dir, char *err, size_t
     int rc = 0;
     for (size_t i = 0; i < d->npass && rc == 0; i++) {
         const tl_rec_row *first = sorted[i].row;
-        if (strcmp(first->kind, "gemm") != 0)
+        if (strcmp(first->kind, "gemm") != 0 || run_yardstick(first))
             continue;
         int seen = 0; /* written already, under an earlier row of the same variant */
         for (size_t j = 0; j < i; j++)
-            seen |= strcmp(sorted[j].row->kind, "gemm") == 0 && strcmp(sorted[j].row->variant, first->variant) == 0;
+            seen |= strcmp(sorted[j].row->kind, "gemm") == 0 && strcmp(sorted[j].row->variant, first->variant) == 0 &&
+                    !run_yardstick(sorted[j].row);
         if (seen)
             continue;
         char name[96];
@@ -360,7 +403,7 @@ static int write_gemm_files(const dataset *d, const char *dir, char *err, size_t
                     "# size m k n gflops median_ms min_ms max_ms\n", first->variant);
         for (size_t j = i; j < d->npass; j++) {
             const tl_rec_row *r = sorted[j].row;
-            if (strcmp(r->kind, "gemm") != 0 || strcmp(r->variant, first->variant) != 0)
+            if (strcmp(r->kind, "gemm") != 0 || strcmp(r->variant, first->variant) != 0 || run_yardstick(r))
                 continue;
             fprintf(fp, "%.6g %ld %ld %ld", row_size(r), r->m, r->k, r->n);
             put_real(fp, r->gflops);
@@ -377,7 +420,8 @@ static int write_gemm_files(const dataset *d, const char *dir, char *err, size_t
             rc = -1;
         for (size_t j = i; rc == 0 && j < d->npass; j++) {
             const tl_rec_row *r = sorted[j].row;
-            if (strcmp(r->kind, "gemm") || strcmp(r->variant, first->variant) || !is_square(r) || r->n % 32)
+            if (strcmp(r->kind, "gemm") || strcmp(r->variant, first->variant) || !is_square(r) || r->n % 32 ||
+                run_yardstick(r))
                 continue;
             fprintf(fp, "%ld %ld %ld %ld", r->n, r->m, r->k, r->n);
             put_real(fp, r->gflops);

@@ -79,7 +79,26 @@ int close_out(FILE *fp, const char *dir, const char *name, char *err, size_t err
 void put_real(FILE *fp, double v);
 void put_gp_string(FILE *fp, const char *s);
 
+/* The units a rung multiplies with: the FP32 units, or the tensor cores fed TF32 or BF16 (by its
+ * name, "tf32"/"bf16", or lab 08). Each is compared with cuBLAS at its own precision. */
+enum { PREC_FP32, PREC_TF32, PREC_BF16, N_PREC };
+extern const char *const prec_name[N_PREC];       /* "FP32", "TF32", "BF16" */
+extern const char *const prec_yardstick[N_PREC];  /* "cublas", "cublas_tf32", "cublas_bf16" */
+int rung_precision(const char *variant, const char *lab);
+/* A lab's own cuBLAS SGEMM row (variant cublas of lab 07 or 08): timed in the lab's device run next to
+ * its kernels; the yardstick of that run's FP32 rungs, not a series or a rung of its own. */
+int run_yardstick(const tl_rec_row *r);
+/* The cuBLAS row G is compared with: cuBLAS at G's precision and size, from G's own records file
+ * when it has one (the same run and process), else the dataset's; NULL if none. */
+const tl_rec_row *yardstick_of(const dataset *d, const tl_rec_row *g);
+/* The peak G is shown against: the measured FP32 peak, or the tensor cores' datasheet peak of its
+ * input format (NaN where the part is not known). */
+double peak_of(const dataset *d, const tl_rec_row *g);
+
 /* prep_ladder.c */
+/* The rungs shown at size N, grouped by precision, each group ending with its cuBLAS: the FP32 rungs
+ * (the kit's ladder, lab 07), cuBLAS SGEMM; TF32 rungs, cuBLAS TF32; BF16 rungs, cuBLAS BF16. */
+size_t ladder_rungs(const dataset *d, long n, const char **out, size_t max);
 int print_ladder_table(const dataset *d, FILE *to);
 int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, size_t errlen);
 int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *err, size_t errlen);

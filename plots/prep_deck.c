@@ -289,6 +289,98 @@ static void gemm_table(const dataset *d, FILE *to, const char *const *v, const c
     }
 }
 
+/* Labs 07 and 08: their rows come from their own device run (a supplement, plots/data/extra/), so the
+ * table names that run's device, date, build and timing; one row per variant (the kernels, then cuBLAS
+ * timed in the same run), one column per size, and each kernel's share of cuBLAS in its own units. */
+static int lab_run_table(const dataset *d, const char *lab, FILE *to, char *err, size_t errlen)
+{
+    const tl_rec_file *f = NULL;
+    for (size_t i = 0; i < d->nfiles && !f; i++)
+        for (size_t j = 0; j < d->files[i].nrows && !f; j++)
+            if (strcmp(d->files[i].rows[j].kind, "gemm") == 0 && strcmp(d->files[i].rows[j].lab, lab) == 0)
+                f = &d->files[i];
+    if (!f) {
+        snprintf(err, errlen, "--readme %s: these records hold no lab %s rows; pass the lab's run too (its supplement, "
+                 "plots/data/extra/DEVICE-DATE-lab%s.csv, or your own lab %s records)", lab, lab, lab, lab);
+        return -1;
+    }
+    const tl_rec_row *v[32];
+    long sizes[16];
+    size_t nv = 0, ns = 0;
+    for (size_t j = 0; j < f->nrows; j++) {
+        const tl_rec_row *r = &f->rows[j];
+        if (strcmp(r->kind, "gemm") || strcmp(r->lab, lab) || strcmp(r->status, "PASS") || !is_square(r))
+            continue;
+        int dup = 0;
+        for (size_t i = 0; i < nv; i++)
+            dup |= strcmp(v[i]->variant, r->variant) == 0;
+        if (!dup && nv < 32)
+            v[nv++] = r;
+        dup = 0;
+        for (size_t i = 0; i < ns; i++)
+            dup |= sizes[i] == r->n;
+        if (!dup && ns < 16)
+            sizes[ns++] = r->n;
+    }
+    for (size_t i = 1; i < ns; i++)
+        for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
+            long t = sizes[j];
+            sizes[j] = sizes[j - 1];
+            sizes[j - 1] = t;
+        }
+    /* kernels first, in ladder order (the lab's parts in turn), then the cuBLAS runs in records order */
+    const tl_rec_row *order[32];
+    size_t no = 0;
+    for (size_t l = 0; l <= n_ladder; l++)
+        for (size_t i = 0; i < nv; i++) {
+            size_t at_l = n_ladder;
+            for (size_t k = 0; k < n_ladder; k++)
+                at_l = strcmp(ladder_order[k], v[i]->variant) == 0 ? k : at_l;
+            if (at_l == l && strncmp(v[i]->variant, "cublas", 6) != 0)
+                order[no++] = v[i];
+        }
+    for (size_t i = 0; i < nv; i++)
+        if (strncmp(v[i]->variant, "cublas", 6) == 0)
+            order[no++] = v[i];
+    long at = 0; /* the size the share is given at: 4096 (the issues' size) if measured, else the largest */
+    for (size_t i = 0; i < ns; i++)
+        at = sizes[i] == 4096 || at != 4096 ? sizes[i] : at;
+    const char *bt = tl_rec_meta_get(f, "build_type"), *timing = tl_rec_meta_get(f, "timing");
+    fprintf(to, "%s, %.10s (lab %s's own device run; %s build; %s), GFLOP/s, every run checked first; cuBLAS timed in "
+                "the same process.\n\n", tl_rec_meta_get(f, "device"), tl_rec_meta_get(f, "date"), lab, bt ? bt : "unknown",
+            timing ? timing : "timing unknown");
+    fputs("| kernel | units |", to);
+    for (size_t i = 0; i < ns; i++)
+        fprintf(to, " %ld |", sizes[i]);
+    fprintf(to, " %% of cuBLAS in its units, %ld |\n|---|---|", at);
+    for (size_t i = 0; i <= ns; i++)
+        fputs("---:|", to);
+    fputc('\n', to);
+    static const char *const units[N_PREC] = {"FP32", "TF32 tensor cores", "BF16 tensor cores"};
+    for (size_t i = 0; i < no; i++) {
+        int prec = rung_precision(order[i]->variant, order[i]->lab);
+        fprintf(to, "| %s | %s |", order[i]->variant, units[prec]);
+        const tl_rec_row *here = NULL;
+        for (size_t k = 0; k < ns; k++) {
+            const tl_rec_row *g = NULL;
+            for (size_t j = 0; j < f->nrows && !g; j++) {
+                const tl_rec_row *r = &f->rows[j];
+                if (!strcmp(r->kind, "gemm") && !strcmp(r->lab, lab) && !strcmp(r->variant, order[i]->variant) &&
+                    !strcmp(r->status, "PASS") && is_square(r) && r->n == sizes[k])
+                    g = r;
+            }
+            cell(to, g ? g->gflops : NAN);
+            if (g && g->n == at)
+                here = g;
+        }
+        const tl_rec_row *cb = here ? yardstick_of(d, here) : NULL;
+        char pct[16];
+        fmt_pct(pct, sizeof pct, cb ? 100 * here->gflops / cb->gflops : NAN);
+        fprintf(to, " %s |\n", cb ? pct : "-");
+    }
+    return 0;
+}
+
 int print_readme_table(const dataset *d, const char *lab, FILE *to, char *err, size_t errlen)
 {
     const char *device = tl_rec_meta_get(&d->files[0], "device");
@@ -299,6 +391,8 @@ int print_readme_table(const dataset *d, const char *lab, FILE *to, char *err, s
     fmt_num(b1, sizeof b1, d->bw_gbps / BYTES_PER_FLOP_NAIVE);
     fmt_num(b2, sizeof b2, fmin(d->peak_gflops, 16 * d->bw_gbps / BYTES_PER_FLOP_NAIVE));
     fmt_num(b3, sizeof b3, fmin(d->peak_gflops, 32 * d->bw_gbps / BYTES_PER_FLOP_NAIVE));
+    if (strcmp(lab, "07") == 0 || strcmp(lab, "08") == 0)
+        return lab_run_table(d, lab, to, err, errlen);
     if (strcmp(lab, "01") == 0) {
         static const char *const v[] = {"cpu_ijk", "cpu_ikj", "cpu_blocked", "cpu_blocked64"};
         static const char *const h[] = {"cpu_ijk", "cpu_ikj", "cpu_blocked (32)", "cpu_blocked64"};
@@ -402,7 +496,7 @@ int print_readme_table(const dataset *d, const char *lab, FILE *to, char *err, s
             fputc('\n', to);
         }
     } else {
-        snprintf(err, errlen, "--readme '%s': the labs with measured tables are 01, 02, 03, 04, 05 and 06", lab);
+        snprintf(err, errlen, "--readme '%s': the labs with measured tables are 01 to 08", lab);
         return -1;
     }
     return 0;

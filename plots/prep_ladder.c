@@ -13,13 +13,24 @@
 static double flops(long n) { return 2.0 * (double)n * (double)n * (double)n; }
 
 /* The rungs shown at size N: the kit's ladder, then any rungs of labs 07/08 and cuBLAS in TF32/BF16
- * that the records hold (their own files passed next to the bench's: they land as separate runs). */
-static size_t rungs_at(const dataset *d, long n, const char **out, size_t max)
+ * that the records hold (their own files passed next to the bench's: they land as separate runs),
+ * grouped by precision, each group closed by its cuBLAS (a stable reordering of the ladder). */
+size_t ladder_rungs(const dataset *d, long n, const char **out, size_t max)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n_ladder && k < max; i++)
-        out[k++] = ladder_order[i];
-    return k + extra_rungs(d, n, out + k, max - k);
+    const char *all[TL_LADDER_MAX + 64];
+    size_t k = 0, m = 0;
+    for (size_t i = 0; i < n_ladder; i++)
+        all[k++] = ladder_order[i];
+    k += extra_rungs(d, n, all + k, sizeof all / sizeof all[0] - k);
+    for (int p = 0; p < N_PREC; p++)
+        for (int last = 0; last < 2; last++) /* the group's kernels, then its cuBLAS */
+            for (size_t i = 0; i < k && m < max; i++) {
+                const tl_rec_row *g = gemm_at(d, all[i], n);
+                int prec = rung_precision(all[i], g ? g->lab : NULL);
+                if (prec == p && (strcmp(all[i], prec_yardstick[p]) == 0) == last)
+                    out[m++] = all[i];
+            }
+    return m;
 }
 
 /* Square sizes at which the ladder ran: any size with a gemm row of a ladder-only rung or cuBLAS. */
@@ -81,10 +92,9 @@ int print_ladder_table(const dataset *d, FILE *to)
     }
     for (size_t s = 0; s < ns; s++) {
         long n = sizes[s];
-        const tl_rec_row *cb = gemm_at(d, "cublas", n);
         int any_traffic = 0, measured = 1;
         const char *rung[64];
-        size_t nr = rungs_at(d, n, rung, 64);
+        size_t nr = ladder_rungs(d, n, rung, 64);
         for (size_t i = 0; i < nr; i++) {
             const tl_rec_row *t = traffic_at(d, rung[i], n);
             any_traffic |= t != NULL;
@@ -94,7 +104,7 @@ int print_ladder_table(const dataset *d, FILE *to)
         fprintf(to, "kernel ladder, %s, n = %ld (%s)%s\n", device, n,
                 n % 32 ? "not a multiple of 16 or 32: lab 03's kernels refuse it" : "a multiple of 32",
                 any_traffic ? (measured ? "; bytes per level measured by ncu" : "; bytes per level: the lecture's MODEL, not measured") : "");
-        fprintf(to, "  %-17s %9s %9s %9s", "variant", "ms", "GFLOP/s", "% cuBLAS");
+        fprintf(to, "  %-17s %4s %9s %9s %9s", "variant", "with", "ms", "GFLOP/s", "% cuBLAS");
         if (any_traffic)
             fprintf(to, " %9s %9s %9s %9s", "DRAM GB", "L2 GB", "L1 GB", "shared GB");
         fputc('\n', to);
@@ -102,7 +112,9 @@ int print_ladder_table(const dataset *d, FILE *to)
             const tl_rec_row *g = gemm_at(d, rung[i], n);
             if (!g)
                 continue;
-            fprintf(to, "  %-17s %9.3f %9.1f", g->variant, g->median_ms, g->gflops);
+            const tl_rec_row *cb = yardstick_of(d, g);
+            fprintf(to, "  %-17s %4s %9.3f %9.1f", g->variant, prec_name[rung_precision(g->variant, g->lab)],
+                    g->median_ms, g->gflops);
             if (cb)
                 fprintf(to, " %8.1f%%", 100.0 * g->gflops / cb->gflops);
             else
@@ -114,6 +126,8 @@ int print_ladder_table(const dataset *d, FILE *to)
             }
             fputc('\n', to);
         }
+        fputs("  (with: the units it multiplies with, FP32 or the tensor cores fed TF32 or BF16; % cuBLAS: of cuBLAS\n"
+              "   at that precision, timed in the same run where the rung's records hold one)\n", to);
         if (s + 1 < ns)
             fputc('\n', to);
     }
@@ -126,17 +140,18 @@ int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, si
     if (!fp)
         return -1;
     long n = shown_size(d);
-    const tl_rec_row *cb = n > 0 ? gemm_at(d, "cublas", n) : NULL;
-    fprintf(fp, "# the kernel ladder at n = %ld, in ladder order; GB per level NaN where not counted\n"
-                "# idx \"variant\" gflops pct_of_cublas median_ms dram_gb l2_gb l1_gb shared_gb \"gflops\" \"of cuBLAS\" \"of peak\" (as printed)\n", n);
+    fprintf(fp, "# the kernel ladder at n = %ld, in ladder order; GB per level NaN where not counted; %% of cuBLAS at\n"
+                "# the rung's precision (prec 0 FP32, 1 TF32, 2 BF16 tensor cores), %% of the peak of its units\n"
+                "# idx \"variant\" gflops pct_of_cublas median_ms dram_gb l2_gb l1_gb shared_gb \"gflops\" \"of cuBLAS\" \"of peak\" (as printed) prec \"traffic\"\n", n);
     size_t count = 0;
     const char *rung[64];
-    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    size_t nr = n > 0 ? ladder_rungs(d, n, rung, 64) : 0;
     for (size_t i = 0; i < nr; i++) {
         const tl_rec_row *g = gemm_at(d, rung[i], n);
         if (!g)
             continue;
-        const tl_rec_row *t = traffic_at(d, rung[i], n);
+        const tl_rec_row *t = traffic_at(d, rung[i], n), *cb = yardstick_of(d, g);
+        int prec = rung_precision(g->variant, g->lab);
         fprintf(fp, "%zu \"%s\"", count++, g->variant);
         put_real(fp, g->gflops);
         put_real(fp, cb ? 100.0 * g->gflops / cb->gflops : NAN);
@@ -146,8 +161,8 @@ int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, si
         char a[48], b[16], c[16];
         fmt_num(a, sizeof a, g->gflops);
         fmt_pct(b, sizeof b, cb ? 100.0 * g->gflops / cb->gflops : NAN);
-        fmt_pct(c, sizeof c, 100.0 * g->gflops / d->peak_gflops);
-        fprintf(fp, " \"%s\" \"%s%%\" \"%s%%\"\n", a, b, c);
+        fmt_pct(c, sizeof c, 100.0 * g->gflops / peak_of(d, g));
+        fprintf(fp, " \"%s\" \"%s%%\" \"%s%%\" %d \"%s\"\n", a, b, c, prec, t ? "" : "not counted");
     }
     *nrows = count;
     return close_out(fp, dir, "ladder.dat", err, errlen);
@@ -177,11 +192,9 @@ static int hpoint_at(const dataset *d, const char *variant, int level, long n, h
     p->intensity = flops(n) / bytes;
     p->gflops = g->gflops;
     /* a tensor-core rung (lab 08, cuBLAS in TF32/BF16) is capped by the tensor cores' datasheet peak */
-    double peak = d->peak_gflops;
-    if (strstr(variant, "tf32") && !isnan(d->tc_tf32))
-        peak = d->tc_tf32;
-    else if ((strstr(variant, "bf16") || strcmp(g->lab, "08") == 0) && !isnan(d->tc_bf16))
-        peak = d->tc_bf16;
+    double peak = peak_of(d, g);
+    if (isnan(peak))
+        peak = d->peak_gflops;
     p->roof = fmin(peak, d->level_gbps[level] * p->intensity);
     return 1;
 }
@@ -216,7 +229,7 @@ int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *er
     size_t count = 0, nl = 0;
     rlabel labels[32];
     const char *rung[64];
-    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    size_t nr = n > 0 ? ladder_rungs(d, n, rung, 64) : 0;
     for (size_t i = 0; i < nr; i++) {
         if (!on_roofline(rung[i]))
             continue;
@@ -244,6 +257,18 @@ int write_hroofline(const dataset *d, const char *dir, size_t *npoints, char *er
     for (size_t i = 0; i < nl; i++)
         fprintf(fp, "%s%s", i ? " " : "", labels[i].variant);
     fputs("\"\n", fp);
+    /* rungs timed at n whose records hold no traffic (labs 07/08's runs): named, not silently missing */
+    int lab7 = 0, lab8 = 0, tc = 0;
+    for (size_t i = 0; i < nr; i++) {
+        const tl_rec_row *g = gemm_at(d, rung[i], n);
+        if (!g || traffic_at(d, rung[i], n))
+            continue;
+        lab7 |= strcmp(g->lab, "07") == 0;
+        lab8 |= strcmp(g->lab, "08") == 0;
+        tc |= strcmp(g->lab, "08") && rung_precision(g->variant, g->lab) != PREC_FP32;
+    }
+    fprintf(fp, "hroof_unplaced = \"%s%s%s%s%s\"\n", lab7 ? "lab 07" : "", lab7 && lab8 ? ", " : "", lab8 ? "lab 08" : "",
+            (lab7 || lab8) && tc ? ", " : "", tc ? "cuBLAS TF32/BF16" : "");
     if (close_out(fp, dir, "hroof_names.gp", err, errlen) != 0)
         return -1;
     /* Names in a column at the right, at their kernel's height, pushed apart to 22% in log space. */
@@ -272,7 +297,7 @@ int check_roofs(const dataset *d, FILE *to)
     long n = traffic_size(d);
     int bad = 0, seen = 0, under_hw = 0;
     const char *rung[64];
-    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    size_t nr = n > 0 ? ladder_rungs(d, n, rung, 64) : 0;
     for (size_t i = 0; i < nr; i++) {
         for (int l = 0; l < N_LEVELS; l++) {
             hpoint p;
@@ -301,7 +326,7 @@ void roof_note(const dataset *d, char *buf, size_t len)
     size_t used = 0;
     buf[0] = '\0';
     const char *rung[64];
-    size_t nr = n > 0 ? rungs_at(d, n, rung, 64) : 0;
+    size_t nr = n > 0 ? ladder_rungs(d, n, rung, 64) : 0;
     for (size_t i = 0; i < nr; i++)
         for (int l = 0; l < N_LEVELS; l++) {
             hpoint p;

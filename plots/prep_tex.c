@@ -53,17 +53,13 @@ static double gb(const dataset *d, const char *variant, long n, int level)
 }
 
 /* The ladder as a LaTeX tabular: GFLOP/s, % of cuBLAS and GB per level at size N. */
-static void ladder_table(FILE *fp, const dataset *d, long n)
+static void ladder_table(FILE *fp, const dataset *d, long n, const char *labsday)
 {
-    const tl_rec_row *cb = gemm_at(d, "cublas", n);
     int tm = traffic_measured(d);
-    fputs("\\newcommand{\\tlladdertable}{%\n\\begin{tabular}{lrrrrrrr}\n\\toprule\n", fp);
-    fprintf(fp, "kernel & ms & GFLOP/s & \\%% cuBLAS & DRAM GB & L2 GB & L1 GB & shared GB \\\\\n\\midrule\n");
+    fputs("\\newcommand{\\tlladdertable}{%\n\\begin{tabular}{llrrrrrrr}\n\\toprule\n", fp);
+    fprintf(fp, "kernel & units & ms & GFLOP/s & \\%% cuBLAS & DRAM GB & L2 GB & L1 GB & shared GB \\\\\n\\midrule\n");
     const char *rung[64];
-    size_t nr = 0;
-    for (size_t i = 0; i < n_ladder; i++)
-        rung[nr++] = ladder_order[i];
-    nr += n > 0 ? extra_rungs(d, n, rung + nr, 64 - nr) : 0;
+    size_t nr = n > 0 ? ladder_rungs(d, n, rung, 64) : 0;
     for (size_t i = 0; i < nr; i++) {
         const tl_rec_row *g = n > 0 ? gemm_at(d, rung[i], n) : NULL;
         if (!g)
@@ -71,16 +67,20 @@ static void ladder_table(FILE *fp, const dataset *d, long n)
         char b[8][48];
         num(b[0], sizeof b[0], g->median_ms);
         num(b[1], sizeof b[1], g->gflops);
+        const tl_rec_row *cb = yardstick_of(d, g);
+        int prec = rung_precision(g->variant, g->lab);
         num(b[2], sizeof b[2], cb ? 100.0 * g->gflops / cb->gflops : NAN);
         for (int l = 0; l < N_LEVELS; l++)
             num(b[3 + l], sizeof b[3 + l], gb(d, rung[i], n, l));
         fputs("\\texttt{", fp);
         tex_escape(fp, g->variant);
-        fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s \\\\\n", b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
+        fprintf(fp, "} & %s & %s & %s & %s & %s & %s & %s & %s \\\\\n", prec == PREC_FP32 ? "FP32" : prec == PREC_TF32 ? "TF32 TC" : "BF16 TC",
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6]);
     }
-    fprintf(fp, "\\bottomrule\n\\multicolumn{8}{l}{\\scriptsize $n$ = %ld; bytes per level %s}\n\\end{tabular}}\n", n,
-            tm == 1 ? "measured with ncu (GPU counters)" : tm == 0 ? "from the lecture's MODEL, not measured"
-                                                              : "not in these records");
+    fprintf(fp, "\\bottomrule\n\\multicolumn{9}{l}{\\scriptsize $n$ = %ld; TC: tensor cores%s%s; bytes per level %s}\n\\end{tabular}}\n", n,
+            *labsday ? "; labs 07, 08 measured " : "", labsday,
+            tm == 1 ? "measured with ncu; n/a: not counted" : tm == 0 ? "from the lecture's MODEL, not measured"
+                                                           : "not in these records");
 }
 
 int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
@@ -211,7 +211,42 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     fprintf(fp, "\\newcommand{\\tlifcpupast}[2]{#%d}\n", gemm_at(d, "cpu_blocked64", 2048) ? 1 : 2);
     /* \tlifnbody{with data}{without}: the n-body pages read sensibly in an edition without its rows */
     fprintf(fp, "\\newcommand{\\tlifnbody}[2]{#%d}\n", nn && nt ? 1 : 2);
-    ladder_table(fp, d, n);
+    /* labs 07 and 08 at n: GFLOP/s and % of cuBLAS in the rung's units (lab 07: of its run's cuBLAS
+     * SGEMM; lab 08: of cuBLAS TF32/BF16), "n/a" where the records hold no such run */
+    static const char *const lv78[] = {"cpasync", "tma", "grouped", "wmma_tf32", "wmma_bf16", "mma_bf16", "wgmma_bf16",
+                                       "cublas_tf32", "cublas_bf16"};
+    static const char *const tag78[] = {"tllabsevencpasync", "tllabseventma", "tllabsevengrouped", "tllabeightwmmatf",
+                                        "tllabeightwmmabf", "tllabeightmma", "tllabeightwgmma", "tlcublastf",
+                                        "tlcublasbf"};
+    for (int i = 0; i < 9; i++) {
+        const tl_rec_row *g = n > 0 ? gemm_at(d, lv78[i], n) : NULL, *cb = g ? yardstick_of(d, g) : NULL;
+        char name[48];
+        macro(fp, tag78[i], g ? g->gflops : NAN);
+        snprintf(name, sizeof name, "%spct", tag78[i]);
+        macro(fp, name, cb ? 100 * g->gflops / cb->gflops : NAN);
+    }
+    /* \tllabsday: the day(s) the labs 07/08 rows were measured (their own runs), "" when none */
+    char lo[16] = "", hi[16] = "";
+    for (size_t i = 0; i < d->nfiles; i++)
+        for (size_t j = 0; j < d->files[i].nrows; j++) {
+            const tl_rec_row *r = &d->files[i].rows[j];
+            if (strcmp(r->kind, "gemm") || (strcmp(r->lab, "07") && strcmp(r->lab, "08")))
+                continue;
+            char day[16];
+            snprintf(day, sizeof day, "%.10s", tl_rec_meta_get(&d->files[i], "date"));
+            if (!*lo || strcmp(day, lo) < 0)
+                snprintf(lo, sizeof lo, "%s", day);
+            if (!*hi || strcmp(day, hi) > 0)
+                snprintf(hi, sizeof hi, "%s", day);
+            break;
+        }
+    char span[40];
+    if (strcmp(lo, hi))
+        snprintf(span, sizeof span, "%s .. %s", lo, hi);
+    else
+        snprintf(span, sizeof span, "%s", lo);
+    macro_text(fp, "tllabsday", span);
+    ladder_table(fp, d, n, span);
     int bad = ferror(fp);
     bad |= fclose(fp) != 0;
     if (bad || rename(tmp, path) != 0) {

@@ -55,6 +55,14 @@ lvtxt(l) = l == 0 ? dram_txt . " / " . hw_dram_txt : l == 1 ? l2_txt . " / none"
 lvbw(l) = l == 0 ? dram_gbps : l == 1 ? l2_gbps : l == 2 ? l1_gbps : shared_gbps
 lvhw(l) = l == 0 ? hw_dram_gbps : l == 1 ? hw_l2_gbps : l == 2 ? hw_l1_gbps : hw_shared_gbps
 load need(datafile("hroof_names.gp"))
+if (exists("hroof_unplaced") && strlen(hroof_unplaced) > 0) {   # timed, but their runs counted no bytes
+    unplaced_txt = hroof_unplaced . ": in the ladder; their runs counted no traffic, so no point here"
+    if (tc_tf32 == tc_tf32) {   # between the FP32 and the tensor-core roofs: empty on a Hopper chart
+        set label 6 unplaced_txt at 0.022, first 200000 left font ",7.5" front noenhanced
+    } else {
+        set label 6 unplaced_txt at graph 0.01, graph 0.97 left font ",7.5" front noenhanced
+    }
+}
 nk = words(hroof_kernels)
 kn(b) = word(hroof_kernels, b + 1)
 plot for [l = 0:3] roof(lvbw(l), x) with lines lw 2.2 lc rgb levelcolor(l) title sprintf("%s GB/s", lvname(l)) . ": " . lvtxt(l), \

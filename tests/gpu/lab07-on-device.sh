@@ -60,7 +60,7 @@ if ! ninja -C "$B" $targets >> "$OUT/build.log" 2>&1; then
     say "build failed: see $OUT/build.log"; tail -40 "$OUT/build.log"; exit 2
 fi
 # The sweep: the reference asynccopy.cu with its tunables set, linked like lab07-ref, built in parallel.
-# name|flags   (base = the reference as shipped: CP 4 stages BK 16, TMA 4 stages BK 16, groups of 8)
+# name|flags   (base = the reference as shipped: CP 4 stages BK 32, TMA 3 stages BK 32, groups of 8)
 # (sweeps 1-3 on an H100 chose the shipped tunables: tests/gpu/lab07-results/h100-sweep*-summary.txt)
 SWEEP="base|
 cp2blk|-DCP_MIN_BLOCKS=2 -DCP_BK=16 -DCP_STAGES=4

@@ -195,3 +195,26 @@ Test(kit_plots, draws_the_lecturers_newest_bench_records_and_says_which)
     snprintf(want, sizeof want, "drawing your newest records: %s", newer);
     assert_contains(result.out, want, "kit-plots.sh's report");
 }
+
+Test(kit_plots, a_shipped_dataset_passed_alone_gets_its_devices_supplements)
+{
+    /* the H200 edition (./kit plots plots/data/nvidia-h200-DATE.csv) draws labs 07 and 08 as the H100 one
+     * does: the supplements of its device are added, the other device's are not */
+    char h200[4200];
+    snprintf(h200, sizeof h200, "%s/plots/data/nvidia-h200-2026-11-22.csv", env_or_die("TL_ROOT"));
+    char *env[] = {"TL_GNUPLOT=true", NULL}; /* tl-plotprep runs; no chart is drawn */
+    kit_plots(h200, env);
+    assert_contains(result.out, "extra/nvidia-h200-2026-11-26-lab07.csv (same device)", "kit-plots.sh's report");
+    assert_contains(result.out, "extra/nvidia-h200-2026-11-26-lab08.csv (same device)", "kit-plots.sh's report");
+    cr_assert_null(strstr(result.out, "extra/nvidia-h100"), "an H100 supplement joined the H200 edition:\n%s", result.out);
+    char path[400];
+    snprintf(path, sizeof path, "%s/plots/work/ladder.dat", build);
+    char *l = slurp_file(path, NULL);
+    cr_assert_not_null(l, "no %s\n%s", path, result.err);
+    assert_contains(l, "\"tma\" 47579.4 93.2", "ladder.dat");          /* lab 07 against its run's cuBLAS */
+    assert_contains(l, "\"wgmma_bf16\" 721965 96.2", "ladder.dat");   /* lab 08 against cuBLAS BF16 */
+    free(l);
+    /* records that are not a shipped dataset get no supplement */
+    kit_plots(data_path("synthetic-ladder.csv"), env);
+    cr_assert_null(strstr(result.out, "adding the supplement"), "a supplement joined other records:\n%s", result.out);
+}

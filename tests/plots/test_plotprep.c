@@ -127,10 +127,23 @@ Test(plotprep_synthetic, labs_07_08_and_tensor_core_rungs_join_the_ladder_when_t
      * cuBLAS in BF16, with their traffic */
     plotprep(data_path("synthetic-ladder.csv"), data_path("synthetic-labs0708.csv"));
     assert_run_code(&result, 0);
-    assert_file_has("meta.gp", "n_ladder = 9\n");
-    assert_file_has("ladder.dat", "\n6 \"tma\" 45000 90 ");   /* lab 07 is in the table: its rung comes before the yardstick */
-    assert_file_has("ladder.dat", "\n8 \"cublas_bf16\" 600000 1200 ");
+    assert_file_has("meta.gp", "n_ladder = 12\n");
+    /* lab 07 is in the table: its rung comes before the yardstick, against its own run's cuBLAS (48,000) */
+    assert_file_has("ladder.dat", "\n6 \"tma\" 45000 93.75 ");
+    /* grouped by units, each group closed by its cuBLAS; % of peak of the rung's own units (the datasheet
+     * BF16 peak 989,400 for a BF16 rung), column 13 the units (0 FP32, 1 TF32, 2 BF16) */
+    assert_file_has("ladder.dat", "\n7 \"cublas\" 50000 100 ");
+    assert_file_has("ladder.dat", "\n8 \"wmma_tf32\" 30000 10 ");
+    assert_file_has("ladder.dat", "\n10 \"wgmma_bf16\" 540000 90 0.254517 NaN NaN NaN NaN \"540,000\" \"90.0%\" \"54.6%\" 2 \"not counted\"\n");
+    assert_file_has("ladder.dat", "\n11 \"cublas_bf16\" 600000 100 ");
+    /* the series files hold the bench's cuBLAS only (lab 07's run's own is its yardstick) */
+    assert_file_has("gemm_cublas.dat", " 4096 4096 4096 50000 ");
+    char *c = work_file("gemm_cublas.dat");
+    cr_assert_null(strstr(c, " 48000 "), "lab 07's own cuBLAS in the cuBLAS series:\n%s", c);
+    free(c);
     assert_file_has("hroof_names.gp", " tma cublas cublas_bf16\"");
+    /* the rungs timed without traffic (lab 08's here) are named on the roofline, not silently missing */
+    assert_file_has("hroof_names.gp", "hroof_unplaced = \"lab 08\"\n");
     /* a tensor-core rung is capped by the tensor cores' datasheet peak, not FP32's: DRAM roof 989400 */
     assert_file_has("hroofline.dat", "\"cublas_bf16\" 0 \"DRAM\" 687.195 600000 989400\n");
     /* the charts name the day of each sort of row: the GPU rows span both files */
@@ -158,7 +171,7 @@ Test(plotprep_synthetic, the_slides_figures_come_from_the_same_records, .timeout
                                        "\\newcommand{\\tlbw}{3,000}\n", "\\newcommand{\\tlcublas}{50,000}\n",
                                        "\\newcommand{\\tltraffic}{measured}\n", "\\newcommand{\\tlnaivedram}{17.0}\n",
                                        "\\newcommand{\\tlridge}{20.0}\n", "\\newcommand{\\tlmodelridge}{6.7}\n",
-                                       "\\texttt{tiled32\\_conflict} & 85.9 & 1,600 & 3.2 & 8.5 & 15.6 & 17.2 & 2,626"};
+                                       "\\texttt{tiled32\\_conflict} & FP32 & 85.9 & 1,600 & 3.2 & 8.5 & 15.6 & 17.2 & 2,626"};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         assert_contains(t, want[i], "measured.tex");
     free(t);
@@ -170,8 +183,28 @@ Test(plotprep_synthetic, table_prints_the_ladder_with_percent_of_cublas)
     run(&result, argv, NULL);
     assert_run_code(&result, 0);
     assert_contains(result.out, "n = 4096 (a multiple of 32); bytes per level measured by ncu", "--table");
-    assert_contains(result.out, "  tiled32_conflict     85.899    1600.0      3.2%      8.50     15.60     17.20   2626.00\n",
+    assert_contains(result.out, "  tiled32_conflict  FP32    85.899    1600.0      3.2%      8.50     15.60     17.20   2626.00\n",
                     "--table");
+}
+
+Test(plotprep_synthetic, each_rung_is_compared_with_cublas_in_its_own_units)
+{
+    /* lab 07's file holds its own cuBLAS SGEMM (48,000, timed in its run): tma's 45,000 is 93.75% of it, not
+     * 90% of the bench's 50,000; a TF32 rung against cuBLAS TF32, a BF16 rung against cuBLAS BF16, never
+     * against SGEMM (600,000 BF16 is 100% of cuBLAS BF16, not 1,200%) */
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--table", (char *)data_path("synthetic-ladder.csv"),
+                    (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    static const char *const want[] = {
+        "  tma               FP32     3.054   45000.0     93.8%", "  cublas            FP32     2.749   50000.0    100.0%",
+        "  wmma_tf32         TF32     4.581   30000.0     10.0%", "  cublas_tf32       TF32     0.458  300000.0    100.0%",
+        "  wgmma_bf16        BF16     0.255  540000.0     90.0%", "  cublas_bf16       BF16     0.229  600000.0    100.0%"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_contains(result.out, want[i], "--table");
+    /* lab 07's own cuBLAS is its run's yardstick, not a second cuBLAS rung or series */
+    const char *first = strstr(result.out, "  cublas            FP32");
+    cr_assert(first && !strstr(first + 1, "  cublas            FP32"), "two cuBLAS SGEMM rungs:\n%s", result.out);
 }
 
 Test(plotprep_synthetic, a_dataset_with_one_kernel_names_the_missing_series)
@@ -298,4 +331,47 @@ Test(plotprep_synthetic, the_sweep_table_carries_each_points_limit_and_the_regis
         cr_assert_eq(micro, want[i].micro, "%s: micro %d, expected %d", want[i].variant, micro, want[i].micro);
     }
     free(text);
+}
+
+Test(plotprep_synthetic, readme_tables_of_labs_07_and_08_come_from_the_labs_own_run)
+{
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--readme", "08", (char *)data_path("synthetic-ladder.csv"),
+                    (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    /* the run's own date (the labs' file: 2026-11-26, not the bench's 2026-11-22), build and timing */
+    assert_contains(result.out, "synthetic test data (not measured), 2026-11-26 (lab 08's own device run; debugoptimized build; invented",
+                    "--readme 08");
+    assert_contains(result.out, "| wmma_tf32 | TF32 tensor cores | 30,000 | 10.0 |\n", "--readme 08");
+    assert_contains(result.out, "| wgmma_bf16 | BF16 tensor cores | 540,000 | 90.0 |\n", "--readme 08");
+    char *argv7[] = {(char *)env_or_die("TL_PLOTPREP"), "--readme", "07", (char *)data_path("synthetic-ladder.csv"),
+                     (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv7, NULL);
+    assert_run_code(&result, 0);
+    assert_contains(result.out, "| tma | FP32 | 45,000 | 93.8 |\n| cublas | FP32 | 48,000 | 100.0 |\n", "--readme 07");
+    /* without the lab's run there is nothing to show: say which file to pass */
+    char *none[] = {(char *)env_or_die("TL_PLOTPREP"), "--readme", "07", (char *)data_path("synthetic-ladder.csv"), NULL};
+    run(&result, none, NULL);
+    assert_run_code(&result, 2);
+    assert_contains(result.err, "no lab 07 rows; pass the lab's run too", "stderr");
+}
+
+Test(plotprep_synthetic, the_slides_get_labs_07_and_08_figures_in_their_units, .timeout = 20)
+{
+    char tex[300], out[300];
+    snprintf(tex, sizeof tex, "%s/measured.tex", workdir);
+    snprintf(out, sizeof out, "%s/work", workdir);
+    char *argv[] = {(char *)env_or_die("TL_PLOTPREP"), "--out", out, "--tex", tex, (char *)data_path("synthetic-ladder.csv"),
+                    (char *)data_path("synthetic-labs0708.csv"), NULL};
+    run(&result, argv, NULL);
+    assert_run_code(&result, 0);
+    char *t = slurp_file(tex, NULL);
+    cr_assert_not_null(t, "no %s", tex);
+    static const char *const want[] = {"\\newcommand{\\tllabseventma}{45,000}\n", "\\newcommand{\\tllabseventmapct}{93.8}\n",
+                                       "\\newcommand{\\tllabeightwgmmapct}{90.0}\n", "\\newcommand{\\tllabeightwmmatfpct}{10.0}\n",
+                                       "\\newcommand{\\tllabsday}{2026-11-26}\n",
+                                       "\\texttt{wgmma\\_bf16} & BF16 TC & 0.25 & 540,000 & 90.0 &"};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_contains(t, want[i], "measured.tex");
+    free(t);
 }
