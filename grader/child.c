@@ -156,6 +156,52 @@ double tg_child_cpu_ms(const tg_child *c)
     return ticks * 1000.0 / (hz > 0 ? hz : 100);
 }
 
+/* The profile's reading of the tree's CPU (profile.c): at most every 100 ms, and when it ends. */
+static double sandbox_cpu_ms;   /* the trees' CPU that did not reach this process through wait */
+
+double tg_sandbox_cpu_s(void)
+{
+    return sandbox_cpu_ms / 1000.0;
+}
+
+static void cpu_seen(tg_child *c, int now_anyway)
+{
+    double now = tl_now_ms();
+    if (c->pid <= 0 || c->reaped || (!now_anyway && now - c->cpu_seen_at < 100))
+        return;
+    int runnable = c->runnable;            /* the CPU-time limit's reading is cpu_spent's alone */
+    double v = tg_child_cpu_ms(c);
+    c->runnable = runnable;
+    c->cpu_seen_at = now;
+    if (v > c->cpu_seen_ms)
+        c->cpu_seen_ms = v;
+}
+
+/* The child reaped with ru its rusage: what its tree used beyond what ru passed up. */
+static void cpu_reaped(tg_child *c, const struct rusage *ru)
+{
+    double up = (double)(ru->ru_utime.tv_sec + ru->ru_stime.tv_sec) * 1000.0 +
+                (double)(ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1000.0;
+    if (c->cpu_seen_ms > up)
+        sandbox_cpu_ms += c->cpu_seen_ms - up;
+}
+
+/* Reaps the child (it has ended, or was killed): its tree's last reading first. */
+static pid_t reap(tg_child *c, int *st, int flags)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    if (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT | (flags & WNOHANG)) == 0 && si.si_pid == c->pid)
+        cpu_seen(c, 1);                    /* a zombie's /proc stat still holds its time */
+    struct rusage ru;
+    pid_t r;
+    while ((r = wait4(c->pid, st, flags, &ru)) < 0 && errno == EINTR)
+        ;
+    if (r == c->pid)
+        cpu_reaped(c, &ru);
+    return r;
+}
+
 /* Whether the exchange's CPU-time limit is spent (read at most every 100 ms). */
 static int cpu_spent(tg_child *c)
 {
@@ -169,6 +215,8 @@ static int cpu_spent(tg_child *c)
     if (cpu < 0)
         return 0;
     c->cpu_used_ms = cpu - c->cpu_start_ms;
+    if (cpu > c->cpu_seen_ms)
+        c->cpu_seen_ms = cpu;
     return c->cpu_used_ms >= c->cpu_limit_ms;
 }
 
@@ -200,7 +248,7 @@ static void try_reap(tg_child *c)
     if (c->reaped || c->pid <= 0)
         return;
     int st;
-    pid_t r = waitpid(c->pid, &st, WNOHANG);
+    pid_t r = reap(c, &st, WNOHANG);
     if (r == c->pid) {
         c->reaped = 1;
         c->status = st;
@@ -218,6 +266,8 @@ int tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, 
             return 0;
         double now = tl_now_ms();
         int cpu_out = cpu_spent(c);
+        if (c->cpu_limit_ms <= 0)
+            cpu_seen(c, 0);
         /* CPU-time mode: the wall clock counts only while the tree neither runs nor waits for a
          * CPU (state R): a process starved by a loaded machine (or run at a lower priority than the
          * load) is not killed for it; one that sleeps or waits is, at the backstop. */
@@ -293,6 +343,7 @@ int tg_child_wait(tg_child *c, double deadline_ms)
     for (;;) {
         if (c->out >= 0)
             take_output(c);
+        cpu_seen(c, 0);
         try_reap(c);
         if (c->reaped && c->out < 0)
             return 0;
@@ -341,6 +392,7 @@ static void kill_cgroup(const char *dir)
 void tg_child_kill(tg_child *c)
 {
     if (c->pid > 0 && !c->reaped) {
+        cpu_seen(c, 1);
         kill(-c->pid, SIGKILL);
         kill(c->pid, SIGKILL);
     }
@@ -348,8 +400,8 @@ void tg_child_kill(tg_child *c)
         if (c->cg[i][0])
             kill_cgroup(c->cg[i]);
     if (c->pid > 0 && !c->reaped) {
-        int st;
-        tg_proc_wait(c->pid, &st, 0);
+        int st = 0;
+        reap(c, &st, 0);
         c->reaped = 1;
         c->status = st;
     }

@@ -99,6 +99,17 @@ typedef struct gsize {
     size_t   payload_len;
 } gsize;
 
+/* profile.c: where a class run's time went, per kind of stage, summed over the class (issue 29). */
+enum { TG_PROF_SETUP, TG_PROF_INTAKE, TG_PROF_BUILD, TG_PROF_CASES, TG_PROF_WORK, TG_PROF_SANITIZER, TG_PROF_TIMED,
+       TG_PROF_GPU_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
+typedef struct tg_profile {
+    double wall_s[TG_PROF_N], cpu_s[TG_PROF_N];
+    double queued_s;                  /* students' wait for a job slot (not a stage)          */
+    double run_wall_s;                /* the run, set-up included                             */
+    int    jobs, students;            /* students: those graded in this run (profiled)        */
+    int    have;                      /* a class run filled it (not kit check, not Slurm's finish) */
+} tg_profile;
+
 typedef struct grun {
     const tl_lab_info *lab;
     char     root[PATH_MAX], out[PATH_MAX], state[PATH_MAX], pristine[PATH_MAX];
@@ -161,6 +172,7 @@ typedef struct grun {
     int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
+    tg_profile prof;                  /* where this run's time went (profile.c; summary.md's table)   */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -377,9 +389,20 @@ tg_progress *tg_progress_start(const grun *R, int total, int slots);
 int  tg_progress_slot(tg_progress *p, const char *student);   /* the parent, before fork: a slot or -1 */
 void tg_progress_worker(tg_progress *p, int slot);           /* the worker, after fork               */
 void tg_stage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tg_stage_end(void);                          /* the worker, before it exits: its last stage summed */
+void tg_stage_name(char *out, size_t len);        /* the worker's current stage ("" none)        */
 void tg_progress_tick(tg_progress *p);
 void tg_progress_done(tg_progress *p, int slot, const char *student, int how, const char *what);
 void tg_progress_end(tg_progress *p);
+void tg_progress_setup(tg_progress *p, double class_t0_ms, double setup_wall_s, double setup_cpu_s);
+void tg_progress_profile(const tg_progress *p, tg_profile *out);   /* the run's profile so far */
+
+int  tg_profile_kind(const char *stage);          /* a stage name's kind (TG_PROF_*)           */
+const char *tg_profile_key(int kind);
+double tg_profile_cpu_now(void);                  /* CPU s of this process and its waited children */
+void tg_profile_add(tg_profile *to, const tg_profile *from);
+void tg_profile_json(const tg_profile *pr, void *cjson_object);   /* adds "profile" to it       */
+void tg_profile_md(const tg_profile *pr, tg_buf *md);             /* summary.md's table         */
 
 /* slurm.c: the Slurm back end. The student list of a run lives in DIR/.state/students.tsv
  * (index, name, path; written by every class run), so tasks, the finishing job and --status

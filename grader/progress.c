@@ -10,7 +10,9 @@
  *   always          DIR/progress.json, written atomically each second: what --status and an
  *                   instructor's `watch cat` read
  * The time left is the wall time per student graded in this run so far times the students left
- * (graded earlier ones cost nothing and are not counted). */
+ * (graded earlier ones cost nothing and are not counted).
+ * The profile (profile.c): each worker sums, in its row, the wall and CPU time of every stage it
+ * leaves by the stage's kind; the parent adds a row's sums to the run's when the worker ends. */
 #define _GNU_SOURCE
 #include <stdarg.h>
 #include <stdio.h>
@@ -34,6 +36,10 @@ typedef struct pslot {
     char   log[TG_STAGE_LOG][64];     /* the stages entered, in order (the worker writes)     */
     unsigned nlog;                    /* how many are in log (worker: release; parent: acquire) */
     unsigned shown;                   /* how many of them the parent has drawn (parent only)  */
+    int    kind;                      /* the current stage's kind (TG_PROF_*; -1 none)        */
+    double kind_ms, kind_cpu;         /* when it began: wall ms, the worker's CPU s           */
+    double started_ms;                /* when the slot was given (the student left the queue) */
+    tg_profile prof;                  /* the worker's sums (the worker writes)                */
 } pslot;
 
 struct tg_progress {
@@ -43,6 +49,8 @@ struct tg_progress {
     double t0, last_draw, last_json;
     int    drawn;                     /* a live line is on the screen                         */
     pslot *slot;                      /* shared with the workers (MAP_SHARED)                 */
+    tg_profile prof;                  /* the run's: set-up and the ended workers' sums        */
+    double class_t0;                  /* when the class run began (set-up included)           */
 };
 
 static pslot *my_slot;                /* in a worker: its row of the table (NULL: none)        */
@@ -56,7 +64,8 @@ tg_progress *tg_progress_start(const grun *R, int total, int slots)
     p->total = total;
     p->slots = slots > 0 ? slots : 1;
     p->tty = isatty(2) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
-    p->t0 = tl_now_ms();
+    p->t0 = p->class_t0 = tl_now_ms();
+    p->prof.jobs = p->slots;
     p->slot = mmap(NULL, sizeof(pslot) * (size_t)p->slots, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p->slot == MAP_FAILED)
         p->slot = NULL;
@@ -73,7 +82,8 @@ int tg_progress_slot(tg_progress *p, const char *student)
             p->slot[i].busy = 1;
             snprintf(p->slot[i].student, sizeof p->slot[i].student, "%s", student);
             snprintf(p->slot[i].stage, sizeof p->slot[i].stage, "starting");
-            p->slot[i].since_ms = tl_now_ms();
+            p->slot[i].since_ms = p->slot[i].started_ms = tl_now_ms();
+            p->slot[i].kind = -1;
             return i;
         }
     return -1;
@@ -82,6 +92,31 @@ int tg_progress_slot(tg_progress *p, const char *student)
 void tg_progress_worker(tg_progress *p, int slot)
 {
     my_slot = p && p->slot && slot >= 0 ? &p->slot[slot] : NULL;
+}
+
+/* The worker: the stage it leaves, added to its row's sums by kind. */
+static void close_kind(pslot *s)
+{
+    double now = tl_now_ms(), cpu = tg_profile_cpu_now();
+    if (s->kind >= 0 && s->kind < TG_PROF_N) {
+        s->prof.wall_s[s->kind] += (now - s->kind_ms) / 1000.0;
+        s->prof.cpu_s[s->kind] += cpu - s->kind_cpu > 0 ? cpu - s->kind_cpu : 0;
+    }
+    s->kind_ms = now;
+    s->kind_cpu = cpu;
+}
+
+void tg_stage_end(void)
+{
+    if (!my_slot)
+        return;
+    close_kind(my_slot);
+    my_slot->kind = -1;
+}
+
+void tg_stage_name(char *out, size_t len)
+{
+    snprintf(out, len, "%s", my_slot ? my_slot->stage : "");
 }
 
 void tg_stage(const char *fmt, ...)
@@ -93,6 +128,8 @@ void tg_stage(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s, sizeof s, fmt, ap);
     va_end(ap);
+    close_kind(my_slot);
+    my_slot->kind = tg_profile_kind(s);
     memcpy(my_slot->stage, s, sizeof s);
     my_slot->since_ms = tl_now_ms();
     unsigned n = __atomic_load_n(&my_slot->nlog, __ATOMIC_RELAXED);
@@ -159,6 +196,9 @@ static void write_json(tg_progress *p, int final)
         cJSON_AddNumberToObject(o, "stage_s", tg_round2((tl_now_ms() - s.since_ms) / 1000.0));
         cJSON_AddItemToArray(w, o);
     }
+    tg_profile pr;                    /* where the time went so far (final: the whole run) */
+    tg_progress_profile(p, &pr);
+    tg_profile_json(&pr, js);
     char *text = cJSON_Print(js);
     cJSON_Delete(js);
     if (text) {
@@ -249,8 +289,15 @@ void tg_progress_done(tg_progress *p, int slot, const char *student, int how, co
     if (!p)
         return;
     catch_up(p, slot);                /* the stages it entered since the last tick */
-    if (p->slot && slot >= 0 && slot < p->slots)
-        p->slot[slot].busy = 0;
+    if (p->slot && slot >= 0 && slot < p->slots && p->slot[slot].busy) {
+        pslot *s = &p->slot[slot];
+        s->prof.queued_s = (s->started_ms - p->t0) / 1000.0;   /* its wait for this slot */
+        if (s->prof.queued_s < 0)
+            s->prof.queued_s = 0;
+        s->prof.students = 1;
+        tg_profile_add(&p->prof, &s->prof);
+        s->busy = 0;
+    }
     if (how == 0)
         ++p->done;
     else if (how == 1)
@@ -270,6 +317,36 @@ void tg_progress_done(tg_progress *p, int slot, const char *student, int how, co
     if (p->tty && finished < p->total)
         draw(p);
     write_json(p, 0);
+}
+
+void tg_progress_setup(tg_progress *p, double class_t0_ms, double setup_wall_s, double setup_cpu_s)
+{
+    if (!p)
+        return;
+    p->class_t0 = class_t0_ms;
+    p->prof.wall_s[TG_PROF_SETUP] = setup_wall_s;
+    p->prof.cpu_s[TG_PROF_SETUP] = setup_cpu_s;
+}
+
+/* The run's profile: set-up, the ended workers' sums, and what the running ones have summed. */
+void tg_progress_profile(const tg_progress *p, tg_profile *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!p)
+        return;
+    *out = p->prof;
+    for (int i = 0; p->slot && i < p->slots; ++i)
+        if (p->slot[i].busy) {
+            tg_profile w = p->slot[i].prof;
+            w.students = 0;
+            w.queued_s = (p->slot[i].started_ms - p->t0) / 1000.0;
+            if (w.queued_s < 0)
+                w.queued_s = 0;
+            tg_profile_add(out, &w);
+        }
+    out->run_wall_s = (tl_now_ms() - p->class_t0) / 1000.0;
+    out->jobs = p->slots;
+    out->have = 1;
 }
 
 void tg_progress_end(tg_progress *p)

@@ -718,6 +718,8 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf_free(&failed);
     }
     tg_buf_printf(&md, "\n");
+    if (R->prof.have)
+        tg_profile_md(&R->prof, &md);                 /* profile.c: where the time went */
     tg_write_glance(R, st, rows, ns, &md, date);    /* glance.c: distribution, pass rates, reasons, chart */
     if (!R->check) {                                       /* similar.c: for the instructor, never a score */
         char kl[PATH_MAX + 300];

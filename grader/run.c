@@ -430,6 +430,7 @@ static void collect_row(const grun *R, const gstudent *s, srow *row, int in_fini
 
 int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret)
 {
+    double class_t0 = tl_now_ms(), class_cpu0 = tg_profile_cpu_now();   /* the profile's set-up stage */
     char p[PATH_MAX + 64];
     int lock_fd = -1;            /* the out dir's lock, held for the whole run */
     gstudent *st = NULL;
@@ -832,6 +833,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     pid_t *pids = calloc((size_t)ns, sizeof *pids);
     int *slots = calloc((size_t)ns, sizeof *slots);
     tg_progress *prog = R->check ? NULL : tg_progress_start(R, ntodo, R->jobs);
+    tg_progress_setup(prog, class_t0, (t_start - class_t0) / 1000.0, tg_profile_cpu_now() - class_cpu0);
     while (finished < ntodo) {
         while (running < R->jobs && next < ntodo) {
             int i = todo[next++];
@@ -891,6 +893,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 double sc, mx, secs;
                 char why[600] = "";
                 int rc = grade_one(R, &st[i], &sc, &mx, &secs, why, sizeof why);
+                tg_stage_end();        /* its last stage into the run's profile */
                 if (rc != 0) {
                     char np[PATH_MAX + 160];
                     snprintf(np, sizeof np, "%s/%s/not-graded.txt", R->out, st[i].name);
@@ -947,6 +950,8 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 fprintf(stderr, "[%d/%d] %s ... %s\n", finished, ntodo, st[i].name, what);
         }
     }
+    if (prog && !R->slurm_task)
+        tg_progress_profile(prog, &R->prof);   /* summary.md's "Where the time went" */
     tg_progress_end(prog);
     free(slots);
     if (R->slurm_task) {               /* the finishing job writes the class's files */

@@ -109,7 +109,14 @@ typedef struct tg_child {
     int    runnable;                  /* a process of the tree was running or waiting for a CPU at
                                        * the last reading: the wall clock then waits (a loaded
                                        * machine starves it; it does not sleep)                  */
+    double cpu_seen_ms;               /* the most tg_child_cpu_ms read (the class run's profile)  */
+    double cpu_seen_at;               /* tl_now_ms of that reading                                */
 } tg_child;
+
+/* CPU seconds of this process's sandboxed trees that never reached it through wait (bubblewrap's
+ * pid namespace keeps its children's time from its parent): what the trees were last seen to use,
+ * less what their reaping passed up. The class run's profile adds it to getrusage's figures. */
+double tg_sandbox_cpu_s(void);
 
 /* 0 ok; -1 with err set (the grader's problem, not the student's). */
 int  tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, size_t errlen);

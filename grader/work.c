@@ -78,8 +78,12 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     g->timeouts = 0;
     gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = cbin};
     cres r;
+    char stage[64];                  /* the run's profile: this run is the work count's */
+    tg_stage_name(stage, sizeof stage);
+    tg_stage("work count %.40s", v->name);
     tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
     tg_sess_end(g, &es, 1);
+    tg_stage("%s", stage);
     memcpy(g->stopped, stopped, sizeof stopped);
     g->nstopped = nstopped;
     g->timeouts = timeouts;

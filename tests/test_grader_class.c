@@ -200,6 +200,62 @@ Test(class01, progress_is_plain_lines_off_a_terminal_and_a_json_file_that_ends_f
     free(pj);
 }
 
+/* Issue 29: where the time went, per stage, in progress.json and summary.md. Not a speed test: the
+ * stages are named, no figure is negative, a build costs some CPU, and the stages' wall time (the
+ * workers' summed, plus the set-up) is at most the run's wall time times its jobs. */
+Test(class01, the_run_says_where_its_time_went_per_stage_in_progress_json_and_the_summary, .timeout = LIMIT)
+{
+    class_run();
+    char *pj = tg_read_file(OUT "/progress.json", 1 << 16, NULL);
+    cr_assert(pj, "no progress.json in the out dir");
+    cJSON *js = cJSON_Parse(pj);
+    cr_assert(js, "progress.json is not JSON:\n%s", pj);
+    const cJSON *pr = cJSON_GetObjectItemCaseSensitive(js, "profile");
+    cr_assert(cJSON_IsObject(pr), "no profile in progress.json:\n%s", pj);
+    const cJSON *wall = cJSON_GetObjectItemCaseSensitive(pr, "run_wall_s");
+    const cJSON *jobs = cJSON_GetObjectItemCaseSensitive(pr, "jobs");
+    const cJSON *nst = cJSON_GetObjectItemCaseSensitive(pr, "students");
+    const cJSON *queued = cJSON_GetObjectItemCaseSensitive(pr, "queued_wall_s");
+    const cJSON *stages = cJSON_GetObjectItemCaseSensitive(pr, "stages");
+    cr_assert(cJSON_IsNumber(wall) && wall->valuedouble > 0, "run_wall_s: %s", pj);
+    cr_assert(cJSON_IsNumber(jobs) && jobs->valueint == 2, "jobs (the run's --jobs 2): %s", pj);
+    cr_assert(cJSON_IsNumber(nst) && nst->valueint >= 1, "students profiled: %s", pj);
+    cr_assert(cJSON_IsNumber(queued) && queued->valuedouble >= 0, "queued_wall_s: %s", pj);
+    cr_assert(cJSON_IsArray(stages), "no stages: %s", pj);
+    const char *want[] = {"setup", "intake", "build", "cases", "work_count", "sanitizers", "timed_runs", "waiting_gpu",
+                          "other_tests", "reports", NULL};
+    double sum_wall = 0, build_cpu = -1;
+    int n = 0;
+    const cJSON *st;
+    cJSON_ArrayForEach(st, stages) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(st, "stage");
+        const cJSON *w = cJSON_GetObjectItemCaseSensitive(st, "wall_s");
+        const cJSON *c = cJSON_GetObjectItemCaseSensitive(st, "cpu_s");
+        cr_assert(cJSON_IsString(name) && want[n] && strcmp(name->valuestring, want[n]) == 0,
+                  "stage %d is not '%s': %s", n, want[n] ? want[n] : "(none)", pj);
+        cr_assert(cJSON_IsNumber(w) && w->valuedouble >= 0 && cJSON_IsNumber(c) && c->valuedouble >= 0,
+                  "stage %s: a figure is missing or negative: %s", want[n], pj);
+        sum_wall += w->valuedouble;
+        if (strcmp(want[n], "build") == 0)
+            build_cpu = c->valuedouble;
+        ++n;
+    }
+    cr_assert(want[n] == NULL, "only %d stages in the profile: %s", n, pj);
+    cr_assert(build_cpu > 0, "the builds (gcc over every submission) cost no CPU in the profile: %s", pj);
+    /* each stage's figure is rounded to 0.01 s: 0.005 s of slack per stage */
+    cr_assert(sum_wall <= wall->valuedouble * jobs->valueint + 0.005 * n,
+              "the stages sum to %.2f s of wall time, more than the run's %.2f s times %d jobs: %s", sum_wall,
+              wall->valuedouble, jobs->valueint, pj);
+    cJSON_Delete(js);
+    free(pj);
+    char *md = tg_read_file(OUT "/summary.md", 1 << 22, NULL);
+    cr_assert(md && strstr(md, "## Where the time went\n"), "no profile section in summary.md");
+    cr_assert(strstr(md, "| stage | wall s | CPU s |\n") && strstr(md, "\n| build | ") &&
+              strstr(md, "\n| all stages | "), "the profile's table in summary.md:\n%.2000s",
+              strstr(md, "## Where the time went") ? strstr(md, "## Where the time went") : md);
+    free(md);
+}
+
 Test(class01, a_terminal_gets_one_live_line_naming_each_workers_stage, .timeout = LIMIT)
 {
     class_run();

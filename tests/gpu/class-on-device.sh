@@ -9,11 +9,20 @@
 #       Everything goes to $OUT when it is set, else ./gpu-out/: summary.txt (the figures),
 #       run.log (the grader's progress lines), util.csv (nvidia-smi samples), progress.txt
 #       (DIR/progress.json every 10 s), gradebook.csv and class-summary.md.
-# The class (names s000...): copies of the reference solution (most), the skeleton, and each
-#       known-wrong lab 03 file of tests/wrong/manifest.tsv, in turn.
-# Target (issue 15): 100 submissions with safety and speed in <= 600 s on a 16-core H100 machine.
-# Exit: 0 graded and every verdict as expected (solutions full marks, the others less),
-#       1 a verdict is not, 2 the build or the grader failed, 77 no GPU.
+# The class (names sNNN-KIND): N DISTINCT submissions, no two files byte-equal (issue 29 item 5),
+#       made by tests/gpu/class-submissions.sh: the reference solution, the skeleton, every
+#       known-wrong lab 03 file of tests/wrong/manifest.tsv, the real-style corpus tests/corpus/03-*,
+#       then generated variants of the solution (a comment, blank lines, trailing spaces or tabs:
+#       bytes differ, meaning does not). class.tsv in $OUT lists them; the output says how many
+#       are distinct (sha256).
+#       Also kept: progress.json (the run's profile: wall and CPU seconds per stage, issue 29
+#       item 3) and profile.txt (the same as a table).
+# Target (issue 29): 100 distinct submissions with correctness, safety and speed in <= 120 s on a
+#       16-core H100 machine. Commit $OUT's files under tests/gpu/class-results/ with the device and
+#       the date.
+# Exit: 0 graded and every verdict as expected (the solution and its variants full marks; the
+#       corpus's right kernels every test but speed as the solution; the skeleton and the wrong
+#       files less than full marks), 1 a verdict is not, 2 the build or the grader failed, 77 no GPU.
 set -u
 N=${1:-100}
 OUT="${OUT:-./gpu-out}"
@@ -46,26 +55,10 @@ say "grader built in $(( $(date +%s) - t0 )) s"
 W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 ninja -C "$B" common/tl-lab >> "$OUT/build.log" 2>&1 || { say "building tl-lab failed"; exit 2; }
-dir=$("$B/common/tl-lab" dir 03) || exit 2
-wrongs=()
-while IFS=$'\t' read -r file lab _; do
-    case $file in \#*|'') continue ;; esac
-    [ "$lab" = 03 ] && [ -f "tests/wrong/$file" ] && wrongs+=("tests/wrong/$file")
-done < tests/wrong/manifest.tsv
-kinds=()    # what each submission is: solution, skeleton or the wrong file's name
-for ((i = 0; i < N; i++)); do
-    name=$(printf 's%03d' "$i"); mkdir -p "$W/in/$name"
-    r=$((i % 10))
-    if [ $r -lt 6 ] || [ ${#wrongs[@]} = 0 ]; then
-        cp "solutions/$dir/tiled.cu" "$W/in/$name/"; kinds+=(solution)
-    elif [ $r = 6 ]; then
-        cp "labs/$dir/tiled.cu" "$W/in/$name/"; kinds+=(skeleton)
-    else
-        w=${wrongs[$(( (i / 10 * 3 + r - 7) % ${#wrongs[@]} ))]}
-        cp "$w" "$W/in/$name/tiled.cu"; kinds+=("$(basename "$w")")
-    fi
-done
-say "class: $(printf '%s\n' "${kinds[@]}" | sort | uniq -c | awk '{printf "%s x%s, ", $2, $1}' | sed 's/, $//')"
+bash tests/gpu/class-submissions.sh --n "$N" "$W/in" > "$OUT/class.tsv" 2>> "$OUT/build.log" ||
+    { say "making the class failed:"; tail -5 "$OUT/build.log" | tee -a "$S"; exit 2; }
+say "class: $(grep -v '^#' "$OUT/class.tsv" | cut -f2 | sort | uniq -c | awk '{printf "%s x%s, ", $2, $1}' | sed 's/, $//')"
+say "$(grep '^#' "$OUT/class.tsv" | sed 's/^# //')"
 head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
 
 # ------------------------------------------------------------------ grade it, sampling the GPU
@@ -82,6 +75,7 @@ kill "$smi" "$sampler" 2>/dev/null; wait "$smi" "$sampler" 2>/dev/null
 read -r wall user sys < "$W/time"
 cp "$W/out/gradebook.csv" "$OUT/gradebook.csv" 2>/dev/null
 cp "$W/out/summary.md" "$OUT/class-summary.md" 2>/dev/null
+cp "$W/out/progress.json" "$OUT/progress.json" 2>/dev/null
 if [ $rc != 0 ]; then
     say "tl-grade exited $rc (tail of its log):"; tail -20 "$OUT/run.log" | tee -a "$S"
 fi
@@ -90,27 +84,57 @@ fi
 busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$OUT/util.csv")
 busy_run=$(awk -F', *' '$2 ~ /^[0-9]+$/ {n++; if ($2 > 0) b++} END {if (n) printf "%.1f", 100 * b / n; else print "n/a"}' "$OUT/util.csv")
 say ""
-say "wall time:            ${wall} s for $N submissions ($(awk -v w="$wall" -v n="$N" 'BEGIN {printf "%.2f", w / n}') s each); target 600 s: $(awk -v w="$wall" 'BEGIN {print (w <= 600) ? "met" : "MISSED"}')"
+say "wall time:            ${wall} s for $N submissions ($(awk -v w="$wall" -v n="$N" 'BEGIN {printf "%.2f", w / n}') s each); target 120 s (issue 29): $(awk -v w="$wall" 'BEGIN {print (w <= 120) ? "met" : "MISSED"}')"
 say "grader + children CPU: user ${user} s, sys ${sys} s = $(awk -v u="$user" -v s="$sys" -v n="$N" 'BEGIN {printf "%.2f", (u + s) / n}') s per submission (bubblewrap's children are not counted where it is used)"
 say "GPU busy (nvidia-smi utilization.gpu, mean of 0.5 s samples): ${busy}%; samples with a kernel running: ${busy_run}%"
 say "GPU time per submission (busy fraction x wall / N): $(awk -v b="$busy" -v w="$wall" -v n="$N" 'BEGIN {if (b == "n/a") print "n/a"; else printf "%.2f s", b / 100 * w / n}')"
 grep -E "^tl-grade: (lab|the kit|GPU)" "$OUT/run.log" | tee -a "$S"
 say "last progress lines:"; grep '^\[' "$OUT/run.log" | tail -3 | tee -a "$S"
 
+# ------------------------------------------------------------------ the profile (issue 29 item 3)
+python3 - "$OUT/progress.json" > "$OUT/profile.txt" 2>&1 <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1])).get("profile")
+if not p:
+    print("no profile in progress.json"); sys.exit(0)
+print("profile: run %.1f s wall, %d job(s), %d submission(s); per stage, summed over the class:" %
+      (p["run_wall_s"], p["jobs"], p["students"]))
+for st in p["stages"]:
+    print("  %-12s %9.1f s wall %9.1f s CPU" % (st["stage"], st["wall_s"], st["cpu_s"]))
+print("  %-12s %9.1f s wall %9.1f s CPU" % ("all stages", p["stages_wall_s"], p["stages_cpu_s"]))
+print("  queued (waiting for a job slot): %.1f s summed" % p["queued_wall_s"])
+PY
+tee -a "$S" < "$OUT/profile.txt"
+
 # ------------------------------------------------------------------ the verdicts
-bad=0
-for ((i = 0; i < N; i++)); do
-    name=$(printf 's%03d' "$i")
-    row=$(grep "^$name," "$OUT/gradebook.csv" 2>/dev/null)
-    sc=$(echo "$row" | cut -d, -f2); mx=$(echo "$row" | cut -d, -f3)
-    if [ -z "$row" ] || [ -z "$sc" ] || [ "$sc" = "not graded" ]; then   # (gradebook: an empty score is not graded)
-        say "verdict: $name (${kinds[$i]}) not graded"; bad=1
-    elif [ "${kinds[$i]}" = solution ] && [ "$sc" != "$mx" ]; then
-        say "verdict: $name (solution) scored $sc of $mx"; bad=1
-    elif [ "${kinds[$i]}" != solution ] && [ "$sc" = "$mx" ]; then
-        say "verdict: $name (${kinds[$i]}) got full marks"; bad=1
-    fi
-done
-say "score distribution: $(cut -d, -f2 "$OUT/gradebook.csv" | tail -n +2 | sort -n | uniq -c | awk '{printf "%s x%s, ", $2, $1}' | sed 's/, $//')"
+# Each row of the gradebook against what its kind must get; the solution's row (s000) is the
+# yardstick for the corpus's right kernels (every test but speed equal to the solution's).
+python3 - "$OUT/gradebook.csv" "$OUT/class.tsv" > "$OUT/verdicts.txt" 2>&1 <<'PY'
+import csv, sys
+rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+kinds = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if not l.startswith("#")]
+sol = next((rows.get(n) for n, k, _ in kinds if k == "solution"), None)
+bad = 0
+for name, kind, src in kinds:
+    r = rows.get(name)
+    if not r or r["status"] != "graded" or r["score"] == "":
+        print("verdict: %s (%s) not graded" % (name, src)); bad = 1; continue
+    sc, mx = float(r["score"]), float(r["max"])
+    if kind in ("solution", "variant") and sc != mx:
+        print("verdict: %s (%s) scored %g of %g" % (name, kind, sc, mx)); bad = 1
+    elif kind in ("skeleton", "wrong", "corpus-wrong") and sc >= mx:
+        print("verdict: %s (%s, %s) got full marks" % (name, kind, src)); bad = 1
+    elif kind == "corpus-right" and sol:
+        for t, v in r.items():
+            if t in ("student", "score", "max", "status", "not_graded_here", "email", "sid", "submitted_at") or "speed" in t:
+                continue
+            if v != sol.get(t):
+                print("verdict: %s (%s) %s: %s, the solution %s" % (name, src, t, v, sol.get(t))); bad = 1
+print("every verdict as expected" if not bad else "some verdicts are not as expected (above)")
+sys.exit(bad)
+PY
+vrc=$?
+tee -a "$S" < "$OUT/verdicts.txt"
+say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections.Counter(r["score"] for r in csv.DictReader(open(sys.argv[1]))); print(", ".join("%s x%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: float(kv[0] or -1))))' "$OUT/gradebook.csv")"
 [ $rc = 0 ] || exit 2
-[ $bad = 0 ] && say "every verdict as expected" || { say "some verdicts are not as expected (above)"; exit 1; }
+[ $vrc = 0 ] || exit 1
