@@ -452,6 +452,11 @@ static inline __attribute__((always_inline)) typename Pick<T>::type mk(typename 
 }
 
 /* ---- array shapes: how an index maps to an element, with each index checked ----------------- */
+/* A view bound to a reference to an array (a __device__ helper taking float (&t)[T][T], valid CUDA): a
+ * template conversion, so that it never competes with the pointer conversions (a non-template wins
+ * a tie). What goes through the reference is not checked; a write through it is seen at the next
+ * checked read (poison_like). */
+template <class R, class A> using IsArr = typename std::enable_if<std::is_same<typename std::remove_const<R>::type, A>::value>::type;
 template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0, d2 = 0;
@@ -470,6 +475,7 @@ template <class T, long D0> struct A1 {
             return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
         operator U *() const { return d; }
+        template <class R, class = IsArr<R, U[D0]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -485,6 +491,7 @@ template <class T, long D0, long D1> struct A2 {
             return mk<T>(d + k, sh, s, k, line, ep, c, esc);
         }
         operator U *() const { return d + (size_t)i * D1; }
+        template <class R, class = IsArr<R, U[D1]>> operator R &() const { return *(R *)(d + (size_t)i * D1); }
     };
     struct Ref {
         U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
@@ -494,6 +501,7 @@ template <class T, long D0, long D1> struct A2 {
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
+        template <class R, class = IsArr<R, U[D0][D1]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -509,6 +517,7 @@ template <class T, long D0, long D1, long D2> struct A3 {
             return mk<T>(d + e, sh, s, e, line, ep, c, esc);
         }
         operator U *() const { return d + base * D2; }
+        template <class R, class = IsArr<R, U[D2]>> operator R &() const { return *(R *)(d + base * D2); }
     };
     struct Plane {
         U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c; const uint32_t *ep; bool esc;
@@ -519,6 +528,7 @@ template <class T, long D0, long D1, long D2> struct A3 {
         /* one stage of a 3-D array passed on as a 2-D one (a helper taking float (*)[D2]) */
         using RowPtr = U (*)[D2];
         operator RowPtr() const { return (RowPtr)(d + (size_t)i * D1 * D2); }
+        template <class R, class = IsArr<R, U[D1][D2]>> operator R &() const { return *(R *)(d + (size_t)i * D1 * D2); }
     };
     struct Ref {
         U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
@@ -528,6 +538,7 @@ template <class T, long D0, long D1, long D2> struct A3 {
         }
         using PlanePtr = U (*)[D1][D2];
         operator PlanePtr() const { return (PlanePtr)d; }
+        template <class R, class = IsArr<R, U[D0][D1][D2]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
