@@ -51,3 +51,9 @@ int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamb
                   .inputs_bf16 = info->inputs_bf16};
     return tl_lab_main(&lab, argc, argv);
 }
+
+int tl_run_rect(const float *d_M, const float *d_N, float *d_P, int m, int k, int n, const void *ctx)
+{
+    tl_rect_launcher f = *(const tl_rect_launcher *)ctx;
+    return f((float *)d_M, (float *)d_N, d_P, m, k, n);
+}

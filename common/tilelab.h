@@ -292,6 +292,13 @@ typedef struct tl_lab_code {
     const void  *ctx;           /* handed to the function                                 */
 } tl_lab_code;
 
+/* A GPU variant whose code is the lecture's rectangular launcher alone, launch_X(float *M, float *N,
+ * float *P, int m, int k, int n): in lab.c, `static const tl_rect_launcher f_x = launch_x;` and
+ * {"x", .gpu = tl_run_rect, .ctx = &f_x} (the harness hands out const inputs; the lecture's
+ * launchers take float *). */
+typedef int (*tl_rect_launcher)(float *, float *, float *, int, int, int);
+int tl_run_rect(const float *d_M, const float *d_N, float *d_P, int m, int k, int n, const void *ctx);
+
 /* The lab program of table entry id (a lab.c's whole main): every table variant needs code, and
  * code for a variant the table lacks is refused (exit 2, naming the variant and the fix). */
 int tl_lab_run(const char *id, const tl_lab_code *code, int ncode, void (*preamble)(FILE *out),

@@ -118,6 +118,12 @@ static size_t detail_cut(const char *d, char *out, size_t len)
     return o;
 }
 
+int tg_headline_names_cause(const tl_verdict *v)
+{
+    return (v->kind == TL_V_CHECKER && tg_headline_rank(v) == 3) ||
+           (v->kind == TL_V_EMULATOR && tl_verdict_pattern_is(v, "invalid-launch"));
+}
+
 int tg_headline_rank(const tl_verdict *v)
 {
     switch (v->kind) {

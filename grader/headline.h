@@ -15,6 +15,12 @@
  * order-dependent result), 5 an emulator or sanitizer diagnostic. The first case of the highest
  * rank makes the headline. */
 int  tg_headline_rank(const tl_verdict *v);
+/* 1 when a verdict names the mistake itself, not its symptom: a pattern the checker recognised
+ * (the last partial tile dropped, swapped indices) or a launch the runtime refuses (a grid of 0
+ * blocks: the ceiling division). Such a headline goes before the summary "correct at every
+ * multiple of the tile, wrong at every ragged size", which explains a symptom (an access out of
+ * bounds, a generic wrong result) better than the symptom does. */
+int  tg_headline_names_cause(const tl_verdict *v);
 /* The headline for a case (size: its name, "17" or "17x33x9"): the emulator's diagnostic in the
  * student's terms (an out-of-bounds read of M at row r, column c, file and line), the checker's
  * pattern with its diagnosis, or the case's reason. */

@@ -270,13 +270,17 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (!tr->passed && !nontrivial_pass)
             wpass = 0;
         tr->score = tr->passed ? t->points : tg_round2(t->points * wpass / (wtotal > 0 ? wtotal : 1));
-        /* right on every multiple of the tile, wrong on every ragged size: that is the reason */
+        /* The reason first: what happened, in the student's terms, before how many sizes it cost.
+         * Right on every multiple of the tile and wrong on every ragged size is the reason, unless
+         * a case named the mistake itself (a checker pattern, a refused launch): then that first. */
+        int cause_first = head[0] && tr->have_head && tg_headline_names_cause(&tr->head.v);
+        if (!tr->passed && head[0] && cause_first)
+            tg_buf_printf(&tr->out, "%s\n", head);
         if (!tr->passed && aligned_pass > 0 && aligned_fail == 0 && ragged_pass == 0 && ragged_fail > 0)
             tg_buf_printf(&tr->out, "correct at %s (multiples of the %d x %d tile); wrong at every ragged size: "
                           "boundary handling (loads outside M or N must put 0 in the tile, stores outside P are "
                           "skipped, grids and phase loops round up)\n", aligned_ok.s, tile, tile);
-        /* the reason first: what happened, in the student's terms, before how many sizes it cost */
-        if (!tr->passed && head[0])
+        if (!tr->passed && head[0] && !cause_first)
             tg_buf_printf(&tr->out, "%s\n", head);
         if (wn.bad) {   /* right results, computed the wrong way: no credit, and the first line says why */
             tr->passed = 0;

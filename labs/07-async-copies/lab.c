@@ -11,22 +11,13 @@
 #include "yardstick.h"
 #endif
 
-/* The harness hands out const inputs; the lecture's launchers take float*. */
-typedef int (*rect_fn)(float *, float *, float *, int, int, int);
-
-static int run_rect(const float *d_M, const float *d_N, float *d_P, int m, int k, int n, const void *ctx)
-{
-    rect_fn f = *(const rect_fn *)ctx;
-    return f((float *)d_M, (float *)d_N, d_P, m, k, n);
-}
-
-static const rect_fn f_cpasync = launch_cpasync, f_tma = launch_tma, f_grouped = launch_grouped;
+static const tl_rect_launcher f_cpasync = launch_cpasync, f_tma = launch_tma, f_grouped = launch_grouped;
 
 /* The code of each variant; names, constraints and sizes are lab 07's entry in common/labtable.c. */
 static const tl_lab_code code[] = {
-    {"cpasync", .gpu = run_rect, .ctx = &f_cpasync},
-    {"tma", .gpu = run_rect, .ctx = &f_tma},
-    {"grouped", .gpu = run_rect, .ctx = &f_grouped},
+    {"cpasync", .gpu = tl_run_rect, .ctx = &f_cpasync},
+    {"tma", .gpu = tl_run_rect, .ctx = &f_tma},
+    {"grouped", .gpu = tl_run_rect, .ctx = &f_grouped},
 #ifdef TL_HAVE_CUBLAS
     {"cublas", .gpu = launch_cublas},
 #endif
