@@ -356,6 +356,47 @@ static int phase_reset(const float *got, const double *ref, const double *absref
     return 0;
 }
 
+/* Whether every element equals the product with the terms [a1, b1) counted once more and the terms
+ * [a2, b2) left out (and differs from the product somewhere). */
+static int sums_shifted(const float *got, const double *ref, const double *absref, const float *M, const float *N,
+                        int m, int k, int n, int a1, int b1, int a2, int b2)
+{
+    int differs = 0;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            double s = ref[(size_t)i * n + j], extra = 0;
+            for (int p = a1; p < b1; ++p)
+                extra += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+            for (int p = a2; p < b2; ++p)
+                extra -= (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+            size_t e = (size_t)i * n + j;
+            if (elem_bad(got[e], s + extra, absref[e] + fabs(extra), k))
+                return 0;
+            differs |= elem_bad(got[e], ref[e], absref[e], k);
+        }
+    return differs;
+}
+
+/* A double-buffered phase loop whose prefetch loads the wrong phase's tiles: the phase before
+ * (the prefetch loads ph into the next buffer, not ph + 1: phase 0's tiles count twice, the last
+ * phase's never; returns the width) or the phase after (ph + 2: phase 1's tiles never count;
+ * returns minus the width). 0: none. */
+static int prefetch_phase(const float *got, const double *ref, const double *absref, const float *M,
+                          const float *N, int m, int k, int n, int tile)
+{
+    int w[5], nw = phase_widths(tile, k, w);
+    for (int i = 0; i < nw; ++i) {
+        int T = w[i], phases = (k + T - 1) / T;
+        if (phases < 2)
+            continue;
+        if (sums_shifted(got, ref, absref, M, N, m, k, n, 0, T, (phases - 1) * T, k))
+            return T;
+        if (sums_shifted(got, ref, absref, M, N, m, k, n, 0, 0, T, 2 * T < k ? 2 * T : k))
+            return -T;
+    }
+    return 0;
+}
+
 /* Out-of-range tile entries of the last phase (columns >= k of M's tile, rows >= k of N's) not
  * set to 0: each element gains extra terms. Clamped (min(index, k - 1)): the last term once more
  * for each slot past k; stale: the previous phase's values left in those slots. Returns the
@@ -759,6 +800,17 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
                  "every element holds only the last phase's terms (p >= %d of k = %d, with phases of %d): the "
                  "sum is set to 0 inside the phase loop; set Pvalue = 0 once, before the loop over ph",
                  ((k + rs - 1) / rs - 1) * rs, k, rs);
+    } else if (can_alt && (rs = prefetch_phase(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+        rep->pattern = TL_PAT_PREFETCH_PHASE;
+        if (rs > 0)
+            snprintf(rep->detail, sizeof rep->detail,
+                     "each phase computed from the previous phase's tiles (phases of %d, k = %d): phase 0's terms "
+                     "count twice and the last phase's never: the prefetch into the other buffer loads phase ph, "
+                     "not ph + 1", rs, k);
+        else
+            snprintf(rep->detail, sizeof rep->detail,
+                     "phase 1's terms never count (phases of %d, k = %d): the prefetch into the other buffer "
+                     "loads phase ph + 2, not ph + 1", -rs, k);
     } else if (can_alt && (rs = outside_terms(got, ref, absref, M, N, m, k, n, tile)) != 0) {
         rep->pattern = TL_PAT_OUTSIDE_TERMS;
         snprintf(rep->detail, sizeof rep->detail,
@@ -873,6 +925,7 @@ const char *tl_pattern_name(tl_pattern p)
     case TL_PAT_PHASE_RESET: return "sum reset every phase";
     case TL_PAT_OUTSIDE_TERMS: return "extra terms from outside the matrix";
     case TL_PAT_GRID_COVERS: return "the grid covers the wrong rows or columns";
+    case TL_PAT_PREFETCH_PHASE: return "prefetch of the wrong phase";
     }
     return "?";
 }
@@ -901,6 +954,7 @@ const char *tl_pattern_hint(tl_pattern p)
     case TL_PAT_PHASE_RESET: return "float Pvalue = 0; before for (ph ...), and Pvalue += ... inside it";
     case TL_PAT_GRID_COVERS: return "Row = blockIdx.y * blockDim.y + threadIdx.y, Col = blockIdx.x * blockDim.x + threadIdx.x; dimGrid(ceil_div(n, blockDim.x), ceil_div(m, blockDim.y))";
     case TL_PAT_OUTSIDE_TERMS: return "if (the element is inside M) Mds[ty][tx] = M[...]; else Mds[ty][tx] = 0; (and the same for Nds), in every phase";
+    case TL_PAT_PREFETCH_PHASE: return "in phase ph compute from buffer ph % 2 and load phase ph + 1 into buffer (ph + 1) % 2 (only while ph + 1 < the number of phases)";
     default: return "";
     }
 }
@@ -921,6 +975,7 @@ static const char *const slugs[] = {
     [TL_PAT_MISPLACED] = "values-in-wrong-places", [TL_PAT_PRECISION] = "precision-lost",
     [TL_PAT_PHASE_SHORT] = "phase-loop-one-short", [TL_PAT_PHASE_RESET] = "sum-reset-every-phase",
     [TL_PAT_OUTSIDE_TERMS] = "extra-terms-outside-the-matrix", [TL_PAT_GRID_COVERS] = "grid-covers-wrong-rows-or-columns",
+    [TL_PAT_PREFETCH_PHASE] = "prefetch-of-the-wrong-phase",
 };
 
 const char *tl_pattern_slug(tl_pattern p)

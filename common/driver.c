@@ -254,6 +254,36 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             snprintf(err, errlen, "race: a stage read before its copy landed: %.440s", f.detail);
             rc = -1;
             read_p = 1;
+        } else if (marked && (at & TL_EMU_UNINIT_ARRAY2D)) {
+            /* a 2-D local array read before this thread wrote it: in a tiled kernel, a tile declared
+             * without __shared__ (each thread loads one element of its own copy and reads the rest) */
+            unsigned aline = at & TL_EMU_UNINIT_ALINE;
+            tl_verdict_init(&f, TL_V_EMULATOR, "tile-not-shared");
+            f.line = (int)aline;
+            f.count = (long long)marked;
+            f.total = (long long)cnt;
+            snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were computed from "
+                     "elements of the array declared at line %u of the kernel's file that no one wrote: "
+                     "without __shared__ an array is each thread's own, so the elements the other threads "
+                     "load never reach it: declare the tile __shared__ float Mds[TILE_WIDTH][TILE_WIDTH]; "
+                     "(on a GPU it holds leftover values)", marked, cnt, aline);
+            snprintf(err, errlen, "tile not __shared__: %.440s", f.detail);
+            rc = -1;
+            read_p = 1;
+        } else if (marked && (at & TL_EMU_UNINIT_ARRAY)) {
+            unsigned aline = at & TL_EMU_UNINIT_ALINE;
+            tl_verdict_init(&f, TL_V_EMULATOR, "uninitialised-local");
+            f.line = (int)aline;
+            f.count = (long long)marked;
+            f.total = (long long)cnt;
+            snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were computed from "
+                     "elements of the array declared without values at line %u of the kernel's file "
+                     "(float acc[4]; then acc[i] += ...): a local array is each thread's own: give "
+                     "every element a value first (an accumulator its zeros); a tile the block shares "
+                     "is declared __shared__", marked, cnt, aline);
+            snprintf(err, errlen, "reading a local before giving it a value: %.440s", f.detail);
+            rc = -1;
+            read_p = 1;
         } else if (marked) {
             tl_verdict_init(&f, TL_V_EMULATOR, "uninitialised-local");
             f.line = (int)at;

@@ -130,7 +130,8 @@ typedef enum tl_pattern {
     TL_PAT_PHASE_SHORT,     /* the phase loop one short: the last phase's terms missing     */
     TL_PAT_PHASE_RESET,     /* the sum reset every phase: only the last phase's terms kept  */
     TL_PAT_OUTSIDE_TERMS,   /* out-of-range tile entries not 0: terms from outside M or N   */
-    TL_PAT_GRID_COVERS      /* the grid reaches the wrong rows or columns (which, and why)  */
+    TL_PAT_GRID_COVERS,     /* the grid reaches the wrong rows or columns (which, and why)  */
+    TL_PAT_PREFETCH_PHASE   /* double buffering: each phase computed from another phase's tiles */
 } tl_pattern;
 
 typedef struct tl_check_report {

@@ -42,6 +42,7 @@ static const struct emu_class {
     {"missing-syncwarp", "missing __syncwarp()", 1, 5},
     {"p-read-before-written", "reading P before writing it", 1, 4},
     {"uninitialised-local", "reading a local before giving it a value", 1, 4},
+    {"tile-not-shared", "tile not __shared__ (a local array: each thread's own copy)", 1, 4},
     {"order-dependent", "order-dependent result", 1, 4},
     {"pipeline-wait", "a cp.async wait that lands no copy", 1, 5},
     {"invalid-pipeline-copy", "invalid cp.async copy", 1, 5},

@@ -472,6 +472,42 @@ Test(check, a_sum_reset_in_every_phase_is_named, .timeout = 10)
     fx_free(&f);
 }
 
+/* A double-buffered kernel whose prefetch loads the wrong phase: phase ph computed from phase
+ * src(ph) (lag: ph - 1 from the second phase on; lead: ph + 1 from the second phase on, zero past k). */
+static void prefetch_like(fx *f, int T, int lead)
+{
+    int m = f->m, k = f->k, n = f->n, phases = (k + T - 1) / T;
+    for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j) {
+            float s = 0;
+            for (int ph = 0; ph < phases; ++ph) {
+                int src = ph == 0 ? 0 : lead ? ph + 1 : ph - 1;
+                for (int c = 0; c < T; ++c) {
+                    int p = src * T + c;
+                    if (p < k)
+                        s += f->M.data[i * k + p] * f->N.data[p * n + j];
+                }
+            }
+            f->P.data[i * n + j] = s;
+        }
+}
+
+Test(check, a_prefetch_of_the_wrong_phase_is_named_both_ways, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 20, 64, 24);
+    prefetch_like(&f, 16, 0);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_PREFETCH_PHASE);
+    cr_assert(strstr(r.detail, "loads phase ph, not ph + 1") && strstr(r.detail, "k = 64"), "%s", r.detail);
+    prefetch_like(&f, 16, 1);
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_PREFETCH_PHASE);
+    cr_assert(strstr(r.detail, "loads phase ph + 2"), "%s", r.detail);
+    fx_free(&f);
+}
+
 Test(check, clamped_and_stale_out_of_range_tile_entries_are_extra_terms_not_a_race, .timeout = 10)
 {
     for (int mode = 2; mode <= 3; ++mode) {

@@ -840,6 +840,22 @@ static void process_list(int a, int b, int in_loop, int level) {
     npriv = npriv0;
 }
 
+/* Whether the tokens from i are a template argument list followed by a call: <16, T>( (name<T>(...)),
+ * not a comparison (k < 16; ...). */
+static int template_call(int i) {
+    if (!is(i, "<")) return 0;
+    int d = 0;
+    for (int j = i; j < nt && j < i + 64; j++) {
+        if (is(j, ";") || is(j, "{") || is(j, "}") || is(j, "&&") || is(j, "||")) return 0;
+        if (is(j, "(") || is(j, "[")) { j = match(j); continue; }
+        if (is(j, "<")) d++;
+        else if (is(j, ">")) d--;
+        else if (is(j, ">>")) d -= 2;
+        if (d <= 0) return d == 0 && is(j + 1, "(");
+    }
+    return 0;
+}
+
 /* Words that keep a kernel on fibers wherever they appear in its body. */
 static const char *fiber_words[] = {"goto", "asm", "__asm__", "throw", "try", "this", "__syncthreads_count",
     "__syncthreads_and", "__syncthreads_or", "__syncwarp", "__shfl_sync", "__shfl_up_sync", "__shfl_down_sync",
@@ -874,7 +890,9 @@ int tl_region_body(const char *params, size_t np, const char *body, size_t nb, i
     for (int j = 0; j < nt; j++) {
         if (!isid(j)) continue;
         if (in_words(j, fiber_words)) { char w[128]; tokname(j, w, sizeof w); fail("it uses %s", w); }
-        if (barrier_fn(B + tk[j].s, tk[j].e - tk[j].s) && is(j + 1, "(")) {
+        /* a call, also of a template (name<T>(...)): a template __device__ helper holding the
+         * barriers keeps the kernel on fibers */
+        if (barrier_fn(B + tk[j].s, tk[j].e - tk[j].s) && (is(j + 1, "(") || template_call(j + 1))) {
             char w[128]; tokname(j, w, sizeof w);
             fail("it calls %s, which holds a barrier or a warp operation", w);
         }

@@ -182,8 +182,29 @@ static void launch(void) {
         }
         while (b > 0 && isspace((unsigned char)out.p[b - 1])) b--;
     }
+    int expr = 0;
+    if (b == e && b > 0 && out.p[b - 1] == ')') {
+        /* the kernel through a function-like macro or in parentheses, SELECT(kernel)<<<...>>> or
+         * (kernel)<<<...>>>: valid CUDA; the expression is the launch's callable as it is */
+        int d = 0;
+        while (b > 0) {
+            b--;
+            if (out.p[b] == ')') d++;
+            else if (out.p[b] == '(' && --d == 0) break;
+        }
+        if (d != 0) b = e;
+        expr = b < e;
+    }
+    size_t open = b;
     while (b > 0 && (is_id((unsigned char)out.p[b - 1]) || out.p[b - 1] == ':')) b--;
-    if (b == e || !is_id0((unsigned char)out.p[b]))
+    if (expr && b == open) {
+        /* no macro before the parentheses: (kernel) is a name, (*kp) a function pointer */
+        for (size_t i = open + 1; i + 1 < e; i++) {
+            unsigned char ch = (unsigned char)out.p[i];
+            if (!is_id(ch) && ch != ':' && ch != '<' && ch != '>' && ch != ',' && !isspace(ch)) { b = e; break; }
+        }
+    }
+    if (b == e || (!is_id0((unsigned char)out.p[b]) && !(expr && out.p[b] == '(')))
         die(at, "not supported under emulation: a launch whose kernel is not a name (a function pointer?); "
                 "launch it by its name: kernel<<<grid, block>>>(args)");
     char name[256], sname[256];
@@ -474,15 +495,31 @@ static void make_regions(void) {
 }
 
 /* The output so far ends with "*)(" (spaces allowed between): the operand of a pointer cast opens. */
-static int out_ends_with_ptr_cast(void) {
-    static const char want[] = "()*";       /* read backwards */
-    size_t i = out.n;
-    for (int k = 0; k < 3; k++) {
-        while (i > 0 && (out.p[i - 1] == ' ' || out.p[i - 1] == '\t')) i--;
-        if (i == 0 || out.p[i - 1] != want[k]) return 0;
-        i--;
+/* Whether out ends with the characters of want (read backwards), blanks between them allowed; i: where
+ * the match starts. */
+static int out_ends_with(size_t *i, const char *want) {
+    for (int k = 0; want[k]; k++) {
+        while (*i > 0 && (out.p[*i - 1] == ' ' || out.p[*i - 1] == '\t')) (*i)--;
+        if (*i == 0 || out.p[*i - 1] != want[k]) return 0;
+        (*i)--;
     }
     return 1;
+}
+static int out_ends_with_ptr_cast(void) {
+    size_t i = out.n;
+    if (out_ends_with(&i, "()*")) return 1;     /* (T *)(name ... */
+    /* a pointer to rows: (float (*)[T])name or (float (*)[T])(name + k) */
+    i = out.n;
+    size_t j = i;
+    if (out_ends_with(&j, "(")) i = j;
+    if (!out_ends_with(&i, ")]")) return 0;
+    int d = 1;
+    while (i > 0 && d > 0) {
+        i--;
+        if (out.p[i] == ']') d++;
+        else if (out.p[i] == '[') d--;
+    }
+    return d == 0 && out_ends_with(&i, ")*(");
 }
 
 /* ---- main loop ----------------------------------------------------------------------------------- */
@@ -700,6 +737,46 @@ static void find_uninit(size_t p, int dbl) {
     uninit_dbl = dbl;
 }
 
+/* A float or double array declared in a kernel without values (`float Mds[16][16];`, one declarator):
+ * after its ';' the rewrite fills it with the uninitialised mark, the array flags and the line
+ * (tl_emu::uninit_fill), so that P computed from an element no one wrote names the array: a tile
+ * declared without __shared__ (two or more dimensions, before any __shared__ declaration of the
+ * kernel: the third argument 2), or an array never given values (1). */
+static size_t larr_semi = (size_t)-1;
+static char larr_name[128];
+static int larr_dims;
+static int kshared;     /* __shared__ declarations of the current kernel so far */
+static void find_local_array(size_t p) {
+    larr_semi = (size_t)-1;
+    p = skip_space(p, NULL);
+    size_t s = p;
+    if (p >= len || !is_id0((unsigned char)src[p])) return;
+    while (p < len && is_id((unsigned char)src[p])) p++;
+    size_t n = p - s;
+    if (n >= sizeof larr_name) return;
+    int dims = 0;
+    for (;;) {
+        p = skip_space(p, NULL);
+        if (p >= len || src[p] != '[') break;
+        int d = 0;
+        for (; p < len; p++) {
+            if (src[p] == '[' || src[p] == '(') d++;
+            else if ((src[p] == ']' || src[p] == ')') && --d == 0) break;
+            else if (src[p] == ';' || src[p] == '{' || src[p] == '"' || src[p] == '\'') return;
+        }
+        if (p >= len) return;
+        p++;
+        dims++;
+    }
+    if (dims == 0 || p >= len || src[p] != ';') return;
+    memcpy(larr_name, src + s, n);
+    larr_name[n] = 0;
+    /* two or more dimensions and no __shared__ array declared before it in the kernel: a tile that
+     * lacks __shared__ (a register tile, acc[TM][TN], comes after the kernel's shared tiles) */
+    larr_dims = dims >= 2 && kshared == 0 ? 2 : 1;
+    larr_semi = p;
+}
+
 static void rewrite(void) {
     int at_line_start = 1;
     while (pos < len) {
@@ -715,7 +792,7 @@ static void rewrite(void) {
             size_t n = pos - s;
             const char *id = src + s;
 #define IS(w) (n == sizeof(w) - 1 && !memcmp(id, w, n))
-            if (IS("__shared__")) { shared_decl(0, line); continue; }
+            if (IS("__shared__")) { kshared++; shared_decl(0, line); continue; }
             if (IS("extern")) {
                 int nl = 0;
                 size_t q = skip_space(pos, &nl);
@@ -723,6 +800,7 @@ static void rewrite(void) {
                     int decl_line = line;
                     for (size_t i = pos; i < q; i++) if (src[i] == '\n') line++;
                     pos = q + 10;
+                    kshared++;
                     shared_decl(1, decl_line);
                     for (int i = 0; i < nl; i++) buf_add(&out, "\n", 1);
                     continue;
@@ -788,7 +866,10 @@ static void rewrite(void) {
             if (nm && cur_kernel >= 0) shared_pointer_decl();
             if (cur_kernel >= 0 && !member && (IS("float") || IS("double")) &&
                 (last_sig == ';' || last_sig == '{' || last_sig == '}'))
+            {
                 find_uninit(pos, IS("double"));
+                find_local_array(pos);
+            }
             /* (uint64_t *)(Nss + n), a pointer cast of a __shared__ name's expression: C++ casts no
              * class (a view, a checked pointer) to another pointer type; &*Nss(__LINE__) is its plain
              * pointer (what goes through the cast is not checked, as through any plain pointer) */
@@ -805,6 +886,12 @@ static void rewrite(void) {
 #undef IS
         }
         if (c == '<' && pos + 2 < len && src[pos + 1] == '<' && src[pos + 2] == '<') { launch(); continue; }
+        if (c == ';' && pos == larr_semi) {
+            buf_fmt(&out, "; tl_emu::uninit_fill(%s, __LINE__, %d);", larr_name, larr_dims);
+            larr_semi = (size_t)-1;
+            pos++;
+            continue;
+        }
         if ((c == ';' || c == ',') && auto_close >= 0 && pnest == auto_close && depth == auto_close_depth) {
             buf_str(&out, ")");
             auto_close = -1;
@@ -839,6 +926,7 @@ static void rewrite(void) {
             if (kstate == 3) {
                 if (nkernels == MAX_KERNELS) die(line, "too many kernels in one file");
                 cur_kernel = nkernels++;
+                kshared = 0;
                 snprintf(kernels[cur_kernel].name, sizeof kernels[cur_kernel].name, "%s", kname);
                 kernels[cur_kernel].is_template = ktemplate;
                 kernels[cur_kernel].ps = kps;

@@ -26,7 +26,7 @@ echo "device: $(tr '\n' ' ' < "$OUT/i25-device.txt")"
 problems=0
 ./kit setup > "$OUT/kit-setup.log" 2>&1 || echo "kit setup: exit $? (see kit-setup.log)"
 tab=$(printf '\t')
-WRONG="05/reserve_in_block_limit.c 06/multiples-only.cu 04/phase-short.cu 04/reset-per-phase.cu 04/clamped-tile.cu 04/stale-tile.cu 06/misaligned-vec.cu"
+WRONG="05/reserve_in_block_limit.c 06/multiples-only.cu 04/phase-short.cu 04/reset-per-phase.cu 04/clamped-tile.cu 04/stale-tile.cu 06/misaligned-vec.cu 03/no-shared.cu 03/prefetch-wrong-phase.cu"
 for w in $WRONG; do
     row=$(grep "^$w$tab" tests/wrong/manifest.tsv)
     lab=$(printf '%s' "$row" | cut -f2)
@@ -47,8 +47,8 @@ for w in $WRONG; do
     echo "kit check $lab with $w: exit $rc (expected 1, output holding '$expect') ok=$ok in $(( $(date +%s) - t0 )) s"
     awk '/^FAIL  /{print "   " $0; getline; print "      " $0}' "$log" | head -n 8
 done
-if grep -qE 'float4-store|template-helper-sync|reset-per-phase' tests/corpus/expected.tsv; then
-    CORPUS_GPU=1 sh tests/corpus/run-corpus.sh build 'float4-store|template-helper-sync|reset-per-phase' > "$OUT/corpus.log" 2>&1 ||
+if grep -qE 'float4-store|template-helper-sync|reset-per-phase|macro-launch|helper-fills-tile|stage-helper|namespace-helper-oob' tests/corpus/expected.tsv; then
+    CORPUS_GPU=1 sh tests/corpus/run-corpus.sh build 'float4-store|template-helper-sync|reset-per-phase|macro-launch|helper-fills-tile|stage-helper|namespace-helper-oob' > "$OUT/corpus.log" 2>&1 ||
         { problems=$((problems + 1)); echo "corpus on the GPU: a verdict differs (corpus.log)"; }
     cat "$OUT/corpus.log"
 fi

@@ -84,7 +84,7 @@ struct mem {
         if (s) {
             size_t i = (size_t)((const char *)p - base) / sizeof(float);
             if (i < s->n)
-                tl_emu::on_read(s->sh, s, i, line, &s->blk->epoch, false);
+                tl_emu::on_read(s->sh, s, i, line, &s->blk->epoch, false, p, sizeof(float));
         }
         return *p;
     }

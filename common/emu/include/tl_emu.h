@@ -8,6 +8,7 @@
 #define TL_EMU_H
 
 #include "tl_emu_api.h"
+#include "tl_emu_marks.h"     /* TL_EMU_PENDING_MARK: an element whose cp.async copy has not landed */
 
 /* CUDA's function and variable qualifiers mean nothing on the host: host and device are one. */
 #define __global__
@@ -308,17 +309,52 @@ struct Esc { const uint32_t *ep; };
 const Slot *shared_find(const void *p, size_t *index);
 
 /* ---- element proxy: every read and write of a __shared__ element goes through one ------------ */
+/* Whether the n bytes at p still hold the poison __shared__ storage starts with (shared.cpp: bytes 0xA5,
+ * or a float's or a double's quiet NaN 0x7FFFA5A5..., laid from a 16-byte aligned start) or the mark of
+ * a cp.async copy in flight (TL_EMU_PENDING_MARK, pipeline.cpp: unwritten until it lands). An element
+ * the shadow calls unwritten whose bytes are no longer poison was written where the checked views do
+ * not see: through a plain pointer (the array passed to a __device__ helper, a row or a stage of it,
+ * &Tile[r][c] stored through as a float4, a cast). Nothing is decided when the array leaves the
+ * checked world (who writes through the pointer, and when, is not known there); the read decides. */
+static inline bool poison_like(const void *p, size_t n) {
+    static const unsigned char fpat[4] = {0xA5, 0xA5, 0xFF, 0x7F};
+    static const unsigned char dpat[8] = {0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xA5, 0xFF, 0x7F};
+    const unsigned char *b = (const unsigned char *)p;
+    const uintptr_t a = (uintptr_t)p;
+    bool all = true, f = true, d = true;
+    for (size_t k = 0; k < n; k++) {
+        all = all && b[k] == 0xA5;
+        f = f && b[k] == fpat[(a + k) & 3];
+        d = d && b[k] == dpat[(a + k) & 7];
+    }
+    if (all || f || d) return true;
+    if (n % 4 != 0 || a % 4 != 0) return false;
+    for (size_t k = 0; k < n; k += 4) {
+        uint32_t v;
+        memcpy(&v, b + k, 4);
+        if ((v & TL_EMU_UNINIT_MASK) != TL_EMU_PENDING_MARK) return false;
+    }
+    return true;
+}
+/* The shadow's stamp for an element written outside the checked views: before the block's first
+ * barrier interval (blocks start at epoch 2), by no thread, so it never conflicts with an access. */
+static constexpr uint32_t EP_OUTSIDE = 1;
 static inline __attribute__((always_inline)) void on_read(Shadow *sh, const Slot *s, size_t i, int line,
-                                                          const uint32_t *epp, bool esc) {
+                                                          const uint32_t *epp, bool esc, const void *p,
+                                                          size_t bytes) {
     Shadow &h = sh[i];
     const uint32_t ep = *epp;
     if (__builtin_expect(h.sat_ep == ep, 1)) return;
     const uint16_t tid = (uint16_t)tl_emu_cur_tid;
     const uint32_t bar = epp[1];
     if (__builtin_expect((h.w_ep >= bar && h.w_tid != tid) || h.w_ep == 0, 0)) {
-        if (esc) race_escalate();
-        race_read(s, i, line);      /* read after another thread's write, or of an unwritten element */
-        return;
+        if (h.w_ep == 0 && !poison_like(p, bytes)) {
+            h.w_ep = EP_OUTSIDE; h.w_tid = NO_TID; h.w_line = 0;   /* written through a plain pointer */
+        } else {
+            if (esc) race_escalate();
+            race_read(s, i, line);  /* read after another thread's write, or of an unwritten element */
+            return;
+        }
     }
     if (h.r_ep < bar) {
         h.r_ep = ep; h.r_tid = tid; h.r_line = line; h.r_tid2 = NO_TID;
@@ -348,7 +384,7 @@ template <class T> struct Elem {
     U *p; Shadow *sh; const Slot *s; size_t i; int line; const uint32_t *ep; Counters *c; bool esc;
 
     __attribute__((always_inline)) U get() const {
-        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep, esc);
+        if (__builtin_expect(sh != nullptr, 0)) on_read(sh, s, i, line, ep, esc, p, sizeof(U));
         if (__builtin_expect(c != nullptr, 0)) c->sld++;
         return *p;
     }
@@ -375,8 +411,15 @@ template <class T> struct Elem {
     const Elem &operator--() const { set((U)(get() - 1)); return *this; }
     U operator++(int) const { U v = get(); set((U)(v + 1)); return v; }
     U operator--(int) const { U v = get(); set((U)(v - 1)); return v; }
-    /* Taking the address leaves the checked world: what goes through the pointer is not checked. */
-    U *operator&() const { return p; }
+    /* Taking the address leaves the checked world: what goes through the pointer is not checked; a
+     * store through it (*reinterpret_cast<float4 *>(&Tile[r][c]) = v) is seen at the next checked read
+     * of the elements it wrote (poison_like). */
+    U *operator&() const {
+        /* the work counters (tiled labs): a vector store through the address stages that many elements
+         * of the tile (counted as stores, as the emulator cannot see the store itself) */
+        if (__builtin_expect(c != nullptr, 0)) c->sst += sizeof(U) < 16 ? 16 / sizeof(U) : 1;
+        return p;
+    }
     /* float &r = Mds[i][j] binds to the element itself (accesses through r are not checked); a value
      * conversion (float x = Mds[i][j]) prefers operator U above. */
     template <class R, class = typename std::enable_if<std::is_same<R, U>::value>::type> operator R &() const {
@@ -409,6 +452,11 @@ static inline __attribute__((always_inline)) typename Pick<T>::type mk(typename 
 }
 
 /* ---- array shapes: how an index maps to an element, with each index checked ----------------- */
+/* A view bound to a reference to an array (a __device__ helper taking float (&t)[T][T], valid CUDA): a
+ * template conversion, so that it never competes with the pointer conversions (a non-template wins
+ * a tie). What goes through the reference is not checked; a write through it is seen at the next
+ * checked read (poison_like). */
+template <class R, class A> using IsArr = typename std::enable_if<std::is_same<typename std::remove_const<R>::type, A>::value>::type;
 template <class T> struct A0 {
     using U = typename std::remove_cv<T>::type;
     static constexpr int ndim = 0; static constexpr long d0 = 0, d1 = 0, d2 = 0;
@@ -427,6 +475,7 @@ template <class T, long D0> struct A1 {
             return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
         operator U *() const { return d; }
+        template <class R, class = IsArr<R, U[D0]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -442,6 +491,7 @@ template <class T, long D0, long D1> struct A2 {
             return mk<T>(d + k, sh, s, k, line, ep, c, esc);
         }
         operator U *() const { return d + (size_t)i * D1; }
+        template <class R, class = IsArr<R, U[D1]>> operator R &() const { return *(R *)(d + (size_t)i * D1); }
     };
     struct Ref {
         U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
@@ -451,6 +501,7 @@ template <class T, long D0, long D1> struct A2 {
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
+        template <class R, class = IsArr<R, U[D0][D1]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -466,6 +517,7 @@ template <class T, long D0, long D1, long D2> struct A3 {
             return mk<T>(d + e, sh, s, e, line, ep, c, esc);
         }
         operator U *() const { return d + base * D2; }
+        template <class R, class = IsArr<R, U[D2]>> operator R &() const { return *(R *)(d + base * D2); }
     };
     struct Plane {
         U *d; Shadow *sh; const Slot *s; int line; long i; Counters *c; const uint32_t *ep; bool esc;
@@ -473,6 +525,10 @@ template <class T, long D0, long D1, long D2> struct A3 {
             if (__builtin_expect((unsigned long)j >= (unsigned long)D1, 0)) shared_oob(s, line, 1, j, i);
             return Row{d, sh, s, line, (size_t)i * D1 + (size_t)j, c, ep, esc};
         }
+        /* one stage of a 3-D array passed on as a 2-D one (a helper taking float (*)[D2]) */
+        using RowPtr = U (*)[D2];
+        operator RowPtr() const { return (RowPtr)(d + (size_t)i * D1 * D2); }
+        template <class R, class = IsArr<R, U[D1][D2]>> operator R &() const { return *(R *)(d + (size_t)i * D1 * D2); }
     };
     struct Ref {
         U *d; Shadow *sh; const Slot *s; int line; Counters *c; const uint32_t *ep; bool esc;
@@ -480,6 +536,9 @@ template <class T, long D0, long D1, long D2> struct A3 {
             if (__builtin_expect((unsigned long)i >= (unsigned long)D0, 0)) shared_oob(s, line, 0, i, 0);
             return Plane{d, sh, s, line, i, c, ep, esc};
         }
+        using PlanePtr = U (*)[D1][D2];
+        operator PlanePtr() const { return (PlanePtr)d; }
+        template <class R, class = IsArr<R, U[D0][D1][D2]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -728,6 +787,23 @@ static inline double uninit_d(int line) {
     double f;
     memcpy(&f, &b, sizeof f);
     return f;
+}
+
+/* A float or double array a kernel declares without values (the rewrite's find_local_array): every
+ * element the mark of uninit_f/uninit_d with the array flags (TL_EMU_UNINIT_ARRAY, tl_emu_api.h) and the
+ * line. On a GPU a local array is the thread's own registers or stack: a tile declared without
+ * __shared__ holds only what this thread wrote; the harness names it (common/driver.c). */
+template <class A> static inline void uninit_fill(A &a, int line, int dims) {
+    using E = typename std::remove_all_extents<A>::type;
+    if constexpr (std::is_same<E, float>::value || std::is_same<E, double>::value) {
+        const int l = (int)(((uint32_t)line & TL_EMU_UNINIT_ALINE) | TL_EMU_UNINIT_ARRAY |
+                            (dims >= 2 ? TL_EMU_UNINIT_ARRAY2D : 0u));
+        const E v = std::is_same<E, float>::value ? (E)uninit_f(l) : (E)uninit_d(l);
+        E *e = (E *)&a;
+        for (size_t i = 0; i < sizeof a / sizeof(E); i++) e[i] = v;
+    } else {
+        (void)a; (void)line; (void)dims;
+    }
 }
 template <class T> static inline typename Elem<T>::U va(const Elem<T> &e) { return e.get(); }
 bool kernel_output_muted(void);

@@ -24,6 +24,12 @@
 #define TL_EMU_UNINIT_MARK 0x7FD00000u
 #define TL_EMU_UNINIT_MASK 0x7FF00000u
 #define TL_EMU_UNINIT_LINE 0x000FFFFFu
+/* In the line bits of a mark from a local array declared without values (tl_emu::uninit_fill): the
+ * array flag, and the flag of an array of two or more dimensions (a tile declared without __shared__);
+ * the declaration's line is in the bits below them. */
+#define TL_EMU_UNINIT_ARRAY 0x00080000u
+#define TL_EMU_UNINIT_ARRAY2D 0x00040000u
+#define TL_EMU_UNINIT_ALINE 0x0003FFFFu
 
 #ifdef __cplusplus
 extern "C" {

@@ -484,7 +484,7 @@ static bool check_barrier(Worker *w, unsigned n) {
  * the threads between barriers itself (tl_emu::rnext) and calls rbarrier at each __syncthreads(). */
 /* What a block starts with: its first barrier interval, no __shared__ storage, nothing pending. */
 static void reset_block_state(Worker *w) {
-    w->bi.epoch = w->bi.bar_epoch = w->gen = 1;
+    w->bi.epoch = w->bi.bar_epoch = w->gen = 2;   /* 1 is EP_OUTSIDE (tl_emu.h) */
     w->wsplit = false; w->nwarp = 0; w->wrace.have = false;
     w->nslots = 0; w->arena_used = 0; w->sh_used = 0; w->static_bytes = 0;
     w->dyn_data = nullptr; w->dyn_kind = -1;
@@ -911,8 +911,11 @@ void syncthreads(const char *file, int line) {
     if (!t) not_in_kernel("__syncthreads()", file, line);
     Worker *w = t->w;
     if (w->region) {
-        fprintf(stderr, "tilelab-emu: internal error: __syncthreads() at %s:%d reached a kernel that tl-emu-rewrite put in "
-                        "region form (a barrier it could not see, e.g. inside a function-like macro)\n",
+        /* the rewrite ran this kernel's threads as loops (region form) because it saw no barrier
+         * here: valid CUDA the emulator cannot run, never the student's error */
+        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: __syncthreads() at %s:%d in a "
+                        "function the emulator's rewrite did not see holding a barrier (a template __device__ "
+                        "function, or one written through a macro) (valid CUDA; on a GPU it runs)\n",
                 base_name(file), line);
         exit(1);
     }

@@ -28,8 +28,9 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t val, int arg, int width, cons
     if (!t) not_in_kernel(op_name(kind), file, line);
     Worker *w = t->w;
     if (w->region) {
-        fprintf(stderr, "tilelab-emu: internal error: %s at %s:%d reached a kernel that tl-emu-rewrite put in region "
-                        "form (a warp operation it could not see, e.g. inside a function-like macro)\n",
+        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: %s at %s:%d in a function the "
+                        "emulator's rewrite did not see holding a warp operation (a template __device__ function, "
+                        "or one written through a macro) (valid CUDA; on a GPU it runs)\n",
                 op_name(kind), base_name(file), line);
         exit(1);
     }
@@ -248,8 +249,9 @@ int syncthreads_red(int kind, int pred, const char *file, int line) {
     if (!t) not_in_kernel(names[kind], file, line);
     Worker *w = t->w;
     if (w->region) {
-        fprintf(stderr, "tilelab-emu: internal error: %s at %s:%d reached a kernel that tl-emu-rewrite put in region "
-                        "form (a barrier it could not see, e.g. inside a function-like macro)\n",
+        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: %s at %s:%d in a function the "
+                        "emulator's rewrite did not see holding a barrier (a template __device__ function, or one "
+                        "written through a macro) (valid CUDA; on a GPU it runs)\n",
                 names[kind], base_name(file), line);
         exit(1);
     }

@@ -266,7 +266,7 @@ MatrixMulTma(const __grid_constant__ CUtensorMap mapM, const __grid_constant__ C
     int tx4 = ((warp % 2) * 8 + lane % 8) * 4;
     const unsigned stageBytes = (TM_MSTAGE + TM_NSTAGE) * sizeof(float);
 
-    float acc[8][8];
+    float acc[8][8]; tl_emu::uninit_fill(acc, __LINE__, 1);
 /* #pragma unroll */
     for (int i = 0; i < 8; ++i)
 /* #pragma unroll */

@@ -133,7 +133,7 @@ static __global__ void __launch_bounds__(WG_THREADS, 1)
         setmaxnreg_inc232();
 #endif
         int c = wg - 1;
-        float acc[WG_BN / 2];
+        float acc[WG_BN / 2]; tl_emu::uninit_fill(acc, __LINE__, 1);
         /* TODO (c2): for each k step: wait on full[s] (parity u & 1); wg_fence_acc, wgmma_fence; the 4
          * WGMMA_OP(acc, wg_desc(a + 32 kk), wg_desc(b + 32 kk), scale_d) of the step (scale_d 0 only
          * for the very first one); wgmma_commit; wg_fence_acc; wgmma_wait1; then release the stage the

@@ -66,7 +66,7 @@ __global__ void __launch_bounds__(MM_THREADS) mma_bf16_kernel(const __nv_bfloat1
     int row0 = blockIdx.y * MM_BM, col0 = blockIdx.x * MM_BN;
     unsigned sA = (unsigned)__cvta_generic_to_shared(As(__LINE__)), sB = (unsigned)__cvta_generic_to_shared(Bs(__LINE__));
 
-    float acc[4][4][4];
+    float acc[4][4][4]; tl_emu::uninit_fill(acc, __LINE__, 1);
 /* #pragma unroll */
     for (int i = 0; i < 4; i++)
 /* #pragma unroll */

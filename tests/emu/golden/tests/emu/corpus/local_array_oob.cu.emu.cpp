@@ -6,7 +6,7 @@
 #define TM 4
 __global__ void Coarse(const float *M, const float *N, float *P, int w) {
     int col = blockIdx.x * blockDim.x + threadIdx.x, row0 = blockIdx.y * TM;
-    float acc[TM];
+    float acc[TM]; tl_emu::uninit_fill(acc, __LINE__, 1);
     for (int i = 0; i < TM; i++) acc[i] = 0.0f;
     for (int k = 0; k < w; k++)
         for (int i = 0; i < TM; i++) acc[i] += (tl_emu::gcount(0), M)[(row0 + i) * w + k] * (tl_emu::gcount(0), N)[k * w + col];

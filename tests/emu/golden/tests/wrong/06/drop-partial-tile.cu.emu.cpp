@@ -89,7 +89,7 @@ MatrixMulCoarse1D(const float *__restrict__ Md, const float *__restrict__ Nd, fl
     int tr = tx / C1_BN, tc = tx % C1_BN;         /* this thread's group of rows, its column  */
     int mr = tx / C1_BK, mc = tx % C1_BK;         /* the M tile element it loads              */
     int nr = tx / C1_BN, nc = tx % C1_BN;         /* the N tile element it loads              */
-    float acc[C1_TM];
+    float acc[C1_TM]; tl_emu::uninit_fill(acc, __LINE__, 1);
     for (int i = 0; i < C1_TM; ++i)
         acc[i] = 0.0f;
     for (int ph = 0; ph < ceil_div(k, C1_BK); ++ph) {
@@ -135,7 +135,7 @@ MatrixMulRegTile(const float *__restrict__ Md, const float *__restrict__ Nd, flo
     int tx = threadIdx.x;
     int rowBase = blockIdx.y * R2_BM, colBase = blockIdx.x * R2_BN;
     int tr = tx / (R2_BN / R2_TN), tc = tx % (R2_BN / R2_TN);
-    float acc[R2_TM][R2_TN];
+    float acc[R2_TM][R2_TN]; tl_emu::uninit_fill(acc, __LINE__, 1);
     float regM[R2_TM], regN[R2_TN];
 /* #pragma unroll */
     for (int i = 0; i < R2_TM; ++i)
@@ -258,7 +258,7 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
     const float *pN = Nd + (size_t)nRow * n + colBase + nCol;
     size_t mStepRows = (size_t)WT_MROWS * k, nStepRows = (size_t)WT_NROWS * n;
 
-    float acc[8][8];
+    float acc[8][8]; tl_emu::uninit_fill(acc, __LINE__, 1);
 /* #pragma unroll */
     for (int i = 0; i < 8; ++i)
 /* #pragma unroll */

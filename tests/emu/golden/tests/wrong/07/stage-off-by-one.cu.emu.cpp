@@ -303,7 +303,7 @@ MatrixMulTma(const __grid_constant__ CUtensorMap mapM, const __grid_constant__ C
     }
     __syncthreads();
 
-    float acc[8][8];
+    float acc[8][8]; tl_emu::uninit_fill(acc, __LINE__, 1);
 /* #pragma unroll */
     for (int i = 0; i < 8; ++i)
 /* #pragma unroll */

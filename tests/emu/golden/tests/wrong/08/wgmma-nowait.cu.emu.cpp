@@ -137,7 +137,7 @@ static __global__ void __launch_bounds__(WG_THREADS, 1)
         setmaxnreg_inc232();
 #endif
         int c = wg - 1;
-        float acc[WG_BN / 2]; /* the first k step overwrites them (scale-d 0): no zeroing pass */
+        float acc[WG_BN / 2]; tl_emu::uninit_fill(acc, __LINE__, 1); /* the first k step overwrites them (scale-d 0): no zeroing pass */
         for (int kt = 0; kt < ktiles; kt++) {
             int s = kt % WG_STAGES, u = kt / WG_STAGES;
             mbar_wait(&full[s], u & 1);
