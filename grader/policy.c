@@ -579,9 +579,11 @@ int tg_policy_objects(const char *file, const char *report, int emu, const char 
 const char *tg_policy_objdump_script(void)
 {
     /* Run in the sandbox on the object ($1): objdump parses the student's compiler output there,
-     * never as root outside. Each relocation and system call is printed once per source location
-     * (the counting twin's object has one per access): the digest must fit the 64 KiB kept of a
-     * sandboxed program's output, or the object is not judged (judges.c then fails it closed). */
+     * never as root outside. Locations are FILE:LINE without the folder; a relocation is printed for
+     * the first reference to each symbol only (where a name is used is all the policy reports) and a
+     * system call once per location: the digest must fit the 64 KiB kept of a sandboxed program's
+     * output, or the object is not judged (judges.c then fails it closed). Lab 06's solution,
+     * emulated, printed 733 relocations with full paths (77 KB): the gate failed it closed. */
     /* objdump -t: "VALUE FLAGS SECTION\tSIZE NAME", FLAGS seven characters from column 18: the
      * first g (global), u (unique global) or l; the second w for weak. */
     return "o=\"$1\"; t=${TMPDIR:-/tmp}/tl-policy.$$; "
@@ -592,8 +594,10 @@ const char *tg_policy_objdump_script(void)
            "print \"D \" (substr(f, 2, 1) == \"w\" ? \"W\" : \"G\") \" \" $NF }' \"$t.t\"; "
            "awk '"
            "/^[0-9a-f]+ <.*>:$/ { fn = substr($2, 2, length($2) - 3); want = 1; next } "
-           "/^[^ \\t<0-9].*:[0-9]+( |$)/ { loc = $1; if (want) print \"F \" fn \" \" loc; want = 0; next } "
-           "/R_(X86_64|AARCH64)_/ { r = \"R \" (loc == \"\" ? \"?\" : loc) \" \" $NF; if (!seen[r]++) print r; next } "
+           "/^[^ \\t<0-9].*:[0-9]+( |$)/ { loc = $1; sub(/.*\\//, \"\", loc); if (want) print \"F \" fn \" \" loc; "
+           "want = 0; next } "
+           "/R_(X86_64|AARCH64)_/ { t = $NF; sub(/[+-].*/, \"\", t); "
+           "if (!rt[t]++) print \"R \" (loc == \"\" ? \"?\" : loc) \" \" $NF; next } "
            "/\\t(syscall|sysenter|svc)( |$)/ || /\\tint +\\$0x80/ { r = \"S \" (loc == \"\" ? \"?\" : loc); "
            "if (!seen[r]++) print r }' \"$t.d\"; "
            "rm -f \"$t.t\" \"$t.d\"; echo END";
