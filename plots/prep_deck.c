@@ -54,6 +54,19 @@ size_t extra_rungs(const dataset *d, long n, const char **out, size_t max)
     return k;
 }
 
+/* n into sizes (*ns of at most max, ascending) unless it is there already. */
+static void add_size(long *sizes, size_t *ns, size_t max, long n)
+{
+    size_t i = 0;
+    while (i < *ns && sizes[i] < n)
+        ++i;
+    if ((i < *ns && sizes[i] == n) || *ns >= max)
+        return;
+    memmove(sizes + i + 1, sizes + i, (*ns - i) * sizeof *sizes);
+    sizes[i] = n;
+    ++*ns;
+}
+
 static const tl_rec_row *kernel_at(const dataset *d, const char *variant, long tile, long n)
 {
     for (size_t i = 0; i < d->npass; i++) {
@@ -160,22 +173,12 @@ int write_deck_data(const dataset *d, const char *dir, FILE *meta, char *err, si
     static const long nbt[] = {256, 256, 256, 128, 256, 512};
     long sizes[32];
     size_t ns = 0;
-    for (size_t i = 0; i < d->npass && ns < 32; i++) {
+    for (size_t i = 0; i < d->npass; i++) {
         const tl_rec_row *r = d->pass[i].row;
         if (strcmp(r->kind, "kernel") || strncmp(r->variant, "nbody_", 6))
             continue;
-        int dup = 0;
-        for (size_t j = 0; j < ns; j++)
-            dup |= sizes[j] == r->n;
-        if (!dup)
-            sizes[ns++] = r->n;
+        add_size(sizes, &ns, 32, r->n);
     }
-    for (size_t i = 1; i < ns; i++)
-        for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
-            long t = sizes[j];
-            sizes[j] = sizes[j - 1];
-            sizes[j - 1] = t;
-        }
     FILE *fp = open_out(dir, "nbody.dat", err, errlen);
     if (!fp)
         return -1;
@@ -251,20 +254,12 @@ static size_t sizes_of(const dataset *d, const char *const *variants, size_t nv,
         const tl_rec_row *r = d->pass[i].row;
         if (strcmp(r->kind, "gemm") || !is_square(r))
             continue;
-        int want = 0, dup = 0;
+        int want = 0;
         for (size_t v = 0; v < nv; v++)
             want |= strcmp(r->variant, variants[v]) == 0;
-        for (size_t j = 0; j < k; j++)
-            dup |= out[j] == r->n;
-        if (want && !dup && k < max)
-            out[k++] = r->n;
+        if (want)
+            add_size(out, &k, max, r->n);
     }
-    for (size_t i = 1; i < k; i++)
-        for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
-            long t = out[j];
-            out[j] = out[j - 1];
-            out[j - 1] = t;
-        }
     return k;
 }
 
@@ -316,18 +311,8 @@ static int lab_run_table(const dataset *d, const char *lab, FILE *to, char *err,
             dup |= strcmp(v[i]->variant, r->variant) == 0;
         if (!dup && nv < 32)
             v[nv++] = r;
-        dup = 0;
-        for (size_t i = 0; i < ns; i++)
-            dup |= sizes[i] == r->n;
-        if (!dup && ns < 16)
-            sizes[ns++] = r->n;
+        add_size(sizes, &ns, 16, r->n);
     }
-    for (size_t i = 1; i < ns; i++)
-        for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
-            long t = sizes[j];
-            sizes[j] = sizes[j - 1];
-            sizes[j - 1] = t;
-        }
     /* kernels first, in ladder order (the lab's parts in turn), then the cuBLAS runs in records order */
     const tl_rec_row *order[32];
     size_t no = 0;
