@@ -7,6 +7,11 @@
 
 #include <csetjmp>
 
+/* The running worker's __shared__ arena (its start; ARENA_BYTES long) while a launch counts shared
+ * accesses, else 0: the counting build's access hooks (count.cpp) count an address inside it as a
+ * shared load or store. */
+extern __thread uintptr_t tl_emu_sarena;
+
 namespace tl_emu {
 
 /* A thread is alive (T_RUN, T_WAIT at a barrier, T_WARP at a warp operation) or not (T_DONE, T_ABORT).

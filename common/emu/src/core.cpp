@@ -32,6 +32,7 @@ __thread dim3 gridDim;
 __thread tl_emu::RegionCtx *tl_emu_rctx;
 __thread tl_emu::Counters *tl_emu_cnt;
 __thread tl_emu::Counters *tl_emu_scnt;
+__thread uintptr_t tl_emu_sarena;   /* block.h: the worker's __shared__ arena where shared accesses count */
 
 namespace tl_emu {
 
@@ -712,6 +713,7 @@ static void run_blocks(Worker *w, Launch *L) {
     memset(&w->cnt, 0, sizeof w->cnt);
     tl_emu_cnt = &w->cnt;
     tl_emu_scnt = L->count_shared ? &w->cnt : nullptr;
+    tl_emu_sarena = L->count_shared ? (uintptr_t)w->arena : 0;
     uint64_t ran = 0;
     ready_stacks(w, L->nthreads);
     for (;;) {
@@ -724,6 +726,7 @@ static void run_blocks(Worker *w, Launch *L) {
     blockIdx = uint3{0, 0, 0};
     tl_emu_cnt = nullptr;
     tl_emu_scnt = nullptr;
+    tl_emu_sarena = 0;
     L->blocks_run.fetch_add(ran, std::memory_order_relaxed);
     w->L = nullptr;
 }

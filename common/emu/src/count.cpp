@@ -7,8 +7,15 @@
  * global load or store, in 4-byte elements (a float4 load is four). So every way of reaching
  * device memory counts the same: subscripts, *(Md + i), a __device__ or template helper, a lambda,
  * __ldg, references, float4, atomics. Host code (tl_emu_cnt unset) and the emulator's own memory
- * (stacks, shadows, shared tiles) are not counted. The rewrite's per-subscript gcount() is off in
- * such a build (TL_EMU_COUNT_ACCESSES, tl_emu.h), so nothing counts twice.
+ * (stacks, shadows) are not counted. The rewrite's per-subscript gcount() is off in such a build
+ * (TL_EMU_COUNT_ACCESSES, tl_emu.h), so nothing counts twice.
+ *
+ * __shared__ accesses the same way, where the launch counts them (tl_emu_set_count_shared): an
+ * address inside the running worker's __shared__ arena (tl_emu_sarena, set by core.cpp for such a
+ * launch) is a shared load or store, in 4-byte elements. So a tile filled or read by a __device__
+ * helper through an array parameter, a row pointer, a stage of a 3-D array, a reference, a cast or
+ * a float4 counts as the checked views' accesses do; in this build the views themselves do not
+ * count (tl_emu.h, TL_EMU_VIEW_COUNTS), or each access would count twice.
  *
  * The ranges: cudaMalloc and cudaFree keep a small table (dev_range_add/del, mem.cpp); a lookup is
  * two compares against the span of all live buffers, then a scan of the few live ones.
@@ -16,7 +23,7 @@
  * Atomics: with -fsanitize=thread the compiler turns __atomic builtins into __tsan_atomicN_OP calls,
  * which must do the operation: they do it with the same builtin, and count a load and a store.
  */
-#include "internal.h"
+#include "block.h"
 
 #include <atomic>
 #include <cstdint>
@@ -75,10 +82,16 @@ static inline bool on_device(uintptr_t a) {
 
 static inline void count(const void *p, size_t bytes, bool store) {
     Counters *c = tl_emu_cnt;
-    if (!c || !on_device((uintptr_t)p)) return;
+    if (!c) return;
+    const uintptr_t a = (uintptr_t)p;
     uint64_t elems = (bytes + 3) / 4;
-    if (store) c->gst += elems;
-    else c->gld += elems;
+    if (on_device(a)) {
+        if (store) c->gst += elems;
+        else c->gld += elems;
+    } else if (tl_emu_sarena && a - tl_emu_sarena < ARENA_BYTES) {
+        if (store) c->sst += elems;
+        else c->sld += elems;
+    }
 }
 
 } /* namespace tl_emu */
