@@ -694,14 +694,27 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
         *pattern = "no-register-tile";
         return 1;
     }
-    if (lab->work.staged_unjudged)
-        return 0;
-    if (c->shared_stores < c->global_loads || (c->shared_loads == 0 && !lab->work.copies)) {
+    if (!lab->work.staged_unjudged &&
+        (c->shared_stores < c->global_loads || (c->shared_loads == 0 && !lab->work.copies))) {
         snprintf(headline, hlen, "not tiled: the tiles are not staged in shared memory at %d x %d x %d (%llu global "
                  "loads, %llu shared stores, %llu shared loads): each element loaded from global memory goes to a "
                  "__shared__ tile, and the multiply-adds read the tiles", m, k, n, c->global_loads,
                  c->shared_stores, c->shared_loads);
         *pattern = "not-staged-in-shared";
+        return 1;
+    }
+    /* The multiply-adds read their operands from the tiles: 2 shared loads each in the lecture's kernel,
+     * (a + b) / (a b) with an a x b register tile (8 x 8: 0.25). Far fewer, and the tiles were staged
+     * but P did not come from them (a kernel that stages M, N and a P computed elsewhere, then copies
+     * it: about 3/Width). Every access is counted at its address, however the source writes it. (Not
+     * for the cp.async labs, whose stages are read in ways the lab's rule does not judge.) */
+    if (!lab->work.copies && k >= 16 && spf_pad < TL_WORK_MIN_SHARED_PER_FMA) {
+        snprintf(headline, hlen, "P not computed from the tiles: %.4g shared loads per multiply-add at %d x %d x %d "
+                 "(%.4g over the padded block tiles; at least %.3g needed): the lecture's tiled kernel reads both "
+                 "operands of every multiply-add from the tiles (2), a register tile reads fewer but reuses them "
+                 "(8 x 8: 0.25); so few means P came from somewhere else", spf, m, k, n, spf_pad,
+                 TL_WORK_MIN_SHARED_PER_FMA);
+        *pattern = "not-computed-from-tiles";
         return 1;
     }
     return 0;

@@ -113,6 +113,11 @@ typedef struct tl_lab_work {
                                * count, so those two are not judged                              */
 } tl_lab_work;
 
+/* The fewest shared loads per multiply-add (over the padded block tiles) a tiled lab's kernel may make:
+ * its multiply-adds read the operands from the tiles (lecture kernel 2, an 8 x 8 register tile 0.25,
+ * 16 x 16 0.125); a kernel that stages the tiles but copies a P made elsewhere reads about 3/Width. */
+#define TL_WORK_MIN_SHARED_PER_FMA 0.125
+
 /* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the
  * lab program sends them on the grader's channel ("ok MS work L GLD GST SLD SST U"). */
 typedef struct tl_work_counts {

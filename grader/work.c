@@ -90,6 +90,11 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     if (r.st == C_PASS && r.have_work) {
         tg_work_case(R, v, s, &r, wn);
         wn->on_gpu = R->lab->gpu && R->gpu_ok && !R->emulate;
+    } else if (r.st == C_PASS) {
+        /* the twin answered without counts: it was built without the access counting (a C++ compiler
+         * without -fsanitize=thread; common/emu/meson.build warns): nothing to judge, nothing lost */
+        snprintf(wn->why, sizeof wn->why, "size %s passed in the counting build, which counted nothing: this kit was "
+                 "built by a C++ compiler without -fsanitize=thread, which the emulator's access counting needs", sz);
     } else {
         snprintf(wn->why, sizeof wn->why, "size %s, emulated to count its work, did not pass there: %.300s", sz,
                  r.reason);

@@ -99,12 +99,13 @@ Test(work, the_emulators_controls_reached_through_an_asm_label_score_nothing, .t
     free(out);
 }
 
-/* ---------------------------------------------------------------- issue 24 item 3: every style */
+/* ---------------------------------------------------------------- issue 24 items 3/6: every style */
 
-/* One class per lab, graded emulated: tests/styles/NN/ (honest kernels written in every way the
- * emulator's runtime counts: pointer arithmetic, __device__ and template helpers, __ldg, a lambda,
- * float4 loads, split-k atomics) and the hostile decoys of tests/hostile/NN/decoy_*. results.json
- * of each student, by name. */
+/* One class per lab, graded emulated: the honest styles (tests/styles/NN/ and the corpus's
+ * tests/corpus/NN-right-style-*.cu: pointer arithmetic, __device__, __forceinline__, template and
+ * recursive helpers, references, __ldg, lambdas, float4 loads and stores, atomics; for lab 03 also
+ * the tiles filled and read by helpers, 03-right-helper-fills-tile.cu and 03-right-stage-helper.cu)
+ * and the hostile decoys of tests/hostile/NN/decoy_*. results.json of each student, by name. */
 static double styles_score(const char *lab, const char *student, char **output)
 {
     char p[1024];
@@ -118,16 +119,21 @@ static double styles_score(const char *lab, const char *student, char **output)
     return v;
 }
 
+/* The students of the lab's class (one a line in DIR/students), graded. */
 static void styles_class(const char *lab)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/tests/styles-class/%s", TL_BUILD_ROOT, lab);
     const char *file = strcmp(lab, "02") == 0 ? "naive.cu" : "tiled.cu";
     cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/solution' && cp '%s/solutions/%s/%s' '%s/in/solution/' && "
-                    "for f in '%s/tests/styles/%s'/*.cu '%s/tests/hostile/%s'/decoy_*.cu; do [ -f \"$f\" ] || continue; "
-                    "n=$(basename \"$f\" .cu); mkdir -p '%s/in/'\"$n\" && cp \"$f\" '%s/in/'\"$n\"'/%s'; done",
+                    "for f in '%s/tests/styles/%s'/*.cu '%s/tests/corpus/%s'-right-style-*.cu "
+                    "'%s/tests/corpus/%s'-right-helper-fills-tile.cu '%s/tests/corpus/%s'-right-stage-helper.cu "
+                    "'%s/tests/hostile/%s'/decoy_*.cu; do [ -f \"$f\" ] || continue; "
+                    "n=$(basename \"$f\" .cu); mkdir -p '%s/in/'\"$n\" && cp \"$f\" '%s/in/'\"$n\"'/%s' && "
+                    "echo \"$n\" >> '%s/students'; done",
                     dir, dir, TL_SOURCE_ROOT, strcmp(lab, "02") == 0 ? "02-naive-kernel" : "03-tiled-kernel", file, dir,
-                    TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, dir, dir, file), 0);
+                    TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT,
+                    lab, dir, dir, file, dir), 0);
     int rc = sh("echo 4242 > '%s/secret' && PATH=\"$PATH:/usr/local/cuda/bin\" '%s' --kit '%s' --lab %s --emulate "
                 "--out '%s/out' --secret '%s/secret' --jobs 2 '%s'/in/* > '%s/run.log' 2>&1", dir, TG, TL_SOURCE_ROOT,
                 lab, dir, dir, dir, dir);
@@ -138,32 +144,41 @@ static void styles_class(const char *lab)
     free(text);
 }
 
+/* Every honest style scores what the solution scores (its work judged and passed: the output names
+ * the counted figures, never "not checked here"); every decoy scores less, with the headline given. */
+static void styles_judge(const char *lab, const char *decoy_headline, int min_students)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/styles-class/%s/students", TL_BUILD_ROOT, lab);
+    char *list = tg_read_file(p, 1 << 16, NULL);
+    cr_assert(list, "no student list %s", p);
+    char *sol;
+    double full = styles_score(lab, "solution", &sol);
+    int n = 0;
+    for (char *save = NULL, *name = strtok_r(list, "\n", &save); name; name = strtok_r(NULL, "\n", &save), ++n) {
+        char *out;
+        double got = styles_score(lab, name, &out);
+        if (strncmp(name, "decoy_", 6) != 0) {
+            cr_assert_eq(got, full, "lab %s %s scored %g, the solution %g:\n%s", lab, name, got, full, out);
+            cr_assert(strstr(out, "work at size"), "lab %s %s: its work was not judged:\n%s", lab, name, out);
+        } else {
+            cr_assert_lt(got, full, "lab %s %s scored as much as the solution (%g)", lab, name, got);
+            cr_assert(strstr(out, decoy_headline), "lab %s %s: no '%s' in:\n%s", lab, name, decoy_headline, out);
+        }
+        cr_assert_null(strstr(out, "host-side computation"), "lab %s %s is called host-side:\n%s", lab, name, out);
+        free(out);
+    }
+    cr_assert_geq(n, min_students, "lab %s: %d students in the styles class, expected at least %d", lab, n,
+                  min_students);
+    free(list);
+    free(sol);
+}
+
 Test(work, every_honest_way_of_reading_device_memory_is_counted_and_a_decoy_is_not_the_lab_s_kernel,
      .timeout = LIMIT)
 {
-    static const struct { const char *lab, *student; int full; const char *want; } cases[] = {
-        {"03", "ptr_arith", 1, NULL},      {"03", "device_helper", 1, NULL}, {"03", "ldg", 1, NULL},
-        {"03", "template_helper", 1, NULL}, {"03", "lambda", 1, NULL},
-        {"02", "split_k_atomics", 1, NULL}, {"02", "float4_row", 1, NULL},
-        {"02", "decoy_copy", 0, "not the lab's kernel:"},
-    };
     styles_class("03");
     styles_class("02");
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        char *sol, *out;
-        double full = styles_score(cases[i].lab, "solution", &sol);
-        double got = styles_score(cases[i].lab, cases[i].student, &out);
-        if (cases[i].full)
-            cr_assert_eq(got, full, "lab %s %s scored %g, the solution %g:\n%s", cases[i].lab, cases[i].student, got,
-                         full, out);
-        else {
-            cr_assert_lt(got, full, "lab %s %s scored as much as the solution (%g)", cases[i].lab, cases[i].student, got);
-            cr_assert(strstr(out, cases[i].want), "lab %s %s: no '%s' in:\n%s", cases[i].lab, cases[i].student,
-                      cases[i].want, out);
-        }
-        cr_assert_null(strstr(out, "host-side computation"), "lab %s %s is called host-side:\n%s", cases[i].lab,
-                       cases[i].student, out);
-        free(sol);
-        free(out);
-    }
+    styles_judge("03", "P not computed from the tiles:", 8);
+    styles_judge("02", "not the lab's kernel:", 4);
 }

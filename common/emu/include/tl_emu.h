@@ -131,6 +131,15 @@ static inline float atomicAdd(float *a, float v) { return tl_emu_atomic_float_ad
 static inline double atomicAdd(double *a, double v) { return tl_emu_atomic_float_add(a, v); }
 static inline int atomicSub(int *a, int v) { return __atomic_fetch_sub(a, v, __ATOMIC_RELAXED); }
 static inline int atomicExch(int *a, int v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }
+static inline unsigned atomicExch(unsigned *a, unsigned v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }
+static inline unsigned long long atomicExch(unsigned long long *a, unsigned long long v) {
+    return __atomic_exchange_n(a, v, __ATOMIC_RELAXED);
+}
+static inline float atomicExch(float *a, float v) {   /* CUDA's float overload (the generic form: no _n for floats) */
+    float old;
+    __atomic_exchange(a, &v, &old, __ATOMIC_RELAXED);
+    return old;
+}
 static inline int atomicMax(int *a, int v) {
     int old = __atomic_load_n(a, __ATOMIC_RELAXED);
     while (old < v && !__atomic_compare_exchange_n(a, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
