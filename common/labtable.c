@@ -694,8 +694,10 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
         *pattern = "no-register-tile";
         return 1;
     }
+    /* every element loaded from M and N is staged: shared stores at least the global loads, less
+     * those of P itself (an atomic or a P += reads each element it stores: at most one load per store) */
     if (!lab->work.staged_unjudged &&
-        (c->shared_stores < c->global_loads || (c->shared_loads == 0 && !lab->work.copies))) {
+        (c->shared_stores + c->global_stores < c->global_loads || (c->shared_loads == 0 && !lab->work.copies))) {
         snprintf(headline, hlen, "not tiled: the tiles are not staged in shared memory at %d x %d x %d (%llu global "
                  "loads, %llu shared stores, %llu shared loads): each element loaded from global memory goes to a "
                  "__shared__ tile, and the multiply-adds read the tiles", m, k, n, c->global_loads,

@@ -99,7 +99,8 @@ typedef struct tl_lab_work {
                                * times a TILE_WIDTH T kernel's, m k ceil(n/T) + k n ceil(m/T)
                                * (2/T per multiply-add when T divides the sizes; ragged edges
                                * are in the count), every loaded element staged in shared memory
-                               * (shared stores >= global loads) and read from there             */
+                               * (shared stores >= global loads less the stores to P, which an
+                               * atomic or P += also reads) and read from there                  */
     double tolerance;         /* the allowance over the tiled count (extra loads, e.g. a guard
                                * that loads before it tests); naive loads are T/2 times more    */
     double min_loads_per_fma; /* > 0: global loads per multiply-add at least this (lab 02: the
