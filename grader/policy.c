@@ -389,7 +389,10 @@ static const char *symbol_verdict(const char *sym, int emu, const char *kit_call
      * asm label), also in the emulated object, whose other tl_emu symbols the rewrite generates. */
     static const char *const emu_controls[] = {"tl_emu_set_race_check", "tl_emu_set_order", "tl_emu_set_threads",
                                                "tl_emu_recover", "tl_emu_mute_kernel_output",
-                                               "tl_emu_counters_reset", NULL};
+                                               "tl_emu_counters_reset",
+                                               /* the shared arena the counting hooks count in (count.cpp):
+                                                * only the runtime names it, never a rewritten file */
+                                               "tl_emu_sarena", NULL};
     for (int i = 0; emu_controls[i]; ++i)
         if (strcmp(sym, emu_controls[i]) == 0)
             return "the emulator's own controls: out of a lab file's reach";

@@ -842,7 +842,7 @@ namespace std { using ::tl_emu_printf; }
 /* ---- what student code may not reach: the emulator's controls (the harness, in C, calls them) ---- */
 #pragma GCC poison tl_emu_set_race_check tl_emu_set_order tl_emu_set_threads tl_emu_recover
 #pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt tl_emu_scnt
-#pragma GCC poison tl_emu_set_count_shared
+#pragma GCC poison tl_emu_set_count_shared tl_emu_sarena
 #endif
 
 /* ---- warp-level operations ------------------------------------------------------------------------
