@@ -2,9 +2,10 @@
 # count-styles-on-device.sh: issue 24 items 3/6 on a GPU, through the grader's check path (`./kit check`'s
 # tl-grade --check, no --emulate): the work of a GPU run is counted by the emulated counting twin, which
 # now counts __shared__ accesses at their address (helpers, references, float4, pointer arithmetic).
-#   1. the honest corpus styles and issue 25's helper-tile files (tests/corpus/expected.tsv rows
-#      NN-right-style-*, 03-right-helper-fills-tile, 03-right-stage-helper) through run-corpus.sh with
-#      CORPUS_GPU=1: every one PASS, as emulated;
+#   1. issue 25's helper-tile files and corpus styles (tests/corpus/expected.tsv rows matching COUNT_PAT:
+#      by default 03-right-helper-fills-tile, 03-right-stage-helper, 03-right-style-float4-tiles and
+#      03-right-style-lambda-ldg-tiles; COUNT_PAT='style-|helper-fills|stage-helper' for all) through
+#      run-corpus.sh with CORPUS_GPU=1: every one PASS, as emulated;
 #   2. the staged decoy tests/hostile/03/decoy_copy_staged.cu as lab 03's file: exit 1, the output naming
 #      'P not computed from the tiles'; the lab 03 solution: exit 0 with its work line (2 shared loads
 #      per multiply-add).
@@ -23,8 +24,11 @@ echo "device: $(date -u +%FT%TZ) $(nvidia-smi --query-gpu=name,driver_version --
 problems=0
 t0=$(date +%s)
 ./kit setup > "$OUT/kit-setup.log" 2>&1 || echo "kit setup: exit $? (see kit-setup.log)"
-echo "kit setup: $(( $(date +%s) - t0 )) s"
-pat='style-|helper-fills-tile|stage-helper'
+# kit setup configures only: the grader and the lab tool that run-corpus.sh calls are built here
+ninja -C build grader/tl-grade common/tl-lab > "$OUT/ninja.log" 2>&1 || echo "ninja tl-grade tl-lab: exit $? (ninja.log)"
+echo "kit setup and tl-grade: $(( $(date +%s) - t0 )) s"
+# COUNT_PAT: the corpus rows (default: issue 25's two helper-tile files and two styles, to fit 150 s)
+pat=${COUNT_PAT:-'helper-fills-tile|stage-helper|style-float4-tiles|style-lambda-ldg'}
 t0=$(date +%s)
 CORPUS_GPU=1 CORPUS_LOGS="$OUT" sh tests/corpus/run-corpus.sh build "$pat" > "$OUT/corpus.log" 2>&1 ||
     { problems=$((problems + 1)); echo "corpus on the GPU: a verdict differs (corpus.log; failing logs tl-corpus-*.log)"; }
