@@ -425,6 +425,15 @@ const tl_lab_info tl_labs[] = {
              .points = 15, .tiers = {{1.2, 1.0}, {1.5, 0.75}, {2.0, 0.5}, {3.0, 0.25}}},
             TL_POLICY_TEST("wmma.cu, mma.cu, wgmma.cu")
         ),
+        /* Part (a), counted by the emulator: the 128 x 128 block tile staged in shared memory, each
+         * element of M and N loaded once per block row or column of 128, 2/128 = 1/64 global loads per
+         * multiply-add where 128 divides the sizes; a fragment loaded from global memory (no staging)
+         * loads the warp tile's operands only (3/64 for a 64 x 32 warp tile): not tiled. Counted per
+         * warp: a fragment's elements are read once by the warp, as on the GPU (common/emu mma.h).
+         * The shared side is not judged: fragments are loaded through pointers (load_matrix_sync) and
+         * BF16 tiles are of a struct type, which the counters see in other units (lab 06 likewise).
+         * Parts (b) and (c) are gpu_only: named, not counted (as lab 07's TMA). */
+        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5, .staged_unjudged = 1},
         .rubric_notes =
             "Lab 08's inputs are drawn on the BF16 grid (8 significant bits), so converting them to BF16 or TF32\n"
             "loses nothing and every variant is judged by the FP32 accumulation bound: a kernel that accumulates\n"
