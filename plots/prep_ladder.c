@@ -191,7 +191,7 @@ static int hpoint_at(const dataset *d, const char *variant, int level, long n, h
     p->level = level;
     p->intensity = flops(n) / bytes;
     p->gflops = g->gflops;
-    /* a tensor-core rung (lab 08, cuBLAS in TF32/BF16) is capped by the tensor cores' datasheet peak */
+    /* a tensor-core rung (lab 08, cuBLAS in TF32/BF16) is capped by the tensor cores' measured peak */
     double peak = peak_of(d, g);
     if (isnan(peak))
         peak = d->peak_gflops;
