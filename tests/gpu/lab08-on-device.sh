@@ -211,18 +211,18 @@ if [ "$MODE" = all ] || [ "$MODE" = kit ] || [ "$MODE" = quick ]; then
             [ $rc = 0 ] && row "  PASS ./kit check 08 (solution): $(grep -m1 '^Score' $L/kit-check-solution.log)" \
                 || { row "  FAIL ./kit check 08 (solution) exit $rc: $(grep -m1 '^Score' $L/kit-check-solution.log)"; problems=$((problems + 1)); }
             grep -E "^(PASS|FAIL|SKIP) |^ +work" "$L/kit-check-solution.log" | sed 's/^/    /' >> "$S"
-            # the work rule on the GPU: a plain kernel in wmma.cu (tests/wrong/08/naive-in-wmma.cu) gives a
+            # the work rule on the GPU: a plain kernel in wmma.cu (tests/wrong/08/wmma-naive.cu) gives a
             # right P, and ./kit check counts its work with the emulated twin: no credit, not tiled
-            say "== ./kit check 08 with tests/wrong/08/naive-in-wmma.cu ($(date -u +%T))"
-            cp tests/wrong/08/naive-in-wmma.cu labs/08-tensor-cores/wmma.cu   # mma.cu, wgmma.cu: the solution's
-            timeout 300 ./kit check 08 > "$L/kit-check-naive-in-wmma.log" 2>&1; rc=$?
+            say "== ./kit check 08 with tests/wrong/08/wmma-naive.cu ($(date -u +%T))"
+            cp tests/wrong/08/wmma-naive.cu labs/08-tensor-cores/wmma.cu   # mma.cu, wgmma.cu: the solution's
+            timeout 300 ./kit check 08 > "$L/kit-check-wmma-naive.log" 2>&1; rc=$?
             for f in wmma mma wgmma; do cp /tmp/lab08-skel/$f.cu labs/08-tensor-cores/; done
-            if [ $rc = 1 ] && grep -q "no credit: not tiled" "$L/kit-check-naive-in-wmma.log"; then
-                row "  PASS ./kit check 08 (naive-in-wmma.cu) exit 1: $(grep -m1 'no credit: not tiled' "$L/kit-check-naive-in-wmma.log" | sed -E 's/^ +//' | cut -c1-150)"
+            if [ $rc = 1 ] && grep -q "no credit: not tiled" "$L/kit-check-wmma-naive.log"; then
+                row "  PASS ./kit check 08 (wmma-naive.cu) exit 1: $(grep -m1 'no credit: not tiled' "$L/kit-check-wmma-naive.log" | sed -E 's/^ +//' | cut -c1-150)"
             else
-                row "  FAIL ./kit check 08 (naive-in-wmma.cu) exit $rc, expected 1 with 'no credit: not tiled'"; problems=$((problems + 1))
+                row "  FAIL ./kit check 08 (wmma-naive.cu) exit $rc, expected 1 with 'no credit: not tiled'"; problems=$((problems + 1))
             fi
-            grep -E "^(PASS|FAIL|SKIP) |^ +work|no credit" "$L/kit-check-naive-in-wmma.log" | sed 's/^/    /' >> "$S"
+            grep -E "^(PASS|FAIL|SKIP) |^ +work|no credit" "$L/kit-check-wmma-naive.log" | sed 's/^/    /' >> "$S"
         fi
     fi
 fi

@@ -1,4 +1,4 @@
-/* KNOWN WRONG (tests/wrong/08/naive-in-wmma.cu): launch_wmma_bf16 runs a plain one-thread-an-element kernel (lab 02's) on the BF16 copies: P right at every size, but no tensor cores and no tiles: 2 global loads per multiply-add */
+/* KNOWN WRONG (tests/wrong/08/wmma-naive.cu): launch_wmma_bf16 runs a plain one-thread-an-element kernel (lab 02's) on the BF16 copies: P right at every size, but no tensor cores and no tiles: 2 global loads per multiply-add */
 /* wmma.cu: lab 08 part (a), the reference: WMMA (nvcuda::wmma) with tiles staged in shared memory.
  *
  * Build:  ./kit check 08                         (or: meson compile -C build lab08)
