@@ -170,6 +170,8 @@ typedef struct grun {
     char     regrade_names[4096];     /* --regrade=NAME,...: ",NAME,NAME," (display or folder names) */
     tg_identity_t ident;              /* this run's identity                                        */
     int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
+    double   emu_max_work;            /* emulated: sizes with m*k*n above this are not run (TL_EMU_MAX_WORK, or
+                                       * lower by TL_GRADE_EMU_MAX_SIZE: the kit's tests, tl-grade.c) */
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
     tg_profile prof;                  /* where this run's time went (profile.c; summary.md's table)   */

@@ -110,7 +110,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf sizes_ok = {0};
     char last_reason[600] = "";
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
-    tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
+    tg_buf too_big = {0};         /* emulated: sizes above R->emu_max_work, not run             */
     tg_buf unsupported = {0};     /* emulated: sizes the emulator could not run (valid CUDA)    */
     int nunsup = 0;               /* ... how many, and their weight                             */
     double wunsup = 0;
@@ -129,7 +129,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             continue;
         char szb[48];
         tg_size_str(szb, sizeof szb, s);
-        if (emulated && (double)s->m * s->k * s->n > TL_EMU_MAX_WORK) {
+        if (emulated && (double)s->m * s->k * s->n > R->emu_max_work) {
             tg_buf_printf(&too_big, "%s%s", too_big.len ? ", " : "", szb);
             continue;
         }
@@ -324,7 +324,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             tg_buf nr = {0};
             tg_buf_printf(&nr, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
                           "neither passed nor failed: the points are scaled over the %d size(s) run\n",
-                          cbrt(TL_EMU_MAX_WORK), too_big.s, total);
+                          cbrt(R->emu_max_work), too_big.s, total);
             tg_buf_add(&tr->out, nr.s, nr.len);
             tg_buf_add(&tr->shown, nr.s, nr.len);
             tg_buf_free(&nr);

@@ -754,13 +754,13 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                     tg_add_size(R, xs.m[i], xs.k[i], xs.n[i], 2);
         }
     }
-    /* A GPU lab graded here without a GPU runs emulated: sizes above TL_EMU_MAX_WORK are not run
+    /* A GPU lab graded here without a GPU runs emulated: sizes above R->emu_max_work are not run
      * there, so their inputs and references are not made (a 4096^3 reference takes minutes). */
     int likely_emulated = R->lab->gpu && (R->emulate || !R->iso.gpu_nodes);
     tl_reference_gpu_hold(1);          /* one GPU context for all the large references */
     for (int i = 0; i < R->nsizes; ++i)
         if (!R->slurm &&               /* the submit only prepares the build; its tasks make the cases */
-            !(likely_emulated && (double)R->sizes[i].m * R->sizes[i].k * R->sizes[i].n > TL_EMU_MAX_WORK) &&
+            !(likely_emulated && (double)R->sizes[i].m * R->sizes[i].k * R->sizes[i].n > R->emu_max_work) &&
             tg_prepare_size(&R->sizes[i], err, sizeof err) != 0) {
             tl_reference_gpu_hold(0);
             fprintf(stderr, "tl-grade: not graded: %s\n", err);

@@ -565,6 +565,11 @@ static int spawn_uid_mode(const tg_iso *iso, const tg_spawn_opts *o)
     return TG_UID_DROPPED;
 }
 
+int tg_spawn_uid_mode(const tg_iso *iso, const tg_spawn_opts *o)
+{
+    return spawn_uid_mode(iso, o);
+}
+
 static int make_cgroup(char *out, size_t len, const char *parent, const char *file, const char *value)
 {
     static unsigned seq;
