@@ -4,11 +4,15 @@
  * (they die with their holder, whichever tl-grade run or kit check it is):
  *   KEY.lock      untimed GPU work (a correctness test, a compute-sanitizer test) holds it shared,
  *                 a timed run (the speed test's reference and student runs) alone;
- *   KEY.gate      the timed runs' queue: a timed run holds it shared from the moment it asks until
- *                 it is done; untimed work passes it (exclusive, released at once) before it takes
+ *   KEY.gate      the timed runs' queue: a timed run holds it shared while it drains the device
+ *                 and runs; untimed work passes it (exclusive, released at once) before it takes
  *                 the lock, so while timed runs queue no new untimed work starts on the device and
  *                 the queued timed runs go one after the other once the running tests end (one
- *                 drain for the whole queue, not one per timed run);
+ *                 drain for the whole queue, not one per timed run). A drain has a deadline
+ *                 (TG_GPU_DRAIN_S): a test still running then (a program stopped only by its time
+ *                 limit) keeps the device, the queue gives the gate back, and untimed work goes
+ *                 on; while a test of this run has held the device longer than TG_GPU_LONG_S the
+ *                 queue does not close the gate at all (the board below: each test's start);
  *   KEY.slotN     N < cap: one per process sharing the device, so that at most cap of them have
  *                 memory on it at once (tg_gpu_share_cap).
  * A worker holds at most one device's locks, and only for one test at a time: between tests, and
@@ -18,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +39,9 @@ static struct {
     int  lock_fd, gate_fd, slot_fd;
     int  how;                          /* TG_GPU_NONE, _SHARED, _QUEUED or _ALONE */
     int  gate_sh;                      /* the gate held shared (queued or alone) */
-} G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1};
+    int  slot;                         /* the slot's number (slot_fd's), -1 none */
+    int  dev;                          /* the device's row on the board */
+} G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .slot = -1};
 
 static tg_gpu_board *board;           /* the parent's table, shared with its workers (or NULL) */
 
@@ -98,6 +105,8 @@ int tg_gpu_share_cap(long long dev_mem_mib, int jobs)
     cap = (int)((dev_mem_mib - dev_mem_mib / 10) / TG_GPU_SLOT_MIB);
     if (cap > jobs)
         cap = jobs;
+    if (cap > TG_GPU_SLOTS)
+        cap = TG_GPU_SLOTS;
     return cap < 1 ? 1 : cap;
 }
 
@@ -132,7 +141,8 @@ void tg_gpu_use(const char *dir, const char *key, int cap)
     G.gate_sh = 0;
     snprintf(G.dir, sizeof G.dir, "%s", dir && *dir ? dir : "/tmp");
     snprintf(G.key, sizeof G.key, "%s", key);
-    G.cap = cap < 1 ? 1 : cap;
+    G.cap = cap < 1 ? 1 : cap > TG_GPU_SLOTS ? TG_GPU_SLOTS : cap;
+    G.slot = -1;
     G.lock_fd = open_in("lock");
     G.gate_fd = open_in("gate");
 }
@@ -152,14 +162,16 @@ static void pause_ms(int ms)
 /* One of the device's cap slots, or -1 (all taken). */
 static int try_slot(void)
 {
-    for (int i = 0; i < G.cap; ++i) {
+    for (int i = 0; i < G.cap && i < TG_GPU_SLOTS; ++i) {
         char name[32];
         snprintf(name, sizeof name, "slot%d", i);
         int fd = open_in(name);
         if (fd < 0)
             return -1;
-        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+            G.slot = i;
             return fd;
+        }
         close(fd);
     }
     return -1;
@@ -176,8 +188,40 @@ int tg_gpu_held(void)
     return G.how;
 }
 
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The board's record of this worker's untimed test on the device: its start (0: none). */
+static void test_started(int on)
+{
+    if (board && G.slot >= 0 && G.slot < TG_GPU_SLOTS && G.dev >= 0 && G.dev < TG_GPU_MAX) {
+        __atomic_store_n(&board->pid[G.dev][G.slot], on ? (int)getpid() : 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&board->since_ms[G.dev][G.slot], on ? now_ms() : 0, __ATOMIC_RELAXED);
+    }
+}
+
+/* The longest an untimed test of this run has held the device so far, ms (0: none, or no board). */
+static long long longest_test_ms(void)
+{
+    long long most = 0, t = now_ms();
+    for (int i = 0; board && G.dev >= 0 && G.dev < TG_GPU_MAX && i < TG_GPU_SLOTS; ++i) {
+        long long s0 = __atomic_load_n(&board->since_ms[G.dev][i], __ATOMIC_RELAXED);
+        int pid = __atomic_load_n(&board->pid[G.dev][i], __ATOMIC_RELAXED);
+        /* (a worker that died in a test left its row: its slot's flock died with it) */
+        if (s0 > 0 && t - s0 > most && pid > 0 && !(kill(pid, 0) != 0 && errno == ESRCH))
+            most = t - s0;
+    }
+    return most;
+}
+
 static void let_go(int keep_slot)
 {
+    if (G.how == TG_GPU_SHARED)
+        test_started(0);
     flock(G.lock_fd, LOCK_UN);
     if (G.gate_sh)
         flock(G.gate_fd, LOCK_UN);
@@ -185,8 +229,21 @@ static void let_go(int keep_slot)
     if (G.slot_fd >= 0 && !keep_slot) {
         close(G.slot_fd);
         G.slot_fd = -1;
+        G.slot = -1;
     }
     G.how = TG_GPU_NONE;
+}
+
+/* Into the timed queue: once no untimed test of this run has held the device for long, the gate
+ * shared (no new untimed work starts). */
+static void join_queue(void)
+{
+    while (!G.gate_sh) {
+        while (longest_test_ms() > TG_GPU_LONG_S * 1000)
+            pause_ms(50);
+        flock_wait(G.gate_fd, LOCK_SH);
+        G.gate_sh = 1;
+    }
 }
 
 void tg_gpu_hold(int how)
@@ -199,6 +256,11 @@ void tg_gpu_hold(int how)
     }
     if (how == TG_GPU_SHARED && G.how != TG_GPU_NONE)
         let_go(1);                     /* out of the timed queue: back in line with untimed work */
+    if (G.how == TG_GPU_SHARED) {      /* an untimed test ends here (SHARED to QUEUED or ALONE) */
+        test_started(0);
+        flock(G.lock_fd, LOCK_UN);
+        G.how = TG_GPU_NONE;
+    }
     waiting(1);
     if (how == TG_GPU_SHARED) {
         /* past the gate (no timed run queued), then a slot, then the lock shared */
@@ -210,17 +272,26 @@ void tg_gpu_hold(int how)
             pause_ms(20);
         }
         flock_wait(G.lock_fd, LOCK_SH);
+        test_started(1);
+    } else if (how == TG_GPU_QUEUED) {  /* a timed run's untimed preparation (a trusted process only) */
+        join_queue();
+        while (G.slot_fd < 0 && (G.slot_fd = try_slot()) < 0)
+            pause_ms(20);
+        flock_wait(G.lock_fd, LOCK_SH);   /* (from ALONE: back to shared) */
     } else {
-        if (!G.gate_sh) {              /* in the queue: no new untimed work starts from now */
-            flock_wait(G.gate_fd, LOCK_SH);
-            G.gate_sh = 1;
-        }
-        if (how == TG_GPU_QUEUED) {    /* a timed run's untimed preparation (a trusted process only) */
-            while (G.slot_fd < 0 && (G.slot_fd = try_slot()) < 0)
-                pause_ms(20);
-            flock_wait(G.lock_fd, LOCK_SH);   /* (from ALONE: back to shared) */
-        } else {
-            flock_wait(G.lock_fd, LOCK_EX);   /* (from SHARED or QUEUED: shared given up first, flock(2)) */
+        /* Alone: the tests running end (the drain), then the lock exclusive. A failed try gives up
+         * a shared hold too (flock(2) converts by unlocking first): the preparation is over. */
+        for (;;) {
+            join_queue();
+            long long deadline = now_ms() + TG_GPU_DRAIN_S * 1000;
+            int got;
+            while (!(got = flock(G.lock_fd, LOCK_EX | LOCK_NB) == 0) && now_ms() < deadline)
+                pause_ms(10);
+            if (got)
+                break;
+            flock(G.gate_fd, LOCK_UN);   /* a test outlived the drain: untimed work goes on */
+            G.gate_sh = 0;
+            pause_ms(200);
         }
     }
     waiting(0);
@@ -241,9 +312,10 @@ tg_gpu_board *tg_gpu_board_new(int ndev)
     return b;
 }
 
-void tg_gpu_board_join(tg_gpu_board *b)
+void tg_gpu_board_join(tg_gpu_board *b, int dev)
 {
     board = b;
+    G.dev = dev;
 }
 
 int tg_gpu_waiting(const tg_gpu_board *b)

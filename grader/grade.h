@@ -117,9 +117,14 @@ typedef struct tg_profile {
 #define TG_GPU_SLOT_MIB 4096             /* device memory budgeted per process sharing it: a
                                           * context, the lab's largest case, a sanitizer's own */
 enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
+#define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
+#define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
+#define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
 typedef struct tg_gpu_board {            /* the parent's, shared with its workers (MAP_SHARED) */
     int waiting;                         /* workers waiting for a device's lock now            */
     int ndev;
+    long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's untimed test: its start (0 none) */
+    int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... and its worker                             */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
 int  tg_gpu_list(const char *cvd, int nodes, char ids[][TG_GPU_ID_LEN], int max);
@@ -133,7 +138,7 @@ void tg_gpu_use(const char *dir, const char *key, int cap);   /* this worker's d
 void tg_gpu_hold(int how);
 int  tg_gpu_held(void);
 tg_gpu_board *tg_gpu_board_new(int ndev);
-void tg_gpu_board_join(tg_gpu_board *b);                  /* a worker: counts its waits there     */
+void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
 

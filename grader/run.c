@@ -729,6 +729,20 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                     tg_add_size(R, xs.m[i], xs.k[i], xs.n[i], 2);
         }
     }
+    /* The reference: built by the submit (a cluster's login node rarely has a GPU, so not
+     * iso.gpu_nodes there), timed by each task on its own GPU. A class run on a GPU builds it in a
+     * child of its own, beside the cases and the kit's build (CPU work of the set-up both), and
+     * waits for it before the device is probed with it. */
+    int want_ref = !R->slurm_task && R->lab->gpu && !R->public_only && !R->emulate && (R->iso.gpu_nodes || R->slurm) &&
+                   R->lab->speed_size && R->lab->nvariants;
+    pid_t refpid = -1;
+    if (want_ref && !R->slurm && !prebuilt) {
+        fflush(NULL);
+        if ((refpid = fork()) == 0) {
+            tg_build_reference(R);
+            _exit(R->ref_build[0] ? 0 : 1);
+        }
+    }
     /* A GPU lab graded here without a GPU runs emulated: sizes above TL_EMU_MAX_WORK are not run
      * there, so their inputs and references are not made (a 4096^3 reference takes minutes). */
     int likely_emulated = R->lab->gpu && (R->emulate || !R->iso.gpu_nodes);
@@ -742,27 +756,41 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             return EXIT_GRADER;
         }
     tl_reference_gpu_hold(0);          /* given back before any student's program runs */
-    /* The reference: built by the submit (a cluster's login node rarely has a GPU, so not
-     * iso.gpu_nodes there), timed by each task on its own GPU. */
-    if (R->slurm_task)
-        ;
-    else if (R->lab->gpu && !R->public_only && !R->emulate && (R->iso.gpu_nodes || R->slurm) && R->lab->speed_size &&
-             R->lab->nvariants)
+    double kit_s = 0;
+    if (refpid > 0) {                  /* the kit's build beside the reference's: for this device */
+        double tk = tl_now_ms();
+        R->gpu_ok = 1;                 /* (its architecture and targets; the probe below decides) */
+        tg_build_kit(R);
+        R->gpu_ok = 0;
+        kit_s = (tl_now_ms() - tk) / 1000.0;
+        int wst;
+        while (waitpid(refpid, &wst, 0) < 0 && errno == EINTR)
+            ;
+        if (WIFEXITED(wst) && WEXITSTATUS(wst) == 0)
+            snprintf(R->ref_build, sizeof R->ref_build, "%s/refbuild", R->state);
+        else
+            tg_build_reference(R);     /* again here, for its reason (a failed build fails fast) */
+    } else if (want_ref) {
         tg_build_reference(R);
-    else
+    } else if (!R->slurm_task) {
         snprintf(R->ref_why, sizeof R->ref_why, "not needed in this run");
+    }
     if (!R->slurm)
         probe_gpu(R);
     if (!prebuilt && !R->slurm_task) {
-        double tk = tl_now_ms();
-        tg_build_kit(R);           /* the kit's own parts, once for the whole class */
+        if (refpid <= 0) {
+            double tk = tl_now_ms();
+            tg_build_kit(R);       /* the kit's own parts, once for the whole class */
+            kit_s = (tl_now_ms() - tk) / 1000.0;
+        }
         if ((!R->check || !R->quiet) && (R->kit_build[0] || !R->iso.bwrap))
             fprintf(R->check ? stdout : stderr, "tl-grade: %s%s%s\n", R->kit_build[0] ?
                     "the kit is built once for this run; each submission compiles its own files over it" :
                     R->kit_build_why, R->kit_build[0] && R->kit_archs[0] ? "; GPU code for sm_" : "",
                     R->kit_build[0] ? R->kit_archs : "");
         if (R->kit_build[0] && !R->check)
-            fprintf(stderr, "tl-grade: the kit's build took %.1f s\n", (tl_now_ms() - tk) / 1000.0);
+            fprintf(stderr, "tl-grade: the kit's build took %.1f s%s\n", kit_s,
+                    refpid > 0 ? " (the reference's build beside it)" : "");
         if (!R->kit_build[0] && R->iso.bwrap) {
             /* The pristine kit with its skeletons does not build: the grader's problem (a file not
              * in git, a broken kit), never a zero for every student. */
@@ -819,7 +847,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     if (on_gpu) {
         const char *env = getenv("TL_GRADE_GPU_SHARE");
         long long mib = tg_gpu_mem_mib();
-        share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (R->jobs + (ndev > 0 ? ndev : 1) - 1) /
+        share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (max_workers + (ndev > 0 ? ndev : 1) - 1) /
                                                                                  (ndev > 0 ? ndev : 1));
         if (!R->check)
             fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s), the "
@@ -892,7 +920,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                         setenv("CUDA_VISIBLE_DEVICES", devs[dev], 1);
                     tg_gpu_key(getenv("SLURM_JOB_ID"), ndev > 0 ? devs[dev] : "", key, sizeof key);
                     tg_gpu_use(getenv("TL_GRADE_LOCK_DIR"), key, share_cap);
-                    tg_gpu_board_join(board);
+                    tg_gpu_board_join(board, dev);
                 }
                 double sc, mx, secs;
                 char why[600] = "";

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -104,6 +105,7 @@ typedef struct shared {
 } shared;
 
 static shared *sh;
+static tg_gpu_board *board;           /* NULL: the children join none */
 
 static void pause_ms(int ms)
 {
@@ -119,6 +121,8 @@ static pid_t child(int i, int how, int cap)
     if (p)
         return p;
     tg_gpu_use(lockdir, "dev0", cap);
+    if (board)
+        tg_gpu_board_join(board, 0);
     tg_gpu_hold(how);
     int now = __atomic_add_fetch(&sh->inside, 1, __ATOMIC_SEQ_CST);
     int m = __atomic_load_n(&sh->most, __ATOMIC_SEQ_CST);
@@ -166,6 +170,36 @@ static void blocked(pid_t pid)
     }
 }
 
+/* Whether process pid holds a flock on the device's gate file now (/proc/locks). */
+static int gate_held_by(pid_t pid)
+{
+    char path[160];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/tilelab-gpu-%ld-dev0.gate", lockdir, (long)getuid());
+    if (stat(path, &st) != 0)
+        return 0;
+    FILE *f = fopen("/proc/locks", "r");
+    cr_assert_not_null(f, "no /proc/locks");
+    char line[256];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        int id = 0;
+        unsigned long long ino = 0;
+        found = !strstr(line, "->") && strstr(line, "FLOCK") &&
+                sscanf(line, "%*s FLOCK %*s %*s %d %*x:%*x:%llu", &id, &ino) == 2 && id == pid &&
+                ino == (unsigned long long)st.st_ino;
+    }
+    fclose(f);
+    return found;
+}
+
+/* Until process pid holds the gate. */
+static void holds_gate(pid_t pid)
+{
+    while (!gate_held_by(pid))
+        pause_ms(5);
+}
+
 static void let_go(int i)
 {
     __atomic_store_n(&sh->release[i], 1, __ATOMIC_SEQ_CST);
@@ -189,6 +223,9 @@ static void setup(void)
 static void teardown(void)
 {
     munmap(sh, sizeof *sh);
+    if (board)
+        munmap(board, sizeof *board);
+    board = NULL;
     remove_dir();
 }
 
@@ -232,7 +269,7 @@ Test(gpulocks, a_timed_run_waits_for_untimed_work_and_excludes_it)
     pid_t a = child(0, TG_GPU_SHARED, 4);
     wait_got(0);
     pid_t t = child(1, TG_GPU_ALONE, 4);
-    blocked(t);                        /* in the queue (the gate), waiting for the lock */
+    holds_gate(t);                     /* in the queue (the gate), waiting for the lock */
     still_waiting(1, "the timed run got the device while a test held it shared");
     pid_t b = child(2, TG_GPU_SHARED, 4);
     still_waiting(2, "untimed work started while a timed run was queued");
@@ -255,7 +292,7 @@ Test(gpulocks, queued_timed_runs_go_before_new_untimed_work)
     pid_t t1 = child(0, TG_GPU_ALONE, 4);
     pid_t t2 = child(1, TG_GPU_QUEUED, 4);   /* a timed run's preparation: shared, in the queue */
     wait_got(1);                             /* shared with the running test: it gets in */
-    blocked(t1);                             /* queued: holds the gate, waits for the lock */
+    holds_gate(t1);                          /* queued: holds the gate, waits for the lock */
     pid_t u = child(2, TG_GPU_SHARED, 4);
     still_waiting(2, "untimed work passed the gate while timed runs were queued");
     still_waiting(0, "a timed run got the device while two held it shared");
@@ -320,4 +357,67 @@ Test(gpulocks, a_holder_that_dies_lets_go)
     tg_gpu_hold(TG_GPU_SHARED);
     cr_assert_eq(tg_gpu_held(), TG_GPU_SHARED);
     tg_gpu_hold(TG_GPU_NONE);
+}
+
+Test(gpulocks, a_test_outliving_the_drain_does_not_stall_untimed_work)
+{
+    pid_t a = child(0, TG_GPU_SHARED, 4);    /* a test that runs on (stopped only by its limit) */
+    wait_got(0);
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t);
+    pid_t u = child(2, TG_GPU_SHARED, 4);
+    still_waiting(2, "untimed work started while the queue drained the device");
+    wait_got(2);                             /* the drain's deadline: the gate opens again */
+    cr_assert_eq(sh->got[1], 0, "the timed run got the device while tests held it");
+    let_go(0), let_go(2);
+    wait_got(1);
+    cr_assert_eq(sh->inside, 1);
+    let_go(1);
+    reap(a), reap(t), reap(u);
+}
+
+Test(gpulocks, a_long_test_keeps_the_queue_open)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t a = child(0, TG_GPU_SHARED, 4);
+    wait_got(0);
+    /* its start made long ago (as if it had run for a minute): the board's slot 0 */
+    cr_assert(board->since_ms[0][0] > 0, "the test's start is not on the board");
+    board->since_ms[0][0] -= 60 * 1000;
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    while (tg_gpu_waiting(board) < 1)
+        pause_ms(5);
+    pause_ms(300);
+    cr_assert(!gate_held_by(t), "the timed run closed the gate while a long test held the device");
+    pid_t u = child(2, TG_GPU_SHARED, 4);
+    wait_got(2);                             /* the gate stayed open: no hang here */
+    cr_assert_eq(sh->got[1], 0);
+    let_go(2);
+    let_go(0);                               /* the long test ends: the timed run goes */
+    wait_got(1);
+    let_go(1);
+    reap(a), reap(t), reap(u);
+    cr_assert_eq(tg_gpu_waiting(board), 0);
+}
+
+Test(gpulocks, a_worker_that_died_in_a_test_does_not_keep_the_queue_open)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {                              /* takes the device shared and dies in its test */
+        tg_gpu_use(lockdir, "dev0", 4);
+        tg_gpu_board_join(board, 0);
+        tg_gpu_hold(TG_GPU_SHARED);
+        _exit(0);
+    }
+    reap(p);
+    cr_assert(board->since_ms[0][0] > 0, "the test's start is not on the board");
+    board->since_ms[0][0] -= 60 * 1000;        /* long ago: but its worker is gone */
+    pid_t t = child(0, TG_GPU_ALONE, 4);
+    wait_got(0);                               /* a hang here: the dead worker's row kept it open */
+    let_go(0);
+    reap(t);
 }

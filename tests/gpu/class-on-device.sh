@@ -71,7 +71,7 @@ say "$(grep '^#' "$OUT/class.tsv" | sed 's/^# //')"
 head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
 
 # ------------------------------------------------------------------ grade it, sampling the GPU
-nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
+nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,index --format=csv,noheader,nounits -lms 500 \
     > "$OUT/util.csv" 2>/dev/null &
 smi=$!
 : > "$OUT/progress.txt"
@@ -98,6 +98,9 @@ say ""
 say "wall time:            ${wall} s for $N submissions ($(awk -v w="$wall" -v n="$N" 'BEGIN {printf "%.2f", w / n}') s each); target 120 s (issue 29): $(awk -v w="$wall" 'BEGIN {print (w <= 120) ? "met" : "MISSED"}')"
 say "grader + children CPU: user ${user} s, sys ${sys} s = $(awk -v u="$user" -v s="$sys" -v n="$N" 'BEGIN {printf "%.2f", (u + s) / n}') s per submission (bubblewrap's children are not counted where it is used)"
 say "GPU busy (nvidia-smi utilization.gpu, mean of 0.5 s samples): ${busy}%; samples with a kernel running: ${busy_run}%"
+say "per device (index: mean utilization, samples with a kernel, most memory used MiB): $(awk -F', *' '$2 ~ /^[0-9]+$/ {
+    s[$4] += $2; n[$4]++; if ($2 > 0) b[$4]++; if ($3 > m[$4]) m[$4] = $3 }
+    END {for (d in n) printf "%s: %.1f%%, %.1f%%, %d; ", d, s[d] / n[d], 100 * b[d] / n[d], m[d]}' "$OUT/util.csv")"
 say "GPU time per submission (busy fraction x wall / N): $(awk -v b="$busy" -v w="$wall" -v n="$N" 'BEGIN {if (b == "n/a") print "n/a"; else printf "%.2f s", b / 100 * w / n}')"
 grep -E "^tl-grade: (lab|the kit|GPU)" "$OUT/run.log" | tee -a "$S"
 say "last progress lines:"; grep '^\[' "$OUT/run.log" | tail -3 | tee -a "$S"
