@@ -153,7 +153,7 @@ say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections
 
 # ------------------------------------------------------------------ serial against concurrent (issue 29 item 1)
 src=0
-if [ "$SERIAL" -gt 0 ] && [ $rc = 0 ]; then
+if [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; }; then   # (stopped: the submissions graded)
     python3 - "$W/out" "$OUT/class.tsv" "$SERIAL" > "$W/serial.list" <<'PY'
 import json, re, sys, os
 out, tsv, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
