@@ -507,8 +507,13 @@ void tg_build_kit(grun *R)
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
     const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda, "/build", "/kit",
                            archs[0] ? archs_opt : NULL, NULL};
+    /* Once for the run, before any worker: as many compilers at once as --jobs (at most 16), each
+     * given 1 GiB (nvcc's cicc on a kit file takes up to about that) */
+    int kj = R->jobs < 2 ? 2 : R->jobs > 16 ? 16 : R->jobs;
+    char kjs[8];
+    snprintf(kjs, sizeof kjs, "%d", kj);
     tg_spawn_opts o = {.argv = setup, .sandbox_cwd = "/tmp", .max_tasks = 512,
-                       .mem_bytes = tg_mem_limit(&R->iso, 8LL << 30, 1),
+                       .mem_bytes = tg_mem_limit(&R->iso, kj > 8 ? (long long)kj << 30 : 8LL << 30, 1),
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
@@ -535,7 +540,7 @@ void tg_build_kit(grun *R)
     for (int i = 0; rc == 0 && tg[i]; ++i) {
         if (!*tg[i])
             continue;
-        const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
+        const char *ninja[] = {R->ninja, "-C", "/build", "-j", kjs, tg[i], NULL};
         o.argv = ninja;
         rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     }
@@ -649,7 +654,9 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
     tg_spawn_opts o = {.argv = ninja, .sandbox_cwd = "/tmp", .max_tasks = 512,
                        .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL,
+                       /* on a GPU, below the timed runs that may be running beside it */
+                       .nice = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes ? 5 : 0};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
     char host[TL_LAB_MAX_FILES][PATH_MAX + 300], inside[TL_LAB_MAX_FILES][PATH_MAX];
     for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {

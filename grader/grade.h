@@ -101,7 +101,7 @@ typedef struct gsize {
 
 /* profile.c: where a class run's time went, per kind of stage, summed over the class (issue 29). */
 enum { TG_PROF_SETUP, TG_PROF_INTAKE, TG_PROF_BUILD, TG_PROF_CASES, TG_PROF_WORK, TG_PROF_SANITIZER, TG_PROF_TIMED,
-       TG_PROF_GPU_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
+       TG_PROF_ALONE, TG_PROF_GPU_WAIT, TG_PROF_QUEUE_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
 typedef struct tg_profile {
     double wall_s[TG_PROF_N], cpu_s[TG_PROF_N];
     double queued_s;                  /* students' wait for a job slot (not a stage)          */
@@ -109,6 +109,38 @@ typedef struct tg_profile {
     int    jobs, students;            /* students: those graded in this run (profiled)        */
     int    have;                      /* a class run filled it (not kit check, not Slurm's finish) */
 } tg_profile;
+
+/* gpushare.c: the GPUs of one host shared by what can share them (grader/README.md, "The GPUs of
+ * a class run"). */
+#define TG_GPU_MAX      16               /* devices of one host a run spreads over            */
+#define TG_GPU_ID_LEN   64               /* a device's name in CUDA_VISIBLE_DEVICES            */
+#define TG_GPU_SLOT_MIB 4096             /* device memory budgeted per process sharing it: a
+                                          * context, the lab's largest case, a sanitizer's own */
+enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
+#define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
+#define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
+#define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
+typedef struct tg_gpu_board {            /* the parent's, shared with its workers (MAP_SHARED) */
+    int waiting;                         /* workers waiting for a device's lock now            */
+    int ndev;
+    long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's untimed test: its start (0 none) */
+    int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... and its worker                             */
+} tg_gpu_board;
+/* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
+int  tg_gpu_list(const char *cvd, int nodes, char ids[][TG_GPU_ID_LEN], int max);
+int  tg_gpu_nodes(void);                                  /* /dev/nvidiaN here: the host's devices */
+int  tg_gpu_pick(const int *workers, int ndev);          /* the device with the fewest workers   */
+int  tg_gpu_share_cap(long long dev_mem_mib, int jobs);  /* processes sharing one device at most */
+void tg_gpu_key(const char *slurm_job, const char *id, char *out, size_t len);   /* the lock files' name */
+void tg_gpu_use(const char *dir, const char *key, int cap);   /* this worker's device (dir: the lock files') */
+/* TG_GPU_SHARED: untimed work; TG_GPU_QUEUED: a timed run's trusted preparation, shared, its place
+ * in the timed queue taken; TG_GPU_ALONE: the timed runs; TG_GPU_NONE: nothing held. Waits. */
+void tg_gpu_hold(int how);
+int  tg_gpu_held(void);
+tg_gpu_board *tg_gpu_board_new(int ndev);
+void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
+int  tg_gpu_waiting(const tg_gpu_board *b);
+long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
 
 typedef struct grun {
     const tl_lab_info *lab;
@@ -271,6 +303,11 @@ typedef struct tres {
     tg_case_verdict *cases;
     int    ncases, capcases;
 } tres;
+
+/* gpushare.c: the worker's device lock for a test (only for runs on a real device; a stage names
+ * the wait), and whether a test's failure reads as another process's doing (device memory gone). */
+void tg_gpu_take(const grun *R, int how);
+int  tg_gpu_crowded_out(const tres *tr);
 
 /* Keeps a failing case's verdict in tr (report.c writes them). */
 void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);

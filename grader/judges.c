@@ -229,6 +229,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_add(&fails, explain.s, explain.len);
     tg_buf_free(&explain);
     tg_sess_end(g, &ss, 1);
+    /* The device is done with: the work count below runs on the CPU (gpushare.c; kit check keeps
+     * it for its memcheck pass). */
+    if (!R->check)
+        tg_gpu_take(R, TG_GPU_NONE);
     /* None of this test's passing sizes is small enough to emulate (hidden sizes are often all
      * larger): the work is the kernel's, not the size's, so count it on the largest public size
      * that is (it runs there afresh, and must pass there too). */
@@ -525,9 +529,14 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     scratch.s = g->s;
     snprintf(scratch.work, sizeof scratch.work, "%s", g->work);
     /* Each untimed request runs twice; the second one's wall time counts (the first pays for
-     * the CUDA context and the first-touch costs). */
+     * the CUDA context and the first-touch costs). The reference's first runs while the device is
+     * still shared (run.c took its place in the timed queue: gpushare.c): it is the grader's own
+     * program, idle while it waits. The student's process starts only once the device is this
+     * worker's alone: nothing of another student's runs beside a timed run. */
     tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
     tg_buf_free(&r0.explain);
+    tg_gpu_take(R, TG_GPU_ALONE);
+    tg_stage("alone %.30s", v->name);
     tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
     tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
     tg_sess_end(&scratch, &ref, 1);
@@ -539,6 +548,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     }
     tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
     tg_sess_end(g, &stu, 1);
+    if (!R->check)
+        tg_gpu_take(R, TG_GPU_NONE);   /* the rest is the grader's arithmetic */
     char sz[48];
     tg_size_str(sz, sizeof sz, s);
     tr->graded = 1;

@@ -83,6 +83,8 @@ typedef struct tg_spawn_opts {
     const char *env[2];               /* more NAME=VALUE for its environment (NULL ends): the
                                          emulator's verdict channel, TL_EMU_VERDICTS         */
     const char *emu_model;            /* TL_EMU_MODEL for an emulated program (NULL: its default) */
+    int         nice;                 /* added niceness (0: the grader's): a GPU run's builds, so
+                                         a timed run beside them gets the CPU first (gpushare.c) */
 } tg_spawn_opts;
 
 typedef struct tg_child {
