@@ -241,6 +241,10 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         if (refused_link)
             tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                           gate.s);
+        if (g.built && !refused_link && R->lab->gpu && R->gpu_ok && !R->emulate) {
+            gpu_lock(R, LOCK_EX);     /* the profiled runs measure kernels' GPU time: the GPU alone */
+            tg_counters_run(R, &g);   /* the work and time evidence from outside the process (counters.c) */
+        }
         gpu_lock(R, LOCK_SH);
         for (int i = 0; i < nt; ++i) {
             if (!g.built && R->emulate &&
