@@ -204,7 +204,7 @@ void tg_counters_run(grun *R, gsub *g)
             snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", why);
             continue;
         }
-        tg_stage("counters %.30s", v->name);
+        tg_stage("work count (ncu) %.30s", v->name);   /* profile.c: the work's stage */
         profile_variant(R, g, ncu, v, &g->ctr[i]);
         /* the driver's restriction holds for every variant and student: said once, not paid for again */
         if (g->ctr[i].state == TG_CTR_NOT_CHECKED && strstr(g->ctr[i].why, "ERR_NVGPUCTRPERM")) {

@@ -245,3 +245,51 @@ Test(ncu, the_metrics_asked_for_name_every_quantity_read)
     cr_assert(tg_ncu_kit_kernel("tl_l2_flush_kernel(float *, unsigned long)"));
     cr_assert_not(tg_ncu_kit_kernel("tl_l2_flush_kernel"));
 }
+
+/* ------------------------------------------------------------------ what a test makes of them */
+
+/* The correctness test's work note from a variant's profiled run (counters.c), decided from
+ * recorded outcomes: judged counters decide, "not checked here" leaves the emulated count to. */
+Test(ncu, the_counters_decide_the_work_where_they_were_read_and_say_why_not_elsewhere)
+{
+    static grun R;
+    static gsub g;
+    memset(&R, 0, sizeof R);
+    memset(&g, 0, sizeof g);
+    R.lab = tl_lab_find("03");
+    const tl_lab_variant *v = tl_lab_variant_find(R.lab, "tiled16");
+    cr_assert(v);
+    int vi = (int)(v - R.lab->variants);
+    tg_work_note wn;
+    memset(&wn, 0, sizeof wn);
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0, "no profiled run: the emulated count decides");
+    g.ctr_ran = 1;
+    g.ctr[vi].state = TG_CTR_NOT_CHECKED;
+    snprintf(g.ctr[vi].why, sizeof g.ctr[vi].why, "the GPU's performance counters are for administrators");
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0);
+    cr_assert(strstr(wn.ctr_note, "administrators"), "%s", wn.ctr_note);
+    tg_buf out = {0};
+    tg_work_report(&R, 0, &wn, &out);
+    cr_assert(out.s && strstr(out.s, "work from the GPU's counters (ncu): not checked here: the GPU's performance "
+                                     "counters are for administrators; the emulated count below decides"), "%s",
+              out.s);
+    tg_buf_free(&out);
+    /* judged and bad: the test's headline and pattern are the counters' */
+    memset(&wn, 0, sizeof wn);
+    g.ctr[vi] = (tg_ctr_var){.state = TG_CTR_JUDGED, .work_judged = 1, .bad = 1, .pattern = "not-tiled",
+                             .size = "2048"};
+    snprintf(g.ctr[vi].headline, sizeof g.ctr[vi].headline, "not tiled: 2 global loads per multiply-add");
+    snprintf(g.ctr[vi].figures, sizeof g.ctr[vi].figures, "1 launch; global loads per multiply-add: 2");
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 1);
+    cr_assert(wn.bad == 1 && wn.by_counters && strcmp(wn.pattern, "not-tiled") == 0 && strcmp(wn.size, "2048") == 0);
+    tg_work_report(&R, 0, &wn, &out);
+    cr_assert(out.s && strstr(out.s, "work at size 2048 (read from the GPU's counters by ncu, in another process"),
+              "%s", out.s);
+    tg_buf_free(&out);
+    /* the profiled case itself failed (a program that computes otherwise when profiled): the student's */
+    memset(&wn, 0, sizeof wn);
+    g.ctr[vi] = (tg_ctr_var){.state = TG_CTR_FAILED, .bad = 1, .pattern = "profiled-run-failed", .size = "2048"};
+    snprintf(g.ctr[vi].headline, sizeof g.ctr[vi].headline, "the profiled run did not pass: wrong");
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 1);
+    cr_assert(wn.bad && strstr(wn.headline, "the profiled run did not pass"), "%s", wn.headline);
+}
