@@ -232,12 +232,12 @@ rm -rf "$C3"; mkdir -p "$C3/solution" "$C3/skeleton"
 cp solutions/03-tiled-kernel/tiled.cu "$C3/solution/"
 cp labs/03-tiled-kernel/tiled.cu "$C3/skeleton/"
 for f in tests/wrong/03/naive-in-tiled.cu tests/wrong/03/host-computes.cu tests/hostile/03/gpu_emulated_twin_differs.cu \
-         tests/hostile/03/gpu_async_stream.cu; do
+         tests/hostile/03/gpu_async_stream.cu tests/hostile/03/gpu_profiler_aware.cu; do
     d=$C3/$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f" .cu)
     mkdir -p "$d" && cp "$f" "$d/tiled.cu"
 done
 grade_class 03 "$C3" skeleton less wrong-naive-in-tiled less wrong-host-computes less \
-    hostile-gpu_emulated_twin_differs less hostile-gpu_async_stream less
+    hostile-gpu_emulated_twin_differs less hostile-gpu_async_stream less hostile-gpu_profiler_aware less
 
 for lab in 02:02-naive-kernel:naive.cu 06:06-register-tiling:regtile.cu; do
     IFS=: read -r n dir file <<< "$lab"
