@@ -108,9 +108,11 @@ static void profile_variant(grun *R, gsub *g, const char *ncu, const tl_lab_vari
         return;
     }
     snprintf(log, sizeof log, "%s/ncu.csv", dir);
+    /* --replay-buffer memory: the kernel replay saves device memory in host memory, not in the
+     * sandbox's capped /tmp (48 MiB of matrices at 2048) */
     const char *argv[] = {ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                          "--metrics", tg_ncu_metrics(), "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log,
-                          NULL};
+                          "--replay-buffer", "memory", "--metrics", tg_ncu_metrics(), "--log-file",
+                          R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
     /* ncu's own folder, where it is installed outside /usr (/opt/nvidia/nsight-compute/...) */
     char real[PATH_MAX], *ro = NULL;
     if (realpath(ncu, real) && strncmp(real, "/usr/", 5) != 0) {
