@@ -20,6 +20,7 @@
  * (work.c) decides as before; never 0 credit for the grader's lack, never a pass by default. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,9 @@ static int profiled_size(grun *R, const tl_lab_variant *v, char *err, size_t err
     return si;
 }
 
-static void profile_variant(grun *R, gsub *g, const char *ncu, const tl_lab_variant *v, tg_ctr_var *cv)
+/* One profiled session of build/binary (the student's program, or the reference's) for variant v. */
+static void profile_variant(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
+                            const tl_lab_variant *v, tg_ctr_var *cv)
 {
     char err[600];
     double t0 = tl_now_ms();
@@ -100,7 +103,7 @@ static void profile_variant(grun *R, gsub *g, const char *ncu, const tl_lab_vari
     const gsize *s = &R->sizes[si];
     tg_size_str(cv->size, sizeof cv->size, s);
     char dir[PATH_MAX + 64], log[PATH_MAX + 96];
-    snprintf(dir, sizeof dir, "%s/ncu-%s", g->work, v->name);
+    snprintf(dir, sizeof dir, "%s/ncu-%s%s", g->work, tag, v->name);
     tg_rmtree(dir);
     if (tg_mkdirs(dir, 0700) != 0) {
         cv->state = TG_CTR_NOT_CHECKED;
@@ -110,19 +113,11 @@ static void profile_variant(grun *R, gsub *g, const char *ncu, const tl_lab_vari
     snprintf(log, sizeof log, "%s/ncu.csv", dir);
     /* --replay-buffer memory: the kernel replay saves device memory in host memory, not in the
      * sandbox's capped /tmp (48 MiB of matrices at 2048) */
-    const char *argv[] = {ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
+    const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
                           "--replay-buffer", "memory", "--metrics", tg_ncu_metrics(), "--log-file",
                           R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
-    /* ncu's own folder, where it is installed outside /usr (/opt/nvidia/nsight-compute/...) */
-    char real[PATH_MAX], *ro = NULL;
-    if (realpath(ncu, real) && strncmp(real, "/usr/", 5) != 0) {
-        char *slash = strrchr(real, '/');
-        if (slash && slash != real) {
-            *slash = '\0';
-            ro = real;
-        }
-    }
-    gsess ss = {.build = g->build, .binary = R->lab->binary, .prof_argv = argv, .prof_dir = dir, .prof_ro = ro};
+    gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
+                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL};
     cres r;
     /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
     int timeouts = g->timeouts, nstopped = g->nstopped;
@@ -180,47 +175,123 @@ static void profile_variant(grun *R, gsub *g, const char *ncu, const tl_lab_vari
         tg_rmtree(dir);
 }
 
+/* ncu itself: the CUDA toolkit's bin/ncu is a script that looks for its nsight-compute folder next
+ * to the toolkit or under /opt/nvidia, which the sandbox does not bind; the binary is run directly,
+ * its folder bound read-only. The newest of each pattern (glob sorts). 0 found. */
+static int find_ncu(char *bin, size_t blen, char *root, size_t rlen)
+{
+    char onpath[PATH_MAX] = "", pat[3][PATH_MAX + 32];
+    int n = 0;
+    snprintf(pat[n++], sizeof pat[0], "/opt/nvidia/nsight-compute/*/ncu");
+    snprintf(pat[n++], sizeof pat[0], "/usr/local/cuda/nsight-compute*/ncu");
+    if (tg_find_tool("ncu", onpath, sizeof onpath) == 0) {
+        char real[PATH_MAX];
+        if (realpath(onpath, real)) {
+            char *slash = strrchr(real, '/');
+            if (slash)
+                *slash = '\0';
+            snprintf(pat[n++], sizeof pat[0], "%.*s/../nsight-compute*/ncu", PATH_MAX - 1, real);
+        }
+    }
+    bin[0] = root[0] = '\0';
+    for (int i = 0; i < n && !bin[0]; ++i) {
+        glob_t gl;
+        if (glob(pat[i], 0, NULL, &gl) == 0 && gl.gl_pathc > 0) {
+            char real[PATH_MAX];
+            if (realpath(gl.gl_pathv[gl.gl_pathc - 1], real) && access(real, X_OK) == 0)
+                snprintf(bin, blen, "%s", real);
+        }
+        globfree(&gl);
+    }
+    if (!bin[0] && onpath[0]) {   /* an ncu on PATH that is the binary itself (not a script) */
+        FILE *f = fopen(onpath, "rb");
+        unsigned char magic[4] = {0};
+        if (f) {
+            if (fread(magic, 1, 4, f) != 4)
+                magic[0] = 0;
+            fclose(f);
+        }
+        if (magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F')
+            realpath(onpath, bin) ? (void)0 : (void)snprintf(bin, blen, "%s", onpath);
+    }
+    if (!bin[0])
+        return -1;
+    snprintf(root, rlen, "%s", bin);
+    char *slash = strrchr(root, '/');
+    if (slash)
+        *slash = '\0';
+    if (strncmp(root, "/usr/", 5) == 0)
+        root[0] = '\0';   /* under /usr: the sandbox binds it already */
+    return 0;
+}
+
+static const tl_lab_variant *first_needed(const grun *R)
+{
+    for (int i = 0; i < R->lab->nvariants; ++i)
+        if (needed(R, &R->lab->variants[i]) && !R->lab->variants[i].gpu_only)
+            return &R->lab->variants[i];
+    return NULL;
+}
+
+void tg_counters_probe(grun *R)
+{
+    R->ncu_ok = 0;
+    R->ncu_why[0] = R->ncu_ref[0] = '\0';
+    if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
+        return;
+    const tl_lab_variant *v = first_needed(R);
+    if (!v)
+        return;
+    if (find_ncu(R->ncu, sizeof R->ncu, R->ncu_root, sizeof R->ncu_root) != 0) {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "no ncu (Nsight Compute's CLI: /opt/nvidia/nsight-compute/*/ncu, "
+                 "/usr/local/cuda/nsight-compute*/ncu, or an ncu binary on PATH)");
+        return;
+    }
+    if (!R->ref_build[0]) {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "the reference solution, which ncu is tried on first, is not built in "
+                 "this run (%.300s)", R->ref_why);
+        return;
+    }
+    /* the reference's session, in a scratch record (its time-outs and prints are not a student's) */
+    static gsub g;
+    memset(&g, 0, sizeof g);
+    static gstudent who = {.name = "ncu-probe", .display = "ncu-probe"};
+    g.s = &who;
+    snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
+    tg_mkdirs(g.work, 0700);
+    tg_ctr_var cv;
+    memset(&cv, 0, sizeof cv);
+    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    tg_buf_free(&g.evidence);
+    tg_buf_free(&g.notes);
+    if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
+        R->ncu_ok = 1;
+        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s: %.600s", v->name, cv.size, cv.figures);
+    } else if (cv.state == TG_CTR_NOT_CHECKED) {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv.why);
+    } else {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "ncu could not read the reference solution's counters in the sandbox "
+                 "(%s at size %s: %.380s)", v->name, cv.size, cv.bad && cv.headline[0] ? cv.headline : "no kernel time");
+    }
+}
+
 void tg_counters_run(grun *R, gsub *g)
 {
     memset(g->ctr, 0, sizeof g->ctr);
     g->ctr_ran = 1;
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || !g->built || R->prebuilt[0])
-        return;   /* (kit check's prebuilt program: the grader's own build is what is profiled) */
-    char ncu[PATH_MAX], why[520] = "", known[PATH_MAX + 32];
-    /* the driver's restriction, found by an earlier submission of this run (the worker's parent): not
-     * paid for again; a later run (the driver set otherwise meanwhile) asks again */
-    snprintf(known, sizeof known, "%s/ncu-not-permitted.%ld", R->state, (long)getppid());
-    size_t kl = 0;
-    char *said = tg_is_file(known) ? tg_read_file(known, sizeof why - 1, &kl) : NULL;
-    if (said)
-        snprintf(why, sizeof why, "%.*s", (int)kl, said);
-    free(said);
-    if (!why[0] && tg_find_tool("ncu", ncu, sizeof ncu) != 0)
-        snprintf(why, sizeof why, "no ncu (Nsight Compute's CLI) on PATH or in /usr/local/cuda/bin");
+        return;   /* (kit check's prebuilt program: the emulated count, as before) */
     for (int i = 0; i < R->lab->nvariants; ++i) {
         const tl_lab_variant *v = &R->lab->variants[i];
         if (!needed(R, v))
             continue;
-        if (why[0]) {
+        if (!R->ncu_ok) {
             g->ctr[i].state = TG_CTR_NOT_CHECKED;
-            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", why);
+            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", R->ncu_why[0] ? R->ncu_why : "ncu was not tried");
             continue;
         }
         tg_stage("work count (ncu) %.30s", v->name);   /* profile.c: the work's stage */
-        profile_variant(R, g, ncu, v, &g->ctr[i]);
-        /* the driver's restriction holds for every variant and student: said once, not paid for again */
-        if (g->ctr[i].state == TG_CTR_NOT_CHECKED && strstr(g->ctr[i].why, "ERR_NVGPUCTRPERM")) {
-            snprintf(why, sizeof why, "%s", g->ctr[i].why);
-            char tmp[PATH_MAX + 48];
-            snprintf(tmp, sizeof tmp, "%s.%ld", known, (long)getpid());
-            FILE *f = fopen(tmp, "w");
-            if (f) {
-                int ok = fputs(why, f) >= 0;
-                ok = fclose(f) == 0 && ok;
-                if (!ok || rename(tmp, known) != 0)
-                    unlink(tmp);
-            }
-        }
+        profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
     }
 }
 

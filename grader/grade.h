@@ -173,6 +173,12 @@ typedef struct grun {
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
     tg_profile prof;                  /* where this run's time went (profile.c; summary.md's table)   */
+    /* counters.c: ncu, found and tried on the reference solution once per run (tg_counters_probe) */
+    char     ncu[PATH_MAX];           /* the ncu binary itself (not a wrapper script; "" none)      */
+    char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
+    int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
+    char     ncu_why[520];            /* why not ("not checked here: ...")                           */
+    char     ncu_ref[700];            /* the reference's profiled figures (the run's log)            */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -370,6 +376,11 @@ int  tg_work_twin_failed(const grun *R, const gsub *g, tg_work_note *wn);
  * ncu in the sandbox at the speed size (one untimed case: what a speed test's session starts with),
  * before the tests, with the GPU to itself (run.c holds the lock); its counters judged (ncu.c). */
 void tg_counters_run(grun *R, gsub *g);
+/* Once per run, before any student: ncu found (the binary, not the CUDA toolkit's wrapper script,
+ * whose folder lookup fails in the sandbox) and tried on the reference solution in the sandbox; a
+ * student's profiled run counts only where the reference's did (R->ncu_ok), so a grader-side
+ * failure of ncu is never the student's. */
+void tg_counters_probe(grun *R);
 const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_variant *v);
 /* The work rule from the counters into wn: 1 they decided (wn set: a breach, or the figures), 0 the
  * emulated count decides (wn->ctr_note says why the counters did not). */

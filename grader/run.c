@@ -782,6 +782,13 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         snprintf(R->ref_why, sizeof R->ref_why, "not needed in this run");
     if (!R->slurm)
         probe_gpu(R);
+    if (!R->slurm && R->lab->gpu && R->gpu_ok && !R->emulate && !prebuilt) {
+        tg_counters_probe(R);   /* ncu tried on the reference in the sandbox, once (counters.c) */
+        if (R->ncu_ok || R->ncu_why[0])
+            fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s\n", R->ncu[0] ? R->ncu : "none",
+                    R->ncu_ok ? "read in the sandbox; the reference's " : "not checked here: ",
+                    R->ncu_ok ? R->ncu_ref : R->ncu_why);
+    }
     if (!prebuilt && !R->slurm_task) {
         double tk = tl_now_ms();
         tg_build_kit(R);           /* the kit's own parts, once for the whole class */

@@ -52,6 +52,79 @@ static void row(char *out, size_t len, const char *name, double us, double bytes
              "\"%.0f\",\"0\",\"0\",\"%.0f\",\"0\"\n", name, us, bytes, gld, gst, sld, sst, ffma);
 }
 
+/* ------------------------------------------------------------------ ncu's own output (tests/ncu/) */
+
+Test(ncu, the_reference_kernels_as_ncu_counted_them_on_an_h100_meet_their_labs_rules)
+{
+    char h[480], f[640];
+    const char *pat = NULL;
+    tg_ncu_counts c;
+    parse_fixture("lab03-tiled16-512-solution.csv", &c);
+    cr_assert_eq(c.kernels, 1);
+    cr_assert_eq(c.kit_kernels, 0);
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 512.0 * 512 * 512, 0.5, "one FFMA per multiply-add: %g", c.q[TG_NCU_FFMA]);
+    cr_assert_float_eq(c.q[TG_NCU_GLD], 2.0 / 16 * 512 * 512 * 512, 0.5, "2/16 loads per multiply-add");
+    cr_assert_float_eq(c.q[TG_NCU_GST], 512.0 * 512, 0.5);
+    cr_assert_float_eq(c.q[TG_NCU_TIME], 43040, 0.5, "43,040 ns as ncu printed it");
+    cr_assert(strstr(c.names, "MatrixMulKernel_t16(float *, float *, float *, int)"), "%s", c.names);
+    cr_assert_eq(tg_ncu_judge(tl_lab_find("03"), 16, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    cr_assert(strstr(f, "global loads per multiply-add: 0.125 = 2/16") && strstr(f, "shared loads per multiply-add: 1.25"),
+              "%s", f);
+    parse_fixture("lab02-naive-512-solution.csv", &c);
+    cr_assert_eq(tg_ncu_judge(tl_lab_find("02"), 16, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    cr_assert(strstr(f, "global loads per multiply-add: 2"), "%s", f);
+    parse_fixture("lab06-regtile-1024-solution.csv", &c);
+    const tl_lab_info *l6 = tl_lab_find("06");
+    const tl_lab_variant *rt = tl_lab_variant_find(l6, "regtile");
+    cr_assert(rt);
+    cr_assert_eq(tg_ncu_judge(l6, rt->tile, 1024, 1024, 1024, &c, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 1024.0 * 1024 * 1024, 0.5);
+}
+
+Test(ncu, lab_02s_naive_kernel_counted_on_an_h100_is_not_tiled_in_lab_03)
+{
+    /* tests/wrong/03/naive-in-tiled.cu is lab 02's kernel: the same counts */
+    tg_ncu_counts c;
+    parse_fixture("lab02-naive-512-solution.csv", &c);
+    char h[480], f[640];
+    const char *pat = NULL;
+    for (int t = 16; t <= 32; t += 16) {
+        cr_assert_eq(tg_ncu_judge(tl_lab_find("03"), t, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 1);
+        cr_assert(strncmp(h, "not tiled: 2 global loads per multiply-add at 512 x 512 x 512", 61) == 0 &&
+                  strcmp(pat, "not-tiled") == 0, "%s", h);
+    }
+}
+
+Test(ncu, a_timed_run_as_ncu_counted_it_leaves_the_kits_30_kernels_out)
+{
+    tg_ncu_counts c;
+    parse_fixture("lab03-tiled32-2048-timed-solution.csv", &c);
+    cr_assert_eq(c.kernels, 13, "1 checked + 2 warm-up + 10 timed launches");
+    cr_assert_eq(c.kit_kernels, 30, "10 x (scale, L2 flush, check)");
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 13 * 2048.0 * 2048 * 2048, 1);
+    cr_assert(c.q[TG_NCU_TIME] > 13 * 1.8e6 && c.q[TG_NCU_TIME] < 13 * 1.9e6, "%g ns", c.q[TG_NCU_TIME]);
+    cr_assert_null(strstr(c.names, "tl_"), "%s", c.names);
+}
+
+Test(ncu, a_run_whose_table_has_no_kernel_is_host_side_computation)
+{
+    size_t len = 0;
+    char *t = fixture("lab03-tiled16-512-solution.csv", &len);
+    char *last = NULL;   /* the table without its kernel row: header and units only */
+    for (char *p = t; (p = strstr(p, "\n\"")) != NULL; ++p)
+        last = p;
+    cr_assert(last);
+    last[1] = '\0';
+    tg_ncu_counts c;
+    char err[300], h[480], f[640];
+    const char *pat = NULL;
+    cr_assert_eq(tg_ncu_parse(t, strlen(t), &c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(c.kernels, 0);
+    cr_assert_eq(tg_ncu_judge(tl_lab_find("03"), 16, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 1);
+    cr_assert(strstr(h, "no kernel ran") && strcmp(pat, "host-side-computation") == 0, "%s", h);
+    free(t);
+}
+
 Test(ncu, the_table_is_read_by_its_header_and_the_kits_kernels_are_left_out)
 {
     static char t[8192];

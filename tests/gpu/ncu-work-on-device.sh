@@ -54,7 +54,12 @@ ninja -C "$B" grader/tl-sandbox-exec grader/tl-grade >> "$OUT/build.log" 2>&1 ||
     { HAVE_GRADER=0; say "the grader did not build (the sandbox steps are skipped):"; grep -E 'error|FAILED|WARNING' "$OUT/build.log" | head -8 | tee -a "$S"; }
 say "built $T in $(since "$t0")"
 [ -n "$NCU" ] || { say "not checked here: no ncu on PATH or under /usr/local/cuda/bin or /opt/nvidia"; exit 77; }
-NCUDIR=$(dirname "$(readlink -f "$NCU")")
+# the binary itself: the toolkit's bin/ncu is a script that finds its nsight-compute folder next to
+# the toolkit or under /opt/nvidia, which the sandbox does not bind (request ncu-1 found that out)
+NCUBIN=$(ls -d /opt/nvidia/nsight-compute/*/ncu /usr/local/cuda/nsight-compute*/ncu 2>/dev/null | tail -1)
+NCUBIN=$(readlink -f "${NCUBIN:-$NCU}")
+NCUDIR=$(dirname "$NCUBIN")
+say "ncu binary: $NCUBIN (its folder $NCUDIR is bound read-only into the sandbox)"
 
 # ------------------------------------------------------------------ the metrics this ncu knows
 "$NCU" --query-metrics > "$OUT/query-metrics.txt" 2>&1
@@ -90,8 +95,8 @@ ncu_run() {
         local g=$OUT/grant-$tag
         rm -rf "$g"; mkdir -p "$g/out"
         local ns=""; [ "$where" = sandbox-noseccomp ] && ns=--no-seccomp
-        "$B/grader/tl-sandbox-exec" --gpu $ns --grant "$g" --rw "$g/out:/out" --ro "$B:/build" --path "$NCUDIR" \
-            --limit 240 -- "$NCU" --clock-control none --csv --page raw --metrics "$MET" --log-file /out/ncu.csv \
+        "$B/grader/tl-sandbox-exec" --gpu $ns --grant "$g" --rw "$g/out:/out" --ro "$B:/build" --ro "$NCUDIR" \
+            --limit 240 -- "$NCUBIN" --clock-control none --csv --page raw --metrics "$MET" --log-file /out/ncu.csv \
             "/build/$prog" "$@" > "$log" 2>&1
         rc=$?
         cp "$g/out/ncu.csv" "$csv" 2>/dev/null || : > "$csv" ;;
@@ -112,6 +117,29 @@ print("   " + " | ".join(head[c] for c in cols))
 for r in rows[1:15]:
     print("   " + " | ".join((r[c] if c < len(r) else "?")[:48] for c in cols))
 PY
+}
+
+# ncu in the grader's sandbox (tl-sandbox-exec: the same tg_iso_probe and tg_spawn a graded case
+# uses): a program run, with and without the network filter, and a --serve session (fds 3 and 4
+# through ncu to the program)
+sandbox_probes() {
+    # the sandbox: as a graded case (uid 65534, no capabilities, seccomp), then without the network filter
+    ncu_run probe-sandbox-03-tiled16-512 sandbox solutions/03-tiled-kernel/lab03-ref --sizes 512 --variants tiled16 --no-time --repeat 1
+    ncu_run probe-sandbox-noseccomp-03-tiled16-512 sandbox-noseccomp solutions/03-tiled-kernel/lab03-ref --sizes 512 --variants tiled16 --no-time --repeat 1
+    # a --serve session under ncu inside the sandbox: fds 3 and 4 must reach the program through ncu
+    g=$OUT/grant-serve; rm -rf "$g"; mkdir -p "$g/out" "$g/in"
+    "$B/common/tl-mat" gen 512 512 11 "$g/in/M.mat" && "$B/common/tl-mat" gen 512 512 12 "$g/in/N.mat"
+    { printf 'case tiled16 512 512 512 0\n'; cat "$g/in/M.mat" "$g/in/N.mat"; printf 'quit\n'; } > "$g/in/req"
+    chmod -R a+rX "$g/in"
+    t=$(now)
+    "$B/grader/tl-sandbox-exec" --gpu --no-seccomp --grant "$g" --rw "$g/out:/out" --ro "$g/in:/in" --ro "$B:/build" \
+        --ro "$NCUDIR" --limit 240 -- /bin/sh -c "exec 3</in/req 4>/out/answer; exec '$NCUBIN' --clock-control none --csv \
+        --page raw --metrics '$MET' --log-file /out/ncu.csv /build/solutions/03-tiled-kernel/lab03-ref --serve" \
+        > "$OUT/probe-serve.log" 2>&1
+    say ""
+    say "-- --serve under ncu in the sandbox: exit $? in $(since "$t"); answer: $(head -c 40 "$g/out/answer" 2>/dev/null | head -1 | tr -cd '[:print:]'); ncu CSV lines: $(grep -c '^"' "$g/out/ncu.csv" 2>/dev/null)"
+    tail -8 "$OUT/probe-serve.log" | sed 's/^/   | /' | tee -a "$S"
+    cp "$g/out/ncu.csv" "$OUT/probe-serve.csv" 2>/dev/null
 }
 
 if [ "$MODE" = probe ]; then
@@ -142,23 +170,7 @@ PY
     say "-- kernel-name regex:^(?!tl_): exit $? in $(since "$t"); kernels: $(grep '^"' "$OUT/probe-regex.csv" | tail -n +3 | cut -d, -f5 | sort | uniq -c | tr '\n' ' ')"
     grep -v '^"' "$OUT/probe-regex.log" | tail -4 | sed 's/^/   | /' | tee -a "$S"
     [ "$HAVE_GRADER" = 1 ] || { say "no grader build: the sandbox probes are skipped"; exit 0; }
-    # the sandbox: as a graded case (uid 65534, no capabilities, seccomp), then without the network filter
-    ncu_run probe-sandbox-03-tiled16-512 sandbox solutions/03-tiled-kernel/lab03-ref --sizes 512 --variants tiled16 --no-time --repeat 1
-    ncu_run probe-sandbox-noseccomp-03-tiled16-512 sandbox-noseccomp solutions/03-tiled-kernel/lab03-ref --sizes 512 --variants tiled16 --no-time --repeat 1
-    # a --serve session under ncu inside the sandbox: fds 3 and 4 must reach the program through ncu
-    g=$OUT/grant-serve; rm -rf "$g"; mkdir -p "$g/out" "$g/in"
-    "$B/common/tl-mat" gen 512 512 11 "$g/in/M.mat" && "$B/common/tl-mat" gen 512 512 12 "$g/in/N.mat"
-    { printf 'case tiled16 512 512 512 0\n'; cat "$g/in/M.mat" "$g/in/N.mat"; printf 'quit\n'; } > "$g/in/req"
-    chmod -R a+rX "$g/in"
-    t=$(now)
-    "$B/grader/tl-sandbox-exec" --gpu --no-seccomp --grant "$g" --rw "$g/out:/out" --ro "$g/in:/in" --ro "$B:/build" \
-        --path "$NCUDIR" --limit 240 -- /bin/sh -c "exec 3</in/req 4>/out/answer; exec '$NCU' --clock-control none --csv \
-        --page raw --metrics '$MET' --log-file /out/ncu.csv /build/solutions/03-tiled-kernel/lab03-ref --serve" \
-        > "$OUT/probe-serve.log" 2>&1
-    say ""
-    say "-- --serve under ncu in the sandbox: exit $? in $(since "$t"); answer: $(head -c 40 "$g/out/answer" 2>/dev/null | head -1 | tr -cd '[:print:]'); ncu CSV lines: $(grep -c '^"' "$g/out/ncu.csv" 2>/dev/null)"
-    tail -8 "$OUT/probe-serve.log" | sed 's/^/   | /' | tee -a "$S"
-    cp "$g/out/ncu.csv" "$OUT/probe-serve.csv" 2>/dev/null
+    sandbox_probes
     # what the target process sees of ncu (what a student could detect): its environment's names
     "$NCU" --metrics gpu__time_duration.sum /usr/bin/env > "$OUT/probe-env.log" 2>&1
     say ""
@@ -177,6 +189,7 @@ fi
 # time). ncu's CSV of every profiled run is kept in $OUT/fixtures/ (tests/ncu/ is made from them).
 [ "$HAVE_GRADER" = 1 ] || { say "no grader build: nothing to grade"; exit 2; }
 T_START=$(now)
+sandbox_probes
 bad=0
 mkdir -p "$OUT/fixtures"
 grade_class() {   # $1 lab, $2 class folder; then "NAME EXPECT" pairs: full (every point) or less
@@ -190,6 +203,7 @@ grade_class() {   # $1 lab, $2 class folder; then "NAME EXPECT" pairs: full (eve
     rc=$?
     say ""
     say "== lab $lab: tl-grade exit $rc in $(since "$t") ($(ls "$cls" | wc -l) submissions); $(grep -m1 -o 'isolation: .*' "$OUT/grade-$lab.log" | cut -c1-140)"
+    say "  $(grep -m1 "the GPU's counters" "$OUT/grade-$lab.log" | cut -c1-900)"
     [ -f "$G/gradebook.csv" ] || { say "no gradebook; the log ends:"; tail -20 "$OUT/grade-$lab.log" | tee -a "$S"; bad=1; return; }
     for w in "$G"/.state/work/*/ncu-*; do
         [ -f "$w/ncu.csv" ] && cp "$w/ncu.csv" "$OUT/fixtures/lab$lab-$(basename "$(dirname "$w")")-${w##*/ncu-}.csv"
