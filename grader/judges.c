@@ -584,6 +584,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * cannot be faster than its kernels. The only timing evidence the student cannot write. */
         const tg_ctr_var *cv = tg_counters_var(R, g, v);
         char tw[600];
+        if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
+            cv = NULL;
         if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0 && tg_ncu_timing(s1.reported_ms, cv->kernel_ms,
                                                                                   tw, sizeof tw)) {
             tr->score = 0;
