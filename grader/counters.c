@@ -88,6 +88,42 @@ static int profiled_size(grun *R, const tl_lab_variant *v, char *err, size_t err
     return si;
 }
 
+/* A small file of the grader's, whole or not at all (mode 0644: the sandbox's user reads it). */
+static void write_small(const char *path, const char *text)
+{
+    char tmp[PATH_MAX + 128];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    int ok = fputs(text, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || chmod(tmp, 0644) != 0 || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+/* What ncu said when a run failed: its ERROR and WARNING lines, from its log, else the end of what
+ * the session printed (ncu's words before its log opened); printable ASCII, "" none. */
+static void ncu_said(const char *log, const tg_buf *printed, char *out, size_t len)
+{
+    out[0] = '\0';
+    size_t o = 0;
+    for (const char *p = log; p && *p && o + 1 < len;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (memmem(p, l, "ERROR", 5) || memmem(p, l, "==WARNING==", 11))
+            o += (size_t)snprintf(out + o, len - o, "%s%.*s", o ? " / " : "ncu's log: ", (int)(l > 200 ? 200 : l), p);
+        p += l + (e != NULL);
+    }
+    if (!o && printed && printed->len) {
+        size_t from = printed->len > 300 ? printed->len - 300 : 0;
+        snprintf(out, len, "its output ended: %.*s", (int)(printed->len - from), printed->s + from);
+    }
+    for (char *c = out; *c; ++c)
+        if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
+            *c = ' ';
+}
+
 /* One profiled session of build/binary (the student's program, or the reference's) for variant v. */
 static void profile_variant(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
                             const tl_lab_variant *v, tg_ctr_var *cv)
@@ -111,6 +147,12 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
         return;
     }
     snprintf(log, sizeof log, "%s/ncu.csv", dir);
+    /* the sandbox's user for ncu's own look-up (bound at /etc/passwd and /etc/group: session.c) */
+    char etc[PATH_MAX + 96];
+    snprintf(etc, sizeof etc, "%s/passwd", dir);
+    write_small(etc, "nobody:x:65534:65534:nobody:/tmp/case:/bin/sh\n");
+    snprintf(etc, sizeof etc, "%s/group", dir);
+    write_small(etc, "nogroup:x:65534:\n");
     /* --replay-buffer memory: the kernel replay saves device memory in host memory, not in the
      * sandbox's capped /tmp (48 MiB of matrices at 2048) */
     const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
@@ -134,6 +176,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     size_t len = 0;
     char *text = tg_is_file(log) ? tg_read_file(log, 64 << 20, &len) : NULL;
     char why[520];
+    ncu_said(text, &g->evidence, cv->why, sizeof cv->why);   /* kept for the reference's probe */
     if (r.st != C_PASS) {
         /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's */
         cv->state = TG_CTR_FAILED;
@@ -271,7 +314,8 @@ void tg_counters_probe(grun *R)
         snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv.why);
     } else {
         snprintf(R->ncu_why, sizeof R->ncu_why, "ncu could not read the reference solution's counters in the sandbox "
-                 "(%s at size %s: %.380s)", v->name, cv.size, cv.bad && cv.headline[0] ? cv.headline : "no kernel time");
+                 "(%s at size %s: %.200s; %.220s)", v->name, cv.size, cv.bad && cv.headline[0] ? cv.headline
+                 : "no kernel time", cv.why);
     }
 }
 

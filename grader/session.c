@@ -99,10 +99,23 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     o.env[0] = venv;
     if (R->iso.bwrap)
         o.rw[0] = (tg_bind){ss->vpath, "/tmp/tl-emu-verdicts.jsonl"};
+    char etc_pw[PATH_MAX + 32], etc_gr[PATH_MAX + 32];
     if (ss->prof_argv && R->iso.bwrap) {   /* ncu's log: a folder of the grader's (counters.c reads it) */
         o.rw[1] = (tg_bind){ss->prof_dir, TG_PROF_INSIDE};
+        int nr = 1;
         if (ss->prof_ro)
-            o.ro[1] = (tg_bind){ss->prof_ro, ss->prof_ro};
+            o.ro[nr++] = (tg_bind){ss->prof_ro, ss->prof_ro};
+        /* ncu looks its user up: a passwd and group of the sandbox's user alone (counters.c writes them) */
+        snprintf(etc_pw, sizeof etc_pw, "%s/passwd", ss->prof_dir);
+        snprintf(etc_gr, sizeof etc_gr, "%s/group", ss->prof_dir);
+        if (tg_is_file(etc_pw) && tg_is_file(etc_gr)) {
+            o.ro[nr++] = (tg_bind){etc_pw, "/etc/passwd"};
+            o.ro[nr++] = (tg_bind){etc_gr, "/etc/group"};
+        }
+        /* ncu's threads, its temporary report and its replay's files are its own, not the program's */
+        o.max_tasks = 512;
+        o.tmp_bytes = 512LL << 20;
+        o.fsize_bytes = 1LL << 30;
     }
     if (tg_spawn(&ss->c, &R->iso, &o, err, errlen) != 0)
         return -1;

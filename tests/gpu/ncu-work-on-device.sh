@@ -62,10 +62,11 @@ NCUDIR=$(dirname "$NCUBIN")
 say "ncu binary: $NCUBIN (its folder $NCUDIR is bound read-only into the sandbox)"
 
 # ------------------------------------------------------------------ the metrics this ncu knows
-"$NCU" --query-metrics > "$OUT/query-metrics.txt" 2>&1
-say "query-metrics: exit $?, $(wc -l < "$OUT/query-metrics.txt") lines; the ones the step may use:"
+QM=${TMPDIR:-/tmp}/ncu-query-metrics.txt
+"$NCU" --query-metrics > "$QM" 2>&1
+say "query-metrics: exit $?, $(wc -l < "$QM") lines; the ones the step may use:"
 grep -E 'thread_inst_executed_op_(ffma|dfma|fmul|fadd|dmul|dadd|hfma|global|shared|ld|st)|inst_executed_op_(global|shared|ldgsts|ldsm)|pipe_tensor|lsu_mem_global_op_(ld|st)|mem_shared_op_(ld|st)|gpu__time_duration|dram__bytes_read' \
-    "$OUT/query-metrics.txt" | awk '{print "  " $1}' | sort -u | tee -a "$S"
+    "$QM" | awk '{print "  " $1}' | sort -u | tee -a "$S"
 WANT="gpu__time_duration.sum smsp__sass_thread_inst_executed_op_ffma_pred_on.sum smsp__sass_thread_inst_executed_op_dfma_pred_on.sum
 smsp__sass_thread_inst_executed_op_fmul_pred_on.sum smsp__sass_thread_inst_executed_op_fadd_pred_on.sum
 smsp__sass_inst_executed_op_global_ld.sum smsp__sass_inst_executed_op_global_st.sum smsp__sass_inst_executed_op_shared_ld.sum
@@ -76,7 +77,7 @@ smsp__sass_thread_inst_executed_op_shared_st_pred_on.sum sm__inst_executed_pipe_
 MET=""
 for m in $WANT; do
     base=${m%.sum}
-    if grep -q "^$base\b\|^ *$base " "$OUT/query-metrics.txt"; then MET="$MET${MET:+,}$m"
+    if grep -q "^$base\b\|^ *$base " "$QM"; then MET="$MET${MET:+,}$m"
     else say "  (not known to this ncu: $m)"; fi
 done
 say "metrics used: $MET"
@@ -94,9 +95,17 @@ ncu_run() {
     sandbox*)
         local g=$OUT/grant-$tag
         rm -rf "$g"; mkdir -p "$g/out"
-        local ns=""; [ "$where" = sandbox-noseccomp ] && ns=--no-seccomp
-        "$B/grader/tl-sandbox-exec" --gpu $ns --grant "$g" --rw "$g/out:/out" --ro "$B:/build" --ro "$NCUDIR" \
-            --limit 240 -- "$NCUBIN" --clock-control none --csv --page raw --metrics "$MET" --log-file /out/ncu.csv \
+        local ns="" pw=""
+        [ "$where" != sandbox ] && ns=--no-seccomp
+        if [ "$where" = sandbox-passwd ]; then   # the grader's profiled session: its user in /etc/passwd
+            printf 'nobody:x:65534:65534:nobody:/tmp/case:/bin/sh\n' > "$g/passwd"
+            printf 'nogroup:x:65534:\n' > "$g/group"
+            chmod 644 "$g/passwd" "$g/group"
+            pw="--ro $g/passwd:/etc/passwd --ro $g/group:/etc/group"
+        fi
+        # shellcheck disable=SC2086
+        "$B/grader/tl-sandbox-exec" --gpu $ns $pw --tasks 512 --grant "$g" --rw "$g/out:/out" --ro "$B:/build" \
+            --ro "$NCUDIR" --limit 240 -- "$NCUBIN" --clock-control none --csv --page raw --metrics "$MET" --log-file /out/ncu.csv \
             "/build/$prog" "$@" > "$log" 2>&1
         rc=$?
         cp "$g/out/ncu.csv" "$csv" 2>/dev/null || : > "$csv" ;;
@@ -104,6 +113,7 @@ ncu_run() {
     say ""
     say "-- $tag ($where): exit $rc in $(since "$t"); $(grep -c '^"' "$csv") CSV lines; the program and ncu said (tail):"
     grep -v '^"' "$log" | tail -12 | sed 's/^/   | /' | tee -a "$S"
+    [ -s "$csv" ] && { say "   ncu's own lines in its log:"; grep -v '^"' "$csv" | tail -6 | cut -c1-300 | sed 's/^/   | /' | tee -a "$S"; }
     say "   raw CSV (Kernel Name and the metrics' columns; first 14 rows):"
     python3 - "$csv" "$MET" <<'PY' | tee -a "$S"
 import csv, sys
@@ -126,19 +136,23 @@ sandbox_probes() {
     # the sandbox: as a graded case (uid 65534, no capabilities, seccomp), then without the network filter
     ncu_run probe-sandbox-03-tiled16-512 sandbox solutions/03-tiled-kernel/lab03-ref --sizes 512 --variants tiled16 --no-time --repeat 1
     ncu_run probe-sandbox-noseccomp-03-tiled16-512 sandbox-noseccomp solutions/03-tiled-kernel/lab03-ref --sizes 512 --variants tiled16 --no-time --repeat 1
+    ncu_run probe-sandbox-passwd-03-tiled16-512 sandbox-passwd solutions/03-tiled-kernel/lab03-ref --sizes 512 --variants tiled16 --no-time --repeat 1
     # a --serve session under ncu inside the sandbox: fds 3 and 4 must reach the program through ncu
     g=$OUT/grant-serve; rm -rf "$g"; mkdir -p "$g/out" "$g/in"
     "$B/common/tl-mat" gen 512 512 11 "$g/in/M.mat" && "$B/common/tl-mat" gen 512 512 12 "$g/in/N.mat"
     { printf 'case tiled16 512 512 512 0\n'; cat "$g/in/M.mat" "$g/in/N.mat"; printf 'quit\n'; } > "$g/in/req"
     chmod -R a+rX "$g/in"
     t=$(now)
-    "$B/grader/tl-sandbox-exec" --gpu --no-seccomp --grant "$g" --rw "$g/out:/out" --ro "$g/in:/in" --ro "$B:/build" \
-        --ro "$NCUDIR" --limit 240 -- /bin/sh -c "exec 3</in/req 4>/out/answer; exec '$NCUBIN' --clock-control none --csv \
+    printf 'nobody:x:65534:65534:nobody:/tmp/case:/bin/sh\n' > "$g/in/passwd"; printf 'nogroup:x:65534:\n' > "$g/in/group"
+    chmod -R a+rX "$g/in"
+    "$B/grader/tl-sandbox-exec" --gpu --no-seccomp --tasks 512 --grant "$g" --rw "$g/out:/out" --ro "$g/in:/in" \
+        --ro "$B:/build" --ro "$g/in/passwd:/etc/passwd" --ro "$NCUDIR" --limit 240 -- /bin/sh -c "exec 3</in/req 4>/out/answer; exec '$NCUBIN' --clock-control none --csv \
         --page raw --metrics '$MET' --log-file /out/ncu.csv /build/solutions/03-tiled-kernel/lab03-ref --serve" \
         > "$OUT/probe-serve.log" 2>&1
     say ""
     say "-- --serve under ncu in the sandbox: exit $? in $(since "$t"); answer: $(head -c 40 "$g/out/answer" 2>/dev/null | head -1 | tr -cd '[:print:]'); ncu CSV lines: $(grep -c '^"' "$g/out/ncu.csv" 2>/dev/null)"
     tail -8 "$OUT/probe-serve.log" | sed 's/^/   | /' | tee -a "$S"
+    grep -v '^"' "$g/out/ncu.csv" 2>/dev/null | tail -5 | cut -c1-300 | sed 's/^/   | ncu: /' | tee -a "$S"
     cp "$g/out/ncu.csv" "$OUT/probe-serve.csv" 2>/dev/null
 }
 
@@ -186,28 +200,24 @@ fi
 # step (grader/counters.c) runs each variant once more under ncu in the sandbox before the tests.
 # Printed per submission: the score, each correctness test's work line (the counts, the rule's
 # decision, what the profiled run cost) and the speed test's lines (the median against ncu's kernel
-# time). ncu's CSV of every profiled run is kept in $OUT/fixtures/ (tests/ncu/ is made from them).
+# time). $OUT stays small (the lead's device tool returns a few MB): the results trees stay in $TMPDIR.
 [ "$HAVE_GRADER" = 1 ] || { say "no grader build: nothing to grade"; exit 2; }
 T_START=$(now)
 sandbox_probes
 bad=0
-mkdir -p "$OUT/fixtures"
 grade_class() {   # $1 lab, $2 class folder; then "NAME EXPECT" pairs: full (every point) or less
-    local lab=$1 cls=$2 G=$OUT/graded-$1 t rc
+    local lab=$1 cls=$2 G=${TMPDIR:-/tmp}/ncu-graded-$1 t rc   # results outside $OUT: it must stay small
     rm -rf "$G"
     od -An -tu8 -N8 /dev/urandom | tr -d ' ' > "$OUT/lab$lab.secret"
     chmod 600 "$OUT/lab$lab.secret"
     t=$(now)
-    "$B/grader/tl-grade" --kit "$ROOT" --lab "$lab" --out "$G" --secret "$OUT/lab$lab.secret" --keep-work -- "$cls"/* \
+    "$B/grader/tl-grade" --kit "$ROOT" --lab "$lab" --out "$G" --secret "$OUT/lab$lab.secret" -- "$cls"/* \
         > "$OUT/grade-$lab.log" 2>&1
     rc=$?
     say ""
     say "== lab $lab: tl-grade exit $rc in $(since "$t") ($(ls "$cls" | wc -l) submissions); $(grep -m1 -o 'isolation: .*' "$OUT/grade-$lab.log" | cut -c1-140)"
     say "  $(grep -m1 "the GPU's counters" "$OUT/grade-$lab.log" | cut -c1-900)"
     [ -f "$G/gradebook.csv" ] || { say "no gradebook; the log ends:"; tail -20 "$OUT/grade-$lab.log" | tee -a "$S"; bad=1; return; }
-    for w in "$G"/.state/work/*/ncu-*; do
-        [ -f "$w/ncu.csv" ] && cp "$w/ncu.csv" "$OUT/fixtures/lab$lab-$(basename "$(dirname "$w")")-${w##*/ncu-}.csv"
-    done
     python3 - "$G" <<'PY' | tee -a "$S"
 import json, os, sys
 G = sys.argv[1]
@@ -241,23 +251,20 @@ PY
     done
 }
 
-C3=$OUT/class-03
-rm -rf "$C3"; mkdir -p "$C3/solution" "$C3/skeleton"
+C3=${TMPDIR:-/tmp}/ncu-class-03
+rm -rf "$C3"; mkdir -p "$C3/solution"
 cp solutions/03-tiled-kernel/tiled.cu "$C3/solution/"
-cp labs/03-tiled-kernel/tiled.cu "$C3/skeleton/"
-for f in tests/wrong/03/naive-in-tiled.cu tests/wrong/03/host-computes.cu tests/hostile/03/gpu_emulated_twin_differs.cu \
-         tests/hostile/03/gpu_async_stream.cu tests/hostile/03/gpu_profiler_aware.cu; do
+for f in tests/wrong/03/naive-in-tiled.cu tests/hostile/03/gpu_async_stream.cu tests/hostile/03/gpu_profiler_aware.cu; do
     d=$C3/$(basename "$(dirname "$(dirname "$f")")")-$(basename "$f" .cu)
     mkdir -p "$d" && cp "$f" "$d/tiled.cu"
 done
-grade_class 03 "$C3" skeleton less wrong-naive-in-tiled less wrong-host-computes less \
-    hostile-gpu_emulated_twin_differs less hostile-gpu_async_stream less hostile-gpu_profiler_aware less
+grade_class 03 "$C3" wrong-naive-in-tiled less hostile-gpu_async_stream less hostile-gpu_profiler_aware less
 
 for lab in 06:06-register-tiling:regtile.cu 02:02-naive-kernel:naive.cu; do
     IFS=: read -r n dir file <<< "$lab"
     el=$(awk -v a="$T_START" -v b="$(now)" 'BEGIN { printf "%d", b - a }')
-    if [ "$el" -gt 200 ]; then say ""; say "== lab $n: skipped: $el s spent, the request's 300 s would not hold it"; continue; fi
-    C=$OUT/class-$n
+    if [ "$el" -gt "${NCU_BUDGET_S:-100}" ]; then say ""; say "== lab $n: skipped: $el s spent, the request's time would not hold it"; continue; fi
+    C=${TMPDIR:-/tmp}/ncu-class-$n
     rm -rf "$C"; mkdir -p "$C/solution"
     cp "solutions/$dir/$file" "$C/solution/" || { say "lab $n: no solution file $file"; bad=1; continue; }
     grade_class "$n" "$C"
@@ -265,4 +272,4 @@ done
 say ""
 say "uptime: $(uptime)"
 [ "$bad" = 0 ] && { say "EVERY EXPECTATION HELD"; exit 0; }
-say "SOME EXPECTATIONS FAILED (logs: $OUT/grade-*.log; results: $OUT/graded-*/)"; exit 1
+say "SOME EXPECTATIONS FAILED (logs: $OUT/grade-*.log)"; exit 1
