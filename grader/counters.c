@@ -2,8 +2,8 @@
  *
  * How it works. Before a GPU lab's tests run (run.c, with the GPU to itself), each variant that the
  * work rule or the speed test needs gets one more session of the student's lab program, in the same
- * sandbox as every graded case, under Nsight Compute's CLI: `ncu --csv --page raw --print-units base
- * --clock-control none --metrics ... --log-file /tmp/tl-prof/ncu.csv /build/labNN --serve`. The
+ * sandbox as every graded case, under Nsight Compute's CLI: `ncu --csv --page raw --clock-control none
+ * --metrics ... --log-file /tmp/tl-prof/ncu.csv /build/labNN --serve`. The
  * grader sends it the request a speed test's session starts with (one untimed case of that variant at
  * the speed size, the same inputs), so the program sees the same arguments, the same size and the
  * same request stream as a graded run. ncu's front end, a process of its own, profiles every kernel
@@ -153,11 +153,10 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     write_small(etc, "nobody:x:65534:65534:nobody:/tmp/case:/bin/sh\n");
     snprintf(etc, sizeof etc, "%s/group", dir);
     write_small(etc, "nogroup:x:65534:\n");
-    /* --replay-buffer memory: the kernel replay saves device memory in host memory, not in the
-     * sandbox's capped /tmp (48 MiB of matrices at 2048) */
-    const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--print-units", "base", "--clock-control", "none",
-                          "--replay-buffer", "memory", "--metrics", tg_ncu_metrics(), "--log-file",
-                          R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
+    /* only the options device request ncu-1 ran (ncu 2025.3.1): ncu refuses an option it does not
+     * know and exits 1 before starting the program, which is what ncu-2 met with two more */
+    const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
+                          "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
                 .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL};
     cres r;

@@ -40,10 +40,10 @@ typedef struct tg_ncu_counts {
     char   names[400];         /* the student's kernels' names, comma-separated (as far as fits) */
 } tg_ncu_counts;
 
-/* Parses ncu's raw page (`ncu --csv --page raw --print-units base --log-file F`): the lines that
+/* Parses ncu's raw page (`ncu --csv --page raw --log-file F`): the lines that
  * start with '"' are CSV (a header, a units row, one row per profiled kernel), the others ncu's
- * own (==PROF==, ==WARNING==, ==ERROR==). Units other than the base ones (usecond, Kbyte, ...) are
- * converted. Returns 0, or -1 with err naming what is missing (no header, a metric's column). */
+ * own (==PROF==, ==WARNING==, ==ERROR==). Units are read from the units row (ncu 2025.3 writes ns,
+ * inst and byte with thousands separators; usecond, Kbyte, ... are converted too). Returns 0, or -1 with err naming what is missing (no header, a metric's column). */
 int tg_ncu_parse(const char *text, size_t len, tg_ncu_counts *out, char *err, size_t errlen);
 
 /* ncu's own words in its log or output that mean the counters cannot be read here (the driver's
