@@ -599,6 +599,10 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
             tg_buf_printf(&g->notes, "forged timing in the speed test: %s\n", tw);
         } else if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0) {
             tg_buf_printf(&tr->out, "time cross-checked: %s\n", tw);
+            if (tg_ncu_review(s1.reported_ms, cv->kernel_ms, tw, sizeof tw)) {   /* evidence, not a score */
+                tg_buf_printf(&tr->out, "%s\n", tw);
+                tg_buf_printf(&g->notes, "%s\n", tw);
+            }
         } else if (cv && cv->state == TG_CTR_NOT_CHECKED) {
             tg_buf_printf(&tr->out, "time against the GPU's counters: not checked here: %s (the wall-clock estimate "
                           "above is the evidence)\n", cv->why);

@@ -299,3 +299,15 @@ int tg_ncu_timing(double reported_ms, double kernel_ms, char *why, size_t whylen
              reported_ms / kernel_ms, TG_NCU_TIME_MARGIN);
     return 0;
 }
+
+int tg_ncu_review(double reported_ms, double kernel_ms, char *why, size_t whylen)
+{
+    why[0] = '\0';
+    if (!(kernel_ms > 0) || !(reported_ms > TG_NCU_REVIEW_RATIO * kernel_ms))
+        return 0;
+    snprintf(why, whylen, "REVIEW: the timed runs took %.2f x the GPU time of the kernels ncu profiled for the same "
+             "case (%.3f ms against %.3f ms; honest kernels measured 0.99-1.00 on an H100): the graded runs may run "
+             "other kernels than the profiled run (a program that knows it is profiled)", reported_ms / kernel_ms,
+             reported_ms, kernel_ms);
+    return 1;
+}

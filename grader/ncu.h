@@ -15,6 +15,8 @@
 #define TG_NCU_VEC_WIDTH    4     /* one thread's load or store instruction moves at most 128 bits:
                                      4 floats; counts the rule needs "at least" of are taken x 4    */
 #define TG_NCU_TIME_MARGIN  0.5   /* a reported median below this x the kernels' own time: forged   */
+#define TG_NCU_REVIEW_RATIO 1.3   /* a median above this x the profiled kernels' time: for review (the
+                                     graded runs may run other kernels than the profiled one)        */
 
 /* What is read of each kernel, and the metric it is read from. */
 enum { TG_NCU_TIME, TG_NCU_FFMA, TG_NCU_DFMA, TG_NCU_FMUL, TG_NCU_FADD, TG_NCU_GLD, TG_NCU_GST, TG_NCU_SLD,
@@ -66,5 +68,9 @@ int tg_ncu_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const tg
  * 1 forged (reported < TG_NCU_TIME_MARGIN x kernel time; why says so), 0 plausible (why has the
  * figures). kernel_ms <= 0: 0, nothing said. */
 int tg_ncu_timing(double reported_ms, double kernel_ms, char *why, size_t whylen);
+
+/* 1 when the reported median is above TG_NCU_REVIEW_RATIO x the profiled kernels' time (why says so):
+ * evidence for the instructor, never a score (an honest launcher may wait on the host between kernels). */
+int tg_ncu_review(double reported_ms, double kernel_ms, char *why, size_t whylen);
 
 #endif
