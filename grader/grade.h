@@ -207,6 +207,12 @@ typedef struct grun {
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
     tg_profile prof;                  /* where this run's time went (profile.c; summary.md's table)   */
+    /* counters.c: ncu, found and tried on the reference solution once per run (tg_counters_probe) */
+    char     ncu[PATH_MAX];           /* the ncu binary itself (not a wrapper script; "" none)      */
+    char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
+    int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
+    char     ncu_why[520];            /* why not ("not checked here: ...")                           */
+    char     ncu_ref[700];            /* the reference's profiled figures (the run's log)            */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -251,7 +257,26 @@ typedef struct gsess {
     int      runs;
     char     vpath[PATH_MAX + 32];  /* the emulator's verdict channel, a file bound into the sandbox */
     long long voff;          /* what of it was read                                            */
+    const char *const *prof_argv;   /* counters.c: the program runs under this (ncu and its options; NULL none) */
+    const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
+    const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
 } gsess;
+#define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
+
+/* counters.c: the GPU's counters of one profiled run of a variant (ncu, in another process than
+ * the student's: issue 24 item 4), read and judged in the grader's process (ncu.c). */
+enum { TG_CTR_NONE, TG_CTR_JUDGED, TG_CTR_NOT_CHECKED, TG_CTR_FAILED };
+typedef struct tg_ctr_var {
+    int    state;             /* TG_CTR_*: NONE not run; NOT_CHECKED the grader could not (why; the
+                               * emulated count decides); FAILED the profiled case itself failed    */
+    int    work_judged;       /* the work rule was applied to the counts (JUDGED; 0 for a GPU-only variant) */
+    int    bad;               /* the work is not what the lab asks (headline, pattern)           */
+    const char *pattern;
+    char   size[48];
+    char   headline[480], figures[640], why[520];
+    double kernel_ms;         /* the student's kernels' GPU time in the profiled call (0: unknown) */
+    double wall_s;            /* what the profiled run cost, s                                  */
+} tg_ctr_var;
 
 typedef struct gsub {
     const gstudent *s;
@@ -281,6 +306,8 @@ typedef struct gsub {
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
     struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
+    tg_ctr_var ctr[TL_LAB_MAX_VARIANTS];   /* counters.c: per variant of the lab (its index), the profiled run */
+    int      ctr_ran;                 /* tg_counters_run was called for this submission           */
     tg_buf   record;                  /* what the grade is computed from (ident.c; graded-from.txt)  */
 } gsub;
 
@@ -359,6 +386,8 @@ typedef struct tg_work_note {
     double figures_work;
     char   figures_size[48];
     int    on_gpu;                    /* counted by the emulated twin of a GPU run (tg_work_count_emulated) */
+    int    by_counters;               /* judged from the GPU's counters (ncu, outside the process)     */
+    char   ctr_note[560];             /* the counters could not judge: why (the twin's count decides)  */
     char   why[400];                  /* GPU: why the work was not counted                            */
 } tg_work_note;
 #define TG_OOB_PADDING 65536   /* memcheck: bytes after every allocation (oob.c, judges.c); an overrun of a small case is far less */
@@ -382,6 +411,19 @@ int  tg_twin_outcome(const grun *R, gsub *g, int count, int erc, const char *ref
 /* The work rule's verdict when the twin that counts the work failed to build (g->twin_failed):
  * returns 1 with wn marked bad (the test earns no credit, the headline names the build). */
 int  tg_work_twin_failed(const grun *R, const gsub *g, tg_work_note *wn);
+/* counters.c: on a GPU, each variant the work rule or the speed test needs is run once more under
+ * ncu in the sandbox at the speed size (one untimed case: what a speed test's session starts with),
+ * before the tests, with the GPU to itself (run.c holds the lock); its counters judged (ncu.c). */
+void tg_counters_run(grun *R, gsub *g);
+/* Once per run, before any student: ncu found (the binary, not the CUDA toolkit's wrapper script,
+ * whose folder lookup fails in the sandbox) and tried on the reference solution in the sandbox; a
+ * student's profiled run counts only where the reference's did (R->ncu_ok), so a grader-side
+ * failure of ncu is never the student's. */
+void tg_counters_probe(grun *R);
+const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_variant *v);
+/* The work rule from the counters into wn: 1 they decided (wn set: a breach, or the figures), 0 the
+ * emulated count decides (wn->ctr_note says why the counters did not). */
+int  tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 

@@ -21,6 +21,7 @@
 
 #include "grade.h"
 #include "headline.h"
+#include "ncu.h"          /* the speed test's cross-check with the GPU's counters */
 #include "oob.h"            /* kit check on a GPU: memcheck beside the public cases */
 #include "policy.h"
 #include "tilelab.h"
@@ -247,7 +248,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (work_idx >= 0 && !R->sizes[work_idx].payload &&
         tg_prepare_size(&R->sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
-    if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
+    if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn))
+        ;   /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c) */
+    else if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
         snprintf(wn.why, sizeof wn.why, "%s uses %s: GPU only: the emulator cannot run it to count its work (the "
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
     else if (pass > 0 && tg_work_twin_failed(R, g, &wn))
@@ -587,6 +590,38 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         double est_s = (s1.wall_ms - s0.wall_ms) / extra, est_r = (r1.wall_ms - r0.wall_ms) / extra;
         tg_buf_printf(&tr->out, "wall-clock estimate per run, measured by the grader: %.3f ms (reference %.3f ms)\n",
                       est_s, est_r);
+        /* The median against the GPU time of the kernels themselves, measured by ncu outside the
+         * program's process in the profiled run of this variant and size (counters.c): a timed run
+         * cannot be faster than its kernels. The only timing evidence the student cannot write. */
+        const tg_ctr_var *cv = tg_counters_var(R, g, v);
+        char tw[600];
+        if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
+            cv = NULL;
+        if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0 && tg_ncu_timing(s1.reported_ms, cv->kernel_ms,
+                                                                                  tw, sizeof tw)) {
+            tr->score = 0;
+            tr->passed = 0;
+            tg_buf_printf(&tr->out, "no speed credit: %s\n", tw);
+            tl_verdict_init(&tr->head.v, TL_V_ERROR, "forged-timing");
+            tl_verdict_set(tr->head.v.detail, sizeof tr->head.v.detail, tw);
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", sz);
+            tr->have_head = 1;
+            tg_tres_add_case(tr, sz, &tr->head.v);
+            tg_buf_printf(&g->notes, "forged timing in the speed test: %s\n", tw);
+        } else if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0) {
+            tg_buf_printf(&tr->out, "time cross-checked: %s\n", tw);
+            if (tg_ncu_review(s1.reported_ms, cv->kernel_ms, tw, sizeof tw)) {   /* evidence, not a score */
+                tg_buf_printf(&tr->out, "%s\n", tw);
+                tg_buf_printf(&g->notes, "%s\n", tw);
+            }
+        } else if (cv && cv->state == TG_CTR_NOT_CHECKED) {
+            tg_buf_printf(&tr->out, "time against the GPU's counters: not checked here: %s (the wall-clock estimate "
+                          "above is the evidence)\n", cv->why);
+        } else if (cv && cv->state == TG_CTR_FAILED) {
+            tr->score = 0;
+            tr->passed = 0;
+            tg_buf_printf(&tr->out, "no speed credit: %s\n", cv->headline);
+        }
         if (est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
             est_r <= 1.5 * r1.reported_ms + 1.0) {
             tg_buf_printf(&tr->out, "REVIEW: the reported median (%.3f ms) is far below what the wall clock allows "

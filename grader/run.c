@@ -188,6 +188,11 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         if (refused_link)
             tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                           gate.s);
+        if (g.built && !refused_link && R->lab->gpu && R->gpu_ok && !R->emulate) {
+            tg_gpu_take(R, TG_GPU_ALONE);  /* the profiled runs measure kernels' GPU time: the GPU alone */
+            tg_counters_run(R, &g);        /* the work and time evidence from outside the process (counters.c) */
+            tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
+        }
         for (int i = 0; i < nt; ++i) {
             if (!g.built && R->emulate &&
                 (g.emu_unsupported[0] ||   /* the rewrite's record; a compiler's words only in kit check */
@@ -777,6 +782,13 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
     }
     if (!R->slurm)
         probe_gpu(R);
+    if (!R->slurm && R->lab->gpu && R->gpu_ok && !R->emulate && !prebuilt) {
+        tg_counters_probe(R);   /* ncu tried on the reference in the sandbox, once (counters.c) */
+        if (R->ncu_ok || R->ncu_why[0])
+            fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s\n", R->ncu[0] ? R->ncu : "none",
+                    R->ncu_ok ? "read in the sandbox; the reference's " : "not checked here: ",
+                    R->ncu_ok ? R->ncu_ref : R->ncu_why);
+    }
     if (!prebuilt && !R->slurm_task) {
         if (refpid <= 0) {
             double tk = tl_now_ms();
