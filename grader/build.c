@@ -418,7 +418,8 @@ static void gpu_archs(const grun *R, char *out, size_t len)
 /* ------------------------------------------------------------ the kit's build, cached by content
  * TL_GRADE_KIT_CACHE=DIR (the kit's own tests set it: one kit build shared by every grading run of
  * `./kit test`): the kit's build folder is kept in DIR under a key hashed from every file of the
- * pristine copy (path, mode, bytes), the setup's options, the targets and the tools' paths; a later
+ * pristine copy (path, mode, bytes), the setup's options, the targets, the tools' paths and the uid the
+ * sandbox builds as (tg_spawn_uid_mode: the files are that uid's, writable by it alone); a later
  * run with the same key copies it instead of configuring and building again. Nothing of a student
  * is in it (the skeletons alone are built). The pristine copy keeps the kit's file times, so the
  * copied build is up to date over it; a file that changes changes the key. */
@@ -459,7 +460,8 @@ static int hash_one(const char *path, const struct stat *st, int flag, struct FT
 }
 
 /* The cache entry's path for this run's kit build, or "" (no TL_GRADE_KIT_CACHE, or unreadable). */
-static void kit_cache_path(grun *R, const char *const *setup, const char *const *tg, char *out, size_t len)
+static void kit_cache_path(grun *R, const char *const *setup, const char *const *tg, int uid_mode, char *out,
+                           size_t len)
 {
     out[0] = '\0';
     const char *dir = getenv("TL_GRADE_KIT_CACHE");
@@ -477,6 +479,7 @@ static void kit_cache_path(grun *R, const char *const *setup, const char *const 
         h = fnv(h, tg[i], strlen(tg[i]) + 1);
     h = fnv(h, R->tool_path, strlen(R->tool_path) + 1);
     h = fnv(h, R->ninja, strlen(R->ninja) + 1);
+    h = fnv(h, &uid_mode, sizeof uid_mode);
     snprintf(out, len, "%s/kit-%016llx", dir, (unsigned long long)h);
 }
 
@@ -504,8 +507,13 @@ void tg_build_kit(grun *R)
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
     const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda, "/build", "/kit",
                            archs[0] ? archs_opt : NULL, NULL};
+    /* Once for the run, before any worker: as many compilers at once as --jobs (at most 16), each
+     * given 1 GiB (nvcc's cicc on a kit file takes up to about that) */
+    int kj = R->jobs < 2 ? 2 : R->jobs > 16 ? 16 : R->jobs;
+    char kjs[8];
+    snprintf(kjs, sizeof kjs, "%d", kj);
     tg_spawn_opts o = {.argv = setup, .sandbox_cwd = "/tmp", .max_tasks = 512,
-                       .mem_bytes = tg_mem_limit(&R->iso, 8LL << 30, 1),
+                       .mem_bytes = tg_mem_limit(&R->iso, kj > 8 ? (long long)kj << 30 : 8LL << 30, 1),
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
@@ -513,7 +521,11 @@ void tg_build_kit(grun *R)
     const char *tg[4];
     targets(R, tg);
     char cached[PATH_MAX + 64];
-    kit_cache_path(R, setup, tg, cached, sizeof cached);
+    /* The uid this run's builds write as (the drop to 65534 where the out folder is within its reach,
+     * else root without capabilities in a user namespace) owns every file of the build: an entry
+     * built in one mode cannot be written over in the other (Permission denied on the student's
+     * objects, every test 0), so each mode keys its own. */
+    kit_cache_path(R, setup, tg, tg_spawn_uid_mode(&R->iso, &o), cached, sizeof cached);
     if (cached[0] && tg_is_dir(cached) && copy_tree(cached, bdir, err, sizeof err) == 0) {
         snprintf(R->kit_build, sizeof R->kit_build, "%s", bdir);
         snprintf(R->kit_archs, sizeof R->kit_archs, "%s", archs);
@@ -528,7 +540,7 @@ void tg_build_kit(grun *R)
     for (int i = 0; rc == 0 && tg[i]; ++i) {
         if (!*tg[i])
             continue;
-        const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[i], NULL};
+        const char *ninja[] = {R->ninja, "-C", "/build", "-j", kjs, tg[i], NULL};
         o.argv = ninja;
         rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     }
@@ -642,7 +654,9 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
     tg_spawn_opts o = {.argv = ninja, .sandbox_cwd = "/tmp", .max_tasks = 512,
                        .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL,
+                       /* on a GPU, below the timed runs that may be running beside it */
+                       .nice = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes ? 5 : 0};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
     char host[TL_LAB_MAX_FILES][PATH_MAX + 300], inside[TL_LAB_MAX_FILES][PATH_MAX];
     for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {

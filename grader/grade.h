@@ -101,7 +101,7 @@ typedef struct gsize {
 
 /* profile.c: where a class run's time went, per kind of stage, summed over the class (issue 29). */
 enum { TG_PROF_SETUP, TG_PROF_INTAKE, TG_PROF_BUILD, TG_PROF_CASES, TG_PROF_WORK, TG_PROF_SANITIZER, TG_PROF_TIMED,
-       TG_PROF_GPU_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
+       TG_PROF_ALONE, TG_PROF_GPU_WAIT, TG_PROF_QUEUE_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
 typedef struct tg_profile {
     double wall_s[TG_PROF_N], cpu_s[TG_PROF_N];
     double queued_s;                  /* students' wait for a job slot (not a stage)          */
@@ -109,6 +109,38 @@ typedef struct tg_profile {
     int    jobs, students;            /* students: those graded in this run (profiled)        */
     int    have;                      /* a class run filled it (not kit check, not Slurm's finish) */
 } tg_profile;
+
+/* gpushare.c: the GPUs of one host shared by what can share them (grader/README.md, "The GPUs of
+ * a class run"). */
+#define TG_GPU_MAX      16               /* devices of one host a run spreads over            */
+#define TG_GPU_ID_LEN   64               /* a device's name in CUDA_VISIBLE_DEVICES            */
+#define TG_GPU_SLOT_MIB 4096             /* device memory budgeted per process sharing it: a
+                                          * context, the lab's largest case, a sanitizer's own */
+enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
+#define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
+#define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
+#define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
+typedef struct tg_gpu_board {            /* the parent's, shared with its workers (MAP_SHARED) */
+    int waiting;                         /* workers waiting for a device's lock now            */
+    int ndev;
+    long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's untimed test: its start (0 none) */
+    int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... and its worker                             */
+} tg_gpu_board;
+/* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
+int  tg_gpu_list(const char *cvd, int nodes, char ids[][TG_GPU_ID_LEN], int max);
+int  tg_gpu_nodes(void);                                  /* /dev/nvidiaN here: the host's devices */
+int  tg_gpu_pick(const int *workers, int ndev);          /* the device with the fewest workers   */
+int  tg_gpu_share_cap(long long dev_mem_mib, int jobs);  /* processes sharing one device at most */
+void tg_gpu_key(const char *slurm_job, const char *id, char *out, size_t len);   /* the lock files' name */
+void tg_gpu_use(const char *dir, const char *key, int cap);   /* this worker's device (dir: the lock files') */
+/* TG_GPU_SHARED: untimed work; TG_GPU_QUEUED: a timed run's trusted preparation, shared, its place
+ * in the timed queue taken; TG_GPU_ALONE: the timed runs; TG_GPU_NONE: nothing held. Waits. */
+void tg_gpu_hold(int how);
+int  tg_gpu_held(void);
+tg_gpu_board *tg_gpu_board_new(int ndev);
+void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
+int  tg_gpu_waiting(const tg_gpu_board *b);
+long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
 
 typedef struct grun {
     const tl_lab_info *lab;
@@ -170,9 +202,17 @@ typedef struct grun {
     char     regrade_names[4096];     /* --regrade=NAME,...: ",NAME,NAME," (display or folder names) */
     tg_identity_t ident;              /* this run's identity                                        */
     int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
+    double   emu_max_work;            /* emulated: sizes with m*k*n above this are not run (TL_EMU_MAX_WORK, or
+                                       * lower by TL_GRADE_EMU_MAX_SIZE: the kit's tests, tl-grade.c) */
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
     tg_profile prof;                  /* where this run's time went (profile.c; summary.md's table)   */
+    /* counters.c: ncu, found and tried on the reference solution once per run (tg_counters_probe) */
+    char     ncu[PATH_MAX];           /* the ncu binary itself (not a wrapper script; "" none)      */
+    char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
+    int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
+    char     ncu_why[520];            /* why not ("not checked here: ...")                           */
+    char     ncu_ref[700];            /* the reference's profiled figures (the run's log)            */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -217,7 +257,26 @@ typedef struct gsess {
     int      runs;
     char     vpath[PATH_MAX + 32];  /* the emulator's verdict channel, a file bound into the sandbox */
     long long voff;          /* what of it was read                                            */
+    const char *const *prof_argv;   /* counters.c: the program runs under this (ncu and its options; NULL none) */
+    const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
+    const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
 } gsess;
+#define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
+
+/* counters.c: the GPU's counters of one profiled run of a variant (ncu, in another process than
+ * the student's: issue 24 item 4), read and judged in the grader's process (ncu.c). */
+enum { TG_CTR_NONE, TG_CTR_JUDGED, TG_CTR_NOT_CHECKED, TG_CTR_FAILED };
+typedef struct tg_ctr_var {
+    int    state;             /* TG_CTR_*: NONE not run; NOT_CHECKED the grader could not (why; the
+                               * emulated count decides); FAILED the profiled case itself failed    */
+    int    work_judged;       /* the work rule was applied to the counts (JUDGED; 0 for a GPU-only variant) */
+    int    bad;               /* the work is not what the lab asks (headline, pattern)           */
+    const char *pattern;
+    char   size[48];
+    char   headline[480], figures[640], why[520];
+    double kernel_ms;         /* the student's kernels' GPU time in the profiled call (0: unknown) */
+    double wall_s;            /* what the profiled run cost, s                                  */
+} tg_ctr_var;
 
 typedef struct gsub {
     const gstudent *s;
@@ -247,6 +306,8 @@ typedef struct gsub {
     char     log_path[PATH_MAX + 16];   /* the build's full log ("" none)                      */
     double   build_s;                 /* the build's wall-clock time, s (results.json tilelab.build) */
     struct tg_oob *oob;               /* kit check on a GPU: the memcheck pass beside the cases (oob.c) */
+    tg_ctr_var ctr[TL_LAB_MAX_VARIANTS];   /* counters.c: per variant of the lab (its index), the profiled run */
+    int      ctr_ran;                 /* tg_counters_run was called for this submission           */
     tg_buf   record;                  /* what the grade is computed from (ident.c; graded-from.txt)  */
 } gsub;
 
@@ -269,6 +330,11 @@ typedef struct tres {
     tg_case_verdict *cases;
     int    ncases, capcases;
 } tres;
+
+/* gpushare.c: the worker's device lock for a test (only for runs on a real device; a stage names
+ * the wait), and whether a test's failure reads as another process's doing (device memory gone). */
+void tg_gpu_take(const grun *R, int how);
+int  tg_gpu_crowded_out(const tres *tr);
 
 /* Keeps a failing case's verdict in tr (report.c writes them). */
 void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);
@@ -320,6 +386,8 @@ typedef struct tg_work_note {
     double figures_work;
     char   figures_size[48];
     int    on_gpu;                    /* counted by the emulated twin of a GPU run (tg_work_count_emulated) */
+    int    by_counters;               /* judged from the GPU's counters (ncu, outside the process)     */
+    char   ctr_note[560];             /* the counters could not judge: why (the twin's count decides)  */
     char   why[400];                  /* GPU: why the work was not counted                            */
 } tg_work_note;
 #define TG_OOB_PADDING 65536   /* memcheck: bytes after every allocation (oob.c, judges.c); an overrun of a small case is far less */
@@ -343,6 +411,19 @@ int  tg_twin_outcome(const grun *R, gsub *g, int count, int erc, const char *ref
 /* The work rule's verdict when the twin that counts the work failed to build (g->twin_failed):
  * returns 1 with wn marked bad (the test earns no credit, the headline names the build). */
 int  tg_work_twin_failed(const grun *R, const gsub *g, tg_work_note *wn);
+/* counters.c: on a GPU, each variant the work rule or the speed test needs is run once more under
+ * ncu in the sandbox at the speed size (one untimed case: what a speed test's session starts with),
+ * before the tests, with the GPU to itself (run.c holds the lock); its counters judged (ncu.c). */
+void tg_counters_run(grun *R, gsub *g);
+/* Once per run, before any student: ncu found (the binary, not the CUDA toolkit's wrapper script,
+ * whose folder lookup fails in the sandbox) and tried on the reference solution in the sandbox; a
+ * student's profiled run counts only where the reference's did (R->ncu_ok), so a grader-side
+ * failure of ncu is never the student's. */
+void tg_counters_probe(grun *R);
+const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_variant *v);
+/* The work rule from the counters into wn: 1 they decided (wn set: a breach, or the figures), 0 the
+ * emulated count decides (wn->ctr_note says why the counters did not). */
+int  tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 

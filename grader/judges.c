@@ -21,6 +21,7 @@
 
 #include "grade.h"
 #include "headline.h"
+#include "ncu.h"          /* the speed test's cross-check with the GPU's counters */
 #include "oob.h"            /* kit check on a GPU: memcheck beside the public cases */
 #include "policy.h"
 #include "tilelab.h"
@@ -110,7 +111,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf sizes_ok = {0};
     char last_reason[600] = "";
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
-    tg_buf too_big = {0};         /* emulated: sizes above TL_EMU_MAX_WORK, not run             */
+    tg_buf too_big = {0};         /* emulated: sizes above R->emu_max_work, not run             */
     tg_buf unsupported = {0};     /* emulated: sizes the emulator could not run (valid CUDA)    */
     int nunsup = 0;               /* ... how many, and their weight                             */
     double wunsup = 0;
@@ -129,7 +130,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             continue;
         char szb[48];
         tg_size_str(szb, sizeof szb, s);
-        if (emulated && (double)s->m * s->k * s->n > TL_EMU_MAX_WORK) {
+        if (emulated && (double)s->m * s->k * s->n > R->emu_max_work) {
             tg_buf_printf(&too_big, "%s%s", too_big.len ? ", " : "", szb);
             continue;
         }
@@ -229,6 +230,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_buf_add(&fails, explain.s, explain.len);
     tg_buf_free(&explain);
     tg_sess_end(g, &ss, 1);
+    /* The device is done with: the work count below runs on the CPU (gpushare.c; kit check keeps
+     * it for its memcheck pass). */
+    if (!R->check)
+        tg_gpu_take(R, TG_GPU_NONE);
     /* None of this test's passing sizes is small enough to emulate (hidden sizes are often all
      * larger): the work is the kernel's, not the size's, so count it on the largest public size
      * that is (it runs there afresh, and must pass there too). */
@@ -243,7 +248,9 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (work_idx >= 0 && !R->sizes[work_idx].payload &&
         tg_prepare_size(&R->sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
-    if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
+    if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn))
+        ;   /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c) */
+    else if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
         snprintf(wn.why, sizeof wn.why, "%s uses %s: GPU only: the emulator cannot run it to count its work (the "
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
     else if (pass > 0 && tg_work_twin_failed(R, g, &wn))
@@ -324,7 +331,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             tg_buf nr = {0};
             tg_buf_printf(&nr, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
                           "neither passed nor failed: the points are scaled over the %d size(s) run\n",
-                          cbrt(TL_EMU_MAX_WORK), too_big.s, total);
+                          cbrt(R->emu_max_work), too_big.s, total);
             tg_buf_add(&tr->out, nr.s, nr.len);
             tg_buf_add(&tr->shown, nr.s, nr.len);
             tg_buf_free(&nr);
@@ -525,9 +532,14 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     scratch.s = g->s;
     snprintf(scratch.work, sizeof scratch.work, "%s", g->work);
     /* Each untimed request runs twice; the second one's wall time counts (the first pays for
-     * the CUDA context and the first-touch costs). */
+     * the CUDA context and the first-touch costs). The reference's first runs while the device is
+     * still shared (run.c took its place in the timed queue: gpushare.c): it is the grader's own
+     * program, idle while it waits. The student's process starts only once the device is this
+     * worker's alone: nothing of another student's runs beside a timed run. */
     tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
     tg_buf_free(&r0.explain);
+    tg_gpu_take(R, TG_GPU_ALONE);
+    tg_stage("alone %.30s", v->name);
     tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
     tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
     tg_sess_end(&scratch, &ref, 1);
@@ -539,6 +551,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     }
     tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
     tg_sess_end(g, &stu, 1);
+    if (!R->check)
+        tg_gpu_take(R, TG_GPU_NONE);   /* the rest is the grader's arithmetic */
     char sz[48];
     tg_size_str(sz, sizeof sz, s);
     tr->graded = 1;
@@ -576,6 +590,38 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         double est_s = (s1.wall_ms - s0.wall_ms) / extra, est_r = (r1.wall_ms - r0.wall_ms) / extra;
         tg_buf_printf(&tr->out, "wall-clock estimate per run, measured by the grader: %.3f ms (reference %.3f ms)\n",
                       est_s, est_r);
+        /* The median against the GPU time of the kernels themselves, measured by ncu outside the
+         * program's process in the profiled run of this variant and size (counters.c): a timed run
+         * cannot be faster than its kernels. The only timing evidence the student cannot write. */
+        const tg_ctr_var *cv = tg_counters_var(R, g, v);
+        char tw[600];
+        if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
+            cv = NULL;
+        if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0 && tg_ncu_timing(s1.reported_ms, cv->kernel_ms,
+                                                                                  tw, sizeof tw)) {
+            tr->score = 0;
+            tr->passed = 0;
+            tg_buf_printf(&tr->out, "no speed credit: %s\n", tw);
+            tl_verdict_init(&tr->head.v, TL_V_ERROR, "forged-timing");
+            tl_verdict_set(tr->head.v.detail, sizeof tr->head.v.detail, tw);
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", sz);
+            tr->have_head = 1;
+            tg_tres_add_case(tr, sz, &tr->head.v);
+            tg_buf_printf(&g->notes, "forged timing in the speed test: %s\n", tw);
+        } else if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0) {
+            tg_buf_printf(&tr->out, "time cross-checked: %s\n", tw);
+            if (tg_ncu_review(s1.reported_ms, cv->kernel_ms, tw, sizeof tw)) {   /* evidence, not a score */
+                tg_buf_printf(&tr->out, "%s\n", tw);
+                tg_buf_printf(&g->notes, "%s\n", tw);
+            }
+        } else if (cv && cv->state == TG_CTR_NOT_CHECKED) {
+            tg_buf_printf(&tr->out, "time against the GPU's counters: not checked here: %s (the wall-clock estimate "
+                          "above is the evidence)\n", cv->why);
+        } else if (cv && cv->state == TG_CTR_FAILED) {
+            tr->score = 0;
+            tr->passed = 0;
+            tg_buf_printf(&tr->out, "no speed credit: %s\n", cv->headline);
+        }
         if (est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
             est_r <= 1.5 * r1.reported_ms + 1.0) {
             tg_buf_printf(&tr->out, "REVIEW: the reported median (%.3f ms) is far below what the wall clock allows "

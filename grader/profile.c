@@ -22,8 +22,10 @@ static const char *const kind_name[TG_PROF_N] = {
     [TG_PROF_CASES] = "correctness cases",
     [TG_PROF_WORK] = "work count",
     [TG_PROF_SANITIZER] = "sanitizers",
-    [TG_PROF_TIMED] = "timed runs",
+    [TG_PROF_TIMED] = "speed test, device shared (the reference's start)",
+    [TG_PROF_ALONE] = "timed runs, device alone",
     [TG_PROF_GPU_WAIT] = "waiting: GPU",
+    [TG_PROF_QUEUE_WAIT] = "waiting: GPU, timed queue",
     [TG_PROF_OTHER] = "other tests (policy, calculator, device facts)",
     [TG_PROF_REPORT] = "reports",
 };
@@ -32,7 +34,8 @@ static const char *const kind_name[TG_PROF_N] = {
 static const char *const kind_key[TG_PROF_N] = {
     [TG_PROF_SETUP] = "setup",        [TG_PROF_INTAKE] = "intake",     [TG_PROF_BUILD] = "build",
     [TG_PROF_CASES] = "cases",        [TG_PROF_WORK] = "work_count",   [TG_PROF_SANITIZER] = "sanitizers",
-    [TG_PROF_TIMED] = "timed_runs",   [TG_PROF_GPU_WAIT] = "waiting_gpu", [TG_PROF_OTHER] = "other_tests",
+    [TG_PROF_TIMED] = "timed_runs",   [TG_PROF_ALONE] = "timed_alone",
+    [TG_PROF_GPU_WAIT] = "waiting_gpu", [TG_PROF_QUEUE_WAIT] = "waiting_gpu_timed", [TG_PROF_OTHER] = "other_tests",
     [TG_PROF_REPORT] = "reports",
 };
 
@@ -61,6 +64,10 @@ int tg_profile_kind(const char *stage)
         return TG_PROF_SANITIZER;
     if (starts(stage, "speed"))
         return TG_PROF_TIMED;
+    if (starts(stage, "alone"))
+        return TG_PROF_ALONE;
+    if (starts(stage, "waiting: GPU alone") || starts(stage, "waiting: GPU queue"))
+        return TG_PROF_QUEUE_WAIT;
     if (starts(stage, "waiting: GPU"))
         return TG_PROF_GPU_WAIT;
     if (starts(stage, "report"))

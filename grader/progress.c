@@ -65,7 +65,7 @@ tg_progress *tg_progress_start(const grun *R, int total, int slots)
     p->slots = slots > 0 ? slots : 1;
     p->tty = isatty(2) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
     p->t0 = p->class_t0 = tl_now_ms();
-    p->prof.jobs = p->slots;
+    p->prof.jobs = R->jobs < p->slots ? R->jobs : p->slots;   /* (slots: --jobs, or more on a GPU: run.c) */
     p->slot = mmap(NULL, sizeof(pslot) * (size_t)p->slots, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p->slot == MAP_FAILED)
         p->slot = NULL;
@@ -345,7 +345,7 @@ void tg_progress_profile(const tg_progress *p, tg_profile *out)
             tg_profile_add(out, &w);
         }
     out->run_wall_s = (tl_now_ms() - p->class_t0) / 1000.0;
-    out->jobs = p->slots;
+    out->jobs = p->prof.jobs;
     out->have = 1;
 }
 

@@ -27,59 +27,6 @@
 #include "policy.h"
 #include "tilelab.h"
 
-/* The GPU, shared fairly: untimed GPU work (correctness cases, compute-sanitizer runs) holds the
- * device's lock shared, so several students' runs overlap and the GPU is not idle while others
- * build; a timed run (the speed test: the student's kernel and the reference) holds it alone.
- * A gate taken briefly before the shared lock, and held by a timed run while it waits, stops a
- * stream of shared holders from starving it. One lock per device: CUDA_VISIBLE_DEVICES names it
- * (in a Slurm job the job's own GPUs: SLURM_JOB_ID). Both are flock()s on files in /tmp: they die
- * with their holder. */
-static int gpu_fd = -1, gate_fd = -1, gpu_how = 0;   /* gpu_how: 0 none, LOCK_SH or LOCK_EX */
-
-static int lock_file(const char *what)
-{
-    char p[300], dev[64] = "all";
-    const char *cvd = getenv("CUDA_VISIBLE_DEVICES"), *job = getenv("SLURM_JOB_ID");
-    if (job && *job)
-        snprintf(dev, sizeof dev, "job%.50s", job);
-    else if (cvd && *cvd)
-        snprintf(dev, sizeof dev, "%.60s", cvd);
-    for (char *c = dev; *c; ++c)
-        if (!isalnum((unsigned char)*c))
-            *c = '_';
-    snprintf(p, sizeof p, "/tmp/tilelab-gpu-%ld-%s.%s", (long)getuid(), dev, what);
-    return open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-}
-
-static void flock_wait(int fd, int how)
-{
-    while (fd >= 0 && flock(fd, how) != 0 && errno == EINTR)
-        ;
-}
-
-/* how: LOCK_SH (untimed GPU work), LOCK_EX (a timed run), 0 release. */
-static void gpu_lock(grun *R, int how)
-{
-    /* Only for runs on a real device: never for CPU labs or emulated runs. */
-    if (!R->lab->gpu || !R->gpu_ok || R->emulate || !R->iso.gpu_nodes)
-        return;
-    if (gpu_fd < 0) {
-        gpu_fd = lock_file("lock");
-        gate_fd = lock_file("gate");
-    }
-    if (gpu_how) {
-        flock(gpu_fd, LOCK_UN);
-        gpu_how = 0;
-    }
-    if (!how)
-        return;
-    tg_stage(how == LOCK_EX ? "waiting: GPU alone" : "waiting: GPU");
-    flock_wait(gate_fd, LOCK_EX);
-    flock_wait(gpu_fd, how);
-    flock(gate_fd, LOCK_UN);
-    gpu_how = how;
-}
-
 /* A program kit-check.sh built under build, newer than every student file of the lab (0: missing or
  * older, so it was built from another version of the file). */
 static int prebuilt_fresh(const grun *R, const char *build, const char *bin)
@@ -241,7 +188,11 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         if (refused_link)
             tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                           gate.s);
-        gpu_lock(R, LOCK_SH);
+        if (g.built && !refused_link && R->lab->gpu && R->gpu_ok && !R->emulate) {
+            tg_gpu_take(R, TG_GPU_ALONE);  /* the profiled runs measure kernels' GPU time: the GPU alone */
+            tg_counters_run(R, &g);        /* the work and time evidence from outside the process (counters.c) */
+            tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
+        }
         for (int i = 0; i < nt; ++i) {
             if (!g.built && R->emulate &&
                 (g.emu_unsupported[0] ||   /* the rewrite's record; a compiler's words only in kit check */
@@ -267,10 +218,16 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
                               gate.s);
                 continue;
             }
-            if (tr[i].t->kind == TL_TEST_SPEED)
-                gpu_lock(R, LOCK_EX);          /* timed: the GPU alone */
-            else if (gpu_how != LOCK_SH)
-                gpu_lock(R, LOCK_SH);
+            /* The device's lock for this test only (gpushare.c): shared for untimed GPU work,
+             * the timed queue for the speed test (its timed runs alone: judges.c); none for the
+             * CPU's tests. Kit check holds it from its first GPU test on: its memcheck pass
+             * (oob.c) runs beside the cases and ends with the submission. */
+            int gk = tr[i].t->kind;
+            int want = gk == TL_TEST_SPEED ? TG_GPU_QUEUED
+                     : gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->check ? tg_gpu_held() : TG_GPU_NONE)
+                     : TG_GPU_SHARED;
+            tg_gpu_take(R, want);
+            int shared_run = tg_gpu_held() == TG_GPU_SHARED;
             static const char *const stage_word[] = {[TL_TEST_PUBLIC] = "public", [TL_TEST_HIDDEN] = "hidden",
                                                      [TL_TEST_RACECHECK] = "racecheck", [TL_TEST_MEMCHECK] = "memcheck",
                                                      [TL_TEST_SPEED] = "speed", [TL_TEST_CALC] = "calc", [TL_TEST_CALC_API] = "calc-api",
@@ -288,8 +245,31 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             case TL_TEST_DEVFACTS: tg_judge_devfacts(R, &g, &tr[i]); break;
             case TL_TEST_POLICY: break;            /* after every run: it reads what they saw */
             }
+            if (shared_run && tg_gpu_crowded_out(&tr[i])) {
+                /* A case failed as it would if another process had taken the device's memory:
+                 * the test again with the device alone, and that run's verdict counts. */
+                tg_buf_printf(&g.notes, "%s: a device error while the GPU was shared; graded again with the GPU "
+                              "alone\n", tr[i].t->name);
+                tres again = {.t = tr[i].t};
+                tg_buf_free(&tr[i].out);
+                tg_buf_free(&tr[i].shown);
+                free(tr[i].cases);
+                tr[i] = again;
+                tg_gpu_take(R, TG_GPU_ALONE);
+                tg_stage("%s again, alone", stage_word[gk] ? stage_word[gk] : "test");
+                if (gk == TL_TEST_PUBLIC || gk == TL_TEST_HIDDEN)
+                    tg_judge_correctness(R, &g, &tr[i]);
+                else if (gk == TL_TEST_RACECHECK || gk == TL_TEST_MEMCHECK)
+                    tg_judge_safety(R, &g, &tr[i]);
+                else if (gk == TL_TEST_CALC_API)
+                    tg_judge_calc(R, &g, &tr[i], 1);
+                else if (gk == TL_TEST_DEVFACTS)
+                    tg_judge_devfacts(R, &g, &tr[i]);
+            }
+            if (!R->check)
+                tg_gpu_take(R, TG_GPU_NONE);
         }
-        gpu_lock(R, 0);
+        tg_gpu_take(R, TG_GPU_NONE);
         tg_buf_free(&gate);
         tg_stage("policy");
         for (int i = 0; i < nt; ++i)
@@ -754,40 +734,75 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                     tg_add_size(R, xs.m[i], xs.k[i], xs.n[i], 2);
         }
     }
-    /* A GPU lab graded here without a GPU runs emulated: sizes above TL_EMU_MAX_WORK are not run
+    /* The reference: built by the submit (a cluster's login node rarely has a GPU, so not
+     * iso.gpu_nodes there), timed by each task on its own GPU. A class run on a GPU builds it in a
+     * child of its own, beside the cases and the kit's build (CPU work of the set-up both), and
+     * waits for it before the device is probed with it. */
+    int want_ref = !R->slurm_task && R->lab->gpu && !R->public_only && !R->emulate && (R->iso.gpu_nodes || R->slurm) &&
+                   R->lab->speed_size && R->lab->nvariants;
+    pid_t refpid = -1;
+    if (want_ref && !R->slurm && !prebuilt) {
+        fflush(NULL);
+        if ((refpid = fork()) == 0) {
+            tg_build_reference(R);
+            _exit(R->ref_build[0] ? 0 : 1);
+        }
+    }
+    /* A GPU lab graded here without a GPU runs emulated: sizes above R->emu_max_work are not run
      * there, so their inputs and references are not made (a 4096^3 reference takes minutes). */
     int likely_emulated = R->lab->gpu && (R->emulate || !R->iso.gpu_nodes);
     tl_reference_gpu_hold(1);          /* one GPU context for all the large references */
     for (int i = 0; i < R->nsizes; ++i)
         if (!R->slurm &&               /* the submit only prepares the build; its tasks make the cases */
-            !(likely_emulated && (double)R->sizes[i].m * R->sizes[i].k * R->sizes[i].n > TL_EMU_MAX_WORK) &&
+            !(likely_emulated && (double)R->sizes[i].m * R->sizes[i].k * R->sizes[i].n > R->emu_max_work) &&
             tg_prepare_size(&R->sizes[i], err, sizeof err) != 0) {
             tl_reference_gpu_hold(0);
             fprintf(stderr, "tl-grade: not graded: %s\n", err);
             return EXIT_GRADER;
         }
     tl_reference_gpu_hold(0);          /* given back before any student's program runs */
-    /* The reference: built by the submit (a cluster's login node rarely has a GPU, so not
-     * iso.gpu_nodes there), timed by each task on its own GPU. */
-    if (R->slurm_task)
-        ;
-    else if (R->lab->gpu && !R->public_only && !R->emulate && (R->iso.gpu_nodes || R->slurm) && R->lab->speed_size &&
-             R->lab->nvariants)
+    double kit_s = 0;
+    if (refpid > 0) {                  /* the kit's build beside the reference's: for this device */
+        double tk = tl_now_ms();
+        R->gpu_ok = 1;                 /* (its architecture and targets; the probe below decides) */
+        tg_build_kit(R);
+        R->gpu_ok = 0;
+        kit_s = (tl_now_ms() - tk) / 1000.0;
+        int wst;
+        while (waitpid(refpid, &wst, 0) < 0 && errno == EINTR)
+            ;
+        if (WIFEXITED(wst) && WEXITSTATUS(wst) == 0)
+            snprintf(R->ref_build, sizeof R->ref_build, "%s/refbuild", R->state);
+        else
+            tg_build_reference(R);     /* again here, for its reason (a failed build fails fast) */
+    } else if (want_ref) {
         tg_build_reference(R);
-    else
+    } else if (!R->slurm_task) {
         snprintf(R->ref_why, sizeof R->ref_why, "not needed in this run");
+    }
     if (!R->slurm)
         probe_gpu(R);
+    if (!R->slurm && R->lab->gpu && R->gpu_ok && !R->emulate && !prebuilt) {
+        tg_counters_probe(R);   /* ncu tried on the reference in the sandbox, once (counters.c) */
+        if (R->ncu_ok || R->ncu_why[0])
+            fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s\n", R->ncu[0] ? R->ncu : "none",
+                    R->ncu_ok ? "read in the sandbox; the reference's " : "not checked here: ",
+                    R->ncu_ok ? R->ncu_ref : R->ncu_why);
+    }
     if (!prebuilt && !R->slurm_task) {
-        double tk = tl_now_ms();
-        tg_build_kit(R);           /* the kit's own parts, once for the whole class */
+        if (refpid <= 0) {
+            double tk = tl_now_ms();
+            tg_build_kit(R);       /* the kit's own parts, once for the whole class */
+            kit_s = (tl_now_ms() - tk) / 1000.0;
+        }
         if ((!R->check || !R->quiet) && (R->kit_build[0] || !R->iso.bwrap))
             fprintf(R->check ? stdout : stderr, "tl-grade: %s%s%s\n", R->kit_build[0] ?
                     "the kit is built once for this run; each submission compiles its own files over it" :
                     R->kit_build_why, R->kit_build[0] && R->kit_archs[0] ? "; GPU code for sm_" : "",
                     R->kit_build[0] ? R->kit_archs : "");
         if (R->kit_build[0] && !R->check)
-            fprintf(stderr, "tl-grade: the kit's build took %.1f s\n", (tl_now_ms() - tk) / 1000.0);
+            fprintf(stderr, "tl-grade: the kit's build took %.1f s%s\n", kit_s,
+                    refpid > 0 ? " (the reference's build beside it)" : "");
         if (!R->kit_build[0] && R->iso.bwrap) {
             /* The pristine kit with its skeletons does not build: the grader's problem (a file not
              * in git, a broken kit), never a zero for every student. */
@@ -827,15 +842,35 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             fprintf(stderr, "tl-grade: GPU: %s\n", R->gpu_why);
     }
 
-    /* The class: up to --jobs submissions at once, each in its own worker process. */
+    /* The class: up to --jobs submissions at once, each in its own worker process. On a real GPU
+     * (gpushare.c): each worker on one device, the one with the fewest workers; a worker waiting
+     * for a device's lock does not count against --jobs (up to as many again), so the cores
+     * build and count while timed runs queue. */
     double t_start = tl_now_ms();
     int next = 0, running = 0, finished = 0;
     pid_t *pids = calloc((size_t)ns, sizeof *pids);
     int *slots = calloc((size_t)ns, sizeof *slots);
-    tg_progress *prog = R->check ? NULL : tg_progress_start(R, ntodo, R->jobs);
+    int on_gpu = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes;
+    char (*devs)[TG_GPU_ID_LEN] = calloc(TG_GPU_MAX, TG_GPU_ID_LEN);
+    int ndev = on_gpu ? tg_gpu_list(getenv("CUDA_VISIBLE_DEVICES"), tg_gpu_nodes(), devs, TG_GPU_MAX) : 0;
+    int max_workers = on_gpu && !R->check ? 2 * R->jobs : R->jobs, share_cap = 1;
+    int dev_workers[TG_GPU_MAX] = {0}, *dev_of = calloc((size_t)ns, sizeof *dev_of);
+    tg_gpu_board *board = on_gpu ? tg_gpu_board_new(ndev) : NULL;
+    if (on_gpu) {
+        const char *env = getenv("TL_GRADE_GPU_SHARE");
+        long long mib = tg_gpu_mem_mib();
+        share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (max_workers + (ndev > 0 ? ndev : 1) - 1) /
+                                                                                 (ndev > 0 ? ndev : 1));
+        if (!R->check)
+            fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s), the "
+                    "timed runs alone\n", ndev > 0 ? ndev : 1, ndev > 0 ? devs[0] : "the default",
+                    ndev > 1 ? " ..." : "", share_cap, env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" :
+                    mib > 0 ? "device memory / 4 GiB" : "device memory not known: 16 GiB assumed");
+    }
+    tg_progress *prog = R->check ? NULL : tg_progress_start(R, ntodo, max_workers);
     tg_progress_setup(prog, class_t0, (t_start - class_t0) / 1000.0, tg_profile_cpu_now() - class_cpu0);
     while (finished < ntodo) {
-        while (running < R->jobs && next < ntodo) {
+        while (running < max_workers && running - tg_gpu_waiting(board) < R->jobs && next < ntodo) {
             int i = todo[next++];
             char marker[PATH_MAX + 160], why_again[700] = "";
             snprintf(marker, sizeof marker, "%s/%s/.done", R->out, st[i].name);
@@ -876,6 +911,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             }
             fflush(NULL);
             slots[i] = tg_progress_slot(prog, st[i].name);
+            int dev = ndev > 1 ? tg_gpu_pick(dev_workers, ndev) : 0;
             pid_t pid = fork();
             if (pid < 0) {
                 snprintf(rows[i].why, sizeof rows[i].why, "cannot fork (%s)", strerror(errno));
@@ -890,6 +926,14 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
 #endif
                 tg_progress_worker(prog, slots[i]);
                 close(lock_fd);
+                if (on_gpu) {          /* this submission's device: every run of it, and the reference's */
+                    char key[160];
+                    if (ndev > 0)
+                        setenv("CUDA_VISIBLE_DEVICES", devs[dev], 1);
+                    tg_gpu_key(getenv("SLURM_JOB_ID"), ndev > 0 ? devs[dev] : "", key, sizeof key);
+                    tg_gpu_use(getenv("TL_GRADE_LOCK_DIR"), key, share_cap);
+                    tg_gpu_board_join(board, dev);
+                }
                 double sc, mx, secs;
                 char why[600] = "";
                 int rc = grade_one(R, &st[i], &sc, &mx, &secs, why, sizeof why);
@@ -905,6 +949,8 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 _exit(rc);
             }
             pids[i] = pid;
+            dev_of[i] = dev;
+            dev_workers[dev]++;
             ++running;
         }
         if (running == 0)
@@ -926,6 +972,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             if (pids[i] != w)
                 continue;
             pids[i] = 0;
+            dev_workers[dev_of[i]]--;
             --running;
             ++finished;
             if (!WIFEXITED(wst) || WEXITSTATUS(wst) != 0) {

@@ -565,6 +565,11 @@ static int spawn_uid_mode(const tg_iso *iso, const tg_spawn_opts *o)
     return TG_UID_DROPPED;
 }
 
+int tg_spawn_uid_mode(const tg_iso *iso, const tg_spawn_opts *o)
+{
+    return spawn_uid_mode(iso, o);
+}
+
 static int make_cgroup(char *out, size_t len, const char *parent, const char *file, const char *value)
 {
     static unsigned seq;
@@ -655,6 +660,8 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
     }
     if (p == 0) {
         setsid();                                  /* own session and process group */
+        if (o->nice > 0)
+            (void)!setpriority(PRIO_PROCESS, 0, o->nice);
 #ifdef __linux__
         prctl(PR_SET_PDEATHSIG, SIGKILL);          /* the grader dies: so does the sandbox */
 #endif

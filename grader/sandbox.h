@@ -83,6 +83,8 @@ typedef struct tg_spawn_opts {
     const char *env[2];               /* more NAME=VALUE for its environment (NULL ends): the
                                          emulator's verdict channel, TL_EMU_VERDICTS         */
     const char *emu_model;            /* TL_EMU_MODEL for an emulated program (NULL: its default) */
+    int         nice;                 /* added niceness (0: the grader's): a GPU run's builds, so
+                                         a timed run beside them gets the CPU first (gpushare.c) */
 } tg_spawn_opts;
 
 typedef struct tg_child {
@@ -118,6 +120,11 @@ typedef struct tg_child {
  * less what their reaping passed up. The class run's profile adds it to getrusage's figures. */
 double tg_sandbox_cpu_s(void);
 
+/* The uid mode (TG_UID_*) a tg_spawn with these binds runs in: TG_UID_DROPPED (uid 65534) only where
+ * every bind is within its reach (its writable binds are given to it, as tg_spawn does), else the
+ * iso's fallback. Files a build writes belong to that uid, so what one mode built the other may not
+ * be able to write over (build.c keys its kit cache on it). */
+int  tg_spawn_uid_mode(const tg_iso *iso, const tg_spawn_opts *o);
 /* 0 ok; -1 with err set (the grader's problem, not the student's). */
 int  tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, size_t errlen);
 /* CPU seconds used so far by root and its live descendants (and their reaped children); -1 when

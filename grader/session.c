@@ -67,14 +67,22 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
         argv_tool[7] = "--padding";
         argv_tool[8] = pad;
     }
-    tg_spawn_opts o = {.argv = ss->tool ? argv_tool : argv_plain, .host_cwd = casedir,
+    /* counters.c: the program under ncu (its options, then the program as a graded case runs it) */
+    const char *argv_prof[40] = {NULL};
+    int np = 0;
+    for (; ss->prof_argv && ss->prof_argv[np] && np < 36; ++np)
+        argv_prof[np] = ss->prof_argv[np];
+    argv_prof[np] = bin;
+    argv_prof[np + 1] = "--serve";
+    tg_spawn_opts o = {.argv = ss->tool ? argv_tool : ss->prof_argv ? argv_prof : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R->lab->gpu,
-                       .max_tasks = ss->tool ? 128 : 64,
+                       .max_tasks = ss->tool || ss->prof_argv ? 128 : 64,
                        .mem_bytes = tg_mem_limit(&R->iso, R->lab->gpu && R->gpu_ok && !R->emulate ? (8LL << 30)
                                                       : R->lab->gpu ? (2LL << 30) : (1LL << 30), R->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
                        .extra_path = R->tool_path[0] ? R->tool_path : NULL,
-                       .seccomp_net = ss->tool == NULL};   /* compute-sanitizer talks over TCP */
+                       .seccomp_net = ss->tool == NULL && ss->prof_argv == NULL};   /* compute-sanitizer and ncu
+                                                                                   * talk to their target over TCP */
     o.ro[0] = (tg_bind){ss->build, "/build"};
     /* The emulator's verdict channel (CONTRACTS.md section 10): one file of the grader's, bound into
      * the sandbox, read after each case; a GPU build ignores it. */
@@ -91,6 +99,24 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     o.env[0] = venv;
     if (R->iso.bwrap)
         o.rw[0] = (tg_bind){ss->vpath, "/tmp/tl-emu-verdicts.jsonl"};
+    char etc_pw[PATH_MAX + 32], etc_gr[PATH_MAX + 32];
+    if (ss->prof_argv && R->iso.bwrap) {   /* ncu's log: a folder of the grader's (counters.c reads it) */
+        o.rw[1] = (tg_bind){ss->prof_dir, TG_PROF_INSIDE};
+        int nr = 1;
+        if (ss->prof_ro)
+            o.ro[nr++] = (tg_bind){ss->prof_ro, ss->prof_ro};
+        /* ncu looks its user up: a passwd and group of the sandbox's user alone (counters.c writes them) */
+        snprintf(etc_pw, sizeof etc_pw, "%s/passwd", ss->prof_dir);
+        snprintf(etc_gr, sizeof etc_gr, "%s/group", ss->prof_dir);
+        if (tg_is_file(etc_pw) && tg_is_file(etc_gr)) {
+            o.ro[nr++] = (tg_bind){etc_pw, "/etc/passwd"};
+            o.ro[nr++] = (tg_bind){etc_gr, "/etc/group"};
+        }
+        /* ncu's threads, its temporary report and its replay's files are its own, not the program's */
+        o.max_tasks = 512;
+        o.tmp_bytes = 512LL << 20;
+        o.fsize_bytes = 1LL << 30;
+    }
     if (tg_spawn(&ss->c, &R->iso, &o, err, errlen) != 0)
         return -1;
     ss->alive = 1;

@@ -107,9 +107,17 @@ void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf 
 {
     if (!R->lab->work.kernel)
         return;
+    if (wn->by_counters) {
+        tg_buf_printf(out, "work at size %s (read from the GPU's counters by ncu, in another process than the "
+                      "program's, on a run of the same request as a graded one): %s\n", wn->figures_size, wn->figures);
+        return;
+    }
+    if (wn->ctr_note[0])
+        tg_buf_printf(out, "work from the GPU's counters (ncu): not checked here: %s; the emulated count below "
+                      "decides\n", wn->ctr_note);
     if (wn->judged && wn->figures[0] && wn->on_gpu)
-        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU; the GPU "
-                      "runs cannot be counted from the sandbox): %s\n", wn->figures_size, wn->figures);
+        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU; the GPU's "
+                      "counters were not read here): %s\n", wn->figures_size, wn->figures);
     else if (wn->judged && wn->figures[0])
         tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built to count every access): "
                       "%s\n", wn->figures_size, wn->figures);

@@ -53,11 +53,15 @@ if (!tc) {
     set logscale x 10
     set xrange [base : 2e6]
     set xtics ("100" 100, "1k" 1000, "10k" 10000, "100k" 100000, "1M" 1000000) font ",8"
-    set arrow 94 from first tc_bf16, graph 0 to first tc_bf16, graph 1 nohead dt (2, 2) lc rgb preccolor(2) lw 2 front
-    set label 94 "BF16 TC peak " . tc_bf16_txt at first tc_bf16, graph 0.5 center rotate by 90 offset 0.9, 0 font ",7.5" front
+    if (tc_bf16 == tc_bf16) {
+        set arrow 94 from first tc_bf16, graph 0 to first tc_bf16, graph 1 nohead dt (2, 2) lc rgb preccolor(2) lw 2 front
+        set label 94 "BF16 TC peak " . tc_bf16_txt . " (measured)" at first tc_bf16, graph 0.5 center rotate by 90 offset 0.9, 0 font ",7.5" front
+    }
+    tc_peak_txt = tc_bf16 == tc_bf16 || tc_tf32 == tc_tf32 ? \
+        "the TC peak measured by lab 08's compute-only kernels (TF32 " . tc_tf32_txt . ", BF16 " . tc_bf16_txt . "; " . tc_day . ")" : \
+        "for a TC rung none: these records hold no measured TC peak (lab08-bench --peaks)"
     set label 95 "% of cuBLAS in the same units and input format (labs 07, 08: the cuBLAS timed in the same run);\n" . \
-        "% of peak: the measured FP32 peak, or the TC datasheet peak (TF32 " . tc_tf32_txt . ", BF16 " . \
-        tc_bf16_txt . ")" at screen 0.02, screen 0.05 left font ",7.5" front
+        "% of peak: the measured FP32 peak, or " . tc_peak_txt at screen 0.02, screen 0.05 left font ",7.5" front
 }
 set label 91 "FP32 peak " . peak_txt at first peak_gflops, graph 1.0 right offset 0, 0.6 font ",8" front
 set arrow 91 from first peak_gflops, graph 0 to first peak_gflops, graph 1 nohead dt (4, 3) lc rgb "#000000" lw 2 front

@@ -18,7 +18,8 @@
 #define BYTES_PER_FLOP_NAIVE 4.0 /* one 4-byte operand per FLOP: 8 B per multiply-add pair */
 /* Datasheet tensor-core peaks, dense, of the 132-SM Hopper parts the kit ships data for (H100 SXM and
  * H200 share the GH100 die and its clocks): NVIDIA's H100/H200 datasheets, TF32 494.7 and BF16 989.4
- * TFLOP/s (their "with sparsity" figures are twice these). Drawn only for sm_90 with 132 SMs. */
+ * TFLOP/s (their "with sparsity" figures are twice these). Printed beside the measured tensor-core
+ * roofs, for sm_90 with 132 SMs only (the charts draw the measured ones). */
 #define TC_TF32_GFLOPS 494700.0
 #define TC_BF16_GFLOPS 989400.0
 
@@ -49,7 +50,13 @@ typedef struct dataset {
      * clock x bus width (DDR), L1 and shared = SMs x 128 B per clock x SM clock (one 128-byte
      * wavefront per SM per clock), L2 none (no published figure); FP32 = SMs x 256 FLOP per clock. */
     double hw_gbps[N_LEVELS], hw_peak_gflops;
-    double tc_tf32, tc_bf16;        /* datasheet tensor-core peaks, NaN unless a known part */
+    /* The tensor cores' measured roofs (TF32, BF16): the fastest PASS ceiling row of that format
+     * (tc_mma_*, tc_wgmma_*: lab08-bench --peaks, compute-only kernels), NaN without one; the
+     * instruction that reached it and the day it was measured; and the datasheet's figures. */
+    double tc_tf32, tc_bf16;
+    const char *tc_tf32_by, *tc_bf16_by; /* the ceiling row's variant, "" without one */
+    char tc_day[16];
+    double tc_tf32_sheet, tc_bf16_sheet;
     double slack;                   /* --slack: fraction a point may exceed a measured roof (timing noise) */
 } dataset;
 
@@ -91,8 +98,8 @@ int run_yardstick(const tl_rec_row *r);
 /* The cuBLAS row G is compared with: cuBLAS at G's precision and size, from G's own records file
  * when it has one (the same run and process), else the dataset's; NULL if none. */
 const tl_rec_row *yardstick_of(const dataset *d, const tl_rec_row *g);
-/* The peak G is shown against: the measured FP32 peak, or the tensor cores' datasheet peak of its
- * input format (NaN where the part is not known). */
+/* The peak G is shown against: the measured FP32 peak, or the tensor cores' measured peak of its
+ * input format (NaN where the records have none). */
 double peak_of(const dataset *d, const tl_rec_row *g);
 
 /* prep_ladder.c */

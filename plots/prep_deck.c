@@ -1,5 +1,5 @@
-/* prep_deck.c: what the deck adds to tl-plotprep: the hardware roofs from the records' metadata and
- * the datasheet tensor-core roofs, the n-body (1-D tiling) and lab 06 charts' data, the ladder's
+/* prep_deck.c: what the deck adds to tl-plotprep: the hardware roofs from the records' metadata, the
+ * tensor-core roofs measured by lab 08's bench (its ceiling rows, with the datasheet's beside them), the n-body (1-D tiling) and lab 06 charts' data, the ladder's
  * extra rungs (labs 07/08 and cuBLAS in TF32/BF16, when their records exist), and the lab READMEs'
  * measured tables (--readme LAB), all formatted by fmt_num() so that a number reads the same in a
  * chart, on a slide and in a README.
@@ -29,8 +29,26 @@ void set_hardware_roofs(dataset *d)
     d->hw_peak_gflops = sms * 256.0 * clk / 1e9;             /* 128 FMA lanes a SM x 2 FLOP */
     const char *cc = tl_rec_meta_get(&d->files[0], "compute_capability");
     int hopper = cc && strcmp(cc, "9.0") == 0 && sms == 132;
-    d->tc_tf32 = hopper ? TC_TF32_GFLOPS : NAN;
-    d->tc_bf16 = hopper ? TC_BF16_GFLOPS : NAN;
+    d->tc_tf32_sheet = hopper ? TC_TF32_GFLOPS : NAN;
+    d->tc_bf16_sheet = hopper ? TC_BF16_GFLOPS : NAN;
+    /* the measured roofs: per format the fastest ceiling row tc_* (lab08-bench --peaks) */
+    d->tc_tf32 = d->tc_bf16 = NAN;
+    d->tc_tf32_by = d->tc_bf16_by = "";
+    d->tc_day[0] = '\0';
+    for (size_t i = 0; i < d->npass; i++) {
+        const tl_rec_row *r = d->pass[i].row;
+        if (strcmp(r->kind, "ceiling") || strncmp(r->variant, "tc_", 3) || !(r->gflops > 0))
+            continue;
+        int tf = strstr(r->variant, "tf32") != NULL, bf = strstr(r->variant, "bf16") != NULL;
+        double *to = tf ? &d->tc_tf32 : bf ? &d->tc_bf16 : NULL;
+        if (!to || (!isnan(*to) && *to >= r->gflops))
+            continue;
+        *to = r->gflops;
+        *(tf ? &d->tc_tf32_by : &d->tc_bf16_by) = r->variant;
+        for (size_t f = 0; f < d->nfiles; f++) /* the day of the file that holds the row */
+            if (r >= d->files[f].rows && r < d->files[f].rows + d->files[f].nrows)
+                snprintf(d->tc_day, sizeof d->tc_day, "%.10s", tl_rec_meta_get(&d->files[f], "date"));
+    }
 }
 
 size_t extra_rungs(const dataset *d, long n, const char **out, size_t max)
@@ -123,7 +141,8 @@ int write_deck_data(const dataset *d, const char *dir, FILE *meta, char *err, si
     }
     /* the roofs, as numbers and as the text the charts print (one formatter) */
     static const char *const lv[N_LEVELS] = {"dram", "l2", "l1", "shared"};
-    fputs("\n# hardware roofs from the metadata (NaN: none), datasheet tensor-core roofs; *_txt: as printed\n", meta);
+    fputs("\n# hardware roofs from the metadata (NaN: none), measured tensor-core roofs (and the datasheet's); "
+          "*_txt: as printed\n", meta);
     for (int l = 0; l < N_LEVELS; l++) {
         char name[32];
         fprintf(meta, "hw_%s_gbps =", lv[l]);
@@ -145,6 +164,14 @@ int write_deck_data(const dataset *d, const char *dir, FILE *meta, char *err, si
     gp_text(meta, "hw_peak_txt", d->hw_peak_gflops);
     gp_text(meta, "tc_tf32_txt", d->tc_tf32);
     gp_text(meta, "tc_bf16_txt", d->tc_bf16);
+    gp_text(meta, "tc_tf32_sheet_txt", d->tc_tf32_sheet);
+    gp_text(meta, "tc_bf16_sheet_txt", d->tc_bf16_sheet);
+    /* which instruction reached each roof (tc_wgmma_bf16 -> "wgmma"), and the day */
+    fprintf(meta, "tc_tf32_by = \"%s\"\ntc_bf16_by = \"%s\"\ntc_day = ",
+            strstr(d->tc_tf32_by, "wgmma") ? "wgmma" : strstr(d->tc_tf32_by, "mma") ? "mma.sync" : "",
+            strstr(d->tc_bf16_by, "wgmma") ? "wgmma" : strstr(d->tc_bf16_by, "mma") ? "mma.sync" : "");
+    put_gp_string(meta, d->tc_day);
+    fputc('\n', meta);
     gp_text(meta, "bw_txt", d->bw_gbps);
     gp_text(meta, "naive_bound_txt", d->bw_gbps / BYTES_PER_FLOP_NAIVE);
     gp_text(meta, "tiled16_bound_txt", fmin(d->peak_gflops, 16 * d->bw_gbps / BYTES_PER_FLOP_NAIVE));

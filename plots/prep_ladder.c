@@ -161,8 +161,10 @@ int write_ladder(const dataset *d, const char *dir, size_t *nrows, char *err, si
         char a[48], b[16], c[16];
         fmt_num(a, sizeof a, g->gflops);
         fmt_pct(b, sizeof b, cb ? 100.0 * g->gflops / cb->gflops : NAN);
-        fmt_pct(c, sizeof c, 100.0 * g->gflops / peak_of(d, g));
-        fprintf(fp, " \"%s\" \"%s%%\" \"%s%%\" %d \"%s\"\n", a, b, c, prec, t ? "" : "not counted");
+        double pk = peak_of(d, g);   /* NaN: no measured peak of these units in the records */
+        fmt_pct(c, sizeof c, 100.0 * g->gflops / pk);
+        fprintf(fp, " \"%s\" \"%s%%\" \"%s%s\" %d \"%s\"\n", a, b, isnan(pk) ? "-" : c, isnan(pk) ? "" : "%", prec,
+                t ? "" : "not counted");
     }
     *nrows = count;
     return close_out(fp, dir, "ladder.dat", err, errlen);
@@ -191,7 +193,7 @@ static int hpoint_at(const dataset *d, const char *variant, int level, long n, h
     p->level = level;
     p->intensity = flops(n) / bytes;
     p->gflops = g->gflops;
-    /* a tensor-core rung (lab 08, cuBLAS in TF32/BF16) is capped by the tensor cores' datasheet peak */
+    /* a tensor-core rung (lab 08, cuBLAS in TF32/BF16) is capped by the tensor cores' measured peak */
     double peak = peak_of(d, g);
     if (isnan(peak))
         peak = d->peak_gflops;

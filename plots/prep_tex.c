@@ -170,8 +170,10 @@ int write_tex(const dataset *d, const char *path, char *err, size_t errlen)
     macro(fp, "tlhwpeak", d->hw_peak_gflops);
     macro(fp, "tlhwshared", d->hw_gbps[LEVEL_SHARED]);
     macro(fp, "tlhwdram", d->hw_gbps[LEVEL_DRAM]);
-    macro(fp, "tltftwo", d->tc_tf32);
+    macro(fp, "tltftwo", d->tc_tf32);          /* measured: lab 08's compute-only kernels */
     macro(fp, "tlbfsixteen", d->tc_bf16);
+    macro(fp, "tltftwosheet", d->tc_tf32_sheet); /* the datasheet's, dense */
+    macro(fp, "tlbfsixteensheet", d->tc_bf16_sheet);
     macro(fp, "tlcublaspeakpct", 100 * cub / d->peak_gflops);
     macro(fp, "tlwarptile", gf(d, "warptile", n));
     macro(fp, "tlwarptilepct", 100 * gf(d, "warptile", n) / cub);

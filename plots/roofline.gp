@@ -2,8 +2,9 @@
 # per memory level, at its intensity there (FLOP per byte that passed through DRAM, L2, L1 or shared
 # memory, from the GPU's counters), under that level's roof min(bandwidth x intensity, peak): the
 # measured roof solid, the hardware's own dashed (from the records' metadata: SMs x 128 B x clock for
-# L1 and shared, 2 x memory clock x bus for DRAM; no published L2 figure), and the datasheet
-# tensor-core peaks (TF32, BF16) above the FP32 one: what labs 07-08 reach for.
+# L1 and shared, 2 x memory clock x bus for DRAM; no published L2 figure), and the tensor cores'
+# measured peaks (TF32, BF16: lab 08's compute-only kernels, lab08-bench --peaks, with the GPU and the
+# day; the datasheet's figure beside them) above the FP32 one: what labs 07-08 reach for.
 #   gnuplot -c plots/roofline.gp WORKDIR OUTFILE png|pdf|svg   (plots/kit-plots.sh calls it)
 # Names: kernels in a key right of the plot (it covers nothing), each kernel one colour; a level is a
 # point shape. tl-plotprep --check-roofs --slack 0 passes only when a point above its measured roof
@@ -35,9 +36,14 @@ cap(p, bw, x) = bw * x < p ? bw * x : p
 roof(bw, x) = cap(peak_gflops, bw, x)
 hwroof(bw, x) = bw == bw ? cap(hw_peak == hw_peak ? hw_peak : peak_gflops, bw, x) : NaN
 set label 2 "FP32 " . peak_txt . " measured, " . hw_peak_txt . " hardware" at 0.022, first peak_gflops * 1.18 left font ",7.5" front
+tc_sheet(t) = t eq "n/a" ? "" : ", datasheet " . t
 if (tc_tf32 == tc_tf32) {
-    set label 3 "TF32 tensor cores " . tc_tf32_txt . " (datasheet, dense; lab 08)" at 0.022, first tc_tf32 * 1.18 left font ",7.5" front
-    set label 4 "BF16 tensor cores " . tc_bf16_txt . " (datasheet, dense; lab 08)" at 0.022, first tc_bf16 * 1.18 left font ",7.5" front
+    set label 3 "TF32 tensor cores " . tc_tf32_txt . " measured (" . tc_tf32_by . ", " . tc_day . tc_sheet(tc_tf32_sheet_txt) . "; lab 08)" \
+        at 0.022, first tc_tf32 * 1.18 left font ",7.5" front
+}
+if (tc_bf16 == tc_bf16) {
+    set label 4 "BF16 tensor cores " . tc_bf16_txt . " measured (" . tc_bf16_by . ", " . tc_day . tc_sheet(tc_bf16_sheet_txt) . "; lab 08)" \
+        at 0.022, first tc_bf16 * 1.18 left font ",7.5" front
 }
 if (strlen(roof_note) > 0) {
     set label 5 "Above a measured roof: " . roof_note . "." at screen 0.075, screen 0.035 left font ",7.5" front noenhanced

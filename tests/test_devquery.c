@@ -200,6 +200,11 @@ static int grade(const char *rel, char **out)
     if (access(prog, X_OK) != 0)
         cr_assert_fail("%s is not built", prog);
     cr_assert_not_null(mkdtemp(dir));
+    /* A known-wrong device query is judged on what it prints, once per run: its kernel (the
+     * solution's) is checked up to 512^3 (TL_GRADE_EMU_MAX_SIZE), not at 1000, 1023 and 1024 too,
+     * which were nine tenths of each row's CPU; the reference and the skeleton keep every size. */
+    if (strstr(rel, "-wrong-"))
+        setenv("TL_GRADE_EMU_MAX_SIZE", "512", 1);
     char *argv[] = {TL_BUILD_ROOT "/grader/tl-grade", "--check", "--kit", TL_SOURCE_ROOT, "--lab", "02", "--out", dir,
                     "--prebuilt", prog, "--emulate", NULL};
     run_result r;
@@ -207,6 +212,7 @@ static int grade(const char *rel, char **out)
     char cmd[64 + sizeof dir];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     (void)!system(cmd);
+    unsetenv("TL_GRADE_EMU_MAX_SIZE");
     *out = r.out;
     return r.signal ? 128 + r.signal : r.exit_code;
 }

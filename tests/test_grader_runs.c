@@ -305,30 +305,36 @@ Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300
 
 /* ------------------------------------------------------------ the kit's build, cached */
 
-/* One run of a one-student lab 01 class over KIT with the cache CACHE; returns kitbuild.log. */
-static char *graded_with_cache(const char *d, const char *cache, int n)
+/* One run of a one-student lab 01 class over D/kit with the cache CACHE, its out folder OUTS/outN;
+ * returns kitbuild.log. */
+static char *graded_with_cache_in(const char *d, const char *outs, const char *cache, int n)
 {
     int rc = sh("TL_GRADE_KIT_CACHE='%s' '%s' --kit '%s/kit' --lab 01 --out '%s/out%d' --public-only --jobs 1 "
-                "'%s/in/alice' > '%s/run%d.log' 2>&1", cache, TG, d, d, n, d, d, n);
+                "'%s/in/alice' > '%s/run%d.log' 2>&1", cache, TG, d, outs, n, d, d, n);
     char p[1200];
     snprintf(p, sizeof p, "%s/run%d.log", d, n);
     char *log = tg_read_file(p, 1 << 20, NULL);
     cr_assert_eq(rc, 0, "grading run %d exited %d:\n%s", n, rc, log ? log : "(no log)");
     free(log);
-    snprintf(p, sizeof p, "%s/out%d/alice/results.json", d, n);
+    snprintf(p, sizeof p, "%s/out%d/alice/results.json", outs, n);
     cJSON *js = load_results(p, "alice");
     cr_assert_float_eq(score_of(js), max_of(js), 1e-9, "run %d: the solution lost points over the kit's build", n);
     cJSON_Delete(js);
-    snprintf(p, sizeof p, "%s/out%d/alice/build.log", d, n);
+    snprintf(p, sizeof p, "%s/out%d/alice/build.log", outs, n);
     char *blog = tg_read_file(p, 1 << 20, NULL);
     cr_assert(blog && strstr(blog, "Compiling C object labs/01-cpu-baseline/lab01.p/gmm.c.o") &&
               !strstr(blog, "lab.c.o"), "run %d: the student's build did more or less than gmm.c:\n%s", n,
               blog ? blog : "(none)");
     free(blog);
-    snprintf(p, sizeof p, "%s/out%d/.state/kitbuild.log", d, n);
+    snprintf(p, sizeof p, "%s/out%d/.state/kitbuild.log", outs, n);
     char *klog = tg_read_file(p, 1 << 20, NULL);
     cr_assert(klog, "run %d left no kitbuild.log", n);
     return klog;
+}
+
+static char *graded_with_cache(const char *d, const char *cache, int n)
+{
+    return graded_with_cache_in(d, d, cache, n);
 }
 
 Test(kitcache, the_kits_build_is_reused_for_the_same_sources_and_built_again_when_a_file_changes, .timeout = LIMIT)
@@ -352,6 +358,35 @@ Test(kitcache, the_kits_build_is_reused_for_the_same_sources_and_built_again_whe
     cr_assert(strstr(k3, "Linking target labs/01-cpu-baseline/lab01") && !strstr(k3, "copied from"),
               "a changed kit was given the cached build of the old one:\n%s", k3);
     cr_assert_eq(sh("test $(ls '%s' | grep -c '^kit-[0-9a-f]*$') = 2", cache), 0, "the cache should hold two builds");
+    free(k1); free(k2); free(k3);
+    sh("rm -rf '%s'", d);
+}
+
+/* The files of a kit build belong to the uid the sandbox built as: uid 65534 where the out folder is
+ * within its reach, else root without capabilities in a user namespace, which cannot write over
+ * 65534's files (nor 65534 over root's 0755 folders). A build cached by a run of one kind is never
+ * given to a run of the other: once it was, and every test of that run scored 0 ("Permission denied"
+ * on the student's objects: the grader work suite's kit check, the Slurm class). */
+Test(kitcache, a_run_whose_out_folder_the_sandbox_uid_cannot_reach_builds_over_a_kit_it_can_write, .timeout = LIMIT)
+{
+    if (sh("command -v bwrap >/dev/null && command -v git >/dev/null") != 0)
+        cr_skip_test("no bubblewrap or git here: the kit is built per submission, not once");
+    if (geteuid() != 0)
+        cr_skip_test("not root: every sandbox runs as this user, one owner for every build");
+    const char *d = TL_BUILD_ROOT "/tests/kitcache-uid";
+    char cache[1100], priv[1100];
+    snprintf(cache, sizeof cache, "%s/cache", d);
+    snprintf(priv, sizeof priv, "%s/private", d);
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/alice' && mkdir -m 700 '%s' && git clone -q '%s' '%s/kit' && "
+                    "cp '%s/solutions/01-cpu-baseline/gmm.c' '%s/in/alice/'", d, d, priv, TL_SOURCE_ROOT, d,
+                    TL_SOURCE_ROOT, d), 0);
+    char *k1 = graded_with_cache(d, cache, 1);          /* out within uid 65534's reach */
+    cr_assert(!strstr(k1, "copied from"), "the first run (empty cache) did not build the kit:\n%s", k1);
+    char *k2 = graded_with_cache_in(d, priv, cache, 2); /* out under a folder only root may enter */
+    cr_assert(!strstr(k2, "copied from"), "a run building as another uid was given the cached build:\n%s", k2);
+    char *k3 = graded_with_cache_in(d, priv, cache, 3);
+    cr_assert(strstr(k3, "the kit's build copied from") && strstr(k3, cache),
+              "the second run of the same kind built the kit again:\n%s", k3);
     free(k1); free(k2); free(k3);
     sh("rm -rf '%s'", d);
 }

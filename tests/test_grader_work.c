@@ -40,8 +40,10 @@ static char *check_emulated(const char *lab, const char *file, const char *as, i
     cr_assert(mkdtemp(dir));
     cr_assert_eq(sh("mkdir -p '%s/sub' && cp '%s/%s' '%s/sub/%s'", dir, TL_SOURCE_ROOT, file, dir, as), 0);
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "'%s' --check --lab %s --out '%s/out' --emulate '%s/sub' > '%s/log' 2>&1", TG, lab, dir,
-             dir, dir);
+    /* up to 512^3 (TL_GRADE_EMU_MAX_SIZE): the work is counted at 128^3 at most and every verdict
+     * here shows at the fully checked sizes; kit check's larger ones run in the headline suite */
+    snprintf(cmd, sizeof cmd, "TL_GRADE_EMU_MAX_SIZE=512 '%s' --check --lab %s --out '%s/out' --emulate '%s/sub' > "
+             "'%s/log' 2>&1", TG, lab, dir, dir, dir);
     int st = system(cmd);
     *rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
     char log[1200];
@@ -134,7 +136,10 @@ static void styles_class(const char *lab)
                     dir, dir, TL_SOURCE_ROOT, strcmp(lab, "02") == 0 ? "02-naive-kernel" : "03-tiled-kernel", file, dir,
                     TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT,
                     lab, dir, dir, file, dir), 0);
-    int rc = sh("echo 4242 > '%s/secret' && PATH=\"$PATH:/usr/local/cuda/bin\" '%s' --kit '%s' --lab %s --emulate "
+    /* sizes up to 512^3 for every student alike (TL_GRADE_EMU_MAX_SIZE): the scores compared are
+     * the solution's and each style's under the same bound; the work is counted at 128^3 at most */
+    int rc = sh("echo 4242 > '%s/secret' && PATH=\"$PATH:/usr/local/cuda/bin\" TL_GRADE_EMU_MAX_SIZE=512 '%s' --kit "
+                "'%s' --lab %s --emulate "
                 "--out '%s/out' --secret '%s/secret' --jobs 2 '%s'/in/* > '%s/run.log' 2>&1", dir, TG, TL_SOURCE_ROOT,
                 lab, dir, dir, dir, dir);
     char log[1100];

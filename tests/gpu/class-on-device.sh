@@ -20,11 +20,19 @@
 # Target (issue 29): 100 distinct submissions with correctness, safety and speed in <= 120 s on a
 #       16-core H100 machine. Commit $OUT's files under tests/gpu/class-results/ with the device and
 #       the date.
+# The serial comparison (issue 29 item 1): then SERIAL submissions (default 12; env SERIAL, 0: none)
+#       that earned a speed ratio - the solution, the corpus's right kernels, variants - are graded
+#       again with --jobs 1, and each speed ratio of the class run (graded concurrently) must equal
+#       the serial run's within 2% (ratios from each results.json: the medians in ms). ratios.txt.
+#       Each grading run is stopped after CLASS_TIMEOUT (default 250 s) or SERIAL_TIMEOUT (150 s).
+# Several GPUs: tl-grade spreads the workers over every device it sees (grader/README.md); the
+#       output names them.
 # Exit: 0 graded and every verdict as expected (the solution and its variants full marks; the
 #       corpus's right kernels every test but speed as the solution; the skeleton and the wrong
 #       files less than full marks), 1 a verdict is not, 2 the build or the grader failed, 77 no GPU.
 set -u
 N=${1:-100}
+SERIAL=${SERIAL:-12}
 OUT="${OUT:-./gpu-out}"
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -34,11 +42,12 @@ S=$OUT/summary.txt
 : > "$S"
 say() { printf '%s\n' "$*" | tee -a "$S"; }
 
+[ -f tests/gpu/device-env.sh ] && . tests/gpu/device-env.sh
 if ! ls /dev/nvidia0 >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
     say "skipped: no NVIDIA GPU here (no /dev/nvidia0 or nvidia-smi fails)"; exit 77
 fi
 say "== class-on-device: $N lab 03 submissions, $(date -u +%FT%TZ)"
-say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1); cores: $(nproc)"
+say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1) x $(nvidia-smi -L | wc -l); cores: $(nproc)"
 
 # ------------------------------------------------------------------ build the grader
 t0=$(date +%s)
@@ -62,15 +71,17 @@ say "$(grep '^#' "$OUT/class.tsv" | sed 's/^# //')"
 head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
 
 # ------------------------------------------------------------------ grade it, sampling the GPU
-nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used --format=csv,noheader,nounits -lms 500 \
+nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,index --format=csv,noheader,nounits -lms 500 \
     > "$OUT/util.csv" 2>/dev/null &
 smi=$!
 : > "$OUT/progress.txt"
 ( while sleep 10; do [ -f "$W/out/progress.json" ] && { date -u +%T; cat "$W/out/progress.json"; } >> "$OUT/progress.txt"; done ) &
 sampler=$!
 TIMEFORMAT='%R %U %S'
-{ time "$TG" --kit . --lab 03 --out "$W/out" --secret "$W/secret" --jobs auto "$W"/in/* > "$OUT/run.log" 2>&1; } 2> "$W/time"
+{ time timeout "${CLASS_TIMEOUT:-250}" "$TG" --kit . --lab 03 --out "$W/out" --secret "$W/secret" --jobs auto "$W"/in/* \
+    > "$OUT/run.log" 2>&1; } 2> "$W/time"
 rc=$?
+[ $rc = 124 ] && say "the class run was stopped after ${CLASS_TIMEOUT:-250} s (CLASS_TIMEOUT)"
 kill "$smi" "$sampler" 2>/dev/null; wait "$smi" "$sampler" 2>/dev/null
 read -r wall user sys < "$W/time"
 cp "$W/out/gradebook.csv" "$OUT/gradebook.csv" 2>/dev/null
@@ -87,6 +98,9 @@ say ""
 say "wall time:            ${wall} s for $N submissions ($(awk -v w="$wall" -v n="$N" 'BEGIN {printf "%.2f", w / n}') s each); target 120 s (issue 29): $(awk -v w="$wall" 'BEGIN {print (w <= 120) ? "met" : "MISSED"}')"
 say "grader + children CPU: user ${user} s, sys ${sys} s = $(awk -v u="$user" -v s="$sys" -v n="$N" 'BEGIN {printf "%.2f", (u + s) / n}') s per submission (bubblewrap's children are not counted where it is used)"
 say "GPU busy (nvidia-smi utilization.gpu, mean of 0.5 s samples): ${busy}%; samples with a kernel running: ${busy_run}%"
+say "per device (index: mean utilization, samples with a kernel, most memory used MiB): $(awk -F', *' '$2 ~ /^[0-9]+$/ {
+    s[$4] += $2; n[$4]++; if ($2 > 0) b[$4]++; if ($3 > m[$4]) m[$4] = $3 }
+    END {for (d in n) printf "%s: %.1f%%, %.1f%%, %d; ", d, s[d] / n[d], 100 * b[d] / n[d], m[d]}' "$OUT/util.csv")"
 say "GPU time per submission (busy fraction x wall / N): $(awk -v b="$busy" -v w="$wall" -v n="$N" 'BEGIN {if (b == "n/a") print "n/a"; else printf "%.2f s", b / 100 * w / n}')"
 grep -E "^tl-grade: (lab|the kit|GPU)" "$OUT/run.log" | tee -a "$S"
 say "last progress lines:"; grep '^\[' "$OUT/run.log" | tail -3 | tee -a "$S"
@@ -136,5 +150,63 @@ PY
 vrc=$?
 tee -a "$S" < "$OUT/verdicts.txt"
 say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections.Counter(r["score"] for r in csv.DictReader(open(sys.argv[1]))); print(", ".join("%s x%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: float(kv[0] or -1))))' "$OUT/gradebook.csv")"
+
+# ------------------------------------------------------------------ serial against concurrent (issue 29 item 1)
+src=0
+if [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; }; then   # (stopped: the submissions graded)
+    python3 - "$W/out" "$OUT/class.tsv" "$SERIAL" > "$W/serial.list" <<'PY'
+import json, re, sys, os
+out, tsv, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rx = re.compile(r"median ([0-9.]+) ms against the reference's ([0-9.]+) ms")
+rows = [l.rstrip("\n").split("\t") for l in open(tsv) if not l.startswith("#")]
+order = {"solution": 0, "corpus-right": 1, "wrong": 2, "corpus-wrong": 2, "variant": 3}
+pick = []
+for name, kind, _ in sorted(rows, key=lambda r: order.get(r[1], 9)):
+    try:
+        text = open(os.path.join(out, name, "results.json")).read()
+    except OSError:
+        continue
+    if rx.search(text) and len(pick) < k:
+        pick.append(name)
+print("\n".join(pick))
+PY
+    ns=$(grep -c . "$W/serial.list")
+    set --
+    while read -r name; do set -- "$@" "$W/in/$name"; done < "$W/serial.list"
+    t1=$(date +%s)
+    timeout "${SERIAL_TIMEOUT:-150}" "$TG" --kit . --lab 03 --out "$W/serial" --secret "$W/secret" --jobs 1 "$@" \
+        > "$OUT/serial.log" 2>&1
+    srun=$?
+    say ""
+    say "serial run: $ns submissions with --jobs 1 in $(( $(date +%s) - t1 )) s (exit $srun)"
+    python3 - "$W/out" "$W/serial" "$W/serial.list" > "$OUT/ratios.txt" 2>&1 <<'PY'
+import re, sys, os
+conc, ser, names = sys.argv[1], sys.argv[2], [l.strip() for l in open(sys.argv[3]) if l.strip()]
+rx = re.compile(r"median ([0-9.]+) ms against the reference's ([0-9.]+) ms")
+def ratio(d, n):
+    try:
+        m = rx.search(open(os.path.join(d, n, "results.json")).read())
+    except OSError:
+        return None
+    return (float(m.group(1)), float(m.group(2)), float(m.group(1)) / float(m.group(2))) if m else None
+bad, worst, n = 0, 0.0, 0
+print("%-22s %28s %28s %8s" % ("submission", "concurrent (ms, ref ms, ratio)", "serial (ms, ref ms, ratio)", "diff"))
+for name in names:
+    a, b = ratio(conc, name), ratio(ser, name)
+    if not a or not b:
+        print("%-22s no ratio in %s" % (name, "the serial run" if a else "the class run")); bad = 1; continue
+    d = a[2] / b[2] - 1
+    worst = max(worst, abs(d)); n += 1
+    flag = "" if abs(d) <= 0.02 else "  OVER 2%"
+    bad |= abs(d) > 0.02
+    print("%-22s %8.3f %8.3f %8.4f   %8.3f %8.3f %8.4f %+7.2f%%%s" % (name, a[0], a[1], a[2], b[0], b[1], b[2], 100 * d, flag))
+print("speed ratios, concurrent against serial: %d compared, largest difference %.2f%%: %s" %
+      (n, 100 * worst, "within 2%" if not bad and n else "NOT within 2%"))
+sys.exit(1 if bad or not n else 0)
+PY
+    src=$?
+    tee -a "$S" < "$OUT/ratios.txt"
+fi
 [ $rc = 0 ] || exit 2
 [ $vrc = 0 ] || exit 1
+[ $src = 0 ] || exit 1

@@ -25,6 +25,10 @@ fi
 echo "device: $(tr '\n' ' ' < "$OUT/i25-device.txt")"
 problems=0
 ./kit setup > "$OUT/kit-setup.log" 2>&1 || echo "kit setup: exit $? (see kit-setup.log)"
+# kit setup configures build/ but builds nothing; the table's program is needed before the first check
+[ -x build/common/tl-lab ] || ninja -C build common/tl-lab >> "$OUT/kit-setup.log" 2>&1 ||
+    ./kit check 01 >> "$OUT/kit-setup.log" 2>&1   # configures and builds through the kit when setup could not
+[ -x build/common/tl-lab ] || { echo "build/common/tl-lab was not built (kit-setup.log)"; exit 1; }
 tab=$(printf '\t')
 WRONG="05/reserve_in_block_limit.c 06/multiples-only.cu 04/phase-short.cu 04/reset-per-phase.cu 04/clamped-tile.cu 04/stale-tile.cu 06/misaligned-vec.cu 03/no-shared.cu 03/prefetch-wrong-phase.cu"
 for w in $WRONG; do
@@ -74,10 +78,11 @@ for nn in ${I25_GRADE_LABS:-02}; do   # I25_GRADE_LABS="02 06" grades lab 06 too
          "$(( $(date +%s) - t0 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 done
 for i in 1 2; do
-    t0=$(date +%s.%N)
+    t0=$(date +%s%N)
     ./kit check 03 > "$OUT/check03-warm$i.log" 2>&1
     rc=$?
-    echo "warm ./kit check 03 ($i): exit $rc in $(echo "$(date +%s.%N) - $t0" | bc) s; apt asked: $(grep -c 'installing from Debian' "$OUT/check03-warm$i.log")"
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))   # no bc on the device
+    echo "warm ./kit check 03 ($i, the skeleton: exit 1 expected): exit $rc in $((ms / 1000)).$(printf %03d $((ms % 1000))) s; apt asked: $(grep -c 'installing from Debian' "$OUT/check03-warm$i.log")"
 done
 [ "$problems" = 0 ] && { echo "ALL EXPECTATIONS HELD"; exit 0; }
 echo "$problems EXPECTATION(S) FAILED"; exit 1

@@ -4,10 +4,15 @@
  * Run:  lab08-bench [--sizes LIST] [--time-sizes LIST] [--reps N] [--only NAME,...] [--records FILE]
  *                   [--precision FILE]
  *       sizes W or MxKxN. --sizes are checked only; --time-sizes are checked, then timed.
+ *                   [--peaks] [--kit-convert]
  *       --records: the kit's records format (common/CONTRACTS.md section 4, lab "08"): a gemm row per
- *       timed variant and size, and two ceiling rows, tc_bf16_peak and tc_tf32_peak: the fastest
- *       cuBLAS BF16 and TF32 rate this run measured (the tensor cores' measured ceilings).
+ *       timed variant and size, and with --peaks the tensor cores' measured ceilings (ceiling rows
+ *       tc_mma_tf32, tc_mma_bf16, tc_wgmma_tf32, tc_wgmma_bf16: compute-only kernels, lab08-tcpeak.cu).
  *       --precision: one CSV row per checked variant and size (the precision table).
+ *       --peaks: measure the tensor-core ceilings (after the sizes; with no sizes, only them).
+ *       --kit-convert: time the lab's BF16 variants as the kit times them (the speed test, lab.c): each
+ *       timed run first makes the BF16 copies with the kit's own convert.cu, and the kernel reads
+ *       those; printed as KTIME lines, never written to --records (they are not the kernels' times).
  *
  * For every size: fresh inputs in [-1, 1] made on the GPU from the size and a seed (never zeros),
  * the kit's BF16 copies (round to nearest even; Nbt = N transposed, rows padded to ldk = k rounded up
@@ -37,6 +42,9 @@
 #include <time.h>
 
 #include "lab.h"
+#include "lab08-kit.h"
+
+extern "C" int tl08_tc_peaks(FILE *records, int reps); /* lab08-tcpeak.cu */
 
 #define CK(x) ck((x), #x, __LINE__)
 static void ck(cudaError_t e, const char *what, int line)
@@ -202,7 +210,7 @@ static int r_wgmma_bf16(const ctx *c) { return launch_wgmma_bf16(c->Mb, c->Nbt, 
 
 /* The tile/stage sweep: wgmma.cu built once per configuration with its launcher renamed. */
 #ifdef LAB08_SWEEP
-#define WG_SWEEP(X) X(b256_s3) X(b256_s4_nomaxnreg) X(b128_s4) X(b128_s6)
+#define WG_SWEEP(X) X(b256_s3) X(b256_s4_nomaxnreg) X(b128_s4) X(b128_s6) X(b256_s2) X(b256_c1)
 #define WG_DECL(cfg)                                                                                      \
     extern "C" int launch_wgmma_##cfg(const tl_bf16_bits *, const tl_bf16_bits *, float *, int, int, int, int); \
     static int r_wgmma_##cfg(const ctx *c) { return launch_wgmma_##cfg(c->Mb, c->Nbt, c->P, c->m, c->k, c->n, c->ldk); }
@@ -326,9 +334,26 @@ static int selected(const char *only, const char *name)
 
 static FILE *records = NULL, *precision = NULL;
 static int failures = 0;
-/* The fastest cuBLAS BF16 and TF32 runs: the tensor cores' measured ceilings (a ceiling row each). */
-static char peak_row[2][200];
-static double peak_rate[2];
+static int kit_convert = 0; /* --kit-convert */
+
+/* One timed run as the kit's speed test does it (lab.c's run_bf16): the kit's BF16 copies made by
+ * convert.cu, then the launch reading them. Lab variants of BF16 only (wmma_bf16 reads Nb, the
+ * others Nbt); anything else runs as it is. */
+static int run_as_kit(const variant *V, const ctx *c)
+{
+    if (!kit_convert || V->fmt != FMT_BF16 || V->yardstick)
+        return V->run(c);
+    int want = strcmp(V->name, "wmma_bf16") == 0 ? TL08_WANT_NB : TL08_WANT_NBT;
+    tl08_bf16 in;
+    int rc = tl08_bf16_inputs(c->M, c->N, c->m, c->k, c->n, want, &in);
+    if (rc != 0)
+        return rc;
+    ctx k = *c;
+    k.Mb = in.Mb;
+    k.Nb = in.Nb ? in.Nb : c->Nb;
+    k.Nbt = in.Nbt ? in.Nbt : c->Nbt;
+    return V->run(&k);
+}
 
 static void one_size(size3 s, int timed, int reps, int warmup, const char *only, cublasHandle_t h, uint64_t seed)
 {
@@ -402,11 +427,11 @@ static void one_size(size3 s, int timed, int reps, int warmup, const char *only,
         CK(cudaEventCreate(&a));
         CK(cudaEventCreate(&b));
         for (int w = 0; w < warmup; w++)
-            V->run(&c);
+            run_as_kit(V, &c);
         float *ms = (float *)malloc(sizeof(float) * reps);
         for (int r = 0; r < reps; r++) {
             CK(cudaEventRecord(a));
-            V->run(&c);
+            run_as_kit(V, &c);
             CK(cudaEventRecord(b));
             CK(cudaEventSynchronize(b));
             CK(cudaEventElapsedTime(&ms[r], a, b));
@@ -414,17 +439,11 @@ static void one_size(size3 s, int timed, int reps, int warmup, const char *only,
         CK(cudaGetLastError());
         qsort(ms, reps, sizeof(float), cmp_float);
         double med = ms[reps / 2], tflops = 2.0 * m * (double)k * n / (med * 1e-3) / 1e12;
-        printf("%-20s %-16s TIME median %.4f ms (min %.4f max %.4f, %d runs) %.1f TFLOP/s\n", V->name, sz,
-               med, ms[0], ms[reps - 1], reps, tflops);
-        if (records) /* the kit's header: kind,lab,variant,m,k,n,tile,...,status,reps,median,min,max,gflops,... */
+        printf("%-20s %-16s %s median %.4f ms (min %.4f max %.4f, %d runs) %.1f TFLOP/s\n", V->name, sz,
+               kit_convert ? "KTIME" : "TIME", med, ms[0], ms[reps - 1], reps, tflops);
+        if (records && !kit_convert) /* the kit's header: kind,lab,variant,m,k,n,tile,...,status,reps,median,min,max,gflops,... */
             fprintf(records, "gemm,08,%s,%d,%d,%d,,,,,,PASS,%d,%.5f,%.5f,%.5f,%.1f,,,,,,,\n", V->name, m, k, n, reps,
                     med, ms[0], ms[reps - 1], tflops * 1000);
-        int which = !strcmp(V->name, "cublas_bf16") ? 0 : !strcmp(V->name, "cublas_tf32") ? 1 : -1;
-        if (which >= 0 && tflops * 1000 > peak_rate[which]) {
-            peak_rate[which] = tflops * 1000;
-            snprintf(peak_row[which], sizeof peak_row[which], "ceiling,08,%s,%d,%d,%d,,,,,,PASS,%d,%.5f,%.5f,%.5f,%.1f,,,,,,,\n",
-                     which ? "tc_tf32_peak" : "tc_bf16_peak", m, k, n, reps, med, ms[0], ms[reps - 1], tflops * 1000);
-        }
         free(ms);
         CK(cudaEventDestroy(a));
         CK(cudaEventDestroy(b));
@@ -440,7 +459,7 @@ static void one_size(size3 s, int timed, int reps, int warmup, const char *only,
 int main(int argc, char **argv)
 {
     const char *sizes = "128,1000x17x3,257x129x383,1023x1000x1001,2048", *tsizes = "4096", *only = NULL, *rec = NULL, *prec = NULL;
-    int reps = 30, warmup = 5;
+    int reps = 30, warmup = 5, peaks = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--sizes") && v) sizes = v, i++;
@@ -450,9 +469,11 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--precision") && v) prec = v, i++;
         else if (!strcmp(a, "--reps") && v) reps = atoi(v), i++;
         else if (!strcmp(a, "--warmup") && v) warmup = atoi(v), i++;
+        else if (!strcmp(a, "--peaks")) peaks = 1;
+        else if (!strcmp(a, "--kit-convert")) kit_convert = 1;
         else {
             fprintf(stderr, "lab08-bench: unknown option '%s' (options: --sizes, --time-sizes, --only, --records, "
-                            "--precision, --reps, --warmup)\n", a);
+                            "--precision, --reps, --warmup, --peaks, --kit-convert)\n", a);
             return 2;
         }
     }
@@ -496,9 +517,12 @@ int main(int argc, char **argv)
                          "# sm_count: %d\n# sm_clock_mhz: %d\n# mem_clock_mhz: %d\n# mem_bus_bits: %d\n# l2_bytes: %d\n"
                          "# driver: %d\n# runtime: %d\n# build_type: release\n# date: %s\n# seed: 1\n# host: unknown\n"
                          "# timing: cuda-events, median of %d after %d warm-ups, L2 not flushed (BF16 inputs at 4096: 64 MiB > L2)\n"
-                         "# command: tests/gpu/lab08-bench (BF16 conversion before timing, for the kernels and cuBLAS alike)\n%s\n",
+                         "# command: tests/gpu/lab08-bench (BF16 conversion before timing, for the kernels and cuBLAS alike)\n"
+                         "# ceilings: %s\n%s\n",
                 p.name, p.major, p.minor, p.multiProcessorCount, sm_khz / 1000, mem_khz / 1000, p.memoryBusWidth,
                 p.l2CacheSize, drv, rt, date, reps, warmup,
+                peaks ? "tc_* rows: compute-only tensor-core kernels (tests/gpu/lab08-tcpeak.cu), the fastest of a few "
+                        "block shapes, median of the same runs" : "none measured",
                 "kind,lab,variant,m,k,n,tile,regs,smem_bytes,occ_calc,occ_api,status,reps,median_ms,min_ms,max_ms,"
                 "gflops,gbps,traffic,dram_bytes,l2_bytes,l1_bytes,shared_bytes,limit");
     }
@@ -518,9 +542,12 @@ int main(int argc, char **argv)
     for (int i = 0; i < nts; i++)
         one_size(ts[i], 1, reps, warmup, only, h, 101 + i);
     cublasDestroy(h);
+    if (peaks) {
+        int missing = tl08_tc_peaks(records, reps < 10 ? 10 : reps > 30 ? 30 : reps);
+        if (missing)
+            printf("lab08-bench: %d tensor-core ceiling(s) could not be measured on this GPU\n", missing);
+    }
     if (records) {
-        for (int w = 0; w < 2; w++)
-            fputs(peak_row[w], records);
         if (fclose(records) != 0 || rename(rec_tmp, rec) != 0) {
             fprintf(stderr, "lab08-bench: could not write '%s'\n", rec);
             return 2;

@@ -5,6 +5,8 @@
 #           bash tests/gpu/lab08-on-device.sh            # everything
 #           bash tests/gpu/lab08-on-device.sh speed      # build, check, time (no ncu, no sanitizer, no kit)
 #           bash tests/gpu/lab08-on-device.sh kit        # the kit's programs and ./kit check 08 only
+#           bash tests/gpu/lab08-on-device.sh quick      # speed and kit without ncu, sanitizers, spread
+#                                                          pass and ladder (under 5 minutes)
 #       $OUT (default ./gpu-out) receives summary.txt, bench.log, records (lab08-records.csv) and logs.tgz.
 # What:  1. builds tests/gpu/lab08-bench.cu with the solution's wmma.cu and mma.cu (sm_90) and wgmma.cu
 #           (-gencode arch=compute_90a,code=sm_90a) once as the reference configuration and once per
@@ -13,7 +15,10 @@
 #        2. checks every variant on square and ragged sizes against FP64 references (the exact bound
 #           of its input format and the format bound; see lab08-bench.cu), then checks and times them
 #           at 2048, 4096 and 8192 next to cuBLAS BF16 (the lab's layout and the NN layout), TF32
-#           and SGEMM; 4096 a second time for the spread;
+#           and SGEMM; the tensor cores' measured ceilings (--peaks: compute-only mma.sync and wgmma
+#           kernels, lab08-tcpeak.cu, ceiling rows in the records); 4096 a second time for the
+#           spread (not in quick); 4096 as the kit's speed test times it (--kit-convert: the kit's
+#           BF16 conversion in each run), the ratios the speed tiers of common/labtable.c come from;
 #        3. ncu: shared-memory bank conflicts of the mma.sync kernel (swizzled: must be 0) and of WMMA;
 #        4. compute-sanitizer racecheck and memcheck on the WMMA and mma.sync kernels at a ragged size;
 #        5. the lab in the kit (MODE all or kit): meson build of lab08, lab08-ref and the known-wrong
@@ -66,11 +71,18 @@ build_log="$L/build.log"
       -c $SOL/wgmma.cu -o $B/wg_b128_s4.o > $L/ptxas-wg_b128_s4.log 2>&1 &
   $NV $SM90A $INC -Xptxas -v -DWG_BN=128 -DWG_STAGES=6 -Dlaunch_wgmma_bf16=launch_wgmma_b128_s6 \
       -c $SOL/wgmma.cu -o $B/wg_b128_s6.o > $L/ptxas-wg_b128_s6.log 2>&1 &
+  $NV $SM90A $INC -Xptxas -v -DWG_STAGES=2 -Dlaunch_wgmma_bf16=launch_wgmma_b256_s2 \
+      -c $SOL/wgmma.cu -o $B/wg_b256_s2.o > $L/ptxas-wg_b256_s2.log 2>&1 &
+  $NV $SM90A $INC -Xptxas -v -DWG_NCONS=1 -Dlaunch_wgmma_bf16=launch_wgmma_b256_c1 \
+      -c $SOL/wgmma.cu -o $B/wg_b256_c1.o > $L/ptxas-wg_b256_c1.log 2>&1 &
+  $NV $SM90A $INC -Xptxas -v -c tests/gpu/lab08-tcpeak.cu -o $B/tcpeak.o > $L/ptxas-tcpeak.log 2>&1 &
+  $NV $SM90 $INC -c labs/08-tensor-cores/convert.cu -o $B/convert.o > $L/build-convert.log 2>&1 &
   $NV $SM90 $INC -DLAB08_SWEEP -c tests/gpu/lab08-bench.cu -o $B/bench.o > $L/build-bench.log 2>&1 &
   wait
 ) 
-cat $L/ptxas-*.log $L/build-bench.log > "$build_log"
-if ! $NV $SM90 -o $B/lab08-bench $B/bench.o $B/wmma.o $B/mma.o $B/wgmma.o $B/wg_*.o -lcublas >> "$build_log" 2>&1; then
+cat $L/ptxas-*.log $L/build-bench.log $L/build-convert.log > "$build_log"
+if ! $NV $SM90 -o $B/lab08-bench $B/bench.o $B/wmma.o $B/mma.o $B/wgmma.o $B/wg_*.o $B/tcpeak.o $B/convert.o \
+        -lcublas >> "$build_log" 2>&1; then
     say "build failed:"; grep -E "error|warning" "$build_log" | head -40; finish 2
 fi
 row "KERNEL RESOURCES (ptxas -v)"
@@ -79,7 +91,7 @@ for f in $L/ptxas-*.log; do
     grep -h "C75" "$f" | sed 's/^/  WARNING /' >> "$S"
 done
 if command -v cuobjdump > /dev/null; then
-    for o in wmma mma wgmma; do
+    for o in wmma mma wgmma tcpeak; do
         cuobjdump --dump-sass $B/$o.o > $L/sass-$o.txt 2>&1
         row "  SASS $o.o: HGMMA $(grep -c HGMMA $L/sass-$o.txt) HMMA $(grep -c HMMA $L/sass-$o.txt) LDSM $(grep -c LDSM $L/sass-$o.txt) UTMALDG $(grep -c UTMALDG $L/sass-$o.txt)"
     done
@@ -89,12 +101,27 @@ fi
 if [ "$MODE" != kit ]; then
 say "== bench ($(date -u +%T))"
 timeout 300 $B/lab08-bench --sizes 128,64x64x64,1000x17x3,257x129x383,1023x1000x1001,4095x4100x4097,2048 \
-    --time-sizes 2048,4096,8192 --records $L/lab08-records.csv --precision $L/lab08-precision.csv 2>&1 | tee $L/bench.log
+    --time-sizes 2048,4096,8192 --peaks --records $L/lab08-records.csv --precision $L/lab08-precision.csv 2>&1 | tee $L/bench.log
 rc=${PIPESTATUS[0]}
 [ "$rc" = 77 ] && { say "no usable CUDA device"; finish 77; }
 [ "$rc" != 0 ] && { row "FAIL bench exit $rc (a check failed: see bench.log)"; problems=$((problems + 1)); }
+row "TENSOR-CORE CEILINGS (compute-only kernels, lab08-tcpeak.cu; each shape, then the fastest)"
+grep -E '^(PEAK|CEILING) ' $L/bench.log | sed 's/^/  /' >> "$S"
+n_ceil=$(grep -c '^ceiling,08,tc_' $L/lab08-records.csv 2>/dev/null)
+[ "${n_ceil:-0}" = 4 ] || { row "FAIL tensor-core ceilings: ${n_ceil:-0} of 4 rows in the records"; problems=$((problems + 1)); }
+if [ "$MODE" != quick ]; then
 say "== spread: 4096 again ($(date -u +%T))"
 timeout 120 $B/lab08-bench --sizes "" --time-sizes 4096 --only wgmma_bf16,wgmma_b256_s3,wgmma_b128_s4,cublas_bf16,cublas_bf16_nn,cublas_tf32 2>&1 | tee -a $L/bench.log
+fi
+say "== 4096 as the kit's speed test times it ($(date -u +%T))"
+KV=wgmma_bf16,wgmma_b256_s4_nomaxnreg,wgmma_b256_s3,wgmma_b256_s2,wgmma_b256_c1,wgmma_b128_s4,wgmma_b128_s6,mma_bf16,wmma_bf16
+for pass in 1 2; do
+    timeout 120 $B/lab08-bench --sizes "" --time-sizes 4096 --kit-convert --only $KV 2>&1 | sed "s/KTIME/KTIME$pass/" | tee -a $L/bench.log
+done
+row "KIT TIMING OF THE SWEEP at 4096 (the kit's BF16 conversion in every run, as the speed test): ratio to wgmma_bf16 in the same pass"
+grep -E ' KTIME[12] ' $L/bench.log | awk '
+    { name[NR] = $1; ms[NR] = $5; p[NR] = $3; if ($1 == "wgmma_bf16") ref[$3] = $5 }
+    END { for (i = 1; i <= NR; i++) printf "  %-6s %-24s %8s ms  ratio %s\n", p[i], name[i], ms[i], ref[p[i]] ? sprintf("%.3f", ms[i] / ref[p[i]]) : "-" }' >> "$S"
 
 fi
 # ------------------------------------------------------------------ 3. ncu: bank conflicts
@@ -126,11 +153,14 @@ fi
 # known-wrong file of tests/wrong/08 with its manifest arguments (exit 1, its class named), the kit's
 # timing at 4096 (BF16 conversion included), then ./kit check 08 with the solution's three files copied
 # into labs/08-tensor-cores (must pass; the skeleton is restored after).
-if [ "$MODE" = all ] || [ "$MODE" = kit ]; then
+if [ "$MODE" = all ] || [ "$MODE" = kit ] || [ "$MODE" = quick ]; then
     say "== kit build ($(date -u +%T))"
     [ -f tests/gpu/device-env.sh ] && . tests/gpu/device-env.sh >> "$L/run.log" 2>&1
-    KB=build-gpu
-    { meson setup "$KB" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized || meson setup --reconfigure "$KB" -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized; } > "$L/kit-build.log" 2>&1
+    # the kit's own build folder, configured once here for ./kit check below too (its .kit-cuda
+    # says CUDA is on, so ./kit does not configure it again)
+    KB=build
+    { meson setup "$KB" -Dcuda=enabled -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized || meson setup --reconfigure "$KB" -Dcuda=enabled -Dtests=false -Dgpu_archs=90 -Dbuildtype=debugoptimized; } > "$L/kit-build.log" 2>&1
+    echo enabled > "$KB/.kit-cuda"
     W08=$(awk -F'\t' '$2 == "08" { f = $1; sub(/^08\//, "", f); sub(/\.cu$/, "", f); print f }' tests/wrong/manifest.tsv)
     tg="labs/08-tensor-cores/lab08 solutions/08-tensor-cores/lab08-ref"
     for w in $W08; do tg="$tg tests/wrong/lab08-wrong-$w"; done
@@ -151,11 +181,19 @@ if [ "$MODE" = all ] || [ "$MODE" = kit ]; then
             # shellcheck disable=SC2086
             timeout 300 "$KB/tests/wrong/lab08-wrong-$name" $args > "$L/wrong-$name.log" 2>&1; rc=$?
             why=$(grep -m1 -E " FAIL" "$L/wrong-$name.log" | sed -E 's/^ +//; s/  +/ /g' | cut -c1-110)
-            if [ $rc = 1 ] && grep -qE "$expect" "$L/wrong-$name.log"; then row "  PASS wrong $name caught: $why"
-            else row "  FAIL wrong $name exit $rc, expected one of '$expect': $why"; problems=$((problems + 1)); fi
+            case $expect in
+            work:*)   # P right, computed the wrong way: the GPU program cannot count loads; kit check judges
+                if [ $rc = 0 ]; then row "  PASS wrong $name: P right on the GPU, as expected ('$expect' is the work judge's: ./kit check below)"
+                else row "  FAIL wrong $name exit $rc, expected 0 (a right P; '$expect' is judged by ./kit check): $why"; problems=$((problems + 1)); fi ;;
+            *)
+                if [ $rc = 1 ] && grep -qE "$expect" "$L/wrong-$name.log"; then row "  PASS wrong $name caught: $why"
+                else row "  FAIL wrong $name exit $rc, expected one of '$expect': $why"; problems=$((problems + 1)); fi ;;
+            esac
         done < tests/wrong/manifest.tsv
         timeout 300 "$KB/solutions/08-tensor-cores/lab08-ref" --sizes 2048,4096 --reps 20 --records "$L/kit-records.csv" > "$L/kit-speed.log" 2>&1
-        if ninja -C "$KB" solutions/speed/speed-ref >> "$L/kit-build.log" 2>&1; then
+        if [ "$MODE" = quick ]; then
+            row "  (quick: the kernel ladder is not run)"
+        elif ninja -C "$KB" solutions/speed/speed-ref >> "$L/kit-build.log" 2>&1; then
             timeout 300 "$KB/solutions/speed/speed-ref" --sizes 4096 --reps 20 --repeat 1 \
                 --variants tiled32,warptile,wmma_tf32,wmma_bf16,mma_bf16,wgmma_bf16,cublas > "$L/kit-ladder.log" 2>&1
             row "  THE KERNEL LADDER (speed-ref at 4096; BF16 conversion included for the BF16 rungs):"
@@ -170,10 +208,21 @@ if [ "$MODE" = all ] || [ "$MODE" = kit ]; then
             mkdir -p /tmp/lab08-skel
             for f in wmma mma wgmma; do cp labs/08-tensor-cores/$f.cu /tmp/lab08-skel/; cp solutions/08-tensor-cores/$f.cu labs/08-tensor-cores/; done
             timeout 580 ./kit check 08 > "$L/kit-check-solution.log" 2>&1; rc=$?
-            for f in wmma mma wgmma; do cp /tmp/lab08-skel/$f.cu labs/08-tensor-cores/; done
             [ $rc = 0 ] && row "  PASS ./kit check 08 (solution): $(grep -m1 '^Score' $L/kit-check-solution.log)" \
                 || { row "  FAIL ./kit check 08 (solution) exit $rc: $(grep -m1 '^Score' $L/kit-check-solution.log)"; problems=$((problems + 1)); }
-            grep -E "^(PASS|FAIL|SKIP) " "$L/kit-check-solution.log" | sed 's/^/    /' >> "$S"
+            grep -E "^(PASS|FAIL|SKIP) |^ +work" "$L/kit-check-solution.log" | sed 's/^/    /' >> "$S"
+            # the work rule on the GPU: a plain kernel in wmma.cu (tests/wrong/08/wmma-naive.cu) gives a
+            # right P, and ./kit check counts its work with the emulated twin: no credit, not tiled
+            say "== ./kit check 08 with tests/wrong/08/wmma-naive.cu ($(date -u +%T))"
+            cp tests/wrong/08/wmma-naive.cu labs/08-tensor-cores/wmma.cu   # mma.cu, wgmma.cu: the solution's
+            timeout 300 ./kit check 08 > "$L/kit-check-wmma-naive.log" 2>&1; rc=$?
+            for f in wmma mma wgmma; do cp /tmp/lab08-skel/$f.cu labs/08-tensor-cores/; done
+            if [ $rc = 1 ] && grep -q "no credit: not tiled" "$L/kit-check-wmma-naive.log"; then
+                row "  PASS ./kit check 08 (wmma-naive.cu) exit 1: $(grep -m1 'no credit: not tiled' "$L/kit-check-wmma-naive.log" | sed -E 's/^ +//' | cut -c1-150)"
+            else
+                row "  FAIL ./kit check 08 (wmma-naive.cu) exit $rc, expected 1 with 'no credit: not tiled'"; problems=$((problems + 1))
+            fi
+            grep -E "^(PASS|FAIL|SKIP) |^ +work|no credit" "$L/kit-check-wmma-naive.log" | sed 's/^/    /' >> "$S"
         fi
     fi
 fi
@@ -206,4 +255,7 @@ grep -E ' (PASS|FAIL) ' $L/bench.log | grep -E ' (4096x4096x4096|1023x1000x1001)
     fi
 done
 row "problems: $problems"
+# the records and the summary last, in the output's tail, for a run whose files may not come back
+echo "== summary"; cat "$S"
+echo "== lab08-records.csv"; cat "$L/lab08-records.csv" 2>/dev/null
 finish $(( problems > 0 ))

@@ -55,7 +55,9 @@ Test(plotprep_synthetic, meta_holds_the_device_date_and_measured_ceilings)
         "gemm_missing = \"cpu_blocked64\"\n", "size_min = 256\n", "size_max = 4096\n",
         "n_boundary_sizes = 7\n", "n_hroof = 0\n", "n_sweep = 6\n", "n_fail = 1\n", "n_skip = 1\n",
         "traffic_src = \"none\"\n", "l2_gbps = NaN\n", "cpu_present = \"cpu_ijk cpu_ikj cpu_blocked\"\n",
-        "meta_build_type = \"debugoptimized\"\n"};
+        "meta_build_type = \"debugoptimized\"\n",
+        /* no tensor-core ceiling rows (lab 08's bench writes them): no tensor-core roof, measured or not */
+        "tc_tf32 = NaN\ntc_bf16 = NaN\n", "tc_day = \"\"\n"};
     char *meta = work_file("meta.gp");
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         assert_contains(meta, want[i], "meta.gp");
@@ -130,11 +132,12 @@ Test(plotprep_synthetic, labs_07_08_and_tensor_core_rungs_join_the_ladder_when_t
     assert_file_has("meta.gp", "n_ladder = 12\n");
     /* lab 07 is in the table: its rung comes before the yardstick, against its own run's cuBLAS (48,000) */
     assert_file_has("ladder.dat", "\n6 \"tma\" 45000 93.75 ");
-    /* grouped by units, each group closed by its cuBLAS; % of peak of the rung's own units (the datasheet
-     * BF16 peak 989,400 for a BF16 rung), column 13 the units (0 FP32, 1 TF32, 2 BF16) */
+    /* grouped by units, each group closed by its cuBLAS; % of peak of the rung's own units (for a BF16
+     * rung the measured BF16 tensor-core peak: the fastest of lab 08's BF16 ceiling rows, 800,000),
+     * column 13 the units (0 FP32, 1 TF32, 2 BF16) */
     assert_file_has("ladder.dat", "\n7 \"cublas\" 50000 100 ");
     assert_file_has("ladder.dat", "\n8 \"wmma_tf32\" 30000 10 ");
-    assert_file_has("ladder.dat", "\n10 \"wgmma_bf16\" 540000 90 0.254517 NaN NaN NaN NaN \"540,000\" \"90.0%\" \"54.6%\" 2 \"not counted\"\n");
+    assert_file_has("ladder.dat", "\n10 \"wgmma_bf16\" 540000 90 0.254517 NaN NaN NaN NaN \"540,000\" \"90.0%\" \"67.5%\" 2 \"not counted\"\n");
     assert_file_has("ladder.dat", "\n11 \"cublas_bf16\" 600000 100 ");
     /* the series files hold the bench's cuBLAS only (lab 07's run's own is its yardstick) */
     assert_file_has("gemm_cublas.dat", " 4096 4096 4096 50000 ");
@@ -144,8 +147,13 @@ Test(plotprep_synthetic, labs_07_08_and_tensor_core_rungs_join_the_ladder_when_t
     assert_file_has("hroof_names.gp", " tma cublas cublas_bf16\"");
     /* the rungs timed without traffic (lab 08's here) are named on the roofline, not silently missing */
     assert_file_has("hroof_names.gp", "hroof_unplaced = \"lab 08\"\n");
-    /* a tensor-core rung is capped by the tensor cores' datasheet peak, not FP32's: DRAM roof 989400 */
-    assert_file_has("hroofline.dat", "\"cublas_bf16\" 0 \"DRAM\" 687.195 600000 989400\n");
+    /* a tensor-core rung is capped by the tensor cores' measured peak, not FP32's: DRAM roof 800000 */
+    assert_file_has("hroofline.dat", "\"cublas_bf16\" 0 \"DRAM\" 687.195 600000 800000\n");
+    /* the roofs the charts draw: per format the fastest ceiling row, the instruction and the day; the
+     * datasheet's figures beside them (an sm_90 part with 132 SMs) */
+    assert_file_has("meta.gp", "tc_tf32 = 400000\ntc_bf16 = 800000\n");
+    assert_file_has("meta.gp", "tc_tf32_sheet_txt = \"494,700\"\ntc_bf16_sheet_txt = \"989,400\"\n"
+                               "tc_tf32_by = \"wgmma\"\ntc_bf16_by = \"wgmma\"\ntc_day = \"2026-11-26\"\n");
     /* the charts name the day of each sort of row: the GPU rows span both files */
     assert_file_has("meta.gp", "gpu_day = \"2026-11-22 .. 2026-11-26\"\n");
     run_result *res = calloc(1, sizeof *res);

@@ -14,6 +14,11 @@
  * loaded from a float tile another thread is still writing (no barrier between filling the tile and
  * load_matrix_sync) is reported as a race, with the line. BF16 tiles are arrays of a struct type,
  * which the emulator bounds-checks but does not race-check.
+ * Work counters (the counted twin, src/count.cpp, counts every instrumented access to device memory):
+ * every lane holds the whole A or B tile here, but on the GPU the warp reads each element once; so a
+ * lane reads the elements e with e % 32 == lane as a counted access and the rest through an
+ * uninstrumented read (quiet_read): a fragment loaded from global memory counts its rows x cols
+ * elements once per warp, as on the GPU, not 32 times.
  * Not here (fails at build): other shapes and types (half, int8, double), and the experimental ones. */
 #ifndef TL_EMU_MMA_H
 #define TL_EMU_MMA_H
@@ -66,6 +71,10 @@ static inline float tf32_truncate(float f) {
 }
 static inline unsigned lane() { return ::tl_emu_cur_tid % 32u; }
 
+/* A read the counters do not see (no ThreadSanitizer hook: the counted twin's -fsanitize=thread
+ * leaves this function alone); used for the other lanes' share of a fragment. */
+template <class P> __attribute__((noinline, no_sanitize_thread)) P quiet_read(const P *p) { return *p; }
+
 /* Elements read or written through a plain pointer: checked like the kernel's own accesses when they
  * lie in a float __shared__ array (the slot is looked up once per fragment, from its first element). */
 struct mem {
@@ -80,15 +89,16 @@ struct mem {
             base = (const char *)f->data;
         }
     }
-    float read(const float *p) const {
+    /* own: this lane's share of the warp's reads (counted); else read quietly */
+    float read(const float *p, bool own = true) const {
         if (s) {
             size_t i = (size_t)((const char *)p - base) / sizeof(float);
             if (i < s->n)
                 tl_emu::on_read(s->sh, s, i, line, &s->blk->epoch, false, p, sizeof(float));
         }
-        return *p;
+        return own ? *p : quiet_read(p);
     }
-    float read(const __nv_bfloat16 *p) const { return (float)*p; }
+    float read(const __nv_bfloat16 *p, bool own = true) const { return own ? (float)*p : (float)quiet_read(p); }
     void write(float *p, float v) const {
         if (s) {
             size_t i = (size_t)((const char *)p - base) / sizeof(float);
@@ -120,9 +130,11 @@ static inline void load_matrix_sync_at(int line, fragment<Use, M, N, K, T, L> &f
     typedef fragment<Use, M, N, K, T, L> F;
     const bool col = std::is_same<L, col_major>::value;
     const detail::mem m(p, line);
+    const int me = (int)detail::lane();
     for (int r = 0; r < F::rows; ++r)
         for (int c = 0; c < F::cols; ++c)
-            f.x[r * F::cols + c] = m.read(p + (col ? (size_t)c * ldm + r : (size_t)r * ldm + c));
+            f.x[r * F::cols + c] = m.read(p + (col ? (size_t)c * ldm + r : (size_t)r * ldm + c),
+                                          (r * F::cols + c) % 32 == me);
 }
 
 /* The accumulator from memory: this lane's elements. */

@@ -1,0 +1,361 @@
+/* counters.c: the work evidence on a GPU, read from outside the student's process (issue 24 item 4).
+ *
+ * How it works. Before a GPU lab's tests run (run.c, with the GPU to itself), each variant that the
+ * work rule or the speed test needs gets one more session of the student's lab program, in the same
+ * sandbox as every graded case, under Nsight Compute's CLI: `ncu --csv --page raw --clock-control none
+ * --metrics ... --log-file /tmp/tl-prof/ncu.csv /build/labNN --serve`. The
+ * grader sends it the request a speed test's session starts with (one untimed case of that variant at
+ * the speed size, the same inputs), so the program sees the same arguments, the same size and the
+ * same request stream as a graded run. ncu's front end, a process of its own, profiles every kernel
+ * of that one launcher call and writes the counters into a folder of the grader's (bound into the
+ * sandbox; the object gate refuses a student file that could open a file). The grader reads that
+ * file in its own process (ncu.c): the student's kernels' FMA instructions, global and shared load
+ * and store instructions and GPU time, the kit's kernels left out; the lab's work rule decides
+ * (tg_ncu_judge), and the speed test cross-checks the median the program reports against the GPU
+ * time measured here (tg_ncu_timing). The profiled case's answer is checked like any case: a
+ * program that computes differently when profiled fails there.
+ *
+ * Where ncu is missing or may not read the counters (ERR_NVGPUCTRPERM: the driver keeps them for
+ * administrators, the default), the variant is "not checked here: WHY" and the emulated count
+ * (work.c) decides as before; never 0 credit for the grader's lack, never a pass by default. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grade.h"
+#include "ncu.h"
+
+#define TG_NCU_LIMIT_FACTOR 10.0   /* the profiled case's CPU limit: x the lab's case limit (ncu replays
+                                      each kernel once per pass of counters and saves its memory)   */
+
+static int variant_index(const grun *R, const tl_lab_variant *v)
+{
+    for (int i = 0; v && i < R->lab->nvariants; ++i)
+        if (&R->lab->variants[i] == v || strcmp(R->lab->variants[i].name, v->name) == 0)
+            return i;
+    return -1;
+}
+
+const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_variant *v)
+{
+    int i = variant_index(R, v);
+    return i >= 0 && g->ctr_ran ? &g->ctr[i] : NULL;
+}
+
+/* Which variants need a profiled run: those a correctness test judges the work of (the lab has a
+ * work rule), and the speed test's (its time is cross-checked). */
+static int needed(const grun *R, const tl_lab_variant *v)
+{
+    for (int t = 0; t < R->lab->ntests; ++t) {
+        const tl_lab_test *lt = &R->lab->tests[t];
+        if (!lt->variant || strcmp(lt->variant, v->name) != 0)
+            continue;
+        if (lt->kind == TL_TEST_SPEED)
+            return 1;
+        if ((lt->kind == TL_TEST_PUBLIC || lt->kind == TL_TEST_HIDDEN) && R->lab->work.kernel)
+            return 1;
+    }
+    return 0;
+}
+
+/* The size profiled: the speed size where the variant takes it, else its largest public size. */
+static int profiled_size(grun *R, const tl_lab_variant *v, char *err, size_t errlen)
+{
+    tl_sizes list;
+    int si = -1;
+    if (R->lab->speed_size && tl_parse_sizes(R->lab->speed_size, &list, err, errlen) == 0 && list.count > 0) {
+        si = tg_add_size(R, list.m[0], list.k[0], list.n[0], 2);
+        if (si >= 0 && !tg_variant_accepts(v, &R->sizes[si]))
+            si = -1;
+    }
+    for (int i = 0; si < 0 && i < R->nsizes; ++i) {
+        const gsize *s = &R->sizes[i];
+        if (s->hidden == 0 && tg_variant_accepts(v, s) &&
+            (si < 0 || (double)s->m * s->k * s->n > (double)R->sizes[si].m * R->sizes[si].k * R->sizes[si].n))
+            si = i;
+    }
+    if (si < 0) {
+        snprintf(err, errlen, "no size this variant takes");
+        return -1;
+    }
+    if (!R->sizes[si].payload && tg_prepare_size(&R->sizes[si], err, errlen) != 0)
+        return -1;
+    return si;
+}
+
+/* A small file of the grader's, whole or not at all (mode 0644: the sandbox's user reads it). */
+static void write_small(const char *path, const char *text)
+{
+    char tmp[PATH_MAX + 128];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    int ok = fputs(text, f) >= 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || chmod(tmp, 0644) != 0 || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+/* What ncu said when a run failed: its ERROR and WARNING lines, from its log, else the end of what
+ * the session printed (ncu's words before its log opened); printable ASCII, "" none. */
+static void ncu_said(const char *log, const tg_buf *printed, char *out, size_t len)
+{
+    out[0] = '\0';
+    size_t o = 0;
+    for (const char *p = log; p && *p && o + 1 < len;) {
+        const char *e = strchr(p, '\n');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (memmem(p, l, "ERROR", 5) || memmem(p, l, "==WARNING==", 11))
+            o += (size_t)snprintf(out + o, len - o, "%s%.*s", o ? " / " : "ncu's log: ", (int)(l > 200 ? 200 : l), p);
+        p += l + (e != NULL);
+    }
+    if (!o && printed && printed->len) {
+        size_t from = printed->len > 300 ? printed->len - 300 : 0;
+        snprintf(out, len, "its output ended: %.*s", (int)(printed->len - from), printed->s + from);
+    }
+    for (char *c = out; *c; ++c)
+        if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
+            *c = ' ';
+}
+
+/* One profiled session of build/binary (the student's program, or the reference's) for variant v. */
+static void profile_variant(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
+                            const tl_lab_variant *v, tg_ctr_var *cv)
+{
+    char err[600];
+    double t0 = tl_now_ms();
+    int si = profiled_size(R, v, err, sizeof err);
+    if (si < 0) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "no size to profile it at (%s)", err);
+        return;
+    }
+    const gsize *s = &R->sizes[si];
+    tg_size_str(cv->size, sizeof cv->size, s);
+    char dir[PATH_MAX + 64], log[PATH_MAX + 96];
+    snprintf(dir, sizeof dir, "%s/ncu-%s%s", g->work, tag, v->name);
+    tg_rmtree(dir);
+    if (tg_mkdirs(dir, 0700) != 0) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "cannot make %s (%s)", dir, strerror(errno));
+        return;
+    }
+    snprintf(log, sizeof log, "%s/ncu.csv", dir);
+    /* the sandbox's user for ncu's own look-up (bound at /etc/passwd and /etc/group: session.c) */
+    char etc[PATH_MAX + 96];
+    snprintf(etc, sizeof etc, "%s/passwd", dir);
+    write_small(etc, "nobody:x:65534:65534:nobody:/tmp/case:/bin/sh\n");
+    snprintf(etc, sizeof etc, "%s/group", dir);
+    write_small(etc, "nogroup:x:65534:\n");
+    /* only the options device request ncu-1 ran (ncu 2025.3.1): ncu refuses an option it does not
+     * know and exits 1 before starting the program, which is what ncu-2 met with two more */
+    const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
+                          "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
+    gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
+                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL};
+    cres r;
+    /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
+    int timeouts = g->timeouts, nstopped = g->nstopped;
+    char stopped[TL_LAB_MAX_VARIANTS][48];
+    memcpy(stopped, g->stopped, sizeof stopped);
+    g->timeouts = 0;
+    g->nstopped = 0;
+    tg_run_case(R, g, &ss, s, v, 0, R->lab->case_limit_s * TG_NCU_LIMIT_FACTOR, &r);
+    tg_sess_end(g, &ss, 1);
+    memcpy(g->stopped, stopped, sizeof stopped);
+    g->nstopped = nstopped;
+    g->timeouts = timeouts;
+    cv->wall_s = (tl_now_ms() - t0) / 1000.0;
+    size_t len = 0;
+    char *text = tg_is_file(log) ? tg_read_file(log, 64 << 20, &len) : NULL;
+    char why[520];
+    ncu_said(text, &g->evidence, cv->why, sizeof cv->why);   /* kept for the reference's probe */
+    if (r.st != C_PASS) {
+        /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's */
+        cv->state = TG_CTR_FAILED;
+        cv->bad = 1;
+        cv->pattern = "profiled-run-failed";
+        snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
+                 "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r.reason);
+    } else if (!text) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "ncu wrote no counters (%s is missing)", log);
+    } else if (tg_ncu_problem(text, why, sizeof why)) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "%s", why);
+    } else {
+        tg_ncu_counts c;
+        if (tg_ncu_parse(text, len, &c, err, sizeof err) != 0) {
+            cv->state = TG_CTR_NOT_CHECKED;
+            snprintf(cv->why, sizeof cv->why, "%s", err);
+        } else {
+            cv->state = TG_CTR_JUDGED;
+            cv->kernel_ms = c.have[TG_NCU_TIME] ? c.q[TG_NCU_TIME] / 1e6 : 0;
+            if (R->lab->work.kernel && !v->gpu_only) {
+                cv->work_judged = 1;
+                cv->bad = tg_ncu_judge(R->lab, v->tile, s->m, s->k, s->n, &c, cv->headline, sizeof cv->headline,
+                                       cv->figures, sizeof cv->figures, &cv->pattern);
+            } else if (R->lab->work.kernel) {
+                snprintf(cv->why, sizeof cv->why, "%s uses %s: the counters read here see the threads' own loads and "
+                         "multiply-adds, not that unit's", v->name, v->gpu_only);
+            }
+            size_t fl = strlen(cv->figures);
+            snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
+                     "the kit's left out; the profiled run took %.1f s", fl ? "; " : "", c.kernels,
+                     c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s);
+        }
+    }
+    tg_buf_free(&r.explain);
+    free(text);
+    if (!R->keep_work)
+        tg_rmtree(dir);
+}
+
+/* ncu itself: the CUDA toolkit's bin/ncu is a script that looks for its nsight-compute folder next
+ * to the toolkit or under /opt/nvidia, which the sandbox does not bind; the binary is run directly,
+ * its folder bound read-only. The newest of each pattern (glob sorts). 0 found. */
+static int find_ncu(char *bin, size_t blen, char *root, size_t rlen)
+{
+    char onpath[PATH_MAX] = "", pat[3][PATH_MAX + 32];
+    int n = 0;
+    snprintf(pat[n++], sizeof pat[0], "/opt/nvidia/nsight-compute/*/ncu");
+    snprintf(pat[n++], sizeof pat[0], "/usr/local/cuda/nsight-compute*/ncu");
+    if (tg_find_tool("ncu", onpath, sizeof onpath) == 0) {
+        char real[PATH_MAX];
+        if (realpath(onpath, real)) {
+            char *slash = strrchr(real, '/');
+            if (slash)
+                *slash = '\0';
+            snprintf(pat[n++], sizeof pat[0], "%.*s/../nsight-compute*/ncu", PATH_MAX - 1, real);
+        }
+    }
+    bin[0] = root[0] = '\0';
+    for (int i = 0; i < n && !bin[0]; ++i) {
+        glob_t gl;
+        if (glob(pat[i], 0, NULL, &gl) == 0 && gl.gl_pathc > 0) {
+            char real[PATH_MAX];
+            if (realpath(gl.gl_pathv[gl.gl_pathc - 1], real) && access(real, X_OK) == 0)
+                snprintf(bin, blen, "%s", real);
+        }
+        globfree(&gl);
+    }
+    if (!bin[0] && onpath[0]) {   /* an ncu on PATH that is the binary itself (not a script) */
+        FILE *f = fopen(onpath, "rb");
+        unsigned char magic[4] = {0};
+        if (f) {
+            if (fread(magic, 1, 4, f) != 4)
+                magic[0] = 0;
+            fclose(f);
+        }
+        if (magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F')
+            realpath(onpath, bin) ? (void)0 : (void)snprintf(bin, blen, "%s", onpath);
+    }
+    if (!bin[0])
+        return -1;
+    snprintf(root, rlen, "%s", bin);
+    char *slash = strrchr(root, '/');
+    if (slash)
+        *slash = '\0';
+    if (strncmp(root, "/usr/", 5) == 0)
+        root[0] = '\0';   /* under /usr: the sandbox binds it already */
+    return 0;
+}
+
+static const tl_lab_variant *first_needed(const grun *R)
+{
+    for (int i = 0; i < R->lab->nvariants; ++i)
+        if (needed(R, &R->lab->variants[i]) && !R->lab->variants[i].gpu_only)
+            return &R->lab->variants[i];
+    return NULL;
+}
+
+void tg_counters_probe(grun *R)
+{
+    R->ncu_ok = 0;
+    R->ncu_why[0] = R->ncu_ref[0] = '\0';
+    if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
+        return;
+    const tl_lab_variant *v = first_needed(R);
+    if (!v)
+        return;
+    if (find_ncu(R->ncu, sizeof R->ncu, R->ncu_root, sizeof R->ncu_root) != 0) {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "no ncu (Nsight Compute's CLI: /opt/nvidia/nsight-compute/*/ncu, "
+                 "/usr/local/cuda/nsight-compute*/ncu, or an ncu binary on PATH)");
+        return;
+    }
+    if (!R->ref_build[0]) {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "the reference solution, which ncu is tried on first, is not built in "
+                 "this run (%.300s)", R->ref_why);
+        return;
+    }
+    /* the reference's session, in a scratch record (its time-outs and prints are not a student's) */
+    static gsub g;
+    memset(&g, 0, sizeof g);
+    static gstudent who = {.name = "ncu-probe", .display = "ncu-probe"};
+    g.s = &who;
+    snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
+    tg_mkdirs(g.work, 0700);
+    tg_ctr_var cv;
+    memset(&cv, 0, sizeof cv);
+    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    tg_buf_free(&g.evidence);
+    tg_buf_free(&g.notes);
+    if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
+        R->ncu_ok = 1;
+        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s: %.600s", v->name, cv.size, cv.figures);
+    } else if (cv.state == TG_CTR_NOT_CHECKED) {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv.why);
+    } else {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "ncu could not read the reference solution's counters in the sandbox "
+                 "(%s at size %s: %.200s; %.220s)", v->name, cv.size, cv.bad && cv.headline[0] ? cv.headline
+                 : "no kernel time", cv.why);
+    }
+}
+
+void tg_counters_run(grun *R, gsub *g)
+{
+    memset(g->ctr, 0, sizeof g->ctr);
+    g->ctr_ran = 1;
+    if (!R->lab->gpu || !R->gpu_ok || R->emulate || !g->built || R->prebuilt[0])
+        return;   /* (kit check's prebuilt program: the emulated count, as before) */
+    for (int i = 0; i < R->lab->nvariants; ++i) {
+        const tl_lab_variant *v = &R->lab->variants[i];
+        if (!needed(R, v))
+            continue;
+        if (!R->ncu_ok) {
+            g->ctr[i].state = TG_CTR_NOT_CHECKED;
+            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", R->ncu_why[0] ? R->ncu_why : "ncu was not tried");
+            continue;
+        }
+        tg_stage("work count (ncu) %.30s", v->name);   /* profile.c: the work's stage */
+        profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+    }
+}
+
+int tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn)
+{
+    const tg_ctr_var *cv = tg_counters_var(R, g, v);
+    if (!cv || cv->state == TG_CTR_NONE)
+        return 0;
+    if (cv->state == TG_CTR_NOT_CHECKED || (cv->state == TG_CTR_JUDGED && !cv->work_judged)) {
+        snprintf(wn->ctr_note, sizeof wn->ctr_note, "%s", cv->why);
+        return 0;
+    }
+    wn->by_counters = 1;
+    wn->judged++;
+    snprintf(wn->figures_size, sizeof wn->figures_size, "%s", cv->size);
+    snprintf(wn->figures, sizeof wn->figures, "%.*s", (int)sizeof wn->figures - 1, cv->figures);
+    if (cv->bad) {
+        wn->bad++;
+        snprintf(wn->headline, sizeof wn->headline, "%s", cv->headline);
+        wn->pattern = cv->pattern;
+        snprintf(wn->size, sizeof wn->size, "%s", cv->size);
+    }
+    return 1;
+}

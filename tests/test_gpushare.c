@@ -1,0 +1,423 @@
+/* test_gpushare.c: the GPU sharing of a class run (grader/gpushare.c) without a GPU: the devices
+ * named by CUDA_VISIBLE_DEVICES or counted, the spread of workers over a faked count of devices,
+ * the share cap from device memory, and the locks themselves between forked processes in a
+ * folder of the test's own. No check here depends on the machine's speed: a "must wait" is a
+ * process that has not got the lock while another holds it, checked before the holder lets go,
+ * and a "gets it" waits as long as it takes (Criterion's timeout ends a hang). */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade.h"
+
+Test(gpushare, devices_from_cuda_visible_devices)
+{
+    char ids[TG_GPU_MAX][TG_GPU_ID_LEN];
+    cr_assert_eq(tg_gpu_list("0,1", 8, ids, TG_GPU_MAX), 2);
+    cr_assert_str_eq(ids[0], "0");
+    cr_assert_str_eq(ids[1], "1");
+    cr_assert_eq(tg_gpu_list(" 2 , 3 ", 8, ids, TG_GPU_MAX), 2, "spaces around the names");
+    cr_assert_str_eq(ids[0], "2");
+    cr_assert_str_eq(ids[1], "3");
+    cr_assert_eq(tg_gpu_list("GPU-5d3e,GPU-77aa", 0, ids, TG_GPU_MAX), 2, "UUIDs are names too");
+    cr_assert_str_eq(ids[1], "GPU-77aa");
+    cr_assert_eq(tg_gpu_list("1,-1,2", 8, ids, TG_GPU_MAX), 1, "CUDA stops at -1: so does the list");
+    cr_assert_eq(tg_gpu_list("", 8, ids, TG_GPU_MAX), 0, "set and empty: no device");
+    cr_assert_eq(tg_gpu_list(NULL, 3, ids, TG_GPU_MAX), 3, "unset: every device of the host");
+    cr_assert_str_eq(ids[2], "2");
+    cr_assert_eq(tg_gpu_list("0,1,2,3", 8, ids, 2), 2, "at most max");
+}
+
+Test(gpushare, workers_spread_over_faked_devices)
+{
+    /* the parent's rule: each new worker on the device with the fewest; workers end in any order */
+    for (int ndev = 1; ndev <= 4; ++ndev) {
+        int load[TG_GPU_MAX] = {0}, where[40];
+        for (int w = 0; w < 12; ++w) {
+            where[w] = tg_gpu_pick(load, ndev);
+            cr_assert(where[w] >= 0 && where[w] < ndev);
+            load[where[w]]++;
+        }
+        for (int d = 0; d < ndev; ++d)
+            cr_assert_eq(load[d], 12 / ndev, "%d devices: device %d has %d of 12 workers", ndev, d, load[d]);
+        load[where[3]]--, load[where[7]]--;   /* two end; the next goes where one ended */
+        int next = tg_gpu_pick(load, ndev);
+        cr_assert(load[next] == 12 / ndev - 1 || ndev == 1 || where[3] == where[7],
+                  "%d devices: the next worker went to device %d (load %d)", ndev, next, load[next]);
+    }
+    int uneven[3] = {3, 1, 2};
+    cr_assert_eq(tg_gpu_pick(uneven, 3), 1);
+    int tie[2] = {2, 2};
+    cr_assert_eq(tg_gpu_pick(tie, 2), 0, "a tie: the first device");
+}
+
+Test(gpushare, share_cap_from_device_memory)
+{
+    cr_assert_eq(tg_gpu_share_cap(81559, 16), 16, "an H100 (80 GiB): 17 fit, --jobs 16 is the bound");
+    cr_assert_eq(tg_gpu_share_cap(81559, 64), 17, "an H100: 17 x 4 GiB in 90%% of 80 GiB");
+    cr_assert_eq(tg_gpu_share_cap(16 * 1024, 16), 3, "16 GiB: 3");
+    cr_assert_eq(tg_gpu_share_cap(0, 16), 3, "not known: as 16 GiB");
+    cr_assert_eq(tg_gpu_share_cap(2048, 16), 1, "a small device: one at a time");
+    cr_assert_eq(tg_gpu_share_cap(81559, 1), 1);
+}
+
+Test(gpushare, lock_names)
+{
+    char k[160];
+    tg_gpu_key(NULL, "1", k, sizeof k);
+    cr_assert_str_eq(k, "1");
+    tg_gpu_key("4711", "0", k, sizeof k);
+    cr_assert_str_eq(k, "job4711-0", "a Slurm job's device numbers are its own");
+    tg_gpu_key(NULL, "GPU-ab:cd/..", k, sizeof k);
+    cr_assert_str_eq(k, "GPU-ab_cd___");
+    tg_gpu_key(NULL, "", k, sizeof k);
+    cr_assert_str_eq(k, "all");
+}
+
+/* ---------------------------------------------------------------- the locks, between processes */
+
+static char lockdir[64];
+
+static void make_dir(void)
+{
+    snprintf(lockdir, sizeof lockdir, "/tmp/tl-gpushare-test.XXXXXX");
+    cr_assert_not_null(mkdtemp(lockdir));
+}
+
+static void remove_dir(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", lockdir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+typedef struct shared {
+    int inside, most;                  /* processes holding the device now, the most at once */
+    int got[8];                        /* child i holds what it asked for                    */
+    int release[8];                    /* the test tells child i to let go                   */
+} shared;
+
+static shared *sh;
+static tg_gpu_board *board;           /* NULL: the children join none */
+
+static void pause_ms(int ms)
+{
+    struct timespec ts = {0, ms * 1000L * 1000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Child i: the device (cap) held as how, until told to let go. */
+static pid_t child(int i, int how, int cap)
+{
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p)
+        return p;
+    tg_gpu_use(lockdir, "dev0", cap);
+    if (board)
+        tg_gpu_board_join(board, 0);
+    tg_gpu_hold(how);
+    int now = __atomic_add_fetch(&sh->inside, 1, __ATOMIC_SEQ_CST);
+    int m = __atomic_load_n(&sh->most, __ATOMIC_SEQ_CST);
+    while (now > m && !__atomic_compare_exchange_n(&sh->most, &m, now, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        ;
+    __atomic_store_n(&sh->got[i], 1, __ATOMIC_SEQ_CST);
+    while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+    __atomic_sub_fetch(&sh->inside, 1, __ATOMIC_SEQ_CST);
+    tg_gpu_hold(TG_GPU_NONE);
+    _exit(0);
+}
+
+static void wait_got(int i)
+{
+    while (!__atomic_load_n(&sh->got[i], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+}
+
+/* Child i has not got its lock after a while (it cannot, while the test holds its own). */
+static void still_waiting(int i, const char *why)
+{
+    pause_ms(300);
+    cr_assert_eq(__atomic_load_n(&sh->got[i], __ATOMIC_SEQ_CST), 0, "%s", why);
+}
+
+/* Until process pid waits in flock(2) (a "->" line of /proc/locks names it): it has taken
+ * whatever it holds before that wait. */
+static void blocked(pid_t pid)
+{
+    for (;;) {
+        FILE *f = fopen("/proc/locks", "r");
+        cr_assert_not_null(f, "no /proc/locks");
+        char line[256];
+        int found = 0;
+        while (!found && fgets(line, sizeof line, f)) {
+            int id = 0;
+            char *arrow = strstr(line, "-> FLOCK");
+            found = arrow && sscanf(arrow, "-> FLOCK %*s %*s %d", &id) == 1 && id == pid;
+        }
+        fclose(f);
+        if (found)
+            return;
+        pause_ms(5);
+    }
+}
+
+/* Whether process pid holds a flock on the device's gate file now (/proc/locks). */
+static int gate_held_by(pid_t pid)
+{
+    char path[160];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/tilelab-gpu-%ld-dev0.gate", lockdir, (long)getuid());
+    if (stat(path, &st) != 0)
+        return 0;
+    FILE *f = fopen("/proc/locks", "r");
+    cr_assert_not_null(f, "no /proc/locks");
+    char line[256];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        int id = 0;
+        unsigned long long ino = 0;
+        found = !strstr(line, "->") && strstr(line, "FLOCK") &&
+                sscanf(line, "%*s FLOCK %*s %*s %d %*x:%*x:%llu", &id, &ino) == 2 && id == pid &&
+                ino == (unsigned long long)st.st_ino;
+    }
+    fclose(f);
+    return found;
+}
+
+/* Until process pid holds the gate. */
+static void holds_gate(pid_t pid)
+{
+    while (!gate_held_by(pid))
+        pause_ms(5);
+}
+
+static void let_go(int i)
+{
+    __atomic_store_n(&sh->release[i], 1, __ATOMIC_SEQ_CST);
+}
+
+static void reap(pid_t p)
+{
+    int st;
+    cr_assert_eq(waitpid(p, &st, 0), p);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static void setup(void)
+{
+    make_dir();
+    sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    cr_assert(sh != MAP_FAILED);
+    memset(sh, 0, sizeof *sh);
+}
+
+static void teardown(void)
+{
+    munmap(sh, sizeof *sh);
+    if (board)
+        munmap(board, sizeof *board);
+    board = NULL;
+    remove_dir();
+}
+
+TestSuite(gpulocks, .init = setup, .fini = teardown, .timeout = 60);
+
+Test(gpulocks, untimed_work_shares_the_device)
+{
+    pid_t a = child(0, TG_GPU_SHARED, 4), b = child(1, TG_GPU_SHARED, 4), c = child(2, TG_GPU_SHARED, 4);
+    wait_got(0), wait_got(1), wait_got(2);   /* all three hold it at once: a hang here fails */
+    cr_assert_eq(sh->most, 3);
+    let_go(0), let_go(1), let_go(2);
+    reap(a), reap(b), reap(c);
+}
+
+Test(gpulocks, the_cap_bounds_how_many_share)
+{
+    pid_t p[5];
+    for (int i = 0; i < 5; ++i)
+        p[i] = child(i, TG_GPU_SHARED, 2);
+    int in = 0;
+    while (in < 2) {                   /* two get in ... */
+        in = 0;
+        for (int i = 0; i < 5; ++i)
+            in += __atomic_load_n(&sh->got[i], __ATOMIC_SEQ_CST);
+        pause_ms(5);
+    }
+    pause_ms(300);                     /* ... and no third while they hold it */
+    in = 0;
+    for (int i = 0; i < 5; ++i)
+        in += sh->got[i];
+    cr_assert_eq(in, 2, "%d hold a device capped at 2", in);
+    for (int i = 0; i < 5; ++i)
+        let_go(i);
+    for (int i = 0; i < 5; ++i)
+        reap(p[i]);
+    cr_assert_eq(sh->most, 2, "at most 2 at once, got %d", sh->most);
+}
+
+Test(gpulocks, a_timed_run_waits_for_untimed_work_and_excludes_it)
+{
+    pid_t a = child(0, TG_GPU_SHARED, 4);
+    wait_got(0);
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t);                     /* in the queue (the gate), waiting for the lock */
+    still_waiting(1, "the timed run got the device while a test held it shared");
+    pid_t b = child(2, TG_GPU_SHARED, 4);
+    still_waiting(2, "untimed work started while a timed run was queued");
+    let_go(0);
+    wait_got(1);
+    still_waiting(2, "untimed work started beside a timed run");
+    cr_assert_eq(sh->inside, 1);
+    let_go(1);
+    wait_got(2);
+    let_go(2);
+    reap(a), reap(t), reap(b);
+    cr_assert_eq(sh->most, 1);
+}
+
+Test(gpulocks, queued_timed_runs_go_before_new_untimed_work)
+{
+    /* the test process holds a test shared; two timed runs queue; one untimed test comes later */
+    tg_gpu_use(lockdir, "dev0", 4);
+    tg_gpu_hold(TG_GPU_SHARED);
+    pid_t t1 = child(0, TG_GPU_ALONE, 4);
+    pid_t t2 = child(1, TG_GPU_QUEUED, 4);   /* a timed run's preparation: shared, in the queue */
+    wait_got(1);                             /* shared with the running test: it gets in */
+    holds_gate(t1);                          /* queued: holds the gate, waits for the lock */
+    pid_t u = child(2, TG_GPU_SHARED, 4);
+    still_waiting(2, "untimed work passed the gate while timed runs were queued");
+    still_waiting(0, "a timed run got the device while two held it shared");
+    tg_gpu_hold(TG_GPU_NONE);
+    still_waiting(0, "a timed run got the device while a preparation held it shared");
+    blocked(u);
+    let_go(1);                               /* the preparation ends (its timed part would follow) */
+    wait_got(0);
+    still_waiting(2, "untimed work beside a timed run");
+    let_go(0);
+    wait_got(2);
+    let_go(2);
+    reap(t1), reap(t2), reap(u);
+}
+
+Test(gpulocks, the_preparation_becomes_the_timed_run)
+{
+    pid_t a = child(0, TG_GPU_SHARED, 4);
+    wait_got(0);
+    /* this process: in the queue, shared beside the running test, then alone once it ends */
+    tg_gpu_use(lockdir, "dev0", 4);
+    tg_gpu_hold(TG_GPU_QUEUED);
+    cr_assert_eq(tg_gpu_held(), TG_GPU_QUEUED);
+    pid_t b = child(1, TG_GPU_SHARED, 4);
+    still_waiting(1, "untimed work passed the gate while this process was queued");
+    let_go(0);
+    tg_gpu_hold(TG_GPU_ALONE);
+    cr_assert_eq(tg_gpu_held(), TG_GPU_ALONE);
+    cr_assert_eq(sh->inside, 0, "alone, yet %d others hold the device", sh->inside);
+    still_waiting(1, "untimed work beside a timed run");
+    tg_gpu_hold(TG_GPU_NONE);
+    wait_got(1);
+    let_go(1);
+    reap(a), reap(b);
+}
+
+Test(gpulocks, devices_are_locked_apart)
+{
+    pid_t t = child(0, TG_GPU_ALONE, 1);      /* dev0 alone */
+    wait_got(0);
+    tg_gpu_use(lockdir, "dev1", 1);           /* another device: no wait */
+    tg_gpu_hold(TG_GPU_ALONE);
+    cr_assert_eq(tg_gpu_held(), TG_GPU_ALONE);
+    tg_gpu_hold(TG_GPU_NONE);
+    let_go(0);
+    reap(t);
+}
+
+Test(gpulocks, a_holder_that_dies_lets_go)
+{
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {
+        tg_gpu_use(lockdir, "dev0", 1);
+        tg_gpu_hold(TG_GPU_ALONE);
+        _exit(0);                             /* ends holding it */
+    }
+    reap(p);
+    tg_gpu_use(lockdir, "dev0", 1);
+    tg_gpu_hold(TG_GPU_ALONE);
+    tg_gpu_hold(TG_GPU_NONE);
+    tg_gpu_hold(TG_GPU_SHARED);
+    cr_assert_eq(tg_gpu_held(), TG_GPU_SHARED);
+    tg_gpu_hold(TG_GPU_NONE);
+}
+
+Test(gpulocks, a_test_outliving_the_drain_does_not_stall_untimed_work)
+{
+    pid_t a = child(0, TG_GPU_SHARED, 4);    /* a test that runs on (stopped only by its limit) */
+    wait_got(0);
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t);
+    pid_t u = child(2, TG_GPU_SHARED, 4);
+    still_waiting(2, "untimed work started while the queue drained the device");
+    wait_got(2);                             /* the drain's deadline: the gate opens again */
+    cr_assert_eq(sh->got[1], 0, "the timed run got the device while tests held it");
+    let_go(0), let_go(2);
+    wait_got(1);
+    cr_assert_eq(sh->inside, 1);
+    let_go(1);
+    reap(a), reap(t), reap(u);
+}
+
+Test(gpulocks, a_long_test_keeps_the_queue_open)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t a = child(0, TG_GPU_SHARED, 4);
+    wait_got(0);
+    /* its start made long ago (as if it had run for a minute): the board's slot 0 */
+    cr_assert(board->since_ms[0][0] > 0, "the test's start is not on the board");
+    board->since_ms[0][0] -= 60 * 1000;
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    while (tg_gpu_waiting(board) < 1)
+        pause_ms(5);
+    pause_ms(300);
+    cr_assert(!gate_held_by(t), "the timed run closed the gate while a long test held the device");
+    pid_t u = child(2, TG_GPU_SHARED, 4);
+    wait_got(2);                             /* the gate stayed open: no hang here */
+    cr_assert_eq(sh->got[1], 0);
+    let_go(2);
+    let_go(0);                               /* the long test ends: the timed run goes */
+    wait_got(1);
+    let_go(1);
+    reap(a), reap(t), reap(u);
+    cr_assert_eq(tg_gpu_waiting(board), 0);
+}
+
+Test(gpulocks, a_worker_that_died_in_a_test_does_not_keep_the_queue_open)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {                              /* takes the device shared and dies in its test */
+        tg_gpu_use(lockdir, "dev0", 4);
+        tg_gpu_board_join(board, 0);
+        tg_gpu_hold(TG_GPU_SHARED);
+        _exit(0);
+    }
+    reap(p);
+    cr_assert(board->since_ms[0][0] > 0, "the test's start is not on the board");
+    board->since_ms[0][0] -= 60 * 1000;        /* long ago: but its worker is gone */
+    pid_t t = child(0, TG_GPU_ALONE, 4);
+    wait_got(0);                               /* a hang here: the dead worker's row kept it open */
+    let_go(0);
+    reap(t);
+}

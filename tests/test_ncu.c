@@ -1,0 +1,381 @@
+/* test_ncu.c: the GPU's counters as the grader reads them (grader/ncu.c, issue 24 item 4), without a
+ * GPU: ncu's raw CSV parsed (the kit's kernels left out, units converted, ncu's own lines and anything
+ * else skipped), the lab's work rule on the counts (the same tl_work_judge_why as the emulated count,
+ * with the documented margins), the timed median against the kernels' GPU time, and ncu's words that
+ * mean "not checked here". The files in tests/ncu/ are ncu's own output on an H100 (written by
+ * tests/gpu/ncu-work-on-device.sh; tests/ncu/README.md says which run). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ncu.h"
+
+static char *fixture(const char *name, size_t *len)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/ncu/%s", TL_SOURCE_ROOT, name);
+    char *t = tg_read_file(p, 16 << 20, len);
+    cr_assert(t, "fixture %s is missing", p);
+    return t;
+}
+
+static void parse_fixture(const char *name, tg_ncu_counts *c)
+{
+    size_t len = 0;
+    char *t = fixture(name, &len);
+    char err[300] = "";
+    cr_assert_eq(tg_ncu_parse(t, len, c, err, sizeof err), 0, "%s: %s", name, err);
+    free(t);
+}
+
+/* A table as ncu writes it: its own lines, a header, a units row, then the kernels. */
+static const char *head =
+    "==PROF== Connected to process 41 (/build/labs/03-tiled-kernel/lab03)\n"
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\","
+    "\"gpu__time_duration.sum\",\"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum\","
+    "\"smsp__sass_inst_executed_op_global_ld.sum\",\"smsp__sass_inst_executed_op_global_st.sum\","
+    "\"smsp__sass_inst_executed_op_ldgsts.sum\",\"smsp__sass_inst_executed_op_shared_ld.sum\","
+    "\"smsp__sass_inst_executed_op_shared_st.sum\",\"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum\","
+    "\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum\",\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\","
+    "\"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum\"\n"
+    "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"usecond\",\"byte\",\"inst\",\"inst\",\"inst\",\"inst\",\"inst\",\"inst\","
+    "\"inst\",\"inst\",\"inst\"\n";
+
+/* One kernel row: name, time (us), L1 bytes, warp-level gld gst ldgsts sld sst, thread-level dfma fadd ffma fmul. */
+static void row(char *out, size_t len, const char *name, double us, double bytes, double gld, double gst, double sld,
+                double sst, double ffma)
+{
+    snprintf(out + strlen(out), len - strlen(out),
+             "\"0\",\"41\",\"lab03\",\"127.0.0.1\",\"%s\",\"1\",\"7\",\"%.3f\",\"%.0f\",\"%.0f\",\"%.0f\",\"0\",\"%.0f\","
+             "\"%.0f\",\"0\",\"0\",\"%.0f\",\"0\"\n", name, us, bytes, gld, gst, sld, sst, ffma);
+}
+
+/* ------------------------------------------------------------------ ncu's own output (tests/ncu/) */
+
+Test(ncu, the_reference_kernels_as_ncu_counted_them_on_an_h100_meet_their_labs_rules)
+{
+    char h[480], f[640];
+    const char *pat = NULL;
+    tg_ncu_counts c;
+    parse_fixture("lab03-tiled16-512-solution.csv", &c);
+    cr_assert_eq(c.kernels, 1);
+    cr_assert_eq(c.kit_kernels, 0);
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 512.0 * 512 * 512, 0.5, "one FFMA per multiply-add: %g", c.q[TG_NCU_FFMA]);
+    cr_assert_float_eq(c.q[TG_NCU_GLD], 2.0 / 16 * 512 * 512 * 512, 0.5, "2/16 loads per multiply-add");
+    cr_assert_float_eq(c.q[TG_NCU_GST], 512.0 * 512, 0.5);
+    cr_assert_float_eq(c.q[TG_NCU_TIME], 43040, 0.5, "43,040 ns as ncu printed it");
+    cr_assert(strstr(c.names, "MatrixMulKernel_t16(float *, float *, float *, int)"), "%s", c.names);
+    cr_assert_eq(tg_ncu_judge(tl_lab_find("03"), 16, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    cr_assert(strstr(f, "global loads per multiply-add: 0.125 = 2/16") && strstr(f, "shared loads per multiply-add: 1.25"),
+              "%s", f);
+    parse_fixture("lab02-naive-512-solution.csv", &c);
+    cr_assert_eq(tg_ncu_judge(tl_lab_find("02"), 16, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    cr_assert(strstr(f, "global loads per multiply-add: 2"), "%s", f);
+    parse_fixture("lab06-regtile-1024-solution.csv", &c);
+    const tl_lab_info *l6 = tl_lab_find("06");
+    const tl_lab_variant *rt = tl_lab_variant_find(l6, "regtile");
+    cr_assert(rt);
+    cr_assert_eq(tg_ncu_judge(l6, rt->tile, 1024, 1024, 1024, &c, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 1024.0 * 1024 * 1024, 0.5);
+}
+
+Test(ncu, lab_02s_naive_kernel_counted_on_an_h100_is_not_tiled_in_lab_03)
+{
+    /* tests/wrong/03/naive-in-tiled.cu is lab 02's kernel: the same counts */
+    tg_ncu_counts c;
+    parse_fixture("lab02-naive-512-solution.csv", &c);
+    char h[480], f[640];
+    const char *pat = NULL;
+    for (int t = 16; t <= 32; t += 16) {
+        cr_assert_eq(tg_ncu_judge(tl_lab_find("03"), t, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 1);
+        cr_assert(strncmp(h, "not tiled: 2 global loads per multiply-add at 512 x 512 x 512", 61) == 0 &&
+                  strcmp(pat, "not-tiled") == 0, "%s", h);
+    }
+}
+
+Test(ncu, a_timed_run_as_ncu_counted_it_leaves_the_kits_30_kernels_out)
+{
+    tg_ncu_counts c;
+    parse_fixture("lab03-tiled32-2048-timed-solution.csv", &c);
+    cr_assert_eq(c.kernels, 13, "1 checked + 2 warm-up + 10 timed launches");
+    cr_assert_eq(c.kit_kernels, 30, "10 x (scale, L2 flush, check)");
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 13 * 2048.0 * 2048 * 2048, 1);
+    cr_assert(c.q[TG_NCU_TIME] > 13 * 1.8e6 && c.q[TG_NCU_TIME] < 13 * 1.9e6, "%g ns", c.q[TG_NCU_TIME]);
+    cr_assert_null(strstr(c.names, "tl_"), "%s", c.names);
+}
+
+Test(ncu, a_run_whose_table_has_no_kernel_is_host_side_computation)
+{
+    size_t len = 0;
+    char *t = fixture("lab03-tiled16-512-solution.csv", &len);
+    char *last = NULL;   /* the table without its kernel row: header and units only */
+    for (char *p = t; (p = strstr(p, "\n\"")) != NULL; ++p)
+        last = p;
+    cr_assert(last);
+    last[1] = '\0';
+    tg_ncu_counts c;
+    char err[300], h[480], f[640];
+    const char *pat = NULL;
+    cr_assert_eq(tg_ncu_parse(t, strlen(t), &c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(c.kernels, 0);
+    cr_assert_eq(tg_ncu_judge(tl_lab_find("03"), 16, 512, 512, 512, &c, h, sizeof h, f, sizeof f, &pat), 1);
+    cr_assert(strstr(h, "no kernel ran") && strcmp(pat, "host-side-computation") == 0, "%s", h);
+    free(t);
+}
+
+Test(ncu, the_table_is_read_by_its_header_and_the_kits_kernels_are_left_out)
+{
+    static char t[8192];
+    snprintf(t, sizeof t, "%s", head);
+    row(t, sizeof t, "MatrixMulKernel_t16(float *, float *, float *, int)", 1500.5, 1e9, 1000, 10, 5000, 1000, 8e9);
+    row(t, sizeof t, "tl_l2_flush_kernel(float *, unsigned long)", 80, 0, 0, 99999, 0, 0, 0);
+    row(t, sizeof t, "tl_rep_check_kernel(const float *, const float *, unsigned long, float, float, int *)", 9, 5, 77,
+        0, 0, 0, 0);
+    strcat(t, "a line the program printed, \"quoted\", is not the table's\n==PROF== Disconnected from process 41\n");
+    tg_ncu_counts c;
+    char err[300];
+    cr_assert_eq(tg_ncu_parse(t, strlen(t), &c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(c.kernels, 1);
+    cr_assert_eq(c.kit_kernels, 2);
+    cr_assert_float_eq(c.q[TG_NCU_TIME], 1500500.0, 1e-3, "usecond -> ns: %g", c.q[TG_NCU_TIME]);
+    cr_assert_float_eq(c.q[TG_NCU_GLD], 32000.0, 1e-9, "warp instructions x 32");
+    cr_assert_float_eq(c.q[TG_NCU_GST], 320.0, 1e-9);
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 8e9, 1, "thread-level FFMA as read");
+    cr_assert(strstr(c.names, "MatrixMulKernel_t16") && !strstr(c.names, "tl_"), "%s", c.names);
+}
+
+Test(ncu, a_kernel_named_like_the_kits_with_other_parameters_is_the_students)
+{
+    static char t[8192];
+    snprintf(t, sizeof t, "%s", head);
+    row(t, sizeof t, "tl_l2_flush_kernel(int)", 10, 0, 100, 1, 0, 0, 0);
+    tg_ncu_counts c;
+    char err[300];
+    cr_assert_eq(tg_ncu_parse(t, strlen(t), &c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(c.kernels, 1, "an overload of a kit kernel's name was left out: its work would be hidden");
+    cr_assert_eq(c.kit_kernels, 0);
+}
+
+Test(ncu, numbers_with_separators_and_quotes_inside_names_are_read)
+{
+    static char t[8192];
+    snprintf(t, sizeof t, "%s", head);
+    strcat(t, "\"0\",\"41\",\"lab03\",\"h\",\"k<\"\"x\"\", 2>(float *)\",\"1\",\"7\",\"1,234.5\",\"2,000\",\"3\",\"4\",\"0\","
+              "\"5\",\"6\",\"0\",\"0\",\"7,000,000\",\"0\"\n");
+    tg_ncu_counts c;
+    char err[300];
+    cr_assert_eq(tg_ncu_parse(t, strlen(t), &c, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(c.kernels, 1);
+    cr_assert(strstr(c.names, "k<\"x\", 2>(float *)"), "%s", c.names);
+    cr_assert_float_eq(c.q[TG_NCU_TIME], 1234500.0, 1e-3);
+    cr_assert_float_eq(c.q[TG_NCU_FFMA], 7e6, 1e-6);
+}
+
+Test(ncu, a_table_without_a_metric_or_without_a_header_is_not_read)
+{
+    tg_ncu_counts c;
+    char err[300];
+    const char *none = "==PROF== Connected to process 1\n==WARNING== No kernels were profiled.\n";
+    cr_assert_eq(tg_ncu_parse(none, strlen(none), &c, err, sizeof err), -1);
+    cr_assert(strstr(err, "no CSV table"), "%s", err);
+    const char *short_head = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"nsecond\"\n";
+    cr_assert_eq(tg_ncu_parse(short_head, strlen(short_head), &c, err, sizeof err), -1);
+    cr_assert(strstr(err, "has no column smsp__"), "%s", err);
+}
+
+Test(ncu, ncus_words_that_mean_not_checked_here_are_recognised)
+{
+    char why[600];
+    cr_assert_eq(tg_ncu_problem("==PROF== Connected to process 12\n==ERROR== ERR_NVGPUCTRPERM - The user does not "
+                                "have permission to access NVIDIA GPU Performance Counters on the target device 0.\n",
+                                why, sizeof why), 1);
+    cr_assert(strstr(why, "administrators") && strstr(why, "NVreg_RestrictProfilingToAdminUsers=0"), "%s", why);
+    cr_assert_eq(tg_ncu_problem("==ERROR== Failed to find metric smsp__made_up.sum\n", why, sizeof why), 1);
+    cr_assert(strstr(why, "ncu failed: ==ERROR== Failed to find metric"), "%s", why);
+    cr_assert_eq(tg_ncu_problem("==PROF== Disconnected from process 12\n", why, sizeof why), 0);
+}
+
+/* ------------------------------------------------------------------ the rule on counts */
+
+static tg_ncu_counts counts(int kernels, double mkn, double gld_per_fma, double sld_per_fma, double stores,
+                            double ffma_per_fma)
+{
+    tg_ncu_counts c;
+    memset(&c, 0, sizeof c);
+    c.kernels = kernels;
+    c.q[TG_NCU_FFMA] = ffma_per_fma * mkn;
+    c.q[TG_NCU_GLD] = gld_per_fma * mkn;
+    c.q[TG_NCU_SLD] = sld_per_fma * mkn;
+    c.q[TG_NCU_SST] = gld_per_fma * mkn;
+    c.q[TG_NCU_GST] = stores;
+    c.q[TG_NCU_TIME] = 2e6;
+    c.have[TG_NCU_TIME] = 1;
+    return c;
+}
+
+Test(ncu, the_tiled_kernel_passes_lab_03s_rule_and_lab_02s_kernel_does_not)
+{
+    const tl_lab_info *lab = tl_lab_find("03");
+    cr_assert(lab && lab->work.tiled);
+    double n = 2048, mkn = n * n * n;
+    char h[480], f[640];
+    const char *pat = NULL;
+    tg_ncu_counts tiled = counts(1, mkn, 2.0 / 16, 1.25, n * n, 1.0);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &tiled, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    cr_assert(strstr(f, "multiply-adds executed") && strstr(f, "kernel time 2.000 ms"), "%s", f);
+    tg_ncu_counts naive = counts(1, mkn, 2.0, 0, n * n, 1.0);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &naive, h, sizeof h, f, sizeof f, &pat), 1);
+    cr_assert(strncmp(h, "not tiled", 9) == 0 && strcmp(pat, "not-tiled") == 0, "%s", h);
+}
+
+Test(ncu, vector_stores_and_vector_shared_stores_are_not_counted_against_an_honest_kernel)
+{
+    /* a register-tiled kernel storing P with float4 (a quarter of m n store instructions) and its
+     * tiles with 128-bit shared stores (a quarter of its global load instructions) */
+    const tl_lab_info *lab = tl_lab_find("03");
+    double n = 2048, mkn = n * n * n;
+    char h[480], f[640];
+    tg_ncu_counts c = counts(1, mkn, 2.0 / 16, 1.0, n * n / 4, 1.0);
+    c.q[TG_NCU_SST] = c.q[TG_NCU_GLD] / 4;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, NULL), 0, "%s", h);
+    /* ... but no store at all, or no shared store at all, is caught */
+    c.q[TG_NCU_GST] = 0;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, NULL), 1);
+    c = counts(1, mkn, 2.0 / 16, 1.0, n * n, 1.0);
+    c.q[TG_NCU_SST] = 0;
+    c.q[TG_NCU_SLD] = 0;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, NULL), 1);
+}
+
+Test(ncu, no_kernel_or_too_few_multiply_adds_is_host_side_computation)
+{
+    const tl_lab_info *lab = tl_lab_find("03");
+    double n = 2048, mkn = n * n * n;
+    char h[480], f[640];
+    const char *pat = NULL;
+    tg_ncu_counts none = counts(0, mkn, 0, 0, 0, 0);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &none, h, sizeof h, f, sizeof f, &pat), 1);
+    cr_assert(strstr(h, "host-side computation: no kernel ran") && strcmp(pat, "host-side-computation") == 0, "%s", h);
+    /* a decoy that loads and stores like the tiled kernel but multiplies a tenth of what P needs */
+    tg_ncu_counts decoy = counts(1, mkn, 2.0 / 16, 1.25, n * n, 0.1);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &decoy, h, sizeof h, f, sizeof f, &pat), 1);
+    cr_assert(strstr(h, "host-side computation: the GPU executed") && strstr(h, "0.1 of the m k n"), "%s", h);
+    /* the margin: a compiler's FMUL for the first product of each dot product stays far above it */
+    tg_ncu_counts fmul_first = counts(1, mkn, 2.0 / 16, 1.25, n * n, 1.0 - 1.0 / 2048);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &fmul_first, h, sizeof h, f, sizeof f, NULL), 0, "%s", h);
+    /* double accumulation (DFMA) or FMUL + FADD count as multiply-adds: a style, never a breach */
+    tg_ncu_counts dbl = counts(1, mkn, 2.0 / 16, 1.25, n * n, 0);
+    dbl.q[TG_NCU_DFMA] = mkn;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &dbl, h, sizeof h, f, sizeof f, NULL), 0, "%s", h);
+    tg_ncu_counts sep = counts(1, mkn, 2.0 / 16, 1.25, n * n, 0);
+    sep.q[TG_NCU_FMUL] = sep.q[TG_NCU_FADD] = mkn;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &sep, h, sizeof h, f, sizeof f, NULL), 0, "%s", h);
+}
+
+Test(ncu, lab_02s_decoy_that_copies_a_host_product_is_not_the_labs_kernel)
+{
+    const tl_lab_info *lab = tl_lab_find("02");
+    cr_assert(lab && lab->work.min_loads_per_fma > 0);
+    double n = 2048, mkn = n * n * n;
+    char h[480], f[640];
+    const char *pat = NULL;
+    tg_ncu_counts naive = counts(1, mkn, 2.0, 0, n * n, 1.0);
+    naive.q[TG_NCU_SST] = 0;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &naive, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    tg_ncu_counts decoy = counts(1, mkn, 3.0 / 2048, 0, n * n, 0);
+    decoy.q[TG_NCU_SST] = 0;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &decoy, h, sizeof h, f, sizeof f, &pat), 1);
+    cr_assert(strcmp(pat, "not-the-labs-kernel") == 0, "%s: %s", pat, h);
+}
+
+/* ------------------------------------------------------------------ the timed median */
+
+Test(ncu, a_median_far_below_the_kernels_own_time_is_a_forged_timing)
+{
+    char why[600];
+    cr_assert_eq(tg_ncu_timing(0.004, 1.9, why, sizeof why), 1);
+    cr_assert(strstr(why, "forged timing") && strstr(why, "0.004 ms") && strstr(why, "1.900 ms"), "%s", why);
+    cr_assert_eq(tg_ncu_timing(1.9 * TG_NCU_TIME_MARGIN * 0.99, 1.9, why, sizeof why), 1, "just below the margin");
+    /* an honest median is the kernel time plus launch overhead: at or above it */
+    cr_assert_eq(tg_ncu_timing(2.05, 1.9, why, sizeof why), 0, "%s", why);
+    cr_assert(strstr(why, "ratio 1.08"), "%s", why);
+    /* within the margin below (a faster clock in the timed runs, two streams overlapping) is not forged */
+    cr_assert_eq(tg_ncu_timing(1.9 * 0.6, 1.9, why, sizeof why), 0, "%s", why);
+    /* no kernel time measured: nothing said, nothing decided */
+    cr_assert_eq(tg_ncu_timing(0.001, 0, why, sizeof why), 0);
+    cr_assert_eq(why[0], '\0');
+    /* NaN reported: never plausible */
+    cr_assert_eq(tg_ncu_timing(NAN, 1.9, why, sizeof why), 1);
+}
+
+Test(ncu, the_metrics_asked_for_name_every_quantity_read)
+{
+    const char *m = tg_ncu_metrics();
+    for (int q = 0; q < TG_NCU_NQ; ++q)
+        cr_assert(strstr(m, tg_ncu_metric_name(q)), "%s is not asked for: %s", tg_ncu_metric_name(q), m);
+    cr_assert(tg_ncu_kit_kernel("tl_l2_flush_kernel(float *, unsigned long)"));
+    cr_assert_not(tg_ncu_kit_kernel("tl_l2_flush_kernel"));
+}
+
+/* ------------------------------------------------------------------ what a test makes of them */
+
+/* The correctness test's work note from a variant's profiled run (counters.c), decided from
+ * recorded outcomes: judged counters decide, "not checked here" leaves the emulated count to. */
+Test(ncu, the_counters_decide_the_work_where_they_were_read_and_say_why_not_elsewhere)
+{
+    static grun R;
+    static gsub g;
+    memset(&R, 0, sizeof R);
+    memset(&g, 0, sizeof g);
+    R.lab = tl_lab_find("03");
+    const tl_lab_variant *v = tl_lab_variant_find(R.lab, "tiled16");
+    cr_assert(v);
+    int vi = (int)(v - R.lab->variants);
+    tg_work_note wn;
+    memset(&wn, 0, sizeof wn);
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0, "no profiled run: the emulated count decides");
+    g.ctr_ran = 1;
+    g.ctr[vi].state = TG_CTR_NOT_CHECKED;
+    snprintf(g.ctr[vi].why, sizeof g.ctr[vi].why, "the GPU's performance counters are for administrators");
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0);
+    cr_assert(strstr(wn.ctr_note, "administrators"), "%s", wn.ctr_note);
+    tg_buf out = {0};
+    tg_work_report(&R, 0, &wn, &out);
+    cr_assert(out.s && strstr(out.s, "work from the GPU's counters (ncu): not checked here: the GPU's performance "
+                                     "counters are for administrators; the emulated count below decides"), "%s",
+              out.s);
+    tg_buf_free(&out);
+    /* judged and bad: the test's headline and pattern are the counters' */
+    memset(&wn, 0, sizeof wn);
+    g.ctr[vi] = (tg_ctr_var){.state = TG_CTR_JUDGED, .work_judged = 1, .bad = 1, .pattern = "not-tiled",
+                             .size = "2048"};
+    snprintf(g.ctr[vi].headline, sizeof g.ctr[vi].headline, "not tiled: 2 global loads per multiply-add");
+    snprintf(g.ctr[vi].figures, sizeof g.ctr[vi].figures, "1 launch; global loads per multiply-add: 2");
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 1);
+    cr_assert(wn.bad == 1 && wn.by_counters && strcmp(wn.pattern, "not-tiled") == 0 && strcmp(wn.size, "2048") == 0);
+    tg_work_report(&R, 0, &wn, &out);
+    cr_assert(out.s && strstr(out.s, "work at size 2048 (read from the GPU's counters by ncu, in another process"),
+              "%s", out.s);
+    tg_buf_free(&out);
+    /* the profiled case itself failed (a program that computes otherwise when profiled): the student's */
+    memset(&wn, 0, sizeof wn);
+    g.ctr[vi] = (tg_ctr_var){.state = TG_CTR_FAILED, .bad = 1, .pattern = "profiled-run-failed", .size = "2048"};
+    snprintf(g.ctr[vi].headline, sizeof g.ctr[vi].headline, "the profiled run did not pass: wrong");
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 1);
+    cr_assert(wn.bad && strstr(wn.headline, "the profiled run did not pass"), "%s", wn.headline);
+}
+
+Test(ncu, a_median_well_above_the_profiled_kernels_time_is_for_review_only)
+{
+    char why[600];
+    /* ncu-3 on the H100: gpu_profiler_aware timed its naive kernel at 2.727 ms, profiled tiled at 1.851 */
+    cr_assert_eq(tg_ncu_review(2.727, 1.851, why, sizeof why), 1);
+    cr_assert(strstr(why, "REVIEW: the timed runs took 1.47 x"), "%s", why);
+    /* the solution: 1.846 against 1.846; lab 06's: 0.397 against 0.401 */
+    cr_assert_eq(tg_ncu_review(1.846, 1.846, why, sizeof why), 0);
+    cr_assert_eq(tg_ncu_review(0.397, 0.401, why, sizeof why), 0);
+    cr_assert_eq(why[0], '\0');
+    cr_assert_eq(tg_ncu_review(5.0, 0, why, sizeof why), 0, "no kernel time: nothing said");
+}
