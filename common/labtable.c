@@ -730,11 +730,15 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
      * but P did not come from them (a kernel that stages M, N and a P computed elsewhere, then copies
      * it: about 3/Width). Every access is counted at its address, however the source writes it. (Not
      * for the cp.async labs, whose stages are read in ways the lab's rule does not judge.) */
-    if (!lab->work.copies && k >= 16 && spf_pad < TL_WORK_MIN_SHARED_PER_FMA) {
+    /* (an "at least" rule: from the most elements the loads can have read, where only instructions
+     * were counted: the GPU's counters, where LDS.128 reads 4 floats; lab 06's warp tile reads 0.0625
+     * instructions per multiply-add there, 0.25 elements) */
+    double spf_most = (c->shared_loads_most ? (double)c->shared_loads_most : (double)c->shared_loads) / padfma;
+    if (!lab->work.copies && k >= 16 && spf_most < TL_WORK_MIN_SHARED_PER_FMA) {
         snprintf(headline, hlen, "P not computed from the tiles: %.4g shared loads per multiply-add at %d x %d x %d "
                  "(%.4g over the padded block tiles; at least %.3g needed): the lecture's tiled kernel reads both "
                  "operands of every multiply-add from the tiles (2), a register tile reads fewer but reuses them "
-                 "(8 x 8: 0.25); so few means P came from somewhere else", spf, m, k, n, spf_pad,
+                 "(8 x 8: 0.25); so few means P came from somewhere else", spf, m, k, n, spf_most,
                  TL_WORK_MIN_SHARED_PER_FMA);
         *pattern = "not-computed-from-tiles";
         return 1;

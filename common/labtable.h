@@ -124,6 +124,10 @@ typedef struct tl_lab_work {
 typedef struct tl_work_counts {
     unsigned long long launches, global_loads, global_stores, shared_loads, shared_stores;
     unsigned long long unchecked_launches;   /* launches run with race checking off            */
+    unsigned long long shared_loads_most;    /* where shared_loads counts instructions (ncu: a
+                                              * vector load is one), the most elements they can
+                                              * have read; 0: shared_loads counts elements (the
+                                              * emulator). The "at least" rule reads this one.    */
 } tl_work_counts;
 
 /* One lab. Build targets and paths follow from id and dir (TL_LAB_BUILDS in labtable.c). */

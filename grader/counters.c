@@ -30,8 +30,14 @@
 #include "grade.h"
 #include "ncu.h"
 
-#define TG_NCU_LIMIT_FACTOR 10.0   /* the profiled case's CPU limit: x the lab's case limit (ncu replays
-                                      each kernel once per pass of counters and saves its memory)   */
+#define TG_NCU_LIMIT_FACTOR 10.0   /* the reference's profiled case's CPU limit: x the lab's case limit
+                                      (ncu replays each kernel once per pass of counters and saves its
+                                      memory; nothing is known of its cost yet)                     */
+#define TG_NCU_REF_FACTOR 10.0     /* a student's: x the CPU the reference's profiled run took, never
+                                      under the lab's case limit. The profiled run holds the GPU alone
+                                      and every other worker waits for it: an endless kernel held it
+                                      for the reference's whole 200 s (H100, 2026-11-26 14:28 UTC: the
+                                      hostile class's gpu_infinite_loop, every other student waiting) */
 
 static int variant_index(const grun *R, const tl_lab_variant *v)
 {
@@ -166,7 +172,11 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     memcpy(stopped, g->stopped, sizeof stopped);
     g->timeouts = 0;
     g->nstopped = 0;
-    tg_run_case(R, g, &ss, s, v, 0, R->lab->case_limit_s * TG_NCU_LIMIT_FACTOR, &r);
+    double limit_s = R->lab->case_limit_s * TG_NCU_LIMIT_FACTOR;
+    if (R->ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
+        limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
+                                                                           : R->lab->case_limit_s;
+    tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
     tg_sess_end(g, &ss, 1);
     memcpy(g->stopped, stopped, sizeof stopped);
     g->nstopped = nstopped;
@@ -278,6 +288,7 @@ static const tl_lab_variant *first_needed(const grun *R)
 void tg_counters_probe(grun *R)
 {
     R->ncu_ok = 0;
+    R->ncu_ref_s = 0;
     R->ncu_why[0] = R->ncu_ref[0] = '\0';
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
         return;
@@ -308,6 +319,7 @@ void tg_counters_probe(grun *R)
     tg_buf_free(&g.notes);
     if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
         R->ncu_ok = 1;
+        R->ncu_ref_s = cv.wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
         snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s: %.600s", v->name, cv.size, cv.figures);
     } else if (cv.state == TG_CTR_NOT_CHECKED) {
         snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv.why);

@@ -213,6 +213,8 @@ typedef struct grun {
     int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
     char     ncu_why[520];            /* why not ("not checked here: ...")                           */
     char     ncu_ref[700];            /* the reference's profiled figures (the run's log)            */
+    double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
+                                         student's profiled run is limited to 10x that (counters.c)    */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {

@@ -260,6 +260,7 @@ int tg_ncu_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const tg
         .global_stores = (unsigned long long)llround(c->q[TG_NCU_GST] * TG_NCU_VEC_WIDTH),
         .shared_loads = (unsigned long long)llround(c->q[TG_NCU_SLD]),
         .shared_stores = (unsigned long long)llround((c->q[TG_NCU_SST] + c->q[TG_NCU_LDGSTS]) * TG_NCU_VEC_WIDTH),
+        .shared_loads_most = (unsigned long long)llround(c->q[TG_NCU_SLD] * TG_NCU_VEC_WIDTH),
     };
     char head[480], fig[480];
     int bad = tl_work_judge_why(lab, tile, m, k, n, &w, head, sizeof head, fig, sizeof fig, pattern);
