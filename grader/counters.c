@@ -190,6 +190,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
         /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's */
         cv->state = TG_CTR_FAILED;
         cv->bad = 1;
+        cv->stopped = r.st == C_TIMEOUT;
         cv->pattern = "profiled-run-failed";
         snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
                  "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r.reason);
@@ -336,6 +337,7 @@ void tg_counters_run(grun *R, gsub *g)
     g->ctr_ran = 1;
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || !g->built || R->prebuilt[0])
         return;   /* (kit check's prebuilt program: the emulated count, as before) */
+    int stopped_at = -1;
     for (int i = 0; i < R->lab->nvariants; ++i) {
         const tl_lab_variant *v = &R->lab->variants[i];
         if (!needed(R, v))
@@ -345,8 +347,18 @@ void tg_counters_run(grun *R, gsub *g)
             snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", R->ncu_why[0] ? R->ncu_why : "ncu was not tried");
             continue;
         }
+        if (stopped_at >= 0) {
+            /* the GPU is held alone for a profiled run: one that ran out of time is enough (that
+             * variant fails; this one's work falls back to the emulated count, as where ncu is not) */
+            g->ctr[i].state = TG_CTR_NOT_CHECKED;
+            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "not profiled: this file's profiled run of %s was stopped "
+                     "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
+            continue;
+        }
         tg_stage("work count (ncu) %.30s", v->name);   /* profile.c: the work's stage */
         profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+        if (g->ctr[i].stopped)
+            stopped_at = i;
     }
 }
 
