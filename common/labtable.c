@@ -439,7 +439,7 @@ const tl_lab_info tl_labs[] = {
          * The shared side is not judged: fragments are loaded through pointers (load_matrix_sync) and
          * BF16 tiles are of a struct type, which the counters see in other units (lab 06 likewise).
          * Parts (b) and (c) are gpu_only: named, not counted (as lab 07's TMA). */
-        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5, .staged_unjudged = 1},
+        .work = {.kernel = 1, .tiled = 1, .tolerance = 1.5, .staged_unjudged = 1, .fragments = 1},
         .rubric_notes =
             "Lab 08's inputs are drawn on the BF16 grid (8 significant bits), so converting them to BF16 or TF32\n"
             "loses nothing and every variant is judged by the FP32 accumulation bound: a kernel that accumulates\n"
@@ -729,17 +729,21 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
      * (a + b) / (a b) with an a x b register tile (8 x 8: 0.25). Far fewer, and the tiles were staged
      * but P did not come from them (a kernel that stages M, N and a P computed elsewhere, then copies
      * it: about 3/Width). Every access is counted at its address, however the source writes it. (Not
-     * for the cp.async labs, whose stages are read in ways the lab's rule does not judge.) */
+     * for the cp.async labs, whose stages are read in ways the lab's rule does not judge, nor for lab 08,
+     * whose fragments are reused in registers far more than a scalar register tile.) */
     /* (an "at least" rule: from the most elements the loads can have read, where only instructions
      * were counted: the GPU's counters, where LDS.128 reads 4 floats; lab 06's warp tile reads 0.0625
      * instructions per multiply-add there, 0.25 elements) */
-    double spf_most = (c->shared_loads_most ? (double)c->shared_loads_most : (double)c->shared_loads) / padfma;
-    if (!lab->work.copies && k >= 16 && spf_most < TL_WORK_MIN_SHARED_PER_FMA) {
+    /* (and per multiply-add of the product itself, not of the padded tiles: at a ragged size a kernel
+     * may skip the zero-filled edges, 1000 x 17 x 3 with T = 32 pads ten times over; the lecture's
+     * kernel reads 2 here at any size, the staged decoy 0.047) */
+    double spf_most = (c->shared_loads_most ? (double)c->shared_loads_most : (double)c->shared_loads) / fma;
+    if (!lab->work.copies && !lab->work.fragments && k >= 16 && spf_most < TL_WORK_MIN_SHARED_PER_FMA) {
         snprintf(headline, hlen, "P not computed from the tiles: %.4g shared loads per multiply-add at %d x %d x %d "
-                 "(%.4g over the padded block tiles; at least %.3g needed): the lecture's tiled kernel reads both "
+                 "(at least %.3g needed%s): the lecture's tiled kernel reads both "
                  "operands of every multiply-add from the tiles (2), a register tile reads fewer but reuses them "
-                 "(8 x 8: 0.25); so few means P came from somewhere else", spf, m, k, n, spf_most,
-                 TL_WORK_MIN_SHARED_PER_FMA);
+                 "(8 x 8: 0.25); so few means P came from somewhere else", spf, m, k, n,
+                 TL_WORK_MIN_SHARED_PER_FMA, c->shared_loads_most ? ", counting each vector load at its width" : "");
         *pattern = "not-computed-from-tiles";
         return 1;
     }

@@ -112,6 +112,10 @@ typedef struct tl_lab_work {
                                * the copies' bytes / 4 as global loads and shared stores; the stores
                                * to P and the stages' reads go through plain pointers it does not
                                * count, so those two are not judged                              */
+    int    fragments;         /* 1: the multiply-adds read tensor-core fragments (lab 08: a 16 x 16
+                               * fragment loaded once from a shared tile and reused across a warp's
+                               * tile, 0.05 shared loads per multiply-add in the solution), so the
+                               * fewest shared loads per multiply-add (below) is not a rule there */
 } tl_lab_work;
 
 /* The fewest shared loads per multiply-add (over the padded block tiles) a tiled lab's kernel may make:

@@ -444,3 +444,31 @@ Test(work, a_host_side_computation_fails_every_kernel_lab_and_lab_01_is_not_judg
     cr_assert_eq(tl_work_judge(tl_lab_find("01"), 0, w, w, w, &none, head, sizeof head, NULL, 0), 0,
                  "lab 01 runs on the CPU: no kernel asked for");
 }
+
+/* The fewest shared loads per multiply-add (TL_WORK_MIN_SHARED_PER_FMA): a kernel that stages its tiles
+ * but reads them about 0.05 times per multiply-add fails in lab 03 (P came from elsewhere), passes in
+ * lab 08 (a tensor-core fragment is loaded once and reused across a warp's tile: the solution reads
+ * 0.05), and where only instructions were counted (ncu) the rule reads the most elements they can
+ * have read (lab 06's warp tile: 0.0625 LDS.128 per multiply-add, 0.25 elements). */
+Test(work, the_fewest_shared_loads_rule_spares_fragments_and_reads_vector_loads_at_their_width, .timeout = 10)
+{
+    const tl_lab_info *l3 = tl_lab_find("03"), *l8 = tl_lab_find("08"), *l6 = tl_lab_find("06");
+    cr_assert(l3 && l8 && l6);
+    char head[600];
+    int m = 256, k = 256, n = 256, T = 16;
+    tl_work_counts c = tiled_counts(m, k, n, T);
+    c.shared_loads = (unsigned long long)(0.05 * m * k * n);
+    cr_assert_eq(tl_work_judge(l3, T, m, k, n, &c, head, sizeof head, NULL, 0), 1, "lab 03 at 0.05 passed");
+    cr_assert(strstr(head, "P not computed from the tiles"), "%s", head);
+    tl_work_counts f = tiled_counts(m, k, n, 128);
+    f.shared_loads = (unsigned long long)(0.05 * m * k * n);
+    cr_assert_eq(tl_work_judge(l8, 128, m, k, n, &f, head, sizeof head, NULL, 0), 0, "lab 08's fragments: %s", head);
+    const tl_lab_variant *wt = tl_lab_variant_find(l6, "warptile");
+    cr_assert(wt);
+    tl_work_counts w = tiled_counts(1024, 1024, 1024, wt->tile);
+    w.shared_loads = (unsigned long long)(0.0625 * 1024 * 1024 * 1024);   /* instructions, as ncu counts */
+    cr_assert_eq(tl_work_judge(l6, wt->tile, 1024, 1024, 1024, &w, head, sizeof head, NULL, 0), 1,
+                 "read as elements, 0.0625 is under the rule");
+    w.shared_loads_most = 4 * w.shared_loads;                              /* LDS.128: 4 floats each */
+    cr_assert_eq(tl_work_judge(l6, wt->tile, 1024, 1024, 1024, &w, head, sizeof head, NULL, 0), 0, "%s", head);
+}
