@@ -188,11 +188,10 @@ int tg_gpu_held(void)
     return G.how;
 }
 
+/* (the kit's CLOCK_MONOTONIC, the same in every process of the host: the board compares workers' starts) */
 static long long now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (long long)tl_now_ms();
 }
 
 /* The board's record of this worker's untimed test on the device: its start (0: none). */
