@@ -68,27 +68,29 @@ static int in_list(const char *const *list, const char *s, size_t n)
 }
 
 /* The constructs found, named once each in the one refusal: the first one's line. */
-static char found[600];
-static int found_line;
+typedef struct { char text[600]; int line; } Found;
 
-static void add_found(int ln, const char *prefix, const char *name, size_t n, const char *suffix)
+static void add_found(Found *fd, int ln, const char *prefix, const char *name, size_t n, const char *suffix)
 {
     char one[260];
     snprintf(one, sizeof one, "%s%.*s%s", prefix, (int)(n > 120 ? 120 : n), name, suffix);
-    size_t ol = strlen(one), fl = strlen(found);
-    for (const char *p = found; (p = strstr(p, one)); p += ol)   /* once each */
-        if ((p == found || p[-1] == ' ') && (p[ol] == ',' || p[ol] == '\0'))
+    size_t ol = strlen(one), fl = strlen(fd->text);
+    for (const char *p = fd->text; (p = strstr(p, one)); p += ol)   /* once each */
+        if ((p == fd->text || p[-1] == ' ') && (p[ol] == ',' || p[ol] == '\0'))
             return;
-    if (!found_line)
-        found_line = ln;
-    if (fl + ol + 3 < sizeof found)
-        snprintf(found + fl, sizeof found - fl, "%s%s", fl ? ", " : "", one);
+    if (!fd->line)
+        fd->line = ln;
+    if (fl + ol + 3 < sizeof fd->text)
+        snprintf(fd->text + fl, sizeof fd->text - fl, "%s%s", fl ? ", " : "", one);
 }
 
 /* Dies (through die(), which records it) when the source holds a construct of the lists above,
  * naming each (at the first one's line). */
-void unsupported_scan(const char *s, size_t len)
+void unsupported_scan(Rw *rw)
 {
+    const char *s = rw->src;
+    size_t len = rw->len;
+    Found fd = {0};
     int ln = 1, bol = 1;
     for (size_t p = 0; p < len;) {
         char c = s[p];
@@ -119,7 +121,7 @@ void unsupported_scan(const char *s, size_t len)
                     size_t b2 = b;   /* the header's own name, without a folder */
                     for (size_t i = b; i < q; i++) if (s[i] == '/') b2 = i + 1;
                     if (in_list(no_headers, s + b2, q - b2))
-                        add_found(ln, "", s + b2, q - b2, "");
+                        add_found(&fd, ln, "", s + b2, q - b2, "");
                     while (q < len && s[q] != '\n') q++;
                     p = q;
                     continue;
@@ -137,9 +139,9 @@ void unsupported_scan(const char *s, size_t len)
             while (q < len && (s[q] == ' ' || s[q] == '\t')) q++;
             int member = b > 0 && (s[b - 1] == '.' || (b > 1 && s[b - 1] == '>' && s[b - 2] == '-'));
             if (!member && q < len && (s[q] == '(' || s[q] == '<') && in_list(no_calls, s + b, p - b))
-                add_found(ln, "", s + b, p - b, "");
+                add_found(&fd, ln, "", s + b, p - b, "");
             if (!member && q < len && (s[q] == '(' || s[q] == '<') && in_list(no_cg_calls, s + b, p - b))
-                add_found(ln, "cg::", s + b, p - b, "");
+                add_found(&fd, ln, "cg::", s + b, p - b, "");
             /* thread_block_tile<64> or tiled_partition<64>(...): tiles over 32 threads */
             if (q < len && s[q] == '<' && ((p - b == 17 && !memcmp(s + b, "thread_block_tile", 17)) ||
                                            (p - b == 15 && !memcmp(s + b, "tiled_partition", 15)))) {
@@ -151,14 +153,14 @@ void unsupported_scan(const char *s, size_t len)
                 if (d > d0 && (v > 32 || (v & (v - 1)) != 0 || v == 0)) {
                     char sfx[100];
                     snprintf(sfx, sizeof sfx, "<%ld> (tiles of 1 to 32 threads, a power of 2, are emulated)", v);
-                    add_found(ln, "", s + b, p - b, sfx);
+                    add_found(&fd, ln, "", s + b, p - b, sfx);
                 }
             }
             continue;
         }
         p++;
     }
-    if (found_line)
-        die(found_line, "not supported under emulation: %s (valid CUDA; emulation lacks it)",
-            found);
+    if (fd.line)
+        die(rw, fd.line, "not supported under emulation: %s (valid CUDA; emulation lacks it)",
+            fd.text);
 }
