@@ -23,6 +23,7 @@
  * changes nothing. The output keeps every newline where it was, so line numbers do not move.
  */
 #include "tl-emu-rewrite.h"
+#include "tl-lex.h"
 
 #include <ctype.h>
 #include <setjmp.h>
@@ -71,7 +72,6 @@ static void fail(Rg *rg, const char *fmt, ...) {
     longjmp(rg->fail_jb, 1);
 }
 
-static int is_id0(int c) { return isalpha(c) || c == '_'; }
 static int is_idc(int c) { return isalnum(c) || c == '_'; }
 
 static void push_tok(Rg *rg, int k, size_t s, size_t e) {
@@ -83,47 +83,17 @@ static void push_tok(Rg *rg, int k, size_t s, size_t e) {
     rg->tk[rg->nt].k = k; rg->tk[rg->nt].s = s; rg->tk[rg->nt].e = e; rg->nt++;
 }
 
+/* The tokens of text (tl-lex.h); a preprocessor line keeps the kernel on fibers. */
 static void tokenize(Rg *rg, const char *text, size_t n) {
-    static const char *ops3[] = {"<<=", ">>=", "...", "->*", NULL};
-    static const char *ops2[] = {"->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=",
-                                 "/=", "%=", "&=", "|=", "^=", "::", NULL};
     rg->B = text; rg->NB = n; rg->nt = 0;
-    size_t p = 0;
-    int line_start = 1;
-    while (p < n) {
-        char c = text[p];
-        if (c == '\n') { line_start = 1; p++; continue; }
-        if (isspace((unsigned char)c)) { p++; continue; }
-        if (c == '/' && p + 1 < n && text[p + 1] == '/') { while (p < n && text[p] != '\n') p++; continue; }
-        if (c == '/' && p + 1 < n && text[p + 1] == '*') {
-            p += 2;
-            while (p + 1 < n && !(text[p] == '*' && text[p + 1] == '/')) p++;
-            p += 2;
-            continue;
-        }
-        if (c == '#' && line_start) fail(rg, "a preprocessor line inside the kernel");
-        line_start = 0;
-        size_t s = p;
-        if (is_id0((unsigned char)c)) {
-            while (p < n && is_idc((unsigned char)text[p])) p++;
-            push_tok(rg, T_ID, s, p);
-        } else if (isdigit((unsigned char)c) || (c == '.' && p + 1 < n && isdigit((unsigned char)text[p + 1]))) {
-            while (p < n && (is_idc((unsigned char)text[p]) || text[p] == '.' ||
-                             ((text[p] == '+' || text[p] == '-') && strchr("eEpP", text[p - 1]))))
-                p++;
-            push_tok(rg, T_NUM, s, p);
-        } else if (c == '"' || c == '\'') {
-            p++;
-            while (p < n && text[p] != c) { if (text[p] == '\\') p++; p++; }
-            p++;
-            push_tok(rg, T_LIT, s, p);
-        } else {
-            size_t l = 1;
-            for (int i = 0; ops3[i]; i++) if (p + 3 <= n && !memcmp(text + p, ops3[i], 3)) l = 3;
-            if (l == 1) for (int i = 0; ops2[i]; i++) if (p + 2 <= n && !memcmp(text + p, ops2[i], 2)) l = 2;
-            p += l;
-            push_tok(rg, T_PUN, s, p);
-        }
+    tl_lexer lx;
+    tl_lex_init(&lx, text, n);
+    tl_lex_tok t;
+    while (tl_lex_next(&lx, &t) != TL_LEX_END) {
+        if (t.kind == TL_LEX_DIRECTIVE) fail(rg, "a preprocessor line inside the kernel");
+        int k = t.kind == TL_LEX_ID ? T_ID : t.kind == TL_LEX_NUM ? T_NUM
+              : t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR ? T_LIT : T_PUN;
+        push_tok(rg, k, t.s, t.e);
     }
 }
 
