@@ -26,6 +26,7 @@
 
 #include "tl-emu-rewrite.h"
 #include "tl-emu-rewrite-state.h"
+#include "tl-lex.h"
 
 /* ---- growable text ---------------------------------------------------------------------------- */
 void buf_add(Buf *b, const char *s, size_t n) {
@@ -72,50 +73,45 @@ void emit(Rw *rw, const char *s, size_t n) {
         if (!isspace((unsigned char)s[i])) { rw->prev_sig = rw->last_sig; rw->last_sig = s[i]; }
 }
 
-/* Copies a comment or a string/char literal starting at pos, verbatim. Returns 0 if none starts here. */
+/* Copies a comment or a string/char literal (with its prefix: L"", u8"", R"x(...)x") starting at pos,
+ * verbatim (tl-lex.h). Returns 0 if none starts here. */
 static int copy_comment_or_literal(Rw *rw) {
     size_t s = rw->pos;
-    if (rw->src[rw->pos] == '/' && rw->pos + 1 < rw->len && rw->src[rw->pos + 1] == '/') {
-        while (rw->pos < rw->len && rw->src[rw->pos] != '\n') rw->pos++;
-        buf_add(&rw->out, rw->src + s, rw->pos - s);
+    int nl = 0, bad = 0;
+    size_t e = tl_lex_comment(rw->src, rw->len, s, &nl, &bad);
+    if (e != s) {
+        if (bad) die(rw, rw->line, "unterminated /* comment");
+        rw->line += nl;
+        rw->pos = e;
+        buf_add(&rw->out, rw->src + s, e - s);
         return 1;
     }
-    if (rw->src[rw->pos] == '/' && rw->pos + 1 < rw->len && rw->src[rw->pos + 1] == '*') {
-        rw->pos += 2;
-        while (rw->pos + 1 < rw->len && !(rw->src[rw->pos] == '*' && rw->src[rw->pos + 1] == '/')) { if (rw->src[rw->pos] == '\n') rw->line++; rw->pos++; }
-        if (rw->pos + 1 >= rw->len) die(rw, rw->line, "unterminated /* comment");
-        rw->pos += 2;
-        buf_add(&rw->out, rw->src + s, rw->pos - s);
-        return 1;
+    e = tl_lex_literal(rw->src, rw->len, s, &nl, &bad);
+    if (e == s) return 0;
+    if (bad && e < rw->len && rw->src[e] == '\n') {
+        size_t q = s;
+        while (rw->src[q] != '"' && rw->src[q] != '\'') q++;
+        die(rw, rw->line + nl, "unterminated %s literal", rw->src[q] == '"' ? "string" : "character");
     }
-    if (rw->src[rw->pos] == '"' || rw->src[rw->pos] == '\'') {
-        char q = rw->src[rw->pos++];
-        while (rw->pos < rw->len && rw->src[rw->pos] != q) {
-            if (rw->src[rw->pos] == '\\' && rw->pos + 1 < rw->len) rw->pos++;
-            if (rw->src[rw->pos] == '\n') die(rw, rw->line, "unterminated %s literal", q == '"' ? "string" : "character");
-            rw->pos++;
-        }
-        if (rw->pos >= rw->len) die(rw, rw->line, "unterminated literal");
-        rw->pos++;
-        emit(rw, rw->src + s, rw->pos - s);
-        return 1;
-    }
-    return 0;
+    if (bad) die(rw, rw->line, "unterminated literal");
+    rw->line += nl;
+    rw->pos = e;
+    emit(rw, rw->src + s, e - s);
+    return 1;
 }
 
-/* Skips blanks and comments in src from p; returns the new position; counts newlines into *nl. */
+/* Skips blanks, continuations and comments in src from p; returns the new position; counts newlines
+ * into *nl. */
 size_t skip_space(Rw *rw, size_t p, int *nl) {
-    for (;;) {
-        while (p < rw->len && isspace((unsigned char)rw->src[p])) { if (rw->src[p] == '\n' && nl) (*nl)++; p++; }
-        if (p + 1 < rw->len && rw->src[p] == '/' && rw->src[p + 1] == '/') { while (p < rw->len && rw->src[p] != '\n') p++; continue; }
-        if (p + 1 < rw->len && rw->src[p] == '/' && rw->src[p + 1] == '*') {
-            p += 2;
-            while (p + 1 < rw->len && !(rw->src[p] == '*' && rw->src[p + 1] == '/')) { if (rw->src[p] == '\n' && nl) (*nl)++; p++; }
-            p += 2;
-            continue;
-        }
-        return p;
-    }
+    return tl_lex_space(rw->src, rw->len, p, nl);
+}
+
+/* The end of a literal (with its prefix) or a number starting at src[p] (tl-lex.h), or p: the scans
+ * ahead below pass over them whole (a ' digit separator is no character literal). */
+static size_t skip_literal_or_number(const Rw *rw, size_t p) {
+    if (p > 0 && is_id((unsigned char)rw->src[p - 1])) return p;
+    size_t e = tl_lex_literal(rw->src, rw->len, p, NULL, NULL);
+    return e != p ? e : tl_lex_number(rw->src, rw->len, p);
 }
 
 static const Name *find_name(Rw *rw, const char *id, size_t n) {
@@ -184,11 +180,11 @@ static void launch(Rw *rw) {
         if (rw->pos >= rw->len) die(rw, at, "<<< without a matching >>>");
         char c = rw->src[rw->pos];
         if (d == 0 && c == '>' && rw->pos + 2 < rw->len && rw->src[rw->pos + 1] == '>' && rw->src[rw->pos + 2] == '>') { rw->pos += 3; break; }
-        if (c == '"' || c == '\'' || (c == '/' && rw->pos + 1 < rw->len && (rw->src[rw->pos + 1] == '/' || rw->src[rw->pos + 1] == '*'))) {
+        {
             Buf save = rw->out; rw->out = args[na];                     /* literal or comment: copy through */
-            copy_comment_or_literal(rw);
+            int copied = copy_comment_or_literal(rw);
             args[na] = rw->out; rw->out = save;
-            continue;
+            if (copied) continue;
         }
         if (c == '(' || c == '[' || c == '{') d++;
         if (c == ')' || c == ']' || c == '}') d--;
@@ -264,6 +260,8 @@ static int init_uses_kptr(Rw *rw, size_t at) {
     int d = 0;
     for (size_t p = at; p < rw->len; p++) {
         char c = rw->src[p];
+        size_t l = skip_literal_or_number(rw, p);         /* "a" or R"(Md)" names no pointer */
+        if (l != p) { p = l - 1; continue; }
         if (c == '(' || c == '[') d++;
         else if (c == ')' || c == ']') { if (--d < 0) return 0; }
         else if ((c == ';' || c == ',' || c == '{' || c == '}') && d == 0) return 0;
@@ -286,11 +284,8 @@ static int subscript_kind(Rw *rw, size_t at) {
     int d = 0;
     for (; p < rw->len; p++) {
         char c = rw->src[p];
-        if (c == '"' || c == '\'') {
-            char q = c;
-            for (p++; p < rw->len && rw->src[p] != q; p++) if (rw->src[p] == '\\') p++;
-            continue;
-        }
+        size_t e = skip_literal_or_number(rw, p);
+        if (e != p) { p = e - 1; continue; }
         if (c == '[' || c == '(') d++;
         else if ((c == ']' || c == ')') && --d == 0) break;
     }
@@ -420,18 +415,16 @@ static void make_regions(Rw *rw) {
     mark_barrier_funcs(rw);
     /* a barrier hidden in a macro cannot be seen in the kernel bodies: keep all kernels on fibers */
     int hidden = 0;
-    for (size_t p = 0; p < rw->len; p++)
-        if (rw->src[p] == '#' && (p == 0 || rw->src[p - 1] == '\n')) {
-            size_t e = p;
-            while (e < rw->len && (rw->src[e] != '\n' || (e > 0 && rw->src[e - 1] == '\\'))) e++;
-            static const char *sync_words[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync",
-                "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
-                "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__match_any_sync", "__match_all_sync",
-                "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
-                "__reduce_xor_sync", "tiled_partition", "coalesced_threads", "sync", NULL};
-            for (int k = 0; sync_words[k]; k++) if (has_word(rw->src + p, e - p, sync_words[k])) hidden = 1;
-            p = e;
-        }
+    static const char *sync_words[] = {"__syncthreads", "__syncwarp", "__shfl_sync", "__shfl_up_sync",
+        "__shfl_down_sync", "__shfl_xor_sync", "__ballot_sync", "__any_sync", "__all_sync", "__activemask",
+        "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__match_any_sync", "__match_all_sync",
+        "__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+        "__reduce_xor_sync", "tiled_partition", "coalesced_threads", "sync", NULL};
+    tl_lexer lx;
+    tl_lex_init(&lx, rw->src, rw->len);
+    for (tl_lex_tok d; tl_lex_next(&lx, &d) != TL_LEX_END;)
+        if (d.kind == TL_LEX_DIRECTIVE)
+            for (int k = 0; sync_words[k]; k++) if (has_word(rw->src + d.s, d.e - d.s, sync_words[k])) hidden = 1;
     for (int k = rw->nkernels - 1; k >= 0; k--) {
         Kernel *K = &rw->kernels[k];
         if (!rw->use_regions) { snprintf(K->why, sizeof K->why, "tl-emu-rewrite --fibers"); continue; }
@@ -487,10 +480,9 @@ static int out_ends_with_ptr_cast(Rw *rw) {
 /* ---- main loop ----------------------------------------------------------------------------------- */
 static void preprocessor_line(Rw *rw) {
     size_t s = rw->pos;
-    while (rw->pos < rw->len && rw->src[rw->pos] != '\n') {
-        if (rw->src[rw->pos] == '\\' && rw->pos + 1 < rw->len && rw->src[rw->pos + 1] == '\n') { rw->pos += 2; rw->line++; continue; }
-        rw->pos++;
-    }
+    int nl = 0;                /* continuations and newlines in comments: the directive goes on (tl-lex.h) */
+    rw->pos = tl_lex_directive(rw->src, rw->len, s, &nl);
+    rw->line += nl;
     /* "#pragma unroll [N]": nvcc's; g++ would warn about an unknown pragma. */
     size_t p = s + 1;
     while (p < rw->pos && (rw->src[p] == ' ' || rw->src[p] == '\t')) p++;
@@ -561,12 +553,10 @@ static int cg_uses_replaceable(Rw *rw, size_t p, const char *name) {
     int open = rw->depth - rw->kbody_depth + 1;
     while (p < rw->len && open > 0) {
         char c = rw->src[p];
-        if (c == '/' && p + 1 < rw->len && (rw->src[p + 1] == '/' || rw->src[p + 1] == '*')) { p = skip_space(rw, p, NULL); continue; }
-        if (c == '"' || c == '\'') {
-            for (p++; p < rw->len && rw->src[p] != c; p++) if (rw->src[p] == '\\') p++;
-            p++;
-            continue;
-        }
+        size_t q = tl_lex_comment(rw->src, rw->len, p, NULL, NULL);
+        if (q != p) { p = q; continue; }
+        size_t l = skip_literal_or_number(rw, p);
+        if (l != p) { p = l; continue; }
         if (c == '{') open++;
         else if (c == '}') open--;
         if (!is_id0((unsigned char)c) || (p > 0 && is_id((unsigned char)rw->src[p - 1]))) { p++; continue; }
@@ -737,8 +727,17 @@ static void rewrite(Rw *rw) {
         if (c == '\n') { buf_add(&rw->out, "\n", 1); rw->pos++; rw->line++; at_line_start = 1; continue; }
         if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { buf_add(&rw->out, &c, 1); rw->pos++; continue; }
         if (c == '#' && at_line_start) { preprocessor_line(rw); continue; }
+        if (copy_comment_or_literal(rw)) {       /* a block comment keeps the line's start: a directive may follow */
+            at_line_start &= rw->src[rw->pos - 1] == '/' && rw->src[rw->pos - 2] == '*';
+            continue;
+        }
         at_line_start = 0;
-        if (copy_comment_or_literal(rw)) continue;
+        size_t num = tl_lex_number(rw->src, rw->len, rw->pos);   /* 1'000, 1.0f, 0x1F: no name in them */
+        if (num != rw->pos) {
+            emit(rw, rw->src + rw->pos, num - rw->pos);
+            rw->pos = num;
+            continue;
+        }
         if (is_id0((unsigned char)c)) {
             size_t s = rw->pos;
             while (rw->pos < rw->len && is_id((unsigned char)rw->src[rw->pos])) rw->pos++;

@@ -153,9 +153,12 @@ size_t tl_lex_directive(const char *t, size_t n, size_t p, int *nl)
         if (r != q) { if (nl) (*nl)++; q = r; continue; }
         r = tl_lex_comment(t, n, q, nl, NULL);
         if (r != q) { q = r; continue; }
-        if (t[q] == '"' || t[q] == '\'') {
-            r = tl_lex_literal(t, n, q, nl, NULL);
-            if (r > q) { q = r; continue; }
+        r = tl_lex_literal(t, n, q, nl, NULL);          /* "a // b", R"(x)", '\'' */
+        if (r == q) r = tl_lex_number(t, n, q);           /* 1'000 */
+        if (r > q) { q = r; continue; }
+        if (is_id0((unsigned char)t[q])) {                /* a name: no literal starts inside it */
+            while (q < n && is_idc((unsigned char)t[q])) q++;
+            continue;
         }
         q++;
     }

@@ -149,6 +149,12 @@ Test(lex, comments_inside_macros_keep_the_directive_going)
     cr_assert(has_id(t, n, "after", &line));
     cr_assert_eq(line, 3);
     cr_assert(strstr(t[4].text, "real") != NULL, "// inside a string of a directive is no comment: %s", t[4].text);
+    /* a digit separator inside a directive is no character literal: the comment still continues it */
+    const char *src2 = "#define TILE 1'6 /* the width:\n it's 16 */\nint w;";
+    n = lex_all(src2, t, 32);
+    cr_assert_eq(n, 4);
+    cr_assert_eq(t[0].kind, TL_LEX_DIRECTIVE);
+    cr_assert_eq(t[1].line, 3);
 }
 
 Test(lex, a_byte_order_mark_is_passed_over)
