@@ -1,7 +1,7 @@
 /* tl-emu-rewrite-state.h: the streaming rewrite's state (tl-emu-rewrite.c) as one struct, Rw, passed by
  * pointer to every function of the rewrite that needs it: the rewrite of __shared__ declarations
- * (tl-emu-shared-decl.c) and the scan for what emulation lacks (tl-emu-unsupported.c) share it through
- * this header. No function of the front end reads a global; tl-emu-region.c keeps its own state (Rg)
+ * (tl-emu-shared-decl.c), the file's functions and region form (tl-emu-funcs.c) and the scan for what
+ * emulation lacks (tl-emu-unsupported.c) share it through this header. No function of the front end reads a global; tl-emu-region.c keeps its own state (Rg)
  * and sees only the text it is given (tl-emu-rewrite.h). */
 #ifndef TL_EMU_REWRITE_STATE_H
 #define TL_EMU_REWRITE_STATE_H
@@ -84,6 +84,13 @@ void unsupported_scan(Rw *rw);
 void emit(Rw *rw, const char *s, size_t n);
 /* Skips blanks and comments in src from p; returns the new position; counts newlines into *nl. */
 size_t skip_space(Rw *rw, size_t p, int *nl);
+
+/* tl-emu-funcs.c: the function whose body opens now (its name; whether it is __device__/__global__),
+ * then, after the copy, the calls nvcc rejects in kernels (die) and region form for each kernel. */
+void func_name_before(Rw *rw, char *name, size_t n);
+int declared_for_device(Rw *rw);
+void check_host_calls(Rw *rw);
+void make_regions(Rw *rw);
 
 /* tl-emu-shared-decl.c: at `__shared__` (or `extern __shared__`, is_extern) in src, rewrites the whole
  * declaration; at a shared name in `float *Nds = smem + k;`, makes Nds a checked pointer. */
