@@ -3,6 +3,7 @@
  * ' digit separators, line continuations, #line, comments inside macros, a UTF-8 byte-order mark. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tl-lex.h"
@@ -197,4 +198,29 @@ Test(lex, unterminated_pieces_are_marked_and_end_where_they_must)
     cr_assert_eq(tl_lex_comment("a/b", 3, 1, NULL, NULL), 1, "a division is no comment");
     cr_assert_eq(tl_lex_number("x", 1, 0), 0);
     cr_assert_eq(tl_lex_number(".5f;", 4, 0), 3);
+}
+
+Test(lex, every_prefix_of_a_tricky_text_lexes_within_its_bounds)
+{
+    /* a file may end anywhere: in an escape, a raw string's delimiter, a comment, a continuation */
+    const char *src = "\xEF\xBB\xBF#define A(x) x /* c\n */ \\\nR\"d(\")d\" u8'a' 1'0e+5 \"s\\\"\\\n\" // e \\\n"
+                      "a->b <<= c ... '\\'' x\\\ny /* end";
+    size_t len = strlen(src);
+    for (size_t n = 0; n <= len; n++) {
+        char *buf = malloc(n ? n : 1);      /* exactly n bytes: no NUL after them */
+        cr_assert(buf);
+        memcpy(buf, src, n);
+        tl_lexer lx;
+        tl_lex_init(&lx, buf, n);
+        tl_lex_tok t;
+        size_t last = 0;
+        int count = 0;
+        while (tl_lex_next(&lx, &t) != TL_LEX_END) {
+            cr_assert(t.s >= last && t.s < t.e && t.e <= n, "prefix %zu: token [%zu, %zu)", n, t.s, t.e);
+            last = t.e;
+            cr_assert(++count <= (int)n, "prefix %zu: no progress", n);
+        }
+        cr_assert(t.s <= n && lx.line >= 1);
+        free(buf);
+    }
 }
