@@ -249,7 +249,7 @@ int tl_lex_is(const char *text, const tl_lex_tok *t, const char *word)
 {
     size_t l = strlen(word);
     if (t->e - t->s == l) return !memcmp(text + t->s, word, l);
-    if (t->e - t->s < l) return 0;
+    if (t->e - t->s < l || !memchr(text + t->s, '\\', t->e - t->s)) return 0;   /* no continuation in it */
     char buf[256];
     return l < sizeof buf && tl_lex_copy(text, t->s, t->e, buf, sizeof buf) == l && !memcmp(buf, word, l);
 }
