@@ -403,6 +403,8 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
     tl_matrix Rq = {0};         /* the latest repeated run, kept when it is the wrong one   */
     int q_wrong = 0;
     tl_work_counts work = {0};  /* emulated: what the kernels of the checked run did         */
+    tl_verdict run_v;           /* emulated: the run's verdict (its kind and pattern)       */
+    tl_verdict_init(&run_v, TL_V_NONE, "correct");
     tl_gpu_case gc;
     memset(&gc, 0, sizeof gc);
     char szw[48];
@@ -417,7 +419,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         if (run_rc == 0)
             run_rc = tl_gpu_case_upload(&gc, Mp, Np, err, sizeof err);
         if (run_rc == 0)
-            run_rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)case_seed, &work, NULL, err, sizeof err);
+            run_rc = tl_drv_gpu_run(&gc, v, &P, (unsigned)case_seed, &work, &run_v, err, sizeof err);
         /* A correct kernel gives the same bits on every run of the same inputs; a race (a
          * missing __syncthreads) often does not, and may even pass the check now and then.
          * So run it again and compare: any run that fails the check is reported, and runs that
@@ -442,7 +444,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
         }
     }
     watchdog_disarm();
-    if (run_rc < 0 && strncmp(err, "order-dependent", 15) == 0 &&
+    if (run_rc < 0 && run_v.kind == TL_V_EMULATOR && tl_verdict_pattern_is(&run_v, "order-dependent") &&
         tl_check(P.data, ref, absref, m, n, k, v->f->tile, Mp->data, Np->data, &out->rep) &&
         out->rep.pattern == TL_PAT_ROW_STRIDE) {
         /* Emulated: the thread order changed the result because stores collide (a wrong row

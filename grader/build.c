@@ -192,6 +192,33 @@ static void linker_file(const char *p, const char *end, char *out, size_t len)
 
 static void build_headline(const char *errs, char *out, size_t len, const char **pattern);
 
+int tg_build_log_unsupported(const char *text, char *out, size_t len)
+{
+    static const char key[] = "not supported under emulation";
+    const char *p = text ? strstr(text, key) : NULL;
+    if (!p)
+        return 0;
+    const char *what = p + sizeof key - 1;
+    while (*what == ':' || *what == ' ')
+        ++what;
+    size_t wl = strcspn(what, "\n");
+    /* the words may follow what they name ("WHAT ... is not supported under emulation") */
+    if (wl == 0) {
+        const char *ls = p;
+        while (ls > text && ls[-1] != '\n')
+            --ls;
+        what = ls;
+        wl = (size_t)(p - ls);
+        while (wl && (what[wl - 1] == ' ' || what[wl - 1] == ':'))
+            --wl;
+    }
+    if (wl > 300)
+        wl = 300;
+    snprintf(out, len, "not supported under emulation: %.*s%s", (int)wl, what,
+             memmem(what, wl, "valid CUDA", 10) ? "" : " (valid CUDA; on a GPU it runs)");
+    return 1;
+}
+
 void tg_build_headline(const char *errs, char *out, size_t len)
 {
     build_headline(errs, out, len, NULL);

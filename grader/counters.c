@@ -273,7 +273,7 @@ static int find_ncu(char *bin, size_t blen, char *root, size_t rlen)
     char *slash = strrchr(root, '/');
     if (slash)
         *slash = '\0';
-    if (strncmp(root, "/usr/", 5) == 0)
+    if (tg_path_under(root, "/usr"))
         root[0] = '\0';   /* under /usr: the sandbox binds it already */
     return 0;
 }

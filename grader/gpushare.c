@@ -346,12 +346,16 @@ void tg_gpu_take(const grun *R, int how)
     tg_gpu_hold(how);
 }
 
-/* The words of a device whose memory another process took (the kit's cudaMalloc, the driver's,
- * a CUDA context that could not be made) in a test's output. */
+/* A device whose memory another process took: a case the program answered "no device" where the
+ * grader's reference ran (its verdict), or the CUDA runtime's and driver's names for memory or a
+ * context it could not get (cudaMalloc, a context that could not be made) in a test's output. */
 int tg_gpu_crowded_out(const tres *tr)
 {
     static const char *const words[] = {"cudaErrorMemoryAllocation", "out of memory", "CUDA_ERROR_OUT_OF_MEMORY",
-                                        "cudaErrorDevicesUnavailable", "the grader's reference ran on this device"};
+                                        "cudaErrorDevicesUnavailable"};
+    for (int i = 0; i < tr->ncases; ++i)
+        if (tr->cases[i].v.kind == TL_V_ERROR && tl_verdict_pattern_is(&tr->cases[i].v, "no-device-claimed"))
+            return 1;
     if (!tr->out.s)
         return 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)

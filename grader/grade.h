@@ -366,9 +366,10 @@ int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);
 /* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
 void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r);
-/* "not supported under emulation: WHAT (valid CUDA; on a GPU it runs)" from an emulator's or the
- * rewrite's report in text (1), or 0 when it holds none. */
-int  tg_emu_unsupported(const char *text, char *out, size_t len);
+/* 1 when v is the emulator's "not supported" (kind emulator, pattern not-supported: the rewrite's
+ * record or the runtime's verdict), with its words for people in out ("not supported under
+ * emulation: WHAT (valid CUDA; ...)", the first line of its detail); else 0. */
+int  tg_unsupported_words(const tl_verdict *v, char *out, size_t len);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);
@@ -433,6 +434,12 @@ void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 /* build.c */
 int  tg_find_tool(const char *name, char *out, size_t len);
 void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
+/* kit check (--build-log): the student's own build of the working tree, whose log is the one record
+ * of an emulated build there (no TL_EMU_UNSUPPORTED): "not supported under emulation: WHAT (valid
+ * CUDA; on a GPU it runs)" when the rewrite's or an emulation header's refusal is in the log (1),
+ * else 0. Read from compiler text, so never where a grade is made (tl-grade's builds read the
+ * rewrite's record: work.c). */
+int  tg_build_log_unsupported(const char *log, char *out, size_t len);
 /* The one line that names why a build failed, from its first errors: a duplicate symbol with its
  * name and files, a redefined TILE_WIDTH with its file and line, else the compiler's first error
  * at a file and line (the path cut to the file's name). "" when errs is empty. */
@@ -539,6 +546,11 @@ void tg_identity_rubric_text(const grun *R, tg_buf *b);
 /* A student's record: the identity's hashes and the SHA-256 of each taken file in files_dir. */
 int  tg_files_record(const grun *R, const char *files_dir, const tg_identity_t *id, tg_buf *out);
 int  tg_record_same_files(const char *a, const char *b);
+/* The kit's records (DIR/.state/identity, graded-from.txt) are lines "KEY VALUE": the value of the
+ * first line whose key is key, up to its newline (*len its length), or NULL. */
+const char *tg_record_value(const char *rec, const char *key, size_t *len);
+/* 1 when that value is exactly want (want_word: only its first word, up to a space). */
+int  tg_record_is(const char *rec, const char *key, const char *want, int want_word);
 int  tg_record_same_class(const char *rec, const tg_identity_t *id);
 /* Reruns: is the student named by --regrade=NAME,...? Does a finished grade still stand (the
  * class's rubric and cases, and for a student of this run the files intake takes now)? why says

@@ -317,23 +317,56 @@ int tg_files_record(const grun *R, const char *files_dir, const tg_identity_t *i
     return 0;
 }
 
-/* The record's "file" lines only (what the student handed in). */
-static const char *files_part(const char *rec)
+const char *tg_record_value(const char *rec, const char *key, size_t *len)
 {
-    const char *f = strstr(rec, "\nfile ");
-    return f ? f + 1 : "";
+    size_t kl = strlen(key);
+    for (const char *p = rec; p && *p;) {
+        size_t l = strcspn(p, "\n");
+        if (l > kl && p[kl] == ' ' && memcmp(p, key, kl) == 0) {
+            *len = l - kl - 1;
+            return p + kl + 1;
+        }
+        p += l + (p[l] == '\n');
+    }
+    *len = 0;
+    return NULL;
+}
+
+int tg_record_is(const char *rec, const char *key, const char *want, int want_word)
+{
+    size_t l;
+    const char *v = tg_record_value(rec, key, &l);
+    if (v && want_word)
+        l = strcspn(v, " \n");
+    return v && l == strlen(want) && memcmp(v, want, l) == 0;
+}
+
+/* The record's "file" lines only (what the student handed in), in their order. */
+static void files_part(const char *rec, tg_buf *out)
+{
+    tg_buf_add(out, "", 0);
+    for (const char *p = rec; p && *p;) {
+        size_t l = strcspn(p, "\n");
+        if (l > 5 && memcmp(p, "file ", 5) == 0)
+            tg_buf_printf(out, "%.*s\n", (int)l, p);
+        p += l + (p[l] == '\n');
+    }
 }
 
 int tg_record_same_files(const char *a, const char *b)
 {
-    return strcmp(files_part(a), files_part(b)) == 0;
+    tg_buf fa = {0}, fb = {0};
+    files_part(a, &fa);
+    files_part(b, &fb);
+    int same = fa.s && fb.s && strcmp(fa.s, fb.s) == 0;
+    tg_buf_free(&fa);
+    tg_buf_free(&fb);
+    return same;
 }
 
 int tg_record_same_class(const char *rec, const tg_identity_t *id)
 {
-    char want[200];
-    snprintf(want, sizeof want, "rubric %s\ncases %s\n", id->rubric, id->cases);
-    return strncmp(rec, want, strlen(want)) == 0;
+    return tg_record_is(rec, "rubric", id->rubric, 0) && tg_record_is(rec, "cases", id->cases, 0);
 }
 
 /* ------------------------------------------------------------ reruns */
@@ -341,14 +374,7 @@ int tg_record_same_class(const char *rec, const tg_identity_t *id)
 /* Is the student named by --regrade=NAME,... (their name as shown, or their folder)? */
 int tg_regrade_named(const grun *R, const gstudent *s)
 {
-    if (R->regrade != 2)
-        return 0;
-    char key[700];
-    snprintf(key, sizeof key, ",%s,", s->name);
-    if (strstr(R->regrade_names, key))
-        return 1;
-    snprintf(key, sizeof key, ",%s,", s->display);
-    return s->display[0] && strstr(R->regrade_names, key) != NULL;
+    return R->regrade == 2 && (tg_list_has(R->regrade_names, s->name) || tg_list_has(R->regrade_names, s->display));
 }
 
 /* A finished student's grade still stands when it was computed under this class's rubric and

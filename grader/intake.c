@@ -35,15 +35,13 @@ int tg_path_excluded(const char *rel)
         rel += 2;
     static const char *const top[] = {"solutions", "tests", ".git", ".carry", ".gl", ".whl", NULL};
     for (int i = 0; top[i]; ++i) {
-        size_t n = strlen(top[i]);
-        if (strncmp(rel, top[i], n) == 0 && (rel[n] == '/' || rel[n] == '\0'))
+        if (tg_path_under(rel, top[i]))
             return 1;
     }
     if (strncmp(rel, "build", 5) == 0)   /* build/ and build-X/: configured trees */
         return 1;
     /* Grader secrets and hidden data, whatever their extension. */
-    if (strncmp(rel, "grader/secret", 13) == 0 || strncmp(rel, "grader/hidden", 13) == 0 ||
-        strstr(rel, "/.secret") || strstr(rel, ".secret"))
+    if (strncmp(rel, "grader/secret", 13) == 0 || strncmp(rel, "grader/hidden", 13) == 0 || strstr(rel, ".secret"))
         return 1;
     return 0;
 }

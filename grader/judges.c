@@ -143,7 +143,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_run_case(R, g, &ss, s, v, 0, R->lab->case_limit_s, &r);
         char sz[48];
         tg_size_str(sz, sizeof sz, s);
-        if (r.st == C_NOTRUN && emulated && strncmp(r.reason, "not supported under emulation", 29) == 0) {
+        if (r.st == C_NOTRUN && emulated && r.v.kind == TL_V_NOT_GRADED && tl_verdict_pattern_is(&r.v, "not-supported")) {
             --total;                     /* valid CUDA the emulator cannot run: neither passed nor failed */
             tg_buf_printf(&unsupported, "%s%s", unsupported.len ? ", " : "", sz);
             ++nunsup;
@@ -720,15 +720,12 @@ static int judge_all_objects(grun *R, const gsub *g, const char *file, tg_buf *f
         else
             ++*objects;
         for (const char *p = mine.s; jr > 0 && p && *p;) {    /* each finding once (every object) */
-            const char *e = strchr(p, '\n');
-            size_t l = e ? (size_t)(e - p + 1) : strlen(p);
-            char line[1200];
-            snprintf(line, sizeof line, "%.*s", (int)(l < sizeof line - 1 ? l : sizeof line - 1), p);
-            if (!found->s || !strstr(found->s, line)) {
-                tg_buf_add(found, line, strlen(line));
+            size_t l = strcspn(p, "\n");
+            if (!tg_buf_has_line(found, p, l)) {
+                tg_buf_printf(found, "%.*s\n", (int)l, p);
                 ++n;
             }
-            p += l;
+            p += l + (p[l] == '\n');
         }
         tg_buf_free(&mine);
     }

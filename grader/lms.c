@@ -514,7 +514,7 @@ static int loose(const char *kind, const char *source, const char *pattern, cons
             snprintf(s->path, sizeof s->path, "%s/students/%d", stage, i);
         }
         gstudent *s = &L->st[i];
-        if (*late && !strstr(s->lms_note, "late"))
+        if (*late && !s->lms_note[0])   /* the first late entry of the student says it (no other note here) */
             snprintf(s->lms_note, sizeof s->lms_note, "the %s download marks this submission late", kind);
         if (S_ISDIR(st.st_mode)) {               /* Moodle's folder per student: its files */
             snprintf(s->path, sizeof s->path, "%s", p);
@@ -561,7 +561,7 @@ static int loose(const char *kind, const char *source, const char *pattern, cons
     /* A student whose only file is an archive is graded from the archive. */
     for (int i = 0; !rc && i < L->n; ++i) {
         DIR *d = opendir(L->st[i].path);
-        if (!d || strncmp(L->st[i].path, stage, strlen(stage)) != 0) {
+        if (!d || !tg_path_under(L->st[i].path, stage)) {
             if (d)
                 closedir(d);
             continue;

@@ -186,8 +186,9 @@ static void print_wrapped(const char *indent, const char *q, size_t l, int width
 }
 
 /* A failing test's report, each fact once: a line that only restates what an earlier line said
- * (the checker's "likely: ..." after the headline that already says it) is left out. The first
- * line, the reason, stays whole on one line; the rest is wrapped. */
+ * (the checker's diagnosis, under its one-word label, after the headline that already says it) is
+ * left out, whatever the words: a line's leading label ("word: ") is not part of the fact. The
+ * first line, the reason, stays whole on one line; the rest is wrapped. */
 static void print_facts_once(const char *out)
 {
     int width = check_width();
@@ -197,8 +198,11 @@ static void print_facts_once(const char *out)
         const char *t = q;
         while (t < q + l && *t == ' ')
             ++t;
-        if ((size_t)(q + l - t) > 8 && strncmp(t, "likely: ", 8) == 0)
-            t += 8;
+        const char *w = t;                 /* a label: one lower-case word and ": " */
+        while (w < q + l && *w >= 'a' && *w <= 'z')
+            ++w;
+        if (w > t && w + 2 < q + l && w[0] == ':' && w[1] == ' ')
+            t = w + 2;
         size_t tl = (size_t)(q + l - t);
         int said = 0;
         if (tl >= 40) {
@@ -360,15 +364,15 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
             size_t n = strcspn(q, "\n");
             char ln[400];
             snprintf(ln, sizeof ln, "%.*s", (int)(n < sizeof ln ? n : sizeof ln - 1), q);
-            char *sp = strchr(ln, ' ');
-            if (sp && strncmp(ln, "file ", 5) == 0 && strchr(sp + 1, ' ')) {
-                char *sp2 = strchr(sp + 1, ' ');
+            char *sp = strchr(ln, ' '), *sp2 = sp ? strchr(sp + 1, ' ') : NULL;
+            if (sp)
+                *sp = '\0';                              /* ln: the record line's key */
+            if (sp && sp2 && strcmp(ln, "file") == 0) {
                 *sp2 = '\0';
                 if (!files)
                     files = cJSON_AddObjectToObject(gf, "files");
                 cJSON_AddItemToObject(files, sp + 1, jtext(sp2 + 1, strlen(sp2 + 1)));
             } else if (sp) {
-                *sp = '\0';
                 cJSON_AddItemToObject(gf, ln, jtext(sp + 1, strlen(sp + 1)));
             }
             q += n + (q[n] == '\n');

@@ -196,7 +196,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         for (int i = 0; i < nt; ++i) {
             if (!g.built && R->emulate &&
                 (g.emu_unsupported[0] ||   /* the rewrite's record; a compiler's words only in kit check */
-                 (R->build_log[0] && tg_emu_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported)))) {
+                 (R->build_log[0] && tg_build_log_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported)))) {
                 /* the emulator's rewrite cannot take valid CUDA: not the student's failure */
                 tr[i].graded = 0;
                 tg_buf_printf(&tr[i].out, "not graded here: %s; check it on a GPU (./kit check %s there)\n",
@@ -451,8 +451,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         return TL_EXIT_USAGE;
     }
     for (int i = 0; i < ns && !from_list; ++i) {
-        size_t l = strlen(st[i].path);
-        if (strncmp(R->out, st[i].path, l) == 0 && (R->out[l] == '/' || R->out[l] == '\0')) {
+        if (tg_path_under(R->out, st[i].path)) {
             fprintf(stderr, "tl-grade: bad out dir '%s': it lies inside the submission '%s'\n", out, st[i].path);
             return TL_EXIT_USAGE;
         }
@@ -499,7 +498,7 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                       R->rubric_file[0] ? "; from " : "", R->rubric_file, R->ident.cases, R->ident.kit);
         snprintf(idp, sizeof idp, "%s/identity", R->state);
         char *have = tg_read_file(idp, 1 << 16, NULL);
-        if (have && (strncmp(have, first, strlen(first)) != 0 || have[strlen(first)] != '\n')) {
+        if (have && (strcspn(have, "\n") != strlen(first) || memcmp(have, first, strlen(first)) != 0)) {
             fprintf(stderr, "tl-grade: bad out dir '%s': it holds results of another run (%.*s), not lab %s with "
                     "this secret; use another --out, or give the same --secret\n", out, (int)strcspn(have, "\n"), have,
                     R->lab->id);
@@ -507,14 +506,15 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
             return TL_EXIT_USAGE;
         }
         if (have) {
-            const char *hr = strstr(have, "\nrubric "), *hc = strstr(have, "\ncases "), *hk = strstr(have, "\nkit ");
-            int rubric_changed = !hr || strncmp(hr + 8, R->ident.rubric, strlen(R->ident.rubric)) != 0;
-            int cases_changed = !hc || strncmp(hc + 7, R->ident.cases, strlen(R->ident.cases)) != 0;
+            size_t hrl, hkl;           /* the identity's lines (ident.c's record) */
+            const char *hr = tg_record_value(have, "rubric", &hrl), *hk = tg_record_value(have, "kit", &hkl);
+            int rubric_changed = !tg_record_is(have, "rubric", R->ident.rubric, 1);
+            int cases_changed = !tg_record_is(have, "cases", R->ident.cases, 0);
             if ((rubric_changed || cases_changed) && (from_list || R->regrade != 1)) {
                 fprintf(stderr, "tl-grade: out dir '%s' was graded with %s%s%s than this run's:\n"
                         "  then: %.*s\n  now:  rubric %s %s\n", out, rubric_changed ? "another rubric" : "",
                         rubric_changed && cases_changed ? " and " : "", cases_changed ? "other cases" : "",
-                        hr ? (int)strcspn(hr + 1, "\n") : 30, hr ? hr + 1 : "(no rubric recorded: an older tl-grade)",
+                        hr ? (int)hrl + 7 : 30, hr ? hr - 7 : "(no rubric recorded: an older tl-grade)",
                         R->ident.rubric, rt.s);
                 fprintf(stderr, "  One gradebook holds one rubric: %s\n", from_list ?
                         "the out dir changed after this Slurm run was submitted; submit it again" :
@@ -522,10 +522,10 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
                 free(have);
                 return TL_EXIT_USAGE;
             }
-            if (hk && strncmp(hk + 5, R->ident.kit, strlen(R->ident.kit)) != 0 && !from_list)
+            if (hk && !tg_record_is(have, "kit", R->ident.kit, 0) && !from_list)
                 fprintf(stderr, "tl-grade: note: the kit changed since this class was graded (then %.*s, now %s); the "
                         "students graded in this run are graded by this one (each result records its kit)\n",
-                        (int)strcspn(hk + 5, "\n"), hk + 5, R->ident.kit);
+                        (int)hkl, hk, R->ident.kit);
         }
         int had = have != NULL;
         free(have);

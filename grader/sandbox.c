@@ -199,7 +199,7 @@ static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *
         snprintf(buf, sizeof buf, "%s", o->extra_path);
         char *save = NULL;
         for (char *d = strtok_r(buf, ":", &save); d && a->ns < 20; d = strtok_r(NULL, ":", &save)) {
-            if (d[0] != '/' || strncmp(d, "/usr/", 5) == 0 || strcmp(d, "/bin") == 0)
+            if (d[0] != '/' || tg_path_under(d, "/usr") || strcmp(d, "/bin") == 0)
                 continue;
             char root[320], cfg[400];
             snprintf(root, sizeof root, "%s", d);
@@ -222,7 +222,7 @@ static void build_bwrap_argv(argv_b *a, const tg_iso *iso, const tg_spawn_opts *
             snprintf(buf, sizeof buf, "%s", llp);
             char *save = NULL;
             for (char *d = strtok_r(buf, ":", &save); d && a->ns < 24; d = strtok_r(NULL, ":", &save))
-                if (d[0] == '/' && strncmp(d, "/usr/", 5) != 0) {
+                if (d[0] == '/' && !tg_path_under(d, "/usr")) {
                     const char *p = S(a, "%s", d);
                     A(a, "--ro-bind-try"); A(a, p); A(a, p);
                 }
@@ -503,8 +503,7 @@ int tg_iso_contained(const tg_iso *iso)
 
 static int under(const char *path, const char *top)
 {
-    size_t l = strlen(top);
-    return l > 1 && strncmp(path, top, l) == 0 && (path[l] == '/' || path[l] == '\0');
+    return strlen(top) > 1 && tg_path_under(path, top);
 }
 
 /* 1 when TG_SANDBOX_UID can reach path (bubblewrap runs as it after the drop and binds it):

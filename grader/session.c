@@ -208,17 +208,26 @@ int tg_sess_verdicts(gsess *ss, tl_verdict *out, int max)
     return n;
 }
 
-/* The first emulator verdict the channel got during the case, in *v (1), or 0. */
-static int channel_verdict(gsess *ss, tl_verdict *v)
+/* What the channel got during the case (read once): the first emulator verdict in *first (returns 1,
+ * or 0 none), and the emulator's "not supported" among them, any of them (the program may have
+ * printed others before it stopped), in *unsup (*have_unsup 1). */
+static int channel_verdict(gsess *ss, tl_verdict *first, tl_verdict *unsup, int *have_unsup)
 {
     tl_verdict got[8];
-    int n = tg_sess_verdicts(ss, got, 8);
-    for (int i = 0; i < n; ++i)
-        if (got[i].kind == TL_V_EMULATOR) {
-            *v = got[i];
-            return 1;
+    int n = tg_sess_verdicts(ss, got, 8), have = 0;
+    *have_unsup = 0;
+    for (int i = 0; i < n; ++i) {
+        if (got[i].kind != TL_V_EMULATOR)
+            continue;
+        if (!have)
+            *first = got[i];
+        have = 1;
+        if (!*have_unsup && tl_verdict_pattern_is(&got[i], "not-supported")) {
+            *unsup = got[i];
+            *have_unsup = 1;
         }
-    return 0;
+    }
+    return have;
 }
 
 /* The reason line and, for an emulator verdict, its words for people as the teaching report. */
@@ -237,41 +246,24 @@ static void words_of(cres *r, const gsize *s)
     }
 }
 
-int tg_emu_unsupported(const char *text, char *out, size_t len)
+int tg_unsupported_words(const tl_verdict *v, char *out, size_t len)
 {
-    static const char key[] = "not supported under emulation";
-    const char *p = text ? strstr(text, key) : NULL;
-    if (!p)
+    if (v->kind != TL_V_EMULATOR || !tl_verdict_pattern_is(v, "not-supported"))
         return 0;
-    const char *what = p + sizeof key - 1;
-    while (*what == ':' || *what == ' ')
-        ++what;
-    size_t wl = strcspn(what, "\n");
-    /* the report may name it before the words ("WHAT at FILE:LINE: not supported under emulation") */
-    if (wl == 0) {
-        const char *ls = p;
-        while (ls > text && ls[-1] != '\n')
-            --ls;
-        if (strncmp(ls, "tilelab-emu: ", 13) == 0)
-            ls += 13;
-        what = ls;
-        wl = (size_t)(p - ls);
-        while (wl && (what[wl - 1] == ' ' || what[wl - 1] == ':'))
-            --wl;
-    }
-    if (wl > 300)
-        wl = 300;
-    snprintf(out, len, "not supported under emulation: %.*s%s", (int)wl, what,
-             memmem(what, wl, "valid CUDA", 10) ? "" : " (valid CUDA; on a GPU it runs)");
+    size_t l = strcspn(v->detail, "\n");
+    if (l)
+        snprintf(out, len, "%.*s", (int)(l > 380 ? 380 : l), v->detail);
+    else
+        snprintf(out, len, "not supported under emulation (valid CUDA; on a GPU it runs)");
     return 1;
 }
 
-/* Valid CUDA the emulator cannot run (text holds its words): the case gets no verdict of the
- * student's, and the submission records what (judges.c leaves such cases out). */
-static int unsupported_case(grun *R, gsub *g, cres *r, const gsize *s, const char *text)
+/* Valid CUDA the emulator cannot run (got: the emulator's verdict, kind and pattern): the case gets
+ * no verdict of the student's, and the submission records what (judges.c leaves such cases out). */
+static int unsupported_case(grun *R, gsub *g, cres *r, const gsize *s, const tl_verdict *got)
 {
     char what[400];
-    if (!R->emulate || !tg_emu_unsupported(text, what, sizeof what))
+    if (!R->emulate || !tg_unsupported_words(got, what, sizeof what))
         return 0;
     r->st = C_NOTRUN;
     tl_verdict_init(&r->v, TL_V_NOT_GRADED, "not-supported");
@@ -379,13 +371,17 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
             snprintf(g->net_where, sizeof g->net_where, "%s at size %s", v->name, sz);
         if (ss->c.oom)
             stop_variant(g, v->name);
-        if (unsupported_case(R, g, r, s, ss->c.cap.s)) {   /* the runtime's words on its stderr */
+        tl_verdict chv, unsup;
+        int have_unsup, have = channel_verdict(ss, &chv, &unsup, &have_unsup);
+        if (have_unsup && unsupported_case(R, g, r, s, &unsup)) {   /* the runtime's verdict */
             tg_sess_end(g, ss, 0);
             tg_buf_free(&ans);
             return;
         }
         /* the emulator's diagnostic, where it stopped the program, says more than the death */
-        if (!channel_verdict(ss, &r->v)) {
+        if (have) {
+            r->v = chv;
+        } else {
             int exited0 = ss->c.reaped && WIFEXITED(ss->c.status) && !WEXITSTATUS(ss->c.status);
             tl_verdict_init(&r->v, TL_V_CRASH, ss->c.oom ? "out-of-memory" : exited0 ? "exited-without-answer"
                                                                                  : "ended-without-answer");
@@ -431,7 +427,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
                      !R->lab->gpu ? "this lab runs on the CPU" :
                      R->emulate || !R->gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
         } else if (got.kind == TL_V_EMULATOR && tl_verdict_pattern_is(&got, "not-supported") &&
-                   unsupported_case(R, g, r, s, got.detail[0] ? got.detail : "not supported under emulation")) {
+                   unsupported_case(R, g, r, s, &got)) {
             tg_buf_free(&ans);
             return;
         } else {

@@ -104,7 +104,7 @@ int tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_d
                 tg_mkdirs(dst, 0700);
                 snprintf(dst, sizeof dst, "%s/%d/%s", work, ns, lab->files[f]);
                 if (text && write_filtered(text, skel, dst) == 0) {
-                    tg_buf_printf(&list, "%s\n", dst);
+                    tg_buf_printf(&list, "%d/%s\n", ns, lab->files[f]);   /* relative: sim_c runs in work */
                     any = 1;
                 }
                 free(text);
@@ -128,7 +128,7 @@ int tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_d
     snprintf(op, sizeof op, "%s/sim.txt", work);
     tg_write_atomic(lp, list.s, list.len);
     tg_buf_free(&list);
-    snprintf(cmd, sizeof cmd, "'%s' -p -e -s -T -t%d -i < '%s' > '%s' 2>&1", simc, threshold, lp, op);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -p -e -s -T -t%d -i < '%s' > '%s' 2>&1", work, simc, threshold, lp, op);
     int rc = system(cmd);
     char *res = tg_read_file(op, 16 << 20, NULL);
     if (rc != 0 || !res) {
@@ -137,19 +137,16 @@ int tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_d
         free(names);
         return -1;
     }
-    /* "W/3/gmm.c consists for 87 % of W/5/gmm.c material" */
+    /* sim_c's report of a pair, the files named as listed: "3/gmm.c consists for 87 % of 5/gmm.c
+     * material" (a lab's file names hold no space) */
     int cap = 64, np = 0;
     simpair *pairs = malloc((size_t)cap * sizeof *pairs);
-    size_t wl = strlen(work);
     for (char *ln = res, *nl; ln && *ln; ln = nl) {
         nl = strchr(ln, '\n');
         if (nl)
             *nl++ = '\0';
         int a, b, pct;
-        char *p = strncmp(ln, work, wl) == 0 ? ln + wl : NULL, *q = p ? strstr(p, " consists for ") : NULL;
-        char *r = q ? strstr(q, " % of ") : NULL;
-        if (!p || !q || !r || sscanf(p, "/%d/", &a) != 1 || sscanf(q, " consists for %d", &pct) != 1 ||
-            strncmp(r + 6, work, wl) != 0 || sscanf(r + 6 + wl, "/%d/", &b) != 1 || a == b || a < 0 || b < 0 ||
+        if (sscanf(ln, "%d/%*s consists for %d %% of %d/", &a, &pct, &b) != 3 || a == b || a < 0 || b < 0 ||
             a >= ns || b >= ns)
             continue;
         if (a > b) {

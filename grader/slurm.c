@@ -399,13 +399,8 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     int *todo = calloc((size_t)ns + 1, sizeof *todo), nt = 0, skipped = 0;
     for (int i = 0; i < ns; ++i) {
         int again = R->regrade == 1;
-        if (R->regrade == 2) {     /* --regrade=NAME,...: by folder or by name */
-            char key[700];
-            snprintf(key, sizeof key, ",%s,", st[i].name);
-            again = strstr(R->regrade_names, key) != NULL;
-            snprintf(key, sizeof key, ",%s,", st[i].display);
-            again |= st[i].display[0] && strstr(R->regrade_names, key) != NULL;
-        }
+        if (R->regrade == 2)       /* --regrade=NAME,...: by folder or by name */
+            again = tg_regrade_named(R, &st[i]);
         if (again) {               /* graded again: until it is, it is not graded */
             char od[PATH_MAX + 160];
             snprintf(od, sizeof od, "%s/%s/.done", R->out, st[i].name);

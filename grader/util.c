@@ -252,3 +252,32 @@ void tg_buf_free(tg_buf *b)
     b->s = NULL;
     b->len = b->cap = 0;
 }
+
+int tg_buf_has_line(const tg_buf *b, const char *line, size_t len)
+{
+    for (const char *p = b->s; p && *p;) {
+        size_t l = strcspn(p, "\n");
+        if (l == len && memcmp(p, line, len) == 0)
+            return 1;
+        p += l + (p[l] == '\n');
+    }
+    return 0;
+}
+
+int tg_path_under(const char *path, const char *top)
+{
+    size_t l = strlen(top);
+    return strncmp(path, top, l) == 0 && (path[l] == '/' || path[l] == '\0');
+}
+
+int tg_list_has(const char *list, const char *name)
+{
+    size_t nl = strlen(name);
+    for (const char *p = list; nl && *p;) {
+        size_t l = strcspn(p, ",");
+        if (l == nl && memcmp(p, name, nl) == 0)
+            return 1;
+        p += l + (p[l] == ',');
+    }
+    return 0;
+}

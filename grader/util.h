@@ -28,5 +28,13 @@ typedef struct tg_buf {
 void tg_buf_printf(tg_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tg_buf_add(tg_buf *b, const char *s, size_t len);
 void tg_buf_free(tg_buf *b);
+/* 1 when b holds line (its text without the newline) as one of its lines. */
+int  tg_buf_has_line(const tg_buf *b, const char *line, size_t len);
+
+/* 1 when path is top or lies under it ("/usr/lib" under "/usr", not "/usrx"); top has no
+ * trailing slash. The one prefix test on paths (outside the tool adapters). */
+int  tg_path_under(const char *path, const char *top);
+/* 1 when name is one of the comma-separated items of list (",a,b," or "a,b"). */
+int  tg_list_has(const char *list, const char *name);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "grade.h"
 #include "tilelab.h"
+#include "verdict_read.h"
 
 /* A passing case's counts (under emulation every answer carries the emulator's counts of the
  * checked run) against the lab's rule: a case computed on the host or untiled is noted in bad (its
@@ -157,8 +158,13 @@ int tg_twin_outcome(const grun *R, gsub *g, int count, int erc, const char *refu
                       target, log && log->s ? log->s : "");
         return TG_TWIN_GRADER;
     }
-    if (refused && *refused && tg_emu_unsupported(refused, g->emu_unsupported, sizeof g->emu_unsupported))
-        return TG_TWIN_UNSUPPORTED;
+    for (const char *p = refused; p && *p;) {   /* the record: verdict lines (CONTRACTS.md section 10) */
+        size_t l = strcspn(p, "\n");
+        tl_verdict v;
+        if (tg_verdict_parse(p, l, &v) == 0 && tg_unsupported_words(&v, g->emu_unsupported, sizeof g->emu_unsupported))
+            return TG_TWIN_UNSUPPORTED;
+        p += l + (p[l] == '\n');
+    }
     if (!count && R->lab->gpu && (R->emulate || !R->gpu_ok))
         return TG_TWIN_BUILD_FAILED;   /* the build this run grades with: the caller fails the build */
     tg_buf errs = {0};

@@ -526,8 +526,9 @@ Test(hostile24, a_twin_that_fails_to_build_fails_the_work_rule_unless_the_rewrit
     R.gpu_ok = 1;
     R.emulate = 0;
     int o = tg_twin_outcome(&R, &g, 0, 1,
-                            "/kit/labs/03-tiled-kernel/tiled.cu:1: not supported under emulation: cuda_fp16.h; "
-                            "(valid CUDA; emulation lacks it)\n", &log);
+                            "{\"kind\":\"emulator\",\"pattern\":\"not-supported\",\"file\":\"tiled.cu\",\"line\":1,"
+                            "\"detail\":\"not supported under emulation: cuda_fp16.h (valid CUDA; emulation lacks it)\"}\n",
+                            &log);
     cr_assert_eq(o, TG_TWIN_UNSUPPORTED);
     cr_assert(strstr(g.emu_unsupported, "not supported under emulation: cuda_fp16.h"), "%s", g.emu_unsupported);
     cr_assert_eq(g.twin_failed[0], '\0');
@@ -555,7 +556,9 @@ Test(hostile24, only_the_rewrite_records_not_supported_and_an_error_directive_ca
     char p[256];
     snprintf(p, sizeof p, "%s/rec1", dir);
     char *rec = tg_read_file(p, 8192, NULL);
-    cr_assert(rec && strstr(rec, "honest.cu:1: not supported under emulation: cuda_fp16.h"), "%s", rec ? rec : "(none)");
+    cr_assert(rec && strstr(rec, "\"kind\":\"emulator\",\"pattern\":\"not-supported\"") &&
+              strstr(rec, "\"file\":\"honest.cu\",\"line\":1") &&
+              strstr(rec, "\"detail\":\"not supported under emulation: cuda_fp16.h"), "%s", rec ? rec : "(none)");
     free(rec);
     /* the hostile file: the rewrite takes it (the compiler then fails on its #error), no record */
     cr_assert_eq(sh("TL_EMU_UNSUPPORTED='%s/rec2' '%s' '%s/tests/hostile/03/spoof_unsupported.cu' '%s/s.cpp'", dir, rw,

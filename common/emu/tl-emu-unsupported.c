@@ -30,6 +30,7 @@
 
 #include "tl-emu-rewrite-state.h"
 #include "tl-lex.h"
+#include "verdict.h"
 
 static const char *const no_headers[] = {"curand.h", "curand_kernel.h", "cuda_fp16.h", "cusparse.h", "cufft.h", NULL};
 static const char *const no_calls[] = {
@@ -39,23 +40,36 @@ static const char *const no_cg_calls[] = {   /* cooperative groups: named cg::NA
     "this_multi_grid", "this_cluster", "labeled_partition", "binary_partition", "invoke_one", "memcpy_async",
     "inclusive_scan", "exclusive_scan", "reduce_update_async", "reduce_store_async", NULL};
 
-/* Appends "FILE:LINE: MESSAGE" to $TL_EMU_UNSUPPORTED (when set): called by die() for a message of
- * the rewrite's own that begins "not supported under emulation" (a format string of the kit's). */
+/* Appends the refusal to $TL_EMU_UNSUPPORTED (when set) as one verdict line (CONTRACTS.md section 10:
+ * kind "emulator", pattern "not-supported", the file's base name and line, and as detail the words
+ * for people, whole: "not supported under emulation: WHAT (valid CUDA; ...)"). Called by die() for a
+ * message of the rewrite's own that begins "not supported under emulation" (a format string of the
+ * kit's); the grader reads the fields, never the words. */
 void unsupported_record(const char *file, int at_line, const char *fmt, va_list ap)
 {
     const char *path = getenv("TL_EMU_UNSUPPORTED");
     if (!path || !*path)
         return;
-    char msg[1024];
-    int n = snprintf(msg, sizeof msg, "%s:%d: ", file, at_line);
-    if (n < 0 || (size_t)n >= sizeof msg)
-        n = 0;
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-    size_t l = strcspn(msg, "\n");
-    msg[l] = '\n';
+    char msg[700];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    msg[strcspn(msg, "\n")] = '\0';
+    tl_verdict v;
+    tl_verdict_init(&v, TL_V_EMULATOR, "not-supported");
+    /* every refusal of the rewrite is valid CUDA: the words say so once (the scan's already do) */
+    char words[sizeof msg + 40];
+    snprintf(words, sizeof words, "%s%s", msg, strstr(msg, "valid CUDA") ? "" : " (valid CUDA; on a GPU it runs)");
+    tl_verdict_set(v.detail, sizeof v.detail, words);
+    const char *base = strrchr(file, '/');
+    tl_verdict_set(v.file, sizeof v.file, base ? base + 1 : file);
+    v.line = at_line;
+    char line[2048];
+    size_t l = tl_verdict_json(&v, line, sizeof line - 1);
+    if (l >= sizeof line - 1)
+        return;
+    line[l++] = '\n';
     int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd >= 0) {
-        ssize_t w = write(fd, msg, l + 1);
+        ssize_t w = write(fd, line, l);
         (void)w;
         close(fd);
     }

@@ -916,9 +916,10 @@ void syncthreads(const char *file, int line) {
     if (w->region) {
         /* the rewrite ran this kernel's threads as loops (region form) because it saw no barrier
          * here: valid CUDA the emulator cannot run, never the student's error */
-        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: __syncthreads() at %s:%d in a "
+        diag_at(file, line);   /* printed and sent as a verdict (TL_EMU_VERDICTS): the grader reads its pattern */
+        diag_now("not-supported", "not supported under emulation: __syncthreads() at %s:%d in a "
                         "function the emulator's rewrite did not see holding a barrier (a template __device__ "
-                        "function, or one written through a macro) (valid CUDA; on a GPU it runs)\n",
+                        "function, or one written through a macro) (valid CUDA; on a GPU it runs)",
                 base_name(file), line);
         exit(1);
     }

@@ -28,9 +28,10 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t val, int arg, int width, cons
     if (!t) not_in_kernel(op_name(kind), file, line);
     Worker *w = t->w;
     if (w->region) {
-        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: %s at %s:%d in a function the "
+        diag_at(file, line);   /* printed and sent as a verdict (TL_EMU_VERDICTS): the grader reads its pattern */
+        diag_now("not-supported", "not supported under emulation: %s at %s:%d in a function the "
                         "emulator's rewrite did not see holding a warp operation (a template __device__ function, "
-                        "or one written through a macro) (valid CUDA; on a GPU it runs)\n",
+                        "or one written through a macro) (valid CUDA; on a GPU it runs)",
                 op_name(kind), base_name(file), line);
         exit(1);
     }
@@ -249,9 +250,10 @@ int syncthreads_red(int kind, int pred, const char *file, int line) {
     if (!t) not_in_kernel(names[kind], file, line);
     Worker *w = t->w;
     if (w->region) {
-        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: %s at %s:%d in a function the "
+        diag_at(file, line);
+        diag_now("not-supported", "not supported under emulation: %s at %s:%d in a function the "
                         "emulator's rewrite did not see holding a barrier (a template __device__ function, or one "
-                        "written through a macro) (valid CUDA; on a GPU it runs)\n",
+                        "written through a macro) (valid CUDA; on a GPU it runs)",
                 names[kind], base_name(file), line);
         exit(1);
     }
@@ -280,9 +282,10 @@ void cg_unsupported(const char *what, const char *file, int line) {
     char where[512], tid[64];
     fmt_where(where, sizeof where, w);
     fmt_tid(tid, sizeof tid, w->bi, tl_emu_cur_tid);
-    diag_launch("not-supported", "%s at %s:%d in thread %s of %s: not supported under emulation\n"
-                "  check this kernel on a GPU, or use tiles of 1, 2, 4, 8, 16 or 32 threads", what, base_name(file), line,
-                tid, where);
+    /* the first line is the grader's words for it (a verdict's detail of pattern not-supported) */
+    diag_launch("not-supported", "not supported under emulation: %s at %s:%d in thread %s of %s (valid CUDA; on a GPU "
+                "it runs)\n  check this kernel on a GPU, or use tiles of 1, 2, 4, 8, 16 or 32 threads", what,
+                base_name(file), line, tid, where);
     abort_launch_block(w);
     if (w->region) siglongjmp(w->jb, 1);
     Thread *t = tl_emu_cur_thread;
