@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "grade.h"
+#include "hostile_expected.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -41,11 +42,14 @@ static int sh(const char *fmt, ...)
 static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
                                        "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
 static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", "helper_names",
-                                     "include_terminal", "libc_resolver", NULL};
+                                     "include_terminal", "libc_resolver", "init_array_entry", NULL};
 /* Issue 24 item 1: each refused before any test runs; what the refusal must name. */
 static const struct { const char *file, *names; } refused[] = {
     {"interpose_fprintf", "defines fprintf ("}, {"interpose_kit_timer", "defines weak tl_now_ms ("},
-    {"kit_reference", "links tl_reference_gemm ("}, {"host_asm_rdtsc", "gmm.c:9: host inline assembly"}, {NULL, NULL}};
+    {"kit_reference", "links tl_reference_gemm ("}, {"host_asm_rdtsc", "gmm.c:9: host inline assembly"},
+    /* session 9's red team: a weak alias, a symbol version, a TLS variable, a whole kit archive member */
+    {"interpose_weak_alias", "defines weak puts ("}, {"interpose_symver", "defines memcpy@GLIBC_2.2.5 ("},
+    {"interpose_tls_errno", "defines errno ("}, {"interpose_kit_verdict", "defines tl_verdict_json ("}, {NULL, NULL}};
 
 /* Unicode names: two that the old grader collapsed to ______ and ______-2. */
 #define UNI1 "\xe6\x9d\x8e\xe5\x9b\x9b"              /* 李四 */
@@ -273,7 +277,7 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
         quoted ^= *p == '"';
         rows += *p == '\n' && !quoted;
     }
-    cr_assert_eq(rows, 1 + 1 + 6 + 7 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_eq(rows, 1 + 1 + 6 + 8 + 8 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
     /* every row graded, except the submissions whose student file is behind a link: those are "not
      * graded" with the files found named (issue 23: never a 0, never the skeleton built instead) */
     for (char *line = csv, *nl; line && *line; line = nl) {
@@ -569,4 +573,69 @@ Test(hostile24, only_the_rewrite_records_not_supported_and_an_error_directive_ca
     snprintf(p, sizeof p, "%s/rec3", dir);
     cr_assert(!tg_is_file(p), "a comment or a string made a record");
     sh("rm -rf '%s'", dir);
+}
+
+/* ------------------------------------------- tests/hostile/expected.txt, read as every reader reads it */
+
+/* The file itself: every row a known lab, a grade of full/less words at known places, a file that
+ * exists; and the grade per place of the rows that differ (the lead's decision, session 9: a file
+ * that breaks only a build the emulated run needs is the student's failure emulated, and is graded on
+ * its GPU evidence where ncu reads the counters). */
+Test(hostile24, expected_txt_is_well_formed_and_says_the_grade_per_place, .timeout = 10)
+{
+    char why[700];
+    cr_assert_eq(hostile_expected_check(TL_SOURCE_ROOT, why, sizeof why), 0, "%s", why);
+    const char *file = TL_SOURCE_ROOT "/tests/hostile/expected.txt";
+    const char *split[] = {"sabotage_emulated", "sabotage_count", "spoof_unsupported", NULL};
+    char w[700];
+    for (int i = 0; split[i]; ++i) {
+        cr_assert_eq(hostile_expected(file, "03", split[i], "emulated", w, sizeof w), 1, "%s: %s", split[i], w);
+        cr_assert_str_eq(w, "less", "%s emulated", split[i]);
+        cr_assert_eq(hostile_expected(file, "03", split[i], "gpu", w, sizeof w), 1, "%s: %s", split[i], w);
+        cr_assert_str_eq(w, "full", "%s on a GPU whose counters are read", split[i]);
+        cr_assert_eq(hostile_expected(file, "03", split[i], "gpu-no-counters", w, sizeof w), 1);
+        cr_assert_str_eq(w, "less", "%s on a GPU without ncu (the counting build is needed there)", split[i]);
+    }
+    cr_assert_eq(hostile_expected(file, "01", "helper_names", "gpu", w, sizeof w), 1);
+    cr_assert_str_eq(w, "full");
+    cr_assert_eq(hostile_expected(file, "01", "no_such_attack", "emulated", w, sizeof w), 0, "an unlisted file is listed");
+    /* the reader refuses what it cannot read (a malformed grade is never taken as less or full) */
+    char tmp[] = "/tmp/tl-expected-XXXXXX";
+    int fd = mkstemp(tmp);
+    cr_assert_geq(fd, 0);
+    const char *bad = "01 a less,cpu:full why\n01 b full,gpu:more why\n01 c gpu:full why\n";
+    cr_assert_eq(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
+    close(fd);
+    const char *names[] = {"a", "b", "c"};
+    for (int i = 0; i < 3; ++i)
+        cr_assert_eq(hostile_expected(tmp, "01", names[i], "gpu", w, sizeof w), -1, "row %s read as '%s'", names[i], w);
+    unlink(tmp);
+}
+
+/* Every tests/hostile/01 file graded in this class gets the grade expected.txt gives it (a CPU lab:
+ * the same at every place): full is the solution's 100, anything else less with a failed test. */
+Test(hostile24, every_lab_01_file_in_the_class_gets_the_grade_expected_txt_gives_it, .timeout = LIMIT)
+{
+    grade_class();
+    const char *const *lists[] = {evasions, others};
+    int checked = 0;
+    for (int l = 0; l < 3; ++l)
+        for (int i = 0;; ++i) {
+            const char *name = l < 2 ? lists[l][i] : refused[i].file;
+            if (!name)
+                break;
+            char w[700];
+            int listed = hostile_expected(TL_SOURCE_ROOT "/tests/hostile/expected.txt", "01", name, "emulated", w,
+                                          sizeof w);
+            cr_assert_geq(listed, 0, "%s", w);
+            cJSON *js = results_of(name);
+            if (listed == 1 && strcmp(w, "full") == 0)
+                cr_assert_eq(score_of(js), 100.0, "%s: expected.txt says full, scored %g: %s", name, score_of(js),
+                             output_of(js, NULL));
+            else
+                cr_assert_lt(score_of(js), 100.0, "%s: expected.txt says less, scored %g", name, score_of(js));
+            cJSON_Delete(js);
+            ++checked;
+        }
+    cr_assert_geq(checked, 20);
 }
