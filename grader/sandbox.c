@@ -633,8 +633,13 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
              o->extra_path ? ":" : "");
     snprintf(homev, sizeof homev, "HOME=%s", iso->bwrap ? (o->sandbox_cwd ? o->sandbox_cwd : "/tmp")
                                                         : (o->host_cwd ? o->host_cwd : "/tmp"));
-    const char *envp[12] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
-    int ne = 4;
+    /* CCACHE_DISABLE: a compiler cache in a private /tmp never hits, and through it a build's
+     * compiler writes to a temporary file instead of ninja's pipe, so a file that reads its own
+     * output (#include "/dev/stdout": the compiler waits on itself, using no CPU) would be graded
+     * differently where ccache is installed; with it off every machine builds alike (the idle
+     * watch stops such a build, build.c). */
+    const char *envp[12] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", "CCACHE_DISABLE=1", NULL};
+    int ne = 5;
     static char cvd[200], llp[2100];
     if (getenv("CUDA_VISIBLE_DEVICES")) {
         snprintf(cvd, sizeof cvd, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));

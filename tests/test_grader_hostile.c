@@ -42,7 +42,10 @@ static int sh(const char *fmt, ...)
 static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
                                        "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
 static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", "helper_names",
-                                     "include_terminal", "libc_resolver", "init_array_entry", NULL};
+                                     "include_terminal", "libc_resolver", "init_array_entry", "include_own_pipe", NULL};
+/* The idle time of this class's builds (the instructor's TL_GRADE_BUILD_IDLE_S; 30 s by default):
+ * include_own_pipe's idle build costs IDLE_S seconds of one job's wall clock, not 30. */
+#define IDLE_S 6
 /* Issue 24 item 1: each refused before any test runs; what the refusal must name. */
 static const struct { const char *file, *names; } refused[] = {
     {"interpose_fprintf", "defines fprintf ("}, {"interpose_kit_timer", "defines weak tl_now_ms ("},
@@ -54,6 +57,8 @@ static const struct { const char *file, *names; } refused[] = {
 /* Unicode names: two that the old grader collapsed to ______ and ______-2. */
 #define UNI1 "\xe6\x9d\x8e\xe5\x9b\x9b"              /* 李四 */
 #define UNI2 "\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd"      /* Иван */
+#define NFC  "Ren\xc3\xa9"                              /* René, composed   */
+#define NFD  "Rene\xcc\x81"                             /* René, decomposed */
 
 static void grade_class(void)
 {
@@ -88,10 +93,19 @@ static void grade_class(void)
     cr_assert_eq(sh("mkdir -p '%s/twin' '%s/.tw/twin' && cp '%s' '%s/twin/' && cp '%s' '%s/.tw/twin/' && "
                     "tar -czf '%s/twin.tar.gz' -C '%s/.tw' twin && rm -rf '%s/.tw'", IN, IN, sol, IN, sol, IN, IN, IN,
                     IN), 0);
+    /* Session 9's red team (issue 24 item 7): a name with a single leading dash, one name in Unicode's
+     * composed and decomposed forms (they look alike, their bytes differ), and two archives of two
+     * kinds that unpack to one folder name. */
+    cr_assert_eq(sh("mkdir -p '%s/-rf' '%s/" NFC "' '%s/" NFD "' && cp '%s' '%s/-rf/gmm.c' && cp '%s' '%s/" NFC "/' && "
+                    "cp '%s' '%s/" NFD "/'", IN, IN, IN, sol, IN, sol, IN, sol, IN), 0);
+    cr_assert_eq(sh("mkdir -p '%s/.pr/pair' && cp '%s' '%s/.pr/pair/' && tar -czf '%s/pair.tar.gz' -C '%s/.pr' pair && "
+                    "cd '%s/.pr' && python3 -m zipfile -c '%s/pair.zip' pair && rm -rf '%s/.pr'", IN, sol, IN, IN, IN, IN,
+                    IN, IN), 0);
     /* From inside the class folder, as an instructor types it: the shell's * puts the folder named
      * --public-only first, where it is still a student (it exists), never the option. */
     sh("rm -f /var/tmp/tl-hostile-escape /tmp/tl-hostile-escape-host");   /* libc_resolver's targets */
-    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
+    sh("cd '%s' && TL_GRADE_BUILD_IDLE_S=%d '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, IDLE_S,
+       TG, TL_SOURCE_ROOT, OUT, CLASS);
     cr_assert_eq(sh("touch '%s'", stamp), 0);
 }
 
@@ -219,6 +233,27 @@ Test(hostile24, an_include_of_a_terminal_device_fails_the_build_at_once, .timeou
     cJSON_Delete(js);
 }
 
+/* Issue 24 item 6, end to end: a build whose processes wait forever using no CPU (the compiler
+ * reading its own output pipe through /dev/stdout) is stopped after the idle time with that reason
+ * and scores 0; without the idle watch it would hold its worker until the build's wall-clock limit
+ * (300 s), and this test fails on the reason and on the seconds. */
+Test(hostile24, a_build_that_sits_idle_is_stopped_after_the_idle_time_with_the_reason, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("include_own_pipe");
+    char why[64];
+    snprintf(why, sizeof why, "no CPU used for %d s", IDLE_S);
+    const char *out = output_of(js, NULL);
+    cr_assert_eq(score_of(js), 0.0, "scored %g: %s", score_of(js), out);
+    cr_assert(strstr(out, why), "the build was not stopped as idle (no '%s'): %s", why, out);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "build");
+    const cJSON *secs = cJSON_GetObjectItemCaseSensitive(b, "seconds");
+    cr_assert(cJSON_IsNumber(secs) && secs->valuedouble >= IDLE_S && secs->valuedouble < 120,
+              "the idle build held its worker %g s (idle time %d s)", cJSON_IsNumber(secs) ? secs->valuedouble : -1,
+              IDLE_S);
+    cJSON_Delete(js);
+}
+
 /* Issue 24 item 7: a folder named like an option, given first by the shell's *, is a student and
  * the run says so in one line; a newline in a name does not refuse the class; a folder and an
  * archive of one name are told apart in every report. */
@@ -277,7 +312,7 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
         quoted ^= *p == '"';
         rows += *p == '\n' && !quoted;
     }
-    cr_assert_eq(rows, 1 + 1 + 6 + 8 + 8 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_eq(rows, 1 + 1 + 6 + 9 + 8 + 2 + 5 + 3 + 5, "gradebook.csv has %d lines: %s", rows, csv);
     /* every row graded, except the submissions whose student file is behind a link: those are "not
      * graded" with the files found named (issue 23: never a 0, never the skeleton built instead) */
     for (char *line = csv, *nl; line && *line; line = nl) {
@@ -638,4 +673,37 @@ Test(hostile24, every_lab_01_file_in_the_class_gets_the_grade_expected_txt_gives
             ++checked;
         }
     cr_assert_geq(checked, 20);
+}
+
+/* Session 9's red team, issue 24 item 7: a name with one leading dash is a student, never an option;
+ * one name in composed and decomposed Unicode (alike on screen) and two archives that unpack to one
+ * folder name are each graded, and every report tells them apart. */
+Test(hostile24, a_dash_name_look_alike_unicode_and_two_archives_of_one_folder_are_graded_and_told_apart,
+     .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("-rf");
+    cr_assert_eq(score_of(js), 100.0, "-rf scored %g: %s", score_of(js), output_of(js, NULL));
+    cJSON_Delete(js);
+    char *csv = tg_read_file(OUT "/gradebook.csv", 1 << 20, NULL);
+    char *md = tg_read_file(OUT "/summary.md", 1 << 24, NULL);
+    cr_assert(csv && md);
+    for (int i = 0; i < 2; ++i) {
+        const char *r = i ? md : csv, *what = i ? "summary.md" : "gradebook.csv";
+        cr_assert(strstr(r, NFC " (" NFC "/") && strstr(r, NFD " (" NFD "/"),
+                  "%s shows the composed and decomposed names alike:\n%s", what, r);
+        cr_assert(strstr(r, "pair (pair.tar.gz") && strstr(r, "pair (pair.zip"), "%s does not tell the two archives "
+                  "of one folder apart:\n%s", what, r);
+    }
+    /* every one of them graded in full (the gradebook's score column) */
+    /* (a display with a comma is quoted in the CSV: "René (René/, Rene-1a2b3c4d)",100.00,...) */
+    const char *rows[] = {"\n\"" NFC " (", "\n\"" NFD " (", "\n\"pair (pair.tar.gz", "\n\"pair (pair.zip", NULL};
+    for (int i = 0; rows[i]; ++i) {
+        const char *r = strstr(csv, rows[i]);
+        cr_assert(r, "no row %s in:\n%s", rows[i] + 1, csv);
+        const char *end = strstr(r, ")\",");
+        cr_assert(end && strncmp(end + 2, ",100.00,", 8) == 0, "%s did not score 100: %.120s", rows[i] + 1, r + 1);
+    }
+    free(csv);
+    free(md);
 }
