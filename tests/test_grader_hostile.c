@@ -42,7 +42,8 @@ static int sh(const char *fmt, ...)
 static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
                                        "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
 static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", "helper_names",
-                                     "include_terminal", "libc_resolver", "init_array_entry", "include_own_pipe", NULL};
+                                     "include_terminal", "libc_resolver", "init_array_entry", "include_own_pipe",
+                                     "build_reads_outside", NULL};
 /* The idle time of this class's builds (the instructor's TL_GRADE_BUILD_IDLE_S; 30 s by default):
  * include_own_pipe's idle build costs IDLE_S seconds of one job's wall clock, not 30. */
 #define IDLE_S 6
@@ -178,7 +179,7 @@ Test(hostile11, the_solution_and_the_oddly_named_copies_of_it_get_full_marks, .t
 {
     grade_class();
     const char *full[] = {"solution", "gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, "escape_codes",
-                          "helper_names", NULL};
+                          "helper_names", "build_reads_outside", NULL};
     for (int i = 0; full[i]; ++i) {
         cJSON *js = results_of(full[i]);
         cr_assert_eq(score_of(js), 100.0, "%s scored %g, not 100: %s", full[i], score_of(js), output_of(js, NULL));
@@ -312,7 +313,7 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
         quoted ^= *p == '"';
         rows += *p == '\n' && !quoted;
     }
-    cr_assert_eq(rows, 1 + 1 + 6 + 9 + 8 + 2 + 5 + 3 + 5, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_eq(rows, 1 + 1 + 6 + 10 + 8 + 2 + 5 + 3 + 5, "gradebook.csv has %d lines: %s", rows, csv);
     /* every row graded, except the submissions whose student file is behind a link: those are "not
      * graded" with the files found named (issue 23: never a 0, never the skeleton built instead) */
     for (char *line = csv, *nl; line && *line; line = nl) {
@@ -673,6 +674,14 @@ Test(hostile24, every_lab_01_file_in_the_class_gets_the_grade_expected_txt_gives
             ++checked;
         }
     cr_assert_geq(checked, 20);
+    /* build_reads_outside: nothing of the grader's reached its report (the out dir's and the kit's
+     * host paths, the secret's name) */
+    cJSON *js = results_of("build_reads_outside");
+    char *all = cJSON_Print(js);
+    cr_assert(all && !strstr(all, TL_BUILD_ROOT) && !strstr(all, "hostile11/out"), "a host path reached the report: %s",
+              all);
+    free(all);
+    cJSON_Delete(js);
 }
 
 /* Session 9's red team, issue 24 item 7: a name with one leading dash is a student, never an option;
