@@ -266,11 +266,14 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         int tl = v ? v->tile : 0;
         int thin = tl > 0 && (double)((ws->m + tl - 1) / tl) * tl * ((ws->n + tl - 1) / tl) * tl >
                              1.5 * (double)ws->m * ws->n;   /* the block tiles' padding dominates */
+        /* (and where k < 16 the tiles' reuse is not judged at all: lab 07's largest public size up
+         * to 128^3 is 4096 x 64 x 8, where a cp.async decoy that copied P kept every point) */
+        int shallow = tl > 0 && ws->k < 16;
         int pub_idx = -1;
-        for (int i = 0; want_hidden && thin && !wn.bad && i < R->nsizes; ++i) {
+        for (int i = 0; ((want_hidden && thin) || shallow) && !wn.bad && i < R->nsizes; ++i) {
             const gsize *s = &R->sizes[i];
             double w = (double)s->m * s->k * s->n;
-            if (s->hidden == 0 && tg_variant_accepts(v, s) && !case_trivial(s) && w <= TG_WORK_EMU_MAX &&
+            if (s->hidden == 0 && tg_variant_accepts(v, s) && !case_trivial(s) && w <= TG_WORK_EMU_MAX && s->k >= 16 &&
                 (pub_idx < 0 || w > (double)R->sizes[pub_idx].m * R->sizes[pub_idx].k * R->sizes[pub_idx].n))
                 pub_idx = i;
         }

@@ -744,9 +744,15 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
  * -1 when root is gone. */
 double tg_tree_cpu_s(pid_t root)
 {
+    return tg_tree_cpu_busy(root, NULL);
+}
+
+double tg_tree_cpu_busy(pid_t root, int *busy)
+{
     enum { MAXP = 4096 };
     static pid_t pid[MAXP], ppid[MAXP];
     static double cpu[MAXP];
+    static char waits[MAXP];
     int n = 0;
     DIR *d = opendir("/proc");
     if (!d)
@@ -780,6 +786,7 @@ double tg_tree_cpu_s(pid_t root)
             continue;
         pid[n] = (pid_t)atol(e->d_name);
         ppid[n] = (pid_t)pp;
+        waits[n] = st == 'R' || st == 'D';   /* wants the CPU (or the disk): not idle, however starved */
         cpu[n] = (double)(ut + stt + (unsigned long)cut + (unsigned long)cst) / (double)hz;
         ++n;
     }
@@ -805,8 +812,13 @@ double tg_tree_cpu_s(pid_t root)
                     }
     }
     double sum = 0;
+    if (busy)
+        *busy = 0;
     for (int i = 0; i < n; ++i)
-        if (in[i])
+        if (in[i]) {
             sum += cpu[i];
+            if (busy)
+                *busy += waits[i];
+        }
     return sum;
 }
