@@ -189,7 +189,7 @@ static void styles_judge(const char *lab, const char *decoy_headline, int min_st
 Test(work, lab_06_decoys_fail_its_work_rule_naming_why, .timeout = LIMIT)
 {
     styles_class("06");
-    styles_judge("06", "P not computed from the tiles:", 4);
+    styles_judge("06", "P not computed from the tiles:", 3);   /* the three decoys (the solution is not listed) */
 }
 
 Test(work, every_honest_way_of_reading_device_memory_is_counted_and_a_decoy_is_not_the_lab_s_kernel,
