@@ -728,9 +728,11 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
     /* The multiply-adds read their operands from the tiles: 2 shared loads each in the lecture's kernel,
      * (a + b) / (a b) with an a x b register tile (8 x 8: 0.25). Far fewer, and the tiles were staged
      * but P did not come from them (a kernel that stages M, N and a P computed elsewhere, then copies
-     * it: about 3/Width). Every access is counted at its address, however the source writes it. (Not
-     * for the cp.async labs, whose stages are read in ways the lab's rule does not judge, nor for lab 08,
-     * whose fragments are reused in registers far more than a scalar register tile.) */
+     * it: about 3/Width). Every access is counted at its address, however the source writes it. (The
+     * cp.async labs too, since session 9: their stages are read by ordinary shared loads, 0.25 per
+     * multiply-add in lab 07's solution, and a decoy that staged by cp.async and copied P scored the
+     * solution's marks. Not lab 08, whose fragments are reused in registers far more than a scalar
+     * register tile.) */
     /* (an "at least" rule: from the most elements the loads can have read, where only instructions
      * were counted: the GPU's counters, where LDS.128 reads 4 floats; lab 06's warp tile reads 0.0625
      * instructions per multiply-add there, 0.25 elements) */
@@ -738,12 +740,25 @@ int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, con
      * may skip the zero-filled edges, 1000 x 17 x 3 with T = 32 pads ten times over; the lecture's
      * kernel reads 2 here at any size, the staged decoy 0.047) */
     double spf_most = (c->shared_loads_most ? (double)c->shared_loads_most : (double)c->shared_loads) / fma;
-    if (!lab->work.copies && !lab->work.fragments && k >= 16 && spf_most < TL_WORK_MIN_SHARED_PER_FMA) {
+    if (!lab->work.fragments && k >= 16 && spf_most < TL_WORK_MIN_SHARED_PER_FMA) {
         snprintf(headline, hlen, "P not computed from the tiles: %.4g shared loads per multiply-add at %d x %d x %d "
                  "(at least %.3g needed%s): the lecture's tiled kernel reads both "
                  "operands of every multiply-add from the tiles (2), a register tile reads fewer but reuses them "
                  "(8 x 8: 0.25); so few means P came from somewhere else", spf, m, k, n,
                  TL_WORK_MIN_SHARED_PER_FMA, c->shared_loads_most ? ", counting each vector load at its width" : "");
+        *pattern = "not-computed-from-tiles";
+        return 1;
+    }
+    /* The same per staged element (emulated counts, in elements; the GPU's counters count
+     * instructions of several widths, so not there): at a ragged size the padded tiles' reads
+     * inflate the per-multiply-add figure above, a decoy's 2/T to 0.14 at 97^3. */
+    if (!lab->work.fragments && !c->shared_loads_most && k >= 16 && m >= tile && n >= tile && c->shared_stores > 0 &&
+        (double)c->shared_loads < TL_WORK_MIN_READS_PER_STAGED * (double)c->shared_stores) {
+        snprintf(headline, hlen, "P not computed from the tiles: %llu shared loads for %llu elements staged at %d x %d "
+                 "x %d, %.3g reads of each (at least %.3g needed): a tile is staged to be reused, the lecture's tiled "
+                 "kernel reads each element TILE_WIDTH times and a register tile 16 or more; so few means P came "
+                 "from somewhere else", c->shared_loads, c->shared_stores, m, k, n,
+                 (double)c->shared_loads / (double)c->shared_stores, TL_WORK_MIN_READS_PER_STAGED);
         *pattern = "not-computed-from-tiles";
         return 1;
     }

@@ -122,6 +122,12 @@ typedef struct tl_lab_work {
  * its multiply-adds read the operands from the tiles (lecture kernel 2, an 8 x 8 register tile 0.25,
  * 16 x 16 0.125); a kernel that stages the tiles but copies a P made elsewhere reads about 3/Width. */
 #define TL_WORK_MIN_SHARED_PER_FMA 0.125
+/* The fewest reads of each staged element, on average, at a size with whole block tiles (m, n at
+ * least the tile, k at least 16), counted in elements (the emulator): a tile is staged to be reused.
+ * The lecture's tiled kernel reads each TILE_WIDTH times (16, 32), lab 06's and 07's register tiles
+ * 16 or more; a kernel that stages its tiles, reads each element once a phase and copies a P made
+ * elsewhere reads 1 (it passed the per-multiply-add floor at ragged sizes: lab 04 at 97^3, 0.14). */
+#define TL_WORK_MIN_READS_PER_STAGED 4.0
 
 /* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the
  * lab program sends them on the grader's channel ("ok MS work L GLD GST SLD SST U"). */

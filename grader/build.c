@@ -51,7 +51,18 @@ int tg_find_tool(const char *name, char *out, size_t len)
  * never ends (a pipe, a device) costs the worker nothing but its wall clock, which it would hold
  * until BUILD_LIMIT_S. Under any load a compiler at work gains CPU time within seconds. */
 #define BUILD_IDLE_S   30.0
-#define BUILD_IDLE_CPU 0.05     /* CPU seconds over BUILD_IDLE_S that still count as idle */
+#define BUILD_IDLE_CPU 0.05     /* CPU seconds over the idle time that still count as idle */
+
+/* The idle time: BUILD_IDLE_S, or TL_GRADE_BUILD_IDLE_S (seconds, 2 to 300) from the instructor's
+ * environment: the kit's tests shorten it so that their idle build costs seconds, not 30. The
+ * student's code never sees tl-grade's environment (the sandbox's is scrubbed). */
+static double build_idle_s(void)
+{
+    const char *e = getenv("TL_GRADE_BUILD_IDLE_S");
+    char *end = NULL;
+    double v = e && *e ? strtod(e, &end) : 0;
+    return end && *end == '\0' && v >= 2 && v <= 300 ? v : BUILD_IDLE_S;
+}
 
 typedef struct idle_watch {
     pid_t       pid;
@@ -61,17 +72,20 @@ typedef struct idle_watch {
 static void *watch_idle(void *arg)
 {
     idle_watch *w = arg;
-    double last = tg_tree_cpu_s(w->pid), since = tl_now_ms();
+    double last = tg_tree_cpu_s(w->pid), since = tl_now_ms(), idle_s = build_idle_s();
     while (!atomic_load(&w->stop)) {
         struct timespec ts = {1, 0};
         nanosleep(&ts, NULL);
-        double now = tg_tree_cpu_s(w->pid);
+        int busy = 0;
+        double now = tg_tree_cpu_busy(w->pid, &busy);
         if (now < 0)
             break;
-        if (now - last > BUILD_IDLE_CPU) {
+        /* idle is a tree that waits on something (a pipe, a device), not one waiting for a CPU: on a
+         * machine at load 60 a niced compiler gains under 0.05 s in 8 s, yet it is runnable */
+        if (now - last > BUILD_IDLE_CPU || busy) {
             last = now;
             since = tl_now_ms();
-        } else if (tl_now_ms() - since >= BUILD_IDLE_S * 1000.0) {
+        } else if (tl_now_ms() - since >= idle_s * 1000.0) {
             atomic_store(&w->idle, 1);
             kill(-w->pid, SIGKILL);
             kill(w->pid, SIGKILL);
@@ -81,7 +95,7 @@ static void *watch_idle(void *arg)
     return NULL;
 }
 
-/* tg_run_sandboxed for a build: also stopped after BUILD_IDLE_S without CPU, with that reason. */
+/* tg_run_sandboxed for a build: also stopped after build_idle_s() without CPU, with that reason. */
 static int run_build(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output, char *desc,
                      size_t desclen, char *err, size_t errlen)
 {
@@ -103,7 +117,7 @@ static int run_build(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, 
     tg_child_describe(&c, desc, desclen);
     if (atomic_load(&w.idle)) {
         snprintf(desc, desclen, "stopped: no CPU used for %.0f s (a compiler blocked reading a device, a pipe or "
-                 "a file that never ends?)", BUILD_IDLE_S);
+                 "a file that never ends?)", build_idle_s());
         if (output)
             tg_buf_printf(output, "\nerror: the build was %s\n", desc);
     }

@@ -245,11 +245,16 @@ void tg_judge_devfacts(grun *R, gsub *g, tres *tr)
         h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
     h ^= h >> 29;
     int a = (int)(h % NMODELS), b = (a + 1 + (int)((h >> 17) % (NMODELS - 1))) % NMODELS;
+    /* each model with its board's clocks drawn too (api.cpp: KEY:N), so a table of the models'
+     * facts keyed on the device's name does not match either */
+    char ma[32], mb[32];
+    snprintf(ma, sizeof ma, "%s:%u", emu_models[a], 1 + (unsigned)((h >> 23) % 62));   /* 1..62: some clock */
+    snprintf(mb, sizeof mb, "%s:%u", emu_models[b], 1 + (unsigned)((h >> 37) % 62));   /* always differs    */
     tres r[2];
     memset(r, 0, sizeof r);
     r[0].t = r[1].t = tr->t;
-    facts_once(R, g, &r[0], emu_models[a]);
-    facts_once(R, g, &r[1], emu_models[b]);
+    facts_once(R, g, &r[0], ma);
+    facts_once(R, g, &r[1], mb);
     tr->graded = r[0].graded && r[1].graded;
     tr->passed = r[0].passed && r[1].passed;
     tr->score = r[0].score < r[1].score ? r[0].score : r[1].score;

@@ -827,6 +827,47 @@ static unsigned long long fnv1a(const char *s)
         h = (h ^ (unsigned char)*s) * 1099511628211ULL;
     return h;
 }
+/* A key under which two names that look alike on screen are equal: the same name in Unicode's
+ * composed (NFC, "caf\u00e9") and decomposed (NFD, "cafe\u0301") forms, which differ in bytes. Each
+ * Latin letter with a diacritic, precomposed (U+00C0-U+024F, U+1E00-U+1EFF) or a letter followed by
+ * combining marks (U+0300-U+036F, U+1AB0-U+1AFF, U+1DC0-U+1DFF, U+20D0-U+20FF, U+FE20-U+FE2F), becomes
+ * '?'. Names that differ only in which diacritic they carry meet too: they are then told apart by
+ * the extra detail every report shows, which costs nothing. */
+static int combining(unsigned cp)
+{
+    return (cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) ||
+           (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe20 && cp <= 0xfe2f);
+}
+
+static void look_alike_key(const char *s, char *out, size_t len)
+{
+    size_t o = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && o + 5 < len) {
+        unsigned cp = *p;
+        int l = cp < 0x80 ? 1 : (cp >> 5) == 6 ? 2 : (cp >> 4) == 14 ? 3 : (cp >> 3) == 30 ? 4 : 1;
+        for (int i = 1; i < l; ++i)
+            if ((p[i] & 0xc0) != 0x80)
+                l = 1;
+        if (l > 1) {
+            cp &= 0x3f >> (l - 1);
+            for (int i = 1; i < l; ++i)
+                cp = (cp << 6) | (p[i] & 0x3f);
+        }
+        if (combining(cp)) {            /* marks the letter before it: that letter is already out */
+            if (o > 0)
+                out[o - 1] = '?';
+        } else if ((cp >= 0xc0 && cp <= 0x24f && cp != 0xd7 && cp != 0xf7) || (cp >= 0x1e00 && cp <= 0x1eff)) {
+            out[o++] = '?';
+        } else {
+            memcpy(out + o, p, (size_t)l);
+            o += (size_t)l;
+        }
+        p += l;
+    }
+    out[o] = '\0';
+}
+
 
 void tg_student_names(gstudent *st, int n)
 {
@@ -903,9 +944,13 @@ void tg_student_names(gstudent *st, int n)
      * out dir ("alice (alice.zip, alice-1a2b3c4d)", "alice (alice/, alice-5e6f7a8b)"; "b/alice/"
      * when two places share the name). */
     char *clash = calloc((size_t)n + 1, 1);   /* all marked first: a changed display clashes no more */
-    for (int i = 0; clash && i < n; ++i)
+    char (*key)[sizeof st[0].display] = calloc((size_t)n + 1, sizeof *key);
+    for (int i = 0; key && i < n; ++i)
+        look_alike_key(st[i].display, key[i], sizeof key[i]);
+    for (int i = 0; clash && key && i < n; ++i)
         for (int j = 0; j < n; ++j)
-            clash[i] |= j != i && strcmp(st[i].display, st[j].display) == 0;
+            clash[i] |= j != i && strcmp(key[i], key[j]) == 0;
+    free(key);
     for (int i = 0; clash && i < n; ++i) {
         if (!clash[i])
             continue;

@@ -255,8 +255,32 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
     else if (pass > 0 && tg_work_twin_failed(R, g, &wn))
         ;   /* the twin that counts the work failed to build: the work rule fails (issue 24) */
-    else if (work_idx >= 0)
+    else if (work_idx >= 0) {
         tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
+        /* A hidden test's passing sizes are often thin (7 x 29 x 1479), where a block tile's padded
+         * rows make any staged kernel's reads look like reuse: a kernel that stages every tile, reads
+         * each element once and copies a P made elsewhere passed lab 06's hidden tests so. The work
+         * is the kernel's: where the padding dominates it is also counted at the variant's largest
+         * public size (balanced, where the rule is decisive), and either breach fails the test. */
+        const gsize *ws = &R->sizes[work_idx];
+        int tl = v ? v->tile : 0;
+        int thin = tl > 0 && (double)((ws->m + tl - 1) / tl) * tl * ((ws->n + tl - 1) / tl) * tl >
+                             1.5 * (double)ws->m * ws->n;   /* the block tiles' padding dominates */
+        /* (and where k < 16 the tiles' reuse is not judged at all: lab 04's rectangular hidden
+         * tests were judged at 542 x 1 x 654, sizes written m x k x n) */
+        int shallow = tl > 0 && ws->k < 16;
+        int pub_idx = -1;
+        for (int i = 0; ((want_hidden && thin) || shallow) && !wn.bad && i < R->nsizes; ++i) {
+            const gsize *s = &R->sizes[i];
+            double w = (double)s->m * s->k * s->n;
+            if (s->hidden == 0 && tg_variant_accepts(v, s) && !case_trivial(s) && w <= TG_WORK_EMU_MAX && s->k >= 16 &&
+                (pub_idx < 0 || w > (double)R->sizes[pub_idx].m * R->sizes[pub_idx].k * R->sizes[pub_idx].n))
+                pub_idx = i;
+        }
+        if (pub_idx >= 0 && pub_idx != work_idx &&
+            (R->sizes[pub_idx].payload || tg_prepare_size(&R->sizes[pub_idx], wn.why, sizeof wn.why) == 0))
+            tg_work_count_emulated(R, g, v, &R->sizes[pub_idx], &wn);
+    }
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
     /* The emulator's run-time "not supported" is said from inside the student's process (its

@@ -485,10 +485,24 @@ const tg_reserved_sym *tg_reserved_find(const char *name)
     return bsearch(name, tg_reserved_syms, (size_t)tg_nreserved_syms, sizeof tg_reserved_syms[0], cmp_reserved);
 }
 
+/* A symbol's name without its version: "memcpy@GLIBC_2.2.5" and "memcpy@@GLIBC_2.14" are memcpy (a
+ * definition given a version through GCC's symver attribute or a .symver directive is still a
+ * definition of the library's name). */
+static const char *unversioned(const char *sym, char *buf, size_t len)
+{
+    const char *at = strchr(sym, '@');
+    if (!at || at == sym)
+        return sym;
+    snprintf(buf, len, "%.*s", (int)(at - sym), sym);
+    return buf;
+}
+
 /* Why a definition of sym (weak: the object's definition is weak) may not be in a student object;
  * NULL when it may. */
 static const char *definition_verdict(const char *sym, int weak, int emu)
 {
+    char base[512];
+    sym = unversioned(sym, base, sizeof base);
     const tg_reserved_sym *r = tg_reserved_find(sym);
     if (!r)
         return NULL;                   /* the student's own name (an interface function, a helper) */

@@ -632,8 +632,13 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
              o->extra_path ? ":" : "");
     snprintf(homev, sizeof homev, "HOME=%s", iso->bwrap ? (o->sandbox_cwd ? o->sandbox_cwd : "/tmp")
                                                         : (o->host_cwd ? o->host_cwd : "/tmp"));
-    const char *envp[12] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", NULL};
-    int ne = 4;
+    /* CCACHE_DISABLE: a compiler cache in a private /tmp never hits, and through it a build's
+     * compiler writes to a temporary file instead of ninja's pipe, so a file that reads its own
+     * output (#include "/dev/stdout": the compiler waits on itself, using no CPU) would be graded
+     * differently where ccache is installed; with it off every machine builds alike (the idle
+     * watch stops such a build, build.c). */
+    const char *envp[12] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", "CCACHE_DISABLE=1", NULL};
+    int ne = 5;
     static char cvd[200], llp[2100];
     if (getenv("CUDA_VISIBLE_DEVICES")) {
         snprintf(cvd, sizeof cvd, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
@@ -738,9 +743,15 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
  * -1 when root is gone. */
 double tg_tree_cpu_s(pid_t root)
 {
+    return tg_tree_cpu_busy(root, NULL);
+}
+
+double tg_tree_cpu_busy(pid_t root, int *busy)
+{
     enum { MAXP = 4096 };
     static pid_t pid[MAXP], ppid[MAXP];
     static double cpu[MAXP];
+    static char waits[MAXP];
     int n = 0;
     DIR *d = opendir("/proc");
     if (!d)
@@ -774,6 +785,7 @@ double tg_tree_cpu_s(pid_t root)
             continue;
         pid[n] = (pid_t)atol(e->d_name);
         ppid[n] = (pid_t)pp;
+        waits[n] = st == 'R' || st == 'D';   /* wants the CPU (or the disk): not idle, however starved */
         cpu[n] = (double)(ut + stt + (unsigned long)cut + (unsigned long)cst) / (double)hz;
         ++n;
     }
@@ -799,8 +811,13 @@ double tg_tree_cpu_s(pid_t root)
                     }
     }
     double sum = 0;
+    if (busy)
+        *busy = 0;
     for (int i = 0; i < n; ++i)
-        if (in[i])
+        if (in[i]) {
             sum += cpu[i];
+            if (busy)
+                *busy += waits[i];
+        }
     return sum;
 }

@@ -130,6 +130,9 @@ int  tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err,
 /* CPU seconds used so far by root and its live descendants (and their reaped children); -1 when
  * root is gone. Not thread-safe (one caller: build.c's idle watch). */
 double tg_tree_cpu_s(pid_t root);
+/* The same, and in *busy (when not NULL) how many of the tree's processes are runnable or in a disk
+ * wait (state R or D): a tree starved of CPU on a loaded machine is not idle. */
+double tg_tree_cpu_busy(pid_t root, int *busy);
 
 /* Sends req (may be NULL) on fd 3 while collecting fd 4 into ans and the output into cap,
  * until complete(ans) says the answer is whole (1), the child closes fd 4 or dies, or the

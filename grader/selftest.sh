@@ -79,7 +79,9 @@ read -r ssc smax _ < "$g/solution/.done"
 jnum() { sed -n "s/.*\"$1\":[[:space:]]*\([0-9.]*\).*/\1/p" "$2" | head -1; }
 gsc=$(jnum graded_score "$g/solution/results.json"); gmax=$(jnum graded_max "$g/solution/results.json")
 bad=0
-printf '\nselftest verdicts (lab %s):\n' "$lab"
+. "$root/tests/hostile/expected.sh"
+place=$(hostile_place "${TL_GRADE_ARGS:-}")
+printf '\nselftest verdicts (lab %s, graded at: %s):\n' "$lab" "$place"
 if [ -n "$gsc" ] && [ "$(echo "$gsc $gmax" | awk '{print ($1 == $2)}')" = 1 ]; then
     echo "  ok    solution: $ssc/$smax (every point of the tests graded here: $gsc/$gmax)"
 else
@@ -91,12 +93,15 @@ for d in "$g"/*/; do
     [ -f "$d/.done" ] || { echo "  WRONG $name: not graded (see $d)"; bad=1; continue; }
     read -r sc mx _ < "$d/.done"
     why=$(grep -o '"status":[[:space:]]*"failed"' "$d/results.json" | head -1)
-    # tests/hostile/expected.txt: hostiles whose attack is contained at no cost get every point
-    if grep -q "^$lab ${name#hostile-} full " "$root/tests/hostile/expected.txt" 2>/dev/null; then
+    # tests/hostile/expected.txt: hostiles whose attack is contained at no cost get every point,
+    # some only at one place (a grade such as less,gpu:full: tests/hostile/expected.sh)
+    case $name in hostile-*) want=$(hostile_expected "$root/tests/hostile/expected.txt" "$lab" "${name#hostile-}" \
+                                      "$place") || want=less ;; *) want=less ;; esac
+    if [ "$want" = full ]; then
         if [ "$(echo "$sc $ssc" | awk '{print ($1 == $2)}')" = 1 ]; then
-            echo "  ok    $name: $sc/$mx (contained; tests/hostile/expected.txt: full)"
+            echo "  ok    $name: $sc/$mx (contained; tests/hostile/expected.txt: full, $place)"
         else
-            echo "  WRONG $name: $sc/$mx: tests/hostile/expected.txt says full marks ($ssc)"; bad=1
+            echo "  WRONG $name: $sc/$mx: tests/hostile/expected.txt says full marks ($ssc) at $place"; bad=1
         fi
         continue
     fi

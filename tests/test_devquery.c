@@ -379,3 +379,36 @@ Test(grader_device_query, facts_typed_in_as_text_fail_on_the_models_drawn_for_th
     cr_assert(strstr(r.out, "PASS  MatrixMulKernel (naive), public sizes"), "the kernel failed:\n%s", r.out);
     free(r.out);
 }
+
+/* Issue 24 item 5 (session 9's red team, tests/hostile/02/devq_name_table.cu): a table of the
+ * emulator's models keyed on the device's name matched them; with TL_EMU_MODEL=KEY:N (the grader's
+ * draw) the board's clocks differ from the model's, and the same draw gives the same facts in the
+ * student's program and in the kit's query (both read the variable). */
+static char *emu_facts(const char *model)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "TL_EMU_MODEL='%s' '%s/common/tl-device-emu' --facts 2>/dev/null", model, TL_BUILD_ROOT);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    static char buf[4][4096];
+    static int slot;
+    char *b = buf[slot++ % 4];
+    size_t n = fread(b, 1, 4095, p);
+    b[n] = '\0';
+    pclose(p);
+    cr_assert(strstr(b, "sm clock:"), "no facts for %s: %s", model, b);
+    return b;
+}
+
+Test(device_facts, a_drawn_board_of_a_model_has_other_clocks_and_one_draw_gives_one_answer, .timeout = 60)
+{
+    const char *plain = emu_facts("h100"), *drawn = emu_facts("h100:5"), *again = emu_facts("h100:5");
+    const char *other = emu_facts("h100:9");
+    cr_assert(strstr(plain, "device: H100 SXM (emulated)") && strstr(drawn, "device: H100 SXM (emulated)"),
+              "the name changed:\n%s\n%s", plain, drawn);
+    cr_assert(strstr(plain, "sm clock: 1980000 kHz") && strstr(drawn, "sm clock: 1905000 kHz"),
+              "draw 5 is the boost clock less 5 x 15 MHz:\n%s\n%s", plain, drawn);
+    cr_assert(strstr(other, "sm clock: 1980000 kHz") && strstr(other, "memory clock: 2618000 kHz"),
+              "draw 9 keeps the SM clock and moves the memory clock by 1 MHz:\n%s", other);
+    cr_assert_str_eq(drawn, again, "one draw, two answers");
+}

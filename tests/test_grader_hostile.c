@@ -17,6 +17,7 @@
 #include <cjson/cJSON.h>
 
 #include "grade.h"
+#include "hostile_expected.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -41,15 +42,24 @@ static int sh(const char *fmt, ...)
 static const char *const evasions[] = {"evade_macro_alias", "evade_function_pointer", "evade_parenthesized",
                                        "evade_redefine_extname", "evade_io_fopen", "evade_pasted_asm", NULL};
 static const char *const others[] = {"kill_everyone", "error_no_device", "escape_codes", "macro_bomb", "helper_names",
-                                     "include_terminal", "libc_resolver", NULL};
+                                     "include_terminal", "libc_resolver", "init_array_entry", "include_own_pipe",
+                                     "build_reads_outside", NULL};
+/* The idle time of this class's builds (the instructor's TL_GRADE_BUILD_IDLE_S; 30 s by default):
+ * include_own_pipe's idle build costs IDLE_S seconds of one job's wall clock, not 30. */
+#define IDLE_S 6
 /* Issue 24 item 1: each refused before any test runs; what the refusal must name. */
 static const struct { const char *file, *names; } refused[] = {
     {"interpose_fprintf", "defines fprintf ("}, {"interpose_kit_timer", "defines weak tl_now_ms ("},
-    {"kit_reference", "links tl_reference_gemm ("}, {"host_asm_rdtsc", "gmm.c:9: host inline assembly"}, {NULL, NULL}};
+    {"kit_reference", "links tl_reference_gemm ("}, {"host_asm_rdtsc", "gmm.c:9: host inline assembly"},
+    /* session 9's red team: a weak alias, a symbol version, a TLS variable, a whole kit archive member */
+    {"interpose_weak_alias", "defines weak puts ("}, {"interpose_symver", "defines memcpy@GLIBC_2.2.5 ("},
+    {"interpose_tls_errno", "defines errno ("}, {"interpose_kit_verdict", "defines tl_verdict_json ("}, {NULL, NULL}};
 
 /* Unicode names: two that the old grader collapsed to ______ and ______-2. */
 #define UNI1 "\xe6\x9d\x8e\xe5\x9b\x9b"              /* 李四 */
 #define UNI2 "\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd"      /* Иван */
+#define NFC  "Ren\xc3\xa9"                              /* René, composed   */
+#define NFD  "Rene\xcc\x81"                             /* René, decomposed */
 
 static void grade_class(void)
 {
@@ -84,10 +94,19 @@ static void grade_class(void)
     cr_assert_eq(sh("mkdir -p '%s/twin' '%s/.tw/twin' && cp '%s' '%s/twin/' && cp '%s' '%s/.tw/twin/' && "
                     "tar -czf '%s/twin.tar.gz' -C '%s/.tw' twin && rm -rf '%s/.tw'", IN, IN, sol, IN, sol, IN, IN, IN,
                     IN), 0);
+    /* Session 9's red team (issue 24 item 7): a name with a single leading dash, one name in Unicode's
+     * composed and decomposed forms (they look alike, their bytes differ), and two archives of two
+     * kinds that unpack to one folder name. */
+    cr_assert_eq(sh("mkdir -p '%s/-rf' '%s/" NFC "' '%s/" NFD "' && cp '%s' '%s/-rf/gmm.c' && cp '%s' '%s/" NFC "/' && "
+                    "cp '%s' '%s/" NFD "/'", IN, IN, IN, sol, IN, sol, IN, sol, IN), 0);
+    cr_assert_eq(sh("mkdir -p '%s/.pr/pair' && cp '%s' '%s/.pr/pair/' && tar -czf '%s/pair.tar.gz' -C '%s/.pr' pair && "
+                    "cd '%s/.pr' && python3 -m zipfile -c '%s/pair.zip' pair && rm -rf '%s/.pr'", IN, sol, IN, IN, IN, IN,
+                    IN, IN), 0);
     /* From inside the class folder, as an instructor types it: the shell's * puts the folder named
      * --public-only first, where it is still a student (it exists), never the option. */
     sh("rm -f /var/tmp/tl-hostile-escape /tmp/tl-hostile-escape-host");   /* libc_resolver's targets */
-    sh("cd '%s' && '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, TG, TL_SOURCE_ROOT, OUT, CLASS);
+    sh("cd '%s' && TL_GRADE_BUILD_IDLE_S=%d '%s' --kit '%s' --lab 01 --out '%s' --jobs 2 * > '%s/log' 2>&1", IN, IDLE_S,
+       TG, TL_SOURCE_ROOT, OUT, CLASS);
     cr_assert_eq(sh("touch '%s'", stamp), 0);
 }
 
@@ -160,7 +179,7 @@ Test(hostile11, the_solution_and_the_oddly_named_copies_of_it_get_full_marks, .t
 {
     grade_class();
     const char *full[] = {"solution", "gradebook.csv", "summary.md", "--public-only", UNI1, UNI2, "escape_codes",
-                          "helper_names", NULL};
+                          "helper_names", "build_reads_outside", NULL};
     for (int i = 0; full[i]; ++i) {
         cJSON *js = results_of(full[i]);
         cr_assert_eq(score_of(js), 100.0, "%s scored %g, not 100: %s", full[i], score_of(js), output_of(js, NULL));
@@ -212,6 +231,27 @@ Test(hostile24, an_include_of_a_terminal_device_fails_the_build_at_once, .timeou
     cr_assert(strstr(out, "/dev/ptmx") && strstr(out, "No such file"), "the compiler's error is not quoted: %s", out);
     cr_assert(!strstr(out, "the build was killed") && !strstr(out, "no CPU used"), "the build was stopped by a "
               "limit, not failed by the compiler: %s", out);
+    cJSON_Delete(js);
+}
+
+/* Issue 24 item 6, end to end: a build whose processes wait forever using no CPU (the compiler
+ * reading its own output pipe through /dev/stdout) is stopped after the idle time with that reason
+ * and scores 0; without the idle watch it would hold its worker until the build's wall-clock limit
+ * (300 s), and this test fails on the reason and on the seconds. */
+Test(hostile24, a_build_that_sits_idle_is_stopped_after_the_idle_time_with_the_reason, .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("include_own_pipe");
+    char why[64];
+    snprintf(why, sizeof why, "no CPU used for %d s", IDLE_S);
+    const char *out = output_of(js, NULL);
+    cr_assert_eq(score_of(js), 0.0, "scored %g: %s", score_of(js), out);
+    cr_assert(strstr(out, why), "the build was not stopped as idle (no '%s'): %s", why, out);
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(js, "tilelab"), "build");
+    const cJSON *secs = cJSON_GetObjectItemCaseSensitive(b, "seconds");
+    cr_assert(cJSON_IsNumber(secs) && secs->valuedouble >= IDLE_S && secs->valuedouble < 120,
+              "the idle build held its worker %g s (idle time %d s)", cJSON_IsNumber(secs) ? secs->valuedouble : -1,
+              IDLE_S);
     cJSON_Delete(js);
 }
 
@@ -273,7 +313,7 @@ Test(hostile11, kill_minus_one_reaches_no_one_and_the_gradebook_is_complete, .ti
         quoted ^= *p == '"';
         rows += *p == '\n' && !quoted;
     }
-    cr_assert_eq(rows, 1 + 1 + 6 + 7 + 4 + 2 + 5 + 3, "gradebook.csv has %d lines: %s", rows, csv);
+    cr_assert_eq(rows, 1 + 1 + 6 + 10 + 8 + 2 + 5 + 3 + 5, "gradebook.csv has %d lines: %s", rows, csv);
     /* every row graded, except the submissions whose student file is behind a link: those are "not
      * graded" with the files found named (issue 23: never a 0, never the skeleton built instead) */
     for (char *line = csv, *nl; line && *line; line = nl) {
@@ -572,4 +612,110 @@ Test(hostile24, only_the_rewrite_records_not_supported_and_an_error_directive_ca
     snprintf(p, sizeof p, "%s/rec3", dir);
     cr_assert(!tg_is_file(p), "a comment or a string made a record");
     sh("rm -rf '%s'", dir);
+}
+
+/* ------------------------------------------- tests/hostile/expected.txt, read as every reader reads it */
+
+/* The file itself: every row a known lab, a grade of full/less words at known places, a file that
+ * exists; and the grade per place of the rows that differ (the lead's decision, session 9: a file
+ * that breaks only a build the emulated run needs is the student's failure emulated, and is graded on
+ * its GPU evidence where ncu reads the counters). */
+Test(hostile24, expected_txt_is_well_formed_and_says_the_grade_per_place, .timeout = 10)
+{
+    char why[700];
+    cr_assert_eq(hostile_expected_check(TL_SOURCE_ROOT, why, sizeof why), 0, "%s", why);
+    const char *file = TL_SOURCE_ROOT "/tests/hostile/expected.txt";
+    const char *split[] = {"sabotage_emulated", "sabotage_count", "spoof_unsupported", NULL};
+    char w[700];
+    for (int i = 0; split[i]; ++i) {
+        cr_assert_eq(hostile_expected(file, "03", split[i], "emulated", w, sizeof w), 1, "%s: %s", split[i], w);
+        cr_assert_str_eq(w, "less", "%s emulated", split[i]);
+        cr_assert_eq(hostile_expected(file, "03", split[i], "gpu", w, sizeof w), 1, "%s: %s", split[i], w);
+        cr_assert_str_eq(w, "full", "%s on a GPU whose counters are read", split[i]);
+        cr_assert_eq(hostile_expected(file, "03", split[i], "gpu-no-counters", w, sizeof w), 1);
+        cr_assert_str_eq(w, "less", "%s on a GPU without ncu (the counting build is needed there)", split[i]);
+    }
+    cr_assert_eq(hostile_expected(file, "01", "helper_names", "gpu", w, sizeof w), 1);
+    cr_assert_str_eq(w, "full");
+    cr_assert_eq(hostile_expected(file, "01", "no_such_attack", "emulated", w, sizeof w), 0, "an unlisted file is listed");
+    /* the reader refuses what it cannot read (a malformed grade is never taken as less or full) */
+    char tmp[] = "/tmp/tl-expected-XXXXXX";
+    int fd = mkstemp(tmp);
+    cr_assert_geq(fd, 0);
+    const char *bad = "01 a less,cpu:full why\n01 b full,gpu:more why\n01 c gpu:full why\n";
+    cr_assert_eq(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
+    close(fd);
+    const char *names[] = {"a", "b", "c"};
+    for (int i = 0; i < 3; ++i)
+        cr_assert_eq(hostile_expected(tmp, "01", names[i], "gpu", w, sizeof w), -1, "row %s read as '%s'", names[i], w);
+    unlink(tmp);
+}
+
+/* Every tests/hostile/01 file graded in this class gets the grade expected.txt gives it (a CPU lab:
+ * the same at every place): full is the solution's 100, anything else less with a failed test. */
+Test(hostile24, every_lab_01_file_in_the_class_gets_the_grade_expected_txt_gives_it, .timeout = LIMIT)
+{
+    grade_class();
+    const char *const *lists[] = {evasions, others};
+    int checked = 0;
+    for (int l = 0; l < 3; ++l)
+        for (int i = 0;; ++i) {
+            const char *name = l < 2 ? lists[l][i] : refused[i].file;
+            if (!name)
+                break;
+            char w[700];
+            int listed = hostile_expected(TL_SOURCE_ROOT "/tests/hostile/expected.txt", "01", name, "emulated", w,
+                                          sizeof w);
+            cr_assert_geq(listed, 0, "%s", w);
+            cJSON *js = results_of(name);
+            if (listed == 1 && strcmp(w, "full") == 0)
+                cr_assert_eq(score_of(js), 100.0, "%s: expected.txt says full, scored %g: %s", name, score_of(js),
+                             output_of(js, NULL));
+            else
+                cr_assert_lt(score_of(js), 100.0, "%s: expected.txt says less, scored %g", name, score_of(js));
+            cJSON_Delete(js);
+            ++checked;
+        }
+    cr_assert_geq(checked, 20);
+    /* build_reads_outside: nothing of the grader's reached its report (the out dir's and the kit's
+     * host paths, the secret's name) */
+    cJSON *js = results_of("build_reads_outside");
+    char *all = cJSON_Print(js);
+    cr_assert(all && !strstr(all, TL_BUILD_ROOT) && !strstr(all, "hostile11/out"), "a host path reached the report: %s",
+              all);
+    free(all);
+    cJSON_Delete(js);
+}
+
+/* Session 9's red team, issue 24 item 7: a name with one leading dash is a student, never an option;
+ * one name in composed and decomposed Unicode (alike on screen) and two archives that unpack to one
+ * folder name are each graded, and every report tells them apart. */
+Test(hostile24, a_dash_name_look_alike_unicode_and_two_archives_of_one_folder_are_graded_and_told_apart,
+     .timeout = LIMIT)
+{
+    grade_class();
+    cJSON *js = results_of("-rf");
+    cr_assert_eq(score_of(js), 100.0, "-rf scored %g: %s", score_of(js), output_of(js, NULL));
+    cJSON_Delete(js);
+    char *csv = tg_read_file(OUT "/gradebook.csv", 1 << 20, NULL);
+    char *md = tg_read_file(OUT "/summary.md", 1 << 24, NULL);
+    cr_assert(csv && md);
+    for (int i = 0; i < 2; ++i) {
+        const char *r = i ? md : csv, *what = i ? "summary.md" : "gradebook.csv";
+        cr_assert(strstr(r, NFC " (" NFC "/") && strstr(r, NFD " (" NFD "/"),
+                  "%s shows the composed and decomposed names alike:\n%s", what, r);
+        cr_assert(strstr(r, "pair (pair.tar.gz") && strstr(r, "pair (pair.zip"), "%s does not tell the two archives "
+                  "of one folder apart:\n%s", what, r);
+    }
+    /* every one of them graded in full (the gradebook's score column) */
+    /* (a display with a comma is quoted in the CSV: "René (René/, Rene-1a2b3c4d)",100.00,...) */
+    const char *rows[] = {"\n\"" NFC " (", "\n\"" NFD " (", "\n\"pair (pair.tar.gz", "\n\"pair (pair.zip", NULL};
+    for (int i = 0; rows[i]; ++i) {
+        const char *r = strstr(csv, rows[i]);
+        cr_assert(r, "no row %s in:\n%s", rows[i] + 1, csv);
+        const char *end = strstr(r, ")\",");
+        cr_assert(end && strncmp(end + 2, ",100.00,", 8) == 0, "%s did not score 100: %.120s", rows[i] + 1, r + 1);
+    }
+    free(csv);
+    free(md);
 }

@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "grader_test_util.h"
+#include "hostile_expected.h"
 #include "util.h"
 
 #define TG      TL_BUILD_ROOT "/grader/tl-grade"
@@ -27,6 +28,13 @@
 #define T32_PUB "tiled kernel TILE_WIDTH 32 (tiled32), public sizes"
 #define RACE03  "no shared-memory races (racecheck, tiled16)"
 #define SPEED03 "speed against the reference (tiled32)"
+
+/* Issue 24 item 2: a byte-order mark (legitimate), a sabotaged emulated build, a sabotaged counting
+ * twin, an #error that reads like the kit's "not supported under emulation"; session 9's red team:
+ * C++'s operator new replaced, and a naive kernel behind an include the emulator lacks. */
+static const char *const hostile24[] = {"bom_utf8", "sabotage_emulated", "sabotage_count", "spoof_unsupported",
+                                        "interpose_count_only", "spoof_unsupported_runtime", "interpose_operator_new",
+                                        "naive_unsupported_include", NULL};
 
 /* A lab 03 class graded with --emulate (the labs/emulated programs): the solution, two known-wrong
  * kernels and a policy breaker. Graded once per tl-grade binary, like the lab 01 class. */
@@ -51,11 +59,7 @@ static void class03_run(void)
                     "'%s/in/getenv' '%s/in/network_socket' && echo 31337 > '%s/secret' && "
                     "cp '%s/tests/hostile/03/network_socket.cu' '%s/in/network_socket/tiled.cu'",
                     CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, CLASS3, TL_SOURCE_ROOT, CLASS3), 0);
-    /* Issue 24 item 2: a byte-order mark (legitimate), a sabotaged emulated build, a sabotaged
-     * counting twin, and an #error that reads like the kit's "not supported under emulation". */
-    static const char *const hostile24[] = {"bom_utf8", "sabotage_emulated", "sabotage_count", "spoof_unsupported",
-                                            "interpose_count_only", "spoof_unsupported_runtime"};
-    for (int i = 0; i < 6; ++i) {
+    for (int i = 0; hostile24[i]; ++i) {
         const char *n = hostile24[i];
         cr_assert_eq(sh("mkdir -p '%s/in/%s' && cp '%s/tests/hostile/03/%s.cu' '%s/in/%s/tiled.cu'", CLASS3, n,
                         TL_SOURCE_ROOT, n, CLASS3, n), 0);
@@ -105,6 +109,30 @@ Test(class03emu, the_solution_gets_every_graded_point_and_speed_is_not_graded, .
     cJSON_Delete(js);
     assert_test3("solution", T16_PUB, 1, "not run under emulation");
     assert_test3("solution", RACE03, 1, "emulated build");
+}
+
+/* Every lab 03 file of tests/hostile/expected.txt graded in this class gets its emulated grade there
+ * (sabotage_emulated, sabotage_count and spoof_unsupported: less emulated, full on a GPU whose
+ * counters are read; the GPU's grades are checked by tests/gpu/hostile-on-device.sh). */
+Test(class03emu, every_hostile_file_gets_the_emulated_grade_of_expected_txt, .timeout = LIMIT)
+{
+    class03_run();
+    cJSON *sol = results3("solution");
+    for (int i = 0; hostile24[i]; ++i) {
+        char w[700];
+        int listed = hostile_expected(TL_SOURCE_ROOT "/tests/hostile/expected.txt", "03", hostile24[i], "emulated", w,
+                                      sizeof w);
+        cr_assert_geq(listed, 0, "%s", w);
+        cJSON *js = results3(hostile24[i]);
+        if (listed == 1 && strcmp(w, "full") == 0)
+            cr_assert_float_eq(score_of(js), score_of(sol), 1e-9, "%s: expected.txt says full emulated, scored %g",
+                               hostile24[i], score_of(js));
+        else   /* less: fewer points (naive_unsupported_include's are "not graded here", 0, never failed) */
+            cr_assert(score_of(js) < score_of(sol), "%s: expected.txt says less emulated, scored %g (the solution %g)",
+                      hostile24[i], score_of(js), score_of(sol));
+        cJSON_Delete(js);
+    }
+    cJSON_Delete(sol);
 }
 
 /* Issue 24 item 2: a byte-order mark is accepted by every build, the emulated one included. */

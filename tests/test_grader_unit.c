@@ -740,6 +740,29 @@ Test(policy, the_emulated_objects_of_the_solutions_and_skeletons_pass, .timeout 
 
 /* Issue 24 item 6: a build is stopped when its process tree uses no CPU (build.c's idle watch):
  * the tree's CPU time counts a grandchild, and stays put while the tree only waits. */
+/* A tree that wants the CPU is not idle however little it gets (a loaded machine): a spinning child
+ * is runnable (state R) at every look, and the idle watch counts it busy (build.c). */
+Test(sandbox, a_spinning_tree_is_busy_and_a_waiting_one_is_not, .timeout = 60)
+{
+    pid_t p = fork();
+    cr_assert_geq(p, 0);
+    if (p == 0) {
+        volatile unsigned long x = 0;
+        for (;;)
+            ++x;
+    }
+    int seen = 0;
+    for (int i = 0; i < 20; ++i) {       /* runnable at nearly every look; one is enough */
+        int busy = 0;
+        tg_tree_cpu_busy(p, &busy);
+        seen += busy > 0;
+        usleep(10 * 1000);
+    }
+    kill(p, SIGKILL);
+    waitpid(p, NULL, 0);
+    cr_assert_gt(seen, 0, "a spinning process was never seen runnable");
+}
+
 Test(sandbox, a_process_trees_cpu_time_counts_its_grandchildren_and_stays_put_while_it_waits, .timeout = 120)
 {
     pid_t p = fork();
@@ -762,8 +785,10 @@ Test(sandbox, a_process_trees_cpu_time_counts_its_grandchildren_and_stays_put_wh
         usleep(100 * 1000);
     cr_assert_geq(c, 0.45, "the grandchild's CPU time is not counted: %g s", c);
     sleep(1);
-    double c2 = tg_tree_cpu_s(p);
+    int busy = -1;
+    double c2 = tg_tree_cpu_busy(p, &busy);
     cr_assert_lt(c2 - c, 0.05, "a waiting tree gained %g CPU seconds", c2 - c);
+    cr_assert_eq(busy, 0, "a tree that only waits has %d runnable processes", busy);
     kill(-p, SIGKILL);
     kill(p, SIGKILL);
     waitpid(p, NULL, 0);

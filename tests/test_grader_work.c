@@ -126,14 +126,17 @@ static void styles_class(const char *lab)
 {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/tests/styles-class/%s", TL_BUILD_ROOT, lab);
-    const char *file = strcmp(lab, "02") == 0 ? "naive.cu" : "tiled.cu";
+    const char *file = strcmp(lab, "02") == 0 ? "naive.cu" : strcmp(lab, "06") == 0 ? "regtile.cu" : "tiled.cu";
+    const char *soldir = strcmp(lab, "02") == 0   ? "02-naive-kernel"
+                         : strcmp(lab, "06") == 0 ? "06-register-tiling"
+                                                  : "03-tiled-kernel";
     cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/solution' && cp '%s/solutions/%s/%s' '%s/in/solution/' && "
                     "for f in '%s/tests/styles/%s'/*.cu '%s/tests/corpus/%s'-right-style-*.cu "
                     "'%s/tests/corpus/%s'-right-helper-fills-tile.cu '%s/tests/corpus/%s'-right-stage-helper.cu "
                     "'%s/tests/hostile/%s'/decoy_*.cu; do [ -f \"$f\" ] || continue; "
                     "n=$(basename \"$f\" .cu); mkdir -p '%s/in/'\"$n\" && cp \"$f\" '%s/in/'\"$n\"'/%s' && "
                     "echo \"$n\" >> '%s/students'; done",
-                    dir, dir, TL_SOURCE_ROOT, strcmp(lab, "02") == 0 ? "02-naive-kernel" : "03-tiled-kernel", file, dir,
+                    dir, dir, TL_SOURCE_ROOT, soldir, file, dir,
                     TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT,
                     lab, dir, dir, file, dir), 0);
     /* sizes up to 512^3 for every student alike (TL_GRADE_EMU_MAX_SIZE): the scores compared are
@@ -177,6 +180,16 @@ static void styles_judge(const char *lab, const char *decoy_headline, int min_st
                   min_students);
     free(list);
     free(sol);
+}
+
+/* Issue 24 item 3: lab 06's work rule against its decoys (tests/hostile/06/decoy_*): P computed on
+ * the host and copied by a kernel that reads M and N once, by one shaped like step (b) that stages
+ * every tile and reads it back once, and by one that stages every tile and never reads it. Each
+ * fails every correctness test with the reason; the solution keeps every point (graded emulated). */
+Test(work, lab_06_decoys_fail_its_work_rule_naming_why, .timeout = LIMIT)
+{
+    styles_class("06");
+    styles_judge("06", "P not computed from the tiles:", 3);   /* the three decoys (the solution is not listed) */
 }
 
 Test(work, every_honest_way_of_reading_device_memory_is_counted_and_a_decoy_is_not_the_lab_s_kernel,

@@ -472,3 +472,29 @@ Test(work, the_fewest_shared_loads_rule_spares_fragments_and_reads_vector_loads_
     w.shared_loads_most = 4 * w.shared_loads;                              /* LDS.128: 4 floats each */
     cr_assert_eq(tl_work_judge(l6, wt->tile, 1024, 1024, 1024, &w, head, sizeof head, NULL, 0), 0, "%s", head);
 }
+
+/* Session 9's red team (tests/hostile/04/decoy_once_per_phase.cu): a kernel that stages every tile,
+ * reads each staged element once a phase and copies a P made elsewhere reads 2/T per multiply-add,
+ * which the padded tiles of a ragged size lift over the floor (lab 04 at 97^3, T = 32: 0.14): it
+ * fails on its reads per staged element (1, at least 4), where the lecture's kernel reads T. */
+Test(work, a_kernel_that_reads_each_staged_element_once_fails_at_a_ragged_size_and_the_lectures_passes,
+     .timeout = 10)
+{
+    const tl_lab_info *l4 = tl_lab_find("04");
+    cr_assert(l4);
+    char head[600];
+    int m = 97, k = 97, n = 97, T = 32, b = (97 + T - 1) / T;
+    unsigned long long staged = 2ULL * T * T * b * b * b;          /* every phase's two tiles, padded */
+    tl_work_counts honest = {1, 2ULL * m * k * b, (unsigned long long)m * n, staged * T, staged, 0, 0};
+    cr_assert_eq(tl_work_judge(l4, T, m, k, n, &honest, head, sizeof head, NULL, 0), 0, "the lecture's: %s", head);
+    tl_work_counts decoy = honest;
+    decoy.shared_loads = staged;                                      /* once each */
+    decoy.global_loads += (unsigned long long)m * n;                  /* the host's P */
+    cr_assert_eq(tl_work_judge(l4, T, m, k, n, &decoy, head, sizeof head, NULL, 0), 1, "the decoy passed");
+    cr_assert(strstr(head, "P not computed from the tiles") && strstr(head, "1 reads of each"), "%s", head);
+    /* counted by ncu (instructions): not judged this way */
+    decoy.shared_loads_most = decoy.shared_loads;
+    head[0] = '\0';
+    tl_work_judge(l4, T, m, k, n, &decoy, head, sizeof head, NULL, 0);
+    cr_assert_null(strstr(head, "reads of each"), "%s", head);
+}

@@ -11,7 +11,9 @@
 # Prints: the isolation line, the gradebook, each submission's score against what
 #       tests/hostile/expected.txt and the catalogue expect, and whether every expectation held:
 #         solution    every graded point
-#         'full' rows of expected.txt (an attack contained at no cost): the solution's score
+#         'full' rows of expected.txt at place gpu (an attack contained at no cost, or one
+#                     that breaks only a build a GPU whose counters ncu reads does not need):
+#                     the solution's score (tests/hostile/expected.sh reads a grade per place)
 #         the others  less than the solution, with a failed test
 #       and that the gradebook is complete (one row per submission).
 # Exit: 0 every expectation held, 1 one did not, 2 the grader could not run, 77 no GPU.
@@ -48,6 +50,9 @@ chmod 600 "$OUT/lab03.secret"
 
 # ------------------------------------------------------------------ grade it, as an instructor does
 t0=$(date +%s)
+# include_own_pipe's build waits on itself: stopped after 10 s without CPU instead of 30 (an idle
+# machine of 16 cores; the instructor's knob, grader/README.md), to spend less of the device's time
+export TL_GRADE_BUILD_IDLE_S=${TL_GRADE_BUILD_IDLE_S:-10}
 ./kit grade --lab 03 --out "$OUT/graded-03" --secret "$OUT/lab03.secret" -- "$C"/* > "$OUT/grade.log" 2>&1
 rc=$?
 say "./kit grade --lab 03 --out ... --secret ... -- class-03/*: exit $rc in $(( $(date +%s) - t0 )) s"
@@ -71,7 +76,9 @@ tee -a "$H" < "$G/gradebook.csv"
 
 # ------------------------------------------------------------------ the expectations
 say ""
-say "== expectations (tests/hostile/expected.txt; the catalogue: wrong and hostile score less, with a failed test)"
+. tests/hostile/expected.sh
+place=$(hostile_place "")
+say "== expectations at place '$place' (tests/hostile/expected.txt, per place; the catalogue: wrong and hostile score less, with a failed test)"
 bad=0
 rows=$(($(wc -l < "$G/gradebook.csv") - 1))
 if [ "$rows" -ge "$n" ]; then say "  ok    gradebook complete: $rows rows for $n submissions"
@@ -90,10 +97,13 @@ for d in "$G"/*/; do
 j=json.load(open(sys.argv[1]))
 f=[t for t in j.get("tests",[]) if t.get("status")=="failed"]
 print((f[0]["name"]+": "+f[0]["output"].splitlines()[0]) if f and f[0].get("output") else "")' "$d/results.json" 2>/dev/null)
-    if grep -q "^03 ${name#hostile-} full " tests/hostile/expected.txt; then
+    want=less
+    case $name in hostile-*) want=$(hostile_expected tests/hostile/expected.txt 03 "${name#hostile-}" "$place") ||
+                                 want=less ;; esac
+    if [ "$want" = full ]; then
         if [ "$(awk -v a="$sc" -v b="$ssc" 'BEGIN { print (a == b) }')" = 1 ]; then
-            say "  ok    $name: $sc/$mx (contained at no cost: expected.txt says full)"
-        else say "  WRONG $name: $sc/$mx: expected.txt says full marks ($ssc)"; bad=1; fi
+            say "  ok    $name: $sc/$mx (expected.txt says full at $place)"
+        else say "  WRONG $name: $sc/$mx: expected.txt says full marks ($ssc) at $place"; bad=1; fi
         continue
     fi
     if [ "$(awk -v a="$sc" -v b="$ssc" 'BEGIN { print (a < b) }')" = 1 ] && [ "$failed" -gt 0 ]; then

@@ -29,13 +29,31 @@ static const Model MODELS[] = {
      65536, 49152, 65536, 0, 65536, 65536, 255, 4 * 1024 * 1024, 1590000, 5001000, 256, 15655829504ull},
 };
 
+/* TL_EMU_MODEL=KEY, or KEY:N (the grader's draw for lab 02's device query, issue 24 item 5): boards
+ * of one name report different clocks (application clocks set below the boost clock, in 15 MHz
+ * steps; the memory clock of another memory part), so with N the model's SM clock is lowered by
+ * 15 MHz x (N mod 9) and its memory clock by 1 MHz x (N / 9 mod 7): a table of the models' facts
+ * keyed on the name does not match them, a program that asks the device does. */
 const Model &model(void) {
+    static Model drawn;
     static const Model *m = [] {
         const char *e = getenv("TL_EMU_MODEL");
         if (!e || !*e) return &MODELS[0];
-        for (const Model &x : MODELS)
-            if (!strcmp(e, x.key)) return &x;
-        fprintf(stderr, "tilelab-emu: TL_EMU_MODEL='%s' is not h100, h200, a100, l40s or t4; using h100\n", e);
+        const char *colon = strchr(e, ':');
+        size_t kl = colon ? (size_t)(colon - e) : strlen(e);
+        for (const Model &x : MODELS) {
+            if (strlen(x.key) != kl || strncmp(e, x.key, kl) != 0) continue;
+            if (!colon) return &x;
+            char *end = nullptr;
+            unsigned long long n = strtoull(colon + 1, &end, 10);
+            if (!colon[1] || *end) break;
+            drawn = x;
+            drawn.clock_khz -= 15000 * (int)(n % 9);
+            drawn.mem_clock_khz -= 1000 * (int)(n / 9 % 7);
+            return (const Model *)&drawn;
+        }
+        fprintf(stderr, "tilelab-emu: TL_EMU_MODEL='%s' is not h100, h200, a100, l40s or t4; using h100 (KEY:N "
+                "also draws the board's clocks)\n", e);
         return &MODELS[0];
     }();
     return *m;

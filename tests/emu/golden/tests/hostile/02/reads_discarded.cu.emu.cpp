@@ -1,0 +1,146 @@
+#line 1 "tests/hostile/02/reads_discarded.cu"
+/* hostile/02/reads_discarded.cu (issue 24 item 3, red team): lab 02's naive kernel in every access it
+ * makes (a row of M and a column of N for each element of P: 2 global loads per multiply-add), whose
+ * sum is dropped: P is copied from a product the launcher computed on the host after reading M and N
+ * back. Every count the emulator or ncu keeps is the naive kernel's. On a GPU the host's product is
+ * in the timed launcher (no speed credit); emulated, where speed is not graded, counts alone cannot
+ * tell it from the lab's kernel (grader/README.md says so: an open gap, not an expectation). */
+/* naive.cu: lab 02, the naive kernel: the reference solution (labs/02-naive-kernel/naive.cu completed).
+ *
+ * Check:  ./kit check 02     (builds, runs every variant on the public sizes, says what is wrong)
+ * Read:   labs/02-naive-kernel/README.md for the tasks and the questions.
+ *
+ * Md, Nd, Pd are Width x Width floats in row-major order on the device: element (i, j) of M is
+ * Md[i*Width + j]. The harness fills Pd with NaN before each launch, so every element your grid
+ * does not cover shows up. CUDA C only: no templates, no classes.
+ */
+#include <stdlib.h>
+#include "cuda_check.h"
+#include "lab.h"
+
+#define BLOCK_WIDTH 16   /* threads per block side: 16 x 16 = 256 threads per block */
+
+/* ------------------------------------------------------------------ the kernel */
+
+/* Task 1: one thread computes one element of Pd, the lecture's MatrixMulKernel. threadIdx.x
+ * walks columns, so the 16 (32) threads of a warp read neighbouring elements of Nd and write
+ * neighbouring elements of Pd: coalesced accesses. */
+
+static __device__ float *g_answer;   /* the host's product */
+
+static float *host_product(const float *Md, const float *Nd, int w)
+{
+    size_t e = (size_t)w * w;
+    float *M = (float *)malloc(e * sizeof(float)), *N = (float *)malloc(e * sizeof(float)),
+          *P = (float *)malloc(e * sizeof(float)), *A = NULL;
+    cudaMemcpy(M, Md, e * sizeof(float), cudaMemcpyDeviceToHost);
+    cudaMemcpy(N, Nd, e * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int i = 0; i < w; ++i)
+        for (int j = 0; j < w; ++j) {
+            float acc = 0;
+            for (int q = 0; q < w; ++q)
+                acc += M[(size_t)i * w + q] * N[(size_t)q * w + j];
+            P[(size_t)i * w + j] = acc;
+        }
+    cudaMalloc((void **)&A, e * sizeof(float));
+    cudaMemcpy(A, P, e * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpyToSymbol(g_answer, &A, sizeof A);
+    free(M);
+    free(N);
+    free(P);
+    return A;
+}
+
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  Row = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  Col = (blockIdx.x * blockDim.x + threadIdx.x); { ;
+    ;
+    /* The grid is rounded up, so the last blocks hold threads outside P: they do nothing. */
+    if (Row < Width && Col < Width) {
+        float Pvalue = 0;
+        for (int k = 0; k < Width; ++k)
+            Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
+        (tl_emu::gcount(1), Pd)[Row * Width + Col] = g_answer[Row * Width + Col] + Pvalue * 0.0f;   /* the sum dropped */
+    } } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
+#line 55
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  Row = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  Col = (blockIdx.x * blockDim.x + threadIdx.x); { ;
+    ;
+    /* The grid is rounded up, so the last blocks hold threads outside P: they do nothing. */
+    if (Row < Width && Col < Width) {
+        float Pvalue = 0;
+        for (int k = 0; k < Width; ++k)
+            Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
+        (tl_emu::gcount(1), Pd)[Row * Width + Col] = g_answer[Row * Width + Col] + Pvalue * 0.0f;   /* the sum dropped */
+    } } } } else {
+#line 55
+[[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  Row = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  Col = (blockIdx.x * blockDim.x + threadIdx.x); { ;
+    ;
+    /* The grid is rounded up, so the last blocks hold threads outside P: they do nothing. */
+    if (Row < Width && Col < Width) {
+        float Pvalue = 0;
+        for (int k = 0; k < Width; ++k)
+            Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
+        (tl_emu::gcount(1), Pd)[Row * Width + Col] = g_answer[Row * Width + Col] + Pvalue * 0.0f;   /* the sum dropped */
+    } } }
+#line 63
+ }
+}
+
+/* ------------------------------------------------------------------ the launcher */
+
+/* Task 2: enough 16 x 16 blocks to cover all of Pd: ceiling division, not floor. */
+extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
+{
+    dim3 dimBlock(BLOCK_WIDTH, BLOCK_WIDTH, 1);
+    dim3 dimGrid(ceil_div(Width, BLOCK_WIDTH), ceil_div(Width, BLOCK_WIDTH), 1);
+    float *A = host_product(Md, Nd, Width);
+    tl_emu_launch(MatrixMulKernel, "MatrixMulKernel", __FILE__, __LINE__, dimGrid,  dimBlock)(Md, Nd, Pd, Width);
+    cudaDeviceSynchronize();
+    cudaFree(A);
+    return (int)cudaGetLastError();
+}
+
+/* ------------------------------------------------------------------ the device query */
+
+/* Task 3: what does this GPU offer? One fact a line in the README's fixed format ("sms: 132"):
+ * the grader compares every line with its own query of the device. CUDA 13 removed
+ * cudaDeviceProp.clockRate and memoryClockRate: ask cudaDeviceGetAttribute for clocks (kHz). */
+extern "C" void print_device_facts(FILE *out)
+{
+    int dev = 0;
+    cudaDeviceProp p;
+    if (CUDA_CHECK(cudaGetDevice(&dev)) != cudaSuccess ||
+        CUDA_CHECK(cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {
+        fprintf(out, "device facts: not available (see the error above)\n");
+        return;
+    }
+    int sm_khz = 0, mem_khz = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+    /* DDR: two transfers per clock; kHz x 1000 = Hz; the bus width is in bits, 8 to a byte. */
+    double peak_gbs = 2.0 * mem_khz * 1e3 * (p.memoryBusWidth / 8) / 1e9;
+    fprintf(out, "device: %s\n", p.name);
+    fprintf(out, "compute capability: %d.%d\n", p.major, p.minor);
+    fprintf(out, "sms: %d\n", p.multiProcessorCount);
+    fprintf(out, "max threads per block: %d\n", p.maxThreadsPerBlock);
+    fprintf(out, "max threads per sm: %d\n", p.maxThreadsPerMultiProcessor);
+    fprintf(out, "max blocks per sm: %d\n", p.maxBlocksPerMultiProcessor);
+    fprintf(out, "shared memory per block: %zu B\n", p.sharedMemPerBlock);
+    fprintf(out, "shared memory per sm: %zu B\n", p.sharedMemPerMultiprocessor);
+    fprintf(out, "registers per block: %d\n", p.regsPerBlock);
+    fprintf(out, "registers per sm: %d\n", p.regsPerMultiprocessor);
+    fprintf(out, "sm clock: %d kHz\n", sm_khz);
+    fprintf(out, "memory clock: %d kHz\n", mem_khz);
+    fprintf(out, "memory bus width: %d bits\n", p.memoryBusWidth);
+    fprintf(out, "peak bandwidth: %.1f GB/s\n", peak_gbs);
+    /* Not judged (other keys are ignored): what question 2 needs next to the facts. */
+    fprintf(out, "naive bound: %.0f GFLOP/s (peak bandwidth / 4 B per FLOP, if every operand came from DRAM)\n",
+            peak_gbs / 4);
+}
+#line 1 "<tl-emu-rewrite: kernel registry>"
+// MatrixMulKernel: region form
+#if 1
+static tl_emu::KernelReg tl_emu_reg_MatrixMulKernel_0_(MatrixMulKernel, "MatrixMulKernel", 0, 1);
+#else
+static tl_emu::KernelReg tl_emu_reg_MatrixMulKernel_0_(MatrixMulKernel, "MatrixMulKernel", 0, 1);
+#endif

@@ -1,0 +1,73 @@
+/* hostile/03/interpose_operator_new.cu (issue 24 item 1, red team): C++'s global operator new and
+ * operator delete replaced in a .cu file (_Znwm, _ZdlPv: names libstdc++ defines strongly), so every
+ * allocation of the program, the kit's and the CUDA runtime's included, would run through the file.
+ * Weak, so that lab 03's two units of the file (one per tile width) link, as a C++ inline function
+ * would (a strong pair is a duplicate symbol: the build fails). Expected: refused before any test
+ * runs, naming the mangled operator. The lab's solution otherwise. */
+#include <new>
+#include <stdlib.h>
+__attribute__((weak)) void *operator new(size_t n) { void *p = malloc(n ? n : 1); if (!p) abort(); return p; }
+__attribute__((weak)) void operator delete(void *p) noexcept { free(p); }
+__attribute__((weak)) void operator delete(void *p, size_t) noexcept { free(p); }
+/* tiled.cu: lab 03, the tiled kernel: the reference solution (labs/03-tiled-kernel/tiled.cu completed).
+ *
+ * Check:  ./kit check 03     (builds TILE_WIDTH 16 and 32, runs both on the public sizes)
+ * Read:   labs/03-tiled-kernel/README.md for the tasks and the questions.
+ *
+ * Md, Nd, Pd are Width x Width floats, row-major, on the device. In this lab Width is always a
+ * multiple of TILE_WIDTH (the harness refuses other sizes); lab 04 handles any Width.
+ * This file is compiled twice, with -DTILE_WIDTH=16 and -DTILE_WIDTH=32 (see lab.h): write
+ * TILE_WIDTH, never 16 or 32. CUDA C only: no templates, no classes.
+ *
+ * Scope: the lecture's kernel, written for clarity. It leaves out register tiling (several
+ * outputs per thread) and padding against bank conflicts; cuBLAS, timed next to it, has both.
+ */
+#include "cuda_check.h"
+#include "lab.h"
+
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
+#endif
+
+/* ------------------------------------------------------------------ the kernel */
+
+/* One block computes one TILE_WIDTH x TILE_WIDTH tile of Pd, one thread per element. The dot
+ * product runs in phases: in phase ph the block loads one tile of Md (its rows, columns
+ * ph*TILE_WIDTH ...) and one tile of Nd (rows ph*TILE_WIDTH ..., its columns) into shared
+ * memory, each thread one element of each, and then every thread uses TILE_WIDTH elements of
+ * each tile: every element loaded from global memory is used TILE_WIDTH times. */
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int bx = blockIdx.x, by = blockIdx.y;
+    int tx = threadIdx.x, ty = threadIdx.y;
+    /* threadIdx.x walks columns: a warp loads a row segment of each tile (coalesced). */
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < Width / TILE_WIDTH; ++ph) {
+        /* Collaborative load: thread (ty, tx) brings M[Row][ph*T + tx] and N[ph*T + ty][Col]. */
+        Mds[ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];
+        Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * Width + Col];
+        __syncthreads();   /* the whole tile is loaded before anyone reads it */
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
+        __syncthreads();   /* everyone is done with this tile before the next load overwrites it */
+    }
+    Pd[Row * Width + Col] = Pvalue;
+}
+
+/* ------------------------------------------------------------------ the launcher */
+
+/* One block per tile of Pd. Width is a multiple of TILE_WIDTH here, so Width / TILE_WIDTH is
+ * exact; ceil_div says what is meant and stays right in lab 04. */
+extern "C" int launch_tiled(float *Md, float *Nd, float *Pd, int Width)
+{
+    if (Width % TILE_WIDTH != 0)
+        return (int)cudaErrorInvalidValue;   /* this kernel's precondition; see lab 04 */
+    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
+    dim3 dimGrid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH), 1);
+    MatrixMulKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);
+    return (int)cudaGetLastError();
+}
