@@ -737,11 +737,12 @@ cudaError_t launch_kernel_by_key(const void *key, dim3 grid, dim3 block, void **
 } /* namespace tl_emu */
 
 /* cudaLaunchKernel, both forms: the C API's (the kernel cast to const void *: launched through the
- * kernel registry) and cuda_runtime.h's template (the kernel itself: launched from its own type). The
+ * kernel registry; shmem and stream default as cuda_runtime.h's template form gives them for a
+ * const void *) and the template (the kernel itself: launched from its own type). The
  * launch runs to completion; what it returns is the launch's error, as cudaGetLastError() then reads
  * it. The stream is accepted and ignored (launches are synchronous here). */
-static inline cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                                           cudaStream_t stream, const char *file = __builtin_FILE(),
+static inline cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem = 0,
+                                           cudaStream_t stream = 0, const char *file = __builtin_FILE(),
                                            int line = __builtin_LINE()) {
     (void)stream;
     return tl_emu::launch_kernel_by_key(func, grid, block, args, shmem, file, line);
