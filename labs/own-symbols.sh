@@ -1,6 +1,8 @@
 #!/bin/sh
 # own-symbols.sh NM OBJCOPY AR IN.a OUT.a SUFFIX KEEP...: OUT.a is IN.a with every symbol it defines renamed
-# SYMBOL + SUFFIX, except the names in KEEP (the lab's API, already renamed per tile width by -D).
+# SYMBOL + SUFFIX, except the names in KEEP (the lab's API, already renamed per tile width by -D). The
+# build's SUFFIX is '.tl_t16' (and '.tl_t32'): a clone suffix, which C++ demanglers print as
+# 'mm_tiled<float>(...) [clone .tl_t16]', so a name in a backtrace or a profiler still reads.
 #
 # Labs 03 and 04 compile the student's one .cu once per tile width and link both copies into one
 # program (labs/meson.build). A kernel or helper of the student's own name (`__global__ void
