@@ -16,10 +16,6 @@ set -eu
 nm=$1 objcopy=$2 ar=$3 in=$4 out=$5 suffix=$6
 shift 6
 map="$out.syms"
-# "ADDRESS TYPE NAME" lines of defined symbols (archive member headers and blank lines skipped)
-"$nm" --defined-only "$in" | awk -v suf="$suffix" -v keep=" $* " '
-    NF == 3 && $2 ~ /^[A-Z]$/ && $2 != "U" && index(keep, " " $3 " ") == 0 && !seen[$3]++ { print $3, $3 suf }
-' > "$map"
 # Meson's archives are thin (objcopy cannot copy those): each member object is renamed into a
 # folder of its own and a plain archive made of them.
 dir="$out.d"
@@ -31,6 +27,18 @@ else
     (cd "$dir/x" && "$ar" x "$(cd "$(dirname "$in")" && pwd)/$(basename "$in")")
     ls "$dir/x" | sed "s|^|$dir/x/|" > "$dir/members"
 fi
+# The names: every defined global or weak symbol ("ADDRESS TYPE NAME", TYPE upper case), and every
+# COMDAT group's signature (readelf -g: "COMDAT group section [ 1] `.group' [_ZN4dim3C5Ejjj]"): a
+# group keeps its name apart from its symbols' (a constructor's C1/C2 share the group C5), and two
+# copies' groups of one name would be merged by the linker, the second copy's references then
+# pointing into the discarded one.
+readelf=${READELF:-readelf}
+while IFS= read -r m; do
+    "$nm" --defined-only "$m" | awk 'NF == 3 && $2 ~ /^[A-Z]$/ && $2 != "U" { print $3 }'
+    "$readelf" -gW "$m" | sed -n "s/^COMDAT group section .*\[\(.*\)\] contains .*/\1/p"
+done < "$dir/members" | awk -v suf="$suffix" -v keep=" $* " '
+    index(keep, " " $0 " ") == 0 && !seen[$0]++ { print $0, $0 suf }
+' > "$map"
 i=0
 while IFS= read -r m; do
     i=$((i + 1))
