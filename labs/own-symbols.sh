@@ -39,10 +39,23 @@ while IFS= read -r m; do
 done < "$dir/members" | awk -v suf="$suffix" -v keep=" $* " '
     index(keep, " " $0 " ") == 0 && !seen[$0]++ { print $0, $0 suf }
 ' > "$map"
+# Never a failed build of the kit for want of a tool: where a step fails, the copy keeps its names
+# (a plain archive of its own objects, as before this step existed), and the reason goes to the log.
+keep_names() {
+    echo "own-symbols.sh: $1: $in keeps its names (a kernel of your own name must then be static)" >&2
+    rm -f "$out.tmp"
+    i=0
+    while IFS= read -r m; do
+        i=$((i + 1))
+        cp "$m" "$dir/$i.o"
+    done < "$dir/members"
+    "$ar" rcs "$out.tmp" "$dir"/*.o && mv "$out.tmp" "$out"
+    exit $?
+}
 i=0
 while IFS= read -r m; do
     i=$((i + 1))
-    "$objcopy" --redefine-syms="$map" "$m" "$dir/$i.o"
+    "$objcopy" --redefine-syms="$map" "$m" "$dir/$i.o" || keep_names "objcopy failed on $m"
 done < "$dir/members"
-"$ar" rcs "$out.tmp" "$dir"/*.o
+"$ar" rcs "$out.tmp" "$dir"/*.o || keep_names "ar failed"
 mv "$out.tmp" "$out"

@@ -58,6 +58,12 @@ for w in $WRONG; do
     echo "kit check $lab with $w: exit $rc (expected 1, output holding '$expect') ok=$ok in $(( $(date +%s) - t0 )) s"
     awk '/^FAIL  /{print "   " $0; getline; print "      " $0}' "$log" | head -n 8
 done
+if [ "${I25_OWN:-0}" = 1 ]; then   # labs 03/04's per-copy names (labs/own-symbols.sh) outside the sandbox
+    { command -v nm objcopy ar readelf; ar --version | head -1; readelf --version | head -1; } > "$OUT/own-symbols.log" 2>&1
+    ninja -C build labs/03-tiled-kernel/lab03 labs/04-boundary-handling/lab04 >> "$OUT/own-symbols.log" 2>&1
+    echo "labs 03/04 GPU programs built with own-symbols.sh: exit $? (own-symbols.log)"
+    grep -E 'own-symbols|FAILED|rror' "$OUT/own-symbols.log" | head -n 20
+fi
 pat=${I25_CORPUS:-'float4-store|template-helper-sync|reset-per-phase|macro-launch|helper-fills-tile|stage-helper|namespace-helper-oob'}
 if grep -qE "$pat" tests/corpus/expected.tsv; then
     t0=$(date +%s)
