@@ -24,7 +24,12 @@ mkdir -p "$dir/x"
 if [ "$(head -c 7 "$in")" = '!<thin>' ]; then
     "$ar" t "$in" > "$dir/members"        # thin: the members' paths, from the build folder
 else
-    (cd "$dir/x" && "$ar" x "$(cd "$(dirname "$in")" && pwd)/$(basename "$in")")
+    abs="$(cd "$(dirname "$in")" && pwd)/$(basename "$in")"   # before the cd below: $in is relative
+    (cd "$dir/x" && "$ar" x "$abs") || {   # a plain archive can be used as it is
+        echo "own-symbols.sh: ar x failed: $in keeps its names" >&2
+        cp "$in" "$out"
+        exit 0
+    }
     ls "$dir/x" | sed "s|^|$dir/x/|" > "$dir/members"
 fi
 # The names: every defined global or weak symbol ("ADDRESS TYPE NAME", TYPE upper case), and every
