@@ -742,14 +742,16 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
         snprintf(rep->detail, sizeof rep->detail,
                  "P equals N * N: N was read where M belongs (Nd[Row*Width + k] for Md[Row*Width + k], or Nds "
                  "for Mds)");
-    } else if (can_alt && tile > 0 && k > n && (rs = (n + tile - 1) / tile * tile) < k &&
+    } else if (can_alt && tile > 0 && k > n && (rs = (n + tile - 1) / tile * tile) < k && rs != k / tile * tile &&
                sums_to(got, ref, absref, M, N, m, k, n, rs)) {
+        /* (where ceil_div(n, T) tiles end where the last partial tile begins, a phase loop one short
+         * gives the same sums: that case is told as the dropped tail below, naming both) */
         rep->pattern = TL_PAT_PHASES;
         snprintf(rep->detail, sizeof rep->detail,
                  "every element sums only the terms p < %d of k = %d: the phase loop ran ceil_div(n, TILE_WIDTH) "
                  "= %d times, counted from n = %d; the dot product runs over k (M is m x k, N is k x n): "
                  "ph < ceil_div(k, TILE_WIDTH)", rs, k, rs / tile, n);
-    } else if (can_alt && tile > 0 && k > m && (rs = (m + tile - 1) / tile * tile) < k &&
+    } else if (can_alt && tile > 0 && k > m && (rs = (m + tile - 1) / tile * tile) < k && rs != k / tile * tile &&
                sums_to(got, ref, absref, M, N, m, k, n, rs)) {
         rep->pattern = TL_PAT_PHASES;
         snprintf(rep->detail, sizeof rep->detail,
@@ -778,10 +780,19 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
                  rep->cols_wrong, n);
     } else if (M && N && tile > 0 && dropped_tail(got, ref, absref, M, N, m, k, n, tile, 0)) {
         rep->pattern = TL_PAT_PARTIAL_DROPPED;
+        /* where the phases counted from m or n would stop at the same term, say so too */
+        int fl = k / tile * tile;
+        char also[120] = "";
+        if (k > m && (m + tile - 1) / tile * tile == fl)
+            snprintf(also, sizeof also, ", or phases counted from m = %d (ceil_div(m, TILE_WIDTH) is the same "
+                     "count here)", m);
+        else if (k > n && (n + tile - 1) / tile * tile == fl)
+            snprintf(also, sizeof also, ", or phases counted from n = %d (ceil_div(n, TILE_WIDTH) is the same "
+                     "count here)", n);
         snprintf(rep->detail, sizeof rep->detail,
                  "every element lacks the terms k >= %d: the last partial tile of the k loop is "
                  "dropped (Width / TILE_WIDTH phases or blocks instead of the ceiling, or a phase loop one "
-                 "short)", k / tile * tile);
+                 "short%s)", fl, also);
     } else if (M && N && tile > 0 && dropped_tail(got, ref, absref, M, N, m, k, n, tile, 1)) {
         rep->pattern = TL_PAT_PARTIAL_DROPPED;
         snprintf(rep->detail, sizeof rep->detail,

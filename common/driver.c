@@ -291,9 +291,10 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             f.total = (long long)cnt;
             snprintf(f.detail, sizeof f.detail, "%zu of %zu elements of P were "
                      "computed from the float declared without a value at line %u of the kernel's file "
-                     "(float Pvalue; then Pvalue += ...): the emulator gives it a NaN; on a GPU it holds "
-                     "whatever its register held, often 0, so it may pass there by luck: declare it "
-                     "float Pvalue = 0;", marked, cnt, (unsigned)at);
+                     "(as float Pvalue; then Pvalue += ..., or a value given on some paths only): the "
+                     "emulator gives it a NaN; on a GPU it holds whatever its register held, often 0, so "
+                     "it may pass there by luck: give it its value where it is declared (float Pvalue = "
+                     "0;)", marked, cnt, (unsigned)at);
             snprintf(err, errlen, "reading a local before giving it a value: %.440s", f.detail);
             rc = -1;
             read_p = 1;

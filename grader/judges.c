@@ -324,9 +324,18 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (!tr->passed && head[0] && cause_first)
             tg_buf_printf(&tr->out, "%s\n", head);
         if (!tr->passed && aligned_pass > 0 && aligned_fail == 0 && ragged_pass == 0 && ragged_fail > 0)
-            tg_buf_printf(&tr->out, "correct at %s (multiples of the %d x %d tile); wrong at every ragged size: "
-                          "boundary handling (loads outside M or N must put 0 in the tile, stores outside P are "
-                          "skipped, grids and phase loops round up)\n", aligned_ok.s, tile, tile);
+        {
+            /* a tiled lab (its work rule asks for tiled loads) has tiles to pad; lab 02's naive
+             * kernel has a block and threads outside P */
+            if (R->lab->work.tiled || v->max_shared_per_fma > 0)
+                tg_buf_printf(&tr->out, "correct at %s (multiples of the %d x %d tile); wrong at every ragged size: "
+                              "boundary handling (loads outside M or N must put 0 in the tile, stores outside P "
+                              "are skipped, grids and phase loops round up)\n", aligned_ok.s, tile, tile);
+            else
+                tg_buf_printf(&tr->out, "correct at %s (multiples of the %d x %d block); wrong at every ragged size: "
+                              "boundary handling (a thread outside P, Row or Col past the size, must not load or "
+                              "store; the grid rounds up)\n", aligned_ok.s, tile, tile);
+        }
         if (!tr->passed && head[0] && !cause_first)
             tg_buf_printf(&tr->out, "%s\n", head);
         if (wn.bad) {   /* right results, computed the wrong way: no credit, and the first line says why */

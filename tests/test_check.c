@@ -403,6 +403,29 @@ Test(check, phases_counted_from_n_are_named_with_the_count, .timeout = 10)
     fx_free(&f);
 }
 
+/* 17 x 33 x 49 at tile 16: a phase loop one short (k % 16 == 1) sums p < 32, and so would phases
+ * counted from m = 17 (ceil_div(17, 16) * 16 = 32): the same sums, so not "counted from the wrong
+ * dimension" alone (a kernel counting from k, one short, was told it counted from m), but the dropped
+ * tail naming both */
+Test(check, one_phase_short_where_m_gives_the_same_count_names_both, .timeout = 10)
+{
+    fx f;
+    fx_make(&f, 17, 33, 49);
+    for (int i = 0; i < 17; ++i)
+        for (int j = 0; j < 49; ++j) {
+            float s = 0;
+            for (int p = 0; p < 32; ++p)
+                s += f.M.data[i * 33 + p] * f.N.data[p * 49 + j];
+            f.P.data[i * 49 + j] = s;
+        }
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_PARTIAL_DROPPED);
+    cr_assert(strstr(r.detail, "lacks the terms k >= 32") && strstr(r.detail, "one short") &&
+              strstr(r.detail, "counted from m = 17"), "%s", r.detail);
+    fx_free(&f);
+}
+
 Test(check, every_element_a_computed_nan_suggests_p_was_read_before_written, .timeout = 10)
 {
     fx f;

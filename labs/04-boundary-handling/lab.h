@@ -5,7 +5,9 @@
  * nvcc's command line (labs/04-boundary-handling/meson.build), e.g. for 16:
  *     -DTILE_WIDTH=16 -DMatrixMulKernel=MatrixMulKernel_b16 -DMatrixMulKernelRect=MatrixMulKernelRect_b16
  *     -Dlaunch_boundary=launch_boundary_t16 -Dlaunch_rect=launch_rect_t16
- * so you write the lecture's names once and both builds link into one program.
+ * so you write the lecture's names once and both builds link into one program. Every other name
+ * your file defines (a kernel of your own name, a helper, a template instance) is given its copy's
+ * suffix after compiling (labs/own-symbols.sh): each copy keeps its own; static is not needed.
  *
  * Pd arrives filled with NaN (the harness's poison, so an element never stored is seen): set
  * every element of P, never read it or add to it (common/cuda_check.h says why). */

@@ -45,6 +45,9 @@ grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$ta
     esac
     printf '%-5s %-40s %s exit %d: %.200s\n' "$ok" "$f" "$verdict" "$rc" "$first"
     [ "$ok" = ok ] || cp "$work/log" "${CORPUS_LOGS:-$work/..}/tl-corpus-$f.log" 2>/dev/null
+    # the kit's own build's log too, where that failed ("the kit itself ... does not build here")
+    [ "$ok" = ok ] || [ ! -f "$work/out/.state/kitbuild.log" ] ||
+        tail -n 60 "$work/out/.state/kitbuild.log" > "${CORPUS_LOGS:-$work/..}/tl-corpus-$f.kitbuild.log" 2>/dev/null
 done | tee "$work/table"
 grep -q '^WRONG' "$work/table" && exit 1
 exit 0

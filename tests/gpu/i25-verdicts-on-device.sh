@@ -8,6 +8,9 @@
 #   3. eight copies of lab 02's solution graded with ./kit grade --jobs 8: all at full marks
 #      (CPU-time limits: the verdict does not depend on the load; tests/load/grade-jobs8.sh);
 #   4. a warm ./kit check 03 timed twice: with carried libraries it no longer asks apt every time.
+# Parts: I25_WRONG=0 skips 1; I25_CORPUS=PATTERN (a grep -E on corpus file names) picks 2's files
+#        (default: the first wave's); I25_GRADE_LABS="" skips 3 (default 02); I25_WARM=0 skips 4.
+#        Session 9's request: I25_WRONG=0 I25_GRADE_LABS= I25_WARM=0 I25_CORPUS='-s9-' (its new files).
 # Run:   from the repository root on the GPU machine: sh tests/gpu/i25-verdicts-on-device.sh
 #        (it sources tests/gpu/device-env.sh for the carried grader libraries; TL_CARRY_DEBS names
 #        their folder). Logs in $OUT; the summary (device, date, one line per expectation) in
@@ -29,8 +32,12 @@ problems=0
 [ -x build/common/tl-lab ] || ninja -C build common/tl-lab >> "$OUT/kit-setup.log" 2>&1 ||
     ./kit check 01 >> "$OUT/kit-setup.log" 2>&1   # configures and builds through the kit when setup could not
 [ -x build/common/tl-lab ] || { echo "build/common/tl-lab was not built (kit-setup.log)"; exit 1; }
+# the corpus part runs tl-grade itself (run-corpus.sh), not through ./kit check
+[ -x build/grader/tl-grade ] || ninja -C build grader/tl-grade >> "$OUT/kit-setup.log" 2>&1 ||
+    echo "build/grader/tl-grade was not built (kit-setup.log)"
 tab=$(printf '\t')
-WRONG="05/reserve_in_block_limit.c 06/multiples-only.cu 04/phase-short.cu 04/reset-per-phase.cu 04/clamped-tile.cu 04/stale-tile.cu 06/misaligned-vec.cu 03/no-shared.cu 03/prefetch-wrong-phase.cu"
+WRONG=
+[ "${I25_WRONG:-1}" = 0 ] || WRONG="05/reserve_in_block_limit.c 06/multiples-only.cu 04/phase-short.cu 04/reset-per-phase.cu 04/clamped-tile.cu 04/stale-tile.cu 06/misaligned-vec.cu 03/no-shared.cu 03/prefetch-wrong-phase.cu"
 for w in $WRONG; do
     row=$(grep "^$w$tab" tests/wrong/manifest.tsv)
     lab=$(printf '%s' "$row" | cut -f2)
@@ -51,12 +58,21 @@ for w in $WRONG; do
     echo "kit check $lab with $w: exit $rc (expected 1, output holding '$expect') ok=$ok in $(( $(date +%s) - t0 )) s"
     awk '/^FAIL  /{print "   " $0; getline; print "      " $0}' "$log" | head -n 8
 done
-if grep -qE 'float4-store|template-helper-sync|reset-per-phase|macro-launch|helper-fills-tile|stage-helper|namespace-helper-oob' tests/corpus/expected.tsv; then
-    CORPUS_GPU=1 sh tests/corpus/run-corpus.sh build 'float4-store|template-helper-sync|reset-per-phase|macro-launch|helper-fills-tile|stage-helper|namespace-helper-oob' > "$OUT/corpus.log" 2>&1 ||
+if [ "${I25_OWN:-0}" = 1 ]; then   # labs 03/04's per-copy names (labs/own-symbols.sh) outside the sandbox
+    { command -v nm objcopy ar readelf; ar --version | head -1; readelf --version | head -1; } > "$OUT/own-symbols.log" 2>&1
+    ninja -C build labs/03-tiled-kernel/lab03 labs/04-boundary-handling/lab04 >> "$OUT/own-symbols.log" 2>&1
+    echo "labs 03/04 GPU programs built with own-symbols.sh: exit $? (own-symbols.log)"
+    grep -E 'own-symbols|FAILED|rror' "$OUT/own-symbols.log" | head -n 20
+fi
+pat=${I25_CORPUS:-'float4-store|template-helper-sync|reset-per-phase|macro-launch|helper-fills-tile|stage-helper|namespace-helper-oob'}
+if grep -qE "$pat" tests/corpus/expected.tsv; then
+    t0=$(date +%s)
+    CORPUS_GPU=1 CORPUS_LOGS=$OUT sh tests/corpus/run-corpus.sh build "$pat" > "$OUT/corpus.log" 2>&1 ||
         { problems=$((problems + 1)); echo "corpus on the GPU: a verdict differs (corpus.log)"; }
     cat "$OUT/corpus.log"
+    echo "corpus ('$pat') on the GPU: $(( $(date +%s) - t0 )) s"
 fi
-for nn in ${I25_GRADE_LABS:-02}; do   # I25_GRADE_LABS="02 06" grades lab 06 too (slower)
+for nn in ${I25_GRADE_LABS-02}; do   # I25_GRADE_LABS="02 06" grades lab 06 too (slower)
     rm -rf "$OUT/class$nn"
     mkdir -p "$OUT/class$nn"
     dir=$(build/common/tl-lab dir "$nn")
@@ -77,7 +93,9 @@ for nn in ${I25_GRADE_LABS:-02}; do   # I25_GRADE_LABS="02 06" grades lab 06 too
     echo "kit grade --lab $nn --jobs 8, 8 copies of the solution: exit $rc, $full of 8 at full marks ok=$ok," \
          "$(( $(date +%s) - t0 )) s; load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 done
-for i in 1 2; do
+warm="1 2"
+[ "${I25_WARM:-1}" = 0 ] && warm=
+for i in $warm; do
     t0=$(date +%s%N)
     ./kit check 03 > "$OUT/check03-warm$i.log" 2>&1
     rc=$?

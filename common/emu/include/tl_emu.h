@@ -666,10 +666,21 @@ template <class A> struct GShared {
 /* ---- kernel registry and launch --------------------------------------------------------------- */
 template <class F> static inline const void *fn_key(F *f) { return reinterpret_cast<const void *>(f); }
 void register_kernel(const void *key, const char *name, size_t static_smem, int region);
+/* cudaLaunchKernel((const void *)kernel, grid, block, args, shmem, stream) hands the emulator only the
+ * kernel's address: each registered kernel also records how to launch it from an argument array (its
+ * parameter types are known where it is registered). */
+typedef void (*KernelInvoke)(const void *key, const char *name, const char *file, int line, dim3 grid, dim3 block,
+                             size_t shmem, void **args);
+void register_kernel_invoke(const void *key, KernelInvoke invoke);
+/* The invoker of a registered kernel and its name, or null. */
+KernelInvoke kernel_invoke(const void *key, const char **name);
+template <class... P> static void invoke_kernel(const void *key, const char *name, const char *file, int line,
+                                                dim3 grid, dim3 block, size_t shmem, void **args);
 struct KernelReg {
     /* region: 1 when tl-emu-rewrite put the kernel in region form (called once per block) */
     template <class... P> KernelReg(void (*f)(P...), const char *name, size_t static_smem, int region = 0) {
         register_kernel(fn_key(f), name, static_smem, region);
+        register_kernel_invoke(fn_key(f), &invoke_kernel<P...>);
     }
 };
 
@@ -706,7 +717,47 @@ template <class... P> struct Launcher {
     }
 };
 
+template <class... P, size_t... I>
+static inline void invoke_args(void (*k)(P...), const char *name, const char *file, int line, dim3 grid, dim3 block,
+                               size_t shmem, void **args, std::index_sequence<I...>) {
+    (void)args;
+    Launcher<P...>{k, name, file, line, grid, block, shmem}(
+        *static_cast<typename std::decay<P>::type *>(args[I])...);
+}
+template <class... P> static void invoke_kernel(const void *key, const char *name, const char *file, int line,
+                                                dim3 grid, dim3 block, size_t shmem, void **args) {
+    invoke_args(reinterpret_cast<void (*)(P...)>(const_cast<void *>(key)), name, file, line, grid, block, shmem,
+                args, std::index_sequence_for<P...>{});
+}
+/* cudaLaunchKernel of a kernel known only by its address: its registered invoker, or "not supported
+ * under emulation" (a kernel the rewrite did not register: a template instantiation). */
+cudaError_t launch_kernel_by_key(const void *key, dim3 grid, dim3 block, void **args, size_t shmem, const char *file,
+                                 int line);
+
 } /* namespace tl_emu */
+
+/* cudaLaunchKernel, both forms: the C API's (the kernel cast to const void *: launched through the
+ * kernel registry; shmem and stream default as cuda_runtime.h's template form gives them for a
+ * const void *) and the template (the kernel itself: launched from its own type). The
+ * launch runs to completion; what it returns is the launch's error, as cudaGetLastError() then reads
+ * it. The stream is accepted and ignored (launches are synchronous here). */
+static inline cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem = 0,
+                                           cudaStream_t stream = 0, const char *file = __builtin_FILE(),
+                                           int line = __builtin_LINE()) {
+    (void)stream;
+    return tl_emu::launch_kernel_by_key(func, grid, block, args, shmem, file, line);
+}
+template <class... P>
+static inline cudaError_t cudaLaunchKernel(void (*k)(P...), dim3 grid, dim3 block, void **args, size_t shmem = 0,
+                                           cudaStream_t stream = 0, const char *file = __builtin_FILE(),
+                                           int line = __builtin_LINE()) {
+    (void)stream;
+    const char *name = nullptr;
+    tl_emu::kernel_invoke(tl_emu::fn_key(k), &name);
+    tl_emu::invoke_kernel<P...>(tl_emu::fn_key(k), name && *name ? name : "kernel", file, line, grid, block, shmem,
+                                args);
+    return cudaPeekAtLastError();
+}
 
 /* kernel<<<grid, block, shmem, stream>>>(args) becomes tl_emu_launch(kernel, "kernel", __FILE__,
  * __LINE__, grid, block, shmem, stream)(args). Launches run to completion before returning. */

@@ -118,6 +118,7 @@ static KernelInfo *kernel_info_locked(const void *key, const char *name) {
     k->max_dyn_smem = -1;
     k->carveout = -1;
     k->region = 0;
+    k->invoke = nullptr;
     return k;
 }
 KernelInfo *kernel_info(const void *key, const char *name) {
@@ -129,6 +130,38 @@ void register_kernel(const void *key, const char *name, size_t static_smem, int 
     KernelInfo *k = kernel_info_locked(key, name);
     if (k && static_smem > k->static_smem) k->static_smem = static_smem;
     if (k) k->region = region;
+}
+void register_kernel_invoke(const void *key, KernelInvoke invoke) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    KernelInfo *k = kernel_info_locked(key, nullptr);
+    if (k) k->invoke = invoke;
+}
+KernelInvoke kernel_invoke(const void *key, const char **name) {
+    std::lock_guard<std::mutex> lk(g_mu);
+    for (int i = 0; i < g_nkernels; i++)
+        if (g_kernels[i].key == key) {
+            if (name) *name = g_kernels[i].name;
+            return g_kernels[i].invoke;
+        }
+    if (name) *name = nullptr;
+    return nullptr;
+}
+cudaError_t launch_kernel_by_key(const void *key, dim3 grid, dim3 block, void **args, size_t shmem, const char *file,
+                                 int line) {
+    const char *name = nullptr;
+    KernelInvoke inv = kernel_invoke(key, &name);
+    if (!inv) {
+        /* valid CUDA the emulator cannot run (it knows a kernel's parameters only where its rewrite
+         * registered the kernel): never the student's error */
+        fprintf(stderr, "tilelab-emu: not-supported: not supported under emulation: cudaLaunchKernel at %s:%d of a "
+                        "kernel cast to const void * that the emulator's rewrite did not register (a template "
+                        "instantiation?); pass the kernel itself, cudaLaunchKernel(kernel, ...), or launch it with "
+                        "<<<...>>> (valid CUDA; on a GPU it runs)\n",
+                base_name(file), line);
+        exit(1);
+    }
+    inv(key, name && *name ? name : "kernel", file, line, grid, block, shmem, args);
+    return cudaPeekAtLastError();
 }
 
 /* ---- errors and diagnostics ------------------------------------------------------------------- */

@@ -54,6 +54,7 @@ struct KernelInfo {
     int max_dyn_smem;         /* cudaFuncAttributeMaxDynamicSharedMemorySize; -1 = not set */
     int carveout;
     int region;               /* 1: in region form (tl-emu-rewrite), called once per block */
+    KernelInvoke invoke;      /* launches it from an argument array (cudaLaunchKernel); null if unknown */
 };
 KernelInfo *kernel_info(const void *key, const char *name);   /* finds or adds */
 enum { NUM_REGS_MODEL = 32 };                                  /* what cudaFuncGetAttributes reports */
