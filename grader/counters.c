@@ -177,7 +177,10 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
         limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
                                                                            : R->lab->case_limit_s;
     tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
+    double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
+    cv->answer_s = (t_ans - t0) / 1000.0;
+    cv->end_s = (tl_now_ms() - t_ans) / 1000.0;
     memcpy(g->stopped, stopped, sizeof stopped);
     g->nstopped = nstopped;
     g->timeouts = timeouts;
@@ -218,8 +221,10 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
             }
             size_t fl = strlen(cv->figures);
             snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
-                     "the kit's left out; the profiled run took %.1f s", fl ? "; " : "", c.kernels,
-                     c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s);
+                     "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, the program's and the "
+                     "case; %.2f s for ncu to end and write its table)", fl ? "; " : "", c.kernels,
+                     c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
+                     cv->end_s);
         }
     }
     tg_buf_free(&r.explain);

@@ -278,6 +278,8 @@ typedef struct tg_ctr_var {
     char   headline[480], figures[640], why[520];
     double kernel_ms;         /* the student's kernels' GPU time in the profiled call (0: unknown) */
     double wall_s;            /* what the profiled run cost, s                                  */
+    double answer_s, end_s;   /* ... of which to the answer (ncu's start, the program's, the case), and
+                                 from it to ncu's end (its table written)                           */
     int    stopped;           /* the profiled run was stopped by its time limit                    */
 } tg_ctr_var;
 

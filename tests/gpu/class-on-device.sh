@@ -91,6 +91,28 @@ if [ $rc != 0 ]; then
     say "tl-grade exited $rc (tail of its log):"; tail -20 "$OUT/run.log" | tee -a "$S"
 fi
 
+# ------------------------------------------------------------------ ncu's cost per profiled variant (issue 29)
+# Each results.json says what its profiled runs took (counters.c): the whole, to the answer (ncu's
+# start, the program's, the case) and from it to ncu's end; summed here, with the grader's own probe.
+python3 - "$W/out" > "$OUT/ncu-times.txt" 2>&1 <<'PY'
+import glob, re, sys
+rx = re.compile(r"the profiled run took ([0-9.]+) s \(([0-9.]+) s to the answer[^;]*; ([0-9.]+) s for ncu to end")
+runs = []
+for f in glob.glob(sys.argv[1] + "/*/results.json"):
+    seen = set()
+    for m in rx.finditer(open(f, errors="replace").read()):
+        if m.group(0) not in seen:
+            seen.add(m.group(0)); runs.append(tuple(float(x) for x in m.groups()))
+if runs:
+    n = len(runs)
+    print("ncu: %d profiled variant(s) read from the results: mean %.2f s each (%.2f s to the answer, %.2f s to ncu's "
+          "end), %.1f s in all, the GPU held alone" % (n, sum(r[0] for r in runs) / n, sum(r[1] for r in runs) / n,
+          sum(r[2] for r in runs) / n, sum(r[0] for r in runs)))
+else:
+    print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
+PY
+tee -a "$S" < "$OUT/ncu-times.txt"
+
 # ------------------------------------------------------------------ the figures
 busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$OUT/util.csv")
 busy_run=$(awk -F', *' '$2 ~ /^[0-9]+$/ {n++; if ($2 > 0) b++} END {if (n) printf "%.1f", 100 * b / n; else print "n/a"}' "$OUT/util.csv")
