@@ -74,6 +74,19 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
         argv_prof[np] = ss->prof_argv[np];
     argv_prof[np] = bin;
     argv_prof[np + 1] = "--serve";
+    /* several programs in turn under one ncu (counters.c): the shell starts the next one when the
+     * last ended, saying so on fd 4; the path is the grader's, with no character the shell reads */
+    char script[PATH_MAX * 5 + 200];
+    if (ss->prof_argv && ss->prof_runs > 1) {
+        size_t l = 0;
+        for (int i = 0; i < ss->prof_runs && i < 4; ++i)
+            l += (size_t)snprintf(script + l, sizeof script - l, "%s'%s' --serve", i ? "; echo " TG_PROF_NEXT " >&4; " : "",
+                                  bin);
+        argv_prof[np] = "/bin/sh";
+        argv_prof[np + 1] = "-c";
+        argv_prof[np + 2] = script;
+        argv_prof[np + 3] = NULL;
+    }
     tg_spawn_opts o = {.argv = ss->tool ? argv_tool : ss->prof_argv ? argv_prof : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R->lab->gpu,
                        .max_tasks = ss->tool || ss->prof_argv ? 128 : 64,

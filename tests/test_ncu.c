@@ -379,3 +379,55 @@ Test(ncu, a_median_well_above_the_profiled_kernels_time_is_for_review_only)
     cr_assert_eq(why[0], '\0');
     cr_assert_eq(tg_ncu_review(5.0, 0, why, sizeof why), 0, "no kernel time: nothing said");
 }
+
+/* ------------------------------------------------------------------ several programs under one ncu */
+
+/* A row of process pid (row() writes process 41). */
+static void row_of(char *out, size_t len, const char *pid, const char *name, double us, double gld, double ffma)
+{
+    size_t l = strlen(out);
+    row(out, len, name, us, 0, gld, 0, 0, 0, ffma);
+    char *p = strstr(out + l, "\"41\"");
+    cr_assert(p);
+    char tail[4096];
+    snprintf(tail, sizeof tail, "\"%s\"%s", pid, p + 4);
+    snprintf(p, len - (size_t)(p - out), "%s", tail);
+}
+
+Test(ncu, each_program_under_one_ncu_is_read_from_its_own_rows_in_the_order_ncu_attached_them)
+{
+    static char t[16384];
+    snprintf(t, sizeof t, "==PROF== Connected to process 7 (/usr/bin/dash)\n"
+             "==PROF== Connected to process 12 (/build/labs/03-tiled-kernel/lab03)\n"
+             "==PROF== Disconnected from process 12\n"
+             "==PROF== Connected to process 9 (/build/labs/03-tiled-kernel/lab03)\n"
+             "==PROF== Connected to process 10 (/build/labs/03-tiled-kernel/lab03-ref)\n%s", head + strlen(
+             "==PROF== Connected to process 41 (/build/labs/03-tiled-kernel/lab03)\n"));
+    row_of(t, sizeof t, "12", "MatrixMulKernel_t16(float *, float *, float *, int, int, int)", 100, 1000, 8000);
+    row_of(t, sizeof t, "9", "MatrixMulKernel_t32(float *, float *, float *, int, int, int)", 300, 500, 8000);
+    row_of(t, sizeof t, "9", "tl_l2_flush_kernel(float *, unsigned long)", 5, 1, 0);
+    long pids[4] = {0};
+    cr_assert_eq(tg_ncu_processes(t, "/lab03", pids, 4), 2, "the shell and lab03-ref are not the program");
+    cr_assert(pids[0] == 12 && pids[1] == 9, "%ld %ld: in the order ncu attached them, not by number", pids[0], pids[1]);
+    cr_assert_eq(tg_ncu_processes(t, "/lab03", pids, 1), 1, "at most max");
+    tg_ncu_counts a, b, all, none;
+    char err[300] = "";
+    cr_assert_eq(tg_ncu_parse_pid(t, strlen(t), 12, &a, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tg_ncu_parse_pid(t, strlen(t), 9, &b, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tg_ncu_parse(t, strlen(t), &all, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(tg_ncu_parse_pid(t, strlen(t), 0, &none, err, sizeof err), 0, "%s", err);
+    cr_assert(a.kernels == 1 && a.kit_kernels == 0 && strstr(a.names, "_t16") && !strstr(a.names, "_t32"), "%s", a.names);
+    cr_assert(b.kernels == 1 && b.kit_kernels == 1 && strstr(b.names, "_t32"), "%s", b.names);
+    cr_assert(fabs(a.q[TG_NCU_TIME] - 100e3) < 1 && fabs(b.q[TG_NCU_TIME] - 300e3) < 1, "%g %g", a.q[TG_NCU_TIME],
+              b.q[TG_NCU_TIME]);
+    cr_assert(fabs(a.q[TG_NCU_GLD] - 32000) < 1 && fabs(b.q[TG_NCU_GLD] - 16000) < 1, "%g %g", a.q[TG_NCU_GLD],
+              b.q[TG_NCU_GLD]);
+    cr_assert_eq(all.kernels, 2, "every process's kernels where no process is named");
+    cr_assert_eq(none.kernels, 0, "a program ncu did not name has no kernel of its own");
+    /* a table without the column cannot say whose a kernel is */
+    static char u[4096];
+    snprintf(u, sizeof u, "\"ID\",\"Kernel Name\",\"%s\"\n\"\",\"\",\"ns\"\n\"0\",\"k()\",\"5\"\n",
+             tg_ncu_metric_name(TG_NCU_TIME));
+    cr_assert_eq(tg_ncu_parse_pid(u, strlen(u), 12, &a, err, sizeof err), -1);
+    cr_assert(strstr(err, "Process ID"), "%s", err);
+}
