@@ -74,6 +74,8 @@ if [ -n "$NCU" ] && [ -x "$REF" ]; then
     bench "ncu + --cache-control none" "$NCU" --csv --page raw --clock-control none --cache-control none --metrics "$M" "$REF" --variants tiled16 $P
     bench "ncu time metric only" "$NCU" --csv --page raw --clock-control none --metrics gpu__time_duration.sum "$REF" --variants tiled16 $P
     bench "ncu SASS metrics only" "$NCU" --csv --page raw --clock-control none --metrics "$MSASS" "$REF" --variants tiled16 $P
+    bench "ncu grader's set, 2 programs under 1 ncu (sh)" "$NCU" --csv --page raw --clock-control none --metrics "$M" /bin/sh -c "'$REF' --variants tiled16 $P; '$REF' --variants tiled32 $P"
+    bench "ncu grader's set, tiled32 512" "$NCU" --csv --page raw --clock-control none --metrics "$M" "$REF" --variants tiled32 $P
     bench "ncu grader's set, both variants 1 process" "$NCU" --csv --page raw --clock-control none --metrics "$M" "$REF" --variants tiled16,tiled32 $P
     bench "ncu grader's set, tiled16 1024" "$NCU" --csv --page raw --clock-control none --metrics "$M" "$REF" --variants tiled16 --sizes 1024 --no-time --quiet
     bench "program alone, tiled16 1024" "$REF" --variants tiled16 --sizes 1024 --no-time --quiet
