@@ -130,11 +130,28 @@ static void ncu_said(const char *log, const tg_buf *printed, char *out, size_t l
             *c = ' ';
 }
 
-/* The answer of the shell between two profiled programs (session.c, TG_PROF_NEXT). */
-static int next_said(const tg_buf *a, void *ctx)
+/* What the shell under ncu says on fd 4 (session.c): ctx is the word awaited. The programs' own
+ * answers never say it (the kit's answers start "ok", "error", "verdict" or "facts"). */
+static int shell_said(const tg_buf *a, void *ctx)
 {
-    (void)ctx;
-    return a->len && memmem(a->s, a->len, TG_PROF_NEXT "\n", sizeof TG_PROF_NEXT) != NULL;
+    const char *w = ctx;
+    size_t l = strlen(w);
+    for (const char *p = a->s, *end = a->s + a->len; p && p + l < end;) {
+        if ((p == a->s || p[-1] == '\n') && memcmp(p, w, l) == 0 && p[l] == '\n')
+            return 1;
+        p = memchr(p, '\n', (size_t)(end - p));
+        p = p ? p + 1 : NULL;
+    }
+    return 0;
+}
+
+static int await_shell(gsess *ss, const char *send, const char *word, double ms)
+{
+    tg_buf ans = {0};
+    int rc = tg_child_exchange(&ss->c, send, send ? strlen(send) : 0, &ans, 1 << 16, shell_said, (void *)word,
+                               tl_now_ms() + ms);
+    tg_buf_free(&ans);
+    return rc;
 }
 
 /* Ends the program that served the last variant and waits for the shell to start the next: 1 it
@@ -143,9 +160,7 @@ static int next_program(gsub *g, gsess *ss)
 {
     if (!ss->alive || ss->c.to_child < 0)
         return 0;
-    tg_buf ans = {0};
-    int rc = tg_child_exchange(&ss->c, "quit\n", 5, &ans, 1 << 16, next_said, NULL, tl_now_ms() + 5000.0);
-    tg_buf_free(&ans);
+    int rc = await_shell(ss, "quit\n", TG_PROF_NEXT, 5000.0);
     if (rc != 0) {
         tg_sess_end(g, ss, 0);
         return 0;
@@ -197,9 +212,14 @@ static void judge_variant(grun *R, const tl_lab_variant *v, const gsize *s, cons
     size_t fl = strlen(cv->figures);
     snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
              "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: the program's start under ncu "
-             "and the case; %.2f s for ncu to end %s)", fl ? "; " : "", c.kernels, c.kernels == 1 ? "" : "es",
-             c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s, cv->end_s,
-             cv->last ? "and write its table" : "this program and start the next");
+             "and the case; %.2f s for ncu to end %s), the GPU alone%s", fl ? "; " : "", c.kernels,
+             c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
+             cv->end_s, cv->last ? "the program" : "this program and start the next", "");
+    if (cv->start_s > 0) {
+        fl = strlen(cv->figures);
+        snprintf(cv->figures + fl, sizeof cv->figures - fl, "; before it, ncu started in %.2f s with the GPU shared",
+                 cv->start_s);
+    }
 }
 
 #define TG_PROF_MAX_RUNS 8   /* programs one ncu profiles in turn (session.c's script) */
@@ -274,8 +294,12 @@ static void profile_variants(grun *R, gsub *g, const char *build, const char *bi
      * know and exits 1 before starting the program, which is what ncu-2 met with two more */
     const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
                           "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
+    /* With bubblewrap's fixed paths a shell under ncu runs the programs (session.c): ncu starts with
+     * the device shared (the shell and ncu are no student's), and the shell starts the first
+     * program only once the device is this worker's alone; without, ncu starts them directly. */
+    int gated = R->iso.bwrap;
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
-                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL, .prof_runs = m};
+                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL, .prof_runs = gated ? m : 0};
     cres r[TG_PROF_MAX_RUNS];
     /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
     int timeouts = g->timeouts, nstopped = g->nstopped;
@@ -287,9 +311,54 @@ static void profile_variants(grun *R, gsub *g, const char *build, const char *bi
     if (R->ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
         limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
                                                                            : R->lab->case_limit_s;
-    int done = 0;
     double t = tl_now_ms();
+    if (gated) {
+        tg_gpu_take(R, TG_GPU_SHARED);
+        tg_stage("ncu start (device shared) %.30s", sv[0]->name);
+        int rc = tg_sess_open(R, g, &ss, err, sizeof err) == 0 ? await_shell(&ss, NULL, TG_PROF_READY, 60000.0) : -1;
+        scv[0]->start_s = (tl_now_ms() - t) / 1000.0;
+        if (rc != 0) {   /* ncu did not start the shell: the grader's problem, never the student's */
+            tg_sess_end(g, &ss, 0);
+            size_t len = 0;
+            char *text = tg_is_file(log) ? tg_read_file(log, 1 << 20, &len) : NULL;
+            for (int i = 0; i < m; ++i) {
+                scv[i]->state = TG_CTR_NOT_CHECKED;
+                ncu_said(text, &g->evidence, scv[i]->why, sizeof scv[i]->why);
+                size_t wl = strlen(scv[i]->why);
+                snprintf(scv[i]->why + wl, sizeof scv[i]->why - wl, "%sncu did not start its shell (%.200s)",
+                         wl ? "; " : "", rc < 0 ? err : rc == 2 ? "no word in 60 s" : "it ended first");
+            }
+            free(text);
+            memcpy(g->stopped, stopped, sizeof stopped);
+            g->nstopped = nstopped;
+            g->timeouts = timeouts;
+            if (!R->keep_work)
+                tg_rmtree(dir);
+            tg_gpu_take(R, TG_GPU_NONE);
+            return;
+        }
+    }
+    tg_gpu_take(R, TG_GPU_ALONE);   /* the profiled programs measure their kernels' GPU time */
+    tg_stage("profiled (ncu) %.30s%s", sv[0]->name, m > 1 ? " and more" : "");   /* profile.c: the device alone */
+    if (gated && (!ss.alive || write(ss.c.to_child, "go\n", 3) != 3))
+        tg_sess_end(g, &ss, 0);
+    int done = 0;
+    t = tl_now_ms();
     for (int i = 0; i < m; ++i) {
+        if (gated && !ss.alive && i == 0) {
+            /* ncu or its shell ended before the first program: never the student's (a session started
+             * afresh here would give the shell a request for its line) */
+            for (int k = 0; k < m; ++k) {
+                scv[k]->state = TG_CTR_NOT_CHECKED;
+                snprintf(scv[k]->why, sizeof scv[k]->why, "ncu's shell ended before the program started");
+            }
+            memcpy(g->stopped, stopped, sizeof stopped);
+            g->nstopped = nstopped;
+            g->timeouts = timeouts;
+            if (!R->keep_work)
+                tg_rmtree(dir);
+            return;
+        }
         if (i > 0) {
             double tn = tl_now_ms();
             int next = next_program(g, &ss);
@@ -307,6 +376,15 @@ static void profile_variants(grun *R, gsub *g, const char *build, const char *bi
     }
     double te = tl_now_ms();
     int was_alive = ss.alive;
+    if (gated && ss.alive && await_shell(&ss, "quit\n", TG_PROF_DONE, 5000.0) == 0) {
+        /* the last program ended: the device is given back while ncu writes its table */
+        scv[done - 1]->end_s = (tl_now_ms() - te) / 1000.0;
+        was_alive = 0;
+        tg_gpu_take(R, TG_GPU_NONE);
+        close(ss.c.to_child);
+        ss.c.to_child = -1;
+        tg_child_wait(&ss.c, tl_now_ms() + 30000.0);
+    }
     tg_sess_end(g, &ss, 1);
     if (was_alive)
         scv[done - 1]->end_s = (tl_now_ms() - te) / 1000.0;
