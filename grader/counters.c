@@ -227,17 +227,19 @@ static void judge_variant(grun *R, const tl_lab_variant *v, const gsize *s, cons
 /* One ncu for variants vs[0..n-1] of build/binary (the student's program, or the reference's): the
  * program started once per variant, in turn, by a shell under one ncu (multi, bubblewrap's fixed
  * paths) so that ncu's own start and end are paid once, each program's kernels told apart by ncu's
- * Process ID column; else (one variant, or !multi) one ncu per variant as before. Each variant's
+ * Process ID column; else one ncu per variant. mode: 2 so (multi), 1 one ncu per variant through the
+ * gating shell, 0 one ncu per variant started directly (as before; also without bubblewrap). Each variant's
  * case is the same request a graded session gets first, in a program of its own. */
 static void profile_variants(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
-                             const tl_lab_variant *const *vs, tg_ctr_var *const *cvs, int n, int multi)
+                             const tl_lab_variant *const *vs, tg_ctr_var *const *cvs, int n, int mode)
 {
+    int multi = mode == 2;
     if (n <= 0)
         return;
     if (n > 1 && (!multi || !R->iso.bwrap || n > TG_PROF_MAX_RUNS)) {
         int step = multi && R->iso.bwrap ? TG_PROF_MAX_RUNS : 1;
         for (int i = 0; i < n; i += step) {
-            profile_variants(R, g, build, binary, tag, vs + i, cvs + i, n - i < step ? n - i : step, multi);
+            profile_variants(R, g, build, binary, tag, vs + i, cvs + i, n - i < step ? n - i : step, mode);
             for (int j = i; j < n && j < i + step; ++j)
                 if (cvs[j]->stopped) {   /* the GPU is not held alone for another (tg_counters_run) */
                     for (int k = i + step; k < n; ++k) {
@@ -297,7 +299,7 @@ static void profile_variants(grun *R, gsub *g, const char *build, const char *bi
     /* With bubblewrap's fixed paths a shell under ncu runs the programs (session.c): ncu starts with
      * the device shared (the shell and ncu are no student's), and the shell starts the first
      * program only once the device is this worker's alone; without, ncu starts them directly. */
-    int gated = R->iso.bwrap;
+    int gated = R->iso.bwrap && mode >= 1;
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
                 .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL, .prof_runs = gated ? m : 0};
     cres r[TG_PROF_MAX_RUNS];
@@ -421,7 +423,7 @@ static void profile_variants(grun *R, gsub *g, const char *build, const char *bi
         }
     } else if (done < m) {
         /* the session ended early (a program that died): the rest in an ncu of their own */
-        profile_variants(R, g, build, binary, tag, sv + done, scv + done, m - done, multi);
+        profile_variants(R, g, build, binary, tag, sv + done, scv + done, m - done, mode);
     }
 }
 
@@ -494,7 +496,7 @@ static int needed_list(grun *R, gsub *g, int probe, const tl_lab_variant **vs, t
 void tg_counters_probe(grun *R)
 {
     R->ncu_ok = 0;
-    R->ncu_multi = 0;
+    R->ncu_mode = 0;
     R->ncu_ref_s = 0;
     R->ncu_why[0] = R->ncu_ref[0] = '\0';
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
@@ -521,13 +523,13 @@ void tg_counters_probe(grun *R)
     static gsub g;
     static gstudent who = {.name = "ncu-probe", .display = "ncu-probe"};
     const tg_ctr_var *bad = NULL;
-    for (int multi = n > 1; multi >= 0; --multi) {
+    for (int mode = !R->iso.bwrap ? 0 : n > 1 ? 2 : 1; mode >= 0; --mode) {
         memset(&g, 0, sizeof g);
         g.s = &who;
         snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
         tg_mkdirs(g.work, 0700);
         memset(store, 0, sizeof store);
-        profile_variants(R, &g, R->ref_build, R->lab->ref_binary, "ref-", vs, cvs, n, multi);
+        profile_variants(R, &g, R->ref_build, R->lab->ref_binary, "ref-", vs, cvs, n, mode);
         tg_buf_free(&g.evidence);
         tg_buf_free(&g.notes);
         bad = NULL;
@@ -536,7 +538,7 @@ void tg_counters_probe(grun *R)
                 bad = cvs[i];
         if (!bad) {
             R->ncu_ok = 1;
-            R->ncu_multi = multi;
+            R->ncu_mode = mode;
             break;
         }
     }
@@ -546,8 +548,9 @@ void tg_counters_probe(grun *R)
         for (int i = 0; i < n; ++i)   /* the limit a student's run gets: x the reference's slowest */
             if (cvs[i]->wall_s > R->ncu_ref_s)
                 R->ncu_ref_s = cvs[i]->wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
-        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s (%d variant(s) %s): %.560s", v->name, cv->size, n,
-                 R->ncu_multi ? "in turn under one ncu" : "one ncu each", cv->figures);
+        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s (%d variant(s) %s): %.1000s", v->name, cv->size, n,
+                 R->ncu_mode == 2 ? "in turn under one ncu, started with the GPU shared" : R->ncu_mode == 1 ?
+                 "one ncu each, started with the GPU shared" : "one ncu each, the GPU alone throughout", cv->figures);
     } else if (cv->state == TG_CTR_NOT_CHECKED) {
         snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv->why);
     } else {
@@ -576,7 +579,7 @@ void tg_counters_run(grun *R, gsub *g)
         return;
     }
     tg_stage("profiled (ncu) %.30s%s", vs[0]->name, n > 1 ? " and more" : "");   /* profile.c: the device alone */
-    profile_variants(R, g, g->build, R->lab->binary, "", vs, cvs, n, R->ncu_multi);
+    profile_variants(R, g, g->build, R->lab->binary, "", vs, cvs, n, R->ncu_mode);
 }
 
 int tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v)

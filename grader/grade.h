@@ -211,9 +211,11 @@ typedef struct grun {
     char     ncu[PATH_MAX];           /* the ncu binary itself (not a wrapper script; "" none)      */
     char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
     int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
-    int      ncu_multi;               /* ... with every variant's program in turn under one ncu (counters.c) */
+    int      ncu_mode;                /* ... how (counters.c): 2 every variant's program in turn under one
+                                         ncu started with the GPU shared, 1 one such ncu per variant, 0
+                                         one ncu per variant started directly, the GPU alone throughout */
     char     ncu_why[520];            /* why not ("not checked here: ...")                           */
-    char     ncu_ref[700];            /* the reference's profiled figures (the run's log)            */
+    char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
     double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
                                          student's profiled run is limited to 10x that (counters.c)    */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
@@ -283,7 +285,7 @@ typedef struct tg_ctr_var {
     int    bad;               /* the work is not what the lab asks (headline, pattern)           */
     const char *pattern;
     char   size[48];
-    char   headline[480], figures[640], why[520];
+    char   headline[480], figures[1024], why[520];
     double kernel_ms;         /* the student's kernels' GPU time in the profiled call (0: unknown) */
     double wall_s;            /* what the profiled run cost, s                                  */
     double answer_s, end_s;   /* ... of which to the answer (the program's start under ncu, the case),
@@ -398,7 +400,7 @@ typedef struct tg_work_note {
     char   headline[480];             /* the first such case's reason                                 */
     const char *pattern;              /* ... as a verdict's pattern (tl_work_judge_why)               */
     char   size[48];                  /* ... and its size                                             */
-    char   figures[480];              /* the largest judged case's figures                            */
+    char   figures[1024];             /* the largest judged case's figures                            */
     double figures_work;
     char   figures_size[48];
     int    on_gpu;                    /* counted by the emulated twin of a GPU run (tg_work_count_emulated) */
