@@ -131,6 +131,7 @@ say "per device (index: mean utilization, samples with a kernel, most memory use
     END {for (d in n) printf "%s: %.1f%%, %.1f%%, %d; ", d, s[d] / n[d], 100 * b[d] / n[d], m[d]}' "$OUT/util.csv")"
 say "GPU time per submission (busy fraction x wall / N): $(awk -v b="$busy" -v w="$wall" -v n="$N" 'BEGIN {if (b == "n/a") print "n/a"; else printf "%.2f s", b / 100 * w / n}')"
 grep -E "^tl-grade: (lab|the kit|GPU)" "$OUT/run.log" | tee -a "$S"
+grep -E "^tl-grade: the GPU's counters" "$OUT/run.log" | cut -c1-900 | tee -a "$S"
 say "last progress lines:"; grep '^\[' "$OUT/run.log" | tail -3 | tee -a "$S"
 
 # ------------------------------------------------------------------ the profile (issue 29 item 3)
