@@ -130,159 +130,26 @@ static void ncu_said(const char *log, const tg_buf *printed, char *out, size_t l
             *c = ' ';
 }
 
-/* What the shell under ncu says on fd 4 (session.c): ctx is the word awaited. The programs' own
- * answers never say it (the kit's answers start "ok", "error", "verdict" or "facts"). */
-static int shell_said(const tg_buf *a, void *ctx)
+/* One profiled session of build/binary (the student's program, or the reference's) for variant v. */
+static void profile_variant(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
+                            const tl_lab_variant *v, tg_ctr_var *cv)
 {
-    const char *w = ctx;
-    size_t l = strlen(w);
-    for (const char *p = a->s, *end = a->s + a->len; p && p + l < end;) {
-        if ((p == a->s || p[-1] == '\n') && memcmp(p, w, l) == 0 && p[l] == '\n')
-            return 1;
-        p = memchr(p, '\n', (size_t)(end - p));
-        p = p ? p + 1 : NULL;
-    }
-    return 0;
-}
-
-static int await_shell(gsess *ss, const char *send, const char *word, double ms)
-{
-    tg_buf ans = {0};
-    int rc = tg_child_exchange(&ss->c, send, send ? strlen(send) : 0, &ans, 1 << 16, shell_said, (void *)word,
-                               tl_now_ms() + ms);
-    tg_buf_free(&ans);
-    return rc;
-}
-
-/* Ends the program that served the last variant and waits for the shell to start the next: 1 it
- * did, 0 the session is over (ended here). A program gets the 5 s to end that tg_sess_end gives. */
-static int next_program(gsub *g, gsess *ss)
-{
-    if (!ss->alive || ss->c.to_child < 0)
-        return 0;
-    int rc = await_shell(ss, "quit\n", TG_PROF_NEXT, 5000.0);
-    if (rc != 0) {
-        tg_sess_end(g, ss, 0);
-        return 0;
-    }
-    return 1;
-}
-
-/* What one variant's profiled run found, from ncu's table (its rows of process pid; -1 all). */
-static void judge_variant(grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, const char *text, size_t len,
-                          long pid, tg_ctr_var *cv)
-{
-    char err[600], why[520];
-    if (r->st != C_PASS) {
-        /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's */
-        cv->state = TG_CTR_FAILED;
-        cv->bad = 1;
-        cv->stopped = r->st == C_TIMEOUT;
-        cv->pattern = "profiled-run-failed";
-        snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
-                 "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r->reason);
-        return;
-    }
-    if (!text) {
-        cv->state = TG_CTR_NOT_CHECKED;
-        snprintf(cv->why, sizeof cv->why, "ncu wrote no counters (its log is missing)");
-        return;
-    }
-    if (tg_ncu_problem(text, why, sizeof why)) {
-        cv->state = TG_CTR_NOT_CHECKED;
-        snprintf(cv->why, sizeof cv->why, "%s", why);
-        return;
-    }
-    tg_ncu_counts c;
-    if (tg_ncu_parse_pid(text, len, pid, &c, err, sizeof err) != 0) {
-        cv->state = TG_CTR_NOT_CHECKED;
-        snprintf(cv->why, sizeof cv->why, "%s", err);
-        return;
-    }
-    cv->state = TG_CTR_JUDGED;
-    cv->kernel_ms = c.have[TG_NCU_TIME] ? c.q[TG_NCU_TIME] / 1e6 : 0;
-    if (R->lab->work.kernel && !v->gpu_only) {
-        cv->work_judged = 1;
-        cv->bad = tg_ncu_judge(R->lab, v->tile, s->m, s->k, s->n, &c, cv->headline, sizeof cv->headline,
-                               cv->figures, sizeof cv->figures, &cv->pattern);
-    } else if (R->lab->work.kernel) {
-        snprintf(cv->why, sizeof cv->why, "%s uses %s: the counters read here see the threads' own loads and "
-                 "multiply-adds, not that unit's", v->name, v->gpu_only);
-    }
-    size_t fl = strlen(cv->figures);
-    snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
-             "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: the program's start under ncu "
-             "and the case; %.2f s for ncu to end %s), the GPU alone%s", fl ? "; " : "", c.kernels,
-             c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
-             cv->end_s, cv->last ? "the program" : "this program and start the next", "");
-    if (cv->start_s > 0) {
-        fl = strlen(cv->figures);
-        snprintf(cv->figures + fl, sizeof cv->figures - fl, "; before it, ncu started in %.2f s with the GPU shared",
-                 cv->start_s);
-    }
-}
-
-#define TG_PROF_MAX_RUNS 8   /* programs one ncu profiles in turn (session.c's script) */
-
-/* One ncu for variants vs[0..n-1] of build/binary (the student's program, or the reference's): the
- * program started once per variant, in turn, by a shell under one ncu (multi, bubblewrap's fixed
- * paths) so that ncu's own start and end are paid once, each program's kernels told apart by ncu's
- * Process ID column; else one ncu per variant. mode: 2 so (multi), 1 one ncu per variant through the
- * gating shell, 0 one ncu per variant started directly (as before; also without bubblewrap). Each variant's
- * case is the same request a graded session gets first, in a program of its own. */
-static void profile_variants(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
-                             const tl_lab_variant *const *vs, tg_ctr_var *const *cvs, int n, int mode)
-{
-    int multi = mode == 2;
-    if (n <= 0)
-        return;
-    if (n > 1 && (!multi || !R->iso.bwrap || n > TG_PROF_MAX_RUNS)) {
-        int step = multi && R->iso.bwrap ? TG_PROF_MAX_RUNS : 1;
-        for (int i = 0; i < n; i += step) {
-            profile_variants(R, g, build, binary, tag, vs + i, cvs + i, n - i < step ? n - i : step, mode);
-            for (int j = i; j < n && j < i + step; ++j)
-                if (cvs[j]->stopped) {   /* the GPU is not held alone for another (tg_counters_run) */
-                    for (int k = i + step; k < n; ++k) {
-                        cvs[k]->state = TG_CTR_NOT_CHECKED;
-                        snprintf(cvs[k]->why, sizeof cvs[k]->why, "not profiled: this file's profiled run of %s was "
-                                 "stopped by its time limit, and the GPU is not held alone for another", vs[j]->name);
-                    }
-                    return;
-                }
-        }
-        return;
-    }
     char err[600];
-    int si[TG_PROF_MAX_RUNS];
-    for (int i = 0; i < n; ++i) {
-        si[i] = profiled_size(R, vs[i], err, sizeof err);
-        if (si[i] >= 0)
-            tg_size_str(cvs[i]->size, sizeof cvs[i]->size, &R->sizes[si[i]]);
-        else {
-            cvs[i]->state = TG_CTR_NOT_CHECKED;
-            snprintf(cvs[i]->why, sizeof cvs[i]->why, "no size to profile it at (%s)", err);
-        }
-    }
-    /* (a variant without a size is left out of the session; the others keep their order) */
-    const tl_lab_variant *sv[TG_PROF_MAX_RUNS];
-    tg_ctr_var *scv[TG_PROF_MAX_RUNS];
-    int ss_i[TG_PROF_MAX_RUNS], m = 0;
-    for (int i = 0; i < n; ++i)
-        if (si[i] >= 0) {
-            sv[m] = vs[i];
-            scv[m] = cvs[i];
-            ss_i[m++] = si[i];
-        }
-    if (!m)
+    double t0 = tl_now_ms();
+    int si = profiled_size(R, v, err, sizeof err);
+    if (si < 0) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "no size to profile it at (%s)", err);
         return;
+    }
+    const gsize *s = &R->sizes[si];
+    tg_size_str(cv->size, sizeof cv->size, s);
     char dir[PATH_MAX + 64], log[PATH_MAX + 96];
-    snprintf(dir, sizeof dir, "%s/ncu-%s%s%s", g->work, tag, sv[0]->name, m > 1 ? "-and-more" : "");
+    snprintf(dir, sizeof dir, "%s/ncu-%s%s", g->work, tag, v->name);
     tg_rmtree(dir);
     if (tg_mkdirs(dir, 0700) != 0) {
-        for (int i = 0; i < m; ++i) {
-            scv[i]->state = TG_CTR_NOT_CHECKED;
-            snprintf(scv[i]->why, sizeof scv[i]->why, "cannot make %s (%s)", dir, strerror(errno));
-        }
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "cannot make %s (%s)", dir, strerror(errno));
         return;
     }
     snprintf(log, sizeof log, "%s/ncu.csv", dir);
@@ -296,13 +163,9 @@ static void profile_variants(grun *R, gsub *g, const char *build, const char *bi
      * know and exits 1 before starting the program, which is what ncu-2 met with two more */
     const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
                           "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
-    /* With bubblewrap's fixed paths a shell under ncu runs the programs (session.c): ncu starts with
-     * the device shared (the shell and ncu are no student's), and the shell starts the first
-     * program only once the device is this worker's alone; without, ncu starts them directly. */
-    int gated = R->iso.bwrap && mode >= 1;
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
-                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL, .prof_runs = gated ? m : 0};
-    cres r[TG_PROF_MAX_RUNS];
+                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL};
+    cres r;
     /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
     int timeouts = g->timeouts, nstopped = g->nstopped;
     char stopped[TL_LAB_MAX_VARIANTS][48];
@@ -313,118 +176,61 @@ static void profile_variants(grun *R, gsub *g, const char *build, const char *bi
     if (R->ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
         limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
                                                                            : R->lab->case_limit_s;
-    double t = tl_now_ms();
-    if (gated) {
-        tg_gpu_take(R, TG_GPU_SHARED);
-        tg_stage("ncu start (device shared) %.30s", sv[0]->name);
-        int rc = tg_sess_open(R, g, &ss, err, sizeof err) == 0 ? await_shell(&ss, NULL, TG_PROF_READY, 60000.0) : -1;
-        scv[0]->start_s = (tl_now_ms() - t) / 1000.0;
-        if (rc != 0) {   /* ncu did not start the shell: the grader's problem, never the student's */
-            tg_sess_end(g, &ss, 0);
-            size_t len = 0;
-            char *text = tg_is_file(log) ? tg_read_file(log, 1 << 20, &len) : NULL;
-            for (int i = 0; i < m; ++i) {
-                scv[i]->state = TG_CTR_NOT_CHECKED;
-                ncu_said(text, &g->evidence, scv[i]->why, sizeof scv[i]->why);
-                size_t wl = strlen(scv[i]->why);
-                snprintf(scv[i]->why + wl, sizeof scv[i]->why - wl, "%sncu did not start its shell (%.200s)",
-                         wl ? "; " : "", rc < 0 ? err : rc == 2 ? "no word in 60 s" : "it ended first");
-            }
-            free(text);
-            memcpy(g->stopped, stopped, sizeof stopped);
-            g->nstopped = nstopped;
-            g->timeouts = timeouts;
-            if (!R->keep_work)
-                tg_rmtree(dir);
-            tg_gpu_take(R, TG_GPU_NONE);
-            return;
-        }
-    }
-    tg_gpu_take(R, TG_GPU_ALONE);   /* the profiled programs measure their kernels' GPU time */
-    tg_stage("profiled (ncu) %.30s%s", sv[0]->name, m > 1 ? " and more" : "");   /* profile.c: the device alone */
-    if (gated && (!ss.alive || write(ss.c.to_child, "go\n", 3) != 3))
-        tg_sess_end(g, &ss, 0);
-    int done = 0;
-    t = tl_now_ms();
-    for (int i = 0; i < m; ++i) {
-        if (gated && !ss.alive && i == 0) {
-            /* ncu or its shell ended before the first program: never the student's (a session started
-             * afresh here would give the shell a request for its line) */
-            for (int k = 0; k < m; ++k) {
-                scv[k]->state = TG_CTR_NOT_CHECKED;
-                snprintf(scv[k]->why, sizeof scv[k]->why, "ncu's shell ended before the program started");
-            }
-            memcpy(g->stopped, stopped, sizeof stopped);
-            g->nstopped = nstopped;
-            g->timeouts = timeouts;
-            if (!R->keep_work)
-                tg_rmtree(dir);
-            return;
-        }
-        if (i > 0) {
-            double tn = tl_now_ms();
-            int next = next_program(g, &ss);
-            scv[i - 1]->end_s = (tl_now_ms() - tn) / 1000.0;
-            scv[i - 1]->wall_s = scv[i - 1]->answer_s + scv[i - 1]->end_s;
-            if (!next)
-                break;
-        }
-        t = tl_now_ms();
-        tg_run_case(R, g, &ss, &R->sizes[ss_i[i]], sv[i], 0, limit_s, &r[i]);
-        scv[i]->answer_s = (tl_now_ms() - t) / 1000.0;
-        done = i + 1;
-        if (r[i].st == C_TIMEOUT)
-            break;
-    }
-    double te = tl_now_ms();
-    int was_alive = ss.alive;
-    if (gated && ss.alive && await_shell(&ss, "quit\n", TG_PROF_DONE, 5000.0) == 0) {
-        /* the last program ended: the device is given back while ncu writes its table */
-        scv[done - 1]->end_s = (tl_now_ms() - te) / 1000.0;
-        was_alive = 0;
-        tg_gpu_take(R, TG_GPU_NONE);
-        close(ss.c.to_child);
-        ss.c.to_child = -1;
-        tg_child_wait(&ss.c, tl_now_ms() + 30000.0);
-    }
+    tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
+    double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
-    if (was_alive)
-        scv[done - 1]->end_s = (tl_now_ms() - te) / 1000.0;
-    scv[done - 1]->wall_s = scv[done - 1]->answer_s + scv[done - 1]->end_s;
-    scv[done - 1]->last = 1;
+    cv->answer_s = (t_ans - t0) / 1000.0;
+    cv->end_s = (tl_now_ms() - t_ans) / 1000.0;
     memcpy(g->stopped, stopped, sizeof stopped);
     g->nstopped = nstopped;
     g->timeouts = timeouts;
+    cv->wall_s = (tl_now_ms() - t0) / 1000.0;
     size_t len = 0;
     char *text = tg_is_file(log) ? tg_read_file(log, 64 << 20, &len) : NULL;
-    /* each program's process, in the order the shell started them (one program: every row) */
-    long pids[TG_PROF_MAX_RUNS];
-    int npids = 0;
-    if (m > 1 && text) {
-        const char *base = strrchr(binary, '/');
-        char tail[PATH_MAX];
-        snprintf(tail, sizeof tail, "/%s", base ? base + 1 : binary);
-        npids = tg_ncu_processes(text, tail, pids, m);
+    char why[520];
+    ncu_said(text, &g->evidence, cv->why, sizeof cv->why);   /* kept for the reference's probe */
+    if (r.st != C_PASS) {
+        /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's */
+        cv->state = TG_CTR_FAILED;
+        cv->bad = 1;
+        cv->stopped = r.st == C_TIMEOUT;
+        cv->pattern = "profiled-run-failed";
+        snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
+                 "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r.reason);
+    } else if (!text) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "ncu wrote no counters (%s is missing)", log);
+    } else if (tg_ncu_problem(text, why, sizeof why)) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "%s", why);
+    } else {
+        tg_ncu_counts c;
+        if (tg_ncu_parse(text, len, &c, err, sizeof err) != 0) {
+            cv->state = TG_CTR_NOT_CHECKED;
+            snprintf(cv->why, sizeof cv->why, "%s", err);
+        } else {
+            cv->state = TG_CTR_JUDGED;
+            cv->kernel_ms = c.have[TG_NCU_TIME] ? c.q[TG_NCU_TIME] / 1e6 : 0;
+            if (R->lab->work.kernel && !v->gpu_only) {
+                cv->work_judged = 1;
+                cv->bad = tg_ncu_judge(R->lab, v->tile, s->m, s->k, s->n, &c, cv->headline, sizeof cv->headline,
+                                       cv->figures, sizeof cv->figures, &cv->pattern);
+            } else if (R->lab->work.kernel) {
+                snprintf(cv->why, sizeof cv->why, "%s uses %s: the counters read here see the threads' own loads and "
+                         "multiply-adds, not that unit's", v->name, v->gpu_only);
+            }
+            size_t fl = strlen(cv->figures);
+            snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
+                     "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, the program's and the "
+                     "case; %.2f s for ncu to end and write its table)", fl ? "; " : "", c.kernels,
+                     c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
+                     cv->end_s);
+        }
     }
-    for (int i = 0; i < done; ++i) {
-        ncu_said(text, &g->evidence, scv[i]->why, sizeof scv[i]->why);   /* kept for the reference's probe */
-        /* a program ncu did not name has no kernel of its own in the table: judged with none (pid 0) */
-        judge_variant(R, sv[i], &R->sizes[ss_i[i]], &r[i], text, len, m > 1 ? (i < npids ? pids[i] : 0) : -1, scv[i]);
-        tg_buf_free(&r[i].explain);
-    }
+    tg_buf_free(&r.explain);
     free(text);
     if (!R->keep_work)
         tg_rmtree(dir);
-    if (done < m && scv[done - 1]->stopped) {
-        for (int k = done; k < m; ++k) {
-            scv[k]->state = TG_CTR_NOT_CHECKED;
-            snprintf(scv[k]->why, sizeof scv[k]->why, "not profiled: this file's profiled run of %s was stopped by its "
-                     "time limit, and the GPU is not held alone for another", sv[done - 1]->name);
-        }
-    } else if (done < m) {
-        /* the session ended early (a program that died): the rest in an ncu of their own */
-        profile_variants(R, g, build, binary, tag, sv + done, scv + done, m - done, mode);
-    }
 }
 
 /* ncu itself: the CUDA toolkit's bin/ncu is a script that looks for its nsight-compute folder next
@@ -477,35 +283,23 @@ static int find_ncu(char *bin, size_t blen, char *root, size_t rlen)
     return 0;
 }
 
-/* The variants a profiled session needs: every one the work rule or the speed test needs (the
- * reference's probe: those the counters judge, not the GPU-only ones). Returns how many. */
-static int needed_list(grun *R, gsub *g, int probe, const tl_lab_variant **vs, tg_ctr_var **cvs, tg_ctr_var *store)
+static const tl_lab_variant *first_needed(const grun *R)
 {
-    int n = 0;
-    for (int i = 0; i < R->lab->nvariants && n < TL_LAB_MAX_VARIANTS; ++i) {
-        const tl_lab_variant *v = &R->lab->variants[i];
-        if (!needed(R, v) || (probe && v->gpu_only))
-            continue;
-        vs[n] = v;
-        cvs[n] = probe ? &store[n] : &g->ctr[i];
-        ++n;
-    }
-    return n;
+    for (int i = 0; i < R->lab->nvariants; ++i)
+        if (needed(R, &R->lab->variants[i]) && !R->lab->variants[i].gpu_only)
+            return &R->lab->variants[i];
+    return NULL;
 }
 
 void tg_counters_probe(grun *R)
 {
     R->ncu_ok = 0;
-    R->ncu_mode = 0;
     R->ncu_ref_s = 0;
     R->ncu_why[0] = R->ncu_ref[0] = '\0';
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
         return;
-    const tl_lab_variant *vs[TL_LAB_MAX_VARIANTS];
-    tg_ctr_var *cvs[TL_LAB_MAX_VARIANTS];
-    static tg_ctr_var store[TL_LAB_MAX_VARIANTS];
-    int n = needed_list(R, NULL, 1, vs, cvs, store);
-    if (!n)
+    const tl_lab_variant *v = first_needed(R);
+    if (!v)
         return;
     if (find_ncu(R->ncu, sizeof R->ncu, R->ncu_root, sizeof R->ncu_root) != 0) {
         snprintf(R->ncu_why, sizeof R->ncu_why, "no ncu (Nsight Compute's CLI: /opt/nvidia/nsight-compute/*/ncu, "
@@ -517,46 +311,28 @@ void tg_counters_probe(grun *R)
                  "this run (%.300s)", R->ref_why);
         return;
     }
-    /* The reference's sessions, in a scratch record (its time-outs and prints are not a student's):
-     * every variant the counters judge, first in turn under one ncu (what the students' runs then
-     * do), and where that does not read them all, one ncu per variant (as before). */
+    /* the reference's session, in a scratch record (its time-outs and prints are not a student's) */
     static gsub g;
+    memset(&g, 0, sizeof g);
     static gstudent who = {.name = "ncu-probe", .display = "ncu-probe"};
-    const tg_ctr_var *bad = NULL;
-    for (int mode = !R->iso.bwrap ? 0 : n > 1 ? 2 : 1; mode >= 0; --mode) {
-        memset(&g, 0, sizeof g);
-        g.s = &who;
-        snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
-        tg_mkdirs(g.work, 0700);
-        memset(store, 0, sizeof store);
-        profile_variants(R, &g, R->ref_build, R->lab->ref_binary, "ref-", vs, cvs, n, mode);
-        tg_buf_free(&g.evidence);
-        tg_buf_free(&g.notes);
-        bad = NULL;
-        for (int i = 0; i < n && !bad; ++i)
-            if (!(cvs[i]->state == TG_CTR_JUDGED && !cvs[i]->bad && cvs[i]->kernel_ms > 0))
-                bad = cvs[i];
-        if (!bad) {
-            R->ncu_ok = 1;
-            R->ncu_mode = mode;
-            break;
-        }
-    }
-    const tg_ctr_var *cv = bad ? bad : cvs[0];
-    const tl_lab_variant *v = vs[bad ? (int)(bad - cvs[0]) : 0];
-    if (R->ncu_ok) {
-        for (int i = 0; i < n; ++i)   /* the limit a student's run gets: x the reference's slowest */
-            if (cvs[i]->wall_s > R->ncu_ref_s)
-                R->ncu_ref_s = cvs[i]->wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
-        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s (%d variant(s) %s): %.1000s", v->name, cv->size, n,
-                 R->ncu_mode == 2 ? "in turn under one ncu, started with the GPU shared" : R->ncu_mode == 1 ?
-                 "one ncu each, started with the GPU shared" : "one ncu each, the GPU alone throughout", cv->figures);
-    } else if (cv->state == TG_CTR_NOT_CHECKED) {
-        snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv->why);
+    g.s = &who;
+    snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
+    tg_mkdirs(g.work, 0700);
+    tg_ctr_var cv;
+    memset(&cv, 0, sizeof cv);
+    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    tg_buf_free(&g.evidence);
+    tg_buf_free(&g.notes);
+    if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
+        R->ncu_ok = 1;
+        R->ncu_ref_s = cv.wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
+        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s: %.1000s", v->name, cv.size, cv.figures);
+    } else if (cv.state == TG_CTR_NOT_CHECKED) {
+        snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv.why);
     } else {
         snprintf(R->ncu_why, sizeof R->ncu_why, "ncu could not read the reference solution's counters in the sandbox "
-                 "(%s at size %s: %.200s; %.220s)", v->name, cv->size, cv->bad && cv->headline[0] ? cv->headline
-                 : "no kernel time", cv->why);
+                 "(%s at size %s: %.200s; %.220s)", v->name, cv.size, cv.bad && cv.headline[0] ? cv.headline
+                 : "no kernel time", cv.why);
     }
 }
 
@@ -566,20 +342,29 @@ void tg_counters_run(grun *R, gsub *g)
     g->ctr_ran = 1;
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || !g->built || R->prebuilt[0])
         return;   /* (kit check's prebuilt program: the emulated count, as before) */
-    const tl_lab_variant *vs[TL_LAB_MAX_VARIANTS];
-    tg_ctr_var *cvs[TL_LAB_MAX_VARIANTS];
-    int n = needed_list(R, g, 0, vs, cvs, NULL);
-    if (!n)
-        return;
-    if (!R->ncu_ok) {
-        for (int i = 0; i < n; ++i) {
-            cvs[i]->state = TG_CTR_NOT_CHECKED;
-            snprintf(cvs[i]->why, sizeof cvs[i]->why, "%s", R->ncu_why[0] ? R->ncu_why : "ncu was not tried");
+    int stopped_at = -1;
+    for (int i = 0; i < R->lab->nvariants; ++i) {
+        const tl_lab_variant *v = &R->lab->variants[i];
+        if (!needed(R, v))
+            continue;
+        if (!R->ncu_ok) {
+            g->ctr[i].state = TG_CTR_NOT_CHECKED;
+            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", R->ncu_why[0] ? R->ncu_why : "ncu was not tried");
+            continue;
         }
-        return;
+        if (stopped_at >= 0) {
+            /* the GPU is held alone for a profiled run: one that ran out of time is enough (that
+             * variant fails; this one's work falls back to the emulated count, as where ncu is not) */
+            g->ctr[i].state = TG_CTR_NOT_CHECKED;
+            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "not profiled: this file's profiled run of %s was stopped "
+                     "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
+            continue;
+        }
+        tg_stage("profiled (ncu) %.30s", v->name);   /* profile.c: its own stage, the device alone */
+        profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+        if (g->ctr[i].stopped)
+            stopped_at = i;
     }
-    tg_stage("profiled (ncu) %.30s%s", vs[0]->name, n > 1 ? " and more" : "");   /* profile.c: the device alone */
-    profile_variants(R, g, g->build, R->lab->binary, "", vs, cvs, n, R->ncu_mode);
 }
 
 int tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v)

@@ -211,9 +211,6 @@ typedef struct grun {
     char     ncu[PATH_MAX];           /* the ncu binary itself (not a wrapper script; "" none)      */
     char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
     int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
-    int      ncu_mode;                /* ... how (counters.c): 2 every variant's program in turn under one
-                                         ncu started with the GPU shared, 1 one such ncu per variant, 0
-                                         one ncu per variant started directly, the GPU alone throughout */
     char     ncu_why[520];            /* why not ("not checked here: ...")                           */
     char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
     double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
@@ -265,14 +262,7 @@ typedef struct gsess {
     const char *const *prof_argv;   /* counters.c: the program runs under this (ncu and its options; NULL none) */
     const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
-    int      prof_runs;      /* ... >0: that many sessions of the program one after another under one
-                                ncu, run by /bin/sh (bubblewrap's fixed paths): it says TG_PROF_READY
-                                on fd 4, waits for a line on fd 3, then runs them, TG_PROF_NEXT between
-                                them and TG_PROF_DONE after the last (counters.c)                  */
 } gsess;
-#define TG_PROF_READY "tl-prof-ready"   /* the shell under ncu runs: ncu has started                   */
-#define TG_PROF_NEXT "tl-prof-next"     /* a profiled program ended, the next one starts               */
-#define TG_PROF_DONE "tl-prof-done"     /* the last one ended: ncu writes its table                    */
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 
 /* counters.c: the GPU's counters of one profiled run of a variant (ncu, in another process than
@@ -288,10 +278,8 @@ typedef struct tg_ctr_var {
     char   headline[480], figures[1024], why[520];
     double kernel_ms;         /* the student's kernels' GPU time in the profiled call (0: unknown) */
     double wall_s;            /* what the profiled run cost, s                                  */
-    double answer_s, end_s;   /* ... of which to the answer (the program's start under ncu, the case),
-                                 and from it to the program's end (ncu's, its table written: last) */
-    int    last;              /* the last program of its ncu                                       */
-    double start_s;           /* the first of an ncu: ncu's own start before it, the device shared  */
+    double answer_s, end_s;   /* ... of which to the answer (ncu's start, the program's, the case), and
+                                 from it to ncu's end (its table written)                           */
     int    stopped;           /* the profiled run was stopped by its time limit                    */
 } tg_ctr_var;
 
@@ -444,8 +432,6 @@ const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_var
 int  tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn);
 /* 1 where tg_counters_work decides this variant's work (judged, or the profiled run failed). */
 int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
-/* Starts ss's session now (tg_run_case starts one when none is alive): 0, or -1 with err. */
-int  tg_sess_open(grun *R, gsub *g, gsess *ss, char *err, size_t errlen);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 

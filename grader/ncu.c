@@ -141,37 +141,6 @@ static double unit_factor(const char *u)
 
 int tg_ncu_parse(const char *text, size_t len, tg_ncu_counts *out, char *err, size_t errlen)
 {
-    return tg_ncu_parse_pid(text, len, -1, out, err, errlen);
-}
-
-int tg_ncu_processes(const char *text, const char *path_tail, long *pids, int max)
-{
-    static const char word[] = "==PROF== Connected to process ";
-    int n = 0;
-    size_t tl = strlen(path_tail);
-    for (const char *p = text; p && *p && n < max;) {
-        const char *e = strchr(p, '\n');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        char *end;
-        long pid;
-        if (l > sizeof word - 1 && strncmp(p, word, sizeof word - 1) == 0 &&
-            (pid = strtol(p + sizeof word - 1, &end, 10)) > 0 && end < p + l && *end == ' ' && end[1] == '(') {
-            /* the path in parentheses, to the line's last ')' */
-            const char *close = p + l;
-            while (close > end && *close != ')')
-                --close;
-            const char *open = end + 2;
-            if (close > open && (size_t)(close - open) >= tl && memcmp(close - tl, path_tail, tl) == 0 &&
-                (path_tail[0] == '/' || close - open == (long)tl || close[-(long)tl - 1] == '/'))
-                pids[n++] = pid;
-        }
-        p = e ? e + 1 : NULL;
-    }
-    return n;
-}
-
-int tg_ncu_parse_pid(const char *text, size_t len, long pid, tg_ncu_counts *out, char *err, size_t errlen)
-{
     memset(out, 0, sizeof *out);
     enum { MAXF = 400 };
     char **f = calloc(MAXF, sizeof *f);
@@ -179,7 +148,7 @@ int tg_ncu_parse_pid(const char *text, size_t len, long pid, tg_ncu_counts *out,
         snprintf(err, errlen, "out of memory reading ncu's output");
         return -1;
     }
-    int col[TG_NCU_NQ], name_col = -1, pid_col = -1, have_head = 0, have_units = 0;
+    int col[TG_NCU_NQ], name_col = -1, have_head = 0, have_units = 0;
     double factor[TG_NCU_NQ];
     for (int q = 0; q < TG_NCU_NQ; ++q) {
         col[q] = -1;
@@ -199,8 +168,6 @@ int tg_ncu_parse_pid(const char *text, size_t len, long pid, tg_ncu_counts *out,
             for (int i = 0; i < n; ++i) {
                 if (strcmp(f[i], "Kernel Name") == 0)
                     name_col = i;
-                if (strcmp(f[i], "Process ID") == 0)
-                    pid_col = i;
                 for (int q = 0; q < TG_NCU_NQ; ++q)
                     if (strcmp(f[i], metric_of[q].metric) == 0)
                         col[q] = i;
@@ -212,8 +179,6 @@ int tg_ncu_parse_pid(const char *text, size_t len, long pid, tg_ncu_counts *out,
                 if (col[q] >= 0 && col[q] < n)
                     factor[q] *= unit_factor(f[col[q]]);
             have_units = 1;
-        } else if (name_col < n && pid >= 0 && (pid_col < 0 || pid_col >= n || atol(f[pid_col]) != pid)) {
-            ;   /* another process's kernel (counters.c: one process per variant under one ncu) */
         } else if (name_col < n) {
             const char *name = f[name_col];
             if (tg_ncu_kit_kernel(name)) {
@@ -241,10 +206,6 @@ int tg_ncu_parse_pid(const char *text, size_t len, long pid, tg_ncu_counts *out,
     free(f);
     if (!have_head) {
         snprintf(err, errlen, "ncu wrote no CSV table (no header with \"Kernel Name\")");
-        return -1;
-    }
-    if (pid >= 0 && pid_col < 0) {
-        snprintf(err, errlen, "ncu's table has no column \"Process ID\" (several processes profiled at once)");
         return -1;
     }
     for (int q = 0; q < TG_NCU_NQ; ++q)

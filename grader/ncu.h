@@ -48,15 +48,6 @@ typedef struct tg_ncu_counts {
  * inst and byte with thousands separators; usecond, Kbyte, ... are converted too). Returns 0, or -1 with err naming what is missing (no header, a metric's column). */
 int tg_ncu_parse(const char *text, size_t len, tg_ncu_counts *out, char *err, size_t errlen);
 
-/* The same, of one process's kernels only (pid; -1 every process): several programs profiled by one
- * ncu (counters.c) are told apart by ncu's "Process ID" column, which no program writes. */
-int tg_ncu_parse_pid(const char *text, size_t len, long pid, tg_ncu_counts *out, char *err, size_t errlen);
-
-/* The processes ncu attached to whose program path ends in path_tail ("/lab03": a whole name), in
- * the order ncu attached them ("==PROF== Connected to process PID (PATH)" in its log): at most
- * max pids, returns how many. */
-int tg_ncu_processes(const char *text, const char *path_tail, long *pids, int max);
-
 /* ncu's own words in its log or output that mean the counters cannot be read here (the driver's
  * restriction ERR_NVGPUCTRPERM, an unknown metric, no kernel profiled, the target not found):
  * 1 with why set ("not checked here: ..." material), 0 none found. */

@@ -21,7 +21,7 @@ static const char *const kind_name[TG_PROF_N] = {
     [TG_PROF_BUILD] = "build",
     [TG_PROF_CASES] = "correctness cases",
     [TG_PROF_WORK] = "work count (emulated twin)",
-    [TG_PROF_NCU] = "profiled runs (ncu: its start with the device shared, the programs alone)",
+    [TG_PROF_NCU] = "profiled runs (ncu), device alone",
     [TG_PROF_SANITIZER] = "sanitizers",
     [TG_PROF_TIMED] = "speed test, device shared (the reference's start)",
     [TG_PROF_ALONE] = "timed runs, device alone",
@@ -62,7 +62,7 @@ int tg_profile_kind(const char *stage)
         return TG_PROF_CASES;
     if (starts(stage, "work count"))
         return TG_PROF_WORK;
-    if (starts(stage, "profiled") || starts(stage, "ncu start"))
+    if (starts(stage, "profiled"))
         return TG_PROF_NCU;
     if (starts(stage, "racecheck") || starts(stage, "memcheck"))
         return TG_PROF_SANITIZER;

@@ -189,8 +189,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                           gate.s);
         if (g.built && !refused_link && R->lab->gpu && R->gpu_ok && !R->emulate) {
-            tg_counters_run(R, &g);        /* the work and time evidence from outside the process (counters.c:
-                                              ncu starts with the GPU shared, its programs run with it alone) */
+            tg_gpu_take(R, TG_GPU_ALONE);  /* the profiled runs measure kernels' GPU time: the GPU alone */
+            tg_counters_run(R, &g);        /* the work and time evidence from outside the process (counters.c) */
             tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
         }
         for (int i = 0; i < nt; ++i) {

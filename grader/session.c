@@ -74,23 +74,6 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
         argv_prof[np] = ss->prof_argv[np];
     argv_prof[np] = bin;
     argv_prof[np + 1] = "--serve";
-    /* several programs in turn under one ncu (counters.c): the shell starts the next one when the
-     * last ended, saying so on fd 4; the path is the grader's, with no character the shell reads */
-    char script[PATH_MAX * 9 + 200];
-    if (ss->prof_argv && ss->prof_runs > 0) {
-        /* first the shell says it runs (ncu started, the device still shared) and waits for a line
-         * on fd 3 (read takes no byte past it): counters.c sends it once the GPU is its alone */
-        size_t l = (size_t)snprintf(script, sizeof script, "echo " TG_PROF_READY " >&4; read -r tl_go <&3 || exit 0; ");
-        for (int i = 0; i < ss->prof_runs && i < 8 && l < sizeof script; ++i)
-            l += (size_t)snprintf(script + l, sizeof script - l, "%s'%s' --serve", i ? "; echo " TG_PROF_NEXT " >&4; " : "",
-                                  bin);
-        if (l < sizeof script)
-            snprintf(script + l, sizeof script - l, "; echo " TG_PROF_DONE " >&4");
-        argv_prof[np] = "/bin/sh";
-        argv_prof[np + 1] = "-c";
-        argv_prof[np + 2] = script;
-        argv_prof[np + 3] = NULL;
-    }
     tg_spawn_opts o = {.argv = ss->tool ? argv_tool : ss->prof_argv ? argv_prof : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R->lab->gpu,
                        .max_tasks = ss->tool || ss->prof_argv ? 128 : 64,
@@ -314,11 +297,6 @@ static void stop_variant(gsub *g, const char *name)
 }
 
 /* Runs one case in the session (started on demand) and judges the answer. */
-int tg_sess_open(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
-{
-    return ss->alive ? 0 : sess_start(R, g, ss, err, errlen);
-}
-
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r)
 {
     memset(r, 0, sizeof *r);

@@ -97,18 +97,12 @@ fi
 python3 - "$W/out" > "$OUT/ncu-times.txt" 2>&1 <<'PY'
 import glob, re, sys
 rx = re.compile(r"the profiled run took ([0-9.]+) s \(([0-9.]+) s to the answer[^;]*; ([0-9.]+) s for ncu to end")
-rs = re.compile(r"ncu started in ([0-9.]+) s with the GPU shared")
-runs, starts = [], []
+runs = []
 for f in glob.glob(sys.argv[1] + "/*/results.json"):
     seen = set()
-    text = open(f, errors="replace").read()
-    for m in rx.finditer(text):
+    for m in rx.finditer(open(f, errors="replace").read()):
         if m.group(0) not in seen:
             seen.add(m.group(0)); runs.append(tuple(float(x) for x in m.groups()))
-    starts += list(set(float(m.group(1)) for m in rs.finditer(text)))
-if starts:
-    print("ncu's start with the GPU shared: %d, mean %.2f s each (not in the GPU-alone figures below)" %
-          (len(starts), sum(starts) / len(starts)))
 if runs:
     n = len(runs)
     print("ncu: %d profiled variant(s) read from the results: mean %.2f s each (%.2f s to the answer, %.2f s to ncu's "
