@@ -7,8 +7,9 @@
 #       nvidia-smi; the grader's libraries libcjson, libarchive, libseccomp):
 #           bash tests/gpu/class-on-device.sh [N]          (N submissions, default 100)
 #       Everything goes to $OUT when it is set, else ./gpu-out/: summary.txt (the figures),
+#       profile.txt, ncu-times.txt, verdicts.txt, ratios.txt, progress.json, and logs.tgz with
 #       run.log (the grader's progress lines), util.csv (nvidia-smi samples), progress.txt
-#       (DIR/progress.json every 10 s), gradebook.csv and class-summary.md.
+#       (DIR/progress.json every 10 s), gradebook.csv, class-summary.md, class.tsv, serial.log.
 # The class (names sNNN-KIND): N DISTINCT submissions, no two files byte-equal (issue 29 item 5),
 #       made by tests/gpu/class-submissions.sh: the reference solution, the skeleton, every
 #       known-wrong lab 03 file of tests/wrong/manifest.tsv, the real-style corpus tests/corpus/03-*,
@@ -62,7 +63,15 @@ say "grader built in $(( $(date +%s) - t0 )) s"
 
 # ------------------------------------------------------------------ the class
 W=$(mktemp -d /tmp/tl-class03.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+# At the end $OUT keeps a few files (the device queue brings back about 8): the figures as they are,
+# the logs and samples in logs.tgz.
+pack() {
+    ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log class-summary.md gradebook.csv run.log \
+          2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log \
+          class-summary.md gradebook.csv run.log 2>/dev/null | xargs rm -f ) 2>/dev/null
+    rm -rf "$W"
+}
+trap pack EXIT
 ninja -C "$B" common/tl-lab >> "$OUT/build.log" 2>&1 || { say "building tl-lab failed"; exit 2; }
 bash tests/gpu/class-submissions.sh --n "$N" "$W/in" > "$OUT/class.tsv" 2>> "$OUT/build.log" ||
     { say "making the class failed:"; tail -5 "$OUT/build.log" | tee -a "$S"; exit 2; }
