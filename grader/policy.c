@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "policy.h"
+#include "tl-lex.h"
 
 #include <seccomp.h>
 #include <sys/socket.h>
@@ -44,78 +45,105 @@ static int is_id(int c)
     return isalnum(c) || c == '_';
 }
 
-/* Blanks comments and string and character literals (newlines kept, so lines still count). */
-static void strip(char *s, size_t n)
+/* Blanks the gap text[a, b) between two tokens (blanks, comments) in s: newlines kept (lines still
+ * count) and the backslash of a continuation (a directive's logical line still ends where it did). */
+static void blank_gap(char *s, const char *text, size_t a, size_t b)
 {
-    for (size_t i = 0; i < n; ++i) {
-        if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
-                s[i++] = ' ';
-        } else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-            s[i] = s[i + 1] = ' ';
-            i += 2;
-            while (i < n && !(s[i] == '*' && i + 1 < n && s[i + 1] == '/')) {
-                if (s[i] != '\n')
+    for (size_t i = a; i < b; ++i)
+        if (text[i] != '\n' && !(text[i] == '\\' && tl_lex_splice(text, b, i) != i))
+            s[i] = ' ';
+}
+
+/* Copies the tokens of lx into s (which holds the text already): literals blanked (newlines kept), a
+ * name split by continuations joined (then its newlines), a directive's inside read the same way. */
+static void blank_tokens(char *s, tl_lexer *lx)
+{
+    const char *text = lx->text;
+    size_t at = lx->p;
+    tl_lex_tok t;
+    while (tl_lex_next(lx, &t) != TL_LEX_END) {
+        blank_gap(s, text, at, t.s);
+        at = t.e;
+        if (t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR) {
+            for (size_t i = t.s; i < t.e; ++i)
+                if (text[i] != '\n')
                     s[i] = ' ';
-                ++i;
+        } else if (t.kind == TL_LEX_ID && memchr(text + t.s, '\\', t.e - t.s)) {
+            /* sys\<newline>tem is the name system: written whole, then blanks, then its newlines */
+            size_t k = t.s, nl = 0;
+            for (size_t i = t.s; i < t.e;) {
+                size_t q = tl_lex_splice(text, t.e, i);
+                if (q != i) {
+                    nl += 1;
+                    i = q;
+                    continue;
+                }
+                s[k++] = text[i++];
             }
-            if (i < n)
-                s[i] = ' ';
-            if (i + 1 < n)
-                s[++i] = ' ';
-        } else if (s[i] == '"' || s[i] == '\'') {
-            char q = s[i];
-            /* keep the quotes of an #include "x.h" visible to the header check: it runs first */
-            s[i++] = ' ';
-            while (i < n && s[i] != q && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < n && s[i + 1] != '\n')
-                    s[i++] = ' ';
-                s[i++] = ' ';
-            }
-            if (i < n && s[i] == q)
-                s[i] = ' ';
+            while (k < t.e - nl)
+                s[k++] = ' ';
+            while (k < t.e)
+                s[k++] = '\n';
+        } else if (t.kind == TL_LEX_DIRECTIVE) {
+            tl_lexer in = {.text = text, .n = t.e, .p = t.s + 1, .line = t.line, .bol = 0};
+            blank_tokens(s, &in);
         }
     }
+    blank_gap(s, text, at, lx->n);
+}
+
+/* A copy of text (NUL-terminated, NULs made blanks) with comments and string and character literals
+ * blanked, newlines kept so that lines still count, read by the kit's one lexer (common/emu/tl-lex.h:
+ * raw strings, digit separators, continuations, a byte-order mark). NULL when out of memory. */
+static char *lexed_copy(const char *text, size_t len)
+{
+    char *s = malloc(len + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, text, len);
+    s[len] = '\0';
+    tl_lexer lx;
+    tl_lex_init(&lx, text, len);
+    blank_gap(s, text, 0, lx.p);              /* the byte-order mark */
+    blank_tokens(s, &lx);
+    for (size_t i = 0; i < len; ++i)          /* NULs would end the scans early */
+        if (!s[i])
+            s[i] = ' ';
+    return s;
 }
 
 int tg_policy_scan(const char *file, const char *text, size_t len, tg_buf *findings)
 {
     int found = 0;
-    char *s = malloc(len + 1);
-    if (!s)
-        return 0;
-    memcpy(s, text, len);
-    s[len] = '\0';
-    for (size_t i = 0; i < len; ++i)      /* NULs would end the scans early */
-        if (!s[i])
-            s[i] = ' ';
-    /* #include lines first (the header name may be in quotes, which strip() blanks). */
-    int line = 1;
-    for (char *p = s; *p;) {
-        char *e = strchr(p, '\n');
-        char *q = p;
+    /* #include lines first (the header name may be in quotes, which lexed_copy blanks). */
+    tl_lexer lx;
+    tl_lex_init(&lx, text, len);
+    for (tl_lex_tok d; tl_lex_next(&lx, &d) != TL_LEX_END;) {
+        if (d.kind != TL_LEX_DIRECTIVE)
+            continue;
+        char dir[1024];              /* continuations removed; a longer directive is cut (no header is) */
+        size_t l = tl_lex_copy(text, d.s, d.e, dir, sizeof dir);
+        for (size_t i = 0; i < l; ++i)
+            if (!dir[i])
+                dir[i] = ' ';
+        const char *q = dir + 1;
         while (*q == ' ' || *q == '\t')
             ++q;
-        if (*q == '#') {
-            ++q;
-            while (*q == ' ' || *q == '\t')
-                ++q;
-            if (strncmp(q, "include", 7) == 0) {
-                size_t l = e ? (size_t)(e - q) : strlen(q);
-                for (int h = 0; banned_headers[h]; ++h)
-                    if (memmem(q, l, banned_headers[h], strlen(banned_headers[h]))) {
-                        tg_buf_printf(findings, "%s:%d: includes <%s...> (network, processes or loading code: "
-                                      "a lab file never needs it)\n", file, line, banned_headers[h]);
-                        ++found;
-                        break;
-                    }
-            }
+        if (strncmp(q, "include", 7) == 0) {
+            l -= (size_t)(q - dir);
+            for (int h = 0; banned_headers[h]; ++h)
+                if (memmem(q, l, banned_headers[h], strlen(banned_headers[h]))) {
+                    tg_buf_printf(findings, "%s:%d: includes <%s...> (network, processes or loading code: "
+                                  "a lab file never needs it)\n", file, d.line, banned_headers[h]);
+                    ++found;
+                    break;
+                }
         }
-        ++line;
-        p = e ? e + 1 : p + strlen(p);
     }
-    strip(s, len);
-    line = 1;
+    char *s = lexed_copy(text, len);
+    if (!s)
+        return 0;
+    int line = 1;
     for (size_t i = 0; i < len; ++i) {
         if (s[i] == '\n') {
             ++line;
@@ -172,15 +200,9 @@ static int has_word(const char *s, size_t n, const char *word)
 
 int tg_policy_host_asm(const char *file, const char *text, size_t len, tg_buf *findings)
 {
-    char *s = malloc(len + 1);
+    char *s = lexed_copy(text, len);
     if (!s)
         return 0;
-    memcpy(s, text, len);
-    s[len] = '\0';
-    for (size_t i = 0; i < len; ++i)
-        if (!s[i])
-            s[i] = ' ';
-    strip(s, len);
     /* Pass 1: macros whose body holds asm (also through another such macro, a few levels); a use
      * of one is judged like asm itself, where it stands. */
     enum { MAXM = 64 };

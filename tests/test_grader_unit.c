@@ -259,6 +259,33 @@ Test(policy, comments_strings_members_and_longer_names_are_not_calls, .timeout =
     tg_buf_free(&b);
 }
 
+/* The scan reads the file through the kit's one lexer (common/emu/tl-lex.h); each of these hid a call
+ * or a header from the scanner it replaced, or made one up. */
+Test(policy, what_the_compiler_reads_as_code_is_scanned_as_code, .timeout = 10)
+{
+    tg_buf b = {0};
+    /* a ' digit separator opened a "character literal" that blanked the rest of the line */
+    cr_assert_eq(scan("int n = 1'000; system(\"sh\"); char c = 'x';\n", &b), 1, "%s", b.s ? b.s : "");
+    cr_assert(strstr(b.s, "f.cu:1: calls system()"), "%s", b.s);
+    tg_buf_free(&b);
+    /* a raw string's inner quote ended it early, so its tail (and a call after it) was misread */
+    cr_assert_eq(scan("const char *r = R\"x( \" )x\"; fork();\nconst char *q = R\"(system(1))\";\n", &b), 1,
+                 "%s", b.s ? b.s : "");
+    cr_assert(strstr(b.s, "f.cu:1: calls fork()"), "%s", b.s);
+    tg_buf_free(&b);
+    /* a name split by a continuation is one name to the compiler */
+    cr_assert_eq(scan("int a;\nint g(void) { return sys\\\ntem(\"ls\"); }\nint z;\n", &b), 1, "%s", b.s ? b.s : "");
+    cr_assert(strstr(b.s, "f.cu:2: calls system()"), "%s", b.s);
+    tg_buf_free(&b);
+    /* a byte-order mark before line 1's #include, a comment before a #include */
+    cr_assert_eq(scan("\xEF\xBB\xBF#include <sys/socket.h>\n/* c */ #include <netdb.h>\n", &b), 2, "%s", b.s ? b.s : "");
+    cr_assert(strstr(b.s, "f.cu:1: includes <sys/socket.h") && strstr(b.s, "f.cu:2: includes <netdb.h"), "%s", b.s);
+    tg_buf_free(&b);
+    /* an #include inside a comment, a continued // comment: no code */
+    cr_assert_eq(scan("/*\n#include <sys/socket.h>\n*/\n// note \\\n system(1);\nint x;\n", &b), 0, "%s", b.s ? b.s : "");
+    tg_buf_free(&b);
+}
+
 Test(policy, the_solutions_and_skeletons_are_clean, .timeout = 10)
 {
     for (int i = 0; i < tl_nlabs; ++i)

@@ -1,5 +1,8 @@
-/* tl-emu-rewrite-state.h: the streaming rewrite's state (tl-emu-rewrite.c), shared with the rewrite of
- * __shared__ declarations (tl-emu-shared-decl.c). Not for tl-emu-region.c, which works on text alone. */
+/* tl-emu-rewrite-state.h: the streaming rewrite's state (tl-emu-rewrite.c) as one struct, Rw, passed by
+ * pointer to every function of the rewrite that needs it: the rewrite of __shared__ declarations
+ * (tl-emu-shared-decl.c), the file's functions and region form (tl-emu-funcs.c) and the scan for what
+ * emulation lacks (tl-emu-unsupported.c) share it through this header. No function of the front end reads a global; tl-emu-region.c keeps its own state (Rg)
+ * and sees only the text it is given (tl-emu-rewrite.h). */
 #ifndef TL_EMU_REWRITE_STATE_H
 #define TL_EMU_REWRITE_STATE_H
 
@@ -8,7 +11,7 @@
 
 #include "tl-emu-rewrite.h"
 
-enum { MAX_NAMES = 256, MAX_KERNELS = 256, MAX_DEPTH = 256 };
+enum { MAX_NAMES = 256, MAX_KERNELS = 256, MAX_DEPTH = 256, MAX_PTRS = 64, MAX_FUNCS = 1024, MAX_CG_BLOCKS = 8 };
 typedef struct { char name[128]; int depth; } Name;     /* a __shared__ name in scope */
 typedef struct {
     char name[128]; Buf smem; Buf idents;
@@ -17,35 +20,81 @@ typedef struct {
     int is_template;                 /* template <...> __global__: neither registered nor in region form */
     char why[200];                   /* why not */
 } Kernel;
+/* A function body of the file, to know which hold a barrier or a warp operation. */
+typedef struct { char name[128]; size_t bs, be; int barrier, device; } Func;
 
-extern const char *src;              /* the whole input */
-extern size_t len, pos;              /* its length; where the rewrite is */
-extern int line;                     /* line of src[pos] */
-extern Buf out;                      /* what is written so far */
-extern char last_sig;                /* the last significant character written */
-extern Name names[MAX_NAMES];        /* the __shared__ names in scope */
-extern int nnames;
-extern Kernel kernels[MAX_KERNELS];
-extern int cur_kernel;               /* index in kernels of the kernel body being read, or -1 */
-extern int depth;                    /* braces open */
-extern int in_func;                  /* function bodies open */
+/* The rewrite's whole state, passed by pointer to every function of tl-emu-rewrite.c,
+ * tl-emu-shared-decl.c and tl-emu-unsupported.c (no function reads a global): rw_init sets it up. */
+typedef struct Rw {
+    /* the input cursor */
+    const char *src;                 /* the whole input */
+    const char *in_path;             /* its name, for errors and the #line directives */
+    size_t len, pos;                 /* its length; where the rewrite is */
+    int line;                        /* line of src[pos] */
+    /* the output */
+    Buf out;                         /* what is written so far */
+    char last_sig, prev_sig;         /* the last significant character written, and the one before */
+    int in_directive;                /* rewriting a #define that holds a launch */
+    int use_regions;                 /* 0 with --fibers */
+    /* the scope tables */
+    Name names[MAX_NAMES];           /* the __shared__ names in scope */
+    int nnames;
+    int depth;                       /* braces open */
+    int func_body_depth[MAX_DEPTH];  /* 1 where a brace opened a function body */
+    int func_open[MAX_DEPTH];        /* index in funcs of a body opened at this depth, or -1 */
+    int in_func;                     /* function bodies open */
+    int pnest;                       /* ( and [ open, outside preprocessor lines */
+    Kernel kernels[MAX_KERNELS];
+    int nkernels;
+    Func funcs[MAX_FUNCS];           /* every function body of the file */
+    int nfuncs;
+    /* the kernel being read */
+    int kstate;                      /* 0 none, 1 saw __global__, 2 in its params, 3 after them */
+    int kparen;                      /* paren depth while looking for a kernel's params */
+    char kname[128];
+    int ktemplate;                   /* the kernel being read is a template */
+    int kbody_depth;                 /* depth of the kernel body being read, or -1 */
+    int cur_kernel;                  /* index in kernels of the kernel body being read, or -1 */
+    size_t kps, kpe;                 /* in out: the parameters of the kernel being read */
+    char kptr[MAX_PTRS][128];        /* its pointer parameters (and pointers made from them): counted */
+    int nkptr;
+    int kshared;                     /* __shared__ declarations of the current kernel so far */
+    char cg_blocks[MAX_CG_BLOCKS][64];   /* its cooperative-groups blocks rewritten (cg_block_decl) */
+    int ncg_blocks;
+    /* rewrites pending at a later position of src */
+    int auto_close, auto_close_depth;    /* an `auto x = ` being wrapped in tl_emu::va( ): its nesting, or -1 */
+    size_t uninit_at[16];            /* ends of the names of scalars declared without a value */
+    int nuninit, uninit_dbl;
+    size_t larr_semi;                /* the ';' of a local array declared without values, or (size_t)-1 */
+    char larr_name[128];
+    int larr_dims;
+    char sptr_type[128];             /* the type of the checked pointer declared last (shared_pointer_decl) */
+    int sptr_depth;                  /* its depth, or -1 */
+} Rw;
 
 static inline int is_id0(int c) { return isalpha(c) || c == '_'; }
 static inline int is_id(int c) { return isalnum(c) || c == '_'; }
 /* Prints IN.cu:LINE: error: tl-emu-rewrite: ... and exits 1. */
-void die(int at_line, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+void die(Rw *rw, int at_line, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 /* tl-emu-unsupported.c: the "not supported under emulation" outcome, from the kit alone */
 #include <stdarg.h>
 void unsupported_record(const char *file, int at_line, const char *fmt, va_list ap);
-void unsupported_scan(const char *src, size_t len);
+void unsupported_scan(Rw *rw);
 /* Writes s to out, keeping last_sig. */
-void emit(const char *s, size_t n);
+void emit(Rw *rw, const char *s, size_t n);
 /* Skips blanks and comments in src from p; returns the new position; counts newlines into *nl. */
-size_t skip_space(size_t p, int *nl);
+size_t skip_space(Rw *rw, size_t p, int *nl);
+
+/* tl-emu-funcs.c: the function whose body opens now (its name; whether it is __device__/__global__),
+ * then, after the copy, the calls nvcc rejects in kernels (die) and region form for each kernel. */
+void func_name_before(Rw *rw, char *name, size_t n);
+int declared_for_device(Rw *rw);
+void check_host_calls(Rw *rw);
+void make_regions(Rw *rw);
 
 /* tl-emu-shared-decl.c: at `__shared__` (or `extern __shared__`, is_extern) in src, rewrites the whole
  * declaration; at a shared name in `float *Nds = smem + k;`, makes Nds a checked pointer. */
-void shared_decl(int is_extern, int decl_line);
-void shared_pointer_decl(void);
+void shared_decl(Rw *rw, int is_extern, int decl_line);
+void shared_pointer_decl(Rw *rw);
 
 #endif

@@ -13,9 +13,9 @@ void buf_fmt(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
  * parameter list, body the text between the braces of its body (both as the streaming rewrite wrote
  * them), body_line the source line where the body begins. On success appends the new body to *o (its
  * lines: the source's, with #line directives around what it adds) and returns 1; returns 0 with
- * the reason in why when the kernel must run as fibers. barrier_fn(name, n) tells whether a function
+ * the reason in why when the kernel must run as fibers. barrier_fn(ctx, name, n) tells whether a function
  * of the file contains a barrier or a warp operation. */
 int tl_region_body(const char *params, size_t np, const char *body, size_t nb, int body_line,
-                   int (*barrier_fn)(const char *, size_t), Buf *o, char *why, size_t nwhy);
+                   int (*barrier_fn)(const void *ctx, const char *, size_t), const void *ctx, Buf *o, char *why, size_t nwhy);
 
 #endif

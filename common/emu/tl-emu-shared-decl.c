@@ -61,42 +61,42 @@ static void add_idents(Buf *b, const char *expr) {
 }
 
 /* `static __shared__` and `volatile __shared__` (CUDA accepts both): the word was written already. */
-static void drop_written_qualifiers(void) {
+static void drop_written_qualifiers(Rw *rw) {
     for (;;) {
-        size_t e = out.n;
-        while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+        size_t e = rw->out.n;
+        while (e > 0 && (rw->out.p[e - 1] == ' ' || rw->out.p[e - 1] == '\t')) e--;
         size_t b = e;
-        while (b > 0 && is_id((unsigned char)out.p[b - 1])) b--;
-        if ((e - b == 6 && !memcmp(out.p + b, "static", 6)) || (e - b == 8 && !memcmp(out.p + b, "volatile", 8))) {
-            out.n = b; out.p[b] = 0;
-            last_sig = ';';
+        while (b > 0 && is_id((unsigned char)rw->out.p[b - 1])) b--;
+        if ((e - b == 6 && !memcmp(rw->out.p + b, "static", 6)) || (e - b == 8 && !memcmp(rw->out.p + b, "volatile", 8))) {
+            rw->out.n = b; rw->out.p[b] = 0;
+            rw->last_sig = ';';
             continue;
         }
         return;
     }
 }
 
-void shared_decl(int is_extern, int decl_line) {
-    drop_written_qualifiers();
+void shared_decl(Rw *rw, int is_extern, int decl_line) {
+    drop_written_qualifiers(rw);
     /* Read up to the ';' that ends the declaration, comments blanked, newlines counted. */
     Buf d = {0};
     int nl = 0, par = 0;
     for (;;) {
-        if (pos >= len) die(decl_line, "__shared__ declaration without a ';'");
-        char c = src[pos];
-        if (c == '/' && pos + 1 < len && (src[pos + 1] == '/' || src[pos + 1] == '*')) {
+        if (rw->pos >= rw->len) die(rw, decl_line, "__shared__ declaration without a ';'");
+        char c = rw->src[rw->pos];
+        if (c == '/' && rw->pos + 1 < rw->len && (rw->src[rw->pos + 1] == '/' || rw->src[rw->pos + 1] == '*')) {
             int cn = 0;
-            pos = skip_space(pos, &cn);
-            nl += cn; line += cn;
+            rw->pos = skip_space(rw, rw->pos, &cn);
+            nl += cn; rw->line += cn;
             buf_add(&d, " ", 1);
             continue;
         }
-        if (c == '\n') { nl++; line++; }
+        if (c == '\n') { nl++; rw->line++; }
         if (c == '(' || c == '[') par++;
         if (c == ')' || c == ']') par--;
-        if (c == '=' && par == 0) die(decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
-        if (c == '{') die(decl_line, "could not read this __shared__ declaration");
-        pos++;
+        if (c == '=' && par == 0) die(rw, decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
+        if (c == '{') die(rw, decl_line, "could not read this __shared__ declaration");
+        rw->pos++;
         if (c == ';' && par == 0) break;
         buf_add(&d, &c, 1);
     }
@@ -108,27 +108,27 @@ void shared_decl(int is_extern, int decl_line) {
         if (*p == '(' || *p == '[') par++;
         else if (*p == ')' || *p == ']') par--;
         else if (*p == ',' && par == 0) {
-            if (np == 64) die(decl_line, "too many declarators in one __shared__ declaration");
+            if (np == 64) die(rw, decl_line, "too many declarators in one __shared__ declaration");
             *p = 0; parts[np++] = p + 1;
         }
     }
     char type[256] = "";
-    int file_scope = in_func == 0;
+    int file_scope = rw->in_func == 0;
     Buf o = {0};
     for (int k = 0; k < np; k++) {
         char *part = parts[k];
         char *br = strchr(part, '[');
         char head[512];
         size_t hl = br ? (size_t)(br - part) : strlen(part);
-        if (hl >= sizeof head) die(decl_line, "__shared__ declaration too long");
+        if (hl >= sizeof head) die(rw, decl_line, "__shared__ declaration too long");
         memcpy(head, part, hl); head[hl] = 0;
         trim(head);
         size_t e = strlen(head);
-        if (!e || !is_id((unsigned char)head[e - 1])) die(decl_line, "cannot find the variable name in this __shared__ declaration");
+        if (!e || !is_id((unsigned char)head[e - 1])) die(rw, decl_line, "cannot find the variable name in this __shared__ declaration");
         size_t b = e;
         while (b > 0 && is_id((unsigned char)head[b - 1])) b--;
         char name[128];
-        if (e - b >= sizeof name) die(decl_line, "name too long");
+        if (e - b >= sizeof name) die(rw, decl_line, "name too long");
         memcpy(name, head + b, e - b); name[e - b] = 0;
         head[b] = 0;
         char ty[256];
@@ -138,7 +138,7 @@ void shared_decl(int is_extern, int decl_line) {
             drop_word(type, "static", 0);
             drop_word(type, "__align__", 1);
             squeeze(type); trim(type);
-            if (!type[0]) die(decl_line, "cannot find the type of __shared__ %s", name);
+            if (!type[0]) die(rw, decl_line, "cannot find the type of __shared__ %s", name);
             snprintf(ty, sizeof ty, "%s", type);
         } else {
             squeeze(head); trim(head);                       /* e.g. "*" for a pointer declarator */
@@ -149,34 +149,34 @@ void shared_decl(int is_extern, int decl_line) {
         for (char *p = br; p && *p;) {
             while (isspace((unsigned char)*p)) p++;
             if (!*p) break;
-            if (*p != '[') die(decl_line, "unexpected '%c' after __shared__ %s[...]", *p, name);
+            if (*p != '[') die(rw, decl_line, "unexpected '%c' after __shared__ %s[...]", *p, name);
             int dd = 0; char *s = p + 1;
             for (; *p; p++) { if (*p == '[') dd++; else if (*p == ']' && --dd == 0) break; }
-            if (!*p) die(decl_line, "missing ']' in __shared__ %s", name);
-            if (nd == 4) die(decl_line, "too many dimensions");
+            if (!*p) die(rw, decl_line, "missing ']' in __shared__ %s", name);
+            if (nd == 4) die(rw, decl_line, "too many dimensions");
             size_t dl = (size_t)(p - s);
-            if (dl >= sizeof dims[0]) die(decl_line, "array size too long");
+            if (dl >= sizeof dims[0]) die(rw, decl_line, "array size too long");
             memcpy(dims[nd], s, dl); dims[nd][dl] = 0; trim(dims[nd]);
             nd++;
             p++;
         }
         char shape[1200];
         if (is_extern) {
-            if (nd != 1 || dims[0][0]) die(decl_line, "extern __shared__ %s must be declared as a 1-D array without a size, e.g. extern __shared__ float %s[];", name, name);
+            if (nd != 1 || dims[0][0]) die(rw, decl_line, "extern __shared__ %s must be declared as a 1-D array without a size, e.g. extern __shared__ float %s[];", name, name);
             snprintf(shape, sizeof shape, "tl_emu::ADyn<%s>", ty);
         } else if (nd == 0) {
             snprintf(shape, sizeof shape, "tl_emu::A0<%s>", ty);
         } else if (nd == 1) {
-            if (!dims[0][0]) die(decl_line, "__shared__ %s[] needs a size (or extern for dynamic shared memory)", name);
+            if (!dims[0][0]) die(rw, decl_line, "__shared__ %s[] needs a size (or extern for dynamic shared memory)", name);
             snprintf(shape, sizeof shape, "tl_emu::A1<%s, (%s)>", ty, dims[0]);
         } else if (nd == 2) {
-            if (!dims[0][0] || !dims[1][0]) die(decl_line, "__shared__ %s needs both sizes", name);
+            if (!dims[0][0] || !dims[1][0]) die(rw, decl_line, "__shared__ %s needs both sizes", name);
             snprintf(shape, sizeof shape, "tl_emu::A2<%s, (%s), (%s)>", ty, dims[0], dims[1]);
         } else if (nd == 3) {
-            if (!dims[0][0] || !dims[1][0] || !dims[2][0]) die(decl_line, "__shared__ %s needs all three sizes", name);
+            if (!dims[0][0] || !dims[1][0] || !dims[2][0]) die(rw, decl_line, "__shared__ %s needs all three sizes", name);
             snprintf(shape, sizeof shape, "tl_emu::A3<%s, (%s), (%s), (%s)>", ty, dims[0], dims[1], dims[2]);
         } else {
-            die(decl_line, "not supported under emulation: __shared__ %s with %d dimensions; emulation supports up to 3 "
+            die(rw, decl_line, "not supported under emulation: __shared__ %s with %d dimensions; emulation supports up to 3 "
                            "(flatten it: T %s[A*B*C*D] indexed [((i*B + j)*C + k)*D + l])", name, nd, name);
         }
         if (file_scope)
@@ -184,18 +184,18 @@ void shared_decl(int is_extern, int decl_line) {
         else
             buf_fmt(&o, "static const tl_emu::Site %s_tl_site_ = {\"%s\", __FILE__, __LINE__, \"%s\"}; "
                         "tl_emu::Shared<%s> %s(%s_tl_site_); ", name, name, ty, shape, name, name);
-        if (nnames == MAX_NAMES) die(decl_line, "too many __shared__ names");
-        snprintf(names[nnames].name, sizeof names[nnames].name, "%s", name);
-        names[nnames++].depth = file_scope ? 0 : depth;
-        if (cur_kernel >= 0 && !is_extern) {
-            Kernel *K = &kernels[cur_kernel];
+        if (rw->nnames == MAX_NAMES) die(rw, decl_line, "too many __shared__ names");
+        snprintf(rw->names[rw->nnames].name, sizeof rw->names[rw->nnames].name, "%s", name);
+        rw->names[rw->nnames++].depth = file_scope ? 0 : rw->depth;
+        if (rw->cur_kernel >= 0 && !is_extern) {
+            Kernel *K = &rw->kernels[rw->cur_kernel];
             buf_fmt(&K->smem, " + sizeof(%s)", ty);
             add_idents(&K->idents, ty);
             for (int i = 0; i < nd; i++) { buf_fmt(&K->smem, " * (%s)", dims[i]); add_idents(&K->idents, dims[i]); }
         }
     }
-    emit(o.p, o.n);
-    for (int i = 0; i < nl; i++) buf_add(&out, "\n", 1);
+    emit(rw, o.p, o.n);
+    for (int i = 0; i < nl; i++) buf_add(&rw->out, "\n", 1);
     free(o.p);
     free(text);
 }
@@ -204,54 +204,52 @@ void shared_decl(int is_extern, int decl_line) {
 /* `float *Nds = smem + T * T;` in a kernel, at the shared name: the declaration written so far becomes
  * `tl_emu::SPtr<float> Nds =` (a checked pointer), and Nds joins the shared names. Also the second
  * declarator of `float *Mds = smem, *Nds = smem + n;` (the comma becomes a ';'). */
-static char sptr_type[128];
-static int sptr_depth = -1;
-void shared_pointer_decl(void) {
-    size_t e = out.n;
-    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
-    if (e == 0 || out.p[e - 1] != '=' || (e > 1 && strchr("=!<>+-*/%&|^", out.p[e - 2]))) return;
+void shared_pointer_decl(Rw *rw) {
+    size_t e = rw->out.n;
+    while (e > 0 && (rw->out.p[e - 1] == ' ' || rw->out.p[e - 1] == '\t')) e--;
+    if (e == 0 || rw->out.p[e - 1] != '=' || (e > 1 && strchr("=!<>+-*/%&|^", rw->out.p[e - 2]))) return;
     e--;
-    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    while (e > 0 && (rw->out.p[e - 1] == ' ' || rw->out.p[e - 1] == '\t')) e--;
     size_t ne = e;
-    while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+    while (e > 0 && is_id((unsigned char)rw->out.p[e - 1])) e--;
     size_t nb = e;
-    if (nb == ne || !is_id0((unsigned char)out.p[nb])) return;
-    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
-    if (e == 0 || out.p[e - 1] != '*') return;
+    if (nb == ne || !is_id0((unsigned char)rw->out.p[nb])) return;
+    while (e > 0 && (rw->out.p[e - 1] == ' ' || rw->out.p[e - 1] == '\t')) e--;
+    if (e == 0 || rw->out.p[e - 1] != '*') return;
     e--;
-    while (e > 0 && (out.p[e - 1] == ' ' || out.p[e - 1] == '\t')) e--;
+    while (e > 0 && (rw->out.p[e - 1] == ' ' || rw->out.p[e - 1] == '\t')) e--;
     char name[128];
     if (ne - nb >= sizeof name) return;
-    memcpy(name, out.p + nb, ne - nb); name[ne - nb] = 0;
+    memcpy(name, rw->out.p + nb, ne - nb); name[ne - nb] = 0;
     size_t start;
-    if (e > 0 && out.p[e - 1] == ',' && sptr_depth == depth && sptr_type[0]) {
+    if (e > 0 && rw->out.p[e - 1] == ',' && rw->sptr_depth == rw->depth && rw->sptr_type[0]) {
         start = e - 1;                                   /* second declarator: reuse the type */
-        out.n = start; out.p[start] = 0;
-        buf_fmt(&out, "; tl_emu::SPtr<%s> %s =", sptr_type, name);
+        rw->out.n = start; rw->out.p[start] = 0;
+        buf_fmt(&rw->out, "; tl_emu::SPtr<%s> %s =", rw->sptr_type, name);
     } else {
         size_t te = e;
-        while (e > 0 && is_id((unsigned char)out.p[e - 1])) e--;
+        while (e > 0 && is_id((unsigned char)rw->out.p[e - 1])) e--;
         size_t tb = e;
         if (tb == te) return;
         static const char *types[] = {"float", "double", "int", "unsigned", "char", "short", "long", "float2",
                                       "float4", "int2", "int4", "uint", "size_t", NULL};
         int ok = 0;
-        for (int i = 0; types[i]; i++) if (te - tb == strlen(types[i]) && !memcmp(out.p + tb, types[i], te - tb)) ok = 1;
+        for (int i = 0; types[i]; i++) if (te - tb == strlen(types[i]) && !memcmp(rw->out.p + tb, types[i], te - tb)) ok = 1;
         if (!ok) return;
         size_t qb = tb;                                    /* a const or volatile before the type */
         size_t q = tb;
-        while (q > 0 && (out.p[q - 1] == ' ' || out.p[q - 1] == '\t')) q--;
+        while (q > 0 && (rw->out.p[q - 1] == ' ' || rw->out.p[q - 1] == '\t')) q--;
         size_t qe = q;
-        while (q > 0 && is_id((unsigned char)out.p[q - 1])) q--;
-        if ((qe - q == 5 && !memcmp(out.p + q, "const", 5)) || (qe - q == 8 && !memcmp(out.p + q, "volatile", 8))) qb = q;
-        snprintf(sptr_type, sizeof sptr_type, "%.*s", (int)(te - qb), out.p + qb);
-        sptr_depth = depth;
-        out.n = qb; out.p[qb] = 0;
-        buf_fmt(&out, "tl_emu::SPtr<%s> %s =", sptr_type, name);
+        while (q > 0 && is_id((unsigned char)rw->out.p[q - 1])) q--;
+        if ((qe - q == 5 && !memcmp(rw->out.p + q, "const", 5)) || (qe - q == 8 && !memcmp(rw->out.p + q, "volatile", 8))) qb = q;
+        snprintf(rw->sptr_type, sizeof rw->sptr_type, "%.*s", (int)(te - qb), rw->out.p + qb);
+        rw->sptr_depth = rw->depth;
+        rw->out.n = qb; rw->out.p[qb] = 0;
+        buf_fmt(&rw->out, "tl_emu::SPtr<%s> %s =", rw->sptr_type, name);
     }
-    buf_str(&out, " ");
-    last_sig = '=';
-    if (nnames == MAX_NAMES) die(line, "too many __shared__ names");
-    snprintf(names[nnames].name, sizeof names[nnames].name, "%s", name);
-    names[nnames++].depth = depth;
+    buf_str(&rw->out, " ");
+    rw->last_sig = '=';
+    if (rw->nnames == MAX_NAMES) die(rw, rw->line, "too many __shared__ names");
+    snprintf(rw->names[rw->nnames].name, sizeof rw->names[rw->nnames].name, "%s", name);
+    rw->names[rw->nnames++].depth = rw->depth;
 }

@@ -14,9 +14,10 @@
  * The scan: includes of the headers emulation does not provide at all (each would stop the compile
  * with an #error), and calls of the functions the emulation headers declare with an error attribute
  * (cuBLAS, the cooperative-groups features that are not emulated, __pipeline_arrive_on), tiles of
- * more than 32 threads written as a constant. Comments and literals are skipped. What only overload
- * resolution tells apart (cg::reduce over a whole block, grid_group::sync) is not recognised here;
- * a build that fails on it fails as the student's (the compiler's words are quoted).
+ * more than 32 threads written as a constant; read as tokens (tl-lex.h: comments and literals are
+ * no code, a directive other than #include is read as code too). What only overload resolution
+ * tells apart (cg::reduce over a whole block, grid_group::sync) is not recognised here; a build
+ * that fails on it fails as the student's (the compiler's words are quoted).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -28,6 +29,7 @@
 #include <unistd.h>
 
 #include "tl-emu-rewrite-state.h"
+#include "tl-lex.h"
 
 static const char *const no_headers[] = {"curand.h", "curand_kernel.h", "cuda_fp16.h", "cusparse.h", "cufft.h", NULL};
 static const char *const no_calls[] = {
@@ -68,97 +70,103 @@ static int in_list(const char *const *list, const char *s, size_t n)
 }
 
 /* The constructs found, named once each in the one refusal: the first one's line. */
-static char found[600];
-static int found_line;
+typedef struct { char text[600]; int line; } Found;
 
-static void add_found(int ln, const char *prefix, const char *name, size_t n, const char *suffix)
+static void add_found(Found *fd, int ln, const char *prefix, const char *name, size_t n, const char *suffix)
 {
     char one[260];
     snprintf(one, sizeof one, "%s%.*s%s", prefix, (int)(n > 120 ? 120 : n), name, suffix);
-    size_t ol = strlen(one), fl = strlen(found);
-    for (const char *p = found; (p = strstr(p, one)); p += ol)   /* once each */
-        if ((p == found || p[-1] == ' ') && (p[ol] == ',' || p[ol] == '\0'))
+    size_t ol = strlen(one), fl = strlen(fd->text);
+    for (const char *p = fd->text; (p = strstr(p, one)); p += ol)   /* once each */
+        if ((p == fd->text || p[-1] == ' ') && (p[ol] == ',' || p[ol] == '\0'))
             return;
-    if (!found_line)
-        found_line = ln;
-    if (fl + ol + 3 < sizeof found)
-        snprintf(found + fl, sizeof found - fl, "%s%s", fl ? ", " : "", one);
+    if (!fd->line)
+        fd->line = ln;
+    if (fl + ol + 3 < sizeof fd->text)
+        snprintf(fd->text + fl, sizeof fd->text - fl, "%s%s", fl ? ", " : "", one);
+}
+
+/* The header an #include directive text[s, e) names, without its folder, in *b and *n; 0 when the
+ * directive is not an #include of <...> or "...". */
+static int include_name(const char *x, size_t s, size_t e, size_t *b, size_t *n)
+{
+    size_t q = s + 1;
+    while (q < e && (x[q] == ' ' || x[q] == '\t')) q++;
+    if (e - q <= 7 || memcmp(x + q, "include", 7)) return 0;
+    q += 7;
+    while (q < e && (x[q] == ' ' || x[q] == '\t')) q++;
+    if (q >= e || (x[q] != '<' && x[q] != '"')) return 0;
+    char close = x[q] == '<' ? '>' : '"';
+    size_t h = ++q;
+    while (q < e && x[q] != close && x[q] != '\n') q++;
+    *b = h;                                   /* the header's own name, without a folder */
+    for (size_t i = h; i < q; i++) if (x[i] == '/') *b = i + 1;
+    *n = q - *b;
+    return 1;
+}
+
+/* The calls of the lists above among the tokens of lx (a file, or the inside of a directive), into fd. */
+static void scan_tokens(tl_lexer *lx, Found *fd)
+{
+    const char *s = lx->text;
+    tl_lex_tok t, next, prev = {0};
+    int have = 0;
+    for (;;) {
+        if (!have) tl_lex_next(lx, &t);
+        else t = next;
+        have = 0;
+        if (t.kind == TL_LEX_END) return;
+        if (t.kind == TL_LEX_DIRECTIVE) {
+            size_t hb, hn;
+            if (include_name(s, t.s, t.e, &hb, &hn)) {
+                if (in_list(no_headers, s + hb, hn)) add_found(fd, t.line, "", s + hb, hn, "");
+            } else {               /* another directive: its words are read as code (a #define of a call) */
+                tl_lexer in = {.text = s, .n = t.e, .p = t.s + 1, .line = t.line, .bol = 0};
+                scan_tokens(&in, fd);
+            }
+            prev = t;
+            continue;
+        }
+        if (t.kind == TL_LEX_ID) {
+            const char *w = s + t.s;
+            size_t l = t.e - t.s;
+            tl_lex_next(lx, &next);
+            have = 1;
+            int member = prev.kind == TL_LEX_PUNCT && prev.e == t.s &&
+                         (tl_lex_is(s, &prev, ".") || tl_lex_is(s, &prev, "->"));
+            int call = next.kind == TL_LEX_PUNCT && (tl_lex_is(s, &next, "(") || tl_lex_is(s, &next, "<"));
+            if (!member && call && in_list(no_calls, w, l)) add_found(fd, t.line, "", w, l, "");
+            if (!member && call && in_list(no_cg_calls, w, l)) add_found(fd, t.line, "cg::", w, l, "");
+            /* thread_block_tile<64> or tiled_partition<64>(...): tiles over 32 threads */
+            if (next.kind == TL_LEX_PUNCT && tl_lex_is(s, &next, "<") &&
+                ((l == 17 && !memcmp(w, "thread_block_tile", 17)) || (l == 15 && !memcmp(w, "tiled_partition", 15)))) {
+                tl_lexer look = *lx;
+                tl_lex_tok num;
+                if (tl_lex_next(&look, &num) == TL_LEX_NUM) {
+                    long v = 0;
+                    size_t d = num.s;
+                    while (d < num.e && isdigit((unsigned char)s[d]) && v < 100000) v = v * 10 + (s[d++] - '0');
+                    if (d > num.s && (v > 32 || (v & (v - 1)) != 0 || v == 0)) {
+                        char sfx[100];
+                        snprintf(sfx, sizeof sfx, "<%ld> (tiles of 1 to 32 threads, a power of 2, are emulated)", v);
+                        add_found(fd, t.line, "", w, l, sfx);
+                    }
+                }
+            }
+        }
+        prev = t;
+    }
 }
 
 /* Dies (through die(), which records it) when the source holds a construct of the lists above,
  * naming each (at the first one's line). */
-void unsupported_scan(const char *s, size_t len)
+void unsupported_scan(Rw *rw)
 {
-    int ln = 1, bol = 1;
-    for (size_t p = 0; p < len;) {
-        char c = s[p];
-        if (c == '\n') { ln++; bol = 1; p++; continue; }
-        if (c == '/' && p + 1 < len && s[p + 1] == '/') { while (p < len && s[p] != '\n') p++; continue; }
-        if (c == '/' && p + 1 < len && s[p + 1] == '*') {
-            for (p += 2; p + 1 < len && !(s[p] == '*' && s[p + 1] == '/'); p++) ln += s[p] == '\n';
-            p += 2;
-            continue;
-        }
-        if (c == '"' || c == '\'') {
-            for (p++; p < len && s[p] != c && s[p] != '\n'; p++)
-                if (s[p] == '\\' && p + 1 < len) p++;
-            p++;
-            continue;
-        }
-        if (isspace((unsigned char)c)) { p++; continue; }
-        if (c == '#' && bol) {   /* a directive: only #include matters */
-            size_t q = p + 1;
-            while (q < len && (s[q] == ' ' || s[q] == '\t')) q++;
-            if (len - q > 7 && !memcmp(s + q, "include", 7)) {
-                q += 7;
-                while (q < len && (s[q] == ' ' || s[q] == '\t')) q++;
-                if (q < len && (s[q] == '<' || s[q] == '"')) {
-                    char close = s[q] == '<' ? '>' : '"';
-                    size_t b = ++q;
-                    while (q < len && s[q] != close && s[q] != '\n') q++;
-                    size_t b2 = b;   /* the header's own name, without a folder */
-                    for (size_t i = b; i < q; i++) if (s[i] == '/') b2 = i + 1;
-                    if (in_list(no_headers, s + b2, q - b2))
-                        add_found(ln, "", s + b2, q - b2, "");
-                    while (q < len && s[q] != '\n') q++;
-                    p = q;
-                    continue;
-                }
-            }
-            bol = 0;
-            p++;
-            continue;
-        }
-        bol = 0;
-        if (is_id((unsigned char)c) && !isdigit((unsigned char)c)) {
-            size_t b = p;
-            while (p < len && is_id((unsigned char)s[p])) p++;
-            size_t q = p;
-            while (q < len && (s[q] == ' ' || s[q] == '\t')) q++;
-            int member = b > 0 && (s[b - 1] == '.' || (b > 1 && s[b - 1] == '>' && s[b - 2] == '-'));
-            if (!member && q < len && (s[q] == '(' || s[q] == '<') && in_list(no_calls, s + b, p - b))
-                add_found(ln, "", s + b, p - b, "");
-            if (!member && q < len && (s[q] == '(' || s[q] == '<') && in_list(no_cg_calls, s + b, p - b))
-                add_found(ln, "cg::", s + b, p - b, "");
-            /* thread_block_tile<64> or tiled_partition<64>(...): tiles over 32 threads */
-            if (q < len && s[q] == '<' && ((p - b == 17 && !memcmp(s + b, "thread_block_tile", 17)) ||
-                                           (p - b == 15 && !memcmp(s + b, "tiled_partition", 15)))) {
-                size_t d = q + 1;
-                while (d < len && (s[d] == ' ' || s[d] == '\t')) d++;
-                long v = 0;
-                size_t d0 = d;
-                while (d < len && isdigit((unsigned char)s[d]) && v < 100000) v = v * 10 + (s[d++] - '0');
-                if (d > d0 && (v > 32 || (v & (v - 1)) != 0 || v == 0)) {
-                    char sfx[100];
-                    snprintf(sfx, sizeof sfx, "<%ld> (tiles of 1 to 32 threads, a power of 2, are emulated)", v);
-                    add_found(ln, "", s + b, p - b, sfx);
-                }
-            }
-            continue;
-        }
-        p++;
-    }
-    if (found_line)
-        die(found_line, "not supported under emulation: %s (valid CUDA; emulation lacks it)",
-            found);
+    Found fd = {0};
+    tl_lexer lx;
+    tl_lex_init(&lx, rw->src, rw->len);
+    scan_tokens(&lx, &fd);
+    if (fd.line)
+        die(rw, fd.line, "not supported under emulation: %s (valid CUDA; emulation lacks it)",
+            fd.text);
 }
