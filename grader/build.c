@@ -395,10 +395,25 @@ static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
 /* The emulated program is built where the run grades emulated (no GPU, or --emulate) and, on a
  * GPU, for the labs whose work the grader judges (the lab table's work rule): there the emulator
  * counts what the student's kernels did on one small case (judges.c), which the GPU run cannot. */
-static int want_emu(const grun *R)
+static int want_emu_any(const grun *R)
 {
     return R->lab->gpu && R->have_emu_target && R->lab->emu_target &&
            (!R->gpu_ok || R->emulate || R->lab->work.kernel);
+}
+
+/* On a GPU whose counters ncu reads (R->ncu_ok: the reference's profiled run in the sandbox
+ * passed), the work is judged from the counters and the twins are not needed: a submission's
+ * build leaves them out, and tg_build_twins_late builds them only for a file whose counters could
+ * not decide a variant (its profiled run timed out, or was not run). The kit's build (once, before
+ * the probe) keeps them, so that late build compiles the student's file alone. */
+static int deferred(const grun *R)
+{
+    return R->lab->gpu && R->gpu_ok && !R->emulate && R->ncu_ok && R->lab->work.kernel;
+}
+
+static int want_emu(const grun *R)
+{
+    return want_emu_any(R) && !deferred(R);
 }
 
 /* The counting twin (labNN-emu-count: the same file built with every access counted) is built
@@ -408,16 +423,16 @@ static int want_count(const grun *R)
     return want_emu(R) && R->lab->work.kernel;
 }
 
-/* The targets a submission builds: the lab's program, its emulated program (want_emu), and the
- * emulated program's counting twin (want_count). */
+/* The targets a build makes: the lab's program, its emulated program (want_emu), and the
+ * emulated program's counting twin (want_count); the kit's build (kit: 1) every twin the lab has. */
 static char count_target[PATH_MAX];
-static int targets(const grun *R, const char *out[4])
+static int targets(const grun *R, const char *out[4], int kit)
 {
     int n = 0;
     out[n++] = R->no_nvcc ? "" : R->lab->binary;   /* "": no nvcc, no GPU program to compile */
-    if (want_emu(R))
+    if (kit ? want_emu_any(R) : want_emu(R))
         out[n++] = R->lab->emu_binary;
-    if (want_count(R))
+    if (kit ? want_emu_any(R) && R->lab->work.kernel : want_count(R))
         out[n++] = tg_emu_count_name(R, 1, count_target, sizeof count_target);
     out[n] = NULL;
     return n;
@@ -560,7 +575,7 @@ void tg_build_kit(grun *R)
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
     o.rw[0] = (tg_bind){bdir, "/build"};
     const char *tg[4];
-    targets(R, tg);
+    targets(R, tg, 1);
     char cached[PATH_MAX + 64];
     /* The uid this run's builds write as (the drop to 65534 where the out folder is within its reach,
      * else root without capabilities in a user namespace) owns every file of the build: an entry
@@ -681,6 +696,57 @@ static int emu_build(grun *R, tg_spawn_opts *o, const char *host_build, const ch
     return erc;
 }
 
+/* The sandbox of a build over the kit's: the pristine kit at /kit with the student's files over
+ * their places, the submission's copy of the kit's build at /build. */
+typedef struct over_kit {
+    tg_spawn_opts o;
+    const char   *ninja[7];
+    char          host[TL_LAB_MAX_FILES][PATH_MAX + 300], inside[TL_LAB_MAX_FILES][PATH_MAX];
+} over_kit;
+
+static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
+{
+    memset(k, 0, sizeof *k);
+    const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", target, NULL};
+    memcpy(k->ninja, ninja, sizeof ninja);
+    k->o = (tg_spawn_opts){.argv = k->ninja, .sandbox_cwd = "/tmp", .max_tasks = 512,
+                           .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
+                           .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
+                           .extra_path = R->tool_path[0] ? R->tool_path : NULL,
+                           /* on a GPU, below the timed runs that may be running beside it */
+                           .nice = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes ? 5 : 0};
+    k->o.ro[0] = (tg_bind){R->pristine, "/kit"};
+    for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
+        snprintf(k->host[i], sizeof k->host[i], "%s/%s", g->files, R->lab->files[i]);
+        if (!tg_is_file(k->host[i]))
+            continue;                  /* missing: the kit's skeleton stays in its place */
+        snprintf(k->inside[i], sizeof k->inside[i], "/kit/labs/%s/%s", R->lab->dir, R->lab->files[i]);
+        k->o.ro[n++] = (tg_bind){k->host[i], k->inside[i]};
+    }
+    k->o.rw[0] = (tg_bind){g->build, "/build"};
+}
+
+/* The emulated program, then its counting twin, over a build that holds the GPU program's (or
+ * none): o runs ninja with argv[5] the target (inside: the build folder as the build sees it). */
+static int build_twins(grun *R, gsub *g, tg_spawn_opts *o, const char **argv5, const char *inside, tg_buf *log,
+                       char *desc, size_t desclen, int rc)
+{
+    *argv5 = R->lab->emu_binary;
+    tg_buf elog = {0};
+    int erc = emu_build(R, o, g->build, inside, &elog, desc, desclen);
+    rc = emu_failed(R, g, log, &elog, erc, rc, 0, g->build);
+    tg_buf_free(&elog);
+    if (rc == 0 && g->emu_built && R->lab->work.kernel) {
+        *argv5 = tg_emu_count_name(R, 1, count_target, sizeof count_target);
+        tg_buf clog = {0};
+        char d2[200];
+        int crc = emu_build(R, o, g->build, inside, &clog, d2, sizeof d2);
+        emu_failed(R, g, log, &clog, crc, rc, 1, g->build);
+        tg_buf_free(&clog);
+    }
+    return rc;
+}
+
 static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desclen, char *err, size_t errlen)
 {
     if (copy_tree(R->kit_build, g->build, err, errlen) != 0)
@@ -690,42 +756,14 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
     stale_lab = R->lab;
     nftw(labs, remove_stale, 16, FTW_PHYS);
     const char *tg[4];
-    targets(R, tg);
-    const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", tg[0], NULL};
-    tg_spawn_opts o = {.argv = ninja, .sandbox_cwd = "/tmp", .max_tasks = 512,
-                       .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
-                       .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL,
-                       /* on a GPU, below the timed runs that may be running beside it */
-                       .nice = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes ? 5 : 0};
-    o.ro[0] = (tg_bind){R->pristine, "/kit"};
-    char host[TL_LAB_MAX_FILES][PATH_MAX + 300], inside[TL_LAB_MAX_FILES][PATH_MAX];
-    for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
-        snprintf(host[i], sizeof host[i], "%s/%s", g->files, R->lab->files[i]);
-        if (!tg_is_file(host[i]))
-            continue;                  /* missing: the kit's skeleton stays in its place */
-        snprintf(inside[i], sizeof inside[i], "/kit/labs/%s/%s", R->lab->dir, R->lab->files[i]);
-        o.ro[n++] = (tg_bind){host[i], inside[i]};
-    }
-    o.rw[0] = (tg_bind){g->build, "/build"};
-    int rc = *tg[0] ? run_build(&R->iso, &o, BUILD_LIMIT_S, log, desc, desclen, err, errlen) : 0;
+    targets(R, tg, 0);
+    static over_kit k;                 /* (large: its paths) */
+    over_kit_opts(R, g, &k, tg[0]);
+    int rc = *tg[0] ? run_build(&R->iso, &k.o, BUILD_LIMIT_S, log, desc, desclen, err, errlen) : 0;
     if (!*tg[0])
         snprintf(desc, desclen, "the emulated build");
-    if (rc == 0 && tg[1]) {
-        ninja[5] = tg[1];
-        tg_buf elog = {0};
-        int erc = emu_build(R, &o, g->build, "/build", &elog, desc, desclen);
-        rc = emu_failed(R, g, log, &elog, erc, rc, 0, g->build);
-        tg_buf_free(&elog);
-    }
-    if (rc == 0 && g->emu_built && tg[1] && tg[2]) {
-        ninja[5] = tg[2];
-        tg_buf clog = {0};
-        char d2[200];
-        int crc = emu_build(R, &o, g->build, "/build", &clog, d2, sizeof d2);
-        emu_failed(R, g, log, &clog, crc, rc, 1, g->build);
-        tg_buf_free(&clog);
-    }
+    if (rc == 0 && tg[1])
+        rc = build_twins(R, g, &k.o, &k.ninja[5], "/build", log, desc, desclen, rc);
     return rc;
 }
 
@@ -755,25 +793,46 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
         if (!R->no_nvcc)
             rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
         if (rc == 0 && want_emu(R)) {
-            const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->emu_binary, NULL};
+            const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", "", NULL};
             o.argv = ninja_emu;
-            tg_buf elog = {0};
-            int erc = emu_build(R, &o, g->build, g->build, &elog, desc, sizeof desc);
-            rc = emu_failed(R, g, &log, &elog, erc, rc, 0, g->build);
-            tg_buf_free(&elog);
-            if (rc == 0 && g->emu_built && want_count(R)) {
-                const char *ninja_cnt[] = {R->ninja, "-C", g->build, "-j", "2",
-                                           tg_emu_count_name(R, 1, count_target, sizeof count_target), NULL};
-                o.argv = ninja_cnt;
-                tg_buf clog = {0};
-                char d2[200];
-                int crc = emu_build(R, &o, g->build, g->build, &clog, d2, sizeof d2);
-                emu_failed(R, g, &log, &clog, crc, rc, 1, g->build);
-                tg_buf_free(&clog);
-            }
+            rc = build_twins(R, g, &o, &ninja_emu[5], g->build, &log, desc, sizeof desc, rc);
         }
     }
     return finish_build(R, g, &log, desc, rc, err, errlen);
+}
+
+void tg_build_twins_late(grun *R, gsub *g)
+{
+    if (g->twins_tried || !g->built || !deferred(R) || !want_emu_any(R) || R->prebuilt[0] || R->build_log[0])
+        return;
+    g->twins_tried = 1;
+    char stage[64];                    /* the run's profile: this is build time */
+    tg_stage_name(stage, sizeof stage);
+    tg_stage("build (emulated twins, late)");
+    double t0 = tl_now_ms();
+    tg_buf log = {0};
+    char desc[200];
+    if (R->kit_build[0]) {
+        static over_kit k;
+        over_kit_opts(R, g, &k, "");
+        build_twins(R, g, &k.o, &k.ninja[5], "/build", &log, desc, sizeof desc, 0);
+    } else {
+        const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", "", NULL};
+        tg_spawn_opts o = {.argv = ninja, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
+                           .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
+                           .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
+                           .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+        o.rw[0] = (tg_bind){g->work, g->work};
+        build_twins(R, g, &o, &ninja[5], g->build, &log, desc, sizeof desc, 0);
+    }
+    /* kept beside the build's log: the twins' words are the instructor's to read */
+    char lp[PATH_MAX + 32];
+    snprintf(lp, sizeof lp, "%s/emu-build.log", g->odir);
+    tg_write_atomic(lp, log.s ? log.s : "", log.len);
+    tg_buf_free(&log);
+    tg_buf_printf(&g->notes, "the emulated twins of this file were built late (%.1f s), as the GPU's counters "
+                  "could not decide a variant's work\n", (tl_now_ms() - t0) / 1000.0);
+    tg_stage("%s", stage);
 }
 
 /* The log kept, the compiler's first errors quoted; a missing tool is the grader's problem. */

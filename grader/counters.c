@@ -177,7 +177,10 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
         limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
                                                                            : R->lab->case_limit_s;
     tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
+    double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
+    cv->answer_s = (t_ans - t0) / 1000.0;
+    cv->end_s = (tl_now_ms() - t_ans) / 1000.0;
     memcpy(g->stopped, stopped, sizeof stopped);
     g->nstopped = nstopped;
     g->timeouts = timeouts;
@@ -218,8 +221,10 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
             }
             size_t fl = strlen(cv->figures);
             snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
-                     "the kit's left out; the profiled run took %.1f s", fl ? "; " : "", c.kernels,
-                     c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s);
+                     "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, the program's and the "
+                     "case; %.2f s for ncu to end and write its table)", fl ? "; " : "", c.kernels,
+                     c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
+                     cv->end_s);
         }
     }
     tg_buf_free(&r.explain);
@@ -321,7 +326,7 @@ void tg_counters_probe(grun *R)
     if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
         R->ncu_ok = 1;
         R->ncu_ref_s = cv.wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
-        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s: %.600s", v->name, cv.size, cv.figures);
+        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s: %.1000s", v->name, cv.size, cv.figures);
     } else if (cv.state == TG_CTR_NOT_CHECKED) {
         snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv.why);
     } else {
@@ -355,11 +360,18 @@ void tg_counters_run(grun *R, gsub *g)
                      "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
             continue;
         }
-        tg_stage("work count (ncu) %.30s", v->name);   /* profile.c: the work's stage */
+        tg_stage("profiled (ncu) %.30s", v->name);   /* profile.c: its own stage, the device alone */
         profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
         if (g->ctr[i].stopped)
             stopped_at = i;
     }
+}
+
+int tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v)
+{
+    const tg_ctr_var *cv = tg_counters_var(R, g, v);   /* (as tg_counters_work below decides) */
+    return cv && cv->state != TG_CTR_NONE && cv->state != TG_CTR_NOT_CHECKED &&
+           !(cv->state == TG_CTR_JUDGED && !cv->work_judged);
 }
 
 int tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn)

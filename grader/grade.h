@@ -100,7 +100,7 @@ typedef struct gsize {
 } gsize;
 
 /* profile.c: where a class run's time went, per kind of stage, summed over the class (issue 29). */
-enum { TG_PROF_SETUP, TG_PROF_INTAKE, TG_PROF_BUILD, TG_PROF_CASES, TG_PROF_WORK, TG_PROF_SANITIZER, TG_PROF_TIMED,
+enum { TG_PROF_SETUP, TG_PROF_INTAKE, TG_PROF_BUILD, TG_PROF_CASES, TG_PROF_WORK, TG_PROF_NCU, TG_PROF_SANITIZER, TG_PROF_TIMED,
        TG_PROF_ALONE, TG_PROF_GPU_WAIT, TG_PROF_QUEUE_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
 typedef struct tg_profile {
     double wall_s[TG_PROF_N], cpu_s[TG_PROF_N];
@@ -212,7 +212,7 @@ typedef struct grun {
     char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
     int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
     char     ncu_why[520];            /* why not ("not checked here: ...")                           */
-    char     ncu_ref[700];            /* the reference's profiled figures (the run's log)            */
+    char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
     double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
                                          student's profiled run is limited to 10x that (counters.c)    */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
@@ -275,9 +275,11 @@ typedef struct tg_ctr_var {
     int    bad;               /* the work is not what the lab asks (headline, pattern)           */
     const char *pattern;
     char   size[48];
-    char   headline[480], figures[640], why[520];
+    char   headline[480], figures[1024], why[520];
     double kernel_ms;         /* the student's kernels' GPU time in the profiled call (0: unknown) */
     double wall_s;            /* what the profiled run cost, s                                  */
+    double answer_s, end_s;   /* ... of which to the answer (ncu's start, the program's, the case), and
+                                 from it to ncu's end (its table written)                           */
     int    stopped;           /* the profiled run was stopped by its time limit                    */
 } tg_ctr_var;
 
@@ -294,6 +296,7 @@ typedef struct gsub {
     tg_buf   notes;
     int      built, emu_built;
     int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
+    int      twins_tried;       /* tg_build_twins_late ran for this submission                   */
     char     refused[600];    /* the submission itself was refused (an archive): why          */
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
@@ -386,7 +389,7 @@ typedef struct tg_work_note {
     char   headline[480];             /* the first such case's reason                                 */
     const char *pattern;              /* ... as a verdict's pattern (tl_work_judge_why)               */
     char   size[48];                  /* ... and its size                                             */
-    char   figures[480];              /* the largest judged case's figures                            */
+    char   figures[1024];             /* the largest judged case's figures                            */
     double figures_work;
     char   figures_size[48];
     int    on_gpu;                    /* counted by the emulated twin of a GPU run (tg_work_count_emulated) */
@@ -428,6 +431,8 @@ const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_var
 /* The work rule from the counters into wn: 1 they decided (wn set: a breach, or the figures), 0 the
  * emulated count decides (wn->ctr_note says why the counters did not). */
 int  tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn);
+/* 1 where tg_counters_work decides this variant's work (judged, or the profiled run failed). */
+int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 
@@ -450,6 +455,10 @@ int  tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *show
 void tg_build_verdict(const gsub *g, tl_verdict *v);
 void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
+/* On a GPU whose counters ncu reads, a submission's build leaves the emulated twins out (the
+ * counters judge the work); this builds them, once, for a file whose counters could not decide a
+ * variant's work (its profiled run ran out of time, or was not run): the fall-back's count. */
+void tg_build_twins_late(grun *R, gsub *g);
 void tg_build_reference(grun *R);
 
 /* report.c */

@@ -234,6 +234,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
      * it for its memcheck pass). */
     if (!R->check)
         tg_gpu_take(R, TG_GPU_NONE);
+    /* On a GPU whose counters ncu reads the twins that count the work were left out of the build
+     * (build.c); where this variant's counters could not decide, they are built now, once. */
+    if (pass > 0 && R->lab->work.kernel && !(v && v->gpu_only) && !tg_counters_decide(R, g, v))
+        tg_build_twins_late(R, g);
     /* None of this test's passing sizes is small enough to emulate (hidden sizes are often all
      * larger): the work is the kernel's, not the size's, so count it on the largest public size
      * that is (it runs there afresh, and must pass there too). */

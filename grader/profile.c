@@ -20,7 +20,8 @@ static const char *const kind_name[TG_PROF_N] = {
     [TG_PROF_INTAKE] = "intake",
     [TG_PROF_BUILD] = "build",
     [TG_PROF_CASES] = "correctness cases",
-    [TG_PROF_WORK] = "work count",
+    [TG_PROF_WORK] = "work count (emulated twin)",
+    [TG_PROF_NCU] = "profiled runs (ncu), device alone",
     [TG_PROF_SANITIZER] = "sanitizers",
     [TG_PROF_TIMED] = "speed test, device shared (the reference's start)",
     [TG_PROF_ALONE] = "timed runs, device alone",
@@ -33,7 +34,8 @@ static const char *const kind_name[TG_PROF_N] = {
 /* The short names progress.json uses (stable keys for scripts). */
 static const char *const kind_key[TG_PROF_N] = {
     [TG_PROF_SETUP] = "setup",        [TG_PROF_INTAKE] = "intake",     [TG_PROF_BUILD] = "build",
-    [TG_PROF_CASES] = "cases",        [TG_PROF_WORK] = "work_count",   [TG_PROF_SANITIZER] = "sanitizers",
+    [TG_PROF_CASES] = "cases",        [TG_PROF_WORK] = "work_count",   [TG_PROF_NCU] = "profiled",
+    [TG_PROF_SANITIZER] = "sanitizers",
     [TG_PROF_TIMED] = "timed_runs",   [TG_PROF_ALONE] = "timed_alone",
     [TG_PROF_GPU_WAIT] = "waiting_gpu", [TG_PROF_QUEUE_WAIT] = "waiting_gpu_timed", [TG_PROF_OTHER] = "other_tests",
     [TG_PROF_REPORT] = "reports",
@@ -60,6 +62,8 @@ int tg_profile_kind(const char *stage)
         return TG_PROF_CASES;
     if (starts(stage, "work count"))
         return TG_PROF_WORK;
+    if (starts(stage, "profiled"))
+        return TG_PROF_NCU;
     if (starts(stage, "racecheck") || starts(stage, "memcheck"))
         return TG_PROF_SANITIZER;
     if (starts(stage, "speed"))

@@ -7,8 +7,9 @@
 #       nvidia-smi; the grader's libraries libcjson, libarchive, libseccomp):
 #           bash tests/gpu/class-on-device.sh [N]          (N submissions, default 100)
 #       Everything goes to $OUT when it is set, else ./gpu-out/: summary.txt (the figures),
+#       profile.txt, ncu-times.txt, verdicts.txt, ratios.txt, progress.json, and logs.tgz with
 #       run.log (the grader's progress lines), util.csv (nvidia-smi samples), progress.txt
-#       (DIR/progress.json every 10 s), gradebook.csv and class-summary.md.
+#       (DIR/progress.json every 10 s), gradebook.csv, class-summary.md, class.tsv, serial.log.
 # The class (names sNNN-KIND): N DISTINCT submissions, no two files byte-equal (issue 29 item 5),
 #       made by tests/gpu/class-submissions.sh: the reference solution, the skeleton, every
 #       known-wrong lab 03 file of tests/wrong/manifest.tsv, the real-style corpus tests/corpus/03-*,
@@ -62,7 +63,15 @@ say "grader built in $(( $(date +%s) - t0 )) s"
 
 # ------------------------------------------------------------------ the class
 W=$(mktemp -d /tmp/tl-class03.XXXXXX)
-trap 'rm -rf "$W"' EXIT
+# At the end $OUT keeps a few files (the device queue brings back about 8): the figures as they are,
+# the logs and samples in logs.tgz.
+pack() {
+    ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log class-summary.md gradebook.csv run.log \
+          2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log \
+          class-summary.md gradebook.csv run.log 2>/dev/null | xargs rm -f ) 2>/dev/null
+    rm -rf "$W"
+}
+trap pack EXIT
 ninja -C "$B" common/tl-lab >> "$OUT/build.log" 2>&1 || { say "building tl-lab failed"; exit 2; }
 bash tests/gpu/class-submissions.sh --n "$N" "$W/in" > "$OUT/class.tsv" 2>> "$OUT/build.log" ||
     { say "making the class failed:"; tail -5 "$OUT/build.log" | tee -a "$S"; exit 2; }
@@ -91,6 +100,28 @@ if [ $rc != 0 ]; then
     say "tl-grade exited $rc (tail of its log):"; tail -20 "$OUT/run.log" | tee -a "$S"
 fi
 
+# ------------------------------------------------------------------ ncu's cost per profiled variant (issue 29)
+# Each results.json says what its profiled runs took (counters.c): the whole, to the answer (ncu's
+# start, the program's, the case) and from it to ncu's end; summed here, with the grader's own probe.
+python3 - "$W/out" > "$OUT/ncu-times.txt" 2>&1 <<'PY'
+import glob, re, sys
+rx = re.compile(r"the profiled run took ([0-9.]+) s \(([0-9.]+) s to the answer[^;]*; ([0-9.]+) s for ncu to end")
+runs = []
+for f in glob.glob(sys.argv[1] + "/*/results.json"):
+    seen = set()
+    for m in rx.finditer(open(f, errors="replace").read()):
+        if m.group(0) not in seen:
+            seen.add(m.group(0)); runs.append(tuple(float(x) for x in m.groups()))
+if runs:
+    n = len(runs)
+    print("ncu: %d profiled variant(s) read from the results: mean %.2f s each (%.2f s to the answer, %.2f s to ncu's "
+          "end), %.1f s in all, the GPU held alone" % (n, sum(r[0] for r in runs) / n, sum(r[1] for r in runs) / n,
+          sum(r[2] for r in runs) / n, sum(r[0] for r in runs)))
+else:
+    print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
+PY
+tee -a "$S" < "$OUT/ncu-times.txt"
+
 # ------------------------------------------------------------------ the figures
 busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$OUT/util.csv")
 busy_run=$(awk -F', *' '$2 ~ /^[0-9]+$/ {n++; if ($2 > 0) b++} END {if (n) printf "%.1f", 100 * b / n; else print "n/a"}' "$OUT/util.csv")
@@ -103,6 +134,7 @@ say "per device (index: mean utilization, samples with a kernel, most memory use
     END {for (d in n) printf "%s: %.1f%%, %.1f%%, %d; ", d, s[d] / n[d], 100 * b[d] / n[d], m[d]}' "$OUT/util.csv")"
 say "GPU time per submission (busy fraction x wall / N): $(awk -v b="$busy" -v w="$wall" -v n="$N" 'BEGIN {if (b == "n/a") print "n/a"; else printf "%.2f s", b / 100 * w / n}')"
 grep -E "^tl-grade: (lab|the kit|GPU)" "$OUT/run.log" | tee -a "$S"
+grep -E "^tl-grade: the GPU's counters" "$OUT/run.log" | cut -c1-900 | tee -a "$S"
 say "last progress lines:"; grep '^\[' "$OUT/run.log" | tail -3 | tee -a "$S"
 
 # ------------------------------------------------------------------ the profile (issue 29 item 3)
