@@ -15,6 +15,7 @@
 #define TL_MAX_WRONG_LIST   6         /* ranges of rows/cols/tiles named in a failure report     */
 #define TL_EMU_MAX_WORK     (1024.0 * 1024 * 1024) /* emulated runs: default sizes up to this m*k*n */
 #define TL_EMU_MAX_CHECKED_WORK (512.0 * 512 * 512) /* emulated runs above this m*k*n: no race checks, one thread order */
+#define TL_EMU_MAX_REORDER_WORK (256.0 * 256 * 256) /* emulated runs above this m*k*n: one thread order (race checks up to the above) */
 #define TL_CHECK_SLACK      2.0       /* bound = SLACK * k * u * (|M||N|)ij, u = 2^-24           */
 
 #endif

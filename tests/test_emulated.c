@@ -63,8 +63,9 @@ Test(emulated, the_lab_table_lists_emulated_labs, .timeout = 30)
     cr_assert_gt(e, 0, "the lab table marks no lab emulated");
 }
 
-/* The lab's public sizes that the emulator checks fully (m*k*n up to TL_EMU_MAX_CHECKED_WORK: race
- * checks, every thread order), as --sizes takes them, into out ("" when tl-lab has none). */
+/* The lab's public sizes that the emulator race-checks (m*k*n up to TL_EMU_MAX_CHECKED_WORK; up to
+ * TL_EMU_MAX_REORDER_WORK also in every thread order), as --sizes takes them, into out ("" when
+ * tl-lab has none). */
 static void fully_checked_sizes(const char *lab, char *out, size_t len)
 {
     char args[32], all[400];
