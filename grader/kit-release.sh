@@ -94,7 +94,12 @@ fi
 # Configure and build from clean, then ./kit check 01 must fail on the skeleton.
 bdir=$tmp/build
 tl_say "kit release: building the student edition from clean (the proof; minutes on a small machine)"
-if ! meson setup "$bdir" "$tmp" >"$tmp.log" 2>&1; then
+# Every program of the edition, the GPU ones too where nvcc is (built by default only where a GPU
+# is: the top meson.build's gpu_programs): the proof compiles all the student will build.
+gp=
+! tl_find_nvcc || gp=-Dgpu_programs=enabled
+# shellcheck disable=SC2086 # $gp: one option or none
+if ! meson setup "$bdir" "$tmp" $gp >"$tmp.log" 2>&1; then
     tail -n 30 "$tmp.log" >&2
     tl_die "the student edition does not configure (above); nothing was published" 1
 fi

@@ -54,9 +54,11 @@ tl_build || die "the build failed (see above)" 1
 bt=$(meson introspect "$B" --buildoptions 2>/dev/null | tr '{' '\n' | sed -n 's/.*"name": "buildtype".*"value": "\([^"]*\)".*/\1/p')
 [ "$bt" != debug ] || die "build/ is a debug build (nvcc -G): timings would mean nothing. Fix: meson configure $B -Dbuildtype=debugoptimized"
 
-[ -x "$B/plots/tl-ceilings" ] || die "tl-ceilings was not built: is CUDA enabled? (./kit doctor)" 77
 "$B/common/tl-device" >/dev/null 2>&1
 [ $? = 0 ] || die "no usable CUDA device here: $("$B/common/tl-device" --brief | sed -n 's/^why: //p')" 77
+# (the device first: without a GPU the build leaves out the programs only a GPU runs, tl-ceilings
+# among them: the top meson.build's gpu_programs)
+[ -x "$B/plots/tl-ceilings" ] || die "tl-ceilings was not built: is CUDA enabled, or -Dgpu_programs=disabled? (./kit doctor)" 77
 
 # The reference solutions' binaries when this is the instructor edition, else the student's.
 bin() {

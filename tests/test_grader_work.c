@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -36,8 +37,14 @@ static int sh(const char *fmt, ...)
  * file: its stdout, and the exit code in *rc. */
 static char *check_emulated(const char *lab, const char *file, const char *as, int *rc)
 {
-    char dir[] = "/tmp/tl-work-XXXXXX";
+    /* In the build folder, open like the styles classes' folders below (and the other grading
+     * suites'): the grader's sandbox builds as the same uid for all of them (build.c, the kit cache
+     * keys on it), so these runs reuse the labs' kit builds the styles classes and the lab 03 class
+     * make, instead of a root-owned second build of each lab (a 0700 mkdtemp folder under /tmp was
+     * out of uid 65534's reach). */
+    char dir[] = TL_BUILD_ROOT "/tests/tl-work-XXXXXX";
     cr_assert(mkdtemp(dir));
+    cr_assert_eq(chmod(dir, 0755), 0);
     cr_assert_eq(sh("mkdir -p '%s/sub' && cp '%s/%s' '%s/sub/%s'", dir, TL_SOURCE_ROOT, file, dir, as), 0);
     char cmd[2048];
     /* up to 512^3 (TL_GRADE_EMU_MAX_SIZE): the work is counted at 128^3 at most and every verdict
