@@ -230,6 +230,47 @@ Test(ncu, the_tiled_kernel_passes_lab_03s_rule_and_lab_02s_kernel_does_not)
     cr_assert(strncmp(h, "not tiled", 9) == 0 && strcmp(pat, "not-tiled") == 0, "%s", h);
 }
 
+/* The bytes the threads asked for (smsp__sass_data_bytes_mem_*) over warp instructions x 32: an
+ * honest lab 03 kernel whose M tile is loaded by a quarter of each warp's lanes, four floats each
+ * (tests/corpus/03-right-float4-store.cu), read 0.3125 "global loads" per multiply-add from warp
+ * instructions on the H100 (2026-11-26 16:50 UTC, class-on-device), 2.5 x its true 0.125: not tiled,
+ * a false reject. Its bytes are exact: 0.5 bytes, 0.125 floats per multiply-add. */
+static void with_bytes(tg_ncu_counts *c, double mkn, double gld, double gst, double sld, double sst)
+{
+    c->q[TG_NCU_GLD_DATA] = gld * 4 * mkn;
+    c->q[TG_NCU_GST_DATA] = gst * 4;
+    c->q[TG_NCU_SLD_DATA] = sld * 4 * mkn;
+    c->q[TG_NCU_SST_DATA] = sst * 4 * mkn;
+    c->have[TG_NCU_GLD_DATA] = c->have[TG_NCU_GST_DATA] = c->have[TG_NCU_SLD_DATA] = c->have[TG_NCU_SST_DATA] = 1;
+}
+
+Test(ncu, the_bytes_the_threads_asked_for_decide_where_ncu_wrote_them_not_idle_lanes)
+{
+    const tl_lab_info *lab = tl_lab_find("03");
+    double n = 2048, mkn = n * n * n;
+    char h[480], f[640];
+    const char *pat = NULL;
+    /* warp instructions x 32 as the H100 read them: 0.3125 per multiply-add */
+    tg_ncu_counts c = counts(1, mkn, 0.3125, 2.0, n * n, 1.0);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, &pat), 1,
+                 "without the bytes, the idle lanes count: the case this test is about is not reproduced");
+    with_bytes(&c, mkn, 2.0 / 16, n * n, 2.0, 2.0 / 16);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, &pat), 0, "%s", h);
+    /* ... and the bytes still catch lab 02's kernel (2 floats per multiply-add), whatever its
+     * instruction counts say */
+    tg_ncu_counts naive = counts(1, mkn, 2.0 / 16, 1.25, n * n, 1.0);
+    with_bytes(&naive, mkn, 2.0, n * n, 0, 0);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &naive, h, sizeof h, f, sizeof f, &pat), 1);
+    cr_assert(strncmp(h, "not tiled", 9) == 0, "%s", h);
+}
+
+Test(ncu, the_bytes_columns_are_asked_for_and_optional_in_a_table)
+{
+    const char *m = tg_ncu_metrics();
+    cr_assert(strstr(m, "smsp__sass_data_bytes_mem_global_op_ld.sum") &&
+              strstr(m, "smsp__sass_data_bytes_mem_shared_op_ld.sum"), "%s", m);
+}
+
 Test(ncu, vector_stores_and_vector_shared_stores_are_not_counted_against_an_honest_kernel)
 {
     /* a register-tiled kernel storing P with float4 (a quarter of m n store instructions) and its
