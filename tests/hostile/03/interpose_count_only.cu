@@ -1,7 +1,9 @@
 /* hostile/03/interpose_count_only.cu (issue 24): the solution with a definition of the kit's clock
  * (tl_now_ms) in the counting twin's object only (__SANITIZE_THREAD__: the -fsanitize=thread build
  * that counts the work). The object gate once judged one emulated object of the file, whichever it
- * found first. Expected: every object is judged; refused before any test runs, naming tl_now_ms. */
+ * found first. Expected: every object is judged; refused before any test runs, naming tl_now_ms. On a GPU
+ * whose counters ncu reads, the counting twin is not built at all, so what is built and run is the
+ * solution: full marks there (tests/hostile/expected.txt: less,gpu:full; H100, 2026-11-26 17:15 UTC). */
 #ifdef __SANITIZE_THREAD__
 extern "C" double tl_now_ms(void)
 {
