@@ -308,9 +308,36 @@ static int out_ends_with(Rw *rw, size_t *i, const char *want) {
     }
     return 1;
 }
+/* reinterpret_cast<T *>( or static_cast<float (*)[T]>( before a name: the C++ casts to a pointer or to a
+ * pointer to rows, as C-style casts below (issue 25: extern __shared__ carved into row arrays). */
+static int out_ends_with_cxx_ptr_cast(Rw *rw) {
+    size_t i = rw->out.n;
+    if (!out_ends_with(rw, &i, "(>")) return 0;
+    size_t close = i;                              /* the '>' is at out.p[close] */
+    int d = 1;
+    while (i > 0 && d > 0) {
+        i--;
+        if (rw->out.p[i] == '>') d++;
+        else if (rw->out.p[i] == '<') d--;
+    }
+    if (d != 0) return 0;
+    size_t t = close;                              /* the type's last significant character */
+    while (t > i + 1 && (rw->out.p[t - 1] == ' ' || rw->out.p[t - 1] == '\t')) t--;
+    if (t <= i + 1 || (rw->out.p[t - 1] != '*' && rw->out.p[t - 1] != ']')) return 0;
+    static const char *const casts[] = {"reinterpret_cast", "static_cast", NULL};
+    for (int c = 0; casts[c]; c++) {
+        size_t l = strlen(casts[c]), e = i;
+        while (e > 0 && (rw->out.p[e - 1] == ' ' || rw->out.p[e - 1] == '\t')) e--;
+        if (e >= l && !memcmp(rw->out.p + e - l, casts[c], l) && (e == l || !is_id((unsigned char)rw->out.p[e - l - 1])))
+            return 1;
+    }
+    return 0;
+}
+
 static int out_ends_with_ptr_cast(Rw *rw) {
     size_t i = rw->out.n;
     if (out_ends_with(rw, &i, "()*")) return 1;     /* (T *)(name ... */
+    if (out_ends_with_cxx_ptr_cast(rw)) return 1;
     /* a pointer to rows: (float (*)[T])name or (float (*)[T])(name + k) */
     i = rw->out.n;
     size_t j = i;

@@ -1,6 +1,7 @@
-/* 03-right-extern-reinterpret-cast.cu: corpus (pending: the rewrite), lab 03, right: 03-right-extern-carved-stream.cu with the
- * extern __shared__ buffer cut by reinterpret_cast<float(*)[TW]>(smem) instead of C casts. Valid CUDA; emulated it is
- * "BUILD FAILED: invalid cast from type tl_emu::ADyn<float>::Ref" (tests/corpus/README.md, "Pending"). */
+/* 03-right-extern-reinterpret-cast.cu: corpus, lab 03, right: 03-right-extern-carved-stream.cu with the
+ * extern __shared__ buffer cut by reinterpret_cast<float(*)[TW]>(smem) instead of C casts. Valid CUDA; emulated it
+ * was "BUILD FAILED: invalid cast from type tl_emu::ADyn<float>::Ref" until the rewrite took C++ casts to a
+ * pointer or to rows like C casts (session 9). */
 #include "cuda_check.h"
 #include "lab.h"
 

@@ -1,8 +1,8 @@
-#line 1 "tests/corpus/pending/06-right-warptile-reinterpret-cast.cu"
-/* 06-right-warptile-reinterpret-cast.cu: corpus (pending: the rewrite), lab 06, right:
+/* 06-right-warptile-reinterpret-cast.cu: corpus, lab 06, right:
  * 06-right-warptile-extern-launchers.cu with the extern __shared__ buffer cut by
- * reinterpret_cast<float(*)[cols]>(wt_smem) instead of C casts. Valid CUDA; emulated it is "BUILD FAILED: invalid
- * cast from type tl_emu::ADyn<float>::Ref" (tests/corpus/README.md, "Pending"). */
+ * reinterpret_cast<float(*)[cols]>(wt_smem) instead of C casts. Valid CUDA; emulated it was "BUILD FAILED: invalid
+ * cast from type tl_emu::ADyn<float>::Ref" until the rewrite took C++ casts to a pointer or to rows like C casts
+ * (session 9). */
 #include <stdint.h>
 
 #include "cuda_check.h"
@@ -66,42 +66,42 @@ __global__ void __launch_bounds__(C1_THREADS)
 MatrixMulCoarse1D(const float *__restrict__ Md, const float *__restrict__ Nd, float *__restrict__ Pd,
                   int m, int k, int n)
 {
-    static const tl_emu::Site Mds_tl_site_ = {"Mds", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (C1_BM), (C1_BK)>> Mds(Mds_tl_site_); 
-    static const tl_emu::Site Nds_tl_site_ = {"Nds", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (C1_BK), (C1_BN)>> Nds(Nds_tl_site_); 
+    __shared__ float Mds[C1_BM][C1_BK];
+    __shared__ float Nds[C1_BK][C1_BN];
     int tx = threadIdx.x;
     int rowBase = blockIdx.y * C1_BM, colBase = blockIdx.x * C1_BN;
     int tr = tx / C1_BN, tc = tx % C1_BN;         /* this thread's group of rows, its column  */
     int mr = tx / C1_BK, mc = tx % C1_BK;         /* the M tile element it loads              */
     int nr = tx / C1_BN, nc = tx % C1_BN;         /* the N tile element it loads              */
-    float acc[C1_TM]; tl_emu::uninit_fill(acc, __LINE__, 1);
+    float acc[C1_TM];
     for (int i = 0; i < C1_TM; ++i)
         acc[i] = 0.0f;
     for (int ph = 0; ph < ceil_div(k, C1_BK); ++ph) {
         int kb = ph * C1_BK;
         if (rowBase + mr < m && kb + mc < k)
-            Mds(__LINE__)[mr][mc] = (tl_emu::gcount(0), Md)[(size_t)(rowBase + mr) * k + kb + mc];
+            Mds[mr][mc] = Md[(size_t)(rowBase + mr) * k + kb + mc];
         else
-            Mds(__LINE__)[mr][mc] = 0.0f;
+            Mds[mr][mc] = 0.0f;
         if (kb + nr < k && colBase + nc < n)
-            Nds(__LINE__)[nr][nc] = (tl_emu::gcount(0), Nd)[(size_t)(kb + nr) * n + colBase + nc];
+            Nds[nr][nc] = Nd[(size_t)(kb + nr) * n + colBase + nc];
         else
-            Nds(__LINE__)[nr][nc] = 0.0f;
+            Nds[nr][nc] = 0.0f;
         __syncthreads();
-/* #pragma unroll */
+#pragma unroll
         for (int kk = 0; kk < C1_BK; ++kk) {
-            float b = Nds(__LINE__)[kk][tc];
-/* #pragma unroll */
+            float b = Nds[kk][tc];
+#pragma unroll
             for (int i = 0; i < C1_TM; ++i)
-                acc[i] += Mds(__LINE__)[tr * C1_TM + i][kk] * b;
+                acc[i] += Mds[tr * C1_TM + i][kk] * b;
         }
         __syncthreads();
     }
     int col = colBase + tc;
-/* #pragma unroll */
+#pragma unroll
     for (int i = 0; i < C1_TM; ++i) {
         int row = rowBase + tr * C1_TM + i;
         if (row < m && col < n)
-            (tl_emu::gcount(1), Pd)[(size_t)row * n + col] = acc[i];
+            Pd[(size_t)row * n + col] = acc[i];
     }
 }
 
@@ -114,64 +114,64 @@ __global__ void __launch_bounds__(R2_THREADS, R2_MIN_BLOCKS)
 MatrixMulRegTile(const float *__restrict__ Md, const float *__restrict__ Nd, float *__restrict__ Pd,
                  int m, int k, int n)
 {
-    static const tl_emu::Site Mds_tl_site_ = {"Mds", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (R2_BM), (R2_BK)>> Mds(Mds_tl_site_); 
-    static const tl_emu::Site Nds_tl_site_ = {"Nds", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (R2_BK), (R2_BN)>> Nds(Nds_tl_site_); 
+    __shared__ float Mds[R2_BM][R2_BK];
+    __shared__ float Nds[R2_BK][R2_BN];
     int tx = threadIdx.x;
     int rowBase = blockIdx.y * R2_BM, colBase = blockIdx.x * R2_BN;
     int tr = tx / (R2_BN / R2_TN), tc = tx % (R2_BN / R2_TN);
-    float acc[R2_TM][R2_TN]; tl_emu::uninit_fill(acc, __LINE__, 1);
+    float acc[R2_TM][R2_TN];
     float regM[R2_TM], regN[R2_TN];
-/* #pragma unroll */
+#pragma unroll
     for (int i = 0; i < R2_TM; ++i)
-/* #pragma unroll */
+#pragma unroll
         for (int j = 0; j < R2_TN; ++j)
             acc[i][j] = 0.0f;
     for (int ph = 0; ph < ceil_div(k, R2_BK); ++ph) {
         int kb = ph * R2_BK;
         /* Each thread loads R2_BM * R2_BK / R2_THREADS elements of each tile, strided by the block. */
-/* #pragma unroll */
+#pragma unroll
         for (int l = 0; l < R2_BM * R2_BK / R2_THREADS; ++l) {
             int e = tx + l * R2_THREADS;
             int r = e / R2_BK, c = e % R2_BK;
             if (rowBase + r < m && kb + c < k)
-                Mds(__LINE__)[r][c] = (tl_emu::gcount(0), Md)[(size_t)(rowBase + r) * k + kb + c];
+                Mds[r][c] = Md[(size_t)(rowBase + r) * k + kb + c];
             else
-                Mds(__LINE__)[r][c] = 0.0f;
+                Mds[r][c] = 0.0f;
         }
-/* #pragma unroll */
+#pragma unroll
         for (int l = 0; l < R2_BK * R2_BN / R2_THREADS; ++l) {
             int e = tx + l * R2_THREADS;
             int r = e / R2_BN, c = e % R2_BN;
             if (kb + r < k && colBase + c < n)
-                Nds(__LINE__)[r][c] = (tl_emu::gcount(0), Nd)[(size_t)(kb + r) * n + colBase + c];
+                Nds[r][c] = Nd[(size_t)(kb + r) * n + colBase + c];
             else
-                Nds(__LINE__)[r][c] = 0.0f;
+                Nds[r][c] = 0.0f;
         }
         __syncthreads();
-/* #pragma unroll */
+#pragma unroll
         for (int kk = 0; kk < R2_BK; ++kk) {
-/* #pragma unroll */
+#pragma unroll
             for (int i = 0; i < R2_TM; ++i)
-                regM[i] = Mds(__LINE__)[tr * R2_TM + i][kk];
-/* #pragma unroll */
+                regM[i] = Mds[tr * R2_TM + i][kk];
+#pragma unroll
             for (int j = 0; j < R2_TN; ++j)
-                regN[j] = Nds(__LINE__)[kk][tc * R2_TN + j];
-/* #pragma unroll */
+                regN[j] = Nds[kk][tc * R2_TN + j];
+#pragma unroll
             for (int i = 0; i < R2_TM; ++i)
-/* #pragma unroll */
+#pragma unroll
                 for (int j = 0; j < R2_TN; ++j)
                     acc[i][j] += regM[i] * regN[j];
         }
         __syncthreads();
     }
-/* #pragma unroll */
+#pragma unroll
     for (int i = 0; i < R2_TM; ++i) {
         int row = rowBase + tr * R2_TM + i;
-/* #pragma unroll */
+#pragma unroll
         for (int j = 0; j < R2_TN; ++j) {
             int col = colBase + tc * R2_TN + j;
             if (row < m && col < n)
-                (tl_emu::gcount(1), Pd)[(size_t)row * n + col] = acc[i][j];
+                Pd[(size_t)row * n + col] = acc[i][j];
         }
     }
 }
@@ -224,9 +224,9 @@ __global__ void __launch_bounds__(WT_THREADS, 2)
 MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, float *__restrict__ Pd,
                   int m, int k, int n, int vecM, int vecN, int vecP)
 {
-    static const tl_emu::Site wt_smem_tl_site_ = {"wt_smem", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::ADyn<float>> wt_smem(wt_smem_tl_site_); 
-    float(*Mts)[WT_BM + WT_PAD] = reinterpret_cast<float(*)[WT_BM + WT_PAD]>(wt_smem(__LINE__));
-    float(*Nds)[WT_BN] = reinterpret_cast<float(*)[WT_BN]>(wt_smem(__LINE__) + 2 * WT_BK * (WT_BM + WT_PAD));
+    extern __shared__ __align__(16) float wt_smem[];
+    float(*Mts)[WT_BM + WT_PAD] = reinterpret_cast<float(*)[WT_BM + WT_PAD]>(wt_smem);
+    float(*Nds)[WT_BN] = reinterpret_cast<float(*)[WT_BN]>(wt_smem + 2 * WT_BK * (WT_BM + WT_PAD));
     int tx = threadIdx.x;
     int rowBase = blockIdx.y * WT_BM, colBase = blockIdx.x * WT_BN;
     /* Warp tiling: warp w covers thread rows (w/2)*4.. and thread columns (w%2)*8.. of the 16 x 16
@@ -243,30 +243,30 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
     const float *pN = Nd + (size_t)nRow * n + colBase + nCol;
     size_t mStepRows = (size_t)WT_MROWS * k, nStepRows = (size_t)WT_NROWS * n;
 
-    float acc[8][8]; tl_emu::uninit_fill(acc, __LINE__, 1);
-/* #pragma unroll */
+    float acc[8][8];
+#pragma unroll
     for (int i = 0; i < 8; ++i)
-/* #pragma unroll */
+#pragma unroll
         for (int j = 0; j < 8; ++j)
             acc[i][j] = 0.0f;
 
     int phases = ceil_div(k, WT_BK);
     float4 a[WT_LDM], b[WT_LDN];
     /* Stage 0 before the loop. */
-/* #pragma unroll */
+#pragma unroll
     for (int l = 0; l < WT_LDM; ++l)
         a[l] = load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, mCol, k, vecM);
-/* #pragma unroll */
+#pragma unroll
     for (int l = 0; l < WT_LDN; ++l)
         b[l] = load4(pN + l * nStepRows, nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);
-/* #pragma unroll */
+#pragma unroll
     for (int l = 0; l < WT_LDM; ++l) {
         Mts[mCol + 0][mRow + l * WT_MROWS] = a[l].x;
         Mts[mCol + 1][mRow + l * WT_MROWS] = a[l].y;
         Mts[mCol + 2][mRow + l * WT_MROWS] = a[l].z;
         Mts[mCol + 3][mRow + l * WT_MROWS] = a[l].w;
     }
-/* #pragma unroll */
+#pragma unroll
     for (int l = 0; l < WT_LDN; ++l) {
         Nds[nRow + l * WT_NROWS][nCol + 0] = b[l].x;
         Nds[nRow + l * WT_NROWS][nCol + 1] = b[l].y;
@@ -282,40 +282,40 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
             int kb = (ph + 1) * WT_BK;
             pM += WT_BK;
             pN += (size_t)WT_BK * n;
-/* #pragma unroll */
+#pragma unroll
             for (int l = 0; l < WT_LDM; ++l)
                 a[l] = load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, kb + mCol, k, vecM);
-/* #pragma unroll */
+#pragma unroll
             for (int l = 0; l < WT_LDN; ++l)
                 b[l] = load4(pN + l * nStepRows, kb + nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);
         }
-/* #pragma unroll */
+#pragma unroll
         for (int kk = 0; kk < WT_BK; ++kk) {
             float rm[8], rn[8];
-/* #pragma unroll */
+#pragma unroll
             for (int i = 0; i < 4; ++i) {
                 rm[i] = Mts[cur + kk][ty4 + i];
                 rm[4 + i] = Mts[cur + kk][64 + ty4 + i];
                 rn[i] = Nds[cur + kk][tx4 + i];
                 rn[4 + i] = Nds[cur + kk][64 + tx4 + i];
             }
-/* #pragma unroll */
+#pragma unroll
             for (int i = 0; i < 8; ++i)
-/* #pragma unroll */
+#pragma unroll
                 for (int j = 0; j < 8; ++j)
                     acc[i][j] += rm[i] * rn[j];
         }
         /* The other stage was last read in the previous phase, before the last barrier: it is
          * free. One barrier: the stores below are read only after it. */
         if (ph + 1 < phases) {
-/* #pragma unroll */
+#pragma unroll
             for (int l = 0; l < WT_LDM; ++l) {
                 Mts[nxt + mCol + 0][mRow + l * WT_MROWS] = a[l].x;
                 Mts[nxt + mCol + 1][mRow + l * WT_MROWS] = a[l].y;
                 Mts[nxt + mCol + 2][mRow + l * WT_MROWS] = a[l].z;
                 Mts[nxt + mCol + 3][mRow + l * WT_MROWS] = a[l].w;
             }
-/* #pragma unroll */
+#pragma unroll
             for (int l = 0; l < WT_LDN; ++l) {
                 Nds[nxt + nRow + l * WT_NROWS][nCol + 0] = b[l].x;
                 Nds[nxt + nRow + l * WT_NROWS][nCol + 1] = b[l].y;
@@ -326,7 +326,7 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
         __syncthreads();
     }
 
-/* #pragma unroll */
+#pragma unroll
     for (int i = 0; i < 8; ++i) {
         int row = rowBase + (i < 4 ? ty4 + i : 64 + ty4 + i - 4);
         store4(Pd, row, m, colBase + tx4, n, vecP, acc[i][0], acc[i][1], acc[i][2], acc[i][3]);
@@ -341,7 +341,7 @@ typedef void (*gemm_fn)(const float *__restrict__, const float *__restrict__, fl
 template <typename Kernel, typename... Args>
 static cudaError_t launch_on(Kernel kern, dim3 grid, dim3 block, cudaStream_t stream, Args... args)
 {
-    tl_emu_launch(kern, "kern", __FILE__, __LINE__, grid,  block,  0,  stream)(args...);
+    kern<<<grid, block, 0, stream>>>(args...);
     return cudaGetLastError();
 }
 
@@ -349,7 +349,7 @@ extern "C" int launch_coarse1d(float *Md, float *Nd, float *Pd, int m, int k, in
 {
     gemm_fn f = MatrixMulCoarse1D;
     cudaStream_t stream = 0;
-    tl_emu_launch(f, "f", __FILE__, __LINE__, dim3(ceil_div(n, C1_BN), ceil_div(m, C1_BM)),  dim3(C1_THREADS),  0,  stream)(Md, Nd, Pd, m, k, n);
+    f<<<dim3(ceil_div(n, C1_BN), ceil_div(m, C1_BM)), dim3(C1_THREADS), 0, stream>>>(Md, Nd, Pd, m, k, n);
     return (int)cudaGetLastError();
 }
 
@@ -380,22 +380,3 @@ extern "C" int launch_warptile(float *Md, float *Nd, float *Pd, int m, int k, in
         return (int)e;
     return (int)cudaGetLastError();
 }
-#line 1 "<tl-emu-rewrite: kernel registry>"
-// MatrixMulCoarse1D: fibers (a local array whose size is not a number)
-#if 1 && defined(C1_BM) && defined(C1_BK) && defined(C1_BK) && defined(C1_BN)
-static tl_emu::KernelReg tl_emu_reg_MatrixMulCoarse1D_0_(MatrixMulCoarse1D, "MatrixMulCoarse1D", 0 + sizeof(float) * (C1_BM) * (C1_BK) + sizeof(float) * (C1_BK) * (C1_BN), 0);
-#else
-static tl_emu::KernelReg tl_emu_reg_MatrixMulCoarse1D_0_(MatrixMulCoarse1D, "MatrixMulCoarse1D", 0, 0);
-#endif
-// MatrixMulRegTile: fibers (a local array whose size is not a number)
-#if 1 && defined(R2_BM) && defined(R2_BK) && defined(R2_BK) && defined(R2_BN)
-static tl_emu::KernelReg tl_emu_reg_MatrixMulRegTile_1_(MatrixMulRegTile, "MatrixMulRegTile", 0 + sizeof(float) * (R2_BM) * (R2_BK) + sizeof(float) * (R2_BK) * (R2_BN), 0);
-#else
-static tl_emu::KernelReg tl_emu_reg_MatrixMulRegTile_1_(MatrixMulRegTile, "MatrixMulRegTile", 0, 0);
-#endif
-// MatrixMulWarpTile: fibers (a local initialised with () or {})
-#if 1
-static tl_emu::KernelReg tl_emu_reg_MatrixMulWarpTile_2_(MatrixMulWarpTile, "MatrixMulWarpTile", 0, 0);
-#else
-static tl_emu::KernelReg tl_emu_reg_MatrixMulWarpTile_2_(MatrixMulWarpTile, "MatrixMulWarpTile", 0, 0);
-#endif

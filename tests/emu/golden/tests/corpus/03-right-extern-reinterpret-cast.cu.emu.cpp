@@ -1,7 +1,8 @@
-#line 1 "tests/corpus/pending/03-right-extern-reinterpret-cast.cu"
-/* 03-right-extern-reinterpret-cast.cu: corpus (pending: the rewrite), lab 03, right: 03-right-extern-carved-stream.cu with the
- * extern __shared__ buffer cut by reinterpret_cast<float(*)[TW]>(smem) instead of C casts. Valid CUDA; emulated it is
- * "BUILD FAILED: invalid cast from type tl_emu::ADyn<float>::Ref" (tests/corpus/README.md, "Pending"). */
+#line 1 "tests/corpus/03-right-extern-reinterpret-cast.cu"
+/* 03-right-extern-reinterpret-cast.cu: corpus, lab 03, right: 03-right-extern-carved-stream.cu with the
+ * extern __shared__ buffer cut by reinterpret_cast<float(*)[TW]>(smem) instead of C casts. Valid CUDA; emulated it
+ * was "BUILD FAILED: invalid cast from type tl_emu::ADyn<float>::Ref" until the rewrite took C++ casts to a
+ * pointer or to rows like C casts (session 9). */
 #include "cuda_check.h"
 #include "lab.h"
 
@@ -15,8 +16,8 @@ __global__ void tiled_extern(const float *__restrict__ M, const float *__restric
                              const int width)
 {
     static const tl_emu::Site smem_tl_site_ = {"smem", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::ADyn<float>> smem(smem_tl_site_); 
-    float(*Ms)[TW] = reinterpret_cast<float(*)[TW]>(smem(__LINE__));
-    float(*Ns)[TW] = reinterpret_cast<float(*)[TW]>(smem(__LINE__) + TW * TW);
+    float(*Ms)[TW] = reinterpret_cast<float(*)[TW]>(&*smem(__LINE__));
+    float(*Ns)[TW] = reinterpret_cast<float(*)[TW]>(&*smem(__LINE__) + TW * TW);
     const int tx = threadIdx.x, ty = threadIdx.y;
     const int row = blockIdx.y * TW + ty, col = blockIdx.x * TW + tx;
     float acc = 0.0f;
