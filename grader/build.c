@@ -816,7 +816,8 @@ void tg_build_twins_late(grun *R, gsub *g)
     g->twins_tried = 1;
     char stage[64];                    /* the run's profile: this is build time */
     tg_stage_name(stage, sizeof stage);
-    tg_stage("build (emulated twins, late)");
+    int stage_kind = tg_stage_kind();
+    tg_stage(TG_PROF_BUILD, "build (emulated twins, late)");
     double t0 = tl_now_ms();
     tg_buf log = {0};
     char desc[200];
@@ -840,7 +841,7 @@ void tg_build_twins_late(grun *R, gsub *g)
     tg_buf_free(&log);
     tg_buf_printf(&g->notes, "the emulated twins of this file were built late (%.1f s), as the GPU's counters "
                   "could not decide a variant's work\n", (tl_now_ms() - t0) / 1000.0);
-    tg_stage("%s", stage);
+    tg_stage(stage_kind, "%s", stage);
 }
 
 /* The log kept, the compiler's first errors quoted; a missing tool is the grader's problem. */

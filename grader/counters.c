@@ -360,7 +360,7 @@ void tg_counters_run(grun *R, gsub *g)
                      "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
             continue;
         }
-        tg_stage("profiled (ncu) %.30s", v->name);   /* profile.c: its own stage, the device alone */
+        tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s", v->name);   /* profile.c: its own stage, the device alone */
         profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
         if (g->ctr[i].stopped)
             stopped_at = i;

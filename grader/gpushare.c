@@ -342,7 +342,8 @@ void tg_gpu_take(const grun *R, int how)
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || !R->iso.gpu_nodes || G.lock_fd < 0 || how == G.how)
         return;
     if (how != TG_GPU_NONE)
-        tg_stage(how == TG_GPU_ALONE ? "waiting: GPU alone" : how == TG_GPU_QUEUED ? "waiting: GPU queue" : "waiting: GPU");
+        tg_stage(how == TG_GPU_ALONE || how == TG_GPU_QUEUED ? TG_PROF_QUEUE_WAIT : TG_PROF_GPU_WAIT,
+                 how == TG_GPU_ALONE ? "waiting: GPU alone" : how == TG_GPU_QUEUED ? "waiting: GPU queue" : "waiting: GPU");
     tg_gpu_hold(how);
 }
 

@@ -488,7 +488,9 @@ typedef struct tg_progress tg_progress;
 tg_progress *tg_progress_start(const grun *R, int total, int slots);
 int  tg_progress_slot(tg_progress *p, const char *student);   /* the parent, before fork: a slot or -1 */
 void tg_progress_worker(tg_progress *p, int slot);           /* the worker, after fork               */
-void tg_stage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tg_stage(int kind, const char *fmt, ...) __attribute__((format(printf, 2, 3)));  /* kind: TG_PROF_*, the
+                                                  profile's stage, given by the caller, never read from the words */
+int  tg_stage_kind(void);                         /* the worker's current stage kind (TG_PROF_OTHER none) */
 void tg_stage_end(void);                          /* the worker, before it exits: its last stage summed */
 void tg_stage_name(char *out, size_t len);        /* the worker's current stage ("" none)        */
 void tg_progress_tick(tg_progress *p);
@@ -497,7 +499,6 @@ void tg_progress_end(tg_progress *p);
 void tg_progress_setup(tg_progress *p, double class_t0_ms, double setup_wall_s, double setup_cpu_s);
 void tg_progress_profile(const tg_progress *p, tg_profile *out);   /* the run's profile so far */
 
-int  tg_profile_kind(const char *stage);          /* a stage name's kind (TG_PROF_*)           */
 const char *tg_profile_key(int kind);
 double tg_profile_cpu_now(void);                  /* CPU s of this process and its waited children */
 void tg_profile_add(tg_profile *to, const tg_profile *from);

@@ -576,7 +576,7 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
     tg_buf_free(&r0.explain);
     tg_gpu_take(R, TG_GPU_ALONE);
-    tg_stage("alone %.30s", v->name);
+    tg_stage(TG_PROF_ALONE, "alone %.30s", v->name);
     tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
     tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
     tg_sess_end(&scratch, &ref, 1);

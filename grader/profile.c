@@ -46,38 +46,6 @@ const char *tg_profile_key(int kind)
     return kind >= 0 && kind < TG_PROF_N ? kind_key[kind] : "?";
 }
 
-static int starts(const char *s, const char *w)
-{
-    return strncmp(s, w, strlen(w)) == 0;
-}
-
-/* A stage's kind from its name (run.c's tg_stage calls and work.c's "work count"). */
-int tg_profile_kind(const char *stage)
-{
-    if (starts(stage, "intake") || starts(stage, "starting"))
-        return TG_PROF_INTAKE;
-    if (starts(stage, "build"))
-        return TG_PROF_BUILD;
-    if (starts(stage, "public") || starts(stage, "hidden"))
-        return TG_PROF_CASES;
-    if (starts(stage, "work count"))
-        return TG_PROF_WORK;
-    if (starts(stage, "profiled"))
-        return TG_PROF_NCU;
-    if (starts(stage, "racecheck") || starts(stage, "memcheck"))
-        return TG_PROF_SANITIZER;
-    if (starts(stage, "speed"))
-        return TG_PROF_TIMED;
-    if (starts(stage, "alone"))
-        return TG_PROF_ALONE;
-    if (starts(stage, "waiting: GPU alone") || starts(stage, "waiting: GPU queue"))
-        return TG_PROF_QUEUE_WAIT;
-    if (starts(stage, "waiting: GPU"))
-        return TG_PROF_GPU_WAIT;
-    if (starts(stage, "report"))
-        return TG_PROF_REPORT;
-    return TG_PROF_OTHER;
-}
 
 /* CPU seconds of this process, of the children it has waited for, and of its sandboxed trees
  * beyond what their reaping passed up (child.c: bubblewrap keeps its children's time). */

@@ -119,7 +119,12 @@ void tg_stage_name(char *out, size_t len)
     snprintf(out, len, "%s", my_slot ? my_slot->stage : "");
 }
 
-void tg_stage(const char *fmt, ...)
+int tg_stage_kind(void)
+{
+    return my_slot && my_slot->kind >= 0 && my_slot->kind < TG_PROF_N ? my_slot->kind : TG_PROF_OTHER;
+}
+
+void tg_stage(int kind, const char *fmt, ...)
 {
     if (!my_slot)
         return;
@@ -129,7 +134,7 @@ void tg_stage(const char *fmt, ...)
     vsnprintf(s, sizeof s, fmt, ap);
     va_end(ap);
     close_kind(my_slot);
-    my_slot->kind = tg_profile_kind(s);
+    my_slot->kind = kind >= 0 && kind < TG_PROF_N ? kind : TG_PROF_OTHER;
     memcpy(my_slot->stage, s, sizeof s);
     my_slot->since_ms = tl_now_ms();
     unsigned n = __atomic_load_n(&my_slot->nlog, __ATOMIC_RELAXED);

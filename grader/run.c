@@ -47,6 +47,20 @@ static int prebuilt_fresh(const grun *R, const char *build, const char *bin)
     return 1;
 }
 
+/* The class profile's stage (TG_PROF_*) of a test of this kind: given to tg_stage, never read back from
+ * the stage's words (issue 22). */
+static int stage_kind_of(int test_kind)
+{
+    switch (test_kind) {
+    case TL_TEST_PUBLIC:
+    case TL_TEST_HIDDEN: return TG_PROF_CASES;
+    case TL_TEST_RACECHECK:
+    case TL_TEST_MEMCHECK: return TG_PROF_SANITIZER;
+    case TL_TEST_SPEED: return TG_PROF_TIMED;
+    default: return TG_PROF_OTHER;
+    }
+}
+
 static int grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen)
 {
     double t0 = tl_now_ms();
@@ -64,7 +78,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
     }
     char err[800];
     int rc = 0;
-    tg_stage("intake");
+    tg_stage(TG_PROF_INTAKE, "intake");
     if (R->prebuilt[0]) {          /* kit check: the lab program ninja built in the student's build/ */
         snprintf(g.build, sizeof g.build, "%.*s", (int)(strrchr(R->prebuilt, '/') - R->prebuilt), R->prebuilt);
         g.built = 1;
@@ -177,7 +191,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         g.built = 1;               /* (no build log to show; the note says why) */
     } else {
         double tb = tl_now_ms();
-        tg_stage("build");
+        tg_stage(TG_PROF_BUILD, "build");
         if (!R->prebuilt[0] && !R->build_log[0] && tg_build_submission(R, &g, err, sizeof err) != 0) {
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
@@ -232,7 +246,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
                                                      [TL_TEST_RACECHECK] = "racecheck", [TL_TEST_MEMCHECK] = "memcheck",
                                                      [TL_TEST_SPEED] = "speed", [TL_TEST_CALC] = "calc", [TL_TEST_CALC_API] = "calc-api",
                                                      [TL_TEST_POLICY] = "policy", [TL_TEST_DEVFACTS] = "device facts"};
-            tg_stage("%s %.30s", stage_word[tr[i].t->kind] ? stage_word[tr[i].t->kind] : "test",
+            tg_stage(stage_kind_of(tr[i].t->kind), "%s %.30s", stage_word[tr[i].t->kind] ? stage_word[tr[i].t->kind] : "test",
                      tr[i].t->variant ? tr[i].t->variant : "");
             switch (tr[i].t->kind) {
             case TL_TEST_PUBLIC:
@@ -256,7 +270,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
                 free(tr[i].cases);
                 tr[i] = again;
                 tg_gpu_take(R, TG_GPU_ALONE);
-                tg_stage("%s again, alone", stage_word[gk] ? stage_word[gk] : "test");
+                tg_stage(stage_kind_of(gk), "%s again, alone", stage_word[gk] ? stage_word[gk] : "test");
                 if (gk == TL_TEST_PUBLIC || gk == TL_TEST_HIDDEN)
                     tg_judge_correctness(R, &g, &tr[i]);
                 else if (gk == TL_TEST_RACECHECK || gk == TL_TEST_MEMCHECK)
@@ -271,7 +285,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
         }
         tg_gpu_take(R, TG_GPU_NONE);
         tg_buf_free(&gate);
-        tg_stage("policy");
+        tg_stage(TG_PROF_OTHER, "policy");
         for (int i = 0; i < nt; ++i)
             if (g.built && tr[i].t->kind == TL_TEST_POLICY)
                 tg_judge_policy(R, &g, &tr[i]);
@@ -305,7 +319,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
                           "no test earns points\n");
     }
     *secs = (tl_now_ms() - t0) / 1000.0;
-    tg_stage("report");
+    tg_stage(TG_PROF_REPORT, "report");
     tg_write_reports(R, &g, tr, nt, *secs, score, max);
     for (int i = 0; i < nt; ++i) {
         tg_buf_free(&tr[i].out);

@@ -81,10 +81,11 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     cres r;
     char stage[64];                  /* the run's profile: this run is the work count's */
     tg_stage_name(stage, sizeof stage);
-    tg_stage("work count %.40s", v->name);
+    int stage_kind = tg_stage_kind();
+    tg_stage(TG_PROF_WORK, "work count %.40s", v->name);
     tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
     tg_sess_end(g, &es, 1);
-    tg_stage("%s", stage);
+    tg_stage(stage_kind, "%s", stage);
     memcpy(g->stopped, stopped, sizeof stopped);
     g->nstopped = nstopped;
     g->timeouts = timeouts;
