@@ -138,6 +138,10 @@ typedef struct tl_work_counts {
                                               * vector load is one), the most elements they can
                                               * have read; 0: shared_loads counts elements (the
                                               * emulator). The "at least" rule reads this one.    */
+    unsigned long long global_loads_least;   /* where global_loads may overcount (ncu: warp
+                                              * instructions x 32 count idle lanes), the fewest
+                                              * elements the loads can have moved; 0: global_loads
+                                              * is exact. The "at most" (not tiled) rule reads it. */
 } tl_work_counts;
 
 /* One lab. Build targets and paths follow from id and dir (TL_LAB_BUILDS in labtable.c). */

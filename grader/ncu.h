@@ -21,10 +21,10 @@
 /* What is read of each kernel, and the metric it is read from. */
 enum { TG_NCU_TIME, TG_NCU_FFMA, TG_NCU_DFMA, TG_NCU_FMUL, TG_NCU_FADD, TG_NCU_GLD, TG_NCU_GST, TG_NCU_SLD,
        TG_NCU_SST, TG_NCU_LDGSTS, TG_NCU_GLD_BYTES,
-       /* the bytes the executing threads asked for (smsp__sass_data_bytes_mem_*: active lanes x access
-        * width; optional columns, read where ncu wrote them): exact element counts in 4-byte units,
-        * whatever the lanes a warp has active and the width of each access */
-       TG_NCU_GLD_DATA, TG_NCU_GST_DATA, TG_NCU_SLD_DATA, TG_NCU_SST_DATA, TG_NCU_LDGSTS_DATA, TG_NCU_NQ };
+       /* the bytes a warp's global loads asked for (smsp__sass_data_bytes_mem_global_op_*: idle lanes
+        * ask for nothing, lanes reading one address ask once; optional columns, read where ncu wrote
+        * them): the fewest floats the loads moved, for the "at most" rule (tg_ncu_judge) */
+       TG_NCU_GLD_DATA, TG_NCU_LDGSTS_DATA, TG_NCU_NQ };
 #define TG_NCU_ELEM_BYTES 4       /* the rule's unit of the data-bytes counts: one float           */
 
 /* The metrics ncu is asked for, comma-separated (every TG_NCU_* quantity's). */
