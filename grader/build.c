@@ -392,13 +392,6 @@ static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
     return 0;
 }
 
-/* ccache, which the kit's Meson build puts before every compiler where it is installed, is off in
- * the grader's builds: inside the sandbox its cache lies under HOME, the sandbox's fresh /tmp, so
- * every compile is a miss that also preprocesses and stores the object for nothing (lab 03's
- * solution: 0.07-0.1 CPU-s more per g++ and nvcc unit, ~0.45 CPU-s of a submission graded
- * emulated, six units; issue 29). */
-#define TG_BUILD_ENV "CCACHE_DISABLE=1"
-
 /* The emulated program is built where the run grades emulated (no GPU, or --emulate) and, on a
  * GPU, for the labs whose work the grader judges (the lab table's work rule): there the emulator
  * counts what the student's kernels did on one small case (judges.c), which the GPU run cannot. */
@@ -578,7 +571,7 @@ void tg_build_kit(grun *R)
     tg_spawn_opts o = {.argv = setup, .sandbox_cwd = "/tmp", .max_tasks = 512,
                        .mem_bytes = tg_mem_limit(&R->iso, kj > 8 ? (long long)kj << 30 : 8LL << 30, 1),
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL, .env = {TG_BUILD_ENV}};
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.ro[0] = (tg_bind){R->pristine, "/kit"};
     o.rw[0] = (tg_bind){bdir, "/build"};
     const char *tg[4];
@@ -693,11 +686,11 @@ static int emu_build(grun *R, tg_spawn_opts *o, const char *host_build, const ch
     refused_path(host_build, rpath, sizeof rpath);
     unlink(rpath);
     snprintf(env, sizeof env, "TL_EMU_UNSUPPORTED=%s/" TG_EMU_REFUSED, inside);
-    const char *keep = o->env[1];
-    o->env[1] = env;               /* env[0]: TG_BUILD_ENV */
+    const char *keep = o->env[0];
+    o->env[0] = env;
     char e2[300];
     int erc = run_build(&R->iso, o, BUILD_LIMIT_S, elog, desc, desclen, e2, sizeof e2);
-    o->env[1] = keep;
+    o->env[0] = keep;
     if (erc < 0 && elog)
         tg_buf_printf(elog, "%s\n", e2);
     return erc;
@@ -721,8 +714,7 @@ static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
                            .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                            .extra_path = R->tool_path[0] ? R->tool_path : NULL,
                            /* on a GPU, below the timed runs that may be running beside it */
-                           .nice = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes ? 5 : 0,
-                           .env = {TG_BUILD_ENV}};
+                           .nice = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes ? 5 : 0};
     k->o.ro[0] = (tg_bind){R->pristine, "/kit"};
     for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
         snprintf(k->host[i], sizeof k->host[i], "%s/%s", g->files, R->lab->files[i]);
@@ -791,7 +783,7 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
     tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
                        .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL, .env = {TG_BUILD_ENV}};
+                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
     o.rw[0] = (tg_bind){g->work, g->work};
     int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
     if (rc == 0) {
