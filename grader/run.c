@@ -47,18 +47,23 @@ static int prebuilt_fresh(const grun *R, const char *build, const char *bin)
     return 1;
 }
 
-/* The class profile's stage (TG_PROF_*) of a test of this kind: given to tg_stage, never read back from
- * the stage's words (issue 22). */
-static int stage_kind_of(int test_kind)
+/* A test kind's stage: the word the live line shows and the class profile's kind (TG_PROF_*), given
+ * to tg_stage together, never read back from the words (issue 22). */
+static const struct {
+    const char *word;
+    int         kind;
+} stage_of[] = {
+    [TL_TEST_PUBLIC] = {"public", TG_PROF_CASES},        [TL_TEST_HIDDEN] = {"hidden", TG_PROF_CASES},
+    [TL_TEST_RACECHECK] = {"racecheck", TG_PROF_SANITIZER}, [TL_TEST_MEMCHECK] = {"memcheck", TG_PROF_SANITIZER},
+    [TL_TEST_SPEED] = {"speed", TG_PROF_TIMED},          [TL_TEST_CALC] = {"calc", TG_PROF_OTHER},
+    [TL_TEST_CALC_API] = {"calc-api", TG_PROF_OTHER},    [TL_TEST_POLICY] = {"policy", TG_PROF_OTHER},
+    [TL_TEST_DEVFACTS] = {"device facts", TG_PROF_OTHER},
+};
+
+static void stage_of_test(int test_kind, const char *fmt, const char *arg)
 {
-    switch (test_kind) {
-    case TL_TEST_PUBLIC:
-    case TL_TEST_HIDDEN: return TG_PROF_CASES;
-    case TL_TEST_RACECHECK:
-    case TL_TEST_MEMCHECK: return TG_PROF_SANITIZER;
-    case TL_TEST_SPEED: return TG_PROF_TIMED;
-    default: return TG_PROF_OTHER;
-    }
+    int known = test_kind >= 0 && (size_t)test_kind < sizeof stage_of / sizeof *stage_of && stage_of[test_kind].word;
+    tg_stage(known ? stage_of[test_kind].kind : TG_PROF_OTHER, fmt, known ? stage_of[test_kind].word : "test", arg);
 }
 
 static int grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen)
@@ -242,12 +247,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
                      : TG_GPU_SHARED;
             tg_gpu_take(R, want);
             int shared_run = tg_gpu_held() == TG_GPU_SHARED;
-            static const char *const stage_word[] = {[TL_TEST_PUBLIC] = "public", [TL_TEST_HIDDEN] = "hidden",
-                                                     [TL_TEST_RACECHECK] = "racecheck", [TL_TEST_MEMCHECK] = "memcheck",
-                                                     [TL_TEST_SPEED] = "speed", [TL_TEST_CALC] = "calc", [TL_TEST_CALC_API] = "calc-api",
-                                                     [TL_TEST_POLICY] = "policy", [TL_TEST_DEVFACTS] = "device facts"};
-            tg_stage(stage_kind_of(tr[i].t->kind), "%s %.30s", stage_word[tr[i].t->kind] ? stage_word[tr[i].t->kind] : "test",
-                     tr[i].t->variant ? tr[i].t->variant : "");
+            stage_of_test(tr[i].t->kind, "%s %.30s", tr[i].t->variant ? tr[i].t->variant : "");
             switch (tr[i].t->kind) {
             case TL_TEST_PUBLIC:
             case TL_TEST_HIDDEN: tg_judge_correctness(R, &g, &tr[i]); break;
@@ -270,7 +270,7 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
                 free(tr[i].cases);
                 tr[i] = again;
                 tg_gpu_take(R, TG_GPU_ALONE);
-                tg_stage(stage_kind_of(gk), "%s again, alone", stage_word[gk] ? stage_word[gk] : "test");
+                stage_of_test(gk, "%s again, alone%s", "");
                 if (gk == TL_TEST_PUBLIC || gk == TL_TEST_HIDDEN)
                     tg_judge_correctness(R, &g, &tr[i]);
                 else if (gk == TL_TEST_RACECHECK || gk == TL_TEST_MEMCHECK)
