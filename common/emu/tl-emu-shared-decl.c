@@ -78,27 +78,31 @@ static void drop_written_qualifiers(Rw *rw) {
 
 void shared_decl(Rw *rw, int is_extern, int decl_line) {
     drop_written_qualifiers(rw);
-    /* Read up to the ';' that ends the declaration, comments blanked, newlines counted. */
+    /* Read up to the ';' that ends the declaration, token by token (tl-lex.h): what lies between
+     * tokens as it is up to its first comment, one blank from there; newlines counted. */
     Buf d = {0};
     int nl = 0, par = 0;
-    for (;;) {
-        if (rw->pos >= rw->len) die(rw, decl_line, "__shared__ declaration without a ';'");
-        char c = rw->src[rw->pos];
-        if (c == '/' && rw->pos + 1 < rw->len && (rw->src[rw->pos + 1] == '/' || rw->src[rw->pos + 1] == '*')) {
-            int cn = 0;
-            rw->pos = skip_space(rw, rw->pos, &cn);
-            nl += cn; rw->line += cn;
-            buf_add(&d, " ", 1);
-            continue;
+    tl_lexer lx = rw_lexer(rw, rw->pos, rw->line);
+    for (tl_lex_tok t;;) {
+        char c = tok_next(&lx, &t);
+        size_t g = rw->pos;
+        while (g < t.s && rw->src[g] != '/') g++;
+        buf_add(&d, rw->src + rw->pos, g - rw->pos);
+        if (g < t.s) buf_add(&d, " ", 1);
+        nl += lx.line - rw->line;                          /* in the blanks and in the token */
+        rw->line = lx.line;
+        rw->pos = t.e;
+        if (!c) die(rw, decl_line, "__shared__ declaration without a ';'");
+        if (t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR) check_literal(rw, &t, lx.line - t.line);
+        if (t.kind == TL_LEX_PUNCT) {
+            if (c == '(' || c == '[') par++;
+            if (c == ')' || c == ']') par--;
+            if (par == 0 && memchr(rw->src + t.s, '=', t.e - t.s))
+                die(rw, decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
+            if (c == '{') die(rw, decl_line, "could not read this __shared__ declaration");
+            if (c == ';' && par == 0) break;
         }
-        if (c == '\n') { nl++; rw->line++; }
-        if (c == '(' || c == '[') par++;
-        if (c == ')' || c == ']') par--;
-        if (c == '=' && par == 0) die(rw, decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
-        if (c == '{') die(rw, decl_line, "could not read this __shared__ declaration");
-        rw->pos++;
-        if (c == ';' && par == 0) break;
-        buf_add(&d, &c, 1);
+        buf_add(&d, rw->src + t.s, t.e - t.s);
     }
     /* Split into declarators at top-level commas. */
     char *text = d.p ? d.p : calloc(1, 1);
