@@ -56,14 +56,15 @@ int tg_is_archive_name(const char *name);
 /* Unpacks a whole class's export (an LMS's zip) under the export limits, as intake unpacks a
  * student's archive: 0 ok, 1 refused (err), -1 grader-side error. */
 int tg_unpack_export(const char *archive, const char *into, char *err, size_t errlen);
+/* Unpacks a student's archive under the student limits (unpack.c): 0 ok, 1 refused (err), -1
+ * grader-side error. */
+int tg_unpack_submission(const char *archive, const char *into, char *err, size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen);
+/* Copies the open regular file `in` (closed here) to a new file `to` (from: its name, for err). */
+int tg_copy_fd(int in, const char *from, const char *to, char *err, size_t errlen);
 
-/* Runs a program in the sandbox without the serve channel, output captured; *out_exit gets a
- * description. Returns 0 when it exited 0, 1 when it failed or timed out, -1 grader problem. */
-int tg_run_sandboxed(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output,
-                     char *desc, size_t desclen, char *err, size_t errlen);
 
 enum { EXIT_GRADER = 3 };
 
@@ -596,5 +597,8 @@ int  tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);
+/* submission.c: grades one student in the calling (worker) process: *score, *max and *secs, its
+ * reports and DIR/<student>/.done. 0, or EXIT_GRADER with why set (not graded). */
+int  tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen);
 
 #endif

@@ -1,12 +1,14 @@
 /* tl-grade.c: the command line of tl-grade, the tilelab autograder: options into the run context,
  * then run.c does the rest. The parts, each a file with one job (grade.h lists them):
  *   run.c      the class run: out dir, seed, tools, workers, progress, resume
+ *   submission.c  one submission in its worker: intake, build, tests, reports
  *   cases.c    cases and inputs: public sizes, hidden sizes from the secret seed, references
  *   build.c    the per-submission build in the sandbox, the kit built once per run, the reference
  *   session.c  the student session: `labNN --serve`, requests on fd 3, answers on fd 4
  *   judges.c   correctness, safety, speed, policy, lab 05's calculator
  *   report.c   results.json, scores, summary.md, gradebook.csv, the `kit check` printout
- *   intake.c   submissions (folders, archives) and the pristine copy of the kit
+ *   intake.c   submissions (folders, archives: unpack.c) and their file names
+ *   pristine.c the pristine copy of the kit
  *   sandbox.c, policy.c, util.c: isolation, the policy scan and filter, helpers (the lab table: common/labtable.h)
  *
  *   tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...
