@@ -28,7 +28,7 @@ static int prebuilt_fresh(const grun *R, const char *build, const char *bin)
     for (int i = 0; i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
         char src[PATH_MAX + 256];
         struct stat ss;
-        snprintf(src, sizeof src, "%s/labs/%s/%s", R->root, R->lab->dir, R->lab->files[i]);
+        snprintf(src, sizeof src, "%s/labs/%s/%s", R->opt->root, R->lab->dir, R->lab->files[i]);
         if (stat(src, &ss) == 0 && (ss.st_mtim.tv_sec > es.st_mtim.tv_sec ||
                                     (ss.st_mtim.tv_sec == es.st_mtim.tv_sec && ss.st_mtim.tv_nsec > es.st_mtim.tv_nsec)))
             return 0;
@@ -61,10 +61,10 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
     gsub g;
     memset(&g, 0, sizeof g);
     g.s = st;
-    snprintf(g.work, sizeof g.work, "%s/work/%s", R->state, st->name);
+    snprintf(g.work, sizeof g.work, "%s/work/%s", R->run.state, st->name);
     snprintf(g.kit, sizeof g.kit, "%s/kit", g.work);
     snprintf(g.build, sizeof g.build, "%s/build", g.kit);
-    snprintf(g.odir, sizeof g.odir, "%s/%s", R->out, st->name);
+    snprintf(g.odir, sizeof g.odir, "%s/%s", R->run.out, st->name);
     tg_rmtree(g.work);
     if (tg_mkdirs(g.work, 0700) != 0 || tg_mkdirs(g.odir, 0755) != 0) {
         snprintf(why, whylen, "cannot make the work folders (%s)", strerror(errno));
@@ -73,11 +73,11 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
     char err[800];
     int rc = 0;
     tg_stage(TG_PROF_INTAKE, "intake");
-    if (R->prebuilt[0]) {          /* kit check: the lab program ninja built in the student's build/ */
-        snprintf(g.build, sizeof g.build, "%.*s", (int)(strrchr(R->prebuilt, '/') - R->prebuilt), R->prebuilt);
+    if (R->opt->prebuilt[0]) {          /* kit check: the lab program ninja built in the student's build/ */
+        snprintf(g.build, sizeof g.build, "%.*s", (int)(strrchr(R->opt->prebuilt, '/') - R->opt->prebuilt), R->opt->prebuilt);
         g.built = 1;
         /* kit-check.sh keeps ninja's log beside the results: the student's warnings come from it. */
-        snprintf(g.log_path, sizeof g.log_path, "%s/build.log", R->out);
+        snprintf(g.log_path, sizeof g.log_path, "%s/build.log", R->run.out);
         size_t len = 0;
         char *text = tg_is_file(g.log_path) ? tg_read_file(g.log_path, 4 << 20, &len) : NULL;
         if (text) {
@@ -92,35 +92,35 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
         } else {
             g.log_path[0] = '\0';
         }
-        g.emu_built = R->lab->gpu && R->emulate;
+        g.emu_built = R->lab->gpu && R->opt->emulate;
         /* The emulated twin (on a GPU) and the counting twin (labs with a work rule, on a GPU and
          * under --emulate) that kit-check.sh built beside the program, each used only when it is
          * newer than every student file: a failed build leaves an older one, which counted another
          * version of the file. */
-        const char *pb = R->emulate ? R->lab->emu_binary : R->lab->binary;
-        size_t bl = pb ? strlen(pb) : 0, pl = strlen(R->prebuilt);
+        const char *pb = R->opt->emulate ? R->lab->emu_binary : R->lab->binary;
+        size_t bl = pb ? strlen(pb) : 0, pl = strlen(R->opt->prebuilt);
         if (R->lab->gpu && R->lab->work.kernel && R->lab->emu_binary && pl > bl + 1 &&
-            strcmp(R->prebuilt + pl - bl, pb) == 0 && R->prebuilt[pl - bl - 1] == '/') {
-            snprintf(g.emu_build, sizeof g.emu_build, "%.*s", (int)(pl - bl - 1), R->prebuilt);
+            strcmp(R->opt->prebuilt + pl - bl, pb) == 0 && R->opt->prebuilt[pl - bl - 1] == '/') {
+            snprintf(g.emu_build, sizeof g.emu_build, "%.*s", (int)(pl - bl - 1), R->opt->prebuilt);
             char cbin[PATH_MAX];
             tg_emu_count_name(R, 1, cbin, sizeof cbin);
-            if (!R->emulate)
+            if (!R->opt->emulate)
                 g.emu_built = prebuilt_fresh(R, g.emu_build, R->lab->emu_binary);
             g.emu_count_built = prebuilt_fresh(R, g.emu_build, cbin);
         }
-    } else if (R->build_log[0]) {  /* kit check: that build failed; its log has the compiler's errors */
+    } else if (R->opt->build_log[0]) {  /* kit check: that build failed; its log has the compiler's errors */
         tg_buf log = {0};
         size_t len = 0;
-        char *text = tg_read_file(R->build_log, 4 << 20, &len);
+        char *text = tg_read_file(R->opt->build_log, 4 << 20, &len);
         tg_buf_add(&log, text ? text : "", text ? len : 0);
         free(text);
         tg_first_errors(&log, &g.build_errors, &g.warnings);
         g.fatal_warnings = tg_student_warnings(R->lab, &log, &g.warn_lines, &g.build_errors);
-        snprintf(g.log_path, sizeof g.log_path, "%s", R->build_log);
+        snprintf(g.log_path, sizeof g.log_path, "%s", R->opt->build_log);
         tg_buf_free(&log);
         g.built = 0;
     } else {
-        if (R->kit_build[0]) {     /* the kit built once: the student's files alone, built over it */
+        if (R->run.kit_build[0]) {     /* the kit built once: the student's files alone, built over it */
             snprintf(g.files, sizeof g.files, "%s/files", g.work);
             snprintf(g.build, sizeof g.build, "%s/build", g.work);
             if (tg_mkdirs(g.files, 0700) != 0) {
@@ -129,7 +129,7 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
             }
         } else {                   /* from clean: a pristine copy with the student's files laid over */
             int n;
-            if (tg_copy_pristine(R->pristine, g.kit, 0, &n, err, sizeof err) != 0) {
+            if (tg_copy_pristine(R->run.pristine, g.kit, 0, &n, err, sizeof err) != 0) {
                 snprintf(why, whylen, "cannot copy the pristine kit: %s", err);
                 return EXIT_GRADER;
             }
@@ -142,17 +142,17 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
         }
         if (st->lms_note[0])
             tg_buf_printf(&g.notes, "%s\n", st->lms_note);
-        rc = R->taken ? tg_take_prepared(R, st, g.files, &g.notes, err, sizeof err)   /* taken at submit time */
-                      : tg_intake(R->lab, st->path, g.work, g.files, !R->check, found, &g.notes, err, sizeof err);
+        rc = R->run.taken ? tg_take_prepared(R, st, g.files, &g.notes, err, sizeof err)   /* taken at submit time */
+                      : tg_intake(R->lab, st->path, g.work, g.files, !R->opt->check, found, &g.notes, err, sizeof err);
         if (rc < 0 || rc == 2) {   /* a grader problem, or one the instructor must look at (files listed) */
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
-        if (!R->check && tg_files_record(R, g.files, &R->ident, &g.record) != 0) {
+        if (!R->opt->check && tg_files_record(R, g.files, &R->run.ident, &g.record) != 0) {
             snprintf(why, whylen, "cannot hash the files taken into %s (%s)", g.files, strerror(errno));
             return EXIT_GRADER;
         }
-        if (!R->check) {           /* exactly what was graded, kept for disputes: DIR/<student>/graded-files/ */
+        if (!R->opt->check) {           /* exactly what was graded, kept for disputes: DIR/<student>/graded-files/ */
             char kd[PATH_MAX + 40];
             snprintf(kd, sizeof kd, "%s/graded-files", g.odir);
             tg_rmtree(kd);
@@ -172,7 +172,7 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
     int nt = 0;
     for (int i = 0; i < R->lab->ntests; ++i) {
         const tl_lab_test *t = &R->lab->tests[i];
-        if (R->public_only && !TL_TEST_IS_PUBLIC(t->kind))
+        if (R->opt->public_only && !TL_TEST_IS_PUBLIC(t->kind))
             continue;
         tr[nt++].t = t;
     }
@@ -186,7 +186,7 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
     } else {
         double tb = tl_now_ms();
         tg_stage(TG_PROF_BUILD, "build");
-        if (!R->prebuilt[0] && !R->build_log[0] && tg_build_submission(R, &g, err, sizeof err) != 0) {
+        if (!R->opt->prebuilt[0] && !R->opt->build_log[0] && tg_build_submission(R, &g, err, sizeof err) != 0) {
             snprintf(why, whylen, "%s", err);
             return EXIT_GRADER;
         }
@@ -196,15 +196,15 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
         if (refused_link)
             tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                           gate.s);
-        if (g.built && !refused_link && R->lab->gpu && R->gpu_ok && !R->emulate) {
+        if (g.built && !refused_link && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate) {
             tg_gpu_take(R, TG_GPU_ALONE);  /* the profiled runs measure kernels' GPU time: the GPU alone */
             tg_counters_run(R, &g);        /* the work and time evidence from outside the process (counters.c) */
             tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
         }
         for (int i = 0; i < nt; ++i) {
-            if (!g.built && R->emulate &&
+            if (!g.built && R->opt->emulate &&
                 (g.emu_unsupported[0] ||   /* the rewrite's record; a compiler's words only in kit check */
-                 (R->build_log[0] && tg_build_log_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported)))) {
+                 (R->opt->build_log[0] && tg_build_log_unsupported(g.build_errors.s, g.emu_unsupported, sizeof g.emu_unsupported)))) {
                 /* the emulator's rewrite cannot take valid CUDA: not the student's failure */
                 tr[i].graded = 0;
                 tg_buf_printf(&tr[i].out, "not graded here: %s; check it on a GPU (./kit check %s there)\n",
@@ -232,7 +232,7 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
              * (oob.c) runs beside the cases and ends with the submission. */
             int gk = tr[i].t->kind;
             int want = gk == TL_TEST_SPEED ? TG_GPU_QUEUED
-                     : gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->check ? tg_gpu_held() : TG_GPU_NONE)
+                     : gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->opt->check ? tg_gpu_held() : TG_GPU_NONE)
                      : TG_GPU_SHARED;
             tg_gpu_take(R, want);
             int shared_run = tg_gpu_held() == TG_GPU_SHARED;
@@ -269,7 +269,7 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
                 else if (gk == TL_TEST_DEVFACTS)
                     tg_judge_devfacts(R, &g, &tr[i]);
             }
-            if (!R->check)
+            if (!R->opt->check)
                 tg_gpu_take(R, TG_GPU_NONE);
         }
         tg_gpu_take(R, TG_GPU_NONE);
@@ -281,12 +281,12 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
     }
     /* Nothing earns points for no work (a policy test passes on an empty file): student files
      * that are empty (whitespace only) or the kit's skeleton unchanged score 0 everywhere. */
-    if (!R->check && !R->prebuilt[0] && !R->build_log[0] && g.built && !g.refused[0] && g.files[0]) {
+    if (!R->opt->check && !R->opt->prebuilt[0] && !R->opt->build_log[0] && g.built && !g.refused[0] && g.files[0]) {
         int nowork = 1;
         for (int i = 0; nowork && i < TL_LAB_MAX_FILES && R->lab->files[i]; ++i) {
             char fp[PATH_MAX + 300], kp[PATH_MAX + 300];
             snprintf(fp, sizeof fp, "%s/%s", g.files, R->lab->files[i]);
-            snprintf(kp, sizeof kp, "%s/labs/%s/%s", R->pristine, R->lab->dir, R->lab->files[i]);
+            snprintf(kp, sizeof kp, "%s/labs/%s/%s", R->run.pristine, R->lab->dir, R->lab->files[i]);
             size_t fl = 0, kl = 0;
             char *ft = tg_read_file(fp, TG_FILE_MAX + 1, &fl), *kt = tg_read_file(kp, TG_FILE_MAX + 1, &kl);
             int blank = ft != NULL;
@@ -315,7 +315,7 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
         tg_buf_free(&tr[i].shown);
         free(tr[i].cases);
     }
-    if (!R->keep_work)
+    if (!R->opt->keep_work)
         tg_rmtree(g.work);
     char marker[PATH_MAX + 32], line[128];
     snprintf(marker, sizeof marker, "%s/graded-from.txt", g.odir);
