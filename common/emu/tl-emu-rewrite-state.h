@@ -86,9 +86,10 @@ static inline int tok_is(const Rw *rw, const tl_lex_tok *t, const char *w) {
     size_t l = strlen(w);
     return t->e - t->s == l && !memcmp(rw->src + t->s, w, l);
 }
-/* The next token from lx, and its text's first character (0 at the end). */
+/* The next token from lx, and its text's first character: 0 at the end only (a NUL byte in the text
+ * reads as '\x7f', which no reader looks for; its text is copied from src as it is). */
 static inline char tok_next(tl_lexer *lx, tl_lex_tok *t) {
-    return tl_lex_next(lx, t) == TL_LEX_END ? 0 : lx->text[t->s];
+    return tl_lex_next(lx, t) == TL_LEX_END ? 0 : lx->text[t->s] ? lx->text[t->s] : '\x7f';
 }
 /* A literal token without its end (nl: newlines in it): the compiler's error, at its line. */
 void check_literal(Rw *rw, const tl_lex_tok *t, int nl);

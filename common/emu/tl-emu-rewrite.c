@@ -616,7 +616,7 @@ static void rewrite(Rw *rw) {
         if (t.kind == TL_LEX_DIRECTIVE) { preprocessor_line(rw, &t, &lx); continue; }
         if (t.kind != TL_LEX_ID) {
             if (t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR) check_literal(rw, &t, lx.line - t.line);
-            if (t.kind == TL_LEX_PUNCT && t.e - t.s == 1) { punct(rw, c); continue; }
+            if (t.kind == TL_LEX_PUNCT && t.e - t.s == 1) { punct(rw, rw->src[t.s]); continue; }
             if (tok_is(rw, &t, "<<") && rw->src[t.e] == '<') { launch(rw); continue; }
             emit(rw, rw->src + t.s, t.e - t.s);           /* a number, a literal, a longer operator */
             rw->pos = t.e;
