@@ -685,7 +685,7 @@ static void rewrite(Rw *rw) {
                     }
                 if (!id) continue;
                 /* "T *name = ...counted pointer...": name's subscripts are counted from here on */
-                if (rw->last_sig == '*' && rw->nkptr < MAX_PTRS && n < 128 && tok_next(&ahead, &u) &&
+                if (rw->last_sig == '*' && rw->nkptr < MAX_PTRS && n < 128 && (ahead = lx, tok_next(&ahead, &u)) &&
                     tok_is(rw, &u, "=") && init_uses_kptr(rw, ahead)) {
                     memcpy(rw->kptr[rw->nkptr], id, n);
                     rw->kptr[rw->nkptr][n] = 0;
