@@ -5,6 +5,7 @@
 #   tests/corpus/run-corpus.sh [BUILD [PATTERN]]    (BUILD: default build; PATTERN: a grep -E on names)
 # Prints one line per kernel (ok / WRONG, exit code, the first line of its first failing test) and
 # exits 1 when any verdict or headline differs. About a minute per kernel on one core.
+# CORPUS_LOGS=DIR: where the logs of kernels that went wrong are kept (CORPUS_KEEP=1: every kernel's).
 # CORPUS_GPU=1: judged on the GPU as `./kit check NN` does (no --emulate; tests/gpu/corpus-on-device.sh):
 # the verdicts must be the same; the headlines are printed, not compared (a GPU cannot name a race or an
 # out-of-bounds read without the sanitizer pass, which kit-check-oob.sh covers).
@@ -20,7 +21,14 @@ work=$(mktemp -d /tmp/tl-corpus-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 bad=0
 tab=$(printf '\t')
-grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$tab" read -r f lab verdict head; do
+grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$tab" read -r f lab verdict head gpu; do
+    # a fifth column, 'gpu: VERDICT (why)': the GPU's verdict where it differs from the emulated one by
+    # the nature of the bug (undefined behaviour the GPU does not show), for CORPUS_GPU=1 runs
+    note=
+    if [ "${CORPUS_GPU:-0}" = 1 ] && [ -n "${gpu:-}" ]; then
+        verdict=$(printf '%s' "$gpu" | sed -n 's/^gpu: *\([A-Z]*\).*/\1/p')
+        note=" (expected on a GPU: $gpu)"
+    fi
     name=$("$tl_lab" files "$lab" | head -1)
     rm -rf "$work/sub" "$work/out"
     mkdir -p "$work/sub"
@@ -43,8 +51,9 @@ grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$ta
               done < "$work/heads"
           fi ;;
     esac
-    printf '%-5s %-40s %s exit %d: %.200s\n' "$ok" "$f" "$verdict" "$rc" "$first"
-    [ "$ok" = ok ] || cp "$work/log" "${CORPUS_LOGS:-$work/..}/tl-corpus-$f.log" 2>/dev/null
+    printf '%-5s %-40s %s exit %d: %.200s%s\n' "$ok" "$f" "$verdict" "$rc" "$first" "$note"
+    # the log of a kernel that went wrong (CORPUS_KEEP=1: of every kernel) into CORPUS_LOGS (default /tmp)
+    { [ "$ok" = ok ] && [ "${CORPUS_KEEP:-0}" != 1 ]; } || cp "$work/log" "${CORPUS_LOGS:-$work/..}/tl-corpus-$f.log" 2>/dev/null
     # the kit's own build's log too, where that failed ("the kit itself ... does not build here")
     [ "$ok" = ok ] || [ ! -f "$work/out/.state/kitbuild.log" ] ||
         tail -n 60 "$work/out/.state/kitbuild.log" > "${CORPUS_LOGS:-$work/..}/tl-corpus-$f.kitbuild.log" 2>/dev/null
