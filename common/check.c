@@ -822,7 +822,7 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
             snprintf(rep->detail, sizeof rep->detail,
                      "phase 1's terms never count (phases of %d, k = %d): the prefetch into the other buffer "
                      "loads phase ph + 2, not ph + 1", -rs, k);
-    } else if (can_alt && (rs = outside_terms(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+    } else if (M && N && (rs = outside_terms(got, ref, absref, M, N, m, k, n, tile)) != 0) {   /* O(m n T): any size */
         rep->pattern = TL_PAT_OUTSIDE_TERMS;
         snprintf(rep->detail, sizeof rep->detail,
                  "out-of-range tile entries must be 0 (every element "
