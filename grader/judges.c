@@ -287,6 +287,26 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     }
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
+    /* On a GPU: the emulated run that counted the work found a definite bug at a size the GPU passed
+     * (work.c, tg_work_ub_class): that size fails, and the bug is the headline, as emulated. */
+    if (wn.ub && pass > 0) {
+        --pass;
+        wpass -= case_weight(wn.ub_s);
+        char uh[700];
+        tg_headline_make(&wn.ub_v, wn.ub_size, uh, sizeof uh);
+        int rank = tg_headline_rank(&wn.ub_v);
+        if (rank >= head_rank) {
+            head_rank = rank;
+            snprintf(head, sizeof head, "%s", uh);
+            tr->head.v = wn.ub_v;
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", wn.ub_size);
+            tr->have_head = 1;
+        }
+        tg_tres_add_case(tr, wn.ub_size, &wn.ub_v);
+        tg_buf_printf(&fails, "  size %s: right on this GPU, but the same file run emulated (to count its work) "
+                      "stopped: %s: undefined behaviour that this GPU happened not to show\n", wn.ub_size,
+                      wn.ub_v.detail[0] ? wn.ub_v.detail : wn.ub_v.pattern);
+    }
     /* The emulator's run-time "not supported" is said from inside the student's process (its
      * verdict): a file that says it at some sizes and runs the others would leave its failing
      * sizes out. Only where no size ran is it "not graded here" (and that earns nothing). */

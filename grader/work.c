@@ -50,8 +50,11 @@ const char *tg_emu_count_name(const grun *R, int what, char *buf, size_t len)
  * file compiled with every access to device memory counted, 2.5-3.4x slower, so it runs this one
  * case only; build.c, want_count). On a GPU the student's process cannot count and the grader
  * cannot read the GPU's counters from the sandbox; under emulation the correctness build, which
- * runs every case, does not count (labs/emulated/meson.build). Not a second verdict on
- * correctness: a case that does not pass there leaves the work unjudged, and says why. */
+ * runs every case, does not count (labs/emulated/meson.build). A case that does not pass there
+ * leaves the work unjudged, and says why; on a GPU, where the emulator stopped it with a definite
+ * bug (tg_work_ub_class: an uninitialised local, a race, an out-of-bounds access ...) that the GPU
+ * run did not show, the size fails with that reason (wn->ub; judges.c). An emulator limit or
+ * "not supported" is never held against the file. */
 void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn)
 {
     if (!R->lab->work.kernel)
@@ -100,8 +103,33 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     } else {
         snprintf(wn->why, sizeof wn->why, "size %s, emulated to count its work, did not pass there: %.300s", sz,
                  r.reason);
+        /* A definite bug the GPU run could not show (an uninitialised register that held 0 there, a race
+         * that happened to resolve, a read past an allocation into other data): on a GPU it fails the
+         * test, as the emulated check does (issue 25; lead-1: two such files passed ./kit check on an H100) */
+        if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !wn->ub && tg_work_ub_class(&r.v)) {
+            wn->ub = 1;
+            wn->ub_v = r.v;
+            wn->ub_s = s;
+            snprintf(wn->ub_size, sizeof wn->ub_size, "%s", sz);
+        }
     }
     tg_buf_free(&r.explain);
+}
+
+/* The emulator's classes that are a bug in the student's code whatever a GPU printed (undefined
+ * behaviour in CUDA), as opposed to what the emulator cannot run or a limit it hit. */
+int tg_work_ub_class(const tl_verdict *v)
+{
+    static const char *const ub[] = {"uninitialised-local", "race", "order-dependent", "global-out-of-bounds",
+                                     "shared-out-of-bounds", "array-out-of-bounds", "divergent-barrier",
+                                     "uninitialized-shared-read", "misaligned-address", "tile-not-shared",
+                                     "p-read-before-written", "missing-syncwarp", NULL};
+    if (v->kind != TL_V_EMULATOR)
+        return 0;
+    for (int i = 0; ub[i]; ++i)
+        if (tl_verdict_pattern_is(v, ub[i]))
+            return 1;
+    return 0;
 }
 
 /* What the test's output says about the work, first (a headline) when it cost the credit. */

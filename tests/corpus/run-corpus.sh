@@ -21,14 +21,7 @@ work=$(mktemp -d /tmp/tl-corpus-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 bad=0
 tab=$(printf '\t')
-grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$tab" read -r f lab verdict head gpu; do
-    # a fifth column, 'gpu: VERDICT (why)': the GPU's verdict where it differs from the emulated one by
-    # the nature of the bug (undefined behaviour the GPU does not show), for CORPUS_GPU=1 runs
-    note=
-    if [ "${CORPUS_GPU:-0}" = 1 ] && [ -n "${gpu:-}" ]; then
-        verdict=$(printf '%s' "$gpu" | sed -n 's/^gpu: *\([A-Z]*\).*/\1/p')
-        note=" (expected on a GPU: $gpu)"
-    fi
+grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$tab" read -r f lab verdict head; do
     name=$("$tl_lab" files "$lab" | head -1)
     rm -rf "$work/sub" "$work/out"
     mkdir -p "$work/sub"
@@ -51,7 +44,7 @@ grep -v '^#' "$root/tests/corpus/expected.tsv" | grep -E "$pat" | while IFS="$ta
               done < "$work/heads"
           fi ;;
     esac
-    printf '%-5s %-40s %s exit %d: %.200s%s\n' "$ok" "$f" "$verdict" "$rc" "$first" "$note"
+    printf '%-5s %-40s %s exit %d: %.200s\n' "$ok" "$f" "$verdict" "$rc" "$first"
     # the log of a kernel that went wrong (CORPUS_KEEP=1: of every kernel) into CORPUS_LOGS (default /tmp)
     { [ "$ok" = ok ] && [ "${CORPUS_KEEP:-0}" != 1 ]; } || cp "$work/log" "${CORPUS_LOGS:-$work/..}/tl-corpus-$f.log" 2>/dev/null
     # the kit's own build's log too, where that failed ("the kit itself ... does not build here")
