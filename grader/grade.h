@@ -323,6 +323,8 @@ void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const 
 void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
 /* 1: the emulator's verdict is a definite bug of the student's code (undefined behaviour in CUDA). */
 int  tg_work_ub_class(const tl_verdict *v);
+/* GPU: the counting twin runs size s as an undefined-behaviour check only (wn->ub), its counts unjudged. */
+void tg_ub_check_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
 /* The counting twin of the lab's emulated program (labs/emulated/meson.build): its ninja target
  * (what = 0) or its path under a build folder (what = 1); "" when the lab has none. */
 const char *tg_emu_count_name(const grun *R, int what, char *buf, size_t len);

@@ -119,6 +119,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     char head[700] = "";             /* the most specific reason of a failing case (headline.c)    */
     int head_rank = 0;
     int work_idx = -1;            /* the size whose work the counting twin counts (work.c)      */
+    int ub_idx = -1;              /* GPU: the largest passing ragged size small enough to emulate: the
+                                   * undefined-behaviour check's (an uninitialised tail accumulator) */
     /* Multiples of the variant's tile against ragged sizes: a kernel right only on multiples
      * (how most real tiled kernels are written) is told so, not only failed at size 1. */
     int tile = v->tile > 1 ? v->tile : 0;
@@ -173,6 +175,11 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                                                                R->run.sizes[work_idx].n))
             work_idx = i;
         int aligned = tile && s->m % tile == 0 && s->k % tile == 0 && s->n % tile == 0;
+        if (r.st == C_PASS && !aligned && !case_trivial(s) && s->hidden == 0 &&
+            (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
+            (ub_idx < 0 || (double)s->m * s->k * s->n > (double)R->run.sizes[ub_idx].m * R->run.sizes[ub_idx].k *
+                                                             R->run.sizes[ub_idx].n))
+            ub_idx = i;
         if (r.st == C_PASS) {
             ++pass;
             wpass += wt;
@@ -252,8 +259,17 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (work_idx >= 0 && !R->run.sizes[work_idx].payload &&
         tg_prepare_size(&R->run.sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
-    if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn))
-        ;   /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c) */
+    int on_gpu = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !(v && v->gpu_only);
+    if (ub_idx >= 0 && !R->run.sizes[ub_idx].payload && tg_prepare_size(&R->run.sizes[ub_idx], why, sizeof why) != 0)
+        ub_idx = -1;
+    if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn)) {
+        /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c);
+         * the emulated twin still runs one small ragged public size as the undefined-behaviour check */
+        if (on_gpu && ub_idx >= 0) {
+            tg_build_twins_late(R, g);
+            tg_ub_check_emulated(R, g, v, &R->run.sizes[ub_idx], &wn);
+        }
+    }
     else if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
         snprintf(wn.why, sizeof wn.why, "%s uses %s: GPU only: the emulator cannot run it to count its work (the "
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
@@ -284,6 +300,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (pub_idx >= 0 && pub_idx != work_idx &&
             (R->run.sizes[pub_idx].payload || tg_prepare_size(&R->run.sizes[pub_idx], wn.why, sizeof wn.why) == 0))
             tg_work_count_emulated(R, g, v, &R->run.sizes[pub_idx], &wn);
+        /* the counted sizes were multiples of the tile (or hidden): a ragged one too, for what only the
+         * tail blocks do wrong (undefined behaviour the GPU may not show) */
+        if (on_gpu && ub_idx >= 0 && ub_idx != work_idx && ub_idx != pub_idx)
+            tg_ub_check_emulated(R, g, v, &R->run.sizes[ub_idx], &wn);
     }
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
