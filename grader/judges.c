@@ -121,6 +121,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     int work_idx = -1;            /* the size whose work the counting twin counts (work.c)      */
     int ub_idx = -1;              /* GPU: the largest passing ragged size small enough to emulate: the
                                    * undefined-behaviour check's (an uninitialised tail accumulator) */
+    int diag_idx = -1;            /* GPU: the largest failing public size small enough to emulate (ragged
+                                   * first): where the GPU's reason is generic, the emulator's diagnosis */
     /* Multiples of the variant's tile against ragged sizes: a kernel right only on multiples
      * (how most real tiled kernels are written) is told so, not only failed at size 1. */
     int tile = v->tile > 1 ? v->tile : 0;
@@ -175,6 +177,14 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                                                                R->run.sizes[work_idx].n))
             work_idx = i;
         int aligned = tile && s->m % tile == 0 && s->k % tile == 0 && s->n % tile == 0;
+        if (r.st != C_PASS && r.st != C_NODEV && r.st != C_NOTRUN && !case_trivial(s) && s->hidden == 0 &&
+            (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX) {
+            const gsize *d = diag_idx >= 0 ? &R->run.sizes[diag_idx] : NULL;
+            int d_aligned = d && tile && d->m % tile == 0 && d->k % tile == 0 && d->n % tile == 0;
+            if (!d || (d_aligned && !aligned) ||
+                (d_aligned == aligned && (double)s->m * s->k * s->n > (double)d->m * d->k * d->n))
+                diag_idx = i;
+        }
         if (r.st == C_PASS && !aligned && !case_trivial(s) && s->hidden == 0 &&
             (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
             (ub_idx < 0 || (double)s->m * s->k * s->n > (double)R->run.sizes[ub_idx].m * R->run.sizes[ub_idx].k *
@@ -307,6 +317,26 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     }
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
+    /* On a GPU, a test that failed with a generic reason only ("all wrong", "scattered errors": a tile
+     * not __shared__, a race the GPU's results do not name): the same file run emulated at one small
+     * size it failed, for the emulator's diagnosis (the array and line of a race, the local tile) */
+    if (on_gpu && pass < total && head_rank <= 2 && diag_idx >= 0 && !wn.ub &&
+        (R->run.sizes[diag_idx].payload || tg_prepare_size(&R->run.sizes[diag_idx], why, sizeof why) == 0)) {
+        tg_build_twins_late(R, g);
+        tg_work_note dn = {0};
+        tg_ub_check_emulated(R, g, v, &R->run.sizes[diag_idx], &dn);
+        if (dn.ub) {
+            char dh[700];
+            tg_headline_make(&dn.ub_v, dn.ub_size, dh, sizeof dh);
+            head_rank = tg_headline_rank(&dn.ub_v);
+            snprintf(head, sizeof head, "%s", dh);
+            tr->head.v = dn.ub_v;
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", dn.ub_size);
+            tr->have_head = 1;
+            tg_buf_printf(&fails, "  size %s, the same file run emulated for a diagnosis: %s\n", dn.ub_size,
+                          dn.ub_v.detail[0] ? dn.ub_v.detail : dn.ub_v.pattern);
+        }
+    }
     /* On a GPU: the emulated run that counted the work found a definite bug at a size the GPU passed
      * (work.c, tg_work_ub_class): that size fails, and the bug is the headline, as emulated. */
     if (wn.ub && pass > 0) {
