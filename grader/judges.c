@@ -320,7 +320,13 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     /* On a GPU, a test that failed with a generic reason only ("all wrong", "scattered errors": a tile
      * not __shared__, a race the GPU's results do not name): the same file run emulated at one small
      * size it failed, for the emulator's diagnosis (the array and line of a race, the local tile) */
-    if (on_gpu && pass < total && head_rank <= 2 && diag_idx >= 0 && !wn.ub &&
+    /* (also where the GPU's reason is a symptom the emulator names at its source: NaN/Inf computed (a
+     * load past M or N, an uninitialised value), only the edge tiles wrong, or an error the program
+     * reported (cudaErrorIllegalAddress, a misaligned address, a store past P)) */
+    int symptom = head_rank == 4 || (tr->have_head && tr->head.v.kind == TL_V_CHECKER &&
+                                     (tl_verdict_pattern_is(&tr->head.v, tl_pattern_slug(TL_PAT_NONFINITE)) ||
+                                      tl_verdict_pattern_is(&tr->head.v, tl_pattern_slug(TL_PAT_EDGE_TILES))));
+    if (on_gpu && pass < total && (head_rank <= 2 || symptom) && diag_idx >= 0 && !wn.ub &&
         (R->run.sizes[diag_idx].payload || tg_prepare_size(&R->run.sizes[diag_idx], why, sizeof why) == 0)) {
         tg_build_twins_late(R, g);
         tg_work_note dn = {0};
