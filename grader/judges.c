@@ -270,7 +270,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         tg_prepare_size(&R->run.sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
     int on_gpu = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !(v && v->gpu_only);
-    if (ub_idx >= 0 && !R->run.sizes[ub_idx].payload && tg_prepare_size(&R->run.sizes[ub_idx], why, sizeof why) != 0)
+    if (on_gpu && ub_idx >= 0 && !R->run.sizes[ub_idx].payload && tg_prepare_size(&R->run.sizes[ub_idx], why, sizeof why) != 0)
         ub_idx = -1;
     if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn)) {
         /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c);
