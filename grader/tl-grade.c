@@ -128,6 +128,103 @@ static int usage(FILE *out, int code)
     return code;
 }
 
+/* Where the user reads every option: ./kit grade --help when the kit started us (kit-grade.sh sets
+ * TL_GRADE_HELP), else our own --help. */
+static const char *help_cmd(void)
+{
+    const char *h = getenv("TL_GRADE_HELP");
+    return h && *h && strlen(h) < 100 ? h : "tl-grade --help";
+}
+
+/* A usage error as one line naming the problem and the fix, then where every option is described;
+ * never the whole help (issue 25 item 6: "option errors name the option"). Returns exit 2. */
+static int usage_error(const char *msg)
+{
+    fprintf(stderr, "tl-grade: %s (%s lists every option)\n", msg, help_cmd());
+    return TL_EXIT_USAGE;
+}
+
+/* What the help says of option OPT ("--jobs") on its first line, into buf ("--jobs N|auto
+ * (submissions built and graded at once)"); "" if the help has no line for it. */
+static void option_line(const char *opt, char *buf, size_t len)
+{
+    buf[0] = 0;
+    char *text = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    if (!f)
+        return;
+    usage(f, 0);
+    fclose(f);
+    size_t ol = strlen(opt);
+    for (char *line = text; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        if (strncmp(line, "  ", 2) == 0 && strncmp(line + 2, opt, ol) == 0 &&
+            (line[2 + ol] == ' ' || line[2 + ol] == '[' || line[2 + ol] == '=')) {
+            /* "--jobs N|auto     submissions built ... (default ...);" -> "--jobs N|auto (submissions
+             * built ...)": the syntax, then the description up to its first " (" or ';' */
+            char *syn = line + 2, *gap = strstr(syn, "  "), *desc = NULL;
+            if (gap) {
+                *gap = 0;
+                desc = gap + 2 + strspn(gap + 2, " ");
+                desc[strcspn(desc, ";")] = 0;
+                char *par = strstr(desc, " (");
+                if (par)
+                    *par = 0;
+                size_t dl = strlen(desc);
+                while (dl && (desc[dl - 1] == ',' || desc[dl - 1] == ' '))
+                    desc[--dl] = 0;
+            }
+            if (desc && *desc)
+                snprintf(buf, len, "%s (%s)", syn, desc);
+            else
+                snprintf(buf, len, "%s", syn);
+            break;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    free(text);
+}
+
+/* The long option nearest to the unknown OPT ("--job" -> "jobs"): at most 2 letters added, dropped
+ * or changed (Levenshtein), ignoring a value after '='; NULL when none is that near. */
+static const char *nearest_option(const char *opt, const struct option *longopts)
+{
+    char w[64];
+    while (*opt == '-')
+        ++opt;
+    size_t n = strcspn(opt, "=");
+    if (n == 0 || n >= sizeof w)
+        return NULL;
+    memcpy(w, opt, n);
+    w[n] = 0;
+    const char *best = NULL;
+    int best_d = 3;
+    for (const struct option *o = longopts; o->name; ++o) {
+        size_t m = strlen(o->name);
+        if (m >= 64)
+            continue;
+        int d[65][65];
+        for (size_t i = 0; i <= n; ++i)
+            d[i][0] = (int)i;
+        for (size_t j = 0; j <= m; ++j)
+            d[0][j] = (int)j;
+        for (size_t i = 1; i <= n; ++i)
+            for (size_t j = 1; j <= m; ++j) {
+                int sub = d[i - 1][j - 1] + (w[i - 1] != o->name[j - 1]);
+                int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+                d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            }
+        if (d[n][m] < best_d) {
+            best_d = d[n][m];
+            best = o->name;
+        }
+    }
+    return best;
+}
+
 /* argv into out (argc + 1 slots and a NULL): every argument before a "--" that starts with '-',
  * is not an option's value and names an existing file or folder is moved to the submissions,
  * behind a "--" (one line on stderr says so). Returns the new argc. */
@@ -494,8 +591,7 @@ static int slurm_option(int c, tg_opts *O)
 static int lab_and_out(grun *R, const cli *a)
 {
     if (!a->lab_id) {
-        fprintf(stderr, "tl-grade: give the lab with --lab NN\n");
-        return usage(stderr, TL_EXIT_USAGE);
+        return usage_error("give the lab with --lab NN, e.g. --lab 02");
     }
     R->lab = tl_lab_find(a->lab_id);
     if (!R->lab) {
@@ -548,13 +644,11 @@ static int slurm_together(const tg_opts *O, int prebuilt, int more)
 {
     int slurm_job = O->slurm_task || O->slurm_finish;   /* the list is the one --slurm wrote */
     if (prebuilt && (!O->check || more || (O->prebuilt[0] && O->build_log[0]))) {
-        fprintf(stderr, "tl-grade: --prebuilt and --build-failed go with --check and no FOLDER (one of them)\n");
-        return usage(stderr, TL_EXIT_USAGE);
+        return usage_error("--prebuilt and --build-failed go with --check and no FOLDER (one of them)");
     }
     if ((O->slurm || slurm_job) && (O->check || prebuilt || (slurm_job && more) || (O->slurm && slurm_job))) {
-        fprintf(stderr, "tl-grade: --slurm grades a class (SUBMISSION...); --slurm-task and --slurm-finish are its "
-                "jobs' own and take no submissions; none goes with --check\n");
-        return usage(stderr, TL_EXIT_USAGE);
+        return usage_error("--slurm grades a class (SUBMISSION...); --slurm-task and --slurm-finish are its "
+                           "jobs' own and take no submissions; none goes with --check");
     }
     if (!O->slurm && (O->partition[0] || O->gpus_per_task || O->max_parallel || O->per_task || O->cpus_per_task ||
                      O->slurm_time[0] || O->slurm_mem[0] || O->account[0] || O->gres[0])) {
@@ -687,9 +781,22 @@ int main(int argc, char **argv)
             rc = slurm_option(c, &O);
         if (rc == OPT_NOT_MINE) {
             /* optopt is a long option's val (1007, ...): never print it; the option as written is */
-            fprintf(stderr, "tl-grade: %s '%s'\n", c == ':' ? "option needs a value:" : "unknown option",
-                    argv[optind - 1]);
-            return usage(stderr, TL_EXIT_USAGE);
+            char line[200], msg[400];
+            const char *opt = argv[optind - 1];
+            if (c == ':') {
+                option_line(opt, line, sizeof line);
+                if (line[0])
+                    snprintf(msg, sizeof msg, "%s needs a value: %.190s", opt, line);
+                else
+                    snprintf(msg, sizeof msg, "%.100s needs a value", opt);
+            } else {
+                const char *near = nearest_option(opt, longopts);
+                if (near)
+                    snprintf(msg, sizeof msg, "unknown option '%.100s'; did you mean --%s?", opt, near);
+                else
+                    snprintf(msg, sizeof msg, "unknown option '%.100s'", opt);
+            }
+            return usage_error(msg);
         }
         if (rc != OPT_TAKEN)
             return rc;
