@@ -175,6 +175,22 @@ static void inputs_free(case_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
+/* tl_gpu_case_run with the emulated device guarded from host code for the launcher's run
+ * (tl_emu_guard_device): its buffers out of host code's reach outside kernels and the runtime's copies,
+ * as on a GPU, and a copy to the host before a later write to the device counted (a host round trip,
+ * judged by tl_work_judge). On a GPU, tl_gpu_case_run itself. */
+static int case_run_guarded(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, char *err, size_t errlen)
+{
+#ifdef TL_EMULATED
+    tl_emu_guard_device(1);
+#endif
+    int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
+#ifdef TL_EMULATED
+    tl_emu_guard_device(0);
+#endif
+    return rc;
+}
+
 /* One checked-launch of a GPU variant into P. Under emulation the same case also runs with the
  * threads of each block in reversed and in shuffled order, which must give the same bits (a
  * result that depends on the order is a race), and the emulator's diagnostic (race, divergent
@@ -206,7 +222,7 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     if (count_shared) tl_emu_set_count_shared(1);
     tl_emu_counters_reset();
 #endif
-    int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
+    int rc = case_run_guarded(gc, v, P, err, errlen);
 #ifdef TL_EMULATED
     if (count_shared) tl_emu_set_count_shared(0);
     if (light) tl_emu_set_race_check(race_was);
@@ -314,7 +330,7 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     if (wc) {
         /* A light run's launches are unchecked by the harness's own choice, not the student's. */
         *wc = (tl_work_counts){ec.launches, ec.global_loads, ec.global_stores, ec.shared_loads, ec.shared_stores,
-                               light ? 0 : ec.unchecked_launches};
+                               light ? 0 : ec.unchecked_launches, .host_round_trips = ec.host_round_trips};
     }
     if (rc == 0 && reorder) {
         tl_matrix Q;
@@ -323,7 +339,7 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             tl_emu_set_race_check(0);       /* the first run checked for races; these compare results */
             for (int mode = 1; mode <= 2 && rc == 0; ++mode) {
                 tl_emu_set_order(mode, seed);
-                rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
+                rc = case_run_guarded(gc, v, &Q, err, errlen);
                 if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
                     tl_verdict f;
                     tl_verdict_init(&f, TL_V_EMULATOR, "order-dependent");
@@ -435,7 +451,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
             tl_check_report qrep;
             int p_wrong = tl_check(P.data, ref, absref, m, n, k, v->f->tile, NULL, NULL, &qrep) != 0;
             for (int r = 1; r < o->repeat && run_rc == 0; ++r) {
-                run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &Rq, err, sizeof err);
+                run_rc = case_run_guarded(&gc, v, &Rq, err, sizeof err);
                 if (run_rc < 0)
                     break;
                 if (memcmp(Rq.data, P.data, sizeof(float) * tl_matrix_count(&P)) != 0) {
