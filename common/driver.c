@@ -176,15 +176,15 @@ static void inputs_free(case_inputs *in)
 }
 
 #ifdef TL_EMULATED
-/* d_M times s in place (emulated, outside the guard: device memory is host memory here); a power
- * of two is exact at the labs' magnitudes, so scaling by 2 and by 0.5 restores M bit for bit. */
-static void scale_inputs(tl_gpu_case *gc, float s)
+/* d_M times sm and d_N times sn in place (emulated, outside the guard: device memory is host memory
+ * here); a power of two is exact at the labs' magnitudes, so 2 then 0.5 restores them bit for bit. */
+static void scale_inputs(tl_gpu_case *gc, float sm, float sn)
 {
-    if (s == 1.0f)
-        return;
-    size_t cnt = (size_t)gc->m * gc->k;
-    for (size_t e = 0; e < cnt; ++e)
-        gc->d_M[e] *= s;
+    size_t cm = (size_t)gc->m * gc->k, cn = (size_t)gc->k * gc->n;
+    for (size_t e = 0; sm != 1.0f && e < cm; ++e)
+        gc->d_M[e] *= sm;
+    for (size_t e = 0; sn != 1.0f && e < cn; ++e)
+        gc->d_N[e] *= sn;
 }
 
 /* Whether q is s p element by element, exactly (NaN where both are NaN). */
@@ -365,30 +365,39 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 tl_emu_set_order(mode, seed);
                 /* The reversed run multiplies 2 M (exact: only exponents change), so its P must be
                  * exactly twice the first: an answer kept from an earlier call on the same inputs
-                 * (every variant of a size gets the same M and N) does not double. The guard is
-                 * off here, so the harness scales d_M in place, and back after. */
-                float scale = mode == 1 ? 2.0f : 1.0f;
-                scale_inputs(gc, scale);
-                rc = case_run_guarded(gc, v, &Q, err, errlen);
-                scale_inputs(gc, 1.0f / scale);
+                 * (every variant of a size gets the same M and N) does not double. The guard is off
+                 * here, so the harness scales d_M in place, and back after. A P exactly the first
+                 * again is run once more with N doubled: one that ignores both inputs is a kept
+                 * answer; any other difference (a race, or a wrong kernel not linear in M: then the
+                 * checker says what is wrong) is decided by the same run on the unscaled inputs. */
                 int kept = 0, same = 1;   /* same: this run's P is what the first run's makes it */
                 size_t cnt = tl_matrix_count(P);
-                if (rc == 0 && scale != 1.0f && !scaled_equal(Q.data, P->data, scale, cnt)) {
-                    kept = scaled_equal(Q.data, P->data, 1.0f, cnt);
-                    if (!kept) {           /* differing from 2P: compared as before, in its own order */
-                        for (size_t e = 0; e < cnt; ++e)
-                            Q.data[e] /= scale;
-                        same = memcmp(Q.data, P->data, sizeof(float) * cnt) == 0;
+                if (mode == 1) {
+                    scale_inputs(gc, 2.0f, 1.0f);
+                    rc = case_run_guarded(gc, v, &Q, err, errlen);
+                    scale_inputs(gc, 0.5f, 1.0f);
+                    if (rc == 0 && !scaled_equal(Q.data, P->data, 2.0f, cnt)) {
+                        if (scaled_equal(Q.data, P->data, 1.0f, cnt)) {
+                            scale_inputs(gc, 1.0f, 2.0f);
+                            rc = case_run_guarded(gc, v, &Q, err, errlen);
+                            scale_inputs(gc, 1.0f, 0.5f);
+                            kept = rc == 0 && scaled_equal(Q.data, P->data, 1.0f, cnt);
+                        } else {
+                            rc = case_run_guarded(gc, v, &Q, err, errlen);
+                            same = rc != 0 || memcmp(Q.data, P->data, sizeof(float) * cnt) == 0;
+                        }
                     }
-                } else if (rc == 0 && scale == 1.0f) {
-                    same = memcmp(Q.data, P->data, sizeof(float) * cnt) == 0;
+                } else {
+                    rc = case_run_guarded(gc, v, &Q, err, errlen);
+                    same = rc != 0 || memcmp(Q.data, P->data, sizeof(float) * cnt) == 0;
                 }
                 if (rc == 0 && kept) {
                     tl_verdict f;
                     tl_verdict_init(&f, TL_V_EMULATOR, "answer-kept");
-                    snprintf(f.detail, sizeof f.detail, "with M doubled the launcher returned exactly the "
-                             "first run's P, an answer it kept (from an earlier call on the same inputs, or made "
-                             "on the host); every call must compute P from the M and N it is given");
+                    snprintf(f.detail, sizeof f.detail, "with M doubled, and again with N doubled, the "
+                             "launcher returned exactly the first run's P, an answer it kept (from an earlier call "
+                             "on the same inputs, or made on the host); every call must compute P from the M and N "
+                             "it is given");
                     snprintf(err, errlen, "answer kept: %.440s", f.detail);
                     tl_emu_write_verdict(&f);
                     if (vd)
