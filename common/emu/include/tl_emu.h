@@ -813,21 +813,21 @@ static inline cudaError_t tl_emu_malloc_managed_named(T **p, size_t n, const cha
 }
 #define cudaMallocManaged(p, n, ...) tl_emu_malloc_managed_named((p), (n), #p, __FILE__, __LINE__)
 /* __constant__ and __device__ variables are ordinary globals here: the symbol calls copy into them,
- * checking the range against the variable's size. */
+ * checking the range against the variable's size. The runtime notes each as a copy to the device or
+ * to the host (mem.cpp: a copy to the device after device data reached the host is a round trip). */
+extern "C" void tl_emu_symbol_copy(void *dst, const void *src, size_t count, int to_device, int device_to_device);
 template <class T>
 static inline cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t count, size_t offset = 0,
                                              cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-    (void)kind;
     if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
-    std::memcpy((char *)&sym + offset, src, count);
+    tl_emu_symbol_copy((char *)&sym + offset, src, count, 1, kind == cudaMemcpyDeviceToDevice);
     return cudaSuccess;
 }
 template <class T>
 static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t count, size_t offset = 0,
                                                cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-    (void)kind;
     if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
-    std::memcpy(dst, (const char *)&sym + offset, count);
+    tl_emu_symbol_copy(dst, (const char *)&sym + offset, count, 0, kind == cudaMemcpyDeviceToDevice);
     return cudaSuccess;
 }
 template <class T> static inline cudaError_t cudaGetSymbolAddress(void **p, T &sym) { *p = (void *)&sym; return cudaSuccess; }
@@ -905,7 +905,7 @@ namespace std { using ::tl_emu_printf; }
 /* ---- what student code may not reach: the emulator's controls (the harness, in C, calls them) ---- */
 #pragma GCC poison tl_emu_set_race_check tl_emu_set_order tl_emu_set_threads tl_emu_recover
 #pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt tl_emu_scnt
-#pragma GCC poison tl_emu_set_count_shared tl_emu_sarena
+#pragma GCC poison tl_emu_set_count_shared tl_emu_sarena tl_emu_guard_device
 #endif
 
 /* ---- warp-level operations ------------------------------------------------------------------------
