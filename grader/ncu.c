@@ -30,6 +30,9 @@ static const struct {
     [TG_NCU_GLD_BYTES] = {"l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum", 1},
     [TG_NCU_GLD_DATA] = {"smsp__sass_data_bytes_mem_global_op_ld.sum", 1},
     [TG_NCU_LDGSTS_DATA] = {"smsp__sass_data_bytes_mem_global_op_ldgsts.sum", 1},
+    /* names as `ncu --query-metrics --chip gh100` lists them (device request ncu-1, ncu 2025.3.1) */
+    [TG_NCU_GATOM] = {"smsp__sass_inst_executed_op_global_atom.sum", 32},
+    [TG_NCU_GRED] = {"smsp__sass_inst_executed_op_global_red.sum", 32},
 };
 
 /* Optional columns: older recordings (tests/ncu) lack them, and the rule then falls back to the
@@ -266,7 +269,10 @@ int tg_ncu_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const tg
     tl_work_counts w = {
         .launches = (unsigned long long)c->kernels,
         .global_loads = (unsigned long long)llround(gld),
-        .global_stores = (unsigned long long)llround(c->q[TG_NCU_GST] * TG_NCU_VEC_WIDTH),
+        /* an atomic or a reduction to global memory stores too (03-right-style-lambda-ldg-tiles.cu
+         * stores P with atomicExch: 0 STG, and 50/100 on the H100 before these were counted) */
+        .global_stores = (unsigned long long)llround(c->q[TG_NCU_GST] * TG_NCU_VEC_WIDTH + c->q[TG_NCU_GATOM] +
+                                                     c->q[TG_NCU_GRED]),
         .shared_loads = (unsigned long long)llround(c->q[TG_NCU_SLD]),
         .shared_stores = (unsigned long long)llround((c->q[TG_NCU_SST] + c->q[TG_NCU_LDGSTS]) * TG_NCU_VEC_WIDTH),
         .shared_loads_most = (unsigned long long)llround(c->q[TG_NCU_SLD] * TG_NCU_VEC_WIDTH),

@@ -24,7 +24,10 @@ enum { TG_NCU_TIME, TG_NCU_FFMA, TG_NCU_DFMA, TG_NCU_FMUL, TG_NCU_FADD, TG_NCU_G
        /* the bytes a warp's global loads asked for (smsp__sass_data_bytes_mem_global_op_*: idle lanes
         * ask for nothing, lanes reading one address ask once; optional columns, read where ncu wrote
         * them): the fewest floats the loads moved, for the "at most" rule (tg_ncu_judge) */
-       TG_NCU_GLD_DATA, TG_NCU_LDGSTS_DATA, TG_NCU_NQ };
+       TG_NCU_GLD_DATA, TG_NCU_LDGSTS_DATA,
+       /* global atomics (ATOM, ATOMG) and reductions (REDG): a store to P each (an honest kernel may
+        * store P with atomicExch or accumulate a split-k with atomicAdd); optional columns */
+       TG_NCU_GATOM, TG_NCU_GRED, TG_NCU_NQ };
 #define TG_NCU_ELEM_BYTES 4       /* the rule's unit of the data-bytes counts: one float           */
 
 /* The metrics ncu is asked for, comma-separated (every TG_NCU_* quantity's). */

@@ -297,6 +297,24 @@ Test(ncu, vector_stores_and_vector_shared_stores_are_not_counted_against_an_hone
     cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, NULL), 1);
 }
 
+Test(ncu, stores_made_by_global_atomics_or_reductions_count)
+{
+    /* 03-right-style-lambda-ldg-tiles.cu stores P with atomicExch (ATOM: no STG at all); a split-k
+     * kernel accumulates P with atomicAdd (RED) */
+    const tl_lab_info *lab = tl_lab_find("03");
+    double n = 2048, mkn = n * n * n;
+    char h[480], f[640];
+    tg_ncu_counts c = counts(1, mkn, 2.0 / 16, 1.25, 0, 1.0);
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, NULL), 1, "no store: caught");
+    c.q[TG_NCU_GATOM] = n * n;
+    c.have[TG_NCU_GATOM] = 1;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, NULL), 0, "%s", h);
+    c.q[TG_NCU_GATOM] = 0;
+    c.q[TG_NCU_GRED] = 2 * n * n;
+    c.have[TG_NCU_GRED] = 1;
+    cr_assert_eq(tg_ncu_judge(lab, 16, 2048, 2048, 2048, &c, h, sizeof h, f, sizeof f, NULL), 0, "%s", h);
+}
+
 Test(ncu, no_kernel_or_too_few_multiply_adds_is_host_side_computation)
 {
     const tl_lab_info *lab = tl_lab_find("03");
