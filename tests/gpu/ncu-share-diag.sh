@@ -16,7 +16,8 @@
 #      each one's wall time, the batch's, ncu's errors, the rows each wrote.
 #   3. The same in the grader's sandbox (grader/tl-sandbox-exec, as a profiled case runs: uid 65534,
 #      a private /tmp): 4 at once with one lock file bound at /tmp/nsight-compute-lock in each,
-#      and 4 at once without (each its own /tmp, as the grader runs ncu now).
+#      and 4 at once without (each its own /tmp, as the grader runs ncu now). "counts" is a digest of
+#      every counter but the time of the student's kernel rows: equal digests, equal counts.
 #   4. Counters with other processes' kernels on the GPU: R tiled32 at 2048 (the speed size) under
 #      ncu 3 times alone, then 3 times while 12 other processes run lab 03 kernels (tiled16/32 at
 #      4096) and 2 run compute-sanitizer racecheck: every metric compared (FMA, loads, stores, bytes),
@@ -74,6 +75,22 @@ P32="--variants tiled32 --sizes 2048 --no-time --quiet"
 
 # rows of a CSV of ncu's (the student's kernels: MatrixMul*), "n/a" none
 rows() { grep -c '^"[0-9]' "$1" 2>/dev/null || echo 0; }
+# the counts of a CSV's student kernel rows, every metric but the time, as one short digest ("-" none)
+digest() {
+    python3 - "$1" <<'PY'
+import csv, hashlib, sys
+try:
+    rows = [r for r in csv.reader(l for l in open(sys.argv[1], errors="replace") if l.startswith('"'))]
+except OSError:
+    rows = []
+if len(rows) < 3:
+    print("-"); sys.exit()
+h = rows[0]; k = h.index("Kernel Name")
+keep = [i for i, c in enumerate(h) if "__" in c and c != "gpu__time_duration.sum"]
+vals = [r[k] + "|" + "|".join(r[i] for i in keep) for r in rows[2:] if r[k].startswith("MatrixMul")]
+print(hashlib.sha1("\n".join(vals).encode()).hexdigest()[:8] if vals else "-")
+PY
+}
 errs() { grep -h '==ERROR==' "$@" 2>/dev/null | sort | uniq -c | head -3 | tr -s ' ' | tr '\n' ';'; }
 
 # ------------------------------------------------------------------ 1. ncu's lock
@@ -146,7 +163,7 @@ batch() {   # LABEL N SHARED(1: one TMPDIR)
     wait "${pids[@]}"
     local total; total=$(since "$s")
     local each=""
-    for ((i = 0; i < n; ++i)); do each="$each $(cut -d' ' -f2 "$W/b/$i.rc")(rc $(cut -d' ' -f1 "$W/b/$i.rc"), $(rows "$W/b/$i.csv") rows)"; done
+    for ((i = 0; i < n; ++i)); do each="$each $(cut -d' ' -f2 "$W/b/$i.rc")(rc $(cut -d' ' -f1 "$W/b/$i.rc"), $(rows "$W/b/$i.csv") rows, counts $(digest "$W/b/$i.csv"))"; done
     say "$label: $n at once in $total s; each:$each; errors: $(errs "$W"/b/*.log "$W"/b/*.csv)"
     cat "$W"/b/*.log > "$L/2-$label.log" 2>/dev/null
 }
@@ -177,7 +194,7 @@ sbatch() {   # LABEL LOCK(1: the shared lock file bound in)
     done
     wait "${pids[@]}"
     local total; total=$(since "$s") each=""
-    for i in 0 1 2 3; do each="$each $(cut -d' ' -f2 "$W/s$i.rc")(rc $(cut -d' ' -f1 "$W/s$i.rc"), $(rows "$G/out$i/ncu.csv") rows)"; done
+    for i in 0 1 2 3; do each="$each $(cut -d' ' -f2 "$W/s$i.rc")(rc $(cut -d' ' -f1 "$W/s$i.rc"), $(rows "$G/out$i/ncu.csv") rows, counts $(digest "$G/out$i/ncu.csv"))"; done
     say "$label: 4 at once in $total s; each:$each; errors: $(errs "$W"/s?.log "$G"/out?/ncu.csv)"
     for i in 0 1 2 3; do { echo "--- $label $i"; cat "$W/s$i.log"; grep -v '^"' "$G/out$i/ncu.csv" 2>/dev/null; } >> "$L/3-sandbox.log"; done
 }
