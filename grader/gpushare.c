@@ -322,6 +322,29 @@ int tg_gpu_waiting(const tg_gpu_board *b)
     return b ? __atomic_load_n(&b->waiting, __ATOMIC_RELAXED) : 0;
 }
 
+tg_ref_time *tg_gpu_ref_time(void)
+{
+    if (!board || G.dev < 0 || G.dev >= TG_GPU_MAX || G.how != TG_GPU_ALONE)
+        return NULL;
+    return &board->ref[G.dev];
+}
+
+int tg_gpu_ref_time_hint(const char *key, int reuse, int max_age_s)
+{
+    if (!board || G.dev < 0 || G.dev >= TG_GPU_MAX)
+        return 0;
+    tg_ref_time t;   /* a copy read without the device (another worker may be writing it): a hint only */
+    memcpy(&t, (const void *)&board->ref[G.dev], sizeof t);
+    t.key[sizeof t.key - 1] = '\0';
+    return tg_ref_time_reuse(&t, key, now_ms(), reuse, max_age_s);
+}
+
+int tg_ref_time_reuse(const tg_ref_time *t, const char *key, long long now_ms, int reuse, int max_age_s)
+{
+    return t && key && t->key[0] && strcmp(t->key, key) == 0 && t->median_ms > 0 && t->uses < reuse &&
+           now_ms >= t->at_ms && now_ms - t->at_ms <= (long long)max_age_s * 1000;
+}
+
 long long tg_gpu_mem_mib(void)
 {
     /* the smallest device of the host, as nvidia-smi says (0: not known) */

@@ -120,11 +120,25 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
 #define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
 #define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
 #define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
+/* The reference's timing on one device, kept for the next speed tests there (judges.c): read and
+ * written only by a worker holding that device alone, so no other lock. */
+#define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
+#define TG_REF_MAX_AGE_S 30              /* ... and for this long at most; then it is timed again    */
+typedef struct tg_ref_time {
+    char      key[64];                   /* the variant and size timed ("" none yet)                 */
+    double    median_ms;                 /* the reference's reported median                         */
+    double    untimed_wall_ms, timed_wall_ms;   /* the grader's wall clock of its requests (the estimate) */
+    long long at_ms;                     /* when it was timed (tl_now_ms)                            */
+    int       uses;                      /* speed tests it served, its own included                  */
+    int       timings;                   /* timings of the reference on this device in this run      */
+    double    first_ms;                  /* the run's first timing here (the drift is said against it) */
+} tg_ref_time;
 typedef struct tg_gpu_board {            /* the parent's, shared with its workers (MAP_SHARED) */
     int waiting;                         /* workers waiting for a device's lock now            */
     int ndev;
     long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's untimed test: its start (0 none) */
     int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... and its worker                             */
+    tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
 int  tg_gpu_list(const char *cvd, int nodes, char ids[][TG_GPU_ID_LEN], int max);
@@ -141,6 +155,12 @@ tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
+/* This worker's device's timing of the reference (NULL: no board, as in kit check): only while the
+ * device is held alone. 1 when t may serve a speed test of key now: timed at key, fewer than reuse
+ * uses, at most max_age_s old. */
+tg_ref_time *tg_gpu_ref_time(void);
+int  tg_gpu_ref_time_hint(const char *key, int reuse, int max_age_s);   /* the same, read without it: a hint */
+int  tg_ref_time_reuse(const tg_ref_time *t, const char *key, long long now_ms, int reuse, int max_age_s);
 
 typedef struct grun {
     const tl_lab_info *lab;
