@@ -20,6 +20,7 @@
  * (work.c) decides as before; never 0 credit for the grader's lack, never a pass by default. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,7 +165,8 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
                           "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
-                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL};
+                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL, .prof_lock = R->ncu_lock[0] ? R->ncu_lock : NULL};
+    cv->shared = tg_gpu_held() == TG_GPU_SHARED;
     cres r;
     /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
     int timeouts = g->timeouts, nstopped = g->nstopped;
@@ -190,10 +192,14 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     char why[520];
     ncu_said(text, &g->evidence, cv->why, sizeof cv->why);   /* kept for the reference's probe */
     if (r.st != C_PASS) {
-        /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's */
+        /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's
+         * (where it ran alone; a shared run that ran out of time or lost the device's memory is
+         * run again alone by tg_counters_run before anything counts) */
         cv->state = TG_CTR_FAILED;
         cv->bad = 1;
         cv->stopped = r.st == C_TIMEOUT;
+        cv->crowded = cv->shared && (tg_gpu_crowded_words(r.reason) ||
+                                     (r.v.kind == TL_V_ERROR && tl_verdict_pattern_is(&r.v, "no-device-claimed")));
         cv->pattern = "profiled-run-failed";
         snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
                  "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r.reason);
@@ -222,9 +228,9 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
             size_t fl = strlen(cv->figures);
             snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
                      "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, the program's and the "
-                     "case; %.2f s for ncu to end and write its table)", fl ? "; " : "", c.kernels,
+                     "case; %.2f s for ncu to end and write its table), the device %s", fl ? "; " : "", c.kernels,
                      c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
-                     cv->end_s);
+                     cv->end_s, cv->shared ? "shared (ncu's own lock: its replays one at a time)" : "alone");
         }
     }
     tg_buf_free(&r.explain);
@@ -294,6 +300,8 @@ static const tl_lab_variant *first_needed(const grun *R)
 void tg_counters_probe(grun *R)
 {
     R->ncu_ok = 0;
+    R->ncu_shared = 0;
+    R->ncu_lock[0] = '\0';
     R->ncu_ref_s = 0;
     R->ncu_why[0] = R->ncu_ref[0] = '\0';
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
@@ -318,11 +326,34 @@ void tg_counters_probe(grun *R)
     g.s = &who;
     snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
     tg_mkdirs(g.work, 0700);
+    /* ncu's cross-process lock, shared by every profiled sandbox of this run (session.c binds it at
+     * /tmp/nsight-compute-lock, where ncu looks with TMPDIR=/tmp): their kernels' replays then go one
+     * at a time as ncu means them to, and a profiled run need not hold the device alone (only with
+     * bubblewrap's private /tmp; without it ncu finds the host's own lock in TMPDIR) */
+    R->ncu_lock[0] = '\0';
+    if (R->iso.bwrap) {
+        snprintf(R->ncu_lock, sizeof R->ncu_lock, "%s/nsight-compute-lock", R->state);
+        int fd = open(R->ncu_lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0)
+            R->ncu_lock[0] = '\0';
+        else
+            close(fd);
+    }
     tg_ctr_var cv;
     memset(&cv, 0, sizeof cv);
     profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    if (R->ncu_lock[0] && !(cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0)) {
+        /* not with the lock file bound: the way that worked before it (one ncu at a time, alone) */
+        R->ncu_lock[0] = '\0';
+        tg_buf_free(&g.evidence);
+        memset(&cv, 0, sizeof cv);
+        profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    }
     tg_buf_free(&g.evidence);
     tg_buf_free(&g.notes);
+    /* TL_GRADE_NCU_ALONE=1: every profiled run with the device alone, as before the shared lock */
+    const char *alone = getenv("TL_GRADE_NCU_ALONE");
+    R->ncu_shared = R->ncu_lock[0] && !(alone && *alone && strcmp(alone, "0") != 0);
     if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
         R->ncu_ok = 1;
         R->ncu_ref_s = cv.wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
@@ -360,11 +391,37 @@ void tg_counters_run(grun *R, gsub *g)
                      "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
             continue;
         }
-        tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s", v->name);   /* profile.c: its own stage, the device alone */
+        tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s", v->name);   /* profile.c: its own stage */
         profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+        /* Beside other processes a run may wait for another's replays (ncu's lock) until its time is
+         * up, or find the device's memory taken: neither is the student's. Once more alone; that
+         * run's result is the one that counts. */
+        if (g->ctr[i].shared && (g->ctr[i].stopped || g->ctr[i].crowded))
+            tg_counters_again_alone(R, g, v);
         if (g->ctr[i].stopped)
             stopped_at = i;
     }
+}
+
+int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
+{
+    int i = variant_index(R, v);
+    if (i < 0 || !g->ctr_ran || !g->built || !R->ncu_ok)
+        return 0;
+    int held = tg_gpu_held();
+    char why[520];
+    snprintf(why, sizeof why, "%s", g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ?
+             "lost the device's memory" : "timed the kernels");
+    tg_gpu_take(R, TG_GPU_ALONE);
+    tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s again, alone", v->name);
+    memset(&g->ctr[i], 0, sizeof g->ctr[i]);
+    profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+    g->ctr[i].again = 1;
+    size_t fl = strlen(g->ctr[i].figures);
+    snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "%sprofiled again with the device alone: the run "
+             "with it shared %s", fl ? "; " : "", why);
+    tg_gpu_take(R, held);
+    return 1;
 }
 
 int tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v)

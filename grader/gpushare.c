@@ -373,17 +373,20 @@ void tg_gpu_take(const grun *R, int how)
 /* A device whose memory another process took: a case the program answered "no device" where the
  * grader's reference ran (its verdict), or the CUDA runtime's and driver's names for memory or a
  * context it could not get (cudaMalloc, a context that could not be made) in a test's output. */
-int tg_gpu_crowded_out(const tres *tr)
+int tg_gpu_crowded_words(const char *text)
 {
     static const char *const words[] = {"cudaErrorMemoryAllocation", "out of memory", "CUDA_ERROR_OUT_OF_MEMORY",
                                         "cudaErrorDevicesUnavailable"};
+    for (size_t i = 0; text && i < sizeof words / sizeof words[0]; ++i)
+        if (strstr(text, words[i]))
+            return 1;
+    return 0;
+}
+
+int tg_gpu_crowded_out(const tres *tr)
+{
     for (int i = 0; i < tr->ncases; ++i)
         if (tr->cases[i].v.kind == TL_V_ERROR && tl_verdict_pattern_is(&tr->cases[i].v, "no-device-claimed"))
             return 1;
-    if (!tr->out.s)
-        return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
-        if (strstr(tr->out.s, words[i]))
-            return 1;
-    return 0;
+    return tg_gpu_crowded_words(tr->out.s);
 }

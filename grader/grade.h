@@ -235,6 +235,9 @@ typedef struct grun {
     char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
     double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
                                          student's profiled run is limited to 10x that (counters.c)    */
+    char     ncu_lock[PATH_MAX];      /* ncu's cross-process lock, one file of the run's bound at
+                                         /tmp/nsight-compute-lock in every profiled sandbox ("" none)  */
+    int      ncu_shared;              /* profiled runs hold the device shared (counters.c)            */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -282,6 +285,7 @@ typedef struct gsess {
     const char *const *prof_argv;   /* counters.c: the program runs under this (ncu and its options; NULL none) */
     const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
+    const char *prof_lock;   /* ... ncu's lock file, bound at /tmp/nsight-compute-lock (NULL none)  */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 
@@ -301,6 +305,9 @@ typedef struct tg_ctr_var {
     double answer_s, end_s;   /* ... of which to the answer (ncu's start, the program's, the case), and
                                  from it to ncu's end (its table written)                           */
     int    stopped;           /* the profiled run was stopped by its time limit                    */
+    int    shared;            /* it ran with the device shared (other processes' kernels beside it)  */
+    int    again;             /* it is the second, run alone after a shared one could not decide    */
+    int    crowded;           /* a shared run failed as a process does whose device memory was taken */
 } tg_ctr_var;
 
 typedef struct gsub {
@@ -361,6 +368,7 @@ typedef struct tres {
  * the wait), and whether a test's failure reads as another process's doing (device memory gone). */
 void tg_gpu_take(const grun *R, int how);
 int  tg_gpu_crowded_out(const tres *tr);
+int  tg_gpu_crowded_words(const char *text);   /* the same words in a text (a case's reason, a session's output) */
 
 /* Keeps a failing case's verdict in tr (report.c writes them). */
 void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);
@@ -453,6 +461,9 @@ const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_var
 int  tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn);
 /* 1 where tg_counters_work decides this variant's work (judged, or the profiled run failed). */
 int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
+/* v's profiled run once more with the device alone (its result replaces the shared one's), where
+ * the shared one ran beside other processes; the device's hold is given back as it was. 1 run. */
+int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 
