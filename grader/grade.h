@@ -286,6 +286,7 @@ typedef struct gsess {
     const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
     const char *prof_lock;   /* ... ncu's lock file, bound at /tmp/nsight-compute-lock (NULL none)  */
+    int      timed;          /* a speed test's session: the CUDA runtime's own wait (session.c)    */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 

@@ -560,8 +560,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         return;
     }
     const gsize *s = &R->sizes[si];
-    gsess ref = {.build = R->ref_build, .binary = R->lab->ref_binary};
-    gsess stu = {.build = g->build, .binary = R->lab->binary};
+    gsess ref = {.build = R->ref_build, .binary = R->lab->ref_binary, .timed = 1};
+    gsess stu = {.build = g->build, .binary = R->lab->binary, .timed = 1};
     cres r0, r1, s0, s1;
     /* The reference runs in a scratch submission record: its time-outs and prints are not the student's. */
     gsub scratch;

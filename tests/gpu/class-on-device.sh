@@ -66,8 +66,8 @@ W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 # At the end $OUT keeps a few files (the device queue brings back about 8): the figures as they are,
 # the logs and samples in logs.tgz.
 pack() {
-    ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log class-summary.md gradebook.csv run.log \
-          2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log \
+    ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log serial-progress.json class-summary.md gradebook.csv run.log \
+          2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log serial-progress.json \
           class-summary.md gradebook.csv run.log 2>/dev/null | xargs rm -f ) 2>/dev/null
     rm -rf "$W"
 }
@@ -121,6 +121,20 @@ else:
     print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
 PY
 tee -a "$S" < "$OUT/ncu-times.txt"
+# the levers of session 10 (issue 29): profiled runs with the device shared and those run again alone;
+# the reference's timings against the speed tests that reused one (judges.c)
+python3 - "$W/out" <<'PY' | tee -a "$S"
+import glob, sys
+shared = alone = again = now = reused = 0
+for f in glob.glob(sys.argv[1] + "/*/results.json"):
+    t = open(f, errors="replace").read()
+    shared += t.count("the device shared (ncu's own lock")
+    again += t.count("profiled again with the device alone")
+    now += t.count("the reference timed now")
+    reused += t.count("the reference's median was timed")
+print("profiled runs: %d with the device shared, %d run again alone; speed tests: the reference timed %d time(s), "
+      "a timing reused %d time(s)" % (shared, again, now, reused))
+PY
 
 # ------------------------------------------------------------------ the figures
 busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$OUT/util.csv")
@@ -211,6 +225,18 @@ PY
     srun=$?
     say ""
     say "serial run: $ns submissions with --jobs 1 in $(( $(date +%s) - t1 )) s (exit $srun)"
+    cp "$W/serial/progress.json" "$OUT/serial-progress.json" 2>/dev/null
+    python3 - "$OUT/serial-progress.json" <<'PY' | tee -a "$S"
+import json, sys
+try:
+    p = json.load(open(sys.argv[1])).get("profile")
+except Exception:
+    p = None
+if p and p.get("students"):
+    n = p["students"]
+    print("serial profile, CPU s per submission (one at a time: nothing beside it): " + ", ".join(
+        "%s %.2f" % (st["stage"], st["cpu_s"] / n) for st in p["stages"] if st["cpu_s"] > 0 and st["stage"] != "setup"))
+PY
     python3 - "$W/out" "$W/serial" "$W/serial.list" > "$OUT/ratios.txt" 2>&1 <<'PY'
 import re, sys, os
 conc, ser, names = sys.argv[1], sys.argv[2], [l.strip() for l in open(sys.argv[3]) if l.strip()]
