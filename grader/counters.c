@@ -133,7 +133,7 @@ static void ncu_said(const char *log, const tg_buf *printed, char *out, size_t l
 
 /* One profiled session of build/binary (the student's program, or the reference's) for variant v. */
 static void profile_variant(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
-                            const tl_lab_variant *v, tg_ctr_var *cv)
+                            const tl_lab_variant *v, tg_ctr_var *cv, double limit_cap_s)
 {
     char err[600];
     double t0 = tl_now_ms();
@@ -178,6 +178,8 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     if (R->ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
         limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
                                                                            : R->lab->case_limit_s;
+    if (limit_cap_s > 0 && limit_s > limit_cap_s)
+        limit_s = limit_cap_s;
     tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
     double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
@@ -341,13 +343,14 @@ void tg_counters_probe(grun *R)
     }
     tg_ctr_var cv;
     memset(&cv, 0, sizeof cv);
-    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    /* (a try whose ncu cannot live with the bound file ends within a minute, not the probe's full limit) */
+    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv, R->ncu_lock[0] ? 30.0 : 0);
     if (R->ncu_lock[0] && !(cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0)) {
         /* not with the lock file bound: the way that worked before it (one ncu at a time, alone) */
         R->ncu_lock[0] = '\0';
         tg_buf_free(&g.evidence);
         memset(&cv, 0, sizeof cv);
-        profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+        profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv, 0);
     }
     tg_buf_free(&g.evidence);
     tg_buf_free(&g.notes);
@@ -392,7 +395,7 @@ void tg_counters_run(grun *R, gsub *g)
             continue;
         }
         tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s", v->name);   /* profile.c: its own stage */
-        profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+        profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i], 0);
         /* Beside other processes a run may wait for another's replays (ncu's lock) until its time is
          * up, or find the device's memory taken: neither is the student's. Once more alone; that
          * run's result is the one that counts. */
@@ -415,7 +418,7 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     tg_gpu_take(R, TG_GPU_ALONE);
     tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s again, alone", v->name);
     memset(&g->ctr[i], 0, sizeof g->ctr[i]);
-    profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+    profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i], 0);
     g->ctr[i].again = 1;
     size_t fl = strlen(g->ctr[i].figures);
     snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "%sprofiled again with the device alone: the run "
