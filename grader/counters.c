@@ -133,7 +133,7 @@ static void ncu_said(const char *log, const tg_buf *printed, char *out, size_t l
 
 /* One profiled session of build/binary (the student's program, or the reference's) for variant v. */
 static void profile_variant(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
-                            const tl_lab_variant *v, tg_ctr_var *cv, double limit_cap_s)
+                            const tl_lab_variant *v, tg_ctr_var *cv)
 {
     char err[600];
     double t0 = tl_now_ms();
@@ -165,7 +165,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
                           "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
-                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL, .prof_lock = R->ncu_lock[0] ? R->ncu_lock : NULL};
+                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL};
     cv->shared = tg_gpu_held() == TG_GPU_SHARED;
     cres r;
     /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
@@ -178,8 +178,6 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     if (R->ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
         limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
                                                                            : R->lab->case_limit_s;
-    if (limit_cap_s > 0 && limit_s > limit_cap_s)
-        limit_s = limit_cap_s;
     tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
     double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
@@ -232,7 +230,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
                      "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, the program's and the "
                      "case; %.2f s for ncu to end and write its table), the device %s", fl ? "; " : "", c.kernels,
                      c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
-                     cv->end_s, cv->shared ? "shared (ncu's own lock: its replays one at a time)" : "alone");
+                     cv->end_s, cv->shared ? "shared (one profiled run at a time on the host)" : "alone");
         }
     }
     tg_buf_free(&r.explain);
@@ -303,7 +301,6 @@ void tg_counters_probe(grun *R)
 {
     R->ncu_ok = 0;
     R->ncu_shared = 0;
-    R->ncu_lock[0] = '\0';
     R->ncu_ref_s = 0;
     R->ncu_why[0] = R->ncu_ref[0] = '\0';
     if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
@@ -328,35 +325,18 @@ void tg_counters_probe(grun *R)
     g.s = &who;
     snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
     tg_mkdirs(g.work, 0700);
-    /* ncu's cross-process lock, shared by every profiled sandbox of this run (session.c binds it at
-     * /tmp/nsight-compute-lock, where ncu looks with TMPDIR=/tmp): their kernels' replays then go one
-     * at a time as ncu means them to, and a profiled run need not hold the device alone (only with
-     * bubblewrap's private /tmp; without it ncu finds the host's own lock in TMPDIR) */
-    R->ncu_lock[0] = '\0';
-    if (R->iso.bwrap) {
-        snprintf(R->ncu_lock, sizeof R->ncu_lock, "%s/nsight-compute-lock", R->state);
-        int fd = open(R->ncu_lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (fd < 0)
-            R->ncu_lock[0] = '\0';
-        else
-            close(fd);
-    }
     tg_ctr_var cv;
     memset(&cv, 0, sizeof cv);
-    /* (a try whose ncu cannot live with the bound file ends within a minute, not the probe's full limit) */
-    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv, R->ncu_lock[0] ? 30.0 : 0);
-    if (R->ncu_lock[0] && !(cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0)) {
-        /* not with the lock file bound: the way that worked before it (one ncu at a time, alone) */
-        R->ncu_lock[0] = '\0';
-        tg_buf_free(&g.evidence);
-        memset(&cv, 0, sizeof cv);
-        profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv, 0);
-    }
+    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
     tg_buf_free(&g.evidence);
     tg_buf_free(&g.notes);
-    /* TL_GRADE_NCU_ALONE=1: every profiled run with the device alone, as before the shared lock */
+    /* Profiled runs hold the device shared, one at a time on the host (tg_gpu_ncu): beside other
+     * processes' kernels an H100 gave every counter the same and the same kernel time (request
+     * gpuclass-1: 12 lab 03 programs and 2 racecheck runs beside it), and ncu's own collection is one
+     * process at a time (4 ncu at once, each with its own TMPDIR: 3 failed, "a driver resource was
+     * unavailable"). TL_GRADE_NCU_ALONE=1: every profiled run with the device alone, as before. */
     const char *alone = getenv("TL_GRADE_NCU_ALONE");
-    R->ncu_shared = R->ncu_lock[0] && !(alone && *alone && strcmp(alone, "0") != 0);
+    R->ncu_shared = !(alone && *alone && strcmp(alone, "0") != 0);
     if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
         R->ncu_ok = 1;
         R->ncu_ref_s = cv.wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
@@ -394,8 +374,18 @@ void tg_counters_run(grun *R, gsub *g)
                      "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
             continue;
         }
+        if (R->ncu_shared) {   /* the host's profiler first (holding nothing of the device), then the device shared */
+            tg_gpu_take(R, TG_GPU_NONE);
+            tg_stage(TG_PROF_GPU_WAIT, "waiting: ncu");
+            tg_gpu_ncu(1);
+            tg_gpu_take(R, TG_GPU_SHARED);
+        }
         tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s", v->name);   /* profile.c: its own stage */
-        profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i], 0);
+        profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
+        if (R->ncu_shared) {
+            tg_gpu_take(R, TG_GPU_NONE);
+            tg_gpu_ncu(0);
+        }
         /* Beside other processes a run may wait for another's replays (ncu's lock) until its time is
          * up, or find the device's memory taken: neither is the student's. Once more alone; that
          * run's result is the one that counts. */
@@ -415,14 +405,19 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     char why[520];
     snprintf(why, sizeof why, "%s", g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ?
              "lost the device's memory" : "timed the kernels");
+    if (held != TG_GPU_NONE)
+        tg_gpu_take(R, TG_GPU_NONE);   /* (the host's profiler first, holding nothing of the device) */
+    tg_gpu_ncu(1);
     tg_gpu_take(R, TG_GPU_ALONE);
     tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s again, alone", v->name);
     memset(&g->ctr[i], 0, sizeof g->ctr[i]);
-    profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i], 0);
+    profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
     g->ctr[i].again = 1;
     size_t fl = strlen(g->ctr[i].figures);
     snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "%sprofiled again with the device alone: the run "
              "with it shared %s", fl ? "; " : "", why);
+    tg_gpu_take(R, TG_GPU_NONE);
+    tg_gpu_ncu(0);
     tg_gpu_take(R, held);
     return 1;
 }

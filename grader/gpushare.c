@@ -15,6 +15,8 @@
  *                 queue does not close the gate at all (the board below: each test's start);
  *   KEY.slotN     N < cap: one per process sharing the device, so that at most cap of them have
  *                 memory on it at once (tg_gpu_share_cap).
+ * And one per host, tilelab-gpu-UID.ncu: the profiled runs (ncu) one at a time, taken before the
+ * device (held shared: counters.c), since ncu's collection is one process at a time per machine.
  * A worker holds at most one device's locks, and only for one test at a time: between tests, and
  * while it builds or counts work on the CPU, it holds none. */
 #define _GNU_SOURCE
@@ -36,12 +38,12 @@
 static struct {
     char dir[200], key[80];
     int  cap;
-    int  lock_fd, gate_fd, slot_fd;
+    int  lock_fd, gate_fd, slot_fd, ncu_fd;
     int  how;                          /* TG_GPU_NONE, _SHARED, _QUEUED or _ALONE */
     int  gate_sh;                      /* the gate held shared (queued or alone) */
     int  slot;                         /* the slot's number (slot_fd's), -1 none */
     int  dev;                          /* the device's row on the board */
-} G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .slot = -1};
+} G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .ncu_fd = -1, .slot = -1};
 
 static tg_gpu_board *board;           /* the parent's table, shared with its workers (or NULL) */
 
@@ -131,8 +133,8 @@ static int open_in(const char *name)
 void tg_gpu_use(const char *dir, const char *key, int cap)
 {
     /* fds from a parent that held locks are closed, not unlocked: the locks are the parent's */
-    int *fds[] = {&G.lock_fd, &G.gate_fd, &G.slot_fd};
-    for (int i = 0; i < 3; ++i)
+    int *fds[] = {&G.lock_fd, &G.gate_fd, &G.slot_fd, &G.ncu_fd};
+    for (int i = 0; i < 4; ++i)
         if (*fds[i] >= 0) {
             close(*fds[i]);
             *fds[i] = -1;
@@ -320,6 +322,23 @@ void tg_gpu_board_join(tg_gpu_board *b, int dev)
 int tg_gpu_waiting(const tg_gpu_board *b)
 {
     return b ? __atomic_load_n(&b->waiting, __ATOMIC_RELAXED) : 0;
+}
+
+void tg_gpu_ncu(int on)
+{
+    if (!on) {
+        if (G.ncu_fd >= 0)
+            flock(G.ncu_fd, LOCK_UN);
+        return;
+    }
+    if (G.ncu_fd < 0 && G.dir[0]) {   /* the host's, not a device's: every run and kit check of the user */
+        char p[400];
+        snprintf(p, sizeof p, "%s/tilelab-gpu-%ld.ncu", G.dir, (long)getuid());
+        G.ncu_fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    }
+    waiting(1);
+    flock_wait(G.ncu_fd, LOCK_EX);
+    waiting(0);
 }
 
 tg_ref_time *tg_gpu_ref_time(void)

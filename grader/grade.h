@@ -160,6 +160,9 @@ long long tg_gpu_mem_mib(void);                           /* the smallest device
  * uses, at most max_age_s old. */
 tg_ref_time *tg_gpu_ref_time(void);
 int  tg_gpu_ref_time_hint(const char *key, int reuse, int max_age_s);   /* the same, read without it: a hint */
+/* The host's profiler, one profiled run (ncu) at a time (on 1, waits; off 0): ncu's own collection
+ * is one process at a time per machine ("a driver resource was unavailable" for the others). */
+void tg_gpu_ncu(int on);
 int  tg_ref_time_reuse(const tg_ref_time *t, const char *key, long long now_ms, int reuse, int max_age_s);
 
 typedef struct grun {
@@ -235,9 +238,8 @@ typedef struct grun {
     char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
     double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
                                          student's profiled run is limited to 10x that (counters.c)    */
-    char     ncu_lock[PATH_MAX];      /* ncu's cross-process lock, one file of the run's bound at
-                                         /tmp/nsight-compute-lock in every profiled sandbox ("" none)  */
-    int      ncu_shared;              /* profiled runs hold the device shared (counters.c)            */
+    int      ncu_shared;              /* profiled runs hold the device shared, one at a time on the host
+                                         (gpushare.c's ncu lock; counters.c)                          */
 } grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
 
 typedef struct gstudent {
@@ -285,7 +287,6 @@ typedef struct gsess {
     const char *const *prof_argv;   /* counters.c: the program runs under this (ncu and its options; NULL none) */
     const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
-    const char *prof_lock;   /* ... ncu's lock file, bound at /tmp/nsight-compute-lock (NULL none)  */
     int      timed;          /* a speed test's session: the CUDA runtime's own wait (session.c)    */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */

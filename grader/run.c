@@ -208,9 +208,8 @@ static int grade_one(grun *R, const gstudent *st, double *score, double *max, do
             tg_buf_printf(&g.notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                           gate.s);
         if (g.built && !refused_link && R->lab->gpu && R->gpu_ok && !R->emulate) {
-            /* the profiled runs: with the device shared where ncu's own lock is every sandbox's (their
-             * replays one at a time: counters.c), else alone */
-            tg_gpu_take(R, R->ncu_shared ? TG_GPU_SHARED : TG_GPU_ALONE);
+            /* the profiled runs: the device alone, or shared and one at a time on the host (counters.c) */
+            tg_gpu_take(R, R->ncu_shared ? TG_GPU_NONE : TG_GPU_ALONE);
             tg_counters_run(R, &g);        /* the work and time evidence from outside the process (counters.c) */
             tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
         }

@@ -117,11 +117,6 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
             o.ro[nr++] = (tg_bind){etc_pw, "/etc/passwd"};
             o.ro[nr++] = (tg_bind){etc_gr, "/etc/group"};
         }
-        /* ncu's cross-process lock (NVIDIA's profiling guide, "Serialization": TMPDIR/nsight-compute-lock):
-         * one file of the run's in every profiled sandbox, so that profiled runs started at once, the
-         * device shared, still replay their kernels one at a time (counters.c) */
-        if (ss->prof_lock)
-            o.rw[2] = (tg_bind){ss->prof_lock, "/tmp/nsight-compute-lock"};
         /* ncu's threads, its temporary report and its replay's files are its own, not the program's */
         o.max_tasks = 512;
         o.tmp_bytes = 512LL << 20;

@@ -496,76 +496,31 @@ Test(gpulocks, the_reference_timing_belongs_to_the_device_held_alone)
     tg_gpu_hold(TG_GPU_NONE);
 }
 
-/* ---------------------------------------------------------------- ncu's lock file in the sandboxes */
-
-/* session.c binds the run's one lock file at /tmp/nsight-compute-lock in every profiled sandbox
- * (counters.c: ncu's cross-process lock, TMPDIR=/tmp there). Two sandboxes with that bind see one
- * file: a lock one holds, the other cannot take; without it each sandbox's /tmp is its own. Checked
- * with flock(1) in the sandbox (no GPU, no ncu; a hold and a refused try, never a time). */
-static int lock_try_in_sandbox(const tg_iso *iso, const char *lock, const char *g)
+/* The host's profiler: one profiled run at a time across devices (ncu's collection is one process at
+ * a time per machine; request gpuclass-1: 4 at once, 3 failed), while untimed work shares the device
+ * beside it. The parent holds it; a worker of another device waits in flock until it lets go; a worker
+ * holding its device shared is not kept out by it. */
+Test(gpulocks, one_profiled_run_at_a_time_on_the_host)
 {
-    const char *argv[] = {"/bin/sh", "-c", "command -v flock >/dev/null || { echo noflock; exit 0; }; "
-                          "touch /tmp/nsight-compute-lock; if flock -n /tmp/nsight-compute-lock true; then echo free; "
-                          "else echo busy; fi", NULL};
-    tg_spawn_opts o = {.argv = argv, .sandbox_cwd = "/tmp/case", .host_cwd = g, .max_tasks = 16,
-                       .mem_bytes = 256LL << 20, .fsize_bytes = 1 << 20, .tmp_bytes = 1 << 20};
-    if (lock)
-        o.rw[0] = (tg_bind){lock, "/tmp/nsight-compute-lock"};
-    tg_buf out = {0};
-    char desc[300], err[600];
-    int rc = tg_run_sandboxed(iso, &o, 30, &out, desc, sizeof desc, err, sizeof err);
-    cr_assert(rc >= 0, "the sandbox did not start: %s", err);
-    int r = out.s && strstr(out.s, "busy") ? 1 : out.s && strstr(out.s, "free") ? 0 : out.s && strstr(out.s, "noflock") ? 77 : -1;
-    cr_assert(r != -1, "the sandbox said: %s (%s)", out.s ? out.s : "", desc);
-    tg_buf_free(&out);
-    return r;
-}
-
-Test(gpushare, one_ncu_lock_file_for_every_profiled_sandbox, .timeout = 60)
-{
-    tg_iso iso;
-    tg_iso_probe(&iso);
-    if (!iso.bwrap)
-        cr_skip_test("no bubblewrap here: the profiled runs' private /tmp is bubblewrap's (%s)", iso.desc);
-    char grant[64] = "/tmp/tl-ncu-lock-test.XXXXXX";
-    cr_assert_not_null(mkdtemp(grant));
-    snprintf(iso.grant, sizeof iso.grant, "%s", grant);
-    char lock[128], gdir[128], held[160], go[160];
-    snprintf(lock, sizeof lock, "%s/nsight-compute-lock", grant);
-    snprintf(gdir, sizeof gdir, "%s/g", grant);
-    snprintf(held, sizeof held, "%s/held", gdir);
-    snprintf(go, sizeof go, "%s/go", gdir);
-    FILE *f = fopen(lock, "w");
-    cr_assert_not_null(f);
-    fclose(f);
-    cr_assert_eq(mkdir(gdir, 0700), 0);
-    /* the holder: takes the lock in its sandbox, says so, holds it until told */
-    const char *argv[] = {"/bin/sh", "-c", "command -v flock >/dev/null || exit 0; exec 9<>/tmp/nsight-compute-lock; "
-                          "flock 9; : > /tmp/g/held; while [ ! -e /tmp/g/go ]; do sleep 0.01; done", NULL};
-    tg_spawn_opts o = {.argv = argv, .sandbox_cwd = "/tmp/case", .host_cwd = grant, .max_tasks = 16,
-                       .mem_bytes = 256LL << 20, .fsize_bytes = 1 << 20, .tmp_bytes = 1 << 20};
-    o.rw[0] = (tg_bind){lock, "/tmp/nsight-compute-lock"};
-    o.rw[1] = (tg_bind){gdir, "/tmp/g"};
-    tg_child c;
-    char err[600];
-    cr_assert_eq(tg_spawn(&c, &iso, &o, err, sizeof err), 0, "%s", err);
-    while (access(held, F_OK) != 0 && !(c.reaped || (waitpid(c.pid, &c.status, WNOHANG) == c.pid && (c.reaped = 1))))
-        pause_ms(10);
-    if (access(held, F_OK) != 0) {
-        tg_child_kill(&c);
-        cr_skip_test("no flock(1) in the sandbox (util-linux)");
+    tg_gpu_use(lockdir, "dev0", 4);
+    tg_gpu_ncu(1);
+    tg_gpu_hold(TG_GPU_SHARED);
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {
+        tg_gpu_use(lockdir, "dev1", 4);   /* another device: the same profiler */
+        tg_gpu_ncu(1);
+        __atomic_store_n(&sh->got[0], 1, __ATOMIC_SEQ_CST);
+        tg_gpu_ncu(0);
+        _exit(0);
     }
-    int shared = lock_try_in_sandbox(&iso, lock, grant), own = lock_try_in_sandbox(&iso, NULL, grant);
-    f = fopen(go, "w");
-    cr_assert_not_null(f);
-    fclose(f);
-    tg_child_wait(&c, tl_now_ms() + 20000);
-    tg_child_kill(&c);
-    if (shared == 77)
-        cr_skip_test("no flock(1) in the sandbox (util-linux)");
-    cr_assert_eq(shared, 1, "a sandbox with the run's lock file bound took the lock another sandbox held");
-    cr_assert_eq(own, 0, "a sandbox without the bind found another's lock in its own /tmp");
-    char cmd[160];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", grant);
-    cr_assert_eq(system(cmd), 0);
+    blocked(p);                           /* it waits in flock for the profiler ... */
+    cr_assert_eq(__atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST), 0, "two profiled runs at once");
+    pid_t u = child(1, TG_GPU_SHARED, 4); /* ... while untimed work shares the device beside this one */
+    wait_got(1);
+    tg_gpu_hold(TG_GPU_NONE);
+    tg_gpu_ncu(0);
+    wait_got(0);
+    let_go(1);
+    reap(p), reap(u);
 }

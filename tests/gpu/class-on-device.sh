@@ -128,7 +128,7 @@ import glob, sys
 shared = alone = again = now = reused = 0
 for f in glob.glob(sys.argv[1] + "/*/results.json"):
     t = open(f, errors="replace").read()
-    shared += t.count("the device shared (ncu's own lock")
+    shared += t.count("the device shared (one profiled run at a time")
     again += t.count("profiled again with the device alone")
     now += t.count("the reference timed now")
     reused += t.count("the reference's median was timed")
