@@ -381,7 +381,7 @@ long long tg_gpu_mem_mib(void)
 
 void tg_gpu_take(const grun *R, int how)
 {
-    if (!R->lab->gpu || !R->gpu_ok || R->emulate || !R->iso.gpu_nodes || G.lock_fd < 0 || how == G.how)
+    if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || !R->env.iso.gpu_nodes || G.lock_fd < 0 || how == G.how)
         return;
     if (how != TG_GPU_NONE)
         tg_stage(how == TG_GPU_ALONE || how == TG_GPU_QUEUED ? TG_PROF_QUEUE_WAIT : TG_PROF_GPU_WAIT,
