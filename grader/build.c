@@ -30,21 +30,6 @@
 #include "sandbox.h"
 #include "tilelab.h"
 
-int tg_find_tool(const char *name, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    char buf[8192];
-    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
-    char *save = NULL;
-    for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(out, len, "%s/%s", d, name);
-        if (access(out, X_OK) == 0)
-            return 0;
-    }
-    out[0] = '\0';
-    return -1;
-}
-
 /* ------------------------------------------------------------------ a build, watched */
 
 /* A build that uses no CPU for this long is stopped: a compiler blocked reading something that
@@ -455,13 +440,11 @@ static void gpu_archs(const grun *R, char *out, size_t len)
         snprintf(out, len, "90");
         return;
     }
-    FILE *p = popen("nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null", "r");
+    const char *argv[] = {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader", NULL};
     char line[64] = "";
-    if (p) {
-        if (!fgets(line, sizeof line, p))
-            line[0] = '\0';
-        pclose(p);
-    }
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = line, .buflen = sizeof line, .err = TG_PROC_NULL, .search = 1};
+    if (tg_proc_run(argv, &io) < 0)
+        line[0] = '\0';
     size_t o = 0;
     for (const char *q = line; *q && *q != '\n' && o + 1 < len; ++q)
         if (*q >= '0' && *q <= '9')
@@ -882,12 +865,23 @@ void tg_build_reference(grun *R)
     }
     char bdir[PATH_MAX + 16];
     snprintf(bdir, sizeof bdir, "%s/refbuild", R->run.state);
-    char cmd[3 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "{ [ -f '%s/build.ninja' ] || '%s' setup --buildtype=debugoptimized -Dtests=false "
-             "-Dcuda=%s '%s' '%s'; } >'%s/refbuild.log' 2>&1 && '%s' -C '%s' '%s' >>'%s/refbuild.log' 2>&1",
-             bdir, R->env.meson, R->lab->gpu ? "enabled" : "disabled", bdir, R->opt->root, R->run.state, R->env.ninja, bdir,
-             R->lab->ref_binary, R->run.state);
-    if (system(cmd) != 0) {
+    /* meson setup (unless configured already), then ninja, both into refbuild.log (made afresh) */
+    char log[PATH_MAX + 32], ninja_file[PATH_MAX + 32];
+    snprintf(log, sizeof log, "%s/refbuild.log", R->run.state);
+    snprintf(ninja_file, sizeof ninja_file, "%s/build.ninja", bdir);
+    tg_proc_io io = {.out = TG_PROC_FILE, .err = TG_PROC_FILE, .path = log};
+    const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false",
+                           R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled", bdir, R->opt->root, NULL};
+    int rc = 0;
+    if (!tg_is_file(ninja_file))
+        rc = tg_proc_run(setup, &io);
+    else if ((rc = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0)
+        rc = close(rc);                /* configured already: the log made afresh all the same */
+    const char *ninja[] = {R->env.ninja, "-C", bdir, R->lab->ref_binary, NULL};
+    io.append = 1;
+    if (rc == 0)
+        rc = tg_proc_run(ninja, &io);
+    if (rc != 0) {
         snprintf(R->run.ref_why, sizeof R->run.ref_why, "the reference build failed; see %s/refbuild.log", R->run.state);
         return;
     }

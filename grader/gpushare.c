@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "proc.h"
 
 static struct {
     char dir[200], key[80];
@@ -367,15 +368,15 @@ int tg_ref_time_reuse(const tg_ref_time *t, const char *key, long long now_ms, i
 long long tg_gpu_mem_mib(void)
 {
     /* the smallest device of the host, as nvidia-smi says (0: not known) */
-    FILE *f = popen("nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null", "r");
-    if (!f)
+    const char *argv[] = {"nvidia-smi", "--query-gpu=memory.total", "--format=csv,noheader,nounits", NULL};
+    char out[4096] = "";
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = out, .buflen = sizeof out, .err = TG_PROC_NULL, .search = 1};
+    if (tg_proc_run(argv, &io) < 0)
         return 0;
     long long least = 0, v;
-    char line[128];
-    while (fgets(line, sizeof line, f))
+    for (const char *line = out; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0'))
         if (sscanf(line, "%lld", &v) == 1 && v > 0 && (least == 0 || v < least))
             least = v;
-    pclose(f);
     return least;
 }
 

@@ -16,6 +16,7 @@
 #include "env.h"
 #include "labtable.h"
 #include "opts.h"
+#include "proc.h"
 #include "runstate.h"
 #include "sandbox.h"
 #include "util.h"
@@ -381,7 +382,6 @@ int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 
 /* build.c */
-int  tg_find_tool(const char *name, char *out, size_t len);
 void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
 /* kit check (--build-log): the student's own build of the working tree, whose log is the one record
  * of an emulated build there (no TL_EMU_UNSUPPORTED): "not supported under emulation: WHAT (valid

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "proc.h"
 
 /* ------------------------------------------------------------ SHA-256 (FIPS 180-4) */
 
@@ -278,16 +279,16 @@ void tg_identity(const grun *R, tg_identity_t *id)
     id->cases[16] = '\0';
     tg_buf_free(&b);
     /* The kit's version: its git commit, "+changes" when tracked files differ from it. */
-    char cmd[PATH_MAX + 120], line[128] = "";
-    snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse --short=12 HEAD 2>/dev/null", R->opt->root);
-    FILE *p = popen(cmd, "r");
-    if (p && fgets(line, sizeof line, p))
-        line[strcspn(line, "\n")] = '\0';
-    if (p)
-        pclose(p);
+    char line[128] = "";
+    const char *head[] = {"git", "-C", R->opt->root, "rev-parse", "--short=12", "HEAD", NULL};
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = line, .buflen = sizeof line, .err = TG_PROC_NULL, .search = 1};
+    if (tg_proc_run(head, &io) < 0)
+        line[0] = '\0';
+    line[strcspn(line, "\n")] = '\0';
     if (line[0]) {
-        snprintf(cmd, sizeof cmd, "git -C '%s' diff --quiet HEAD -- 2>/dev/null", R->opt->root);
-        int dirty = system(cmd) != 0;
+        const char *diff[] = {"git", "-C", R->opt->root, "diff", "--quiet", "HEAD", "--", NULL};
+        tg_proc_io quiet = {.out = TG_PROC_NULL, .err = TG_PROC_NULL, .search = 1};
+        int dirty = tg_proc_run(diff, &quiet) != 0;
         snprintf(id->kit, sizeof id->kit, "git %s%s", line, dirty ? "+changes" : "");
     } else {
         snprintf(id->kit, sizeof id->kit, "unknown (not a git tree)");

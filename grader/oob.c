@@ -485,6 +485,8 @@ void tg_oob_start(grun *R, gsub *g)
         if (seen)
             continue;
         snprintf(o->var[o->nvar], sizeof o->var[0], "%s", v->name);
+        /* A fork, not proc.c's posix_spawn: the child runs the grader's own code (run_variant: the
+         * sanitized run in the sandbox and its report), beside the cases. */
         pid_t pid = fork();
         if (pid == 0) {
             prctl(PR_SET_PDEATHSIG, SIGKILL);   /* kit check stopped (Ctrl-C): so is the pass, and its sandbox */

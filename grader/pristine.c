@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "proc.h"
 #include "tilelab.h"
 
 int tg_path_excluded(const char *rel)
@@ -166,17 +167,12 @@ int tg_copy_pristine(const char *root, const char *dst, int untracked, int *nfil
     snprintf(gitdir, sizeof gitdir, "%s/.git", root);
     if (access(gitdir, F_OK) == 0) {
         /* Tracked files plus new ones not ignored: the working tree as its author sees it. */
-        char cmd[4400];
-        snprintf(cmd, sizeof cmd, "git -C '%s' ls-files -z %s 2>/dev/null", root,
-                 untracked ? "-co --exclude-standard" : "");
-        FILE *p = popen(cmd, "r");
-        if (p) {
+        const char *tracked[] = {"git", "-C", root, "ls-files", "-z", NULL};
+        const char *all[] = {"git", "-C", root, "ls-files", "-z", "-co", "--exclude-standard", NULL};
+        {
             tg_buf b = {0};
-            char chunk[8192];
-            size_t r;
-            while ((r = fread(chunk, 1, sizeof chunk, p)) > 0)
-                tg_buf_add(&b, chunk, r);
-            int st = pclose(p);
+            tg_proc_io io = {.out = TG_PROC_CAPTURE, .all = &b, .err = TG_PROC_NULL, .search = 1};
+            int st = tg_proc_run(untracked ? all : tracked, &io);
             if (st == 0 && b.len > 0) {
                 for (size_t i = 0; i < b.len;) {
                     const char *rel = b.s + i;

@@ -1,6 +1,6 @@
 /* tl-grade.c: the command line of tl-grade, the tilelab autograder: options into the run context,
  * then run.c does the rest. The parts, each a file with one job (grade.h lists them):
- *   run.c      the class run: out dir, seed, tools, workers, progress, resume
+ *   run.c      the class run: out dir, seed, tools, the shared builds (workers.c: workers, resume)
  *   submission.c  one submission in its worker: intake, build, tests, reports
  *   cases.c    cases and inputs: public sizes, hidden sizes from the secret seed, references
  *   build.c    the per-submission build in the sandbox, the kit built once per run, the reference

@@ -214,6 +214,8 @@ static int unpack(const char *archive, const char *into, const unpack_limits *li
         return -1;
     }
     fflush(NULL);
+    /* A fork, not proc.c's posix_spawn: the child runs libarchive itself (extract) after setting
+     * limits, chroot and nobody's uid, which posix_spawn cannot do before a program's code runs. */
     pid_t pid = fork();
     if (pid < 0) {
         close(afd);
