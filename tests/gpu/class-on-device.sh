@@ -115,7 +115,7 @@ for f in glob.glob(sys.argv[1] + "/*/results.json"):
 if runs:
     n = len(runs)
     print("ncu: %d profiled variant(s) read from the results: mean %.2f s each (%.2f s to the answer, %.2f s to ncu's "
-          "end), %.1f s in all, the GPU held alone" % (n, sum(r[0] for r in runs) / n, sum(r[1] for r in runs) / n,
+          "end), %.1f s in all" % (n, sum(r[0] for r in runs) / n, sum(r[1] for r in runs) / n,
           sum(r[2] for r in runs) / n, sum(r[0] for r in runs)))
 else:
     print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
