@@ -205,6 +205,7 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     int count_shared = info && info->work.tiled;
     if (count_shared) tl_emu_set_count_shared(1);
     tl_emu_counters_reset();
+    tl_emu_shared_escapes_reset();
 #endif
     int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
 #ifdef TL_EMULATED
@@ -327,10 +328,19 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
                 if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
                     tl_verdict f;
                     tl_verdict_init(&f, TL_V_EMULATOR, "order-dependent");
-                    snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
-                             "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
-                             "the same element of P, as with a wrong index or row stride)",
-                             mode == 1 ? "reverse" : "shuffled");
+                    /* __shared__ arrays reached through plain pointers (cast from an extern buffer) are
+                     * race-checked by no one: name them, the array and the line, where the race will be */
+                    char esc[300];
+                    if (tl_emu_shared_escapes(esc, sizeof esc) > 0)
+                        snprintf(f.detail, sizeof f.detail, "P differs when the threads of a block run in %s "
+                                 "order: a race on __shared__ memory the emulator cannot watch: %s: a missing "
+                                 "__syncthreads() between the stores into it and the reads of it?",
+                                 mode == 1 ? "reverse" : "shuffled", esc);
+                    else
+                        snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
+                                 "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
+                                 "the same element of P, as with a wrong index or row stride)",
+                                 mode == 1 ? "reverse" : "shuffled");
                     snprintf(err, errlen, "order-dependent result: %.440s", f.detail);
                     tl_emu_write_verdict(&f);
                     if (vd)

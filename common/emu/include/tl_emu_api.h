@@ -394,6 +394,13 @@ int  tl_emu_last_verdict(struct tl_verdict *v);
 /* Writes v on the verdict channel (TL_EMU_VERDICTS): the emulated harness's own findings (P read
  * before written, an uninitialised local, an order-dependent result) travel with the emulator's. */
 void tl_emu_write_verdict(const struct tl_verdict *v);
+/* The __shared__ arrays that kernels converted to plain pointers since the last reset (a C or
+ * reinterpret_cast of the array to float (*)[T], a float * taken from it): accesses through such a
+ * pointer are bounds- and race-checked by no one, so an order-dependent result names them. Writes
+ * "NAME (__shared__ TYPE, declared at FILE:LINE) through a plain pointer made at FILE:LINE" (';' between arrays)
+ * into buf; returns the number of arrays. */
+int  tl_emu_shared_escapes(char *buf, size_t n);
+void tl_emu_shared_escapes_reset(void);
 /* Order in which the threads of a block run between barriers: 0 forward, 1 reverse, 2 random
  * (seeded; each block gets its own permutation from seed and block index). Env: TL_EMU_ORDER. */
 void tl_emu_set_order(int mode, unsigned seed);
