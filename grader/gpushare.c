@@ -15,6 +15,8 @@
  *                 queue does not close the gate at all (the board below: each test's start);
  *   KEY.slotN     N < cap: one per process sharing the device, so that at most cap of them have
  *                 memory on it at once (tg_gpu_share_cap).
+ * And one per host, tilelab-gpu-UID.ncu: the profiled runs (ncu) one at a time, taken before the
+ * device (held shared: counters.c), since ncu's collection is one process at a time per machine.
  * A worker holds at most one device's locks, and only for one test at a time: between tests, and
  * while it builds or counts work on the CPU, it holds none. */
 #define _GNU_SOURCE
@@ -37,12 +39,12 @@
 static struct {
     char dir[200], key[80];
     int  cap;
-    int  lock_fd, gate_fd, slot_fd;
+    int  lock_fd, gate_fd, slot_fd, ncu_fd;
     int  how;                          /* TG_GPU_NONE, _SHARED, _QUEUED or _ALONE */
     int  gate_sh;                      /* the gate held shared (queued or alone) */
     int  slot;                         /* the slot's number (slot_fd's), -1 none */
     int  dev;                          /* the device's row on the board */
-} G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .slot = -1};
+} G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .ncu_fd = -1, .slot = -1};
 
 static tg_gpu_board *board;           /* the parent's table, shared with its workers (or NULL) */
 
@@ -132,8 +134,8 @@ static int open_in(const char *name)
 void tg_gpu_use(const char *dir, const char *key, int cap)
 {
     /* fds from a parent that held locks are closed, not unlocked: the locks are the parent's */
-    int *fds[] = {&G.lock_fd, &G.gate_fd, &G.slot_fd};
-    for (int i = 0; i < 3; ++i)
+    int *fds[] = {&G.lock_fd, &G.gate_fd, &G.slot_fd, &G.ncu_fd};
+    for (int i = 0; i < 4; ++i)
         if (*fds[i] >= 0) {
             close(*fds[i]);
             *fds[i] = -1;
@@ -323,6 +325,46 @@ int tg_gpu_waiting(const tg_gpu_board *b)
     return b ? __atomic_load_n(&b->waiting, __ATOMIC_RELAXED) : 0;
 }
 
+void tg_gpu_ncu(int on)
+{
+    if (!on) {
+        if (G.ncu_fd >= 0)
+            flock(G.ncu_fd, LOCK_UN);
+        return;
+    }
+    if (G.ncu_fd < 0 && G.dir[0]) {   /* the host's, not a device's: every run and kit check of the user */
+        char p[400];
+        snprintf(p, sizeof p, "%s/tilelab-gpu-%ld.ncu", G.dir, (long)getuid());
+        G.ncu_fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    }
+    waiting(1);
+    flock_wait(G.ncu_fd, LOCK_EX);
+    waiting(0);
+}
+
+tg_ref_time *tg_gpu_ref_time(void)
+{
+    if (!board || G.dev < 0 || G.dev >= TG_GPU_MAX || G.how != TG_GPU_ALONE)
+        return NULL;
+    return &board->ref[G.dev];
+}
+
+int tg_gpu_ref_time_hint(const char *key, int reuse, int max_age_s)
+{
+    if (!board || G.dev < 0 || G.dev >= TG_GPU_MAX)
+        return 0;
+    tg_ref_time t;   /* a copy read without the device (another worker may be writing it): a hint only */
+    memcpy(&t, (const void *)&board->ref[G.dev], sizeof t);
+    t.key[sizeof t.key - 1] = '\0';
+    return tg_ref_time_reuse(&t, key, now_ms(), reuse, max_age_s);
+}
+
+int tg_ref_time_reuse(const tg_ref_time *t, const char *key, long long now_ms, int reuse, int max_age_s)
+{
+    return t && key && t->key[0] && strcmp(t->key, key) == 0 && t->median_ms > 0 && t->uses < reuse &&
+           now_ms >= t->at_ms && now_ms - t->at_ms <= (long long)max_age_s * 1000;
+}
+
 long long tg_gpu_mem_mib(void)
 {
     /* the smallest device of the host, as nvidia-smi says (0: not known) */
@@ -351,17 +393,20 @@ void tg_gpu_take(const grun *R, int how)
 /* A device whose memory another process took: a case the program answered "no device" where the
  * grader's reference ran (its verdict), or the CUDA runtime's and driver's names for memory or a
  * context it could not get (cudaMalloc, a context that could not be made) in a test's output. */
-int tg_gpu_crowded_out(const tres *tr)
+int tg_gpu_crowded_words(const char *text)
 {
     static const char *const words[] = {"cudaErrorMemoryAllocation", "out of memory", "CUDA_ERROR_OUT_OF_MEMORY",
                                         "cudaErrorDevicesUnavailable"};
+    for (size_t i = 0; text && i < sizeof words / sizeof words[0]; ++i)
+        if (strstr(text, words[i]))
+            return 1;
+    return 0;
+}
+
+int tg_gpu_crowded_out(const tres *tr)
+{
     for (int i = 0; i < tr->ncases; ++i)
         if (tr->cases[i].v.kind == TL_V_ERROR && tl_verdict_pattern_is(&tr->cases[i].v, "no-device-claimed"))
             return 1;
-    if (!tr->out.s)
-        return 0;
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
-        if (strstr(tr->out.s, words[i]))
-            return 1;
-    return 0;
+    return tg_gpu_crowded_words(tr->out.s);
 }

@@ -99,11 +99,25 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
 #define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
 #define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
 #define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
+/* The reference's timing on one device, kept for the next speed tests there (judges.c): read and
+ * written only by a worker holding that device alone, so no other lock. */
+#define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
+#define TG_REF_MAX_AGE_S 30              /* ... and for this long at most; then it is timed again    */
+typedef struct tg_ref_time {
+    char      key[64];                   /* the variant and size timed ("" none yet)                 */
+    double    median_ms;                 /* the reference's reported median                         */
+    double    untimed_wall_ms, timed_wall_ms;   /* the grader's wall clock of its requests (the estimate) */
+    long long at_ms;                     /* when it was timed (tl_now_ms)                            */
+    int       uses;                      /* speed tests it served, its own included                  */
+    int       timings;                   /* timings of the reference on this device in this run      */
+    double    first_ms;                  /* the run's first timing here (the drift is said against it) */
+} tg_ref_time;
 typedef struct tg_gpu_board {            /* the parent's, shared with its workers (MAP_SHARED) */
     int waiting;                         /* workers waiting for a device's lock now            */
     int ndev;
     long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's untimed test: its start (0 none) */
     int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... and its worker                             */
+    tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
 int  tg_gpu_list(const char *cvd, int nodes, char ids[][TG_GPU_ID_LEN], int max);
@@ -120,6 +134,15 @@ tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
+/* This worker's device's timing of the reference (NULL: no board, as in kit check): only while the
+ * device is held alone. 1 when t may serve a speed test of key now: timed at key, fewer than reuse
+ * uses, at most max_age_s old. */
+tg_ref_time *tg_gpu_ref_time(void);
+int  tg_gpu_ref_time_hint(const char *key, int reuse, int max_age_s);   /* the same, read without it: a hint */
+int  tg_ref_time_reuse(const tg_ref_time *t, const char *key, long long now_ms, int reuse, int max_age_s);
+/* The host's profiler, one profiled run (ncu) at a time (on 1, waits; off 0): ncu's own collection
+ * is one process at a time per machine ("a driver resource was unavailable" for the others). */
+void tg_gpu_ncu(int on);
 
 /* One grading run, passed to every part: the lab graded, the options (const after parsing), what
  * was probed here, and the run's own state, a header each. */
@@ -176,6 +199,7 @@ typedef struct gsess {
     const char *const *prof_argv;   /* counters.c: the program runs under this (ncu and its options; NULL none) */
     const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
+    int      timed;          /* a speed test's session: the CUDA runtime's own wait (session.c)    */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 
@@ -195,6 +219,9 @@ typedef struct tg_ctr_var {
     double answer_s, end_s;   /* ... of which to the answer (ncu's start, the program's, the case), and
                                  from it to ncu's end (its table written)                           */
     int    stopped;           /* the profiled run was stopped by its time limit                    */
+    int    shared;            /* it ran with the device shared (other processes' kernels beside it)  */
+    int    again;             /* it is the second, run alone after a shared one could not decide    */
+    int    crowded;           /* a shared run failed as a process does whose device memory was taken */
 } tg_ctr_var;
 
 typedef struct gsub {
@@ -255,6 +282,7 @@ typedef struct tres {
  * the wait), and whether a test's failure reads as another process's doing (device memory gone). */
 void tg_gpu_take(const grun *R, int how);
 int  tg_gpu_crowded_out(const tres *tr);
+int  tg_gpu_crowded_words(const char *text);   /* the same words in a text (a case's reason, a session's output) */
 
 /* Keeps a failing case's verdict in tr (report.c writes them). */
 void tg_tres_add_case(tres *tr, const char *size, const tl_verdict *v);
@@ -356,6 +384,9 @@ const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_var
 int  tg_counters_work(const grun *R, const gsub *g, const tl_lab_variant *v, tg_work_note *wn);
 /* 1 where tg_counters_work decides this variant's work (judged, or the profiled run failed). */
 int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
+/* v's profiled run once more with the device alone (its result replaces the shared one's), where
+ * the shared one ran beside other processes; the device's hold is given back as it was. 1 run. */
+int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 

@@ -97,6 +97,11 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     char venv[PATH_MAX + 64];
     snprintf(venv, sizeof venv, "TL_EMU_VERDICTS=%s", R->env.iso.bwrap ? "/tmp/tl-emu-verdicts.jsonl" : ss->vpath);
     o.env[0] = venv;
+    /* An untimed session on a real GPU waits for the device asleep (common/device.cu): the runtime's
+     * default spins a core per waiting process, and on a shared device the processes wait for each
+     * other's kernels. A speed test's sessions keep the default, as every timing before. */
+    if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !ss->timed)
+        o.env[1] = "TL_CUDA_SYNC=blocking";
     if (R->env.iso.bwrap)
         o.rw[0] = (tg_bind){ss->vpath, "/tmp/tl-emu-verdicts.jsonl"};
     char etc_pw[PATH_MAX + 32], etc_gr[PATH_MAX + 32];

@@ -421,3 +421,106 @@ Test(gpulocks, a_worker_that_died_in_a_test_does_not_keep_the_queue_open)
     let_go(0);
     reap(t);
 }
+
+/* ---------------------------------------------------------------- the reference's timing, kept per device */
+
+Test(gpushare, a_timing_of_the_reference_serves_a_few_speed_tests_for_a_while)
+{
+    tg_ref_time t;
+    memset(&t, 0, sizeof t);
+    cr_assert_not(tg_ref_time_reuse(&t, "tiled32 2048", 1000, 10, 30), "nothing timed yet");
+    snprintf(t.key, sizeof t.key, "tiled32 2048");
+    t.median_ms = 1.846;
+    t.at_ms = 1000;
+    t.uses = 1;
+    cr_assert(tg_ref_time_reuse(&t, "tiled32 2048", 1000, 10, 30), "just timed, used once");
+    cr_assert(tg_ref_time_reuse(&t, "tiled32 2048", 31000, 10, 30), "30 s old: still");
+    cr_assert_not(tg_ref_time_reuse(&t, "tiled32 2048", 31001, 10, 30), "older than 30 s: timed again");
+    cr_assert_not(tg_ref_time_reuse(&t, "tiled32 4096", 1000, 10, 30), "another size: timed there");
+    cr_assert_not(tg_ref_time_reuse(&t, "tiled16 2048", 1000, 10, 30), "another variant");
+    cr_assert_not(tg_ref_time_reuse(&t, "tiled32 2048", 999, 10, 30), "a clock before the timing: not trusted");
+    t.uses = 9;
+    cr_assert(tg_ref_time_reuse(&t, "tiled32 2048", 2000, 10, 30), "its 10th use");
+    t.uses = 10;
+    cr_assert_not(tg_ref_time_reuse(&t, "tiled32 2048", 2000, 10, 30), "10 served: timed again");
+    t.uses = 1;
+    t.median_ms = 0;
+    cr_assert_not(tg_ref_time_reuse(&t, "tiled32 2048", 1000, 10, 30), "no median: never");
+    cr_assert_not(tg_ref_time_reuse(NULL, "tiled32 2048", 1000, 10, 30));
+}
+
+/* Only a worker holding its device alone gets the device's timing to read or write; another worker
+ * on that device sees what it wrote, one on another device does not. */
+Test(gpulocks, the_reference_timing_belongs_to_the_device_held_alone)
+{
+    board = tg_gpu_board_new(2);
+    cr_assert_not_null(board);
+    tg_gpu_use(lockdir, "dev0", 4);
+    tg_gpu_board_join(board, 0);
+    cr_assert_null(tg_gpu_ref_time(), "nothing held: no timing");
+    tg_gpu_hold(TG_GPU_SHARED);
+    cr_assert_null(tg_gpu_ref_time(), "held shared: no timing");
+    tg_gpu_hold(TG_GPU_ALONE);
+    tg_ref_time *t = tg_gpu_ref_time();
+    cr_assert_not_null(t, "held alone: the device's timing");
+    snprintf(t->key, sizeof t->key, "tiled32 2048");
+    t->median_ms = 1.846;
+    t->at_ms = (long long)tl_now_ms();
+    t->uses = 1;
+    t->timings = 1;
+    tg_gpu_hold(TG_GPU_NONE);
+    cr_assert_null(tg_gpu_ref_time(), "let go: no timing");
+    cr_assert(tg_gpu_ref_time_hint("tiled32 2048", 10, 30), "the hint reads it without the device");
+    for (int dev = 0; dev < 2; ++dev) {
+        pid_t p = fork();
+        cr_assert(p >= 0);
+        if (p == 0) {
+            tg_gpu_use(lockdir, dev ? "dev1" : "dev0", 4);
+            tg_gpu_board_join(board, dev);
+            int hint = tg_gpu_ref_time_hint("tiled32 2048", 10, 30);
+            tg_gpu_hold(TG_GPU_ALONE);
+            tg_ref_time *c = tg_gpu_ref_time();
+            int ok = c && (dev == 0 ? hint && c->median_ms == 1.846 && tg_ref_time_reuse(c, "tiled32 2048",
+                                                                                          (long long)tl_now_ms(), 10, 30)
+                                    : !hint && c->key[0] == '\0' && !tg_ref_time_reuse(c, "tiled32 2048",
+                                                                                        (long long)tl_now_ms(), 10, 30));
+            if (ok && dev == 0)
+                c->uses++;             /* seen by the parent: one board */
+            tg_gpu_hold(TG_GPU_NONE);
+            _exit(ok ? 0 : 1);
+        }
+        reap(p);
+    }
+    tg_gpu_hold(TG_GPU_ALONE);
+    cr_assert_eq(tg_gpu_ref_time()->uses, 2, "the worker on device 0 counted its use on the run's board");
+    tg_gpu_hold(TG_GPU_NONE);
+}
+
+/* The host's profiler: one profiled run at a time across devices (ncu's collection is one process at
+ * a time per machine; request gpuclass-1: 4 at once, 3 failed), while untimed work shares the device
+ * beside it. The parent holds it; a worker of another device waits in flock until it lets go; a worker
+ * holding its device shared is not kept out by it. */
+Test(gpulocks, one_profiled_run_at_a_time_on_the_host)
+{
+    tg_gpu_use(lockdir, "dev0", 4);
+    tg_gpu_ncu(1);
+    tg_gpu_hold(TG_GPU_SHARED);
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {
+        tg_gpu_use(lockdir, "dev1", 4);   /* another device: the same profiler */
+        tg_gpu_ncu(1);
+        __atomic_store_n(&sh->got[0], 1, __ATOMIC_SEQ_CST);
+        tg_gpu_ncu(0);
+        _exit(0);
+    }
+    blocked(p);                           /* it waits in flock for the profiler ... */
+    cr_assert_eq(__atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST), 0, "two profiled runs at once");
+    pid_t u = child(1, TG_GPU_SHARED, 4); /* ... while untimed work shares the device beside this one */
+    wait_got(1);
+    tg_gpu_hold(TG_GPU_NONE);
+    tg_gpu_ncu(0);
+    wait_got(0);
+    let_go(1);
+    reap(p), reap(u);
+}

@@ -66,8 +66,8 @@ W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 # At the end $OUT keeps a few files (the device queue brings back about 8): the figures as they are,
 # the logs and samples in logs.tgz.
 pack() {
-    ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log class-summary.md gradebook.csv run.log \
-          2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log \
+    ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log serial-progress.json class-summary.md gradebook.csv run.log \
+          2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log serial-progress.json \
           class-summary.md gradebook.csv run.log 2>/dev/null | xargs rm -f ) 2>/dev/null
     rm -rf "$W"
 }
@@ -115,12 +115,26 @@ for f in glob.glob(sys.argv[1] + "/*/results.json"):
 if runs:
     n = len(runs)
     print("ncu: %d profiled variant(s) read from the results: mean %.2f s each (%.2f s to the answer, %.2f s to ncu's "
-          "end), %.1f s in all, the GPU held alone" % (n, sum(r[0] for r in runs) / n, sum(r[1] for r in runs) / n,
+          "end), %.1f s in all" % (n, sum(r[0] for r in runs) / n, sum(r[1] for r in runs) / n,
           sum(r[2] for r in runs) / n, sum(r[0] for r in runs)))
 else:
     print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
 PY
 tee -a "$S" < "$OUT/ncu-times.txt"
+# the levers of session 10 (issue 29): profiled runs with the device shared and those run again alone;
+# the reference's timings against the speed tests that reused one (judges.c)
+python3 - "$W/out" <<'PY' | tee -a "$S"
+import glob, sys
+shared = alone = again = now = reused = 0
+for f in glob.glob(sys.argv[1] + "/*/results.json"):
+    t = open(f, errors="replace").read()
+    shared += t.count("the device shared (one profiled run at a time")
+    again += t.count("profiled again with the device alone")
+    now += t.count("the reference timed now")
+    reused += t.count("the reference's median was timed")
+print("profiled runs: %d with the device shared, %d run again alone; speed tests: the reference timed %d time(s), "
+      "a timing reused %d time(s)" % (shared, again, now, reused))
+PY
 
 # ------------------------------------------------------------------ the figures
 busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$OUT/util.csv")
@@ -155,14 +169,36 @@ tee -a "$S" < "$OUT/profile.txt"
 # ------------------------------------------------------------------ the verdicts
 # Each row of the gradebook against what its kind must get; the solution's row (s000) is the
 # yardstick for the corpus's right kernels (every test but speed equal to the solution's).
-python3 - "$OUT/gradebook.csv" "$OUT/class.tsv" > "$OUT/verdicts.txt" 2>&1 <<'PY'
-import csv, sys
-rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+# A run stopped by CLASS_TIMEOUT writes no gradebook: then each graded submission's results.json
+# (Gradescope's format: its tests' scores) stands for its row, and the submissions not reached are
+# counted apart (not a verdict).
+python3 - "$OUT/gradebook.csv" "$OUT/class.tsv" "$W/out" > "$OUT/verdicts.txt" 2>&1 <<'PY'
+import csv, glob, json, os, sys
+stopped = not os.path.exists(sys.argv[1])
+if not stopped:
+    rows = {r["student"]: r for r in csv.DictReader(open(sys.argv[1]))}
+else:
+    rows = {}
+    for f in glob.glob(os.path.join(sys.argv[3], "*", "results.json")):
+        try:
+            js = json.load(open(f))
+        except (OSError, ValueError):
+            continue
+        r = {"status": "graded"}
+        sc = mx = 0.0
+        for t in js.get("tests", []):
+            r[t["name"]] = "%.2f" % t.get("score", 0)
+            sc += t.get("score", 0); mx += t.get("max_score", 0)
+        r["score"], r["max"] = "%.2f" % sc, "%.2f" % mx
+        rows[os.path.basename(os.path.dirname(f))] = r
+    print("no gradebook (the run was stopped): %d submissions' results.json read" % len(rows))
 kinds = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if not l.startswith("#")]
 sol = next((rows.get(n) for n, k, _ in kinds if k == "solution"), None)
-bad = 0
+bad = notreached = 0
 for name, kind, src in kinds:
     r = rows.get(name)
+    if stopped and not r:
+        notreached += 1; continue
     if not r or r["status"] != "graded" or r["score"] == "":
         print("verdict: %s (%s) not graded" % (name, src)); bad = 1; continue
     sc, mx = float(r["score"]), float(r["max"])
@@ -176,12 +212,14 @@ for name, kind, src in kinds:
                 continue
             if v != sol.get(t):
                 print("verdict: %s (%s) %s: %s, the solution %s" % (name, src, t, v, sol.get(t))); bad = 1
+if notreached:
+    print("%d submissions not reached before the stop" % notreached)
 print("every verdict as expected" if not bad else "some verdicts are not as expected (above)")
 sys.exit(bad)
 PY
 vrc=$?
 tee -a "$S" < "$OUT/verdicts.txt"
-say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections.Counter(r["score"] for r in csv.DictReader(open(sys.argv[1]))); print(", ".join("%s x%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: float(kv[0] or -1))))' "$OUT/gradebook.csv")"
+[ -f "$OUT/gradebook.csv" ] && say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections.Counter(r["score"] for r in csv.DictReader(open(sys.argv[1]))); print(", ".join("%s x%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: float(kv[0] or -1))))' "$OUT/gradebook.csv")"
 
 # ------------------------------------------------------------------ serial against concurrent (issue 29 item 1)
 src=0
@@ -211,6 +249,18 @@ PY
     srun=$?
     say ""
     say "serial run: $ns submissions with --jobs 1 in $(( $(date +%s) - t1 )) s (exit $srun)"
+    cp "$W/serial/progress.json" "$OUT/serial-progress.json" 2>/dev/null
+    python3 - "$OUT/serial-progress.json" <<'PY' | tee -a "$S"
+import json, sys
+try:
+    p = json.load(open(sys.argv[1])).get("profile")
+except Exception:
+    p = None
+if p and p.get("students"):
+    n = p["students"]
+    print("serial profile, CPU s per submission (one at a time: nothing beside it): " + ", ".join(
+        "%s %.2f" % (st["stage"], st["cpu_s"] / n) for st in p["stages"] if st["cpu_s"] > 0 and st["stage"] != "setup"))
+PY
     python3 - "$W/out" "$W/serial" "$W/serial.list" > "$OUT/ratios.txt" 2>&1 <<'PY'
 import re, sys, os
 conc, ser, names = sys.argv[1], sys.argv[2], [l.strip() for l in open(sys.argv[3]) if l.strip()]
