@@ -42,13 +42,15 @@ cp labs/03-tiled-kernel/tiled.cu "$C/skeleton/"
 # device call too short for the whole class
 wrong=tests/wrong/03/*.cu
 [ "${HOSTILE_NO_WRONG:-0}" = 1 ] && wrong=
-for f in $wrong tests/hostile/03/*.cu; do
+# HOSTILE_PAT=GLOB: only the attacks whose names match (e.g. 'gpu_*': the GPU-only classes, for a
+# device call shorter still)
+for f in $wrong tests/hostile/03/${HOSTILE_PAT:-*}.cu; do
     kind=$(basename "$(dirname "$(dirname "$f")")")
     d=$C/$kind-$(basename "$f" .cu)
     mkdir -p "$d" && cp "$f" "$d/tiled.cu"
 done
 n=$(ls "$C" | wc -l)
-say "class: $n submissions in $C: solution, skeleton, $([ -n "$wrong" ] && ls tests/wrong/03/*.cu | wc -l || echo 0) known-wrong, $(ls tests/hostile/03/*.cu | wc -l) hostile"
+say "class: $n submissions in $C: solution, skeleton, $([ -n "$wrong" ] && ls tests/wrong/03/*.cu | wc -l || echo 0) known-wrong, $(ls tests/hostile/03/${HOSTILE_PAT:-*}.cu | wc -l) hostile"
 od -An -tu8 -N8 /dev/urandom | tr -d ' ' > "$OUT/lab03.secret"
 chmod 600 "$OUT/lab03.secret"
 
