@@ -206,11 +206,14 @@ static int scaled_equal(const float *q, const float *p, float s, size_t n)
 static int case_run_guarded(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, char *err, size_t errlen)
 {
 #ifdef TL_EMULATED
-    tl_emu_guard_device(1);
+    /* device data has reached the host from one row of M on (k floats, at least 16): no element of P
+     * can be made on the host from less, and a status flag or a count read back between kernels is
+     * not a round trip */
+    tl_emu_guard_device(1, (size_t)(gc->k > 16 ? gc->k : 16) * sizeof(float));
 #endif
     int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
 #ifdef TL_EMULATED
-    tl_emu_guard_device(0);
+    tl_emu_guard_device(0, 0);
 #endif
     return rc;
 }

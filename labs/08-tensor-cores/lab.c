@@ -43,11 +43,11 @@ static int run_bf16(const float *d_M, const float *d_N, float *d_P, int m, int k
     /* The kit's BF16 copies are made on the host under emulation (convert.cu: a copy out, a copy in):
      * outside the guard the harness puts around the student's launcher (driver.c), so that they are
      * not the launcher's host round trips; the guard is as it was again for the student's launcher. */
-    int guarded = tl_emu_guard_device(0);
+    int guarded = tl_emu_guard_device(0, 0);
 #endif
     int rc = tl08_bf16_inputs(d_M, d_N, m, k, n, v->want, &in);
 #ifdef TL_EMULATED
-    tl_emu_guard_device(guarded);
+    tl_emu_guard_device(guarded, 0);
 #endif
     if (rc != 0)
         return rc;

@@ -13,6 +13,7 @@ cudaError_t launch_managed_counter(float *, float *, float *, int);
 cudaError_t launch_copy_back(float *, float *, float *, int);
 cudaError_t launch_managed_round_trip(float *, float *, float *, int);
 cudaError_t launch_symbol_round_trip(float *, float *, float *, int);
+cudaError_t launch_copy_back_pieces(float *, float *, float *, int);
 cudaError_t launch_host_reads(float *, float *, float *, int);
 
 /* As the lab harness runs a launcher (common/driver.c: inputs uploaded, P poisoned, the launcher run
@@ -31,12 +32,12 @@ static int guarded_gemm(launcher_fn launch, int w, unsigned long long *trips, cu
     if (!*err) *err = cudaMemcpy(d_N, N, bytes, cudaMemcpyHostToDevice);
     if (!*err) *err = cudaMemset(d_P, 0xFF, bytes);
     tl_emu_counters_reset();
-    tl_emu_guard_device(1);
+    tl_emu_guard_device(1, (size_t)w * sizeof(float));     /* the harness's bar: one row of M */
     if (!*err) *err = cudaMemset(d_P, 0xFF, bytes);        /* the harness's own, inside the bracket */
     if (!*err) *err = launch(d_M, d_N, d_P, w);
     if (!*err) *err = cudaDeviceSynchronize();
     if (!*err) *err = cudaMemcpy(P, d_P, bytes, cudaMemcpyDeviceToHost);
-    tl_emu_guard_device(0);
+    tl_emu_guard_device(0, 0);
     tl_emu_counters c;
     tl_emu_counters_get(&c);
     *trips = c.host_round_trips;
@@ -55,6 +56,7 @@ Test(guard, honest_launchers_count_no_round_trip_and_compute_P, .timeout = 60) {
         {"streams and a __constant__ table", launch_streams},
         {"split-k over a zeroed workspace", launch_splitk},
         {"unified memory set before the first kernel", launch_managed_counter},
+        {"a status value read back through a symbol copy between kernels", launch_symbol_round_trip},
     };
     for (size_t i = 0; i < sizeof honest / sizeof honest[0]; ++i) {
         unsigned long long trips = 99;
@@ -70,7 +72,7 @@ Test(guard, device_data_on_the_host_before_a_later_device_write_is_a_round_trip,
     struct { const char *name; launcher_fn f; unsigned long long least; } hostile[] = {
         {"M and N copied back, P copied up, then a kernel", launch_copy_back, 2},
         {"unified memory read by the host between kernels", launch_managed_round_trip, 1},
-        {"a symbol copied back between kernels", launch_symbol_round_trip, 1},
+        {"M and N copied back in pieces of half a row", launch_copy_back_pieces, 1},
     };
     for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; ++i) {
         unsigned long long trips = 0;
@@ -110,6 +112,6 @@ Test(guard, host_code_reading_a_device_pointer_stops_with_the_reason_and_its_lin
     assert_has(r.err, "tilelab-emu: host-access-device-memory: host code read device memory: 'd_M' at byte 4");
     assert_has(r.err, "outside any kernel");
     assert_has(r.err, "launch_host_reads at ");
-    assert_has(r.err, "guard.cu:159");
+    assert_has(r.err, "guard.cu:178");
     assert_lacks(r.err, "global-out-of-bounds");
 }

@@ -446,8 +446,10 @@ void tl_emu_counters_get(tl_emu_counters *c);
  * reach (no access: a read or write by host code stops the program with the reason) except inside
  * kernels and the runtime's own copies and memsets; and a write to the device after device data
  * reached the host (a copy to the host before the launcher's last kernel) counts in
- * host_round_trips. Returns whether it was on before. A control: out of a student file's reach. */
-int tl_emu_guard_device(int on);
+ * host_round_trips; device data has reached the host once at least min_bytes of it did in the bracket
+ * (0: as set before; 1 at first: any byte). Returns whether it was on before. A control: out of a
+ * student file's reach. */
+int tl_emu_guard_device(int on, size_t min_bytes);
 void tl_emu_counters_reset(void);
 /* 1 in a program built to count every access (tl_emu_count_dep: an instrumented file's constructor
  * calls __tsan_init); 0 in a correctness build, whose global counts see only the subscripts of a

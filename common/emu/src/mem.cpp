@@ -87,8 +87,13 @@ size_t allocated_bytes(void) { std::lock_guard<std::mutex> lk(g_amu); return g_l
  * by the grader against the lab's rule (tl_work_judge): a launcher copies results back only after its
  * last kernel. A buffer from cudaMallocManaged is opened for host code on its first touch (as a GPU's
  * unified memory is reachable from the host); a touch after a kernel ran counts as data reaching the
- * host. */
+ * host (the buffer's whole size). Device data counts as having reached the host once at least
+ * g_d2h_min bytes did within the bracket (the harness sets one row of M: no element of P can be made
+ * on the host from less), so a launcher that reads back a status flag or a count between kernels is
+ * not a round trip. */
 static std::atomic<int> g_guard{0};        /* the harness's bracket is on */
+static std::atomic<size_t> g_d2h_bytes{0};  /* bytes of device data that reached the host in it */
+static std::atomic<size_t> g_d2h_min{1};    /* from this many on, device data reached the host */
 static std::atomic<int> g_closed{0};       /* the buffers are PROT_NONE now */
 static std::atomic<int> g_d2h{0};          /* device data reached the host within the bracket */
 static std::atomic<int> g_kernel_ran{0};   /* a kernel ran within the bracket */
@@ -122,8 +127,8 @@ static void guard_device_write(void) {
     if (g_guard.load() && g_d2h.load()) count_round_trip();
 }
 
-static void guard_d2h(void) {
-    if (g_guard.load()) g_d2h.store(1);
+static void guard_d2h(size_t bytes) {
+    if (g_guard.load() && (g_d2h_bytes += bytes) >= g_d2h_min.load()) g_d2h.store(1);
 }
 
 void guard_launch_begin(void) {
@@ -270,7 +275,7 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
             if (a->state != A_LIVE || addr < data || addr >= data + data_len(a)) continue;
             if (a->managed) {            /* unified memory: the host may touch it (see above) */
                 mprotect(data, data_len(a), PROT_READ | PROT_WRITE);
-                if (g_kernel_ran.load()) g_d2h.store(1);
+                if (g_kernel_ran.load()) guard_d2h(a->size);
                 return;                   /* the access runs again, now allowed */
             }
             size_t es = a->elem ? a->elem : 1;
@@ -460,10 +465,12 @@ extern "C" cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_siz
     return malloc_impl(devPtr, size, elem_size, name, file, line, false);
 }
 
-extern "C" int tl_emu_guard_device(int on) {
+extern "C" int tl_emu_guard_device(int on, size_t min_bytes) {
     init();
+    if (min_bytes) g_d2h_min.store(min_bytes);
     int was = g_guard.load();
     if (on && was) return was;       /* already on: the flow seen so far stands */
+    g_d2h_bytes.store(0);
     if (on) {
         g_d2h.store(0);
         g_kernel_ran.store(0);
@@ -483,7 +490,7 @@ extern "C" int tl_emu_guard_device(int on) {
 extern "C" void tl_emu_symbol_copy(void *dst, const void *src, size_t count, int to_device, int device_to_device) {
     if (!device_to_device) {
         if (to_device) guard_device_write();
-        else guard_d2h();
+        else guard_d2h(count);
     }
     bool closed = g_closed.load();
     if (closed) guard_open();
@@ -559,7 +566,7 @@ extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum
     default: return set_error(cudaErrorInvalidMemcpyDirection);
     }
     if (e) return set_error(e);
-    if (kind == cudaMemcpyDeviceToHost) guard_d2h();
+    if (kind == cudaMemcpyDeviceToHost) guard_d2h(count);
     else if (kind == cudaMemcpyHostToDevice) guard_device_write();
     bool closed = g_closed.load();
     if (closed && kind != cudaMemcpyHostToHost) guard_open();   /* the runtime's own copy */
