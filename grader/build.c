@@ -30,21 +30,6 @@
 #include "sandbox.h"
 #include "tilelab.h"
 
-int tg_find_tool(const char *name, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    char buf[8192];
-    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
-    char *save = NULL;
-    for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        snprintf(out, len, "%s/%s", d, name);
-        if (access(out, X_OK) == 0)
-            return 0;
-    }
-    out[0] = '\0';
-    return -1;
-}
-
 /* ------------------------------------------------------------------ a build, watched */
 
 /* A build that uses no CPU for this long is stopped: a compiler blocked reading something that
@@ -397,18 +382,18 @@ static int copy_tree(const char *from, const char *to, char *err, size_t errlen)
  * counts what the student's kernels did on one small case (judges.c), which the GPU run cannot. */
 static int want_emu_any(const grun *R)
 {
-    return R->lab->gpu && R->have_emu_target && R->lab->emu_target &&
-           (!R->gpu_ok || R->emulate || R->lab->work.kernel);
+    return R->lab->gpu && R->env.have_emu_target && R->lab->emu_target &&
+           (!R->env.gpu_ok || R->opt->emulate || R->lab->work.kernel);
 }
 
-/* On a GPU whose counters ncu reads (R->ncu_ok: the reference's profiled run in the sandbox
+/* On a GPU whose counters ncu reads (R->env.ncu_ok: the reference's profiled run in the sandbox
  * passed), the work is judged from the counters and the twins are not needed: a submission's
  * build leaves them out, and tg_build_twins_late builds them only for a file whose counters could
  * not decide a variant (its profiled run timed out, or was not run). The kit's build (once, before
  * the probe) keeps them, so that late build compiles the student's file alone. */
 static int deferred(const grun *R)
 {
-    return R->lab->gpu && R->gpu_ok && !R->emulate && R->ncu_ok && R->lab->work.kernel;
+    return R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.ncu_ok && R->lab->work.kernel;
 }
 
 static int want_emu(const grun *R)
@@ -429,7 +414,7 @@ static char count_target[PATH_MAX];
 static int targets(const grun *R, const char *out[4], int kit)
 {
     int n = 0;
-    out[n++] = R->no_nvcc ? "" : R->lab->binary;   /* "": no nvcc, no GPU program to compile */
+    out[n++] = R->env.no_nvcc ? "" : R->lab->binary;   /* "": no nvcc, no GPU program to compile */
     if (kit ? want_emu_any(R) : want_emu(R))
         out[n++] = R->lab->emu_binary;
     if (kit ? want_emu_any(R) && R->lab->work.kernel : want_count(R))
@@ -447,21 +432,19 @@ static void gpu_archs(const grun *R, char *out, size_t len)
     out[0] = '\0';
     if (!R->lab->gpu)
         return;
-    if (R->gpu_archs[0]) {
-        snprintf(out, len, "%s", R->gpu_archs);
+    if (R->opt->gpu_archs[0]) {
+        snprintf(out, len, "%s", R->opt->gpu_archs);
         return;
     }
-    if (R->emulate || !R->gpu_ok || !R->iso.gpu_nodes) {
+    if (R->opt->emulate || !R->env.gpu_ok || !R->env.iso.gpu_nodes) {
         snprintf(out, len, "90");
         return;
     }
-    FILE *p = popen("nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null", "r");
+    const char *argv[] = {"nvidia-smi", "--query-gpu=compute_cap", "--format=csv,noheader", NULL};
     char line[64] = "";
-    if (p) {
-        if (!fgets(line, sizeof line, p))
-            line[0] = '\0';
-        pclose(p);
-    }
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = line, .buflen = sizeof line, .err = TG_PROC_NULL, .search = 1};
+    if (tg_proc_run(argv, &io) < 0)
+        line[0] = '\0';
     size_t o = 0;
     for (const char *q = line; *q && *q != '\n' && o + 1 < len; ++q)
         if (*q >= '0' && *q <= '9')
@@ -525,16 +508,16 @@ static void kit_cache_path(grun *R, const char *const *setup, const char *const 
         return;
     tree_sum = 0;
     tree_fail = 0;
-    tree_root_len = strlen(R->pristine);
-    if (nftw(R->pristine, hash_one, 16, FTW_PHYS) != 0 || tree_fail)
+    tree_root_len = strlen(R->run.pristine);
+    if (nftw(R->run.pristine, hash_one, 16, FTW_PHYS) != 0 || tree_fail)
         return;
     uint64_t h = fnv(1469598103934665603ULL, &tree_sum, sizeof tree_sum);
     for (int i = 0; setup[i]; ++i)
         h = fnv(h, setup[i], strlen(setup[i]) + 1);
     for (int i = 0; tg[i]; ++i)
         h = fnv(h, tg[i], strlen(tg[i]) + 1);
-    h = fnv(h, R->tool_path, strlen(R->tool_path) + 1);
-    h = fnv(h, R->ninja, strlen(R->ninja) + 1);
+    h = fnv(h, R->env.tool_path, strlen(R->env.tool_path) + 1);
+    h = fnv(h, R->env.ninja, strlen(R->env.ninja) + 1);
     h = fnv(h, &uid_mode, sizeof uid_mode);
     snprintf(out, len, "%s/kit-%016llx", dir, (unsigned long long)h);
 }
@@ -542,37 +525,37 @@ static void kit_cache_path(grun *R, const char *const *setup, const char *const 
 
 void tg_build_kit(grun *R)
 {
-    R->kit_build[0] = '\0';
-    if (!R->iso.bwrap) {
-        snprintf(R->kit_build_why, sizeof R->kit_build_why, "no bubblewrap: each submission is configured and "
+    R->run.kit_build[0] = '\0';
+    if (!R->env.iso.bwrap) {
+        snprintf(R->run.kit_build_why, sizeof R->run.kit_build_why, "no bubblewrap: each submission is configured and "
                  "built from clean (the kit's build needs its fixed paths /kit and /build)");
         return;
     }
     char bdir[PATH_MAX + 16];
-    snprintf(bdir, sizeof bdir, "%s/kitbuild", R->state);
+    snprintf(bdir, sizeof bdir, "%s/kitbuild", R->run.state);
     tg_rmtree(bdir);
     if (tg_mkdirs(bdir, 0700) != 0) {
-        snprintf(R->kit_build_why, sizeof R->kit_build_why, "cannot make %s (%s)", bdir, strerror(errno));
+        snprintf(R->run.kit_build_why, sizeof R->run.kit_build_why, "cannot make %s (%s)", bdir, strerror(errno));
         return;
     }
     tg_buf log = {0};
     char desc[200], err[600];
-    const char *cuda = R->lab->gpu && !R->no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    const char *cuda = R->lab->gpu && !R->env.no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
     char archs[80], archs_opt[100];
     gpu_archs(R, archs, sizeof archs);
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
-    const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda, "/build", "/kit",
+    const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda, "/build", "/kit",
                            archs[0] ? archs_opt : NULL, NULL};
     /* Once for the run, before any worker: as many compilers at once as --jobs (at most 16), each
      * given 1 GiB (nvcc's cicc on a kit file takes up to about that) */
-    int kj = R->jobs < 2 ? 2 : R->jobs > 16 ? 16 : R->jobs;
+    int kj = R->opt->jobs < 2 ? 2 : R->opt->jobs > 16 ? 16 : R->opt->jobs;
     char kjs[8];
     snprintf(kjs, sizeof kjs, "%d", kj);
     tg_spawn_opts o = {.argv = setup, .sandbox_cwd = "/tmp", .max_tasks = 512,
-                       .mem_bytes = tg_mem_limit(&R->iso, kj > 8 ? (long long)kj << 30 : 8LL << 30, 1),
+                       .mem_bytes = tg_mem_limit(&R->env.iso, kj > 8 ? (long long)kj << 30 : 8LL << 30, 1),
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
-    o.ro[0] = (tg_bind){R->pristine, "/kit"};
+                       .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL};
+    o.ro[0] = (tg_bind){R->run.pristine, "/kit"};
     o.rw[0] = (tg_bind){bdir, "/build"};
     const char *tg[4];
     targets(R, tg, 1);
@@ -581,36 +564,36 @@ void tg_build_kit(grun *R)
      * else root without capabilities in a user namespace) owns every file of the build: an entry
      * built in one mode cannot be written over in the other (Permission denied on the student's
      * objects, every test 0), so each mode keys its own. */
-    kit_cache_path(R, setup, tg, tg_spawn_uid_mode(&R->iso, &o), cached, sizeof cached);
+    kit_cache_path(R, setup, tg, tg_spawn_uid_mode(&R->env.iso, &o), cached, sizeof cached);
     if (cached[0] && tg_is_dir(cached) && copy_tree(cached, bdir, err, sizeof err) == 0) {
-        snprintf(R->kit_build, sizeof R->kit_build, "%s", bdir);
-        snprintf(R->kit_archs, sizeof R->kit_archs, "%s", archs);
+        snprintf(R->run.kit_build, sizeof R->run.kit_build, "%s", bdir);
+        snprintf(R->run.kit_archs, sizeof R->run.kit_archs, "%s", archs);
         char lp[PATH_MAX + 32], msg[PATH_MAX + 200];
         int n = snprintf(msg, sizeof msg, "the kit's build copied from %s (TL_GRADE_KIT_CACHE: same sources, "
                          "options and tools)\n", cached);
-        snprintf(lp, sizeof lp, "%s/kitbuild.log", R->state);
+        snprintf(lp, sizeof lp, "%s/kitbuild.log", R->run.state);
         tg_write_atomic(lp, msg, (size_t)n);
         return;
     }
-    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
+    int rc = run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     for (int i = 0; rc == 0 && tg[i]; ++i) {
         if (!*tg[i])
             continue;
-        const char *ninja[] = {R->ninja, "-C", "/build", "-j", kjs, tg[i], NULL};
+        const char *ninja[] = {R->env.ninja, "-C", "/build", "-j", kjs, tg[i], NULL};
         o.argv = ninja;
-        rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
+        rc = run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     }
     char lp[PATH_MAX + 32];
-    snprintf(lp, sizeof lp, "%s/kitbuild.log", R->state);
+    snprintf(lp, sizeof lp, "%s/kitbuild.log", R->run.state);
     tg_write_atomic(lp, log.s ? log.s : "", log.len);
     tg_buf_free(&log);
     if (rc != 0) {
-        snprintf(R->kit_build_why, sizeof R->kit_build_why, "the kit itself (its skeletons, no student file) does "
+        snprintf(R->run.kit_build_why, sizeof R->run.kit_build_why, "the kit itself (its skeletons, no student file) does "
                  "not build here (%s); see %s: a file the build needs that git does not track?", rc < 0 ? err : desc, lp);
         return;
     }
-    snprintf(R->kit_build, sizeof R->kit_build, "%s", bdir);
-    snprintf(R->kit_archs, sizeof R->kit_archs, "%s", archs);
+    snprintf(R->run.kit_build, sizeof R->run.kit_build, "%s", bdir);
+    snprintf(R->run.kit_archs, sizeof R->run.kit_archs, "%s", archs);
     if (cached[0]) {                   /* kept for the next run: a whole copy, then one rename */
         char tmp[PATH_MAX + 96];
         snprintf(tmp, sizeof tmp, "%s.tmp%ld", cached, (long)getpid());
@@ -689,7 +672,7 @@ static int emu_build(grun *R, tg_spawn_opts *o, const char *host_build, const ch
     const char *keep = o->env[0];
     o->env[0] = env;
     char e2[300];
-    int erc = run_build(&R->iso, o, BUILD_LIMIT_S, elog, desc, desclen, e2, sizeof e2);
+    int erc = run_build(&R->env.iso, o, BUILD_LIMIT_S, elog, desc, desclen, e2, sizeof e2);
     o->env[0] = keep;
     if (erc < 0 && elog)
         tg_buf_printf(elog, "%s\n", e2);
@@ -707,15 +690,15 @@ typedef struct over_kit {
 static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
 {
     memset(k, 0, sizeof *k);
-    const char *ninja[] = {R->ninja, "-C", "/build", "-j", "2", target, NULL};
+    const char *ninja[] = {R->env.ninja, "-C", "/build", "-j", "2", target, NULL};
     memcpy(k->ninja, ninja, sizeof ninja);
     k->o = (tg_spawn_opts){.argv = k->ninja, .sandbox_cwd = "/tmp", .max_tasks = 512,
-                           .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
+                           .mem_bytes = tg_mem_limit(&R->env.iso, SUB_BUILD_MEM, R->opt->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                            .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                           .extra_path = R->tool_path[0] ? R->tool_path : NULL,
+                           .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL,
                            /* on a GPU, below the timed runs that may be running beside it */
-                           .nice = R->lab->gpu && R->gpu_ok && !R->emulate && R->iso.gpu_nodes ? 5 : 0};
-    k->o.ro[0] = (tg_bind){R->pristine, "/kit"};
+                           .nice = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.iso.gpu_nodes ? 5 : 0};
+    k->o.ro[0] = (tg_bind){R->run.pristine, "/kit"};
     for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
         snprintf(k->host[i], sizeof k->host[i], "%s/%s", g->files, R->lab->files[i]);
         if (!tg_is_file(k->host[i]))
@@ -749,7 +732,7 @@ static int build_twins(grun *R, gsub *g, tg_spawn_opts *o, const char **argv5, c
 
 static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desclen, char *err, size_t errlen)
 {
-    if (copy_tree(R->kit_build, g->build, err, errlen) != 0)
+    if (copy_tree(R->run.kit_build, g->build, err, errlen) != 0)
         return -1;
     char labs[PATH_MAX + 16];
     snprintf(labs, sizeof labs, "%s/labs", g->build);
@@ -759,7 +742,7 @@ static int build_over_kit(grun *R, gsub *g, tg_buf *log, char *desc, size_t desc
     targets(R, tg, 0);
     static over_kit k;                 /* (large: its paths) */
     over_kit_opts(R, g, &k, tg[0]);
-    int rc = *tg[0] ? run_build(&R->iso, &k.o, BUILD_LIMIT_S, log, desc, desclen, err, errlen) : 0;
+    int rc = *tg[0] ? run_build(&R->env.iso, &k.o, BUILD_LIMIT_S, log, desc, desclen, err, errlen) : 0;
     if (!*tg[0])
         snprintf(desc, desclen, "the emulated build");
     if (rc == 0 && tg[1])
@@ -773,27 +756,27 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
 {
     tg_buf log = {0};
     char desc[200];
-    if (R->kit_build[0]) {
+    if (R->run.kit_build[0]) {
         int rc = build_over_kit(R, g, &log, desc, sizeof desc, err, errlen);
         return finish_build(R, g, &log, desc, rc, err, errlen);
     }
-    const char *cuda = R->lab->gpu && !R->no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
-    const char *setup[] = {R->meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
+    const char *cuda = R->lab->gpu && !R->env.no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
+    const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
                            g->build, g->kit, NULL};
     tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
-                       .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
+                       .mem_bytes = tg_mem_limit(&R->env.iso, SUB_BUILD_MEM, R->opt->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+                       .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL};
     o.rw[0] = (tg_bind){g->work, g->work};
-    int rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+    int rc = run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
     if (rc == 0) {
         /* ninja names a target by its output path: labs/01-cpu-baseline/lab01 */
-        const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", R->lab->binary, NULL};
+        const char *ninja[] = {R->env.ninja, "-C", g->build, "-j", "2", R->lab->binary, NULL};
         o.argv = ninja;
-        if (!R->no_nvcc)
-            rc = run_build(&R->iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
+        if (!R->env.no_nvcc)
+            rc = run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, errlen);
         if (rc == 0 && want_emu(R)) {
-            const char *ninja_emu[] = {R->ninja, "-C", g->build, "-j", "2", "", NULL};
+            const char *ninja_emu[] = {R->env.ninja, "-C", g->build, "-j", "2", "", NULL};
             o.argv = ninja_emu;
             rc = build_twins(R, g, &o, &ninja_emu[5], g->build, &log, desc, sizeof desc, rc);
         }
@@ -803,7 +786,7 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
 
 void tg_build_twins_late(grun *R, gsub *g)
 {
-    if (g->twins_tried || !g->built || !deferred(R) || !want_emu_any(R) || R->prebuilt[0] || R->build_log[0])
+    if (g->twins_tried || !g->built || !deferred(R) || !want_emu_any(R) || R->opt->prebuilt[0] || R->opt->build_log[0])
         return;
     g->twins_tried = 1;
     char stage[64];                    /* the run's profile: this is build time */
@@ -813,16 +796,16 @@ void tg_build_twins_late(grun *R, gsub *g)
     double t0 = tl_now_ms();
     tg_buf log = {0};
     char desc[200];
-    if (R->kit_build[0]) {
+    if (R->run.kit_build[0]) {
         static over_kit k;
         over_kit_opts(R, g, &k, "");
         build_twins(R, g, &k.o, &k.ninja[5], "/build", &log, desc, sizeof desc, 0);
     } else {
-        const char *ninja[] = {R->ninja, "-C", g->build, "-j", "2", "", NULL};
+        const char *ninja[] = {R->env.ninja, "-C", g->build, "-j", "2", "", NULL};
         tg_spawn_opts o = {.argv = ninja, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
-                           .mem_bytes = tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
+                           .mem_bytes = tg_mem_limit(&R->env.iso, SUB_BUILD_MEM, R->opt->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                            .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
-                           .extra_path = R->tool_path[0] ? R->tool_path : NULL};
+                           .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL};
         o.rw[0] = (tg_bind){g->work, g->work};
         build_twins(R, g, &o, &ninja[5], g->build, &log, desc, sizeof desc, 0);
     }
@@ -858,7 +841,7 @@ static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc
                                   strstr(log.s, "CPU time limit")))
         tg_buf_printf(&g->build_errors, "  the compiler was stopped by the build limits (%d CPU seconds per compiler "
                       "process, %lld MiB of memory): a macro that expands without end?\n", SUB_BUILD_CPU_S,
-                      tg_mem_limit(&R->iso, SUB_BUILD_MEM, R->jobs) >> 20);
+                      tg_mem_limit(&R->env.iso, SUB_BUILD_MEM, R->opt->jobs) >> 20);
     /* A tool missing is the grader's problem, not the student's. */
     if (rc != 0 && log.s && (strstr(log.s, "meson: not found") || strstr(log.s, "No such file or directory: 'ninja'"))) {
         snprintf(err, errlen, "build tool missing: %.200s", log.s);
@@ -875,21 +858,32 @@ static int finish_build(grun *R, gsub *g, tg_buf *logp, const char *desc, int rc
 void tg_build_reference(grun *R)
 {
     char sol[PATH_MAX + 64];
-    snprintf(sol, sizeof sol, "%s/solutions/%s", R->root, R->lab->dir);
+    snprintf(sol, sizeof sol, "%s/solutions/%s", R->opt->root, R->lab->dir);
     if (!tg_is_dir(sol)) {
-        snprintf(R->ref_why, sizeof R->ref_why, "no %s in the kit (the student edition has none)", sol);
+        snprintf(R->run.ref_why, sizeof R->run.ref_why, "no %s in the kit (the student edition has none)", sol);
         return;
     }
     char bdir[PATH_MAX + 16];
-    snprintf(bdir, sizeof bdir, "%s/refbuild", R->state);
-    char cmd[3 * PATH_MAX];
-    snprintf(cmd, sizeof cmd, "{ [ -f '%s/build.ninja' ] || '%s' setup --buildtype=debugoptimized -Dtests=false "
-             "-Dcuda=%s '%s' '%s'; } >'%s/refbuild.log' 2>&1 && '%s' -C '%s' '%s' >>'%s/refbuild.log' 2>&1",
-             bdir, R->meson, R->lab->gpu ? "enabled" : "disabled", bdir, R->root, R->state, R->ninja, bdir,
-             R->lab->ref_binary, R->state);
-    if (system(cmd) != 0) {
-        snprintf(R->ref_why, sizeof R->ref_why, "the reference build failed; see %s/refbuild.log", R->state);
+    snprintf(bdir, sizeof bdir, "%s/refbuild", R->run.state);
+    /* meson setup (unless configured already), then ninja, both into refbuild.log (made afresh) */
+    char log[PATH_MAX + 32], ninja_file[PATH_MAX + 32];
+    snprintf(log, sizeof log, "%s/refbuild.log", R->run.state);
+    snprintf(ninja_file, sizeof ninja_file, "%s/build.ninja", bdir);
+    tg_proc_io io = {.out = TG_PROC_FILE, .err = TG_PROC_FILE, .path = log};
+    const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false",
+                           R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled", bdir, R->opt->root, NULL};
+    int rc = 0;
+    if (!tg_is_file(ninja_file))
+        rc = tg_proc_run(setup, &io);
+    else if ((rc = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) >= 0)
+        rc = close(rc);                /* configured already: the log made afresh all the same */
+    const char *ninja[] = {R->env.ninja, "-C", bdir, R->lab->ref_binary, NULL};
+    io.append = 1;
+    if (rc == 0)
+        rc = tg_proc_run(ninja, &io);
+    if (rc != 0) {
+        snprintf(R->run.ref_why, sizeof R->run.ref_why, "the reference build failed; see %s/refbuild.log", R->run.state);
         return;
     }
-    snprintf(R->ref_build, sizeof R->ref_build, "%s", bdir);
+    snprintf(R->run.ref_build, sizeof R->run.ref_build, "%s", bdir);
 }

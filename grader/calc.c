@@ -62,7 +62,7 @@ static int carveouts(int cc, int *out)
 static int hidden_configs(grun *R, occ_q *q, int max)
 {
     int n = 0;
-    uint64_t x = tg_mix64(R->seed ^ 0x05c0ffeeULL);
+    uint64_t x = tg_mix64(R->run.seed ^ 0x05c0ffeeULL);
     for (int di = 0; tl_occ_devices[di] && n < max; ++di) {
         const tl_occ_device *base = tl_occ_devices[di];
         int steps[16], ns = carveouts(base->cc, steps);
@@ -106,27 +106,27 @@ static int api_configs(grun *R, gsub *g, occ_q *q, int max, tg_buf *out)
 {
     char build[PATH_MAX], bin[PATH_MAX + 8];
     const char *from;
-    if (R->kit_build[0]) {
-        snprintf(build, sizeof build, "%s", R->kit_build);
+    if (R->run.kit_build[0]) {
+        snprintf(build, sizeof build, "%s", R->run.kit_build);
         from = "the kit's own build";
     } else {
         snprintf(build, sizeof build, "%s", g->build);
-        from = R->check ? "your build (kit check)" : "the submission's build (no kit build in this run)";
+        from = R->opt->check ? "your build (kit check)" : "the submission's build (no kit build in this run)";
     }
-    snprintf(bin, sizeof bin, "%s/%s", R->iso.bwrap ? "/build" : build,
-             R->prebuilt[0] && !R->kit_build[0] ? strrchr(R->prebuilt, '/') + 1 : R->lab->binary);
+    snprintf(bin, sizeof bin, "%s/%s", R->env.iso.bwrap ? "/build" : build,
+             R->opt->prebuilt[0] && !R->run.kit_build[0] ? strrchr(R->opt->prebuilt, '/') + 1 : R->lab->binary);
     char casedir[PATH_MAX];
     snprintf(casedir, sizeof casedir, "%s/case", g->work);
     tg_rmtree(casedir);
     tg_mkdirs(casedir, 0700);
     const char *argv[] = {bin, "--api-table", NULL};
     tg_spawn_opts o = {.argv = argv, .host_cwd = casedir, .sandbox_cwd = "/tmp/case", .gpu = 1, .max_tasks = 64,
-                       .mem_bytes = tg_mem_limit(&R->iso, 8LL << 30, R->jobs), .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL, .seccomp_net = 1};
+                       .mem_bytes = tg_mem_limit(&R->env.iso, 8LL << 30, R->opt->jobs), .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
+                       .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL, .seccomp_net = 1};
     o.ro[0] = (tg_bind){build, "/build"};
     tg_buf text = {0};
     char desc[200], err[600];
-    int rc = tg_run_sandboxed(&R->iso, &o, R->lab->case_limit_s, &text, desc, sizeof desc, err, sizeof err);
+    int rc = tg_run_sandboxed(&R->env.iso, &o, R->lab->case_limit_s, &text, desc, sizeof desc, err, sizeof err);
     int n = 0;
     for (char *p = text.s; rc == 0 && p && *p && n < max;) {
         char *e = strchr(p, '\n');
@@ -165,18 +165,18 @@ static int calc_complete(const tg_buf *a, void *ctx)
 static int calc_start(grun *R, gsub *g, tg_child *c, char *err, size_t errlen)
 {
     char bin[PATH_MAX + 8], casedir[PATH_MAX];
-    const char *name = R->prebuilt[0] ? strrchr(R->prebuilt, '/') + 1 : R->lab->binary;
-    snprintf(bin, sizeof bin, "%s/%s", R->iso.bwrap ? "/build" : g->build, name);
+    const char *name = R->opt->prebuilt[0] ? strrchr(R->opt->prebuilt, '/') + 1 : R->lab->binary;
+    snprintf(bin, sizeof bin, "%s/%s", R->env.iso.bwrap ? "/build" : g->build, name);
     snprintf(casedir, sizeof casedir, "%s/case", g->work);
     tg_rmtree(casedir);
     tg_mkdirs(casedir, 0700);
     const char *argv[] = {bin, "--serve", NULL};
     tg_spawn_opts o = {.argv = argv, .host_cwd = casedir, .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = 0,
                        .max_tasks = 64, .mem_bytes = 1LL << 30, .fsize_bytes = 16LL << 20,
-                       .tmp_bytes = 64LL << 20, .extra_path = R->tool_path[0] ? R->tool_path : NULL,
+                       .tmp_bytes = 64LL << 20, .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL,
                        .seccomp_net = 1};
     o.ro[0] = (tg_bind){g->build, "/build"};
-    return tg_spawn(c, &R->iso, &o, err, errlen);
+    return tg_spawn(c, &R->env.iso, &o, err, errlen);
 }
 
 static void calc_end(gsub *g, tg_child *c, int alive)
@@ -199,9 +199,9 @@ static void calc_end(gsub *g, tg_child *c, int alive)
 void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
 {
     tr->graded = 0;
-    if (api && (!R->iso.gpu_nodes || R->emulate)) {
+    if (api && (!R->env.iso.gpu_nodes || R->opt->emulate)) {
         tg_buf_printf(&tr->out, "not graded: the CUDA API comparison needs a GPU (%s)\n",
-                      R->emulate ? "this run is emulated" : "no /dev/nvidia* on this machine");
+                      R->opt->emulate ? "this run is emulated" : "no /dev/nvidia* on this machine");
         return;
     }
     enum { QMAX = 512 };
@@ -228,7 +228,7 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
             q[nq].api_blocks = -1;
         }
         nknown = nq;
-        if (!R->check && !R->public_only) {
+        if (!R->opt->check && !R->opt->public_only) {
 #ifdef TG_OCC_REFERENCE
             nhidden = hidden_configs(R, q + nq, QMAX - nq);
             nq += nhidden;
@@ -341,7 +341,7 @@ void tg_judge_calc(grun *R, gsub *g, tres *tr, int api)
         else
             tg_buf_printf(&tr->out, "%d of %d configurations right (%d known, %d hidden from the secret seed%s); "
                           "answers compared by the grader with its own; points in proportion\n", right, nq, nknown,
-                          nhidden, R->check ? ": those are the grader's alone" : "");
+                          nhidden, R->opt->check ? ": those are the grader's alone" : "");
     }
     (void)asked;
     free(q);

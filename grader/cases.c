@@ -38,20 +38,20 @@ uint64_t tg_mix64(uint64_t x)
 
 int tg_add_size(grun *R, int m, int k, int n, int hidden)
 {
-    for (int i = 0; i < R->nsizes; ++i)
-        if (R->sizes[i].m == m && R->sizes[i].k == k && R->sizes[i].n == n) {
+    for (int i = 0; i < R->run.nsizes; ++i)
+        if (R->run.sizes[i].m == m && R->run.sizes[i].k == k && R->run.sizes[i].n == n) {
             if (hidden == 0)
-                R->sizes[i].hidden = 0;
+                R->run.sizes[i].hidden = 0;
             return i;
         }
-    if (R->nsizes == (int)(sizeof R->sizes / sizeof R->sizes[0]))
+    if (R->run.nsizes == (int)(sizeof R->run.sizes / sizeof R->run.sizes[0]))
         return -1;
-    gsize *s = &R->sizes[R->nsizes];
+    gsize *s = &R->run.sizes[R->run.nsizes];
     memset(s, 0, sizeof *s);
     s->m = m; s->k = k; s->n = n; s->hidden = hidden;
     s->bf16 = R->lab && R->lab->inputs_bf16;
-    s->seed = tg_mix64(R->seed ^ tg_mix64(((uint64_t)m << 42) ^ ((uint64_t)k << 21) ^ (uint64_t)n));
-    return R->nsizes++;
+    s->seed = tg_mix64(R->run.seed ^ tg_mix64(((uint64_t)m << 42) ^ ((uint64_t)k << 21) ^ (uint64_t)n));
+    return R->run.nsizes++;
 }
 
 static int draw(tl_rng *r, int lo, int hi)
@@ -67,7 +67,7 @@ void tg_make_hidden_sizes(grun *R)
 {
     const tl_lab_info *L = R->lab;
     tl_rng r;
-    tl_rng_seed(&r, R->seed, 0x7117 + (uint64_t)atoi(L->id));
+    tl_rng_seed(&r, R->run.seed, 0x7117 + (uint64_t)atoi(L->id));
     for (int i = 0, tries = 0; i < L->hidden_count && tries < 1000; ++tries) {
         int v = draw(&r, L->hidden_min, L->hidden_max);
         if (L->hidden_multiple > 0 && i == 0)      /* one small one: it runs under emulation too */
@@ -81,7 +81,7 @@ void tg_make_hidden_sizes(grun *R)
         } else if (L->hidden_ragged && i == 1) {
             v = 64 * draw(&r, 1, L->hidden_max / 64 - 1) + 1;
         }
-        int before = R->nsizes;
+        int before = R->run.nsizes;
         int idx = tg_add_size(R, v, v, v, 1);
         if (idx >= before)
             ++i;
@@ -102,7 +102,7 @@ void tg_make_hidden_sizes(grun *R)
                 if (m == k || k == n || m == n)
                     continue;
             }
-            int before = R->nsizes;
+            int before = R->run.nsizes;
             if (tg_add_size(R, m, k, n, 1) >= before)
                 ++i;
         }
@@ -196,17 +196,17 @@ int tg_read_seed(const char *path, uint64_t *seed, char *err, size_t errlen)
 int tg_state_seed(grun *R, const char *secret, char *err, size_t errlen)
 {
     char p[PATH_MAX + 32];
-    snprintf(p, sizeof p, "%s/seed", R->state);
+    snprintf(p, sizeof p, "%s/seed", R->run.state);
     if (secret)
-        return tg_read_seed(secret, &R->seed, err, errlen);
-    if (R->check && !R->random_seed) {
-        R->seed = TL_DEFAULT_SEED;    /* kit check: the public cases, reproducibly */
+        return tg_read_seed(secret, &R->run.seed, err, errlen);
+    if (R->opt->check && !R->opt->random_seed) {
+        R->run.seed = TL_DEFAULT_SEED;    /* kit check: the public cases, reproducibly */
         return 0;
     }
     if (tg_is_file(p))
-        return tg_read_seed(p, &R->seed, err, errlen);
+        return tg_read_seed(p, &R->run.seed, err, errlen);
     int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-    if (fd < 0 || read(fd, &R->seed, sizeof R->seed) != (ssize_t)sizeof R->seed) {
+    if (fd < 0 || read(fd, &R->run.seed, sizeof R->run.seed) != (ssize_t)sizeof R->run.seed) {
         snprintf(err, errlen, "cannot read /dev/urandom for a seed; give one with --secret FILE");
         if (fd >= 0)
             close(fd);
@@ -214,7 +214,7 @@ int tg_state_seed(grun *R, const char *secret, char *err, size_t errlen)
     }
     close(fd);
     char line[64];
-    int n = snprintf(line, sizeof line, "%llu\n", (unsigned long long)R->seed);
+    int n = snprintf(line, sizeof line, "%llu\n", (unsigned long long)R->run.seed);
     if (tg_write_atomic(p, line, (size_t)n) != 0) {
         snprintf(err, errlen, "cannot write '%s' (%s)", p, strerror(errno));
         return -1;

@@ -495,3 +495,23 @@ void tg_child_free(tg_child *c)
     c->to_child = c->from_child = c->out = -1;
     tg_buf_free(&c->cap);
 }
+
+/* ------------------------------------------------------------ sandboxed helper runs */
+
+int tg_run_sandboxed(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output,
+                     char *desc, size_t desclen, char *err, size_t errlen)
+{
+    tg_child c;
+    if (tg_spawn(&c, iso, o, err, errlen) != 0)
+        return -1;
+    int w = tg_child_wait(&c, tl_now_ms() + limit_s * 1000.0);
+    tg_child_kill(&c);   /* leftovers of the tree, cgroup removal */
+    if (output)
+        tg_buf_add(output, c.cap.s ? c.cap.s : "", c.cap.len);
+    if (c.out_total > c.cap.len && output)
+        tg_buf_printf(output, "\n[... %llu more bytes of output dropped]\n", c.out_total - c.cap.len);
+    tg_child_describe(&c, desc, desclen);
+    int ok = w == 0 && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0;
+    tg_child_free(&c);
+    return ok ? 0 : 1;
+}

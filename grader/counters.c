@@ -76,20 +76,20 @@ static int profiled_size(grun *R, const tl_lab_variant *v, char *err, size_t err
     int si = -1;
     if (R->lab->speed_size && tl_parse_sizes(R->lab->speed_size, &list, err, errlen) == 0 && list.count > 0) {
         si = tg_add_size(R, list.m[0], list.k[0], list.n[0], 2);
-        if (si >= 0 && !tg_variant_accepts(v, &R->sizes[si]))
+        if (si >= 0 && !tg_variant_accepts(v, &R->run.sizes[si]))
             si = -1;
     }
-    for (int i = 0; si < 0 && i < R->nsizes; ++i) {
-        const gsize *s = &R->sizes[i];
+    for (int i = 0; si < 0 && i < R->run.nsizes; ++i) {
+        const gsize *s = &R->run.sizes[i];
         if (s->hidden == 0 && tg_variant_accepts(v, s) &&
-            (si < 0 || (double)s->m * s->k * s->n > (double)R->sizes[si].m * R->sizes[si].k * R->sizes[si].n))
+            (si < 0 || (double)s->m * s->k * s->n > (double)R->run.sizes[si].m * R->run.sizes[si].k * R->run.sizes[si].n))
             si = i;
     }
     if (si < 0) {
         snprintf(err, errlen, "no size this variant takes");
         return -1;
     }
-    if (!R->sizes[si].payload && tg_prepare_size(&R->sizes[si], err, errlen) != 0)
+    if (!R->run.sizes[si].payload && tg_prepare_size(&R->run.sizes[si], err, errlen) != 0)
         return -1;
     return si;
 }
@@ -142,7 +142,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
         snprintf(cv->why, sizeof cv->why, "no size to profile it at (%s)", err);
         return;
     }
-    const gsize *s = &R->sizes[si];
+    const gsize *s = &R->run.sizes[si];
     tg_size_str(cv->size, sizeof cv->size, s);
     char dir[PATH_MAX + 64], log[PATH_MAX + 96];
     snprintf(dir, sizeof dir, "%s/ncu-%s%s", g->work, tag, v->name);
@@ -161,10 +161,10 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     write_small(etc, "nogroup:x:65534:\n");
     /* only the options device request ncu-1 ran (ncu 2025.3.1): ncu refuses an option it does not
      * know and exits 1 before starting the program, which is what ncu-2 met with two more */
-    const char *argv[] = {R->ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
-                          "--log-file", R->iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
+    const char *argv[] = {R->env.ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
+                          "--log-file", R->env.iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL};
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
-                .prof_ro = R->ncu_root[0] ? R->ncu_root : NULL};
+                .prof_ro = R->env.ncu_root[0] ? R->env.ncu_root : NULL};
     cres r;
     /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
     int timeouts = g->timeouts, nstopped = g->nstopped;
@@ -173,8 +173,8 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     g->timeouts = 0;
     g->nstopped = 0;
     double limit_s = R->lab->case_limit_s * TG_NCU_LIMIT_FACTOR;
-    if (R->ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
-        limit_s = R->ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->ncu_ref_s * TG_NCU_REF_FACTOR
+    if (R->env.ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
+        limit_s = R->env.ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->env.ncu_ref_s * TG_NCU_REF_FACTOR
                                                                            : R->lab->case_limit_s;
     tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
     double t_ans = tl_now_ms();
@@ -229,7 +229,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     }
     tg_buf_free(&r.explain);
     free(text);
-    if (!R->keep_work)
+    if (!R->opt->keep_work)
         tg_rmtree(dir);
 }
 
@@ -293,22 +293,22 @@ static const tl_lab_variant *first_needed(const grun *R)
 
 void tg_counters_probe(grun *R)
 {
-    R->ncu_ok = 0;
-    R->ncu_ref_s = 0;
-    R->ncu_why[0] = R->ncu_ref[0] = '\0';
-    if (!R->lab->gpu || !R->gpu_ok || R->emulate || R->prebuilt[0])
+    R->env.ncu_ok = 0;
+    R->env.ncu_ref_s = 0;
+    R->env.ncu_why[0] = R->env.ncu_ref[0] = '\0';
+    if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || R->opt->prebuilt[0])
         return;
     const tl_lab_variant *v = first_needed(R);
     if (!v)
         return;
-    if (find_ncu(R->ncu, sizeof R->ncu, R->ncu_root, sizeof R->ncu_root) != 0) {
-        snprintf(R->ncu_why, sizeof R->ncu_why, "no ncu (Nsight Compute's CLI: /opt/nvidia/nsight-compute/*/ncu, "
+    if (find_ncu(R->env.ncu, sizeof R->env.ncu, R->env.ncu_root, sizeof R->env.ncu_root) != 0) {
+        snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "no ncu (Nsight Compute's CLI: /opt/nvidia/nsight-compute/*/ncu, "
                  "/usr/local/cuda/nsight-compute*/ncu, or an ncu binary on PATH)");
         return;
     }
-    if (!R->ref_build[0]) {
-        snprintf(R->ncu_why, sizeof R->ncu_why, "the reference solution, which ncu is tried on first, is not built in "
-                 "this run (%.300s)", R->ref_why);
+    if (!R->run.ref_build[0]) {
+        snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "the reference solution, which ncu is tried on first, is not built in "
+                 "this run (%.300s)", R->run.ref_why);
         return;
     }
     /* the reference's session, in a scratch record (its time-outs and prints are not a student's) */
@@ -316,21 +316,21 @@ void tg_counters_probe(grun *R)
     memset(&g, 0, sizeof g);
     static gstudent who = {.name = "ncu-probe", .display = "ncu-probe"};
     g.s = &who;
-    snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->state);
+    snprintf(g.work, sizeof g.work, "%s/ncu-probe", R->run.state);
     tg_mkdirs(g.work, 0700);
     tg_ctr_var cv;
     memset(&cv, 0, sizeof cv);
-    profile_variant(R, &g, R->ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    profile_variant(R, &g, R->run.ref_build, R->lab->ref_binary, "ref-", v, &cv);
     tg_buf_free(&g.evidence);
     tg_buf_free(&g.notes);
     if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
-        R->ncu_ok = 1;
-        R->ncu_ref_s = cv.wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
-        snprintf(R->ncu_ref, sizeof R->ncu_ref, "%s at size %s: %.1000s", v->name, cv.size, cv.figures);
+        R->env.ncu_ok = 1;
+        R->env.ncu_ref_s = cv.wall_s;   /* wall seconds (2.3 s for lab 03 on an H100); the limit it sets is CPU time */
+        snprintf(R->env.ncu_ref, sizeof R->env.ncu_ref, "%s at size %s: %.1000s", v->name, cv.size, cv.figures);
     } else if (cv.state == TG_CTR_NOT_CHECKED) {
-        snprintf(R->ncu_why, sizeof R->ncu_why, "%s", cv.why);
+        snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "%s", cv.why);
     } else {
-        snprintf(R->ncu_why, sizeof R->ncu_why, "ncu could not read the reference solution's counters in the sandbox "
+        snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "ncu could not read the reference solution's counters in the sandbox "
                  "(%s at size %s: %.200s; %.220s)", v->name, cv.size, cv.bad && cv.headline[0] ? cv.headline
                  : "no kernel time", cv.why);
     }
@@ -340,16 +340,16 @@ void tg_counters_run(grun *R, gsub *g)
 {
     memset(g->ctr, 0, sizeof g->ctr);
     g->ctr_ran = 1;
-    if (!R->lab->gpu || !R->gpu_ok || R->emulate || !g->built || R->prebuilt[0])
+    if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || !g->built || R->opt->prebuilt[0])
         return;   /* (kit check's prebuilt program: the emulated count, as before) */
     int stopped_at = -1;
     for (int i = 0; i < R->lab->nvariants; ++i) {
         const tl_lab_variant *v = &R->lab->variants[i];
         if (!needed(R, v))
             continue;
-        if (!R->ncu_ok) {
+        if (!R->env.ncu_ok) {
             g->ctr[i].state = TG_CTR_NOT_CHECKED;
-            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", R->ncu_why[0] ? R->ncu_why : "ncu was not tried");
+            snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", R->env.ncu_why[0] ? R->env.ncu_why : "ncu was not tried");
             continue;
         }
         if (stopped_at >= 0) {

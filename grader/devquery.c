@@ -23,17 +23,17 @@
 static const char *facts_binary(grun *R, gsub *g, int *emulated, char *why, size_t whylen)
 {
     *emulated = 0;
-    if (R->prebuilt[0]) {
-        *emulated = R->lab->gpu && R->emulate;
-        return strrchr(R->prebuilt, '/') + 1;
+    if (R->opt->prebuilt[0]) {
+        *emulated = R->lab->gpu && R->opt->emulate;
+        return strrchr(R->opt->prebuilt, '/') + 1;
     }
-    if (R->gpu_ok && !R->emulate)
+    if (R->env.gpu_ok && !R->opt->emulate)
         return R->lab->binary;
     if (g->emu_built && R->lab->emu_binary) {
         *emulated = 1;
         return R->lab->emu_binary;
     }
-    snprintf(why, whylen, "not graded: no usable CUDA device (%s) and no emulated build (%s)", R->gpu_why,
+    snprintf(why, whylen, "not graded: no usable CUDA device (%s) and no emulated build (%s)", R->env.gpu_why,
              R->lab->emu_target ? R->lab->emu_target : "none");
     return NULL;
 }
@@ -68,15 +68,15 @@ static int kit_facts(grun *R, gsub *g, int emulated, const char *model, tl_facts
     snprintf(casedir, sizeof casedir, "%s/case", g->work);
     tg_rmtree(casedir);
     tg_mkdirs(casedir, 0700);
-    const char *argv[] = {R->iso.bwrap ? inside : host, "--facts", NULL};
+    const char *argv[] = {R->env.iso.bwrap ? inside : host, "--facts", NULL};
     tg_spawn_opts o = {.argv = argv, .host_cwd = casedir, .sandbox_cwd = "/tmp/case", .gpu = !emulated,
-                       .max_tasks = 64, .mem_bytes = tg_mem_limit(&R->iso, 2LL << 30, R->jobs),
+                       .max_tasks = 64, .mem_bytes = tg_mem_limit(&R->env.iso, 2LL << 30, R->opt->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20, .seccomp_net = 1,
                        .emu_model = model};
     o.ro[0] = (tg_bind){dir, "/kit-tools"};
     tg_buf text = {0};
     char desc[200], err[600];
-    int rc = tg_run_sandboxed(&R->iso, &o, R->lab->case_limit_s, &text, desc, sizeof desc, err, sizeof err);
+    int rc = tg_run_sandboxed(&R->env.iso, &o, R->lab->case_limit_s, &text, desc, sizeof desc, err, sizeof err);
     int found = rc == 0 ? tl_facts_parse(text.s ? text.s : "", text.len, want) : 0;
     if (found)
         tl_facts_derive(want);   /* the bandwidth unrounded, from the clock and the bus width */
@@ -120,21 +120,21 @@ static void facts_once(grun *R, gsub *g, tres *tr, const char *model)
     }
     /* The student's program, sandboxed as for a case: `--serve`, then `facts` on fd 3. */
     char path[PATH_MAX + 16], casedir[PATH_MAX], err[600];
-    snprintf(path, sizeof path, "%s/%s", R->iso.bwrap ? "/build" : g->build, bin);
+    snprintf(path, sizeof path, "%s/%s", R->env.iso.bwrap ? "/build" : g->build, bin);
     snprintf(casedir, sizeof casedir, "%s/case", g->work);
     tg_rmtree(casedir);
     tg_mkdirs(casedir, 0700);
     const char *argv[] = {path, "--serve", NULL};
     tg_spawn_opts o = {.argv = argv, .host_cwd = casedir, .sandbox_cwd = "/tmp/case", .serve = 1,
                        .gpu = R->lab->gpu && !emulated, .max_tasks = 64,
-                       .mem_bytes = tg_mem_limit(&R->iso, emulated ? (2LL << 30) : (8LL << 30), R->jobs),
+                       .mem_bytes = tg_mem_limit(&R->env.iso, emulated ? (2LL << 30) : (8LL << 30), R->opt->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL, .seccomp_net = 1,
+                       .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL, .seccomp_net = 1,
                        .emu_model = model};
     o.ro[0] = (tg_bind){g->build, "/build"};
     tg_child c;
     memset(&c, 0, sizeof c);
-    if (tg_spawn(&c, &R->iso, &o, err, sizeof err) != 0) {
+    if (tg_spawn(&c, &R->env.iso, &o, err, sizeof err) != 0) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded (grader problem): %s\n", err);
         return;
@@ -240,7 +240,7 @@ void tg_judge_devfacts(grun *R, gsub *g, tres *tr)
         facts_once(R, g, tr, NULL);
         return;
     }
-    uint64_t h = R->seed ^ 0x9e3779b97f4a7c15ULL;
+    uint64_t h = R->run.seed ^ 0x9e3779b97f4a7c15ULL;
     for (const char *p = g->s->name; *p; ++p)
         h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
     h ^= h >> 29;

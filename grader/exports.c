@@ -226,7 +226,7 @@ static int matches(const gstudent *s, const rentry *e)
 void tg_write_exports(grun *R, const gstudent *st, const srow *rows, int ns)
 {
     char p[PATH_MAX + 64], err[600];
-    snprintf(p, sizeof p, "%s/.state/roster.csv", R->out);
+    snprintf(p, sizeof p, "%s/.state/roster.csv", R->run.out);
     rentry *ro = NULL;
     int nr = 0, have_roster = tg_is_file(p);
     if (have_roster && tg_roster_load(p, &ro, &nr, err, sizeof err) != 0) {
@@ -267,11 +267,11 @@ void tg_write_exports(grun *R, const gstudent *st, const srow *rows, int ns)
             if (!claimed[j])
                 tg_buf_printf(&md, "- %s (%s%s%s), folder %s\n", st[j].display, st[j].sid,
                               st[j].sid[0] && st[j].email[0] ? ", " : "", st[j].email, st[j].name);
-        snprintf(p, sizeof p, "%s/roster.md", R->out);
+        snprintf(p, sizeof p, "%s/roster.md", R->run.out);
         tg_write_atomic(p, md.s, md.len);
         if (nr - matched || extra)
             fprintf(stderr, "tl-grade: roster: %d of %d matched; %d with no submission, %d submission(s) not in the "
-                    "roster (%s/roster.md)\n", matched, nr, nr - matched, extra, R->out);
+                    "roster (%s/roster.md)\n", matched, nr, nr - matched, extra, R->run.out);
         tg_buf_free(&md);
     }
     /* Canvas and Gradescope: a row per roster student (or per student when there is no roster). */
@@ -308,9 +308,9 @@ void tg_write_exports(grun *R, const gstudent *st, const srow *rows, int ns)
         field(&gs, s ? s->submitted_at : "");
         tg_buf_add(&gs, "\n", 1);
     }
-    snprintf(p, sizeof p, "%s/canvas.csv", R->out);
+    snprintf(p, sizeof p, "%s/canvas.csv", R->run.out);
     tg_write_atomic(p, cv.s, cv.len);
-    snprintf(p, sizeof p, "%s/gradescope.csv", R->out);
+    snprintf(p, sizeof p, "%s/gradescope.csv", R->run.out);
     tg_write_atomic(p, gs.s, gs.len);
     tg_buf_free(&cv);
     tg_buf_free(&gs);

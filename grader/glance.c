@@ -110,7 +110,7 @@ static int draw_chart(const grun *R, const char *scores, const char *tests, cons
         snprintf(why, wl, "gnuplot is not installed here (Debian: gnuplot-nox; ./kit setup installs it)");
         return -1;
     }
-    snprintf(script, sizeof script, "%s/grader/class.gp", R->root);
+    snprintf(script, sizeof script, "%s/grader/class.gp", R->opt->root);
     if (!tg_is_file(script)) {
         snprintf(why, wl, "the kit has no %s", script);
         return -1;
@@ -143,7 +143,7 @@ void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_b
         int b = (int)(10.0 * rows[i].score / rows[i].max);
         bins[b < 0 ? 0 : b >= BUCKETS ? BUCKETS - 1 : b]++;
         char p[PATH_MAX + 200];
-        snprintf(p, sizeof p, "%s/%s/results.json", R->out, st[i].name);
+        snprintf(p, sizeof p, "%s/%s/results.json", R->run.out, st[i].name);
         cJSON *js = tg_read_results(p);
         char mine[24][160];          /* this student's reasons, each counted once */
         int nm = 0;
@@ -183,9 +183,9 @@ void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_b
     qsort(rs, (size_t)nr, sizeof *rs, by_students);
     /* The chart's data, then the chart. */
     char chart[PATH_MAX + 32], why[400] = "", sdat[PATH_MAX + 32], tdat[PATH_MAX + 32];
-    snprintf(chart, sizeof chart, "%s/class.png", R->out);
-    snprintf(sdat, sizeof sdat, "%s/glance-scores.dat", R->state);
-    snprintf(tdat, sizeof tdat, "%s/glance-tests.dat", R->state);
+    snprintf(chart, sizeof chart, "%s/class.png", R->run.out);
+    snprintf(sdat, sizeof sdat, "%s/glance-scores.dat", R->run.state);
+    snprintf(tdat, sizeof tdat, "%s/glance-tests.dat", R->run.state);
     tg_buf d1 = {0}, d2 = {0};
     tg_buf_printf(&d1, "# bin_low_percent students\n");
     for (int b = 0; b < BUCKETS; ++b)
@@ -205,7 +205,7 @@ void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_b
     if (!graded)
         snprintf(why, sizeof why, "no student graded yet");
     else if (tg_write_atomic(sdat, d1.s, d1.len) != 0 || tg_write_atomic(tdat, d2.s, d2.len) != 0)
-        snprintf(why, sizeof why, "cannot write the chart's data in %s (%s)", R->state, strerror(errno));
+        snprintf(why, sizeof why, "cannot write the chart's data in %s (%s)", R->run.state, strerror(errno));
     else
         drawn = draw_chart(R, sdat, tdat, chart, why, sizeof why);
     if (drawn != 0)
@@ -252,7 +252,7 @@ void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_b
     tg_buf_printf(&h, "): grades</h1>\n<p>");
     html(&h, date);
     tg_buf_printf(&h, "; %d submission(s), %d graded. Isolation: ", ns, graded);
-    html(&h, R->iso.desc);
+    html(&h, R->env.iso.desc);
     tg_buf_printf(&h, "</p>\n<h2>The class at a glance</h2>\n");
     if (drawn == 0)
         tg_buf_printf(&h, "<p><img src=\"class.png\" alt=\"score distribution and pass rate per test\"></p>\n");
@@ -291,7 +291,7 @@ void tg_write_glance(grun *R, const gstudent *st, const srow *rows, int ns, tg_b
     tg_buf_printf(&h, "</table>\n<p>Each student's report: <code>&lt;student&gt;/results.json</code>; the "
                   "details: summary.md.</p>\n</body></html>\n");
     char p[PATH_MAX + 32];
-    snprintf(p, sizeof p, "%s/summary.html", R->out);
+    snprintf(p, sizeof p, "%s/summary.html", R->run.out);
     tg_write_atomic(p, h.s, h.len);
     tg_buf_free(&h);
     free(rs);

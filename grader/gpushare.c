@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "proc.h"
 
 static struct {
     char dir[200], key[80];
@@ -325,21 +326,21 @@ int tg_gpu_waiting(const tg_gpu_board *b)
 long long tg_gpu_mem_mib(void)
 {
     /* the smallest device of the host, as nvidia-smi says (0: not known) */
-    FILE *f = popen("nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits 2>/dev/null", "r");
-    if (!f)
+    const char *argv[] = {"nvidia-smi", "--query-gpu=memory.total", "--format=csv,noheader,nounits", NULL};
+    char out[4096] = "";
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = out, .buflen = sizeof out, .err = TG_PROC_NULL, .search = 1};
+    if (tg_proc_run(argv, &io) < 0)
         return 0;
     long long least = 0, v;
-    char line[128];
-    while (fgets(line, sizeof line, f))
+    for (const char *line = out; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != '\0'))
         if (sscanf(line, "%lld", &v) == 1 && v > 0 && (least == 0 || v < least))
             least = v;
-    pclose(f);
     return least;
 }
 
 void tg_gpu_take(const grun *R, int how)
 {
-    if (!R->lab->gpu || !R->gpu_ok || R->emulate || !R->iso.gpu_nodes || G.lock_fd < 0 || how == G.how)
+    if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || !R->env.iso.gpu_nodes || G.lock_fd < 0 || how == G.how)
         return;
     if (how != TG_GPU_NONE)
         tg_stage(how == TG_GPU_ALONE || how == TG_GPU_QUEUED ? TG_PROF_QUEUE_WAIT : TG_PROF_GPU_WAIT,

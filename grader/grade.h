@@ -1,6 +1,7 @@
-/* grade.h: the grader's internal types (the run context, a submission, a case, a test result) and
- * the prototypes of its parts, grouped by file: tl-grade.c (command line), run.c (class run),
- * cases.c, session.c, judges.c, build.c, report.c, intake.c. */
+/* grade.h: the grader's internal types (the run context, whose parts are opts.h, env.h and
+ * runstate.h; a submission, a case, a test result) and the prototypes of its parts, grouped by
+ * file: tl-grade.c (command line), run.c (class run), submission.c, cases.c, session.c, judges.c,
+ * build.c, report.c, intake.c. */
 #ifndef TILELAB_GRADER_GRADE_H
 #define TILELAB_GRADER_GRADE_H
 
@@ -12,7 +13,11 @@
 #include "tilelab.h"
 #include "verdict.h"
 
+#include "env.h"
 #include "labtable.h"
+#include "opts.h"
+#include "proc.h"
+#include "runstate.h"
 #include "sandbox.h"
 #include "util.h"
 
@@ -56,14 +61,15 @@ int tg_is_archive_name(const char *name);
 /* Unpacks a whole class's export (an LMS's zip) under the export limits, as intake unpacks a
  * student's archive: 0 ok, 1 refused (err), -1 grader-side error. */
 int tg_unpack_export(const char *archive, const char *into, char *err, size_t errlen);
+/* Unpacks a student's archive under the student limits (unpack.c): 0 ok, 1 refused (err), -1
+ * grader-side error. */
+int tg_unpack_submission(const char *archive, const char *into, char *err, size_t errlen);
 
 /* Copies one file (regular files only), mode 0644. 0 or -1. */
 int tg_copy_file(const char *from, const char *to, char *err, size_t errlen);
+/* Copies the open regular file `in` (closed here) to a new file `to` (from: its name, for err). */
+int tg_copy_fd(int in, const char *from, const char *to, char *err, size_t errlen);
 
-/* Runs a program in the sandbox without the serve channel, output captured; *out_exit gets a
- * description. Returns 0 when it exited 0, 1 when it failed or timed out, -1 grader problem. */
-int tg_run_sandboxed(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output,
-                     char *desc, size_t desclen, char *err, size_t errlen);
 
 enum { EXIT_GRADER = 3 };
 
@@ -79,36 +85,9 @@ enum { EXIT_GRADER = 3 };
 
 /* ------------------------------------------------------------------ the run context */
 
-#define TG_HIDDEN_MAX 16          /* most hidden sizes a rubric may ask for (R->sizes holds them) */
 
-/* What a class's grades are computed from (ident.c): hashes (16 hex digits) of the rubric and of
- * the cases, and the kit's version. */
-typedef struct tg_identity_t {
-    char rubric[65], cases[65];
-    char kit[96];
-} tg_identity_t;
 
-typedef struct gsize {
-    int      m, k, n;
-    int      hidden;                  /* 0 public, 1 hidden, 2 the speed case only          */
-    uint64_t seed;
-    int      bf16;                    /* inputs on the BF16 grid (the lab's inputs_bf16)  */
-    tl_matrix M, N;
-    double  *ref, *absref;
-    char    *payload;                 /* M and N as matrix files, ready for fd 3            */
-    size_t   payload_len;
-} gsize;
 
-/* profile.c: where a class run's time went, per kind of stage, summed over the class (issue 29). */
-enum { TG_PROF_SETUP, TG_PROF_INTAKE, TG_PROF_BUILD, TG_PROF_CASES, TG_PROF_WORK, TG_PROF_NCU, TG_PROF_SANITIZER, TG_PROF_TIMED,
-       TG_PROF_ALONE, TG_PROF_GPU_WAIT, TG_PROF_QUEUE_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
-typedef struct tg_profile {
-    double wall_s[TG_PROF_N], cpu_s[TG_PROF_N];
-    double queued_s;                  /* students' wait for a job slot (not a stage)          */
-    double run_wall_s;                /* the run, set-up included                             */
-    int    jobs, students;            /* students: those graded in this run (profiled)        */
-    int    have;                      /* a class run filled it (not kit check, not Slurm's finish) */
-} tg_profile;
 
 /* gpushare.c: the GPUs of one host shared by what can share them (grader/README.md, "The GPUs of
  * a class run"). */
@@ -142,80 +121,15 @@ void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device 
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
 
+/* One grading run, passed to every part: the lab graded, the options (const after parsing), what
+ * was probed here, and the run's own state, a header each. */
 typedef struct grun {
-    const tl_lab_info *lab;
-    char     root[PATH_MAX], out[PATH_MAX], state[PATH_MAX], pristine[PATH_MAX];
-    uint64_t seed;
-    int      public_only, jobs, check, emulate, quiet;
-    int      keep_work;               /* --keep-work: leave DIR/.state/work/<student> for a post-mortem */
-    char     prebuilt[PATH_MAX];      /* --check --prebuilt: the lab program built by kit check ("" none) */
-    char     build_log[PATH_MAX];     /* --check --build-failed: kit check's failed build's log ("" none)  */
-    int      random_seed;             /* --random-seed: kit check draws fresh inputs (default: the kit's seed) */
-    int      unsafe_no_sandbox;       /* --unsafe-no-sandbox: grade without bubblewrap (every report says so) */
-    tg_iso   iso;
-    gsize    sizes[96];
-    int      nsizes;
-    int      gpu_ok;                  /* a usable CUDA device answered                      */
-    char     gpu_why[300];
-    int      gpu_unknown;             /* the grader could not try the device itself: the lab program's word counts */
-    char     kit_build[PATH_MAX];     /* the kit built once for this run ("" none: each submission from clean) */
-    char     kit_build_why[700];
-    char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
-    char     kit_archs[80];           /* those the kit's build used ("" the kit's default)          */
-    char     ref_build[PATH_MAX];     /* the reference solution's build dir ("" none)      */
-    char     ref_why[400];
-    char     sanitizer[PATH_MAX];     /* compute-sanitizer ("" none)                        */
-    char     meson[PATH_MAX], ninja[PATH_MAX];
-    char     tool_path[3 * PATH_MAX]; /* folders of nvcc, meson, ninja: the sandbox's PATH starts with them */
-    int      have_emu_target;
-    int      no_nvcc;                 /* a GPU lab graded emulated where no nvcc is: the emulated
-                                       * program is the only build (it needs the host compilers only) */
-    /* Slurm (slurm.c): --slurm submits the class as a job array; the tasks and the finishing job
-     * are tl-grade again, run on the cluster's nodes over the same DIR (a shared filesystem). */
-    int      slurm;                   /* --slurm: prepare here, submit, return                     */
-    int      slurm_task;              /* --slurm-task G: one array task of submission generation G   */
-    int      slurm_finish;            /* --slurm-finish: the dependent job: gradebook and summary    */
-    int      taken;                   /* the submissions were taken at submit time (DIR/.state/taken) */
-    char     partition[128];          /* --partition P ("" the cluster's default)                  */
-    int      gpus_per_task;           /* --gpus-per-task N (0: not asked)                          */
-    int      max_parallel;            /* --max-parallel N: tasks running at once (0: no limit)     */
-    int      per_task;                /* --per-task N: students graded by one array task (>= 1)    */
-    int      cpus_per_task;           /* --cpus-per-task N (0: the cluster's default)              */
-    char     slurm_time[32];          /* --time: a task's time limit ("" from the lab table: slurm.c) */
-    char     slurm_mem[32];           /* --mem: a task's memory ("" from the sandbox's limits)       */
-    char     account[128];            /* --account A ("" the user's default)                       */
-    char     gres[128];               /* --gres gpu:1 or gpu:h100:1 ("" none; or --gpus-per-task)   */
-    /* Due dates (late.c): --due, --grace, --late-penalty, --late-cap, --extensions. */
-    long long due_epoch;              /* 0: no due date                                             */
-    char     due_text[64];
-    int      grace_min;
-    double   late_per_day, late_cap;  /* percent of the score per day late (or part of one); at most */
-    char     extensions[PATH_MAX];
-    tg_buf   ext_rows;                /* "WHO\tDUE_EPOCH\n" per extension                          */
-    /* Intake of a course's export (lms.c): --from KIND SOURCE [--name-pattern RE]. */
-    char     from_kind[16];           /* "gradescope", "canvas", "moodle" ("" folders and archives given) */
-    char     from_source[PATH_MAX];
-    char     name_pattern[1024];      /* --name-pattern ("" the LMS's own)                          */
-    /* The out dir's identity and regrading (ident.c, run.c). */
-    char     rubric_file[PATH_MAX];   /* --rubric FILE ("" the lab table's)                        */
-    int      regrade;                 /* --regrade: 1 every student of the class, 2 those named    */
-    char     regrade_names[4096];     /* --regrade=NAME,...: ",NAME,NAME," (display or folder names) */
-    tg_identity_t ident;              /* this run's identity                                        */
-    int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
-    double   emu_max_work;            /* emulated: sizes with m*k*n above this are not run (TL_EMU_MAX_WORK, or
-                                       * lower by TL_GRADE_EMU_MAX_SIZE: the kit's tests, tl-grade.c) */
-    char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
-    int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
-    tg_profile prof;                  /* where this run's time went (profile.c; summary.md's table)   */
-    /* counters.c: ncu, found and tried on the reference solution once per run (tg_counters_probe) */
-    char     ncu[PATH_MAX];           /* the ncu binary itself (not a wrapper script; "" none)      */
-    char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
-    int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
-    char     ncu_why[520];            /* why not ("not checked here: ...")                           */
-    char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
-    double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
-                                         student's profiled run is limited to 10x that (counters.c)    */
-} grun;   /* one grading run: made by tl-grade.c and run.c, passed to every part */
+    const tl_lab_info *lab;           /* the lab graded: the table's entry, or --rubric's copy (ident.c) */
+    const tg_opts     *opt;           /* the command line (opts.h): tl-grade.c's, read-only here   */
+    tg_env             env;           /* the machine: sandbox, GPU, tools (env.h)                  */
+    tg_runstate        run;           /* out dir, seed, cases, shared builds, identity, profile    */
+} grun;
+
 
 typedef struct gstudent {
     char name[128];          /* the folder in the out dir: safe, unique, stable (tg_student_names) */
@@ -354,7 +268,7 @@ typedef struct srow {
 /* cases.c */
 double tg_round2(double v);
 uint64_t tg_mix64(uint64_t x);
-int  tg_add_size(grun *R, int m, int k, int n, int hidden);   /* index in R->sizes, or -1 when full */
+int  tg_add_size(grun *R, int m, int k, int n, int hidden);   /* index in R->run.sizes, or -1 when full */
 void tg_make_hidden_sizes(grun *R);
 int  tg_prepare_size(gsize *s, char *err, size_t errlen);      /* inputs, reference, payload; 0 or -1 */
 int  tg_variant_accepts(const tl_lab_variant *v, const gsize *s);
@@ -424,7 +338,7 @@ int  tg_work_twin_failed(const grun *R, const gsub *g, tg_work_note *wn);
 void tg_counters_run(grun *R, gsub *g);
 /* Once per run, before any student: ncu found (the binary, not the CUDA toolkit's wrapper script,
  * whose folder lookup fails in the sandbox) and tried on the reference solution in the sandbox; a
- * student's profiled run counts only where the reference's did (R->ncu_ok), so a grader-side
+ * student's profiled run counts only where the reference's did (R->env.ncu_ok), so a grader-side
  * failure of ncu is never the student's. */
 void tg_counters_probe(grun *R);
 const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_variant *v);
@@ -437,7 +351,6 @@ int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 
 /* build.c */
-int  tg_find_tool(const char *name, char *out, size_t len);
 void tg_first_errors(const tg_buf *log, tg_buf *out, int *warnings);
 /* kit check (--build-log): the student's own build of the working tree, whose log is the one record
  * of an emulated build there (no TL_EMU_UNSUPPORTED): "not supported under emulation: WHAT (valid
@@ -453,7 +366,7 @@ int  tg_student_warnings(const tl_lab_info *lab, const tg_buf *log, tg_buf *show
 /* The failed build as a verdict (kind build; pattern duplicate-symbol, tile-width-redefined,
  * fatal-warning or compile-error; the file and line of the first error; the headline as detail). */
 void tg_build_verdict(const gsub *g, tl_verdict *v);
-void tg_build_kit(grun *R);    /* sets R->kit_build, or R->kit_build_why */
+void tg_build_kit(grun *R);    /* sets R->run.kit_build, or R->run.kit_build_why */
 int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
 /* On a GPU whose counters ncu reads, a submission's build leaves the emulated twins out (the
  * counters judge the work); this builds them, once, for a file whose counters could not decide a
@@ -583,7 +496,7 @@ typedef struct tg_late {
 /* The file's own time when the export gave none (an archive's, a folder's newest file's). */
 void   tg_submission_time(gstudent *s);
 /* --extensions read (after --due): 0, or -1 with err naming the line. */
-int    tg_late_load(grun *R, char *err, size_t errlen);
+int    tg_late_load(tg_opts *o, char *err, size_t errlen);
 /* The fraction of the score the student loses (0 on time, or no --due); why gets the words. */
 double tg_late_penalty(const grun *R, const gstudent *s, tg_buf *why, tg_late *out);
 /* The late policy as words for the class's rubric ("" without --due). */
@@ -596,5 +509,8 @@ int  tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_
 
 /* run.c: everything after the command line; returns tl-grade's exit code. */
 int  tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secret);
+/* submission.c: grades one student in the calling (worker) process: *score, *max and *secs, its
+ * reports and DIR/<student>/.done. 0, or EXIT_GRADER with why set (not graded). */
+int  tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen);
 
 #endif

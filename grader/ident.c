@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "grade.h"
+#include "proc.h"
 
 /* ------------------------------------------------------------ SHA-256 (FIPS 180-4) */
 
@@ -272,22 +273,22 @@ void tg_identity(const grun *R, tg_identity_t *id)
                   "public-only %d; emulated %d", R->lab->public_sizes ? R->lab->public_sizes : "-",
                   R->lab->safety_sizes ? R->lab->safety_sizes : "-", R->lab->speed_size ? R->lab->speed_size : "-",
                   R->lab->hidden_count, R->lab->hidden_min, R->lab->hidden_max, R->lab->hidden_ragged,
-                  R->lab->hidden_rect, R->lab->hidden_multiple, (unsigned long long)tg_mix64(R->seed ^ 0x5EC2E7ull),
-                  R->public_only, R->emulate);
+                  R->lab->hidden_rect, R->lab->hidden_multiple, (unsigned long long)tg_mix64(R->run.seed ^ 0x5EC2E7ull),
+                  R->opt->public_only, R->opt->emulate);
     tg_sha256_hex(b.s, b.len, id->cases);
     id->cases[16] = '\0';
     tg_buf_free(&b);
     /* The kit's version: its git commit, "+changes" when tracked files differ from it. */
-    char cmd[PATH_MAX + 120], line[128] = "";
-    snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse --short=12 HEAD 2>/dev/null", R->root);
-    FILE *p = popen(cmd, "r");
-    if (p && fgets(line, sizeof line, p))
-        line[strcspn(line, "\n")] = '\0';
-    if (p)
-        pclose(p);
+    char line[128] = "";
+    const char *head[] = {"git", "-C", R->opt->root, "rev-parse", "--short=12", "HEAD", NULL};
+    tg_proc_io io = {.out = TG_PROC_CAPTURE, .buf = line, .buflen = sizeof line, .err = TG_PROC_NULL, .search = 1};
+    if (tg_proc_run(head, &io) < 0)
+        line[0] = '\0';
+    line[strcspn(line, "\n")] = '\0';
     if (line[0]) {
-        snprintf(cmd, sizeof cmd, "git -C '%s' diff --quiet HEAD -- 2>/dev/null", R->root);
-        int dirty = system(cmd) != 0;
+        const char *diff[] = {"git", "-C", R->opt->root, "diff", "--quiet", "HEAD", "--", NULL};
+        tg_proc_io quiet = {.out = TG_PROC_NULL, .err = TG_PROC_NULL, .search = 1};
+        int dirty = tg_proc_run(diff, &quiet) != 0;
         snprintf(id->kit, sizeof id->kit, "git %s%s", line, dirty ? "+changes" : "");
     } else {
         snprintf(id->kit, sizeof id->kit, "unknown (not a git tree)");
@@ -374,7 +375,7 @@ int tg_record_same_class(const char *rec, const tg_identity_t *id)
 /* Is the student named by --regrade=NAME,... (their name as shown, or their folder)? */
 int tg_regrade_named(const grun *R, const gstudent *s)
 {
-    return R->regrade == 2 && (tg_list_has(R->regrade_names, s->name) || tg_list_has(R->regrade_names, s->display));
+    return R->opt->regrade == 2 && (tg_list_has(R->opt->regrade_names, s->name) || tg_list_has(R->opt->regrade_names, s->display));
 }
 
 /* A finished student's grade still stands when it was computed under this class's rubric and
@@ -382,30 +383,30 @@ int tg_regrade_named(const grun *R, const gstudent *s)
  * resubmission is graded again). why says why not. */
 int tg_still_fresh(grun *R, const gstudent *s, int in_run, int named, char *why, size_t whylen)
 {
-    if (R->regrade == 1 || named) {
+    if (R->opt->regrade == 1 || named) {
         snprintf(why, whylen, "graded again (--regrade)");
         return 0;
     }
     char p[PATH_MAX + 200];
-    snprintf(p, sizeof p, "%s/%s/graded-from.txt", R->out, s->name);
+    snprintf(p, sizeof p, "%s/%s/graded-from.txt", R->run.out, s->name);
     char *rec = tg_read_file(p, 1 << 16, NULL);
     if (!rec) {
         snprintf(why, whylen, "graded by a tl-grade that kept no record of what it graded from: graded again");
         return !in_run;    /* an earlier run's student without its submission here: kept */
     }
-    int fresh = tg_record_same_class(rec, &R->ident);
+    int fresh = tg_record_same_class(rec, &R->run.ident);
     if (!fresh)
         snprintf(why, whylen, "graded under another rubric or cases: graded again");
     if (fresh && in_run && !s->not_graded[0]) {
         char work[PATH_MAX + 64], files[PATH_MAX + 80], err[800];
-        snprintf(work, sizeof work, "%s/work/check-%s", R->state, s->name);
+        snprintf(work, sizeof work, "%s/work/check-%s", R->run.state, s->name);
         snprintf(files, sizeof files, "%s/files", work);
         tg_rmtree(work);
         int found[TL_LAB_MAX_FILES];
         tg_buf notes = {0}, now = {0};
         int rc = tg_mkdirs(files, 0700) == 0 ? tg_intake(R->lab, s->path, work, files, 0, found, &notes, err, sizeof err)
                                              : -1;
-        fresh = (rc == 0 || rc == 1) && tg_files_record(R, files, &R->ident, &now) == 0 &&
+        fresh = (rc == 0 || rc == 1) && tg_files_record(R, files, &R->run.ident, &now) == 0 &&
                 tg_record_same_files(rec, now.s ? now.s : "");
         if (!fresh)
             snprintf(why, whylen, "its files changed since it was graded (a resubmission): graded again");

@@ -30,26 +30,26 @@ static const char *binary_for(grun *R, gsub *g, const char **build, int *emulate
 {
     *emulated = 0;
     *build = g->build;
-    if (R->prebuilt[0]) {          /* kit check: the program it built (g->build is its folder) */
-        *emulated = R->lab->gpu && R->emulate;
-        return strrchr(R->prebuilt, '/') + 1;
+    if (R->opt->prebuilt[0]) {          /* kit check: the program it built (g->build is its folder) */
+        *emulated = R->lab->gpu && R->opt->emulate;
+        return strrchr(R->opt->prebuilt, '/') + 1;
     }
     if (!R->lab->gpu)
         return R->lab->binary;
-    if (R->gpu_ok && !R->emulate)
+    if (R->env.gpu_ok && !R->opt->emulate)
         return R->lab->binary;
     if (g->emu_built) {
         *emulated = 1;
         return R->lab->emu_binary;
     }
-    if (R->emulate && g->emu_unsupported[0])   /* valid CUDA the emulator cannot take: no verdict here */
+    if (R->opt->emulate && g->emu_unsupported[0])   /* valid CUDA the emulator cannot take: no verdict here */
         snprintf(why, whylen, "not graded here: %s; check it on a GPU (./kit check %s there)", g->emu_unsupported,
                  R->lab->id);
-    else if (R->emulate)
+    else if (R->opt->emulate)
         snprintf(why, whylen, "not graded: --emulate asked for, but this kit has no emulated build of lab %s (%s)",
                  R->lab->id, R->lab->emu_target ? R->lab->emu_target : "none");
     else
-        snprintf(why, whylen, "not graded: no usable CUDA device (%s) and no emulated build (%s)", R->gpu_why,
+        snprintf(why, whylen, "not graded: no usable CUDA device (%s) and no emulated build (%s)", R->env.gpu_why,
                  R->lab->emu_target ? R->lab->emu_target : "none");
     return NULL;
 }
@@ -111,7 +111,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf sizes_ok = {0};
     char last_reason[600] = "";
     tg_buf same = {0};            /* sizes that failed for the same reason as the last one */
-    tg_buf too_big = {0};         /* emulated: sizes above R->emu_max_work, not run             */
+    tg_buf too_big = {0};         /* emulated: sizes above R->opt->emu_max_work, not run             */
     tg_buf unsupported = {0};     /* emulated: sizes the emulator could not run (valid CUDA)    */
     int nunsup = 0;               /* ... how many, and their weight                             */
     double wunsup = 0;
@@ -124,13 +124,13 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     int tile = v->tile > 1 ? v->tile : 0;
     int aligned_pass = 0, aligned_fail = 0, ragged_pass = 0, ragged_fail = 0;
     tg_buf aligned_ok = {0};
-    for (int i = 0; i < R->nsizes; ++i) {
-        gsize *s = &R->sizes[i];
+    for (int i = 0; i < R->run.nsizes; ++i) {
+        gsize *s = &R->run.sizes[i];
         if (s->hidden != want_hidden || !tg_variant_accepts(v, s))
             continue;
         char szb[48];
         tg_size_str(szb, sizeof szb, s);
-        if (emulated && (double)s->m * s->k * s->n > R->emu_max_work) {
+        if (emulated && (double)s->m * s->k * s->n > R->opt->emu_max_work) {
             tg_buf_printf(&too_big, "%s%s", too_big.len ? ", " : "", szb);
             continue;
         }
@@ -169,8 +169,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         /* The largest passing size small enough to emulate quickly, counted below by the counting
          * twin (on a GPU, and under emulation, whose correctness build does not count). */
         if (r.st == C_PASS && !case_trivial(s) && (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
-            (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->sizes[work_idx].m * R->sizes[work_idx].k *
-                                                               R->sizes[work_idx].n))
+            (work_idx < 0 || (double)s->m * s->k * s->n > (double)R->run.sizes[work_idx].m * R->run.sizes[work_idx].k *
+                                                               R->run.sizes[work_idx].n))
             work_idx = i;
         int aligned = tile && s->m % tile == 0 && s->k % tile == 0 && s->n % tile == 0;
         if (r.st == C_PASS) {
@@ -232,7 +232,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_sess_end(g, &ss, 1);
     /* The device is done with: the work count below runs on the CPU (gpushare.c; kit check keeps
      * it for its memcheck pass). */
-    if (!R->check)
+    if (!R->opt->check)
         tg_gpu_take(R, TG_GPU_NONE);
     /* On a GPU whose counters ncu reads the twins that count the work were left out of the build
      * (build.c); where this variant's counters could not decide, they are built now, once. */
@@ -242,15 +242,15 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
      * larger): the work is the kernel's, not the size's, so count it on the largest public size
      * that is (it runs there afresh, and must pass there too). */
     if (work_idx < 0 && pass > 0 && R->lab->work.kernel && g->emu_count_built)
-        for (int i = 0; i < R->nsizes; ++i) {
-            const gsize *s = &R->sizes[i];
+        for (int i = 0; i < R->run.nsizes; ++i) {
+            const gsize *s = &R->run.sizes[i];
             double w = (double)s->m * s->k * s->n;
             if (s->hidden == 0 && tg_variant_accepts(v, s) && !case_trivial(s) && w <= TG_WORK_EMU_MAX &&
-                (work_idx < 0 || w > (double)R->sizes[work_idx].m * R->sizes[work_idx].k * R->sizes[work_idx].n))
+                (work_idx < 0 || w > (double)R->run.sizes[work_idx].m * R->run.sizes[work_idx].k * R->run.sizes[work_idx].n))
                 work_idx = i;
         }
-    if (work_idx >= 0 && !R->sizes[work_idx].payload &&
-        tg_prepare_size(&R->sizes[work_idx], wn.why, sizeof wn.why) != 0)
+    if (work_idx >= 0 && !R->run.sizes[work_idx].payload &&
+        tg_prepare_size(&R->run.sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
     if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn))
         ;   /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c) */
@@ -260,13 +260,13 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     else if (pass > 0 && tg_work_twin_failed(R, g, &wn))
         ;   /* the twin that counts the work failed to build: the work rule fails (issue 24) */
     else if (work_idx >= 0) {
-        tg_work_count_emulated(R, g, v, &R->sizes[work_idx], &wn);
+        tg_work_count_emulated(R, g, v, &R->run.sizes[work_idx], &wn);
         /* A hidden test's passing sizes are often thin (7 x 29 x 1479), where a block tile's padded
          * rows make any staged kernel's reads look like reuse: a kernel that stages every tile, reads
          * each element once and copies a P made elsewhere passed lab 06's hidden tests so. The work
          * is the kernel's: where the padding dominates it is also counted at the variant's largest
          * public size (balanced, where the rule is decisive), and either breach fails the test. */
-        const gsize *ws = &R->sizes[work_idx];
+        const gsize *ws = &R->run.sizes[work_idx];
         int tl = v ? v->tile : 0;
         int thin = tl > 0 && (double)((ws->m + tl - 1) / tl) * tl * ((ws->n + tl - 1) / tl) * tl >
                              1.5 * (double)ws->m * ws->n;   /* the block tiles' padding dominates */
@@ -274,16 +274,16 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
          * tests were judged at 542 x 1 x 654, sizes written m x k x n) */
         int shallow = tl > 0 && ws->k < 16;
         int pub_idx = -1;
-        for (int i = 0; ((want_hidden && thin) || shallow) && !wn.bad && i < R->nsizes; ++i) {
-            const gsize *s = &R->sizes[i];
+        for (int i = 0; ((want_hidden && thin) || shallow) && !wn.bad && i < R->run.nsizes; ++i) {
+            const gsize *s = &R->run.sizes[i];
             double w = (double)s->m * s->k * s->n;
             if (s->hidden == 0 && tg_variant_accepts(v, s) && !case_trivial(s) && w <= TG_WORK_EMU_MAX && s->k >= 16 &&
-                (pub_idx < 0 || w > (double)R->sizes[pub_idx].m * R->sizes[pub_idx].k * R->sizes[pub_idx].n))
+                (pub_idx < 0 || w > (double)R->run.sizes[pub_idx].m * R->run.sizes[pub_idx].k * R->run.sizes[pub_idx].n))
                 pub_idx = i;
         }
         if (pub_idx >= 0 && pub_idx != work_idx &&
-            (R->sizes[pub_idx].payload || tg_prepare_size(&R->sizes[pub_idx], wn.why, sizeof wn.why) == 0))
-            tg_work_count_emulated(R, g, v, &R->sizes[pub_idx], &wn);
+            (R->run.sizes[pub_idx].payload || tg_prepare_size(&R->run.sizes[pub_idx], wn.why, sizeof wn.why) == 0))
+            tg_work_count_emulated(R, g, v, &R->run.sizes[pub_idx], &wn);
     }
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
@@ -368,7 +368,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             tg_buf nr = {0};
             tg_buf_printf(&nr, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
                           "neither passed nor failed: the points are scaled over the %d size(s) run\n",
-                          cbrt(R->emu_max_work), too_big.s, total);
+                          cbrt(R->opt->emu_max_work), too_big.s, total);
             tg_buf_add(&tr->out, nr.s, nr.len);
             tg_buf_add(&tr->shown, nr.s, nr.len);
             tg_buf_free(&nr);
@@ -407,7 +407,7 @@ void tg_judge_safety(grun *R, gsub *g, tres *tr)
         tg_buf_printf(&tr->out, "not graded: no safety sizes in the grader's table\n");
         return;
     }
-    int use_gpu = R->gpu_ok && !R->emulate && R->sanitizer[0];
+    int use_gpu = R->env.gpu_ok && !R->opt->emulate && R->env.sanitizer[0];
     if (!use_gpu && v && v->gpu_only) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: %s (without a GPU this variant's safety is not checked)\n", v->gpu_only);
@@ -415,7 +415,7 @@ void tg_judge_safety(grun *R, gsub *g, tres *tr)
     }
     if (!use_gpu && !g->emu_built) {
         tr->graded = 0;
-        if (R->gpu_ok && !R->sanitizer[0])
+        if (R->env.gpu_ok && !R->env.sanitizer[0])
             tg_buf_printf(&tr->out, "not graded: compute-sanitizer is not installed on this machine\n");
         else
             tg_buf_printf(&tr->out, "skipped: no GPU and no emulated build (%s); safety was not checked\n",
@@ -439,9 +439,9 @@ again:
     tg_buf_free(&found);
     for (int i = 0; i < list.count; ++i) {
         int si = tg_add_size(R, list.m[i], list.k[i], list.n[i], 2);
-        if (si < 0 || tg_prepare_size(&R->sizes[si], err, sizeof err) != 0)
+        if (si < 0 || tg_prepare_size(&R->run.sizes[si], err, sizeof err) != 0)
             continue;
-        const gsize *s = &R->sizes[si];
+        const gsize *s = &R->run.sizes[si];
         if (!tg_variant_accepts(v, s))
             continue;
         cres r;
@@ -535,15 +535,15 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
 {
     const tl_lab_test *t = tr->t;
     const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
-    if (!R->gpu_ok || R->emulate) {
+    if (!R->env.gpu_ok || R->opt->emulate) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "refused (not attempted): speed is measured only on a real GPU; %s\n",
-                      R->emulate ? "this run is emulated" : R->gpu_why);
+                      R->opt->emulate ? "this run is emulated" : R->env.gpu_why);
         return;
     }
-    if (!R->ref_build[0]) {
+    if (!R->run.ref_build[0]) {
         tr->graded = 0;
-        tg_buf_printf(&tr->out, "not graded: the reference solution is not available (%s)\n", R->ref_why);
+        tg_buf_printf(&tr->out, "not graded: the reference solution is not available (%s)\n", R->run.ref_why);
         return;
     }
     tl_sizes list;
@@ -554,13 +554,13 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         return;
     }
     int si = tg_add_size(R, list.m[0], list.k[0], list.n[0], 2);
-    if (si < 0 || tg_prepare_size(&R->sizes[si], err, sizeof err) != 0) {
+    if (si < 0 || tg_prepare_size(&R->run.sizes[si], err, sizeof err) != 0) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded (grader problem): %s\n", err);
         return;
     }
-    const gsize *s = &R->sizes[si];
-    gsess ref = {.build = R->ref_build, .binary = R->lab->ref_binary};
+    const gsize *s = &R->run.sizes[si];
+    gsess ref = {.build = R->run.ref_build, .binary = R->lab->ref_binary};
     gsess stu = {.build = g->build, .binary = R->lab->binary};
     cres r0, r1, s0, s1;
     /* The reference runs in a scratch submission record: its time-outs and prints are not the student's. */
@@ -588,7 +588,7 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     }
     tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
     tg_sess_end(g, &stu, 1);
-    if (!R->check)
+    if (!R->opt->check)
         tg_gpu_take(R, TG_GPU_NONE);   /* the rest is the grader's arithmetic */
     char sz[48];
     tg_size_str(sz, sizeof sz, s);
@@ -717,16 +717,16 @@ static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_
     snprintf(dir, sizeof dir, "%s", obj);
     char *slash = strrchr(dir, '/');
     *slash = '\0';
-    snprintf(inside, sizeof inside, "%s", R->iso.bwrap ? "/obj/" : "");
-    snprintf(inside + strlen(inside), sizeof inside - strlen(inside), "%s", R->iso.bwrap ? slash + 1 : obj);
+    snprintf(inside, sizeof inside, "%s", R->env.iso.bwrap ? "/obj/" : "");
+    snprintf(inside + strlen(inside), sizeof inside - strlen(inside), "%s", R->env.iso.bwrap ? slash + 1 : obj);
     const char *argv[] = {"/bin/sh", "-c", tg_policy_objdump_script(), "sh", inside, NULL};
     tg_spawn_opts o = {.argv = argv, .sandbox_cwd = "/tmp", .host_cwd = "/", .max_tasks = 32,
-                       .mem_bytes = tg_mem_limit(&R->iso, 1LL << 30, R->jobs), .fsize_bytes = 64LL << 20,
+                       .mem_bytes = tg_mem_limit(&R->env.iso, 1LL << 30, R->opt->jobs), .fsize_bytes = 64LL << 20,
                        .tmp_bytes = 128LL << 20, .seccomp_net = 1};
     o.ro[0] = (tg_bind){dir, "/obj"};
     tg_buf out = {0};
     char desc[200], err[600];
-    int rc = tg_run_sandboxed(&R->iso, &o, 60, &out, desc, sizeof desc, err, sizeof err);
+    int rc = tg_run_sandboxed(&R->env.iso, &o, 60, &out, desc, sizeof desc, err, sizeof err);
     int n = rc == 0 && out.s ? tg_policy_objects(file, out.s, emu, R->lab->kit_calls, found) : -1;
     if (n < 0)
         snprintf(why, whylen, "objdump on %s's object: %s%s", file, rc < 0 ? err : desc,
@@ -829,7 +829,7 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
         char p[PATH_MAX + 300];         /* the file as taken, else the kit's skeleton built in its place */
         snprintf(p, sizeof p, "%s/%s", g->files, R->lab->files[i]);
         if (!tg_is_file(p))
-            snprintf(p, sizeof p, "%s/labs/%s/%s", R->pristine, R->lab->dir, R->lab->files[i]);
+            snprintf(p, sizeof p, "%s/labs/%s/%s", R->run.pristine, R->lab->dir, R->lab->files[i]);
         size_t len = 0;
         char *text = tg_read_file(p, 4 << 20, &len);
         tg_buf_printf(&names, "%s%s", names.len ? ", " : "", R->lab->files[i]);
@@ -871,7 +871,7 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
         tg_buf_printf(&tr->out, "POLICY VIOLATION at run time: killed: tried to open a network socket (%d case(s); "
                       "the first: %s); the grader's seccomp filter stops AF_INET, AF_INET6 and AF_PACKET sockets\n",
                       g->net_killed, g->net_where);
-    else if (R->iso.seccomp)
+    else if (R->env.iso.seccomp)
         tg_buf_printf(&tr->out, "run time: seccomp was used (no inet sockets; every run outside "
                       "compute-sanitizer); no case tried to open a network socket\n");
     else

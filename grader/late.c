@@ -89,18 +89,18 @@ static int fields(char *line, char *f[], int max)
     return n;
 }
 
-int tg_late_load(grun *R, char *err, size_t errlen)
+int tg_late_load(tg_opts *o, char *err, size_t errlen)
 {
-    if (!R->extensions[0])
+    if (!o->extensions[0])
         return 0;
     size_t len = 0;
-    char *text = tg_read_file(R->extensions, 1 << 20, &len);
+    char *text = tg_read_file(o->extensions, 1 << 20, &len);
     if (!text) {
-        snprintf(err, errlen, "--extensions '%s': cannot read it (%s)", R->extensions, strerror(errno));
+        snprintf(err, errlen, "--extensions '%s': cannot read it (%s)", o->extensions, strerror(errno));
         return -1;
     }
     int ci = -1, cd = -1, cx = -1, line = 0, rc = 0;
-    tg_buf_free(&R->ext_rows);
+    tg_buf_free(&o->ext_rows);
     for (char *ln = text, *nl; ln && *ln && !rc; ln = nl) {
         nl = strchr(ln, '\n');
         if (nl)
@@ -122,7 +122,7 @@ int tg_late_load(grun *R, char *err, size_t errlen)
             }
             if (ci < 0 || (cd < 0 && cx < 0)) {
                 snprintf(err, errlen, "--extensions '%s' line 1: name the columns: one of sid, email, name (who), and "
-                         "due (a date) or days (extra days), e.g. 'sid,days'", R->extensions);
+                         "due (a date) or days (extra days), e.g. 'sid,days'", o->extensions);
                 rc = -1;
             }
             continue;
@@ -132,7 +132,7 @@ int tg_late_load(grun *R, char *err, size_t errlen)
         if (cd >= 0 && cd < n && f[cd][0]) {
             if (tg_parse_time(f[cd], &until) != 0) {
                 snprintf(err, errlen, "--extensions '%s' line %d: due '%s' is not a date and time (e.g. "
-                         "2026-11-23T23:59-08:00)", R->extensions, line, f[cd]);
+                         "2026-11-23T23:59-08:00)", o->extensions, line, f[cd]);
                 rc = -1;
             }
         } else if (cx >= 0 && cx < n && f[cx][0]) {
@@ -140,21 +140,21 @@ int tg_late_load(grun *R, char *err, size_t errlen)
             double d = strtod(f[cx], &end);
             if (*end || !(d >= 0 && d <= 365)) {
                 snprintf(err, errlen, "--extensions '%s' line %d: days '%s' is not a number of days from 0 to 365",
-                         R->extensions, line, f[cx]);
+                         o->extensions, line, f[cx]);
                 rc = -1;
             }
-            until = R->due_epoch + (long long)llround(d * 86400);
+            until = o->due_epoch + (long long)llround(d * 86400);
         } else {
-            snprintf(err, errlen, "--extensions '%s' line %d: no due date or days for '%s'", R->extensions, line, who);
+            snprintf(err, errlen, "--extensions '%s' line %d: no due date or days for '%s'", o->extensions, line, who);
             rc = -1;
         }
         if (!rc && !who[0]) {
-            snprintf(err, errlen, "--extensions '%s' line %d: who is it for? (the %s column is empty)", R->extensions,
+            snprintf(err, errlen, "--extensions '%s' line %d: who is it for? (the %s column is empty)", o->extensions,
                      line, ci == cd ? "due" : "first");
             rc = -1;
         }
         if (!rc)
-            tg_buf_printf(&R->ext_rows, "%s\t%lld\n", who, until);
+            tg_buf_printf(&o->ext_rows, "%s\t%lld\n", who, until);
     }
     free(text);
     return rc;
@@ -163,7 +163,7 @@ int tg_late_load(grun *R, char *err, size_t errlen)
 /* The student's own due date: the extensions file's, else the class's. */
 static long long due_of(const grun *R, const gstudent *s)
 {
-    for (const char *p = R->ext_rows.s; p && *p;) {
+    for (const char *p = R->opt->ext_rows.s; p && *p;) {
         const char *tab = strchr(p, '\t'), *nl = strchr(p, '\n');
         if (!tab || !nl)
             break;
@@ -174,52 +174,52 @@ static long long due_of(const grun *R, const gstudent *s)
                 return atoll(tab + 1);
         p = nl + 1;
     }
-    return R->due_epoch;
+    return R->opt->due_epoch;
 }
 
 double tg_late_penalty(const grun *R, const gstudent *s, tg_buf *why, tg_late *out)
 {
     memset(out, 0, sizeof *out);
-    if (!R->due_epoch)
+    if (!R->opt->due_epoch)
         return 0;
     long long due = due_of(R, s), when;
     out->due = due;
-    out->extended = due != R->due_epoch;
+    out->extended = due != R->opt->due_epoch;
     if (!s->submitted_at[0] || tg_parse_time(s->submitted_at, &when) != 0) {
         tg_buf_printf(why, "late policy: no submission time is known for this student: no penalty (check by hand)\n");
         out->unknown = 1;
         return 0;
     }
     out->when = when;
-    long long late = when - (due + (long long)R->grace_min * 60);
+    long long late = when - (due + (long long)R->opt->grace_min * 60);
     if (late <= 0) {
         if (when > due)
             tg_buf_printf(why, "submitted %s, within the %d-minute grace period: on time\n", s->submitted_at,
-                          R->grace_min);
+                          R->opt->grace_min);
         return 0;
     }
     int days = (int)((late + 86399) / 86400);
-    double pct = days * R->late_per_day;
-    if (pct > R->late_cap)
-        pct = R->late_cap;
+    double pct = days * R->opt->late_per_day;
+    if (pct > R->opt->late_cap)
+        pct = R->opt->late_cap;
     out->days = days;
     out->percent = pct;
     tg_buf_printf(why, "late: submitted %s (%s), %d day(s) after the %sdue date and grace: -%g%% (%g%% a day, at most "
                   "%g%%)\n", s->submitted_at, strcmp(s->time_from, "file") == 0 ? "the file's own time" : "the LMS's time",
-                  days, out->extended ? "extended " : "", pct, R->late_per_day, R->late_cap);
+                  days, out->extended ? "extended " : "", pct, R->opt->late_per_day, R->opt->late_cap);
     return pct / 100.0;
 }
 
 void tg_late_text(const grun *R, tg_buf *b)
 {
-    if (!R->due_epoch)
+    if (!R->opt->due_epoch)
         return;
     char ext[20] = "none";
-    if (R->ext_rows.len) {
+    if (R->opt->ext_rows.len) {
         char h[65];
-        tg_sha256_hex(R->ext_rows.s, R->ext_rows.len, h);
+        tg_sha256_hex(R->opt->ext_rows.s, R->opt->ext_rows.len, h);
         snprintf(ext, sizeof ext, "%.12s", h);
     }
-    tg_buf_printf(b, "; due %s grace %d min, %g%% a day late up to %g%%, extensions %s", R->due_text, R->grace_min,
-                  R->late_per_day, R->late_cap, ext);
+    tg_buf_printf(b, "; due %s grace %d min, %g%% a day late up to %g%%, extensions %s", R->opt->due_text, R->opt->grace_min,
+                  R->opt->late_per_day, R->opt->late_cap, ext);
 }

@@ -644,7 +644,7 @@ void tg_lms_intake_report(const grun *R, const gstudent *st, int ns, const tg_bu
     char p[PATH_MAX + 32];
     const tg_buf *rep = report;
     tg_buf md = {0};
-    tg_buf_printf(&md, "# intake: --from %s %s\n\n%d student(s).\n\n", R->from_kind, R->from_source, ns);
+    tg_buf_printf(&md, "# intake: --from %s %s\n\n%d student(s).\n\n", R->opt->from_kind, R->opt->from_source, ns);
     for (int i = 0; i < ns; ++i)
         tg_buf_printf(&md, "- %s%s%s%s%s%s: %s%s%s\n", st[i].display, st[i].email[0] ? " <" : "", st[i].email,
                       st[i].email[0] ? ">" : "", st[i].sid[0] ? ", SID " : "", st[i].sid,
@@ -652,10 +652,10 @@ void tg_lms_intake_report(const grun *R, const gstudent *st, int ns, const tg_bu
                       st[i].lms_note);
     if (rep->len) {
         tg_buf_printf(&md, "\n## to look at\n\n%s", rep->s);
-        fprintf(stderr, "tl-grade: intake of the %s export, to look at (also in %s/intake.md):\n%s", R->from_kind,
-                R->out, rep->s);
+        fprintf(stderr, "tl-grade: intake of the %s export, to look at (also in %s/intake.md):\n%s", R->opt->from_kind,
+                R->run.out, rep->s);
     }
-    snprintf(p, sizeof p, "%s/intake.md", R->out);
+    snprintf(p, sizeof p, "%s/intake.md", R->run.out);
     tg_write_atomic(p, md.s ? md.s : "", md.len);
     tg_buf_free(&md);
 }

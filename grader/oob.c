@@ -63,8 +63,8 @@ int tg_oob_pick_case(const grun *R, const tl_lab_variant *v)
 {
     int best = -1;
     double best_key = 0;
-    for (int i = 0; i < R->nsizes; ++i) {
-        const gsize *s = &R->sizes[i];
+    for (int i = 0; i < R->run.nsizes; ++i) {
+        const gsize *s = &R->run.sizes[i];
         if (s->hidden != 0 || !tg_variant_accepts(v, s) || (s->m < 4 && s->k < 4 && s->n < 4))
             continue;
         double work = (double)s->m * s->k * s->n;
@@ -279,7 +279,7 @@ static void explain(const char *report, const grun *R, int m, int k, int n, tg_b
     /* Which matrix: the one whose size the allocation has, or the kernel's pointer parameter that
      * the reported line indexes (parameters in the order M, N, P). */
     const char *fbase = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-    char *whole = NULL, *src = file[0] && line > 0 ? source_line(R->root, R->lab->dir, file, line, &whole) : NULL;
+    char *whole = NULL, *src = file[0] && line > 0 ? source_line(R->opt->root, R->lab->dir, file, line, &whole) : NULL;
     static const char *mat[3] = {"M", "N", "P"};
     long rows[3] = {m, k, m}, cols[3] = {k, n, n};
     int which = -1, matches = 0;
@@ -374,7 +374,7 @@ static void explain(const char *report, const grun *R, int m, int k, int n, tg_b
 static int enabled(const grun *R, gsub *g)
 {
     const char *e = getenv("TL_CHECK_MEMCHECK");
-    return R->check && R->prebuilt[0] && R->lab->gpu && !R->emulate && R->gpu_ok && R->sanitizer[0] && g->built &&
+    return R->opt->check && R->opt->prebuilt[0] && R->lab->gpu && !R->opt->emulate && R->env.gpu_ok && R->env.sanitizer[0] && g->built &&
            !(e && strcmp(e, "0") == 0);
 }
 
@@ -390,10 +390,10 @@ static void run_variant(grun *R, gsub *g, const tl_lab_variant *v, const char *d
     tg_buf out = {0};
     int si = tg_oob_pick_case(R, v);
     char err[600];
-    if (si < 0 || tg_prepare_size(&R->sizes[si], err, sizeof err) != 0) {
+    if (si < 0 || tg_prepare_size(&R->run.sizes[si], err, sizeof err) != 0) {
         tg_buf_printf(&out, "skip\nmemcheck not run: %s\n", si < 0 ? "no public size of 4 or more fits this variant" : err);
     } else {
-        const gsize *s = &R->sizes[si];
+        const gsize *s = &R->run.sizes[si];
         gsess ss;
         cres r;
         int code = -1;
@@ -403,7 +403,7 @@ static void run_variant(grun *R, gsub *g, const tl_lab_variant *v, const char *d
         for (int pad = TG_OOB_PADDING;; pad = 0) {
             memset(&ss, 0, sizeof ss);
             ss.build = gc.build;
-            ss.binary = strrchr(R->prebuilt, '/') + 1;
+            ss.binary = strrchr(R->opt->prebuilt, '/') + 1;
             ss.tool = "memcheck";
             ss.padding = pad;
             tg_run_case(R, &gc, &ss, s, v, 0, R->lab->sanitizer_limit_s, &r);
@@ -485,6 +485,8 @@ void tg_oob_start(grun *R, gsub *g)
         if (seen)
             continue;
         snprintf(o->var[o->nvar], sizeof o->var[0], "%s", v->name);
+        /* A fork, not proc.c's posix_spawn: the child runs the grader's own code (run_variant: the
+         * sanitized run in the sandbox and its report), beside the cases. */
         pid_t pid = fork();
         if (pid == 0) {
             prctl(PR_SET_PDEATHSIG, SIGKILL);   /* kit check stopped (Ctrl-C): so is the pass, and its sandbox */

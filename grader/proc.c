@@ -4,11 +4,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "proc.h"
+#include "util.h"
 
 extern char **environ;
 
@@ -30,13 +33,22 @@ int tg_proc_run(const char *const argv[], const tg_proc_io *io)
         return -1;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    int fmode = O_WRONLY | O_CREAT | (io->append ? O_APPEND : O_TRUNC);
+    if (io->dir)                       /* first: the files below are opened from there, as by a shell's cd */
+        posix_spawn_file_actions_addchdir_np(&fa, io->dir);
+    posix_spawn_file_actions_addopen(&fa, 0, io->in ? io->in : "/dev/null", O_RDONLY, 0);
     if (io->out == TG_PROC_NULL)
         posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     else if (io->out == TG_PROC_CAPTURE)
         posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+    else if (io->out == TG_PROC_FILE)
+        posix_spawn_file_actions_addopen(&fa, 1, io->path, fmode, 0644);
     if (io->err == TG_PROC_NULL)
         posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    else if (io->err == TG_PROC_FILE && io->out == TG_PROC_FILE)
+        posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    else if (io->err == TG_PROC_FILE)
+        posix_spawn_file_actions_addopen(&fa, 2, io->path, fmode, 0644);
     /* the child starts with default signal handling and an empty mask, whatever the grader set */
     posix_spawnattr_t at;
     posix_spawnattr_init(&at);
@@ -69,12 +81,17 @@ int tg_proc_run(const char *const argv[], const tg_proc_io *io)
                 continue;
             if (r <= 0)
                 break;
+            if (!io->buf) {            /* (CAPTURE into all) */
+                if (io->all)
+                    tg_buf_add(io->all, tmp, (size_t)r);
+                continue;
+            }
             size_t take = io->buflen > used + 1 ? io->buflen - 1 - used : 0;
             take = take < (size_t)r ? take : (size_t)r;
             memcpy(io->buf + used, tmp, take);
             used += take;
         }
-        if (io->buflen)
+        if (io->buf && io->buflen)
             io->buf[used] = '\0';
         close(pfd[0]);
     }
@@ -82,4 +99,19 @@ int tg_proc_run(const char *const argv[], const tg_proc_io *io)
     if (tg_proc_wait(pid, &st, 0) < 0)
         return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int tg_find_tool(const char *name, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%s:/usr/local/cuda/bin", path ? path : "/usr/bin:/bin");
+    char *save = NULL;
+    for (char *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(out, len, "%s/%s", d, name);
+        if (access(out, X_OK) == 0)
+            return 0;
+    }
+    out[0] = '\0';
+    return -1;
 }

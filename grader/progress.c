@@ -65,7 +65,7 @@ tg_progress *tg_progress_start(const grun *R, int total, int slots)
     p->slots = slots > 0 ? slots : 1;
     p->tty = isatty(2) && getenv("TERM") && strcmp(getenv("TERM"), "dumb") != 0;
     p->t0 = p->class_t0 = tl_now_ms();
-    p->prof.jobs = R->jobs < p->slots ? R->jobs : p->slots;   /* (slots: --jobs, or more on a GPU: run.c) */
+    p->prof.jobs = R->opt->jobs < p->slots ? R->opt->jobs : p->slots;   /* (slots: --jobs, or more on a GPU: run.c) */
     p->slot = mmap(NULL, sizeof(pslot) * (size_t)p->slots, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p->slot == MAP_FAILED)
         p->slot = NULL;
@@ -170,7 +170,7 @@ static double eta_s(const tg_progress *p)
 
 static void write_json(tg_progress *p, int final)
 {
-    if (p->R->slurm_task)             /* many tasks share DIR: --status reads their markers instead */
+    if (p->R->opt->slurm_task)             /* many tasks share DIR: --status reads their markers instead */
         return;
     cJSON *js = cJSON_CreateObject();
     time_t now = time(NULL);
@@ -208,7 +208,7 @@ static void write_json(tg_progress *p, int final)
     cJSON_Delete(js);
     if (text) {
         char path[PATH_MAX + 32];
-        snprintf(path, sizeof path, "%s/progress.json", p->R->out);
+        snprintf(path, sizeof path, "%s/progress.json", p->R->run.out);
         size_t l = strlen(text);
         text[l] = '\n';               /* cJSON_Print's buffer ends in NUL: a newline in its place */
         tg_write_atomic(path, text, l + 1);

@@ -292,13 +292,13 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
         }
     }
     graded_score = tg_round2(graded_score);
-    int rescaled = R->rescale && graded_max > 0 && graded_max < total;
+    int rescaled = R->opt->rescale && graded_max > 0 && graded_max < total;
     double score = rescaled ? tg_round2(graded_score * total / graded_max) : graded_score, max = total;
     /* A late submission loses its penalty from that one total (late.c), said with the score before. */
     tg_buf late_why = {0};
     tg_late late;
-    double before = score, pen = R->check ? 0 : tg_late_penalty(R, g->s, &late_why, &late);
-    if (R->check)
+    double before = score, pen = R->opt->check ? 0 : tg_late_penalty(R, g->s, &late_why, &late);
+    if (R->opt->check)
         memset(&late, 0, sizeof late);
     if (pen > 0)
         score = tg_round2(score * (1.0 - pen));
@@ -322,7 +322,7 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     if (g->notes.len)
         tg_buf_add(&top, g->notes.s, g->notes.len);
     quote_evidence(&top, g, "");
-    tg_buf_printf(&top, "isolation: %s\n", R->iso.desc);
+    tg_buf_printf(&top, "isolation: %s\n", R->env.iso.desc);
     tg_buf ungraded = {0};
     for (int i = 0; i < nt; ++i)
         if (!tr[i].graded)
@@ -383,7 +383,7 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     cJSON_AddNumberToObject(tl, "graded_max", graded_max); /* and their points                      */
     cJSON_AddNumberToObject(tl, "points", total);          /* every test of the run: Gradescope's  */
     cJSON_AddBoolToObject(tl, "rescaled", rescaled);       /* --rescale: score = graded_score x points / graded_max */
-    if (R->due_epoch && !R->check) {                      /* late.c: the penalty taken from the score */
+    if (R->opt->due_epoch && !R->opt->check) {                      /* late.c: the penalty taken from the score */
         cJSON *lo = cJSON_AddObjectToObject(tl, "late");
         cJSON_AddItemToObject(lo, "submitted_at", jtext(g->s->submitted_at, strlen(g->s->submitted_at)));
         cJSON_AddStringToObject(lo, "time_from", g->s->time_from[0] ? "file" : g->s->submitted_at[0] ? "lms" : "unknown");
@@ -395,10 +395,10 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     tg_buf_free(&late_why);
     cJSON_AddBoolToObject(tl, "built", g->built);
     cJSON_AddItemToObject(tl, "status", jtext(status, strlen(status)));   /* "" or why every test is 0 */
-    cJSON_AddItemToObject(tl, "isolation", jtext(R->iso.desc, strlen(R->iso.desc)));
+    cJSON_AddItemToObject(tl, "isolation", jtext(R->env.iso.desc, strlen(R->env.iso.desc)));
     cJSON *b = cJSON_AddObjectToObject(tl, "build");   /* what building this submission cost */
-    cJSON_AddStringToObject(b, "how", R->prebuilt[0] || R->build_log[0] ? "kit check (ninja in the student's build)"
-                                      : R->kit_build[0] ? "over the kit built once" : "from clean");
+    cJSON_AddStringToObject(b, "how", R->opt->prebuilt[0] || R->opt->build_log[0] ? "kit check (ninja in the student's build)"
+                                      : R->run.kit_build[0] ? "over the kit built once" : "from clean");
     cJSON_AddNumberToObject(b, "seconds", tg_round2(g->build_s));
     cJSON *ng = cJSON_AddArrayToObject(tl, "not_graded");
     for (int i = 0; i < nt; ++i) {
@@ -517,7 +517,7 @@ void tg_write_reports(grun *R, gsub *g, tres *tr, int nt, double secs, double *s
     tg_buf_printf(&md, "\n");
     snprintf(p, sizeof p, "%s/summary.part.md", g->odir);
     tg_write_atomic(p, md.s, md.len);
-    if (R->check)
+    if (R->opt->check)
         tg_print_check(g, tr, nt, score, max);
     tg_buf_free(&md);
     tg_buf_free(&top);
@@ -614,7 +614,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     csv_field(&csv, "student");
     tg_buf_printf(&csv, ",score,max");
     for (int i = 0; i < L->ntests; ++i) {
-        if (R->public_only && !TL_TEST_IS_PUBLIC(L->tests[i].kind))
+        if (R->opt->public_only && !TL_TEST_IS_PUBLIC(L->tests[i].kind))
             continue;
         tg_buf_add(&csv, ",", 1);
         csv_field(&csv, L->tests[i].name);
@@ -641,20 +641,20 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
                       sum / graded, secs / graded, total_s);
     tg_buf_printf(&md, "\n- cases: public sizes %s; %s\n", L->public_sizes ? L->public_sizes : "none (lab program's own checks)",
                   !L->public_sizes ? "no hidden sizes" :
-                  R->public_only ? "hidden sizes not run (--public-only)" : "hidden sizes drawn from the secret seed");
-    if (R->ident.rubric[0]) {                             /* the class's identity (ident.c) */
+                  R->opt->public_only ? "hidden sizes not run (--public-only)" : "hidden sizes drawn from the secret seed");
+    if (R->run.ident.rubric[0]) {                             /* the class's identity (ident.c) */
         tg_buf rt = {0};
         tg_identity_rubric_text(R, &rt);
-        tg_buf_printf(&md, "- rubric %s%s%s: %s\n- cases %s; kit %s\n", R->ident.rubric,
-                      R->rubric_file[0] ? " from " : " (the lab table's)", R->rubric_file, rt.s, R->ident.cases,
-                      R->ident.kit);
+        tg_buf_printf(&md, "- rubric %s%s%s: %s\n- cases %s; kit %s\n", R->run.ident.rubric,
+                      R->opt->rubric_file[0] ? " from " : " (the lab table's)", R->opt->rubric_file, rt.s, R->run.ident.cases,
+                      R->run.ident.kit);
         tg_buf_free(&rt);
     }
-    tg_buf_printf(&md, "- isolation: %s\n", R->iso.desc);
-    if (R->iso.notes[0])
-        tg_buf_printf(&md, "- isolation notes: %s\n", R->iso.notes);
+    tg_buf_printf(&md, "- isolation: %s\n", R->env.iso.desc);
+    if (R->env.iso.notes[0])
+        tg_buf_printf(&md, "- isolation notes: %s\n", R->env.iso.notes);
     if (L->gpu)
-        tg_buf_printf(&md, "- GPU: %s\n", R->gpu_why);
+        tg_buf_printf(&md, "- GPU: %s\n", R->env.gpu_why);
     tg_buf_printf(&md, "- rubric: grader/rubric.md (points per test); a correctness test worth P points scores P x (work of the cases passed / work of the cases run)\n\n");
     tg_buf_printf(&md, "| student | score | time | tests failed |\n|---|---|---|---|\n");
     tg_buf problems = {0};
@@ -669,7 +669,7 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
             free(why);
             free(who);
             for (int t = 0; t < L->ntests; ++t)
-                if (!R->public_only || TL_TEST_IS_PUBLIC(L->tests[t].kind))
+                if (!R->opt->public_only || TL_TEST_IS_PUBLIC(L->tests[t].kind))
                     tg_buf_add(&csv, ",", 1);
             char stt[700];
             snprintf(stt, sizeof stt, "not graded: %s", rows[i].why);
@@ -681,12 +681,12 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         }
         tg_buf_printf(&csv, ",%.2f,%.2f", rows[i].score, rows[i].max);
         char p[PATH_MAX + 32];
-        snprintf(p, sizeof p, "%s/%s/results.json", R->out, st[i].name);
+        snprintf(p, sizeof p, "%s/%s/results.json", R->run.out, st[i].name);
         cJSON *js = tg_read_results(p);
         tg_buf failed = {0}, ungraded = {0};
         int nfailed = 0;
         for (int t = 0; t < L->ntests; ++t) {
-            if (R->public_only && !TL_TEST_IS_PUBLIC(L->tests[t].kind))
+            if (R->opt->public_only && !TL_TEST_IS_PUBLIC(L->tests[t].kind))
                 continue;
             char val[64] = "";
             double sc;
@@ -722,20 +722,20 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
         tg_buf_free(&failed);
     }
     tg_buf_printf(&md, "\n");
-    if (R->prof.have)
-        tg_profile_md(&R->prof, &md);                 /* profile.c: where the time went */
+    if (R->run.prof.have)
+        tg_profile_md(&R->run.prof, &md);                 /* profile.c: where the time went */
     tg_write_glance(R, st, rows, ns, &md, date);    /* glance.c: distribution, pass rates, reasons, chart */
-    if (!R->check) {                                       /* similar.c: for the instructor, never a score */
+    if (!R->opt->check) {                                       /* similar.c: for the instructor, never a score */
         char kl[PATH_MAX + 300];
-        snprintf(kl, sizeof kl, "%s/labs/%s", R->pristine[0] ? R->pristine : R->root, R->lab->dir);
-        tg_similarity(R->out, R->lab, kl, R->sim_threshold > 0 ? R->sim_threshold : 60, &md);
+        snprintf(kl, sizeof kl, "%s/labs/%s", R->run.pristine[0] ? R->run.pristine : R->opt->root, R->lab->dir);
+        tg_similarity(R->run.out, R->lab, kl, R->opt->sim_threshold > 0 ? R->opt->sim_threshold : 60, &md);
     }
     tg_buf_printf(&md, "## Per student: what failed, where, the likely bug\n\n");
     for (int i = 0; i < ns; ++i) {
         if (!rows[i].done)
             continue;
         char p[PATH_MAX + 32];
-        snprintf(p, sizeof p, "%s/%s/summary.part.md", R->out, st[i].name);
+        snprintf(p, sizeof p, "%s/%s/summary.part.md", R->run.out, st[i].name);
         char *part = tg_read_file(p, 1 << 22, NULL);
         if (part) {
             tg_buf_printf(&md, "%s", part);
@@ -744,11 +744,11 @@ void tg_write_class(grun *R, const gstudent *st, const srow *rows, int ns, doubl
     }
     tg_buf_printf(&md, "## Grader-side problems\n\n%s\n", problems.len ? problems.s : "none\n");
     char p[PATH_MAX + 32];
-    snprintf(p, sizeof p, "%s/gradebook.csv", R->out);
+    snprintf(p, sizeof p, "%s/gradebook.csv", R->run.out);
     tg_write_atomic(p, csv.s, csv.len);
-    snprintf(p, sizeof p, "%s/summary.md", R->out);
+    snprintf(p, sizeof p, "%s/summary.md", R->run.out);
     tg_write_atomic(p, md.s, md.len);
-    if (!R->check)
+    if (!R->opt->check)
         tg_write_exports(R, st, rows, ns);                /* exports.c: roster, canvas.csv, gradescope.csv */
     tg_buf_free(&csv);
     tg_buf_free(&md);

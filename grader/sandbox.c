@@ -277,6 +277,8 @@ static int drop_to_sandbox_uid(void)
     return 0;
 }
 
+/* A fork, not proc.c's posix_spawn: the child drops to the sandbox's uid and unshares the network
+ * before it execs, which posix_spawn cannot do. */
 static int run_quiet_as(char *const argv[], int unshare_net, int drop)
 {
     pid_t p = fork();
@@ -404,7 +406,7 @@ void tg_iso_probe(tg_iso *iso)
         NOTE("seccomp: disabled by TL_GRADE_NO_SECCOMP; ");
     } else {
         int ok = 0;
-        pid_t p = fork();
+        pid_t p = fork();              /* (forks: the probe is the grader's own code under the filter) */
         if (p == 0) {
             if (tg_seccomp_net_install() != 0)
                 _exit(3);
@@ -658,6 +660,8 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
     }
     long uid_tasks = (!iso->cgroup && !iso->is_root) ? tasks_of_uid(getuid()) : -1;
 
+    /* A fork, not proc.c's posix_spawn: the child sets rlimits, its cgroup, a uid and the seccomp
+     * filter before it execs the student's program (or bubblewrap), which posix_spawn cannot do. */
     pid_t p = fork();
     if (p < 0) {
         snprintf(err, errlen, "grader: cannot fork (%s)", strerror(errno));

@@ -153,6 +153,10 @@ void tg_child_kill(tg_child *c);
 int  tg_child_net_killed(const tg_child *c);
 /* "exited with status 0", "killed by SIGSEGV", "killed at the time limit", ... */
 void tg_child_describe(const tg_child *c, char *buf, size_t len);
+/* Runs a program in the sandbox without the serve channel, output captured; desc gets how it
+ * ended. Returns 0 when it exited 0, 1 when it failed or timed out, -1 grader problem (child.c). */
+int tg_run_sandboxed(const tg_iso *iso, const tg_spawn_opts *o, double limit_s, tg_buf *output,
+                     char *desc, size_t desclen, char *err, size_t errlen);
 /* The signal that ended the program (bubblewrap's 128+N read back), 0 none or not known. */
 int  tg_child_signal(const tg_child *c);
 void tg_child_free(tg_child *c);

@@ -50,7 +50,7 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     snprintf(casedir, sizeof casedir, "%s/case", g->work);
     tg_rmtree(casedir);
     tg_mkdirs(casedir, 0700);
-    const char *bin = R->iso.bwrap ? inside : host;
+    const char *bin = R->env.iso.bwrap ? inside : host;
     const char *argv_plain[] = {bin, "--serve", NULL};
     /* memcheck with exact allocations: no NaN tails after M and N, no guard zone after P, so an
      * access past a matrix's end is outside its allocation, where memcheck sees it. */
@@ -59,7 +59,7 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
      * allocations can be adjacent) is out of bounds too (kit check's pass, oob.c) */
     char pad[32];
     snprintf(pad, sizeof pad, "%d", ss->padding);
-    const char *argv_tool[] = {R->sanitizer, "--tool", ss->tool ? ss->tool : "memcheck", "--error-exitcode", "99",
+    const char *argv_tool[] = {R->env.sanitizer, "--tool", ss->tool ? ss->tool : "memcheck", "--error-exitcode", "99",
                                "--print-limit", "20", bin, "--serve", memcheck ? "--exact-alloc" : NULL, NULL, NULL,
                                NULL, NULL};
     if (memcheck && ss->padding > 0) {   /* the sanitizer's options before the program */
@@ -77,10 +77,10 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     tg_spawn_opts o = {.argv = ss->tool ? argv_tool : ss->prof_argv ? argv_prof : argv_plain, .host_cwd = casedir,
                        .sandbox_cwd = "/tmp/case", .serve = 1, .gpu = R->lab->gpu,
                        .max_tasks = ss->tool || ss->prof_argv ? 128 : 64,
-                       .mem_bytes = tg_mem_limit(&R->iso, R->lab->gpu && R->gpu_ok && !R->emulate ? (8LL << 30)
-                                                      : R->lab->gpu ? (2LL << 30) : (1LL << 30), R->jobs),
+                       .mem_bytes = tg_mem_limit(&R->env.iso, R->lab->gpu && R->env.gpu_ok && !R->opt->emulate ? (8LL << 30)
+                                                      : R->lab->gpu ? (2LL << 30) : (1LL << 30), R->opt->jobs),
                        .fsize_bytes = 16LL << 20, .tmp_bytes = 64LL << 20,
-                       .extra_path = R->tool_path[0] ? R->tool_path : NULL,
+                       .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL,
                        .seccomp_net = ss->tool == NULL && ss->prof_argv == NULL};   /* compute-sanitizer and ncu
                                                                                    * talk to their target over TCP */
     o.ro[0] = (tg_bind){ss->build, "/build"};
@@ -95,12 +95,12 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     close(vfd);
     ss->voff = 0;
     char venv[PATH_MAX + 64];
-    snprintf(venv, sizeof venv, "TL_EMU_VERDICTS=%s", R->iso.bwrap ? "/tmp/tl-emu-verdicts.jsonl" : ss->vpath);
+    snprintf(venv, sizeof venv, "TL_EMU_VERDICTS=%s", R->env.iso.bwrap ? "/tmp/tl-emu-verdicts.jsonl" : ss->vpath);
     o.env[0] = venv;
-    if (R->iso.bwrap)
+    if (R->env.iso.bwrap)
         o.rw[0] = (tg_bind){ss->vpath, "/tmp/tl-emu-verdicts.jsonl"};
     char etc_pw[PATH_MAX + 32], etc_gr[PATH_MAX + 32];
-    if (ss->prof_argv && R->iso.bwrap) {   /* ncu's log: a folder of the grader's (counters.c reads it) */
+    if (ss->prof_argv && R->env.iso.bwrap) {   /* ncu's log: a folder of the grader's (counters.c reads it) */
         o.rw[1] = (tg_bind){ss->prof_dir, TG_PROF_INSIDE};
         int nr = 1;
         if (ss->prof_ro)
@@ -117,7 +117,7 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
         o.tmp_bytes = 512LL << 20;
         o.fsize_bytes = 1LL << 30;
     }
-    if (tg_spawn(&ss->c, &R->iso, &o, err, errlen) != 0)
+    if (tg_spawn(&ss->c, &R->env.iso, &o, err, errlen) != 0)
         return -1;
     ss->alive = 1;
     ss->runs++;
@@ -263,7 +263,7 @@ int tg_unsupported_words(const tl_verdict *v, char *out, size_t len)
 static int unsupported_case(grun *R, gsub *g, cres *r, const gsize *s, const tl_verdict *got)
 {
     char what[400];
-    if (!R->emulate || !tg_unsupported_words(got, what, sizeof what))
+    if (!R->opt->emulate || !tg_unsupported_words(got, what, sizeof what))
         return 0;
     r->st = C_NOTRUN;
     tl_verdict_init(&r->v, TL_V_NOT_GRADED, "not-supported");
@@ -330,7 +330,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
     answer_ctx ac = {s->m, s->n};
     /* limit_s is CPU time of the session's whole tree for this case (the same at any load); the
      * wall clock gets a multiple of it, only to end a process that sleeps or waits. */
-    double wall_s = limit_s * (R->lab->gpu && R->gpu_ok && !R->emulate ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU);
+    double wall_s = limit_s * (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU);
     double t0 = tl_now_ms();
     ss->c.cpu_limit_ms = limit_s * 1000.0;
     ss->c.cpu_start_ms = tg_child_cpu_ms(&ss->c);
@@ -415,7 +415,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
             return;
         }
         int nodev = got.kind == TL_V_ERROR && tl_verdict_pattern_is(&got, "no-device");
-        if (nodev && R->lab->gpu && R->gpu_ok && !R->emulate && R->gpu_unknown) {
+        if (nodev && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.gpu_unknown) {
             /* Whether a device works is the grader's knowledge (run.c tried the reference on it):
              * the student's word counts only where the grader could not find out itself. */
             r->st = C_NODEV;
@@ -425,7 +425,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
             tl_verdict_init(&r->v, TL_V_ERROR, "no-device-claimed");
             snprintf(r->v.detail, sizeof r->v.detail, "%s",
                      !R->lab->gpu ? "this lab runs on the CPU" :
-                     R->emulate || !R->gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
+                     R->opt->emulate || !R->env.gpu_ok ? "it ran emulated on the CPU" : "the grader's reference ran on this device");
         } else if (got.kind == TL_V_EMULATOR && tl_verdict_pattern_is(&got, "not-supported") &&
                    unsupported_case(R, g, r, s, &got)) {
             tg_buf_free(&ans);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "proc.h"
 
 #define SIM_PAIRS_SHOWN 50
 
@@ -123,13 +124,15 @@ int tg_similarity(const char *out, const tl_lab_info *lab, const char *kit_lab_d
         return 0;
     }
     /* sim_c reads the file names from its standard input (-i): no argv limit for a big class. */
-    char lp[PATH_MAX + 80], op[PATH_MAX + 80], cmd[3 * PATH_MAX + 200];
+    char lp[PATH_MAX + 80], op[PATH_MAX + 80], thr[32];
     snprintf(lp, sizeof lp, "%s/files.txt", work);
     snprintf(op, sizeof op, "%s/sim.txt", work);
     tg_write_atomic(lp, list.s, list.len);
     tg_buf_free(&list);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' -p -e -s -T -t%d -i < '%s' > '%s' 2>&1", work, simc, threshold, lp, op);
-    int rc = system(cmd);
+    snprintf(thr, sizeof thr, "-t%d", threshold);
+    const char *argv[] = {simc, "-p", "-e", "-s", "-T", thr, "-i", NULL};
+    tg_proc_io io = {.out = TG_PROC_FILE, .err = TG_PROC_FILE, .path = op, .in = lp, .dir = work};
+    int rc = tg_proc_run(argv, &io);
     char *res = tg_read_file(op, 16 << 20, NULL);
     if (rc != 0 || !res) {
         tg_buf_printf(md, "not computed: sim_c failed (exit %d): %.300s\n\n", rc, res ? res : "");

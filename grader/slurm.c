@@ -47,7 +47,7 @@ int tg_students_write(const grun *R, const gstudent *st, int ns)
         tg_buf_add(&b, "\n", 1);
     }
     char p[PATH_MAX + 32];
-    snprintf(p, sizeof p, "%s/students.tsv", R->state);
+    snprintf(p, sizeof p, "%s/students.tsv", R->run.state);
     int rc = tg_write_atomic(p, b.s ? b.s : "", b.len);
     tg_buf_free(&b);
     return rc;
@@ -148,7 +148,7 @@ static void sh_quote(tg_buf *b, const char *s)
 static int is_done(const grun *R, const gstudent *s)
 {
     char p[PATH_MAX + 160];
-    snprintf(p, sizeof p, "%s/%s/.done", R->out, s->name);
+    snprintf(p, sizeof p, "%s/%s/.done", R->run.out, s->name);
     return tg_is_file(p);
 }
 
@@ -195,10 +195,10 @@ static int queued(const char *ids, char *out, size_t outlen)
 int tg_slurm_save_prepared(const grun *R)
 {
     tg_buf b = {0};
-    tg_buf_printf(&b, "kit_build\t%s\nkit_archs\t%s\nkit_build_why\t%s\nref_build\t%s\nref_why\t%s\n", R->kit_build,
-                  R->kit_archs, R->kit_build_why, R->ref_build, R->ref_why);
+    tg_buf_printf(&b, "kit_build\t%s\nkit_archs\t%s\nkit_build_why\t%s\nref_build\t%s\nref_why\t%s\n", R->run.kit_build,
+                  R->run.kit_archs, R->run.kit_build_why, R->run.ref_build, R->run.ref_why);
     char p[PATH_MAX + 32];
-    snprintf(p, sizeof p, "%s/slurm/prepared", R->state);
+    snprintf(p, sizeof p, "%s/slurm/prepared", R->run.state);
     int rc = tg_write_atomic(p, b.s, b.len);
     tg_buf_free(&b);
     return rc;
@@ -207,16 +207,16 @@ int tg_slurm_save_prepared(const grun *R)
 int tg_slurm_load_prepared(grun *R, char *err, size_t errlen)
 {
     char p[PATH_MAX + 32];
-    snprintf(p, sizeof p, "%s/slurm/prepared", R->state);
+    snprintf(p, sizeof p, "%s/slurm/prepared", R->run.state);
     char *text = tg_read_file(p, 1 << 20, NULL);
     if (!text) {
         snprintf(err, errlen, "no %s: this out dir was not prepared by tl-grade --slurm", p);
         return -1;
     }
     struct { const char *key; char *dst; size_t len; } f[] = {
-        {"kit_build", R->kit_build, sizeof R->kit_build},       {"kit_archs", R->kit_archs, sizeof R->kit_archs},
-        {"kit_build_why", R->kit_build_why, sizeof R->kit_build_why}, {"ref_build", R->ref_build, sizeof R->ref_build},
-        {"ref_why", R->ref_why, sizeof R->ref_why}};
+        {"kit_build", R->run.kit_build, sizeof R->run.kit_build},       {"kit_archs", R->run.kit_archs, sizeof R->run.kit_archs},
+        {"kit_build_why", R->run.kit_build_why, sizeof R->run.kit_build_why}, {"ref_build", R->run.ref_build, sizeof R->run.ref_build},
+        {"ref_why", R->run.ref_why, sizeof R->run.ref_why}};
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
         char *tab = strchr(line, '\t');
         if (!tab)
@@ -233,7 +233,7 @@ int tg_slurm_load_prepared(grun *R, char *err, size_t errlen)
 int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, tg_buf *notes, char *err, size_t errlen)
 {
     char dir[PATH_MAX + 160], p[PATH_MAX + 320];
-    snprintf(dir, sizeof dir, "%s/taken/%s", R->state, st->name);
+    snprintf(dir, sizeof dir, "%s/taken/%s", R->run.state, st->name);
     if (!tg_is_dir(dir)) {
         snprintf(err, errlen, "the submission was not taken at submit time (no %s); submit the run again", dir);
         return -1;
@@ -273,7 +273,7 @@ int tg_take_prepared(const grun *R, const gstudent *st, const char *files_dir, t
 static int take_one(grun *R, const gstudent *s, char *err, size_t errlen)
 {
     char dir[PATH_MAX + 160], files[PATH_MAX + 200], work[PATH_MAX + 200], p[PATH_MAX + 220];
-    snprintf(dir, sizeof dir, "%s/taken/%s", R->state, s->name);
+    snprintf(dir, sizeof dir, "%s/taken/%s", R->run.state, s->name);
     snprintf(files, sizeof files, "%s/files", dir);
     snprintf(work, sizeof work, "%s/work", dir);
     tg_rmtree(dir);
@@ -315,7 +315,7 @@ int tg_slurm_task_students(const grun *R, int gen, int *idx, int max, char *err,
         return -1;
     }
     char p[PATH_MAX + 64];
-    snprintf(p, sizeof p, "%s/slurm/tasks.%d.tsv", R->state, gen);
+    snprintf(p, sizeof p, "%s/slurm/tasks.%d.tsv", R->run.state, gen);
     char *text = tg_read_file(p, 64 << 20, NULL);
     if (!text) {
         snprintf(err, errlen, "no %s: the run's task list is missing", p);
@@ -359,7 +359,7 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         return TL_EXIT_USAGE;
     }
     char sdir[PATH_MAX + 16], logs[PATH_MAX + 32], p[PATH_MAX + 64];
-    snprintf(sdir, sizeof sdir, "%s/slurm", R->state);
+    snprintf(sdir, sizeof sdir, "%s/slurm", R->run.state);
     snprintf(logs, sizeof logs, "%s/logs", sdir);
     if (tg_mkdirs(logs, 0700) != 0) {
         fprintf(stderr, "tl-grade: cannot make %s (%s)\n", logs, strerror(errno));
@@ -367,13 +367,13 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     }
     int gen = 0;
     char arr[64] = "", fin[64] = "", q[4096];
-    if (last_jobs(R->state, &gen, arr, fin, sizeof arr)) {
+    if (last_jobs(R->run.state, &gen, arr, fin, sizeof arr)) {
         char ids[140];
         snprintf(ids, sizeof ids, "%s,%s", arr, fin);
         if (queued(ids, q, sizeof q) > 0) {
             fprintf(stderr, "tl-grade: --slurm: this run's jobs %s (tasks) and %s (gradebook) are still queued or "
                     "running; wait for them (./kit grade --status %s) or cancel them (scancel %s %s), then submit "
-                    "again\n", arr, fin, R->out, arr, fin);
+                    "again\n", arr, fin, R->run.out, arr, fin);
             return TL_EXIT_USAGE;
         }
     }
@@ -381,10 +381,10 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     /* The grader the tasks run: this very binary, copied into the run (a rebuild of the kit's
      * tl-grade while the array runs must not change the grader half-way). */
     char bin[PATH_MAX + 32], tmp[PATH_MAX + 48], self[PATH_MAX];
-    snprintf(bin, sizeof bin, "%s/bin", R->state);
+    snprintf(bin, sizeof bin, "%s/bin", R->run.state);
     tg_mkdirs(bin, 0700);
-    snprintf(tmp, sizeof tmp, "%s/bin/.tl-grade.tmp", R->state);
-    snprintf(bin, sizeof bin, "%s/bin/tl-grade", R->state);
+    snprintf(tmp, sizeof tmp, "%s/bin/.tl-grade.tmp", R->run.state);
+    snprintf(bin, sizeof bin, "%s/bin/tl-grade", R->run.state);
     ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
     if (sl <= 0) {
         fprintf(stderr, "tl-grade: --slurm: cannot find this program's file (/proc/self/exe)\n");
@@ -398,12 +398,12 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     /* The intake here, then the task list of the students not graded yet. */
     int *todo = calloc((size_t)ns + 1, sizeof *todo), nt = 0, skipped = 0;
     for (int i = 0; i < ns; ++i) {
-        int again = R->regrade == 1;
-        if (R->regrade == 2)       /* --regrade=NAME,...: by folder or by name */
+        int again = R->opt->regrade == 1;
+        if (R->opt->regrade == 2)       /* --regrade=NAME,...: by folder or by name */
             again = tg_regrade_named(R, &st[i]);
         if (again) {               /* graded again: until it is, it is not graded */
             char od[PATH_MAX + 160];
-            snprintf(od, sizeof od, "%s/%s/.done", R->out, st[i].name);
+            snprintf(od, sizeof od, "%s/%s/.done", R->run.out, st[i].name);
             unlink(od);
         }
         /* graded earlier: kept only while its grade still stands (the same files, rubric and cases:
@@ -416,16 +416,16 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         if (why_again[0] && is_done(R, &st[i])) {
             fprintf(stderr, "tl-grade: %s: %s\n", st[i].display[0] ? st[i].display : st[i].name, why_again);
             char od[PATH_MAX + 160];
-            snprintf(od, sizeof od, "%s/%s/.done", R->out, st[i].name);
+            snprintf(od, sizeof od, "%s/%s/.done", R->run.out, st[i].name);
             unlink(od);        /* until the task grades it again, it is not graded */
         }
         char od[PATH_MAX + 160];
-        snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->out, st[i].name);
+        snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->run.out, st[i].name);
         unlink(od);
         if (take_one(R, &st[i], err, sizeof err) != 0) {
-            snprintf(od, sizeof od, "%s/%s", R->out, st[i].name);
+            snprintf(od, sizeof od, "%s/%s", R->run.out, st[i].name);
             tg_mkdirs(od, 0755);
-            snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->out, st[i].name);
+            snprintf(od, sizeof od, "%s/%s/not-graded.txt", R->run.out, st[i].name);
             tg_write_atomic(od, err, strlen(err));
             fprintf(stderr, "tl-grade: %s: not graded: %s\n", st[i].name, err);
             continue;
@@ -436,7 +436,7 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
         fprintf(stderr, "tl-grade: %d student(s) graded earlier from the same files, rubric and cases are not submitted again "
                 "(--regrade=NAME grades one "
                 "again, --regrade the class)\n", skipped);
-    int per = R->per_task > 0 ? R->per_task : 1, ntasks = (nt + per - 1) / per;
+    int per = R->opt->per_task > 0 ? R->opt->per_task : 1, ntasks = (nt + per - 1) / per;
     tg_buf tasks = {0};
     for (int t = 0; t < ntasks; ++t) {
         for (int j = t * per; j < nt && j < (t + 1) * per; ++j)
@@ -455,24 +455,24 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     tg_buf common = {0};
     sh_quote(&common, bin);
     tg_buf_printf(&common, " --kit ");
-    sh_quote(&common, R->root);
+    sh_quote(&common, R->opt->root);
     tg_buf_printf(&common, " --lab %s --out ", R->lab->id);
-    sh_quote(&common, R->out);
-    if (R->public_only)
+    sh_quote(&common, R->run.out);
+    if (R->opt->public_only)
         tg_buf_printf(&common, " --public-only");
-    if (R->emulate)
+    if (R->opt->emulate)
         tg_buf_printf(&common, " --emulate");
-    if (R->gpu_archs[0])
-        tg_buf_printf(&common, " --gpu-archs %s", R->gpu_archs);
-    if (R->rescale)
+    if (R->opt->gpu_archs[0])
+        tg_buf_printf(&common, " --gpu-archs %s", R->opt->gpu_archs);
+    if (R->opt->rescale)
         tg_buf_printf(&common, " --rescale");
-    if (R->due_epoch) {            /* the late policy: the tasks' identity must be the submit's */
+    if (R->opt->due_epoch) {            /* the late policy: the tasks' identity must be the submit's */
         tg_buf_printf(&common, " --due ");
-        sh_quote(&common, R->due_text);
-        tg_buf_printf(&common, " --grace %d --late-penalty %g --late-cap %g", R->grace_min, R->late_per_day, R->late_cap);
-        if (R->extensions[0]) {
+        sh_quote(&common, R->opt->due_text);
+        tg_buf_printf(&common, " --grace %d --late-penalty %g --late-cap %g", R->opt->grace_min, R->opt->late_per_day, R->opt->late_cap);
+        if (R->opt->extensions[0]) {
             char ex[PATH_MAX + 32];
-            snprintf(ex, sizeof ex, "%s/extensions.csv", R->state);
+            snprintf(ex, sizeof ex, "%s/extensions.csv", R->run.state);
             tg_buf_printf(&common, " --extensions ");
             sh_quote(&common, ex);
         }
@@ -483,7 +483,7 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
      * per compiler, the case limit times the time-outs a submission may have, the sanitizer limit
      * per sanitizer test) plus a setup allowance; its memory is the sandbox's limits of the
      * students graded at once plus the grader's own (cases, references). */
-    int per_s = R->per_task > 0 ? R->per_task : 1, at_once = R->cpus_per_task > 1 ? R->cpus_per_task : 1;
+    int per_s = R->opt->per_task > 0 ? R->opt->per_task : 1, at_once = R->opt->cpus_per_task > 1 ? R->opt->cpus_per_task : 1;
     int sanitizer_tests = 0;
     for (int i = 0; i < R->lab->ntests; ++i)
         sanitizer_tests += R->lab->tests[i].kind == TL_TEST_RACECHECK || R->lab->tests[i].kind == TL_TEST_MEMCHECK;
@@ -493,27 +493,27 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     char tdef[32], mdef[32];
     int tmin = (int)((task_s + 59) / 60);
     snprintf(tdef, sizeof tdef, "%02d:%02d:00", tmin / 60, tmin % 60);
-    long long run_mem = R->lab->gpu && !R->emulate ? (8LL << 30) : R->lab->gpu ? (2LL << 30) : (1LL << 30);
+    long long run_mem = R->lab->gpu && !R->opt->emulate ? (8LL << 30) : R->lab->gpu ? (2LL << 30) : (1LL << 30);
     long long one = run_mem > SUB_BUILD_MEM ? run_mem : SUB_BUILD_MEM;
     snprintf(mdef, sizeof mdef, "%lldG", (one * at_once + (2LL << 30)) >> 30);
-    const char *ttime = R->slurm_time[0] ? R->slurm_time : tdef, *tmem = R->slurm_mem[0] ? R->slurm_mem : mdef;
+    const char *ttime = R->opt->slurm_time[0] ? R->opt->slurm_time : tdef, *tmem = R->opt->slurm_mem[0] ? R->opt->slurm_mem : mdef;
     char array[64], name[64], fname[80], out_task[PATH_MAX + 64], out_fin[PATH_MAX + 64], jobid[256];
     snprintf(name, sizeof name, "tl-grade-%s", R->lab->id);
     snprintf(fname, sizeof fname, "%s-gradebook", name);
     snprintf(out_task, sizeof out_task, "%s/%d-%%a.txt", logs, gen);
     snprintf(out_fin, sizeof out_fin, "%s/%d-finish.txt", logs, gen);
-    if (R->max_parallel > 0)
-        snprintf(array, sizeof array, "0-%d%%%d", ntasks - 1, R->max_parallel);
+    if (R->opt->max_parallel > 0)
+        snprintf(array, sizeof array, "0-%d%%%d", ntasks - 1, R->opt->max_parallel);
     else
         snprintf(array, sizeof array, "0-%d", ntasks > 0 ? ntasks - 1 : 0);
     tg_buf task = {0}, finish = {0};
     tg_buf_printf(&task, "#!/bin/sh\n# One task of tl-grade's job array (generation %d) for lab %s: grades the "
                   "students on line\n# $SLURM_ARRAY_TASK_ID of tasks.%d.tsv (%d a task, %d at once) into %s.\n"
                   "# Made by tl-grade --slurm. Time: %s%s; memory: %s%s.\n", gen, R->lab->id, gen, per_s, at_once,
-                  R->out, ttime, R->slurm_time[0] ? " (--time)" : " (from the lab's limits: per student 3 x the build's "
+                  R->run.out, ttime, R->opt->slurm_time[0] ? " (--time)" : " (from the lab's limits: per student 3 x the build's "
                   "CPU limit + the time-outs a submission may have x the case limit + the sanitizer tests x their "
                   "limit + 60 s; per task the students one after another + 300 s)", tmem,
-                  R->slurm_mem[0] ? " (--mem)" : " (the sandbox's limits of the students graded at once + 2 GiB for "
+                  R->opt->slurm_mem[0] ? " (--mem)" : " (the sandbox's limits of the students graded at once + 2 GiB for "
                   "the grader)");
     tg_buf_printf(&task, "#SBATCH --job-name=%s\n#SBATCH --array=%s\n#SBATCH --output=%s\n#SBATCH --chdir=%s\n"
                   "#SBATCH --time=%s\n#SBATCH --mem=%s\n#SBATCH --ntasks=1\n", name, array, out_task, sdir, ttime, tmem);
@@ -521,18 +521,18 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
                   "the exports from every\n# student's results; runs after the array, whatever became of its tasks. "
                   "Made by tl-grade --slurm.\n#SBATCH --job-name=%s\n#SBATCH --output=%s\n#SBATCH --chdir=%s\n"
                   "#SBATCH --time=00:10:00\n#SBATCH --mem=2G\n#SBATCH --ntasks=1\n", gen, fname, out_fin, sdir);
-    if (R->cpus_per_task > 0)
-        tg_buf_printf(&task, "#SBATCH --cpus-per-task=%d\n", R->cpus_per_task);
-    if (R->gpus_per_task > 0)
-        tg_buf_printf(&task, "#SBATCH --gpus-per-task=%d\n", R->gpus_per_task);
-    if (R->gres[0])
-        tg_buf_printf(&task, "#SBATCH --gres=%s\n", R->gres);
+    if (R->opt->cpus_per_task > 0)
+        tg_buf_printf(&task, "#SBATCH --cpus-per-task=%d\n", R->opt->cpus_per_task);
+    if (R->opt->gpus_per_task > 0)
+        tg_buf_printf(&task, "#SBATCH --gpus-per-task=%d\n", R->opt->gpus_per_task);
+    if (R->opt->gres[0])
+        tg_buf_printf(&task, "#SBATCH --gres=%s\n", R->opt->gres);
     for (int k = 0; k < 2; ++k) {
         tg_buf *b = k ? &finish : &task;
-        if (R->partition[0])
-            tg_buf_printf(b, "#SBATCH --partition=%s\n", R->partition);
-        if (R->account[0])
-            tg_buf_printf(b, "#SBATCH --account=%s\n", R->account);
+        if (R->opt->partition[0])
+            tg_buf_printf(b, "#SBATCH --partition=%s\n", R->opt->partition);
+        if (R->opt->account[0])
+            tg_buf_printf(b, "#SBATCH --account=%s\n", R->opt->account);
     }
     tg_buf_printf(&task, "exec %s --jobs %d --slurm-task %d\n", common.s, at_once, gen);
     tg_buf_printf(&finish, "exec %s --slurm-finish\n", common.s);
@@ -590,15 +590,15 @@ int tg_slurm_submit(grun *R, const gstudent *st, int ns)
     tg_buf_free(&jobs);
     if (ntasks)
         fprintf(stderr, "tl-grade: submitted %d student(s) in %d task(s): job array %s, then job %s writes "
-                "%s/gradebook.csv and summary.md\n", nt, ntasks, arrjob, jobid, R->out);
+                "%s/gradebook.csv and summary.md\n", nt, ntasks, arrjob, jobid, R->run.out);
     else
         fprintf(stderr, "tl-grade: no student left to grade; job %s writes %s/gradebook.csv and summary.md\n", jobid,
-                R->out);
-    if (ntasks && R->max_parallel > 0)
-        fprintf(stderr, "tl-grade: at most %d task(s) run at once\n", R->max_parallel);
+                R->run.out);
+    if (ntasks && R->opt->max_parallel > 0)
+        fprintf(stderr, "tl-grade: at most %d task(s) run at once\n", R->opt->max_parallel);
     fprintf(stderr, "tl-grade: the batch scripts (every request an #SBATCH line): %s, %s (time %s, memory %s a task)\n",
             task_sh, fin_sh, ttime, tmem);
-    fprintf(stderr, "tl-grade: follow it with: ./kit grade --status %s\n", R->out);
+    fprintf(stderr, "tl-grade: follow it with: ./kit grade --status %s\n", R->run.out);
     printf("%s %s\n", arrjob[0] ? arrjob : "-", jobid);
     return 0;
 }

@@ -1,12 +1,14 @@
 /* tl-grade.c: the command line of tl-grade, the tilelab autograder: options into the run context,
  * then run.c does the rest. The parts, each a file with one job (grade.h lists them):
- *   run.c      the class run: out dir, seed, tools, workers, progress, resume
+ *   run.c      the class run: out dir, seed, tools, the shared builds (workers.c: workers, resume)
+ *   submission.c  one submission in its worker: intake, build, tests, reports
  *   cases.c    cases and inputs: public sizes, hidden sizes from the secret seed, references
  *   build.c    the per-submission build in the sandbox, the kit built once per run, the reference
  *   session.c  the student session: `labNN --serve`, requests on fd 3, answers on fd 4
  *   judges.c   correctness, safety, speed, policy, lab 05's calculator
  *   report.c   results.json, scores, summary.md, gradebook.csv, the `kit check` printout
- *   intake.c   submissions (folders, archives) and the pristine copy of the kit
+ *   intake.c   submissions (folders, archives: unpack.c) and their file names
+ *   pristine.c the pristine copy of the kit
  *   sandbox.c, policy.c, util.c: isolation, the policy scan and filter, helpers (the lab table: common/labtable.h)
  *
  *   tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...
@@ -246,13 +248,16 @@ int main(int argc, char **argv)
     opterr = 0;
     signal(SIGPIPE, SIG_IGN);      /* a student's process that dies mid-request must not take us along */
     static grun R;   /* the run context: filled here, passed to every part */
+    static tg_opts O; /* its options: written here only; the parts read them through R.opt (const) */
     memset(&R, 0, sizeof R);
-    R.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (R.jobs < 1)
-        R.jobs = 1;
+    memset(&O, 0, sizeof O);
+    R.opt = &O;
+    O.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (O.jobs < 1)
+        O.jobs = 1;
     /* TL_GRADE_EMU_MAX_SIZE=N (the kit's own tests): emulated runs stop at N^3 work instead of
      * TL_EMU_MAX_WORK's 1024^3, as the report then says; it can only lower the bound. */
-    R.emu_max_work = TL_EMU_MAX_WORK;
+    O.emu_max_work = TL_EMU_MAX_WORK;
     const char *emax = getenv("TL_GRADE_EMU_MAX_SIZE");
     if (emax && *emax) {
         char *end;
@@ -262,7 +267,7 @@ int main(int argc, char **argv)
                     "sizes above N^3 work are not run), or unset it\n", emax, cbrt(TL_EMU_MAX_WORK));
             return TL_EXIT_USAGE;
         }
-        R.emu_max_work = (double)n * n * n;
+        O.emu_max_work = (double)n * n * n;
     }
     /* A name that exists as a file or folder is a submission, never an option, wherever it stands
      * (a class given as * puts a folder named --public-only first): moved behind a "--". */
@@ -278,7 +283,7 @@ int main(int argc, char **argv)
         case 'l': lab_id = optarg; break;
         case 'o': out = optarg; break;
         case 's': secret = optarg; break;
-        case 'p': R.public_only = 1; break;
+        case 'p': O.public_only = 1; break;
         case 'j':
             if (strcmp(optarg, "auto") == 0)   /* the default: one per core */
                 break;
@@ -286,28 +291,28 @@ int main(int argc, char **argv)
                 fprintf(stderr, "tl-grade: --jobs '%s': give a number from 1 to 256, or auto (one per core)\n", optarg);
                 return TL_EXIT_USAGE;
             }
-            R.jobs = (int)v;
+            O.jobs = (int)v;
             break;
         case 'c':
-            R.check = 1;
-            R.public_only = 1;
+            O.check = 1;
+            O.public_only = 1;
             break;
-        case 'e': R.emulate = 1; break;
+        case 'e': O.emulate = 1; break;
         case 'k': kit = optarg; break;
-        case 'q': R.quiet = 1; break;
-        case 'K': R.keep_work = 1; break;
-        case 'U': R.unsafe_no_sandbox = 1; break;
-        case 'S': R.random_seed = 1; break;
+        case 'q': O.quiet = 1; break;
+        case 'K': O.keep_work = 1; break;
+        case 'U': O.unsafe_no_sandbox = 1; break;
+        case 'S': O.random_seed = 1; break;
         case 'A':
-            if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) || strlen(optarg) >= sizeof R.gpu_archs) {
+            if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) || strlen(optarg) >= sizeof O.gpu_archs) {
                 fprintf(stderr, "tl-grade: --gpu-archs '%s': give compute capabilities like 90 or 80,90\n", optarg);
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.gpu_archs, sizeof R.gpu_archs, "%s", optarg);
+            snprintf(O.gpu_archs, sizeof O.gpu_archs, "%s", optarg);
             break;
         case 'B':
         case 'F':
-            if (!realpath(optarg, c == 'B' ? R.prebuilt : R.build_log) || !tg_is_file(optarg)) {
+            if (!realpath(optarg, c == 'B' ? O.prebuilt : O.build_log) || !tg_is_file(optarg)) {
                 fprintf(stderr, "tl-grade: --%s '%s': no such file; build the lab first (./kit check NN does)\n",
                         c == 'B' ? "prebuilt" : "build-failed", optarg);
                 return TL_EXIT_USAGE;
@@ -326,14 +331,14 @@ int main(int argc, char **argv)
             }
             return 0;
         }
-        case 1000: R.slurm = 1; break;
+        case 1000: O.slurm = 1; break;
         case 1001:
-            if (!*optarg || strlen(optarg) >= sizeof R.partition || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
+            if (!*optarg || strlen(optarg) >= sizeof O.partition || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,") != strlen(optarg)) {
                 fprintf(stderr, "tl-grade: --partition '%s': give a partition's name (letters, digits, - _ . ,)\n", optarg);
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.partition, sizeof R.partition, "%s", optarg);
+            snprintf(O.partition, sizeof O.partition, "%s", optarg);
             break;
         case 1002: case 1003: case 1004: case 1005: case 1006: {
             static const char *const names[] = {"--gpus-per-task", "--max-parallel", "--per-task", "--cpus-per-task",
@@ -344,11 +349,11 @@ int main(int argc, char **argv)
                 fprintf(stderr, "tl-grade: %s '%s': give a number from %ld to %ld\n", names[k], optarg, lo[k], hi[k]);
                 return TL_EXIT_USAGE;
             }
-            int *dst[] = {&R.gpus_per_task, &R.max_parallel, &R.per_task, &R.cpus_per_task, &R.slurm_task};
+            int *dst[] = {&O.gpus_per_task, &O.max_parallel, &O.per_task, &O.cpus_per_task, &O.slurm_task};
             *dst[k] = (int)v;
             break;
         }
-        case 1007: R.slurm_finish = 1; break;
+        case 1007: O.slurm_finish = 1; break;
         case 1009:               /* --from KIND SOURCE: the source is the next word */
             if (strcmp(optarg, "gradescope") != 0 && strcmp(optarg, "canvas") != 0 && strcmp(optarg, "moodle") != 0) {
                 fprintf(stderr, "tl-grade: --from '%s': give gradescope, canvas or moodle, then the export (GitHub "
@@ -356,49 +361,49 @@ int main(int argc, char **argv)
                         optarg);
                 return TL_EXIT_USAGE;
             }
-            if (optind >= argc || strlen(argv[optind]) >= sizeof R.from_source) {
+            if (optind >= argc || strlen(argv[optind]) >= sizeof O.from_source) {
                 fprintf(stderr, "tl-grade: --from %s needs the export after it: --from %s EXPORT.zip or FOLDER\n",
                         optarg, optarg);
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.from_kind, sizeof R.from_kind, "%s", optarg);
-            snprintf(R.from_source, sizeof R.from_source, "%s", argv[optind++]);
+            snprintf(O.from_kind, sizeof O.from_kind, "%s", optarg);
+            snprintf(O.from_source, sizeof O.from_source, "%s", argv[optind++]);
             break;
         case 1011:
-            if (!*optarg || strlen(optarg) >= sizeof R.rubric_file) {
+            if (!*optarg || strlen(optarg) >= sizeof O.rubric_file) {
                 fprintf(stderr, "tl-grade: --rubric: give a rubric file (tl-grade --print-rubric NN writes one)\n");
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.rubric_file, sizeof R.rubric_file, "%s", optarg);
+            snprintf(O.rubric_file, sizeof O.rubric_file, "%s", optarg);
             break;
         case 1012:               /* --regrade: the class; --regrade=NAME,NAME: those students */
             if (!optarg) {
-                R.regrade = 1;
-            } else if (!*optarg || strlen(optarg) + 3 >= sizeof R.regrade_names || strchr(optarg, '\n')) {
+                O.regrade = 1;
+            } else if (!*optarg || strlen(optarg) + 3 >= sizeof O.regrade_names || strchr(optarg, '\n')) {
                 fprintf(stderr, "tl-grade: --regrade=NAME,...: give the students' names (as in gradebook.csv) or "
                         "folders, separated by commas; --regrade alone grades the whole class again\n");
                 return TL_EXIT_USAGE;
             } else {
-                R.regrade = R.regrade == 1 ? 1 : 2;
-                snprintf(R.regrade_names, sizeof R.regrade_names, ",%s,", optarg);
+                O.regrade = O.regrade == 1 ? 1 : 2;
+                snprintf(O.regrade_names, sizeof O.regrade_names, ",%s,", optarg);
             }
             break;
-        case 1014: R.rescale = 1; break;
+        case 1014: O.rescale = 1; break;
         case 1025: similar_dir = optarg; break;
         case 1026:
             if (tl_parse_int(optarg, 1, 100, &v) != 0) {
                 fprintf(stderr, "tl-grade: --threshold '%s': give a percentage from 1 to 100\n", optarg);
                 return TL_EXIT_USAGE;
             }
-            R.sim_threshold = (int)v;
+            O.sim_threshold = (int)v;
             break;
         case 1020:
-            if (tg_parse_time(optarg, &R.due_epoch) != 0 || strlen(optarg) >= sizeof R.due_text || !R.due_epoch) {
+            if (tg_parse_time(optarg, &O.due_epoch) != 0 || strlen(optarg) >= sizeof O.due_text || !O.due_epoch) {
                 fprintf(stderr, "tl-grade: --due '%s': give a date and time with its offset, e.g. 2026-11-21T23:59-08:00 "
                         "or '2026-11-22 07:59 UTC' (a time without an offset is taken as UTC)\n", optarg);
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.due_text, sizeof R.due_text, "%s", optarg);
+            snprintf(O.due_text, sizeof O.due_text, "%s", optarg);
             break;
         case 1021: case 1022: case 1023: {
             char *end;
@@ -411,20 +416,20 @@ int main(int argc, char **argv)
                 return TL_EXIT_USAGE;
             }
             if (c == 1021)
-                R.grace_min = (int)d;
+                O.grace_min = (int)d;
             else if (c == 1022)
-                R.late_per_day = d;
+                O.late_per_day = d;
             else
-                R.late_cap = d + 1000;     /* (marked as given; 1000 taken off below) */
+                O.late_cap = d + 1000;     /* (marked as given; 1000 taken off below) */
             break;
         }
         case 1024:
-            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof R.extensions) {
+            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof O.extensions) {
                 fprintf(stderr, "tl-grade: --extensions '%s': no such file (CSV: sid, email or name, and due or days)\n",
                         optarg);
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.extensions, sizeof R.extensions, "%s", optarg);
+            snprintf(O.extensions, sizeof O.extensions, "%s", optarg);
             break;
         case 1016: case 1017: case 1018: case 1019: {   /* Slurm: written as #SBATCH lines (slurm.c) */
             static const char *const what[] = {
@@ -435,8 +440,8 @@ int main(int argc, char **argv)
             static const char *const ok[] = {"0123456789:-", "0123456789KMGTkmgt",
                 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
                 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:,"};
-            char *dst[] = {R.slurm_time, R.slurm_mem, R.account, R.gres};
-            size_t len[] = {sizeof R.slurm_time, sizeof R.slurm_mem, sizeof R.account, sizeof R.gres};
+            char *dst[] = {O.slurm_time, O.slurm_mem, O.account, O.gres};
+            size_t len[] = {sizeof O.slurm_time, sizeof O.slurm_mem, sizeof O.account, sizeof O.gres};
             int k = c - 1016;
             size_t n = strlen(optarg);
             int good = n && n < len[k] && strspn(optarg, ok[k]) == n && (k >= 2 || isdigit((unsigned char)optarg[0]));
@@ -452,16 +457,16 @@ int main(int argc, char **argv)
             break;
         }
         case 1015:
-            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof R.roster) {
+            if (!tg_is_file(optarg) || strlen(optarg) >= sizeof O.roster) {
                 fprintf(stderr, "tl-grade: --roster '%s': no such file; give the course's roster as CSV (name,email,sid)\n",
                         optarg);
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.roster, sizeof R.roster, "%s", optarg);
+            snprintf(O.roster, sizeof O.roster, "%s", optarg);
             {
                 char err[700];
                 int n;
-                if (tg_roster_check(R.roster, &n, err, sizeof err) != 0) {
+                if (tg_roster_check(O.roster, &n, err, sizeof err) != 0) {
                     fprintf(stderr, "tl-grade: %s\n", err);
                     return TL_EXIT_USAGE;
                 }
@@ -477,12 +482,12 @@ int main(int argc, char **argv)
             return 0;
         }
         case 1010:
-            if (!*optarg || strlen(optarg) >= sizeof R.name_pattern) {
+            if (!*optarg || strlen(optarg) >= sizeof O.name_pattern) {
                 fprintf(stderr, "tl-grade: --name-pattern: give a regular expression (PCRE2) with named groups, "
-                        "at most %zu bytes\n", sizeof R.name_pattern - 1);
+                        "at most %zu bytes\n", sizeof O.name_pattern - 1);
                 return TL_EXIT_USAGE;
             }
-            snprintf(R.name_pattern, sizeof R.name_pattern, "%s", optarg);
+            snprintf(O.name_pattern, sizeof O.name_pattern, "%s", optarg);
             break;
         case 1008: return tg_status(optarg);
         case 'h': return usage(stdout, 0);
@@ -494,7 +499,7 @@ int main(int argc, char **argv)
         }
     }
     if (similar_dir)                 /* ./kit similar DIR: the similarity section of a graded class */
-        return similar_cmd(similar_dir, kit, R.sim_threshold > 0 ? R.sim_threshold : 60);
+        return similar_cmd(similar_dir, kit, O.sim_threshold > 0 ? O.sim_threshold : 60);
     if (!lab_id) {
         fprintf(stderr, "tl-grade: give the lab with --lab NN\n");
         return usage(stderr, TL_EXIT_USAGE);
@@ -511,58 +516,58 @@ int main(int argc, char **argv)
         fprintf(stderr, "tl-grade: give the results folder with --out DIR\n");
         return TL_EXIT_USAGE;
     }
-    if (!R.due_epoch && (R.grace_min || R.late_per_day > 0 || R.late_cap > 0 || R.extensions[0])) {
+    if (!O.due_epoch && (O.grace_min || O.late_per_day > 0 || O.late_cap > 0 || O.extensions[0])) {
         fprintf(stderr, "tl-grade: --grace, --late-penalty, --late-cap and --extensions go with --due DATE\n");
         return TL_EXIT_USAGE;
     }
-    R.late_cap = R.late_cap > 0 ? R.late_cap - 1000 : 100;   /* default: up to the whole score */
-    if (R.due_epoch) {
+    O.late_cap = O.late_cap > 0 ? O.late_cap - 1000 : 100;   /* default: up to the whole score */
+    if (O.due_epoch) {
         char err[1200];
-        if (tg_late_load(&R, err, sizeof err) != 0) {
+        if (tg_late_load(&O, err, sizeof err) != 0) {
             fprintf(stderr, "tl-grade: %s\n", err);
             return TL_EXIT_USAGE;
         }
     }
-    if (R.rubric_file[0]) {          /* the instructor's rubric laid over the table's (ident.c) */
+    if (O.rubric_file[0]) {          /* the instructor's rubric laid over the table's (ident.c) */
         char err[2000];
-        if (R.check) {
+        if (O.check) {
             fprintf(stderr, "tl-grade: --rubric grades a class; kit check uses the kit's rubric\n");
             return TL_EXIT_USAGE;
         }
-        if (tg_rubric_load(&R, R.rubric_file, err, sizeof err) != 0) {
+        if (tg_rubric_load(&R, O.rubric_file, err, sizeof err) != 0) {
             fprintf(stderr, "tl-grade: %s\n", err);
             return TL_EXIT_USAGE;
         }
     }
-    int prebuilt = R.prebuilt[0] || R.build_log[0];
-    if (prebuilt && (!R.check || optind < argc || (R.prebuilt[0] && R.build_log[0]))) {
+    int prebuilt = O.prebuilt[0] || O.build_log[0];
+    if (prebuilt && (!O.check || optind < argc || (O.prebuilt[0] && O.build_log[0]))) {
         fprintf(stderr, "tl-grade: --prebuilt and --build-failed go with --check and no FOLDER (one of them)\n");
         return usage(stderr, TL_EXIT_USAGE);
     }
-    int slurm_job = R.slurm_task || R.slurm_finish;   /* the list is the one --slurm wrote */
-    if ((R.slurm || slurm_job) && (R.check || prebuilt || (slurm_job && optind < argc) || (R.slurm && slurm_job))) {
+    int slurm_job = O.slurm_task || O.slurm_finish;   /* the list is the one --slurm wrote */
+    if ((O.slurm || slurm_job) && (O.check || prebuilt || (slurm_job && optind < argc) || (O.slurm && slurm_job))) {
         fprintf(stderr, "tl-grade: --slurm grades a class (SUBMISSION...); --slurm-task and --slurm-finish are its "
                 "jobs' own and take no submissions; none goes with --check\n");
         return usage(stderr, TL_EXIT_USAGE);
     }
-    if (!R.slurm && (R.partition[0] || R.gpus_per_task || R.max_parallel || R.per_task || R.cpus_per_task ||
-                     R.slurm_time[0] || R.slurm_mem[0] || R.account[0] || R.gres[0])) {
+    if (!O.slurm && (O.partition[0] || O.gpus_per_task || O.max_parallel || O.per_task || O.cpus_per_task ||
+                     O.slurm_time[0] || O.slurm_mem[0] || O.account[0] || O.gres[0])) {
         fprintf(stderr, "tl-grade: --partition, --gpus-per-task, --gres, --time, --mem, --account, --max-parallel, "
                 "--per-task and --cpus-per-task go with --slurm\n");
         return TL_EXIT_USAGE;
     }
     if (slurm_job)
         return tg_class_run(&R, 0, NULL, out, NULL);
-    if (R.name_pattern[0] && strcmp(R.from_kind, "canvas") != 0 && strcmp(R.from_kind, "moodle") != 0) {
+    if (O.name_pattern[0] && strcmp(O.from_kind, "canvas") != 0 && strcmp(O.from_kind, "moodle") != 0) {
         fprintf(stderr, "tl-grade: --name-pattern goes with --from canvas or --from moodle (loose files)\n");
         return TL_EXIT_USAGE;
     }
-    if (R.from_kind[0] && (optind < argc || R.check || prebuilt)) {
+    if (O.from_kind[0] && (optind < argc || O.check || prebuilt)) {
         fprintf(stderr, "tl-grade: --from %s grades the export's students: give no SUBMISSION... with it (grade "
-                "one late student into the same --out with another run), and not --check\n", R.from_kind);
+                "one late student into the same --out with another run), and not --check\n", O.from_kind);
         return TL_EXIT_USAGE;
     }
-    if (!prebuilt && optind >= argc && !R.from_kind[0]) {
+    if (!prebuilt && optind >= argc && !O.from_kind[0]) {
         fprintf(stderr, "tl-grade: no submissions given: name one folder or archive per student\n");
         return TL_EXIT_USAGE;
     }
@@ -570,22 +575,22 @@ int main(int argc, char **argv)
         kit = getenv("TL_ROOT");
     if (!kit)
         kit = ".";
-    if (!realpath(kit, R.root)) {
+    if (!realpath(kit, O.root)) {
         fprintf(stderr, "tl-grade: the kit folder '%s' is missing (%s); give it with --kit DIR or TL_ROOT\n", kit,
                 strerror(errno));
         return TL_EXIT_USAGE;
     }
     char p[PATH_MAX + 64];
-    snprintf(p, sizeof p, "%s/labs/%s", R.root, R.lab->dir);
+    snprintf(p, sizeof p, "%s/labs/%s", O.root, R.lab->dir);
     if (!tg_is_dir(p)) {
         fprintf(stderr, "tl-grade: lab %s is not in this kit yet (no %s)\n", R.lab->id, p);
         return TL_EXIT_USAGE;
     }
     if (prebuilt) {
-        char *one[] = {R.prebuilt[0] ? R.prebuilt : R.build_log};
+        char *one[] = {O.prebuilt[0] ? O.prebuilt : O.build_log};
         return tg_class_run(&R, 1, one, out, secret);
     }
-    if (R.from_kind[0])
+    if (O.from_kind[0])
         return tg_class_run(&R, 0, NULL, out, secret);
     return tg_class_run(&R, argc - optind, argv + optind, out, secret);
 }

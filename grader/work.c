@@ -60,10 +60,10 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     tg_size_str(sz, sizeof sz, s);
     tg_emu_count_name(R, 1, cbin, sizeof cbin);
     if (!g->emu_count_built) {
-        if (R->prebuilt[0] && g->emu_build[0])
+        if (R->opt->prebuilt[0] && g->emu_build[0])
             snprintf(wn->why, sizeof wn->why, "the counting build of this file (%s) failed or is older than the file: "
-                     "%s/emu-build.log says why", cbin, R->out);
-        else if (R->prebuilt[0])
+                     "%s/emu-build.log says why", cbin, R->run.out);
+        else if (R->opt->prebuilt[0])
             snprintf(wn->why, sizeof wn->why, "this build has no counting twin of the lab to count it (%s)",
                      cbin[0] ? cbin : "none");
         else
@@ -91,7 +91,7 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     g->timeouts = timeouts;
     if (r.st == C_PASS && r.have_work) {
         tg_work_case(R, v, s, &r, wn);
-        wn->on_gpu = R->lab->gpu && R->gpu_ok && !R->emulate;
+        wn->on_gpu = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate;
     } else if (r.st == C_PASS) {
         /* the twin answered without counts: it was built without the access counting (a C++ compiler
          * without -fsanitize=thread; common/emu/meson.build warns): nothing to judge, nothing lost */
@@ -166,7 +166,7 @@ int tg_twin_outcome(const grun *R, gsub *g, int count, int erc, const char *refu
             return TG_TWIN_UNSUPPORTED;
         p += l + (p[l] == '\n');
     }
-    if (!count && R->lab->gpu && (R->emulate || !R->gpu_ok))
+    if (!count && R->lab->gpu && (R->opt->emulate || !R->env.gpu_ok))
         return TG_TWIN_BUILD_FAILED;   /* the build this run grades with: the caller fails the build */
     tg_buf errs = {0};
     int warnings = 0;

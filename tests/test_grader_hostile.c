@@ -443,7 +443,9 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
      * emulated GPU lab): results.json's score is out of the lab's points, never scaled up from
      * the graded part (issue 24: "not graded" earns nothing until graded), and says so. */
     static grun R;
+    static tg_opts O;   /* the options (const to the grader's parts: filled here) */
     memset(&R, 0, sizeof R);
+    R.opt = &O;
     R.lab = tl_lab_find("01");
     cr_assert(R.lab);
     gstudent st = {.name = "alice", .path = "/nowhere", .display = "alice"};
@@ -488,7 +490,7 @@ Test(reports, gradescope_score_is_out_of_the_labs_points_and_names_what_was_not_
               "%s", out);
     cJSON_Delete(js);
     free(text);
-    R.rescale = 1;                 /* asked: rescaled, and then everywhere */
+    O.rescale = 1;                 /* asked: rescaled, and then everywhere */
     tg_write_reports(&R, &g, tr, nt, 1.0, &sc, &mx);
     cr_assert_eq(mx, total);
     cr_assert_eq(sc, total, "every graded point, rescaled to the lab's %g", total);
@@ -529,7 +531,9 @@ Test(hostile24, a_file_that_passes_the_gate_by_resolving_libc_itself_is_held_by_
 Test(hostile24, a_twin_that_fails_to_build_fails_the_work_rule_unless_the_rewrite_refused_it, .timeout = 30)
 {
     static grun R;
+    static tg_opts O;   /* the options (const to the grader's parts: filled here) */
     memset(&R, 0, sizeof R);
+    R.opt = &O;
     R.lab = tl_lab_find("03");
     cr_assert(R.lab && R.lab->work.kernel && R.lab->gpu);
     const char *spoof = "../tiled.cu:7:2: error: #error \"not supported under emulation: cuda_fp16.h; check this "
@@ -539,8 +543,8 @@ Test(hostile24, a_twin_that_fails_to_build_fails_the_work_rule_unless_the_rewrit
     tg_buf_add(&log, spoof, strlen(spoof));
     for (int on_gpu = 1; on_gpu >= 0; --on_gpu)
         for (int count = 0; count <= 1; ++count) {
-            R.gpu_ok = on_gpu;
-            R.emulate = !on_gpu;
+            R.env.gpu_ok = on_gpu;
+            O.emulate = !on_gpu;
             static gsub g;
             memset(&g, 0, sizeof g);
             int o = tg_twin_outcome(&R, &g, count, 1, NULL, &log);
@@ -563,8 +567,8 @@ Test(hostile24, a_twin_that_fails_to_build_fails_the_work_rule_unless_the_rewrit
     /* the rewrite's record, and only it, is "not supported": nothing fails, and it is named */
     static gsub g;
     memset(&g, 0, sizeof g);
-    R.gpu_ok = 1;
-    R.emulate = 0;
+    R.env.gpu_ok = 1;
+    O.emulate = 0;
     int o = tg_twin_outcome(&R, &g, 0, 1,
                             "{\"kind\":\"emulator\",\"pattern\":\"not-supported\",\"file\":\"tiled.cu\",\"line\":1,"
                             "\"detail\":\"not supported under emulation: cuda_fp16.h (valid CUDA; emulation lacks it)\"}\n",

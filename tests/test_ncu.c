@@ -374,8 +374,10 @@ Test(ncu, the_metrics_asked_for_name_every_quantity_read)
 Test(ncu, the_counters_decide_the_work_where_they_were_read_and_say_why_not_elsewhere)
 {
     static grun R;
+    static tg_opts O;   /* the options (const to the grader's parts: zero here) */
     static gsub g;
     memset(&R, 0, sizeof R);
+    R.opt = &O;
     memset(&g, 0, sizeof g);
     R.lab = tl_lab_find("03");
     const tl_lab_variant *v = tl_lab_variant_find(R.lab, "tiled16");

@@ -27,12 +27,15 @@ static char *slurp(const char *rel)
 /* A kit whose student file for lab NN is tests/wrong/FILE, as kit check sees it. */
 static void kit_with(grun *R, const char *lab, const char *wrong)
 {
+    static tg_opts O;   /* the options (const to the grader's parts: filled here) */
     memset(R, 0, sizeof *R);
+    memset(&O, 0, sizeof O);
+    R->opt = &O;
     R->lab = tl_lab_find(lab);
     cr_assert(R->lab);
-    snprintf(R->root, sizeof R->root, "/tmp/test-oob-%ld", (long)getpid());
+    snprintf(O.root, sizeof O.root, "/tmp/test-oob-%ld", (long)getpid());
     char dir[PATH_MAX + 64], to[PATH_MAX + 128], from[1024], err[300];
-    snprintf(dir, sizeof dir, "%s/labs/%s", R->root, R->lab->dir);
+    snprintf(dir, sizeof dir, "%s/labs/%s", R->opt->root, R->lab->dir);
     cr_assert_eq(tg_mkdirs(dir, 0755), 0);
     snprintf(to, sizeof to, "%s/%s", dir, R->lab->files[0]);
     snprintf(from, sizeof from, "%s/tests/wrong/%s", TL_SOURCE_ROOT, wrong);
@@ -68,7 +71,7 @@ Test(oob, square_read_past_M_is_named_from_the_kernels_parameters, .timeout = 10
     cr_assert_str_eq(v.file, "boundary.cu");
     cr_assert_eq(v.line, 47);
     cr_assert(v.have_thread && v.thread[0] == 15 && v.thread[1] == 14 && v.block[0] == 0, "thread and block");
-    tg_rmtree(R.root);
+    tg_rmtree(R.opt->root);
     tg_buf_free(&head);
     free(rep);
 }
@@ -88,7 +91,7 @@ Test(oob, rectangular_read_is_named_by_the_allocations_size, .timeout = 10)
     tg_buf head = {0};
     tg_oob_explain(rep, &R, 17, 33, 49, &head);
     expect_in(head.s, "out-of-bounds read of N at row 33, column 3 (N is 33 x 49: 4 floats past its end)");
-    tg_rmtree(R.root);
+    tg_rmtree(R.opt->root);
     tg_buf_free(&head);
 }
 
@@ -102,14 +105,16 @@ Test(oob, an_error_that_is_no_access_is_quoted, .timeout = 10)
     tg_buf head = {0};
     tg_oob_explain(rep, &R, 15, 15, 15, &head);
     expect_in(head.s, "compute-sanitizer memcheck found an error: Program hit cudaErrorLaunchFailure");
-    tg_rmtree(R.root);
+    tg_rmtree(R.opt->root);
     tg_buf_free(&head);
 }
 
 Test(oob, the_case_is_the_smallest_ragged_public_size_of_each_variant, .timeout = 10)
 {
     static grun R;
+    static tg_opts O;
     memset(&R, 0, sizeof R);
+    R.opt = &O;
     R.lab = tl_lab_find("04");
     tl_sizes list;
     char err[300];
@@ -121,7 +126,7 @@ Test(oob, the_case_is_the_smallest_ragged_public_size_of_each_variant, .timeout 
     for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
         int si = tg_oob_pick_case(&R, tl_lab_variant_find(R.lab, want[i].v));
         cr_assert_geq(si, 0, "%s: no case", want[i].v);
-        const gsize *s = &R.sizes[si];
+        const gsize *s = &R.run.sizes[si];
         cr_assert(s->m == want[i].m && s->k == want[i].k && s->n == want[i].n, "%s: %dx%dx%d, expected %dx%dx%d",
                   want[i].v, s->m, s->k, s->n, want[i].m, want[i].k, want[i].n);
     }
@@ -130,7 +135,9 @@ Test(oob, the_case_is_the_smallest_ragged_public_size_of_each_variant, .timeout 
 Test(oob, lab_03_takes_its_smallest_size_per_tile_width, .timeout = 10)
 {
     static grun R;
+    static tg_opts O;
     memset(&R, 0, sizeof R);
+    R.opt = &O;
     R.lab = tl_lab_find("03");
     tl_sizes list;
     char err[300];
@@ -140,6 +147,6 @@ Test(oob, lab_03_takes_its_smallest_size_per_tile_width, .timeout = 10)
     /* no ragged size fits lab 03 (multiples of the tile): the smallest each variant accepts */
     int a = tg_oob_pick_case(&R, tl_lab_variant_find(R.lab, "tiled16"));
     int b = tg_oob_pick_case(&R, tl_lab_variant_find(R.lab, "tiled32"));
-    cr_assert(a >= 0 && R.sizes[a].m == 16, "tiled16: size %d, expected 16", a >= 0 ? R.sizes[a].m : -1);
-    cr_assert(b >= 0 && R.sizes[b].m == 32, "tiled32: size %d, expected 32", b >= 0 ? R.sizes[b].m : -1);
+    cr_assert(a >= 0 && R.run.sizes[a].m == 16, "tiled16: size %d, expected 16", a >= 0 ? R.run.sizes[a].m : -1);
+    cr_assert(b >= 0 && R.run.sizes[b].m == 32, "tiled32: size %d, expected 32", b >= 0 ? R.run.sizes[b].m : -1);
 }

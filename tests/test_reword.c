@@ -216,13 +216,15 @@ static void write_results(const char *dir, const tl_lab_info *L, int reworded, i
 static char *class_summary(const char *top, int reworded)
 {
     static grun R;
+    static tg_opts O;   /* the options (const to the grader's parts: filled here) */
     memset(&R, 0, sizeof R);
+    R.opt = &O;
     R.lab = tl_lab_find("03");
     cr_assert(R.lab);
-    snprintf(R.root, sizeof R.root, "%s", TL_SOURCE_ROOT);
-    snprintf(R.out, sizeof R.out, "%s/class", top);   /* one place for both: the pages name it */
-    tg_rmtree(R.out);
-    snprintf(R.state, sizeof R.state, "%.3000s/.state", R.out);
+    snprintf(O.root, sizeof O.root, "%s", TL_SOURCE_ROOT);
+    snprintf(R.run.out, sizeof R.run.out, "%s/class", top);   /* one place for both: the pages name it */
+    tg_rmtree(R.run.out);
+    snprintf(R.run.state, sizeof R.run.state, "%.3000s/.state", R.run.out);
     enum { NS = 2 + NOTHER };
     static gstudent st[NS];
     srow rows[NS];
@@ -231,13 +233,13 @@ static char *class_summary(const char *top, int reworded)
     for (int i = 0; i < NS; ++i) {
         snprintf(st[i].name, sizeof st[i].name, "student%d", i);
         char d[PATH_MAX + 200];
-        snprintf(d, sizeof d, "%.3000s/%.127s", R.out, st[i].name);
+        snprintf(d, sizeof d, "%.3000s/%.127s", R.run.out, st[i].name);
         cr_assert_eq(tg_mkdirs(d, 0700), 0);
         write_results(d, R.lab, reworded, i);
         rows[i].done = 1;
         rows[i].max = 100;
     }
-    cr_assert_eq(tg_mkdirs(R.state, 0700), 0);
+    cr_assert_eq(tg_mkdirs(R.run.state, 0700), 0);
     tg_buf md = {0};
     tg_write_glance(&R, st, rows, NS, &md, "2026-01-01");
     cr_assert(md.s);

@@ -259,12 +259,14 @@ Test(verdict, a_hostile_verdict_leaves_no_raw_escape_in_summary_md_or_html, .tim
     char dir[] = "/tmp/tl-verdict-glance-XXXXXX";
     cr_assert_not_null(mkdtemp(dir));
     grun *R = calloc(1, sizeof *R);
+    tg_opts *O = calloc(1, sizeof *O);   /* the options (const to the grader's parts: filled here) */
+    R->opt = O;
     cr_assert_not_null(R);
     R->lab = tl_lab_find("03");
-    snprintf(R->root, sizeof R->root, "%s", TL_SOURCE_ROOT);
-    snprintf(R->out, sizeof R->out, "%s", dir);
-    snprintf(R->state, sizeof R->state, "%s", dir);
-    snprintf(R->iso.desc, sizeof R->iso.desc, "test");
+    snprintf(O->root, sizeof O->root, "%s", TL_SOURCE_ROOT);
+    snprintf(R->run.out, sizeof R->run.out, "%s", dir);
+    snprintf(R->run.state, sizeof R->run.state, "%s", dir);
+    snprintf(R->env.iso.desc, sizeof R->env.iso.desc, "test");
     gstudent st[2] = {{.name = "evil"}, {.name = "plain"}};
     srow rows[2] = {{.done = 1, .score = 10, .max = 100}, {.done = 1, .score = 50, .max = 100}};
     /* a program that answered its own 'verdict' line: ANSI, C1, bidi and a newline in the pattern
@@ -311,6 +313,7 @@ Test(verdict, a_hostile_verdict_leaves_no_raw_escape_in_summary_md_or_html, .tim
     free(html);
     tg_buf_free(&md);
     free(R);
+    free(O);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     (void)!system(cmd);

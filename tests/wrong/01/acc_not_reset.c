@@ -6,7 +6,7 @@ void GMM_CPU(const float *M, const float *N, float *P, int Width)
 {
     float sum = 0;  // BUG: differs from the solution here (the header says how)
     for (int i = 0; i < Width; ++i)
-        for (int j = 0; j < Width; ++j) {
+        for (int j = 0; j < Width; ++j) {  // BUG: the solution declares sum = 0 here, for each element
             for (int k = 0; k < Width; ++k)
                 sum += M[i * Width + k] * N[k * Width + j];
             P[i * Width + j] = sum;

@@ -85,7 +85,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     }
     const float alpha = 1.0f, beta = 0.0f;   /* BUG: beta * P reads P, which is NaN before the run */
     if (Row < m && Col < n)
-        Pd[Row * n + Col] = alpha * Pvalue + beta * Pd[Row * n + Col];
+        Pd[Row * n + Col] = alpha * Pvalue + beta * Pd[Row * n + Col];   /* BUG: P read before written */
 }
 
 /* ------------------------------------------------------------------ the launchers */

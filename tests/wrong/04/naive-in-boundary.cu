@@ -19,7 +19,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)  // 
     int Col = blockIdx.x * blockDim.x + threadIdx.x;
     if (Row < Width && Col < Width) {
         float Pvalue = 0;
-        for (int k = 0; k < Width; ++k)          /* the bug: no tiles */
+        for (int k = 0; k < Width; ++k)          /* BUG: no tiles */
             Pvalue += Md[Row * Width + k] * Nd[k * Width + Col];
         Pd[Row * Width + Col] = Pvalue;
     }  // BUG: differs from the solution here (the header says how)
@@ -33,7 +33,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     int Col = blockIdx.x * blockDim.x + threadIdx.x;
     if (Row < m && Col < n) {
         float Pvalue = 0;
-        for (int kk = 0; kk < k; ++kk)           /* the bug: no tiles */
+        for (int kk = 0; kk < k; ++kk)           /* BUG: no tiles */
             Pvalue += Md[Row * k + kk] * Nd[kk * n + Col];
         Pd[Row * n + Col] = Pvalue;
     }  // BUG: differs from the solution here (the header says how)

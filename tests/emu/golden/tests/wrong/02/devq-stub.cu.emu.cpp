@@ -69,7 +69,7 @@ extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
 
 /* ------------------------------------------------------------------ the device query */
 
-/* Task 3: print what this GPU offers (the skeleton's stub, left as handed out). */
+/* Task 3: print what this GPU offers (BUG: the skeleton's stub, left as handed out). */
 extern "C" void print_device_facts(FILE *out)
 {  // BUG: differs from the solution here (the header says how)
     /* TODO: the device query. */

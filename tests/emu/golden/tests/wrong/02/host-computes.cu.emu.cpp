@@ -79,7 +79,7 @@ extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
 /* ------------------------------------------------------------------ the device query */
 
 /* Task 3: what does this GPU offer? CUDA 13 removed cudaDeviceProp.clockRate and
- * memoryClockRate: ask cudaDeviceGetAttribute for clocks. */
+ * memoryClockRate: ask cudaDeviceGetAttribute for clocks. BUG: an older copy of the query, kept as it was. */
 extern "C" void print_device_facts(FILE *out)
 {  // BUG: differs from the solution here (the header says how)
     int dev = 0;

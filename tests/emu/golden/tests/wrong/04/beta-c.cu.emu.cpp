@@ -182,7 +182,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (by * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (bx * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { if (Row < m && Col < n)
         (tl_emu::gcount(1), Pd)[Row * n + Col] = alpha * Pvalue + beta * (tl_emu::gcount(0), Pd)[Row * n + Col]; } }
 #line 88
- }
+ }   /* BUG: P read before written */
 }
 
 /* ------------------------------------------------------------------ the launchers */

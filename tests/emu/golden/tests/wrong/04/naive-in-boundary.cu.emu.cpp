@@ -20,7 +20,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)  // 
     ;
     if (Row < Width && Col < Width) {
         float Pvalue = 0;
-        for (int k = 0; k < Width; ++k)          /* the bug: no tiles */
+        for (int k = 0; k < Width; ++k)          /* BUG: no tiles */
             Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
         (tl_emu::gcount(1), Pd)[Row * Width + Col] = Pvalue;
     } } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
@@ -29,7 +29,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)  // 
     ;
     if (Row < Width && Col < Width) {
         float Pvalue = 0;
-        for (int k = 0; k < Width; ++k)          /* the bug: no tiles */
+        for (int k = 0; k < Width; ++k)          /* BUG: no tiles */
             Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
         (tl_emu::gcount(1), Pd)[Row * Width + Col] = Pvalue;
     } } } } else {
@@ -38,7 +38,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)  // 
     ;
     if (Row < Width && Col < Width) {
         float Pvalue = 0;
-        for (int k = 0; k < Width; ++k)          /* the bug: no tiles */
+        for (int k = 0; k < Width; ++k)          /* BUG: no tiles */
             Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
         (tl_emu::gcount(1), Pd)[Row * Width + Col] = Pvalue;
     } } }
@@ -54,7 +54,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     ;
     if (Row < m && Col < n) {
         float Pvalue = 0;
-        for (int kk = 0; kk < k; ++kk)           /* the bug: no tiles */
+        for (int kk = 0; kk < k; ++kk)           /* BUG: no tiles */
             Pvalue += (tl_emu::gcount(0), Md)[Row * k + kk] * (tl_emu::gcount(0), Nd)[kk * n + Col];
         (tl_emu::gcount(1), Pd)[Row * n + Col] = Pvalue;
     } } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
@@ -63,7 +63,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     ;
     if (Row < m && Col < n) {
         float Pvalue = 0;
-        for (int kk = 0; kk < k; ++kk)           /* the bug: no tiles */
+        for (int kk = 0; kk < k; ++kk)           /* BUG: no tiles */
             Pvalue += (tl_emu::gcount(0), Md)[Row * k + kk] * (tl_emu::gcount(0), Nd)[kk * n + Col];
         (tl_emu::gcount(1), Pd)[Row * n + Col] = Pvalue;
     } } } } else {
@@ -72,7 +72,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     ;
     if (Row < m && Col < n) {
         float Pvalue = 0;
-        for (int kk = 0; kk < k; ++kk)           /* the bug: no tiles */
+        for (int kk = 0; kk < k; ++kk)           /* BUG: no tiles */
             Pvalue += (tl_emu::gcount(0), Md)[Row * k + kk] * (tl_emu::gcount(0), Nd)[kk * n + Col];
         (tl_emu::gcount(1), Pd)[Row * n + Col] = Pvalue;
     } } }

@@ -1,0 +1,58 @@
+/* opts.h: a grading run's options: what the command line asked for (tl-grade.c), filled once
+ * there and read-only after: every part sees them as `const tg_opts *` (R->opt), so a part that
+ * wrote an option would not compile. What the run finds out goes to env.h (the machine) and
+ * runstate.h (the run's own state). */
+#ifndef TILELAB_GRADER_OPTS_H
+#define TILELAB_GRADER_OPTS_H
+
+#include <limits.h>
+#include <stdint.h>
+
+#include "util.h"
+
+typedef struct tg_opts {
+    char     root[PATH_MAX];          /* --kit: the kit graded against (realpath)                */
+    int      public_only, jobs, check, emulate, quiet;
+    int      keep_work;               /* --keep-work: leave DIR/.state/work/<student> for a post-mortem */
+    char     prebuilt[PATH_MAX];      /* --check --prebuilt: the lab program built by kit check ("" none) */
+    char     build_log[PATH_MAX];     /* --check --build-failed: kit check's failed build's log ("" none)  */
+    int      random_seed;             /* --random-seed: kit check draws fresh inputs (default: the kit's seed) */
+    int      unsafe_no_sandbox;       /* --unsafe-no-sandbox: grade without bubblewrap (every report says so) */
+    char     gpu_archs[80];           /* --gpu-archs: compute capabilities of the submissions' builds */
+    /* Slurm (slurm.c): --slurm submits the class as a job array; the tasks and the finishing job
+     * are tl-grade again, run on the cluster's nodes over the same DIR (a shared filesystem). */
+    int      slurm;                   /* --slurm: prepare here, submit, return                     */
+    int      slurm_task;              /* --slurm-task G: one array task of submission generation G   */
+    int      slurm_finish;            /* --slurm-finish: the dependent job: gradebook and summary    */
+    char     partition[128];          /* --partition P ("" the cluster's default)                  */
+    int      gpus_per_task;           /* --gpus-per-task N (0: not asked)                          */
+    int      max_parallel;            /* --max-parallel N: tasks running at once (0: no limit)     */
+    int      per_task;                /* --per-task N: students graded by one array task (>= 1)    */
+    int      cpus_per_task;           /* --cpus-per-task N (0: the cluster's default)              */
+    char     slurm_time[32];          /* --time: a task's time limit ("" from the lab table: slurm.c) */
+    char     slurm_mem[32];           /* --mem: a task's memory ("" from the sandbox's limits)       */
+    char     account[128];            /* --account A ("" the user's default)                       */
+    char     gres[128];               /* --gres gpu:1 or gpu:h100:1 ("" none; or --gpus-per-task)   */
+    /* Due dates (late.c): --due, --grace, --late-penalty, --late-cap, --extensions. */
+    long long due_epoch;              /* 0: no due date                                             */
+    char     due_text[64];
+    int      grace_min;
+    double   late_per_day, late_cap;  /* percent of the score per day late (or part of one); at most */
+    char     extensions[PATH_MAX];
+    tg_buf   ext_rows;                /* "WHO\tDUE_EPOCH\n" per extension (tg_late_load, at parsing)  */
+    /* Intake of a course's export (lms.c): --from KIND SOURCE [--name-pattern RE]. */
+    char     from_kind[16];           /* "gradescope", "canvas", "moodle" ("" folders and archives given) */
+    char     from_source[PATH_MAX];
+    char     name_pattern[1024];      /* --name-pattern ("" the LMS's own)                          */
+    /* The out dir's identity and regrading (ident.c, run.c). */
+    char     rubric_file[PATH_MAX];   /* --rubric FILE ("" the lab table's)                        */
+    int      regrade;                 /* --regrade: 1 every student of the class, 2 those named    */
+    char     regrade_names[4096];     /* --regrade=NAME,...: ",NAME,NAME," (display or folder names) */
+    int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
+    double   emu_max_work;            /* emulated: sizes with m*k*n above this are not run (TL_EMU_MAX_WORK, or
+                                       * lower by TL_GRADE_EMU_MAX_SIZE: the kit's tests, tl-grade.c) */
+    char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
+    int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
+} tg_opts;
+
+#endif
