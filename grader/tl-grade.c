@@ -256,7 +256,8 @@ int main(int argc, char **argv)
     if (O.jobs < 1)
         O.jobs = 1;
     /* TL_GRADE_EMU_MAX_SIZE=N (the kit's own tests): emulated runs stop at N^3 work instead of
-     * TL_EMU_MAX_WORK's 1024^3, as the report then says; it can only lower the bound. */
+     * TL_EMU_MAX_WORK's 1024^3, and at N x N elements of P (the emulator's cost is per element of P
+     * and whole tile: 2000x3x2000 costs what 512^3 does), as the report then says. */
     O.emu_max_work = TL_EMU_MAX_WORK;
     const char *emax = getenv("TL_GRADE_EMU_MAX_SIZE");
     if (emax && *emax) {
@@ -264,10 +265,11 @@ int main(int argc, char **argv)
         long n = strtol(emax, &end, 10);
         if (*end || n < 1 || (double)n * n * n > TL_EMU_MAX_WORK) {
             fprintf(stderr, "tl-grade: TL_GRADE_EMU_MAX_SIZE='%s': give a whole number N from 1 to %.0f (emulated "
-                    "sizes above N^3 work are not run), or unset it\n", emax, cbrt(TL_EMU_MAX_WORK));
+                    "sizes above N^3 work or N x N elements of P are not run), or unset it\n", emax, cbrt(TL_EMU_MAX_WORK));
             return TL_EXIT_USAGE;
         }
         O.emu_max_work = (double)n * n * n;
+        O.emu_max_p = (double)n * n;
     }
     /* A name that exists as a file or folder is a submission, never an option, wherever it stands
      * (a class given as * puts a folder named --public-only first): moved behind a "--". */
