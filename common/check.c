@@ -260,19 +260,19 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
                  "the last partial block is dropped in every direction: rows >= %d and columns "
                  ">= %d are wrong and the others lack the terms k >= %d; a loop like 'ii + Block <= "
                  "Width' skips it", m / tile * tile, n / tile * tile, k / tile * tile);
-    } else if (can_alt && (rs = tl_chk_phase_short(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+    } else if (M && N && (rs = tl_chk_phase_short(got, ref, absref, M, N, m, k, n, tile)) != 0) {
         rep->pattern = TL_PAT_PHASE_SHORT;
         snprintf(rep->detail, sizeof rep->detail,
                  "every element lacks the terms of the last phase (p >= %d of k = %d, with phases of %d): the "
                  "phase loop stops one short; it runs ph = 0 .. ceil_div(k, TILE_WIDTH) - 1 (ph < ceil_div(k, "
                  "TILE_WIDTH))", ((k + rs - 1) / rs - 1) * rs, k, rs);
-    } else if (can_alt && (rs = tl_chk_phase_reset(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+    } else if (M && N && (rs = tl_chk_phase_reset(got, ref, absref, M, N, m, k, n, tile)) != 0) {
         rep->pattern = TL_PAT_PHASE_RESET;
         snprintf(rep->detail, sizeof rep->detail,
                  "every element holds only the last phase's terms (p >= %d of k = %d, with phases of %d): the "
                  "sum is set to 0 inside the phase loop; set Pvalue = 0 once, before the loop over ph",
                  ((k + rs - 1) / rs - 1) * rs, k, rs);
-    } else if (can_alt && (rs = tl_chk_prefetch_phase(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+    } else if (M && N && (rs = tl_chk_prefetch_phase(got, ref, absref, M, N, m, k, n, tile)) != 0) {
         rep->pattern = TL_PAT_PREFETCH_PHASE;
         if (rs > 0)
             snprintf(rep->detail, sizeof rep->detail,
@@ -283,7 +283,7 @@ int tl_check(const float *got, const double *ref, const double *absref, int m, i
             snprintf(rep->detail, sizeof rep->detail,
                      "phase 1's terms never count (phases of %d, k = %d): the prefetch into the other buffer "
                      "loads phase ph + 2, not ph + 1", -rs, k);
-    } else if (can_alt && (rs = tl_chk_outside_terms(got, ref, absref, M, N, m, k, n, tile)) != 0) {
+    } else if (M && N && (rs = tl_chk_outside_terms(got, ref, absref, M, N, m, k, n, tile)) != 0) {   /* O(m n T): any size */
         rep->pattern = TL_PAT_OUTSIDE_TERMS;
         snprintf(rep->detail, sizeof rep->detail,
                  "out-of-range tile entries must be 0 (every element "

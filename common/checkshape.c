@@ -261,6 +261,17 @@ static int phase_widths(int tile, int k, int *out)
     return n;
 }
 
+/* The elements the phase tests below compare: every one up to 2e8 multiply-adds, above that about
+ * 4096 spread over P with an odd step, as tl_chk_matches_alt samples (each costs a partial dot
+ * product: a GPU's 4096^3 case, where a phase loop one short was "precision lost", is 6.9e10). */
+static size_t sample_step(int m, int k, int n)
+{
+    size_t total = (size_t)m * n, step = 1;
+    if ((double)m * n * k > 2e8)
+        step = (total / 4096 + 1) | 1;
+    return step;
+}
+
 /* Every element sums exactly the terms p in [a, b) of its dot product (and that differs from it). */
 static int sums_range(const float *got, const double *ref, const double *absref, const float *M, const float *N,
                       int m, int k, int n, int a, int b)
@@ -268,16 +279,17 @@ static int sums_range(const float *got, const double *ref, const double *absref,
     if (a < 0 || b > k || a >= b || (a == 0 && b == k))
         return 0;
     int differs = 0;
-    for (int i = 0; i < m; ++i)
-        for (int j = 0; j < n; ++j) {
-            double s = 0;
-            for (int p = a; p < b; ++p)
-                s += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
-            size_t e = (size_t)i * n + j;
-            if (tl_chk_elem_bad(got[e], s, absref[e], k))
-                return 0;
-            differs |= tl_chk_elem_bad(got[e], ref[e], absref[e], k);
-        }
+    size_t step = sample_step(m, k, n);
+    for (size_t e0 = 0; e0 < (size_t)m * n; e0 += step) {
+        int i = (int)(e0 / (size_t)n), j = (int)(e0 % (size_t)n);
+        double s = 0;
+        for (int p = a; p < b; ++p)
+            s += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+        size_t e = (size_t)i * n + j;
+        if (tl_chk_elem_bad(got[e], s, absref[e], k))
+            return 0;
+        differs |= tl_chk_elem_bad(got[e], ref[e], absref[e], k);
+    }
     return differs;
 }
 
@@ -317,18 +329,19 @@ static int sums_shifted(const float *got, const double *ref, const double *absre
                         int m, int k, int n, int a1, int b1, int a2, int b2)
 {
     int differs = 0;
-    for (int i = 0; i < m; ++i)
-        for (int j = 0; j < n; ++j) {
-            double s = ref[(size_t)i * n + j], extra = 0;
-            for (int p = a1; p < b1; ++p)
-                extra += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
-            for (int p = a2; p < b2; ++p)
-                extra -= (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
-            size_t e = (size_t)i * n + j;
-            if (tl_chk_elem_bad(got[e], s + extra, absref[e] + fabs(extra), k))
-                return 0;
-            differs |= tl_chk_elem_bad(got[e], ref[e], absref[e], k);
-        }
+    size_t step = sample_step(m, k, n);
+    for (size_t e0 = 0; e0 < (size_t)m * n; e0 += step) {
+        int i = (int)(e0 / (size_t)n), j = (int)(e0 % (size_t)n);
+        double s = ref[(size_t)i * n + j], extra = 0;
+        for (int p = a1; p < b1; ++p)
+            extra += (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+        for (int p = a2; p < b2; ++p)
+            extra -= (double)M[(size_t)i * k + p] * N[(size_t)p * n + j];
+        size_t e = (size_t)i * n + j;
+        if (tl_chk_elem_bad(got[e], s + extra, absref[e] + fabs(extra), k))
+            return 0;
+        differs |= tl_chk_elem_bad(got[e], ref[e], absref[e], k);
+    }
     return differs;
 }
 

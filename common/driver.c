@@ -175,6 +175,46 @@ static void inputs_free(case_inputs *in)
     memset(in, 0, sizeof *in);
 }
 
+#ifdef TL_EMULATED
+/* d_M times sm and d_N times sn in place (emulated, outside the guard: device memory is host memory
+ * here); a power of two is exact at the labs' magnitudes, so 2 then 0.5 restores them bit for bit. */
+static void scale_inputs(tl_gpu_case *gc, float sm, float sn)
+{
+    size_t cm = (size_t)gc->m * gc->k, cn = (size_t)gc->k * gc->n;
+    for (size_t e = 0; sm != 1.0f && e < cm; ++e)
+        gc->d_M[e] *= sm;
+    for (size_t e = 0; sn != 1.0f && e < cn; ++e)
+        gc->d_N[e] *= sn;
+}
+
+/* Whether q is s p element by element, exactly (NaN where both are NaN). */
+static int scaled_equal(const float *q, const float *p, float s, size_t n)
+{
+    for (size_t e = 0; e < n; ++e) {
+        float want = p[e] * s;
+        if (q[e] != want && !(isnan(q[e]) && isnan(want)))
+            return 0;
+    }
+    return 1;
+}
+#endif
+
+/* tl_gpu_case_run with the emulated device guarded from host code for the launcher's run
+ * (tl_emu_guard_device): its buffers out of host code's reach outside kernels and the runtime's copies,
+ * as on a GPU, and a copy to the host before a later write to the device counted (a host round trip,
+ * judged by tl_work_judge). On a GPU, tl_gpu_case_run itself. */
+static int case_run_guarded(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, char *err, size_t errlen)
+{
+#ifdef TL_EMULATED
+    tl_emu_guard_device(1);
+#endif
+    int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
+#ifdef TL_EMULATED
+    tl_emu_guard_device(0);
+#endif
+    return rc;
+}
+
 /* One checked-launch of a GPU variant into P. Under emulation the same case also runs with the
  * threads of each block in reversed and in shuffled order, which must give the same bits (a
  * result that depends on the order is a race), and the emulator's diagnostic (race, divergent
@@ -205,8 +245,9 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     int count_shared = info && info->work.tiled;
     if (count_shared) tl_emu_set_count_shared(1);
     tl_emu_counters_reset();
+    tl_emu_shared_escapes_reset();
 #endif
-    int rc = tl_gpu_case_run(gc, v->gpu, v->ctx, P, err, errlen);
+    int rc = case_run_guarded(gc, v, P, err, errlen);
 #ifdef TL_EMULATED
     if (count_shared) tl_emu_set_count_shared(0);
     if (light) tl_emu_set_race_check(race_was);
@@ -314,7 +355,7 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
     if (wc) {
         /* A light run's launches are unchecked by the harness's own choice, not the student's. */
         *wc = (tl_work_counts){ec.launches, ec.global_loads, ec.global_stores, ec.shared_loads, ec.shared_stores,
-                               light ? 0 : ec.unchecked_launches};
+                               light ? 0 : ec.unchecked_launches, .host_round_trips = ec.host_round_trips};
     }
     if (rc == 0 && reorder) {
         tl_matrix Q;
@@ -323,14 +364,62 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             tl_emu_set_race_check(0);       /* the first run checked for races; these compare results */
             for (int mode = 1; mode <= 2 && rc == 0; ++mode) {
                 tl_emu_set_order(mode, seed);
-                rc = tl_gpu_case_run(gc, v->gpu, v->ctx, &Q, err, errlen);
-                if (rc == 0 && memcmp(Q.data, P->data, sizeof(float) * tl_matrix_count(P)) != 0) {
+                /* The reversed run multiplies 2 M (exact: only exponents change), so its P must be
+                 * exactly twice the first: an answer kept from an earlier call on the same inputs
+                 * (every variant of a size gets the same M and N) does not double. The guard is off
+                 * here, so the harness scales d_M in place, and back after. A P exactly the first
+                 * again is run once more with N doubled: one that ignores both inputs is a kept
+                 * answer; any other difference (a race, or a wrong kernel not linear in M: then the
+                 * checker says what is wrong) is decided by the same run on the unscaled inputs. */
+                int kept = 0, same = 1;   /* same: this run's P is what the first run's makes it */
+                size_t cnt = tl_matrix_count(P);
+                if (mode == 1) {
+                    scale_inputs(gc, 2.0f, 1.0f);
+                    rc = case_run_guarded(gc, v, &Q, err, errlen);
+                    scale_inputs(gc, 0.5f, 1.0f);
+                    if (rc == 0 && !scaled_equal(Q.data, P->data, 2.0f, cnt)) {
+                        if (scaled_equal(Q.data, P->data, 1.0f, cnt)) {
+                            scale_inputs(gc, 1.0f, 2.0f);
+                            rc = case_run_guarded(gc, v, &Q, err, errlen);
+                            scale_inputs(gc, 1.0f, 0.5f);
+                            kept = rc == 0 && scaled_equal(Q.data, P->data, 1.0f, cnt);
+                        } else {
+                            rc = case_run_guarded(gc, v, &Q, err, errlen);
+                            same = rc != 0 || memcmp(Q.data, P->data, sizeof(float) * cnt) == 0;
+                        }
+                    }
+                } else {
+                    rc = case_run_guarded(gc, v, &Q, err, errlen);
+                    same = rc != 0 || memcmp(Q.data, P->data, sizeof(float) * cnt) == 0;
+                }
+                if (rc == 0 && kept) {
+                    tl_verdict f;
+                    tl_verdict_init(&f, TL_V_EMULATOR, "answer-kept");
+                    snprintf(f.detail, sizeof f.detail, "with M doubled, and again with N doubled, the "
+                             "launcher returned exactly the first run's P, an answer it kept (from an earlier call "
+                             "on the same inputs, or made on the host); every call must compute P from the M and N "
+                             "it is given");
+                    snprintf(err, errlen, "answer kept: %.440s", f.detail);
+                    tl_emu_write_verdict(&f);
+                    if (vd)
+                        *vd = f;
+                    rc = -1;
+                } else if (rc == 0 && !same) {
                     tl_verdict f;
                     tl_verdict_init(&f, TL_V_EMULATOR, "order-dependent");
-                    snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
-                             "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
-                             "the same element of P, as with a wrong index or row stride)",
-                             mode == 1 ? "reverse" : "shuffled");
+                    /* __shared__ arrays reached through plain pointers (cast from an extern buffer) are
+                     * race-checked by no one: name them, the array and the line, where the race will be */
+                    char esc[300];
+                    if (tl_emu_shared_escapes(esc, sizeof esc) > 0)
+                        snprintf(f.detail, sizeof f.detail, "P differs when the threads of a block run in %s "
+                                 "order: a race on __shared__ memory the emulator cannot watch: %s: a missing "
+                                 "__syncthreads() between the stores into it and the reads of it?",
+                                 mode == 1 ? "reverse" : "shuffled", esc);
+                    else
+                        snprintf(f.detail, sizeof f.detail, "P differs when the threads of a "
+                                 "block run in %s order (a race: a missing __syncthreads, or two threads storing to "
+                                 "the same element of P, as with a wrong index or row stride)",
+                                 mode == 1 ? "reverse" : "shuffled");
                     snprintf(err, errlen, "order-dependent result: %.440s", f.detail);
                     tl_emu_write_verdict(&f);
                     if (vd)
@@ -343,6 +432,11 @@ int tl_drv_gpu_run(tl_gpu_case *gc, const tl_variant *v, tl_matrix *P, unsigned 
             tl_emu_mute_kernel_output(0);
             tl_matrix_free(&Q);
         }
+    }
+    if (wc) {
+        /* the re-runs' host round trips count too: each call of the launcher is guarded alike */
+        tl_emu_counters_get(&ec);
+        wc->host_round_trips = ec.host_round_trips;
     }
     if (rc != 0) {
         char diag[400];
@@ -435,7 +529,7 @@ static void run_case(const tl_variant *v, const tl_device_info *dev, const opts 
             tl_check_report qrep;
             int p_wrong = tl_check(P.data, ref, absref, m, n, k, v->f->tile, NULL, NULL, &qrep) != 0;
             for (int r = 1; r < o->repeat && run_rc == 0; ++r) {
-                run_rc = tl_gpu_case_run(&gc, v->gpu, v->ctx, &Rq, err, sizeof err);
+                run_rc = case_run_guarded(&gc, v, &Rq, err, sizeof err);
                 if (run_rc < 0)
                     break;
                 if (memcmp(Rq.data, P.data, sizeof(float) * tl_matrix_count(&P)) != 0) {

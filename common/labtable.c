@@ -601,8 +601,38 @@ int tl_work_judge(const tl_lab_info *lab, int tile, int m, int k, int n, const t
     return tl_work_judge_why(lab, tile, m, k, n, c, headline, hlen, figures, flen, NULL);
 }
 
+static int judge_counts(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
+                        char *headline, size_t hlen, char *figures, size_t flen, const char **pattern);
+
+/* The counts' rules first (their figures and reasons are the lab's), then where the data went: a
+ * launcher that copied device data to the host and then wrote to the device again (a launch, a copy
+ * to the device, a memset) had M and N on the host to compute with, and P's values came from there
+ * however faithfully its kernels made the lab's accesses (counts cannot see where a stored value came
+ * from: tests/hostile/02/reads_discarded.cu). No lab's launcher needs to: it copies results back, if
+ * at all, after its last kernel. */
 int tl_work_judge_why(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
                       char *headline, size_t hlen, char *figures, size_t flen, const char **pattern)
+{
+    const char *why_none;
+    if (!pattern)
+        pattern = &why_none;
+    char hb[8], fb[8];
+    if (!headline) { headline = hb; hlen = sizeof hb; }
+    if (!figures) { figures = fb; flen = sizeof fb; }
+    int bad = judge_counts(lab, tile, m, k, n, c, headline, hlen, figures, flen, pattern);
+    if (bad || !lab || !lab->work.kernel || !c || !c->host_round_trips)
+        return bad;
+    snprintf(headline, hlen, "P was computed on the host: the launcher copied device memory to the host and then "
+             "wrote to the device %llu time%s (a kernel launch, a copy to the device or a memset) at %d x %d x %d, so "
+             "the values it stored could come from the host's own product, not from the kernel's multiply-adds; a "
+             "launcher copies results back only after its last kernel (on a GPU the host's work would be inside the "
+             "timed launcher)", c->host_round_trips, c->host_round_trips == 1 ? "" : "s", m, k, n);
+    *pattern = "p-computed-on-host";
+    return 1;
+}
+
+static int judge_counts(const tl_lab_info *lab, int tile, int m, int k, int n, const tl_work_counts *c,
+                        char *headline, size_t hlen, char *figures, size_t flen, const char **pattern)
 {
     const char *why_none;
     if (!pattern)

@@ -130,7 +130,7 @@ typedef struct tl_lab_work {
 #define TL_WORK_MIN_READS_PER_STAGED 4.0
 
 /* The emulator's work counters of one case's checked run (tl_emu_counters, common/emu), as the
- * lab program sends them on the grader's channel ("ok MS work L GLD GST SLD SST U"). */
+ * lab program sends them on the grader's channel ("ok MS work L GLD GST SLD SST U H"). */
 typedef struct tl_work_counts {
     unsigned long long launches, global_loads, global_stores, shared_loads, shared_stores;
     unsigned long long unchecked_launches;   /* launches run with race checking off            */
@@ -142,6 +142,10 @@ typedef struct tl_work_counts {
                                               * instructions x 32 count idle lanes), the fewest
                                               * elements the loads can have moved; 0: global_loads
                                               * is exact. The "at most" (not tiled) rule reads it. */
+    unsigned long long host_round_trips;     /* the emulator (tl_emu_guard_device): writes to the
+                                              * device (launches, copies to it, memsets) after a copy
+                                              * to the host within the launcher: the host had device
+                                              * data to compute with; 0 on a GPU (ncu: not seen) */
 } tl_work_counts;
 
 /* One lab. Build targets and paths follow from id and dir (TL_LAB_BUILDS in labtable.c). */

@@ -16,7 +16,7 @@ static int usage(FILE *out, int rc)
 int main(int argc, char **argv)
 {
     char err[512];
-    if (argc == 2 && strcmp(argv[1], "--help") == 0)
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
         return usage(stdout, 0);
     if (argc == 3 && strcmp(argv[1], "info") == 0) {
         tl_matrix m;
@@ -60,5 +60,14 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    return usage(stderr, TL_EXIT_USAGE);
+    /* one line naming what is wrong and the form that is right (never the usage after an error) */
+    if (argc < 2)
+        fprintf(stderr, "tl-mat: give a command: info FILE, or gen ROWS COLS SEED FILE (--help)\n");
+    else if (strcmp(argv[1], "info") == 0)
+        fprintf(stderr, "tl-mat info takes one FILE, got %d arguments: info FILE (--help)\n", argc - 2);
+    else if (strcmp(argv[1], "gen") == 0)
+        fprintf(stderr, "tl-mat gen takes ROWS COLS SEED FILE, got %d arguments (--help)\n", argc - 2);
+    else
+        fprintf(stderr, "tl-mat: unknown command '%.100s': info FILE, or gen ROWS COLS SEED FILE (--help)\n", argv[1]);
+    return TL_EXIT_USAGE;
 }

@@ -814,8 +814,9 @@ void tg_build_twins_late(grun *R, gsub *g)
     snprintf(lp, sizeof lp, "%s/emu-build.log", g->odir);
     tg_write_atomic(lp, log.s ? log.s : "", log.len);
     tg_buf_free(&log);
-    tg_buf_printf(&g->notes, "the emulated twins of this file were built late (%.1f s), as the GPU's counters "
-                  "could not decide a variant's work\n", (tl_now_ms() - t0) / 1000.0);
+    tg_buf_printf(&g->notes, "the emulated twins of this file were built late (%.1f s): for the undefined-behaviour "
+                  "check (one small ragged size run emulated), and where the GPU's counters could not decide a "
+                  "variant's work\n", (tl_now_ms() - t0) / 1000.0);
     tg_stage(stage_kind, "%s", stage);
 }
 

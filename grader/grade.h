@@ -310,6 +310,11 @@ typedef struct tg_work_note {
     int    by_counters;               /* judged from the GPU's counters (ncu, outside the process)     */
     char   ctr_note[560];             /* the counters could not judge: why (the twin's count decides)  */
     char   why[400];                  /* GPU: why the work was not counted                            */
+    int    ub;                        /* GPU: the emulated twin stopped a size that passed on the GPU with
+                                       * a definite bug (tg_work_ub_class): the test fails with it        */
+    tl_verdict ub_v;                  /* ... the emulator's verdict                                    */
+    char   ub_size[48];
+    const gsize *ub_s;
 } tg_work_note;
 #define TG_OOB_PADDING 65536   /* memcheck: bytes after every allocation (oob.c, judges.c); an overrun of a small case is far less */
 #define TG_WORK_EMU_MAX (128.0 * 128 * 128)   /* GPU: the largest size emulated to count the work (a few 10 ms; 256^3 cost ~0.3 s per variant in every kit check) */
@@ -317,6 +322,10 @@ typedef struct tg_work_note {
 void tg_work_case(const grun *R, const tl_lab_variant *v, const gsize *s, const cres *r, tg_work_note *wn);
 /* GPU: the emulated twin (build.c) runs size s once and its counts are judged. */
 void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
+/* 1: the emulator's verdict is a definite bug of the student's code (undefined behaviour in CUDA). */
+int  tg_work_ub_class(const tl_verdict *v);
+/* GPU: the counting twin runs size s as an undefined-behaviour check only (wn->ub), its counts unjudged. */
+void tg_ub_check_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn);
 /* The counting twin of the lab's emulated program (labs/emulated/meson.build): its ninja target
  * (what = 0) or its path under a build folder (what = 1); "" when the lab has none. */
 const char *tg_emu_count_name(const grun *R, int what, char *buf, size_t len);

@@ -44,6 +44,8 @@ static const struct emu_class {
     {"uninitialised-local", "reading a local before giving it a value", 1, 4},
     {"tile-not-shared", "tile not __shared__ (a local array: each thread's own copy)", 1, 4},
     {"order-dependent", "order-dependent result", 1, 4},
+    {"answer-kept", "P not computed from this call's inputs", 1, 4},
+    {"host-access-device-memory", "host code dereferenced device memory (a segmentation fault on a GPU)", 0, 5},
     {"pipeline-wait", "a cp.async wait that lands no copy", 1, 5},
     {"invalid-pipeline-copy", "invalid cp.async copy", 1, 5},
 };

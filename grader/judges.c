@@ -119,6 +119,10 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     char head[700] = "";             /* the most specific reason of a failing case (headline.c)    */
     int head_rank = 0;
     int work_idx = -1;            /* the size whose work the counting twin counts (work.c)      */
+    int ub_idx = -1;              /* GPU: the largest passing ragged size small enough to emulate: the
+                                   * undefined-behaviour check's (an uninitialised tail accumulator) */
+    int diag_idx = -1;            /* GPU: the largest failing public size small enough to emulate (ragged
+                                   * first): where the GPU's reason is generic, the emulator's diagnosis */
     /* Multiples of the variant's tile against ragged sizes: a kernel right only on multiples
      * (how most real tiled kernels are written) is told so, not only failed at size 1. */
     int tile = v->tile > 1 ? v->tile : 0;
@@ -173,6 +177,19 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                                                                R->run.sizes[work_idx].n))
             work_idx = i;
         int aligned = tile && s->m % tile == 0 && s->k % tile == 0 && s->n % tile == 0;
+        if (r.st != C_PASS && r.st != C_NODEV && r.st != C_NOTRUN && !case_trivial(s) && s->hidden == 0 &&
+            (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX) {
+            const gsize *d = diag_idx >= 0 ? &R->run.sizes[diag_idx] : NULL;
+            int d_aligned = d && tile && d->m % tile == 0 && d->k % tile == 0 && d->n % tile == 0;
+            if (!d || (d_aligned && !aligned) ||
+                (d_aligned == aligned && (double)s->m * s->k * s->n > (double)d->m * d->k * d->n))
+                diag_idx = i;
+        }
+        if (r.st == C_PASS && !aligned && !case_trivial(s) && s->hidden == 0 &&
+            (double)s->m * s->k * s->n <= TG_WORK_EMU_MAX &&
+            (ub_idx < 0 || (double)s->m * s->k * s->n > (double)R->run.sizes[ub_idx].m * R->run.sizes[ub_idx].k *
+                                                             R->run.sizes[ub_idx].n))
+            ub_idx = i;
         if (r.st == C_PASS) {
             ++pass;
             wpass += wt;
@@ -252,8 +269,17 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (work_idx >= 0 && !R->run.sizes[work_idx].payload &&
         tg_prepare_size(&R->run.sizes[work_idx], wn.why, sizeof wn.why) != 0)
         work_idx = -1;
-    if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn))
-        ;   /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c) */
+    int on_gpu = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !(v && v->gpu_only);
+    if (on_gpu && ub_idx >= 0 && !R->run.sizes[ub_idx].payload && tg_prepare_size(&R->run.sizes[ub_idx], why, sizeof why) != 0)
+        ub_idx = -1;
+    if (pass > 0 && R->lab->work.kernel && tg_counters_work(R, g, v, &wn)) {
+        /* the GPU's counters, read by ncu in another process than the program's, decided (counters.c);
+         * the emulated twin still runs one small ragged public size as the undefined-behaviour check */
+        if (on_gpu && ub_idx >= 0) {
+            tg_build_twins_late(R, g);
+            tg_ub_check_emulated(R, g, v, &R->run.sizes[ub_idx], &wn);
+        }
+    }
     else if (v && v->gpu_only && R->lab->work.kernel)   /* the emulated twin does not run it */
         snprintf(wn.why, sizeof wn.why, "%s uses %s: GPU only: the emulator cannot run it to count its work (the "
                  "lab's emulated variants are counted)", v->name, v->gpu_only);
@@ -284,9 +310,59 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         if (pub_idx >= 0 && pub_idx != work_idx &&
             (R->run.sizes[pub_idx].payload || tg_prepare_size(&R->run.sizes[pub_idx], wn.why, sizeof wn.why) == 0))
             tg_work_count_emulated(R, g, v, &R->run.sizes[pub_idx], &wn);
+        /* the counted sizes were multiples of the tile (or hidden): a ragged one too, for what only the
+         * tail blocks do wrong (undefined behaviour the GPU may not show) */
+        if (on_gpu && ub_idx >= 0 && ub_idx != work_idx && ub_idx != pub_idx)
+            tg_ub_check_emulated(R, g, v, &R->run.sizes[ub_idx], &wn);
     }
     else if (g->emu_count_built && R->lab->work.kernel)
         snprintf(wn.why, sizeof wn.why, "no size up to 128^3 passed, so none was counted");
+    /* On a GPU, a test that failed with a generic reason only ("all wrong", "scattered errors": a tile
+     * not __shared__, a race the GPU's results do not name): the same file run emulated at one small
+     * size it failed, for the emulator's diagnosis (the array and line of a race, the local tile) */
+    /* (also where the GPU's reason is a symptom the emulator names at its source: NaN/Inf computed (a
+     * load past M or N, an uninitialised value), only the edge tiles wrong, or an error the program
+     * reported (cudaErrorIllegalAddress, a misaligned address, a store past P)) */
+    int symptom = head_rank == 4 || (tr->have_head && tr->head.v.kind == TL_V_CHECKER &&
+                                     (tl_verdict_pattern_is(&tr->head.v, tl_pattern_slug(TL_PAT_NONFINITE)) ||
+                                      tl_verdict_pattern_is(&tr->head.v, tl_pattern_slug(TL_PAT_EDGE_TILES))));
+    if (on_gpu && pass < total && (head_rank <= 2 || symptom) && diag_idx >= 0 && !wn.ub &&
+        (R->run.sizes[diag_idx].payload || tg_prepare_size(&R->run.sizes[diag_idx], why, sizeof why) == 0)) {
+        tg_build_twins_late(R, g);
+        tg_work_note dn = {0};
+        tg_ub_check_emulated(R, g, v, &R->run.sizes[diag_idx], &dn);
+        if (dn.ub) {
+            char dh[700];
+            tg_headline_make(&dn.ub_v, dn.ub_size, dh, sizeof dh);
+            head_rank = tg_headline_rank(&dn.ub_v);
+            snprintf(head, sizeof head, "%s", dh);
+            tr->head.v = dn.ub_v;
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", dn.ub_size);
+            tr->have_head = 1;
+            tg_buf_printf(&fails, "  size %s, the same file run emulated for a diagnosis: %s\n", dn.ub_size,
+                          dn.ub_v.detail[0] ? dn.ub_v.detail : dn.ub_v.pattern);
+        }
+    }
+    /* On a GPU: the emulated run that counted the work found a definite bug at a size the GPU passed
+     * (work.c, tg_work_ub_class): that size fails, and the bug is the headline, as emulated. */
+    if (wn.ub && pass > 0) {
+        --pass;
+        wpass -= case_weight(wn.ub_s);
+        char uh[700];
+        tg_headline_make(&wn.ub_v, wn.ub_size, uh, sizeof uh);
+        int rank = tg_headline_rank(&wn.ub_v);
+        if (rank >= head_rank) {
+            head_rank = rank;
+            snprintf(head, sizeof head, "%s", uh);
+            tr->head.v = wn.ub_v;
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", wn.ub_size);
+            tr->have_head = 1;
+        }
+        tg_tres_add_case(tr, wn.ub_size, &wn.ub_v);
+        tg_buf_printf(&fails, "  size %s: right on this GPU, but the same file run emulated (to count its work) "
+                      "stopped: %s: undefined behaviour that this GPU happened not to show\n", wn.ub_size,
+                      wn.ub_v.detail[0] ? wn.ub_v.detail : wn.ub_v.pattern);
+    }
     /* The emulator's run-time "not supported" is said from inside the student's process (its
      * verdict): a file that says it at some sizes and runs the others would leave its failing
      * sizes out. Only where no size ran is it "not graded here" (and that earns nothing). */

@@ -27,7 +27,7 @@ emulate=
 for a in "$@"; do
     case $a in
     --emulate) emulate=--emulate ;;
-    *) tl_err "unknown option '$a'"; usage ;;
+    *) tl_die "unknown option '$a' (./kit check --help)" ;;
     esac
 done
 

@@ -10,6 +10,9 @@ set -eu
 
 . "$TL_ROOT/grader/kit-lib.sh"
 TL_WHO="kit grade"
+# tl-grade names this in its one-line usage errors ("... (./kit grade --help lists every option)")
+TL_GRADE_HELP="./kit grade --help"
+export TL_GRADE_HELP
 tl_need_grader_libs
 tl_build_grader "kit grade"
 exec "$TL_BUILD/grader/tl-grade" --kit "$TL_ROOT" "$@"

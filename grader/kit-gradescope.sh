@@ -19,9 +19,13 @@ TL_WHO="kit gradescope"
 lab=""; out=""; secret=""; unsafe=0
 while [ $# -gt 0 ]; do
     case $1 in
-    --lab) lab=${2:-}; shift 2 || tl_die "--lab needs a lab (01, 02, ...)" ;;
-    --out) out=${2:-}; shift 2 || tl_die "--out needs the zip to write" ;;
-    --secret) secret=${2:-}; shift 2 || tl_die "--secret needs a file holding the seed" ;;
+    # (a missing value is named here: `shift 2` past the end would stop the shell with its own words)
+    --lab) [ $# -ge 2 ] || tl_die "--lab needs a lab: --lab NN, e.g. --lab 02 (./kit gradescope --help)"
+        lab=$2; shift 2 ;;
+    --out) [ $# -ge 2 ] || tl_die "--out needs the zip to write: --out autograder.zip (./kit gradescope --help)"
+        out=$2; shift 2 ;;
+    --secret) [ $# -ge 2 ] || tl_die "--secret needs a file holding the seed: --secret FILE (./kit gradescope --help)"
+        secret=$2; shift 2 ;;
     --allow-unsandboxed) unsafe=1; shift ;;
     -h|--help)
         tl_say "usage: ./kit gradescope --lab NN --out autograder.zip [--secret FILE] [--allow-unsandboxed]"

@@ -411,7 +411,7 @@ static const char *symbol_verdict(const char *sym, int emu, const char *kit_call
      * asm label), also in the emulated object, whose other tl_emu symbols the rewrite generates. */
     static const char *const emu_controls[] = {"tl_emu_set_race_check", "tl_emu_set_order", "tl_emu_set_threads",
                                                "tl_emu_recover", "tl_emu_mute_kernel_output",
-                                               "tl_emu_counters_reset",
+                                               "tl_emu_counters_reset", "tl_emu_guard_device",
                                                /* the shared arena the counting hooks count in (count.cpp):
                                                 * only the runtime names it, never a rewritten file */
                                                "tl_emu_sarena", NULL};

@@ -447,7 +447,7 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
         return;
     }
     double ms = -1;
-    /* "ok MS" or "ok -", then under emulation " work L GLD GST SLD SST U": the emulator's counts
+    /* "ok MS" or "ok -", then under emulation " work L GLD GST SLD SST U H": the emulator's counts
      * of the checked run (CONTRACTS.md section 2), judged by judges.c against the lab. */
     char tbuf[64] = "", wbuf[16] = "";
     int wat = 0;
@@ -456,9 +456,9 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
         tl_work_counts *w = &r->work;
         const char *wp = first + at + wat;
         char tail;
-        r->have_work = sscanf(wp, "%llu %llu %llu %llu %llu %llu %c", &w->launches, &w->global_loads,
+        r->have_work = sscanf(wp, "%llu %llu %llu %llu %llu %llu %llu %c", &w->launches, &w->global_loads,
                               &w->global_stores, &w->shared_loads, &w->shared_stores, &w->unchecked_launches,
-                              &tail) == 6;
+                              &w->host_round_trips, &tail) == 7;
         if (!r->have_work)
             nf = 0;
     } else if (nf == 2) {

@@ -46,12 +46,64 @@ const char *tg_emu_count_name(const grun *R, int what, char *buf, size_t len)
     return buf;
 }
 
+/* The counting twin's run of size s, into r: another program on a small size, so the GPU program's
+ * time-outs (a host computation at 2048) do not stop it, and its own do not count against the GPU
+ * program's. */
+static void twin_case(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, const char *cbin, cres *r)
+{
+    int nstopped = g->nstopped, timeouts = g->timeouts;
+    g->nstopped = 0;                 /* (its own time-outs write past these: restored below) */
+    char stopped[TL_LAB_MAX_VARIANTS][48];
+    memcpy(stopped, g->stopped, sizeof stopped);
+    g->timeouts = 0;
+    gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = cbin};
+    char stage[64];                  /* the run's profile: this run is the work count's */
+    tg_stage_name(stage, sizeof stage);
+    int stage_kind = tg_stage_kind();
+    tg_stage(TG_PROF_WORK, "work count %.40s", v->name);
+    tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, r);
+    tg_sess_end(g, &es, 1);
+    tg_stage(stage_kind, "%s", stage);
+    memcpy(g->stopped, stopped, sizeof stopped);
+    g->nstopped = nstopped;
+    g->timeouts = timeouts;
+}
+
+/* On a GPU: a definite bug of the twin's run r at size s (sz) that the GPU run did not show. */
+static void note_ub(const grun *R, const gsize *s, const char *sz, const cres *r, tg_work_note *wn)
+{
+    if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !wn->ub && r->st != C_PASS && tg_work_ub_class(&r->v)) {
+        wn->ub = 1;
+        wn->ub_v = r->v;
+        wn->ub_s = s;
+        snprintf(wn->ub_size, sizeof wn->ub_size, "%s", sz);
+    }
+}
+
+/* GPU, where the GPU's counters judged the work (or the work's size was a multiple of every tile):
+ * the counting twin runs size s only as the undefined-behaviour check, its counts unjudged. */
+void tg_ub_check_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn)
+{
+    char sz[48], cbin[PATH_MAX];
+    if (!g->emu_count_built || wn->ub)
+        return;
+    tg_size_str(sz, sizeof sz, s);
+    tg_emu_count_name(R, 1, cbin, sizeof cbin);
+    cres r;
+    twin_case(R, g, v, s, cbin, &r);
+    note_ub(R, s, sz, &r, wn);
+    tg_buf_free(&r.explain);
+}
+
 /* The work is counted by the counting twin of the emulated program (labNN-emu-count: the same
  * file compiled with every access to device memory counted, 2.5-3.4x slower, so it runs this one
  * case only; build.c, want_count). On a GPU the student's process cannot count and the grader
  * cannot read the GPU's counters from the sandbox; under emulation the correctness build, which
- * runs every case, does not count (labs/emulated/meson.build). Not a second verdict on
- * correctness: a case that does not pass there leaves the work unjudged, and says why. */
+ * runs every case, does not count (labs/emulated/meson.build). A case that does not pass there
+ * leaves the work unjudged, and says why; on a GPU, where the emulator stopped it with a definite
+ * bug (tg_work_ub_class: an uninitialised local, a race, an out-of-bounds access ...) that the GPU
+ * run did not show, the size fails with that reason (wn->ub; judges.c). An emulator limit or
+ * "not supported" is never held against the file. */
 void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, tg_work_note *wn)
 {
     if (!R->lab->work.kernel)
@@ -70,25 +122,8 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
             snprintf(wn->why, sizeof wn->why, "the counting build of this file failed or is missing (the notes say why)");
         return;
     }
-    /* Another program on a small size: the GPU program's time-outs (a host computation at 2048)
-     * do not stop it, and its own do not count against the GPU program's. */
-    int nstopped = g->nstopped, timeouts = g->timeouts;
-    g->nstopped = 0;                 /* (its own time-outs write past these: restored below) */
-    char stopped[TL_LAB_MAX_VARIANTS][48];
-    memcpy(stopped, g->stopped, sizeof stopped);
-    g->timeouts = 0;
-    gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = cbin};
     cres r;
-    char stage[64];                  /* the run's profile: this run is the work count's */
-    tg_stage_name(stage, sizeof stage);
-    int stage_kind = tg_stage_kind();
-    tg_stage(TG_PROF_WORK, "work count %.40s", v->name);
-    tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, &r);
-    tg_sess_end(g, &es, 1);
-    tg_stage(stage_kind, "%s", stage);
-    memcpy(g->stopped, stopped, sizeof stopped);
-    g->nstopped = nstopped;
-    g->timeouts = timeouts;
+    twin_case(R, g, v, s, cbin, &r);
     if (r.st == C_PASS && r.have_work) {
         tg_work_case(R, v, s, &r, wn);
         wn->on_gpu = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate;
@@ -100,8 +135,28 @@ void tg_work_count_emulated(grun *R, gsub *g, const tl_lab_variant *v, const gsi
     } else {
         snprintf(wn->why, sizeof wn->why, "size %s, emulated to count its work, did not pass there: %.300s", sz,
                  r.reason);
+        /* A definite bug the GPU run could not show (an uninitialised register that held 0 there, a race
+         * that happened to resolve, a read past an allocation into other data): on a GPU it fails the
+         * test, as the emulated check does (issue 25; lead-1: two such files passed ./kit check on an H100) */
+        note_ub(R, s, sz, &r, wn);
     }
     tg_buf_free(&r.explain);
+}
+
+/* The emulator's classes that are a bug in the student's code whatever a GPU printed (undefined
+ * behaviour in CUDA), as opposed to what the emulator cannot run or a limit it hit. */
+int tg_work_ub_class(const tl_verdict *v)
+{
+    static const char *const ub[] = {"uninitialised-local", "race", "order-dependent", "global-out-of-bounds",
+                                     "shared-out-of-bounds", "array-out-of-bounds", "divergent-barrier",
+                                     "uninitialized-shared-read", "misaligned-address", "tile-not-shared",
+                                     "p-read-before-written", "missing-syncwarp", NULL};
+    if (v->kind != TL_V_EMULATOR)
+        return 0;
+    for (int i = 0; ub[i]; ++i)
+        if (tl_verdict_pattern_is(v, ub[i]))
+            return 1;
+    return 0;
 }
 
 /* What the test's output says about the work, first (a headline) when it cost the credit. */

@@ -38,7 +38,7 @@ refuse() { tl_die "$*"; }
 for arg in "$@"; do
     case $arg in
         -h|--help) usage; exit 0 ;;
-        -*) usage >&2; refuse "unknown option '$arg'" ;;
+        -*) refuse "unknown option '$arg': ./kit plots takes only records files (./kit plots --help)" ;;
     esac
 done
 

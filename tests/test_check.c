@@ -548,6 +548,42 @@ Test(check, clamped_and_stale_out_of_range_tile_entries_are_extra_terms_not_a_ra
     }
 }
 
+/* At sizes above the full alternative check (2e8 multiply-adds) the extra terms are still named: a
+ * clamped kernel at 1023 was "precision lost" (its one extra term a few BF16 roundings) and at 1000
+ * "all wrong" (corpus 04-wrong-clamped-loads.cu, issue 25). */
+Test(check, clamped_tile_entries_are_extra_terms_at_sizes_above_the_full_alternative_check, .timeout = 60)
+{
+    fx f;
+    fx_make(&f, 600, 601, 600);   /* 2.2e8 multiply-adds; 601 = 37 phases of 16 + 9: 7 slots past k */
+    tiled_like(&f, 16, 2);
+    tl_check_report r;
+    cr_assert_eq(check(&f, 16, &r), 1);
+    assert_pattern(&r, TL_PAT_OUTSIDE_TERMS);
+    cr_assert(strstr(r.detail, "clamped") != NULL, "%s", r.detail);
+    fx_free(&f);
+}
+
+/* The GPU's sizes (lead's i25-1 on an H100: a phase loop one short at 4096 and a guard without its
+ * else at 1023 were "precision lost ... BF16"): the phase patterns are tried on a sample of P above
+ * 2e8 multiply-adds, before the BF16 heuristic. */
+Test(check, phase_patterns_are_named_at_sizes_above_the_full_alternative_check, .timeout = 120)
+{
+    static const struct { int m, k, n, mode; tl_pattern want; } c[] = {
+        {600, 608, 600, 0, TL_PAT_PHASE_SHORT},    /* 608 = 38 phases of 16 */
+        {600, 608, 600, 1, TL_PAT_PHASE_RESET},
+        {600, 601, 600, 3, TL_PAT_OUTSIDE_TERMS},  /* stale: the previous phase's values past k */
+    };
+    for (size_t t = 0; t < sizeof c / sizeof c[0]; ++t) {
+        fx f;
+        fx_make(&f, c[t].m, c[t].k, c[t].n);
+        tiled_like(&f, 16, c[t].mode);
+        tl_check_report r;
+        cr_assert_eq(check(&f, 16, &r), 1);
+        assert_pattern(&r, c[t].want);
+        fx_free(&f);
+    }
+}
+
 /* Issue 25: a grid that covers the wrong rows or columns says which, and which index is wrong. */
 static void poison_outside(fx *f, int (*keep)(int i, int j, int T), int T)
 {

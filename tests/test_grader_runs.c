@@ -309,6 +309,27 @@ Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
     sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
 }
 
+/* Issue 25 item 6: an option error is one line naming the option, what it takes and where every option
+ * is described, exit 2; never the whole help after it (`./kit grade --jobs` printed 70 lines). */
+Test(usage, an_option_error_is_one_line_naming_the_option_not_the_whole_help, .timeout = 60)
+{
+    static const char *const cases[][2] = {
+        {"--jobs", "--jobs needs a value: --jobs N|auto (submissions built and graded at once)"},
+        {"--lab 02 --out", "--out needs a value: --out DIR"},
+        {"--jbos 3", "unknown option '--jbos'; did you mean --jobs?"},
+        {"--lab 02 --out /tmp/tl-u --prebuilt /etc/hostname", "--prebuilt and --build-failed go with --check"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        /* exit 2, exactly one line on stderr, holding the words and the kit's help command */
+        cr_assert_eq(sh("out=$(TL_GRADE_HELP='./kit grade --help' '%s' --kit '%s' %s 2>&1 >/dev/null); rc=$?; "
+                        "[ $rc = 2 ] && [ \"$(printf '%%s\\n' \"$out\" | wc -l)\" = 1 ] && "
+                        "printf '%%s' \"$out\" | grep -qF -- \"%s\" && "
+                        "printf '%%s' \"$out\" | grep -qF './kit grade --help lists every option' || "
+                        "{ echo \"rc $rc: $out\" >&2; exit 1; }", TG, TL_SOURCE_ROOT, cases[i][0], cases[i][1]), 0,
+                     "tl-grade %s: not one line with \"%s\" and exit 2 (the output is above)", cases[i][0], cases[i][1]);
+    }
+}
+
 Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300)
 {
     if (sh("command -v bwrap >/dev/null && command -v git >/dev/null") != 0)

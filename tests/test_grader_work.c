@@ -140,12 +140,13 @@ static void styles_class(const char *lab)
     cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/solution' && cp '%s/solutions/%s/%s' '%s/in/solution/' && "
                     "for f in '%s/tests/styles/%s'/*.cu '%s/tests/corpus/%s'-right-style-*.cu "
                     "'%s/tests/corpus/%s'-right-helper-fills-tile.cu '%s/tests/corpus/%s'-right-stage-helper.cu "
-                    "'%s/tests/hostile/%s'/decoy_*.cu; do [ -f \"$f\" ] || continue; "
+                    "'%s/tests/hostile/%s'/decoy_*.cu '%s/tests/hostile/%s'/reads_discarded.cu "
+                    "'%s/tests/hostile/%s'/gpu_replay_answer.cu; do [ -f \"$f\" ] || continue; "
                     "n=$(basename \"$f\" .cu); mkdir -p '%s/in/'\"$n\" && cp \"$f\" '%s/in/'\"$n\"'/%s' && "
                     "echo \"$n\" >> '%s/students'; done",
                     dir, dir, TL_SOURCE_ROOT, soldir, file, dir,
                     TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT,
-                    lab, dir, dir, file, dir), 0);
+                    lab, TL_SOURCE_ROOT, lab, TL_SOURCE_ROOT, lab, dir, dir, file, dir), 0);
     /* sizes up to 512^3 for every student alike (TL_GRADE_EMU_MAX_SIZE): the scores compared are
      * the solution's and each style's under the same bound; the work is counted at 128^3 at most */
     int rc = sh("echo 4242 > '%s/secret' && PATH=\"$PATH:/usr/local/cuda/bin\" TL_GRADE_EMU_MAX_SIZE=512 '%s' --kit "
@@ -160,7 +161,10 @@ static void styles_class(const char *lab)
 }
 
 /* Every honest style scores what the solution scores (its work judged and passed: the output names
- * the counted figures, never "not checked here"); every decoy scores less, with the headline given. */
+ * the counted figures, never "not checked here"); every decoy scores less, with the headline given;
+ * reads_discarded (every access of the lab's kernel, the sums dropped, P from the launcher's host
+ * product) scores less as "P was computed on the host" (the guarded device's round trips), and lab
+ * 03's gpu_replay_answer (an answer kept and replayed) as "P not computed from this call's inputs". */
 static void styles_judge(const char *lab, const char *decoy_headline, int min_students)
 {
     char p[1024];
@@ -173,7 +177,16 @@ static void styles_judge(const char *lab, const char *decoy_headline, int min_st
     for (char *save = NULL, *name = strtok_r(list, "\n", &save); name; name = strtok_r(NULL, "\n", &save), ++n) {
         char *out;
         double got = styles_score(lab, name, &out);
-        if (strncmp(name, "decoy_", 6) != 0) {
+        if (strcmp(name, "reads_discarded") == 0) {
+            cr_assert_lt(got, full, "lab %s %s scored as much as the solution (%g)", lab, name, got);
+            cr_assert(strstr(out, "P was computed on the host: the launcher copied device memory to the host"),
+                      "lab %s %s: not named as computed on the host:\n%s", lab, name, out);
+        } else if (strcmp(name, "gpu_replay_answer") == 0) {
+            /* its answer kept on the device and replayed on a repeated call: the re-run with M doubled */
+            cr_assert_lt(got, full, "lab %s %s scored as much as the solution (%g)", lab, name, got);
+            cr_assert(strstr(out, "P not computed from this call's inputs: with M doubled"),
+                      "lab %s %s: not named as a kept answer:\n%s", lab, name, out);
+        } else if (strncmp(name, "decoy_", 6) != 0) {
             cr_assert_eq(got, full, "lab %s %s scored %g, the solution %g:\n%s", lab, name, got, full, out);
             cr_assert(strstr(out, "work at size"), "lab %s %s: its work was not judged:\n%s", lab, name, out);
         } else {
@@ -196,7 +209,7 @@ static void styles_judge(const char *lab, const char *decoy_headline, int min_st
 Test(work, lab_06_decoys_fail_its_work_rule_naming_why, .timeout = LIMIT)
 {
     styles_class("06");
-    styles_judge("06", "P not computed from the tiles:", 3);   /* the three decoys (the solution is not listed) */
+    styles_judge("06", "P not computed from the tiles:", 4);   /* the three decoys and reads_discarded */
 }
 
 Test(work, every_honest_way_of_reading_device_memory_is_counted_and_a_decoy_is_not_the_lab_s_kernel,
@@ -204,6 +217,6 @@ Test(work, every_honest_way_of_reading_device_memory_is_counted_and_a_decoy_is_n
 {
     styles_class("03");
     styles_class("02");
-    styles_judge("03", "P not computed from the tiles:", 8);
-    styles_judge("02", "not the lab's kernel:", 4);
+    styles_judge("03", "P not computed from the tiles:", 9);   /* with gpu_replay_answer */
+    styles_judge("02", "not the lab's kernel:", 5);   /* with reads_discarded */
 }

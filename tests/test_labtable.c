@@ -445,6 +445,35 @@ Test(work, a_host_side_computation_fails_every_kernel_lab_and_lab_01_is_not_judg
                  "lab 01 runs on the CPU: no kernel asked for");
 }
 
+/* Issue 24 (tests/hostile/02/reads_discarded.cu): the lab's kernel in every count, but the launcher
+ * copied device data to the host and wrote the device after it (host_round_trips, the emulator's
+ * guarded device): P was computed on the host, named so, in every kernel lab; a failing count keeps
+ * its own reason; lab 01 is not judged. */
+Test(work, a_host_round_trip_behind_honest_counts_is_p_computed_on_the_host, .timeout = 10)
+{
+    char head[600];
+    const char *pattern = NULL;
+    int w = 64;
+    tl_work_counts naive = {.launches = 1, .global_loads = 2ULL * w * w * w, .global_stores = (unsigned long long)w * w};
+    cr_assert_eq(tl_work_judge(tl_lab_find("02"), 16, w, w, w, &naive, head, sizeof head, NULL, 0), 0, "%s", head);
+    naive.host_round_trips = 2;
+    cr_assert_eq(tl_work_judge_why(tl_lab_find("02"), 16, w, w, w, &naive, head, sizeof head, NULL, 0, &pattern), 1);
+    cr_assert(strncmp(head, "P was computed on the host: ", 28) == 0 && strstr(head, "2 times") &&
+              strstr(head, "after its last kernel"), "%s", head);
+    cr_assert_str_eq(pattern, "p-computed-on-host");
+    cr_assert_null(strstr(head, "host-side computation"), "%s", head);
+    tl_work_counts tiled = tiled_counts(w, w, w, 16);
+    tiled.host_round_trips = 1;
+    cr_assert_eq(tl_work_judge(tl_lab_find("03"), 16, w, w, w, &tiled, head, sizeof head, NULL, 0), 1);
+    cr_assert(strstr(head, "P was computed on the host: ") && strstr(head, "1 time "), "%s", head);
+    /* a failing count keeps its own reason (the lab's rule comes first) */
+    tl_work_counts none = {0};
+    none.host_round_trips = 1;
+    cr_assert_eq(tl_work_judge(tl_lab_find("03"), 16, w, w, w, &none, head, sizeof head, NULL, 0), 1);
+    cr_assert(strstr(head, "no kernel ran"), "%s", head);
+    cr_assert_eq(tl_work_judge(tl_lab_find("01"), 0, w, w, w, &none, head, sizeof head, NULL, 0), 0);
+}
+
 /* The fewest shared loads per multiply-add (TL_WORK_MIN_SHARED_PER_FMA): a kernel that stages its tiles
  * but reads them about 0.05 times per multiply-add fails in lab 03 (P came from elsewhere), passes in
  * lab 08 (a tensor-core fragment is loaded once and reused across a warp's tile: the solution reads

@@ -62,3 +62,28 @@ Test(tl_mat, bad_usage_gives_exit_2, .timeout = 30)
     cr_assert(strstr(r.out, "ROWS and COLS") != NULL, "%s", r.out);
     run_free(&r);
 }
+
+/* Issue 25 item 6: every kit command's option error is one line naming the option or argument and
+ * the fix, exit 2; never a help text after it. These stop before anything is installed or built. */
+static void assert_one_line_error(const char *cmd, const char *want)
+{
+    char sh[1200];
+    snprintf(sh, sizeof sh,
+             "cd '%s' && out=$(TL_ROOT='%s' TL_BUILD=/nonexistent-tl-build %s 2>&1 >/dev/null); rc=$?; "
+             "[ $rc = 2 ] && [ \"$(printf '%%s\\n' \"$out\" | wc -l)\" = 1 ] && printf '%%s' \"$out\" | grep -qF -- \"%s\" "
+             "|| { echo \"rc $rc: [$out]\" >&2; exit 1; }", TL_SOURCE_ROOT, TL_SOURCE_ROOT, cmd, want);
+    cr_assert_eq(system(sh), 0, "%s: not one line holding \"%s\" with exit 2 (the output is above)", cmd, want);
+}
+
+Test(kit, an_option_error_is_one_line_naming_it, .timeout = 30)
+{
+    assert_one_line_error("./kit check", "check needs a lab number: ./kit check NN");
+    assert_one_line_error("./kit check --emulate", "'--emulate' before the lab number");
+    assert_one_line_error("./kit frobnicate", "unknown command 'frobnicate': the commands are");
+    assert_one_line_error("sh grader/kit-gradescope.sh --lab", "--lab needs a lab: --lab NN");
+    assert_one_line_error("sh grader/kit-gradescope.sh --lab 02 --out", "--out needs the zip to write");
+    assert_one_line_error("sh plots/kit-plots.sh --fast", "unknown option '--fast'");
+    assert_one_line_error("sh grader/kit-check.sh 02 --bogus", "unknown option '--bogus'");
+    assert_one_line_error(TL_MAT " frob", "unknown command 'frob'");
+    assert_one_line_error(TL_MAT " gen 3 3", "tl-mat gen takes ROWS COLS SEED FILE, got 2 arguments");
+}

@@ -365,3 +365,34 @@ Test(verdict, a_timed_run_that_skipped_work_has_its_own_headline_and_group, .tim
     tg_verdict_group(&got, g, sizeof g);
     cr_assert(strstr(g, "the timed runs did not all do the whole work"), "%s", g);
 }
+
+/* Issue 24 (the guarded device, driver.c and common/emu/src/mem.cpp): the emulated harness's two
+ * findings about where P came from read back with their own words, never the bare pattern: an
+ * answer kept from an earlier call (the re-run with M doubled returned the first run's P), and host
+ * code dereferencing device memory (with the student's line). */
+Test(verdict, an_answer_kept_and_a_host_dereference_have_their_own_words, .timeout = 10)
+{
+    struct { const char *pattern, *detail, *file; int line; const char *words, *place; } cases[] = {
+        {"answer-kept", "with M doubled the launcher returned exactly the first run's P", "", 0,
+         "P not computed from this call's inputs: with M doubled", NULL},
+        {"host-access-device-memory", "host code read device memory: 'c->d_M'[1], a buffer from cudaMalloc",
+         "naive.cu", 42, "host code dereferenced device memory (a segmentation fault on a GPU): host code read",
+         " in naive.cu:42"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        tl_verdict v, got;
+        tl_verdict_init(&v, TL_V_EMULATOR, cases[i].pattern);
+        tl_verdict_set(v.detail, sizeof v.detail, cases[i].detail);
+        if (cases[i].line) {
+            tl_verdict_set(v.file, sizeof v.file, cases[i].file);
+            v.line = cases[i].line;
+        }
+        char js[2048], head[800];
+        cr_assert_lt(tl_verdict_json(&v, js, sizeof js), sizeof js);
+        cr_assert_eq(tg_verdict_parse(js, strlen(js), &got), 0, "%s", js);
+        tg_headline_make(&got, "64", head, sizeof head);
+        cr_assert(strncmp(head, cases[i].words, strlen(cases[i].words)) == 0, "%s", head);
+        if (cases[i].place)
+            cr_assert(strstr(head, cases[i].place), "%s", head);
+    }
+}

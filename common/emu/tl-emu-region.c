@@ -72,8 +72,6 @@ static void fail(Rg *rg, const char *fmt, ...) {
     longjmp(rg->fail_jb, 1);
 }
 
-static int is_idc(int c) { return isalnum(c) || c == '_'; }
-
 static void push_tok(Rg *rg, int k, size_t s, size_t e) {
     if (rg->nt == rg->cap_t) {
         rg->cap_t = rg->cap_t ? rg->cap_t * 2 : 1024;
@@ -444,31 +442,27 @@ static int is_view(Rg *rg, const char *p, size_t n) {
  * in the plain copy; ", tl_emu_ep_", the epochs read once per region, in the general one) and the label
  * of its returns renamed to tl_emu_<label>N_. */
 static void view_copy(Rg *rg, Buf *o, const char *t, size_t n, int no, const char *arg, char label) {
-    static const char ln[] = "(__LINE__)";
     char rl[32], pl[32];
     snprintf(rl, sizeof rl, "tl_emu_r%d_", no);
     snprintf(pl, sizeof pl, "tl_emu_%c%d_", label, no);
-    size_t rn = strlen(rl);
-    for (size_t i = 0; i < n;) {
-        if (i + sizeof ln - 1 <= n && !memcmp(t + i, ln, sizeof ln - 1)) {
-            size_t b = i;
-            while (b > 0 && is_idc((unsigned char)t[b - 1])) b--;
-            int member = b > 0 && (t[b - 1] == '.' || (b > 1 && t[b - 1] == '>' && t[b - 2] == '-') ||
-                                   (b > 1 && t[b - 1] == ':' && t[b - 2] == ':'));
-            if (b < i && !member && is_view(rg, t + b, i - b)) {
-                buf_fmt(o, "(__LINE__%s)", arg);
-                i += sizeof ln - 1;
-                continue;
-            }
-        }
-        if (i + rn <= n && !memcmp(t + i, rl, rn) && (i == 0 || !is_idc((unsigned char)t[i - 1]))) {
+    size_t rn = strlen(rl), at = 0;                  /* copied up to t[at] */
+    tl_lexer lx = {.text = t, .n = n, .p = 0, .line = 1, .bol = 0};
+    for (tl_lex_tok k; tl_lex_next(&lx, &k) != TL_LEX_END;) {
+        if (k.kind != TL_LEX_ID) continue;
+        size_t b = k.s;
+        int member = b > 0 && (t[b - 1] == '.' || (b > 1 && t[b - 1] == '>' && t[b - 2] == '-') ||
+                               (b > 1 && t[b - 1] == ':' && t[b - 2] == ':'));
+        if (k.e + 10 <= n && !memcmp(t + k.e, "(__LINE__)", 10) && !member && is_view(rg, t + b, k.e - b)) {
+            buf_add(o, t + at, k.e - at);
+            buf_fmt(o, "(__LINE__%s)", arg);
+            at = k.e + 10;
+        } else if (k.e - k.s >= rn && !memcmp(t + k.s, rl, rn)) {
+            buf_add(o, t + at, k.s - at);
             buf_str(o, pl);
-            i += rn;
-            continue;
+            at = k.s + rn;
         }
-        buf_add(o, t + i, 1);
-        i++;
     }
+    buf_add(o, t + at, n - at);
 }
 
 /* ---- read-only regions ----------------------------------------------------------------------------

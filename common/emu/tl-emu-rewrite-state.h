@@ -8,8 +8,10 @@
 
 #include <ctype.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "tl-emu-rewrite.h"
+#include "tl-lex.h"
 
 enum { MAX_NAMES = 256, MAX_KERNELS = 256, MAX_DEPTH = 256, MAX_PTRS = 64, MAX_FUNCS = 1024, MAX_CG_BLOCKS = 8 };
 typedef struct { char name[128]; int depth; } Name;     /* a __shared__ name in scope */
@@ -74,6 +76,23 @@ typedef struct Rw {
 
 static inline int is_id0(int c) { return isalpha(c) || c == '_'; }
 static inline int is_id(int c) { return isalnum(c) || c == '_'; }
+/* Reading src token by token (tl-lex.h): a lexer at src[p], a position just after a token (so never at
+ * a line's start), line the line of src[p]; whether token t's text is w exactly (a name split by a
+ * continuation is no keyword to the rewrite). */
+static inline tl_lexer rw_lexer(const Rw *rw, size_t p, int line) {
+    return (tl_lexer){.text = rw->src, .n = rw->len, .p = p, .line = line, .bol = 0};
+}
+static inline int tok_is(const Rw *rw, const tl_lex_tok *t, const char *w) {
+    size_t l = strlen(w);
+    return t->e - t->s == l && !memcmp(rw->src + t->s, w, l);
+}
+/* The next token from lx, and its text's first character: 0 at the end only (a NUL byte in the text
+ * reads as '\x7f', which no reader looks for; its text is copied from src as it is). */
+static inline char tok_next(tl_lexer *lx, tl_lex_tok *t) {
+    return tl_lex_next(lx, t) == TL_LEX_END ? 0 : lx->text[t->s] ? lx->text[t->s] : '\x7f';
+}
+/* A literal token without its end (nl: newlines in it): the compiler's error, at its line. */
+void check_literal(Rw *rw, const tl_lex_tok *t, int nl);
 /* Prints IN.cu:LINE: error: tl-emu-rewrite: ... and exits 1. */
 void die(Rw *rw, int at_line, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 /* tl-emu-unsupported.c: the "not supported under emulation" outcome, from the kit alone */
@@ -82,8 +101,6 @@ void unsupported_record(const char *file, int at_line, const char *fmt, va_list 
 void unsupported_scan(Rw *rw);
 /* Writes s to out, keeping last_sig. */
 void emit(Rw *rw, const char *s, size_t n);
-/* Skips blanks and comments in src from p; returns the new position; counts newlines into *nl. */
-size_t skip_space(Rw *rw, size_t p, int *nl);
 
 /* tl-emu-funcs.c: the function whose body opens now (its name; whether it is __device__/__global__),
  * then, after the copy, the calls nvcc rejects in kernels (die) and region form for each kernel. */

@@ -73,45 +73,32 @@ void emit(Rw *rw, const char *s, size_t n) {
         if (!isspace((unsigned char)s[i])) { rw->prev_sig = rw->last_sig; rw->last_sig = s[i]; }
 }
 
-/* Copies a comment or a string/char literal (with its prefix: L"", u8"", R"x(...)x") starting at pos,
- * verbatim (tl-lex.h). Returns 0 if none starts here. */
-static int copy_comment_or_literal(Rw *rw) {
-    size_t s = rw->pos;
-    int nl = 0, bad = 0;
-    size_t e = tl_lex_comment(rw->src, rw->len, s, &nl, &bad);
-    if (e != s) {
-        if (bad) die(rw, rw->line, "unterminated /* comment");
-        rw->line += nl;
-        rw->pos = e;
-        buf_add(&rw->out, rw->src + s, e - s);
-        return 1;
-    }
-    e = tl_lex_literal(rw->src, rw->len, s, &nl, &bad);
-    if (e == s) return 0;
-    if (bad && e < rw->len && rw->src[e] == '\n') {
-        size_t q = s;
+void check_literal(Rw *rw, const tl_lex_tok *t, int nl) {
+    if (!t->bad) return;
+    if (t->e < rw->len && rw->src[t->e] == '\n') {
+        size_t q = t->s;
         while (rw->src[q] != '"' && rw->src[q] != '\'') q++;
-        die(rw, rw->line + nl, "unterminated %s literal", rw->src[q] == '"' ? "string" : "character");
+        die(rw, t->line + nl, "unterminated %s literal", rw->src[q] == '"' ? "string" : "character");
     }
-    if (bad) die(rw, rw->line, "unterminated literal");
-    rw->line += nl;
-    rw->pos = e;
-    emit(rw, rw->src + s, e - s);
-    return 1;
+    die(rw, t->line, "unterminated literal");
 }
 
-/* Skips blanks, continuations and comments in src from p; returns the new position; counts newlines
- * into *nl. */
-size_t skip_space(Rw *rw, size_t p, int *nl) {
-    return tl_lex_space(rw->src, rw->len, p, nl);
-}
-
-/* The end of a literal (with its prefix) or a number starting at src[p] (tl-lex.h), or p: the scans
- * ahead below pass over them whole (a ' digit separator is no character literal). */
-static size_t skip_literal_or_number(const Rw *rw, size_t p) {
-    if (p > 0 && is_id((unsigned char)rw->src[p - 1])) return p;
-    size_t e = tl_lex_literal(rw->src, rw->len, p, NULL, NULL);
-    return e != p ? e : tl_lex_number(rw->src, rw->len, p);
+/* Copies src[pos, t->s), what tl-lex passed over before token t (blanks, newlines, continuations,
+ * comments), as it is; pos and line move to t. The text ending in a block comment is an error at the
+ * comment's line. */
+static void copy_gap(Rw *rw, const tl_lex_tok *t) {
+    if (t->kind == TL_LEX_END)
+        for (size_t p = rw->pos; p < t->s;) {
+            int nl = 0, bad = 0;
+            size_t q = tl_lex_comment(rw->src, rw->len, p, &nl, &bad);
+            if (q == p) { rw->line += rw->src[p++] == '\n'; continue; }
+            if (bad) die(rw, rw->line, "unterminated /* comment");
+            rw->line += nl;
+            p = q;
+        }
+    buf_add(&rw->out, rw->src + rw->pos, t->s - rw->pos);
+    rw->pos = t->s;
+    rw->line = t->line;
 }
 
 static const Name *find_name(Rw *rw, const char *id, size_t n) {
@@ -173,29 +160,28 @@ static void launch(Rw *rw) {
     sname[sn] = 0;
     for (size_t i = 0; name[i]; i++) if (name[i] == '\n' || name[i] == '\\') name[i] = ' ';
     rw->out.n = b; rw->out.p[b] = 0;
-    rw->pos += 3;                                                   /* <<< */
+    /* The arguments, token by token (tl-lex.h), split at the commas outside brackets; what lies between
+     * tokens (blanks, newlines, comments) stays in them. */
+    tl_lexer lx = rw_lexer(rw, rw->pos + 3, rw->line);         /* after <<< */
+    size_t g = lx.p;
     Buf args[4] = {{0}};
     int na = 0, d = 0;
-    for (;;) {
-        if (rw->pos >= rw->len) die(rw, at, "<<< without a matching >>>");
-        char c = rw->src[rw->pos];
-        if (d == 0 && c == '>' && rw->pos + 2 < rw->len && rw->src[rw->pos + 1] == '>' && rw->src[rw->pos + 2] == '>') { rw->pos += 3; break; }
-        {
-            Buf save = rw->out; rw->out = args[na];                     /* literal or comment: copy through */
-            int copied = copy_comment_or_literal(rw);
-            args[na] = rw->out; rw->out = save;
-            if (copied) continue;
+    for (tl_lex_tok t;;) {
+        char c = tok_next(&lx, &t);
+        buf_add(&args[na], rw->src + g, t.s - g);
+        if (!c) die(rw, at, "<<< without a matching >>>");
+        if (d == 0 && t.s + 2 < rw->len && !memcmp(rw->src + t.s, ">>>", 3)) { rw->pos = t.s + 3; rw->line = t.line; break; }
+        if (t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR) check_literal(rw, &t, lx.line - t.line);
+        g = t.e;
+        if (t.kind == TL_LEX_PUNCT && t.e - t.s == 1) {
+            if (c == '(' || c == '[' || c == '{') d++;
+            if (c == ')' || c == ']' || c == '}') d--;
+            if (c == ',' && d == 0) {
+                if (++na == 4) die(rw, at, "a launch takes at most 4 arguments between <<< and >>>: grid, block, shared bytes, stream");
+                continue;
+            }
         }
-        if (c == '(' || c == '[' || c == '{') d++;
-        if (c == ')' || c == ']' || c == '}') d--;
-        if (c == ',' && d == 0) {
-            if (++na == 4) die(rw, at, "a launch takes at most 4 arguments between <<< and >>>: grid, block, shared bytes, stream");
-            rw->pos++;
-            continue;
-        }
-        if (c == '\n') rw->line++;
-        buf_add(&args[na], &c, 1);
-        rw->pos++;
+        buf_add(&args[na], rw->src + t.s, t.e - t.s);
     }
     na++;
     if (na < 2) die(rw, at, "a launch needs at least a grid and a block: kernel<<<grid, block>>>(args)");
@@ -254,47 +240,35 @@ static void read_pointer_params(Rw *rw, size_t a, size_t b) {
         p = e + 1;
     }
 }
-/* Whether the initialiser from src[at] to its ';' or ',' (depth 0) names a counted pointer: a local
+/* Whether the initialiser that lx reads, to its ';' or ',' (depth 0), names a counted pointer: a local
  * pointer made from one (const float *a = Md + off, the CUDA samples' pointer walk) is counted too. */
-static int init_uses_kptr(Rw *rw, size_t at) {
+static int init_uses_kptr(Rw *rw, tl_lexer lx) {
     int d = 0;
-    for (size_t p = at; p < rw->len; p++) {
-        char c = rw->src[p];
-        size_t l = skip_literal_or_number(rw, p);         /* "a" or R"(Md)" names no pointer */
-        if (l != p) { p = l - 1; continue; }
-        if (c == '(' || c == '[') d++;
+    tl_lex_tok t;
+    for (char c; (c = tok_next(&lx, &t));) {
+        if (t.kind == TL_LEX_ID) {
+            for (int k = 0; k < rw->nkptr; k++) if (tok_is(rw, &t, rw->kptr[k])) return 1;
+        } else if (t.kind != TL_LEX_PUNCT || t.e - t.s != 1) {
+            continue;                                     /* "a" or R"(Md)" names no pointer */
+        } else if (c == '(' || c == '[') d++;
         else if (c == ')' || c == ']') { if (--d < 0) return 0; }
         else if ((c == ';' || c == ',' || c == '{' || c == '}') && d == 0) return 0;
-        else if (is_id0((unsigned char)c) && (p == 0 || !is_id((unsigned char)rw->src[p - 1]))) {
-            size_t e = p;
-            while (e < rw->len && is_id((unsigned char)rw->src[e])) e++;
-            for (int k = 0; k < rw->nkptr; k++)
-                if (strlen(rw->kptr[k]) == e - p && !memcmp(rw->kptr[k], rw->src + p, e - p)) return 1;
-            p = e - 1;
-        }
     }
     return 0;
 }
 
-/* For a pointer parameter followed by '[' at src[at]: 0 when the element is read, 1 written (p[i] = v),
- * 2 both (p[i] += v, p[i]++, ++p[i]); -1 when no '[' follows. */
-static int subscript_kind(Rw *rw, size_t at) {
-    size_t p = skip_space(rw, at, NULL);
-    if (p >= rw->len || rw->src[p] != '[') return -1;
-    int d = 0;
-    for (; p < rw->len; p++) {
-        char c = rw->src[p];
-        size_t e = skip_literal_or_number(rw, p);
-        if (e != p) { p = e - 1; continue; }
-        if (c == '[' || c == '(') d++;
-        else if ((c == ']' || c == ')') && --d == 0) break;
-    }
-    p = skip_space(rw, p + 1, NULL);
-    if (p + 1 < rw->len && ((rw->src[p] == '+' && rw->src[p + 1] == '+') || (rw->src[p] == '-' && rw->src[p + 1] == '-'))) return 2;
-    if (p < rw->len && rw->src[p] == '=' && !(p + 1 < rw->len && rw->src[p + 1] == '=')) return 1;
-    if (p + 1 < rw->len && strchr("+-*/%&|^", rw->src[p]) && rw->src[p] && rw->src[p + 1] == '=') return 2;
-    if (p + 2 < rw->len && (rw->src[p] == '<' || rw->src[p] == '>') && rw->src[p + 1] == rw->src[p] && rw->src[p + 2] == '=') return 2;
-    return 0;
+/* For a pointer parameter followed by '[' (the tokens of lx): 0 when the element is read, 1 written
+ * (p[i] = v), 2 both (p[i] += v, p[i]++, ++p[i]); -1 when no '[' follows. */
+static int subscript_kind(Rw *rw, tl_lexer lx) {
+    tl_lex_tok t;
+    if (tok_next(&lx, &t) != '[') return -1;
+    for (int d = 1; d > 0 && tok_next(&lx, &t);)
+        if (tok_is(rw, &t, "[") || tok_is(rw, &t, "(")) d++;
+        else if (tok_is(rw, &t, "]") || tok_is(rw, &t, ")")) d--;
+    tok_next(&lx, &t);
+    static const char *const both[] = {"++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", NULL};
+    for (int i = 0; both[i]; i++) if (tok_is(rw, &t, both[i])) return 2;
+    return tok_is(rw, &t, "=");
 }
 
 /* The output so far ends with "*)(" (spaces allowed between): the operand of a pointer cast opens. */
@@ -353,56 +327,68 @@ static int out_ends_with_ptr_cast(Rw *rw) {
 }
 
 /* ---- main loop ----------------------------------------------------------------------------------- */
-static void preprocessor_line(Rw *rw) {
-    size_t s = rw->pos;
-    int nl = 0;                /* continuations and newlines in comments: the directive goes on (tl-lex.h) */
-    rw->pos = tl_lex_directive(rw->src, rw->len, s, &nl);
-    rw->line += nl;
-    /* "#pragma unroll [N]": nvcc's; g++ would warn about an unknown pragma. */
-    size_t p = s + 1;
-    while (p < rw->pos && (rw->src[p] == ' ' || rw->src[p] == '\t')) p++;
-    if (rw->pos - p >= 13 && !memcmp(rw->src + p, "pragma", 6)) {
-        size_t q = p + 6;
-        while (q < rw->pos && (rw->src[q] == ' ' || rw->src[q] == '\t')) q++;
-        if (rw->pos - q >= 6 && !memcmp(rw->src + q, "unroll", 6) && (q + 6 == rw->pos || !is_id((unsigned char)rw->src[q + 6]))) {
-            buf_str(&rw->out, "/* ");
-            for (size_t i = s; i < rw->pos; i++) if (rw->src[i] != '\n' && !(rw->src[i] == '*' && i + 1 < rw->pos && rw->src[i + 1] == '/')) buf_add(&rw->out, rw->src + i, 1);
-            buf_str(&rw->out, " */");
-            return;
-        }
-    }
-    /* A launch written inside a macro (#define LAUNCH(k, n) k<<<grid, block>>>(n)): rewritten in place. */
-    int has_launch = 0;
-    for (size_t i = s; i + 2 < rw->pos; i++)
-        if (rw->src[i] == '<' && rw->src[i + 1] == '<' && rw->src[i + 2] == '<') { has_launch = 1; break; }
-    if (has_launch) {
-        size_t end = rw->pos;
-        int nl_in = 0;
-        for (size_t i = s; i < end; i++) nl_in += rw->src[i] == '\n';
-        rw->line -= nl_in;                                       /* counted again below */
-        rw->pos = s;
-        rw->in_directive = 1;
-        while (rw->pos < end) {
-            char c = rw->src[rw->pos];
-            if (c == '\\' && rw->pos + 1 < rw->len && rw->src[rw->pos + 1] == '\n') { buf_add(&rw->out, "\\\n", 2); rw->pos += 2; rw->line++; continue; }
-            if (copy_comment_or_literal(rw)) continue;
-            if (c == '<' && rw->pos + 2 < end && rw->src[rw->pos + 1] == '<' && rw->src[rw->pos + 2] == '<') { launch(rw); continue; }
-            emit(rw, &c, 1);
-            rw->pos++;
-        }
-        rw->in_directive = 0;
+/* At a preprocessor line, token t (src[pos] is its '#'); lx: the lexer after it. */
+static void preprocessor_line(Rw *rw, const tl_lex_tok *t, const tl_lexer *lx) {
+    size_t s = t->s, end = t->e;
+    tl_lexer in = rw_lexer(rw, s + 1, t->line);   /* the line's own tokens */
+    in.n = end;
+    tl_lex_tok u, v;
+    tok_next(&in, &u);
+    tok_next(&in, &v);
+    rw->pos = end;
+    rw->line = lx->line;
+    /* "#pragma unroll [N]": nvcc's; g++ would warn about an unknown pragma. A comment now (its
+     * newlines, in continuations, after it, so that lines keep their numbers). */
+    if (tok_is(rw, &u, "pragma") && tok_is(rw, &v, "unroll")) {
+        buf_str(&rw->out, "/* ");
+        for (size_t i = s; i < end; i++)                /* no newline, no comment's start or end in it */
+            if (rw->src[i] != '\n' && !(i + 1 < end && ((rw->src[i] == '*' && rw->src[i + 1] == '/') || (rw->src[i] == '/' && rw->src[i + 1] == '*'))))
+                buf_add(&rw->out, rw->src + i, 1);
+        buf_str(&rw->out, " */");
+        for (int i = t->line; i < lx->line; i++) buf_str(&rw->out, "\n");
         return;
     }
-    /* _Pragma("unroll") in a macro (a loop a #define unrolls): blanked, as #pragma unroll above */
+    /* A launch written inside a macro (#define LAUNCH(k, n) k<<<grid, block>>>(n)): rewritten in place,
+     * token by token; _Pragma("unroll") in a macro (a loop a #define unrolls) is blanked, as #pragma
+     * unroll above. */
+    int has_launch = 0;
+    in = rw_lexer(rw, s + 1, t->line);
+    in.n = end;
+    while (tok_next(&in, &u))
+        if (tok_is(rw, &u, "<<") && u.e < end && rw->src[u.e] == '<') has_launch = 1;
     static const char up[] = "_Pragma(\"unroll\")";
-    for (size_t i = s; i < rw->pos; i++) {
-        if (i + sizeof up - 1 <= rw->pos && !memcmp(rw->src + i, up, sizeof up - 1) && (i == s || !is_id((unsigned char)rw->src[i - 1]))) {
-            for (size_t j = 0; j < sizeof up - 1; j++) buf_add(&rw->out, " ", 1);
-            i += sizeof up - 2;
-        } else {
-            buf_add(&rw->out, rw->src + i, 1);
+    rw->pos = s;
+    rw->line = t->line;
+    rw->in_directive = has_launch;
+    in = rw_lexer(rw, s, t->line);
+    in.n = end;
+    for (;;) {
+        char c = tok_next(&in, &u);
+        buf_add(&rw->out, rw->src + rw->pos, u.s - rw->pos);    /* blanks, comments, continuations */
+        rw->pos = u.s;
+        rw->line = u.line;
+        if (!c) break;
+        if (has_launch && tok_is(rw, &u, "<<") && u.e < end && rw->src[u.e] == '<') {
+            launch(rw);
+            in = rw_lexer(rw, rw->pos, rw->line);
+            in.n = end;
+            continue;
         }
+        if (has_launch && (u.kind == TL_LEX_STR || u.kind == TL_LEX_CHR)) check_literal(rw, &u, in.line - u.line);
+        if (!has_launch && tok_is(rw, &u, "_Pragma") && end - u.s >= sizeof up - 1 && !memcmp(rw->src + u.s, up, sizeof up - 1)) {
+            for (size_t i = 0; i < sizeof up - 1; i++) buf_add(&rw->out, " ", 1);
+            in = rw_lexer(rw, u.s + sizeof up - 1, u.line);
+            in.n = end;
+            rw->pos = in.p;
+            continue;
+        }
+        if (has_launch) emit(rw, rw->src + u.s, u.e - u.s);
+        else buf_add(&rw->out, rw->src + u.s, u.e - u.s);
+        rw->pos = u.e;
+        rw->line = in.line;
     }
+    rw->in_directive = 0;
+    if (rw->pos <= end) { rw->pos = end; rw->line = lx->line; }    /* (a launch may end past it) */
 }
 
 /* Cooperative groups' block in region form. In a kernel, `cg::thread_block B = cg::this_thread_block();`
@@ -417,106 +403,73 @@ static int is_cg_block(Rw *rw, const char *id, size_t n) {
         if (strlen(rw->cg_blocks[k]) == n && !memcmp(rw->cg_blocks[k], id, n)) return 1;
     return 0;
 }
-static size_t word_at(Rw *rw, size_t p, const char *w) {
-    size_t n = strlen(w);
-    if (rw->len - p >= n && !memcmp(rw->src + p, w, n) && (p + n == rw->len || !is_id((unsigned char)rw->src[p + n]))) return p + n;
-    return 0;
-}
-/* Every use of name in the rest of the kernel body (from p) is `name.` or `sync(name)`. */
-static int cg_uses_replaceable(Rw *rw, size_t p, const char *name) {
-    size_t n = strlen(name);
+/* Every use of name in the rest of the kernel body (the tokens of lx) is `name.` or `sync(name)`. */
+static int cg_uses_replaceable(Rw *rw, tl_lexer lx, const char *name) {
     int open = rw->depth - rw->kbody_depth + 1;
-    while (p < rw->len && open > 0) {
-        char c = rw->src[p];
-        size_t q = tl_lex_comment(rw->src, rw->len, p, NULL, NULL);
-        if (q != p) { p = q; continue; }
-        size_t l = skip_literal_or_number(rw, p);
-        if (l != p) { p = l; continue; }
-        if (c == '{') open++;
-        else if (c == '}') open--;
-        if (!is_id0((unsigned char)c) || (p > 0 && is_id((unsigned char)rw->src[p - 1]))) { p++; continue; }
-        size_t e = p;
-        while (e < rw->len && is_id((unsigned char)rw->src[e])) e++;
-        if (e - p == n && !memcmp(rw->src + p, name, n) && !(p > 0 && (rw->src[p - 1] == '.' || rw->src[p - 1] == ':' || rw->src[p - 1] == '>'))) {
-            size_t a = skip_space(rw, e, NULL);
-            if (!(a < rw->len && rw->src[a] == '.')) {
-                size_t b = p;                         /* sync ( name ) */
-                while (b > 0 && isspace((unsigned char)rw->src[b - 1])) b--;
-                if (!(b >= 5 && rw->src[b - 1] == '(' && a < rw->len && rw->src[a] == ')')) return 0;
-                b--;
-                while (b > 0 && isspace((unsigned char)rw->src[b - 1])) b--;
-                if (!(b >= 4 && !memcmp(rw->src + b - 4, "sync", 4) && (b == 4 || !is_id((unsigned char)rw->src[b - 5])))) return 0;
-            }
-        }
-        p = e;
+    tl_lex_tok t, u, prev = {0}, prev2 = {0};
+    for (char c; open > 0 && (c = tok_next(&lx, &t)); prev2 = prev, prev = t) {
+        if (tok_is(rw, &t, "{")) open++;
+        else if (tok_is(rw, &t, "}")) open--;
+        if (t.kind != TL_LEX_ID || !tok_is(rw, &t, name) || strchr(".:>", rw->src[t.s - 1])) continue;
+        tl_lexer a = lx;
+        if (tok_next(&a, &u) == '.') continue;
+        if (!(tok_is(rw, &u, ")") && tok_is(rw, &prev, "(") && tok_is(rw, &prev2, "sync"))) return 0;
     }
     return 1;
 }
 /* At the word thread_block in a kernel: `NAME = [NS::]this_thread_block();` on one line, with only
  * replaceable uses, is emitted as `NAME = ::cooperative_groups::thread_block();` (1); else 0. */
 static int cg_block_decl(Rw *rw) {
-    int nl = 0;
-    size_t p = skip_space(rw, rw->pos, &nl), q = p;
-    while (q < rw->len && is_id((unsigned char)rw->src[q])) q++;
-    if (q == p || q - p >= sizeof rw->cg_blocks[0] || !is_id0((unsigned char)rw->src[p]) || rw->ncg_blocks == MAX_CG_BLOCKS) return 0;
+    tl_lexer lx = rw_lexer(rw, rw->pos, rw->line);
+    tl_lex_tok t, u;
+    tok_next(&lx, &t);
+    if (t.kind != TL_LEX_ID || t.e - t.s >= sizeof rw->cg_blocks[0] || rw->ncg_blocks == MAX_CG_BLOCKS) return 0;
     char name[64];
-    memcpy(name, rw->src + p, q - p);
-    name[q - p] = 0;
-    size_t r = skip_space(rw, q, &nl);
-    if (r >= rw->len || rw->src[r] != '=') return 0;
-    r = skip_space(rw, r + 1, &nl);
-    for (;;) {                                        /* cg:: or cooperative_groups:: */
-        size_t e = r;
-        while (e < rw->len && is_id((unsigned char)rw->src[e])) e++;
-        size_t f = skip_space(rw, e, &nl);
-        if (e > r && f + 1 < rw->len && rw->src[f] == ':' && rw->src[f + 1] == ':' && !word_at(rw, r, "this_thread_block")) {
-            r = skip_space(rw, f + 2, &nl);
-            continue;
-        }
-        break;
-    }
-    if (!(r = word_at(rw, r, "this_thread_block"))) return 0;
-    r = skip_space(rw, r, &nl);
-    if (r >= rw->len || rw->src[r] != '(') return 0;
-    r = skip_space(rw, r + 1, &nl);
-    if (r >= rw->len || rw->src[r] != ')') return 0;
-    r = skip_space(rw, r + 1, &nl);
-    if (r >= rw->len || rw->src[r] != ';' || nl || !cg_uses_replaceable(rw, r + 1, name)) return 0;
+    memcpy(name, rw->src + t.s, t.e - t.s);
+    name[t.e - t.s] = 0;
+    tok_next(&lx, &t);
+    if (!tok_is(rw, &t, "=")) return 0;
+    tok_next(&lx, &t);
+    for (tl_lexer a = lx; t.kind == TL_LEX_ID && !tok_is(rw, &t, "this_thread_block") &&     /* cg:: or cooperative_groups:: */
+                          tok_next(&a, &u) && tok_is(rw, &u, "::"); a = lx)
+        tok_next(&lx, &t), tok_next(&lx, &t);
+    if (!tok_is(rw, &t, "this_thread_block")) return 0;
+    static const char *const rest[] = {"(", ")", ";"};
+    for (int i = 0; i < 3; i++) if (!(tok_next(&lx, &t) && tok_is(rw, &t, rest[i]))) return 0;
+    if (t.line != rw->line || !cg_uses_replaceable(rw, lx, name)) return 0;
     emit(rw, " ", 1);
     emit(rw, name, strlen(name));
     buf_str(&rw->out, " [[maybe_unused]] = ::cooperative_groups::thread_block()");
     memcpy(rw->cg_blocks[rw->ncg_blocks++], name, sizeof name);
-    rw->pos = r;                                          /* the ';' is copied as usual */
+    rw->pos = t.s;                                        /* the ';' is copied as usual */
     return 1;
 }
 /* At an identifier: `B.sync()` or `NS::sync(B)` for a block B above, on one line: emits
  * __syncthreads() (1); `B.` emits the block's value; else 0 and nothing. */
 static int cg_block_use(Rw *rw, const char *id, size_t n) {
-    int nl = 0;
-    size_t p = skip_space(rw, rw->pos, &nl), q;
-    if (p < rw->len && rw->src[p] == '.' && is_cg_block(rw, id, n)) {
-        q = word_at(rw, skip_space(rw, p + 1, &nl), "sync");
-        if (q) q = skip_space(rw, q, &nl);
-        if (q && q < rw->len && rw->src[q] == '(') q = skip_space(rw, q + 1, &nl);
-        if (q && q < rw->len && rw->src[q] == ')' && !nl) { emit(rw, "__syncthreads()", 15); rw->pos = q + 1; return 1; }
+    tl_lexer lx = rw_lexer(rw, rw->pos, rw->line);
+    tl_lex_tok t, u;
+    char c = tok_next(&lx, &t);
+    if (c == '.' && is_cg_block(rw, id, n)) {
+        if (tok_next(&lx, &u) && tok_is(rw, &u, "sync") && tok_next(&lx, &u) &&
+            (!tok_is(rw, &u, "(") || tok_next(&lx, &u)) && tok_is(rw, &u, ")") && u.line == rw->line) {
+            emit(rw, "__syncthreads()", 15);
+            rw->pos = u.e;
+            return 1;
+        }
         buf_str(&rw->out, "::cooperative_groups::thread_block()");
         rw->prev_sig = rw->last_sig = ')';
         return 1;
     }
-    if (p + 1 < rw->len && rw->src[p] == ':' && rw->src[p + 1] == ':') {
-        if (!(q = word_at(rw, skip_space(rw, p + 2, &nl), "sync"))) return 0;
-        q = skip_space(rw, q, &nl);
-        if (q >= rw->len || rw->src[q] != '(') return 0;
-        size_t b = skip_space(rw, q + 1, &nl), e = b;
-        while (e < rw->len && is_id((unsigned char)rw->src[e])) e++;
-        if (e == b || !is_cg_block(rw, rw->src + b, e - b)) return 0;
-        q = skip_space(rw, e, &nl);
-        if (q >= rw->len || rw->src[q] != ')' || nl) return 0;
-        emit(rw, "__syncthreads()", 15);
-        rw->pos = q + 1;
-        return 1;
+    static const char *const call[] = {"::", "sync", "(", NULL, ")"};      /* NS::sync(B) */
+    for (int i = 0; i < 5; i++) {
+        if (i > 0) tok_next(&lx, &t);
+        if (call[i] ? !tok_is(rw, &t, call[i]) : t.kind != TL_LEX_ID || !is_cg_block(rw, rw->src + t.s, t.e - t.s)) return 0;
     }
-    return 0;
+    if (t.line != rw->line) return 0;
+    emit(rw, "__syncthreads()", 15);
+    rw->pos = t.e;
+    return 1;
 }
 
 /* ---- uninitialised locals ------------------------------------------------------------------------
@@ -526,33 +479,31 @@ static int cg_block_use(Rw *rw, const char *id, size_t n) {
  * (common/driver.c) names the line: "reading a local before giving it a value". On a GPU the register
  * holds whatever it held, often 0: such a kernel may pass there by luck. Only plain scalars of a
  * declaration statement (`float a, b = 0, c;`): anything else (pointers, arrays, references) is left. */
-static void find_uninit(Rw *rw, size_t p, int dbl) {
+static void find_uninit(Rw *rw, tl_lexer lx, int dbl) {
     size_t at[16];
     int n = 0;
     rw->nuninit = 0;
-    for (;;) {
-        p = skip_space(rw, p, NULL);
-        if (p >= rw->len || !is_id0((unsigned char)rw->src[p])) return;
-        while (p < rw->len && is_id((unsigned char)rw->src[p])) p++;
-        size_t e = p;
-        p = skip_space(rw, p, NULL);
-        if (p >= rw->len) return;
-        if (rw->src[p] == ';' || rw->src[p] == ',') {
+    tl_lex_tok t;
+    for (char c;;) {
+        if (tok_next(&lx, &t), t.kind != TL_LEX_ID) return;
+        size_t e = t.e;
+        if ((c = tok_next(&lx, &t)) == ';' || c == ',') {
             if (n < 16) at[n++] = e;
-            if (rw->src[p++] == ';') break;
+            if (c == ';') break;
             continue;
         }
-        if (rw->src[p] != '=' || (p + 1 < rw->len && rw->src[p + 1] == '=')) return;   /* [, (, :, a qualifier ... */
+        if (!tok_is(rw, &t, "=")) return;                 /* [, (, :, a qualifier ... */
         int d = 0;
-        for (p++; p < rw->len; p++) {
-            char ch = rw->src[p];
-            if (ch == '"' || ch == '\'' || ch == '#') return;
-            if (ch == '(' || ch == '[' || ch == '{') d++;
-            else if (ch == ')' || ch == ']' || ch == '}') { if (d-- == 0) return; }
-            else if ((ch == ',' || ch == ';') && d == 0) break;
+        while ((c = tok_next(&lx, &t))) {
+            if (t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR || c == '#' || (t.kind == TL_LEX_NUM && memchr(rw->src + t.s, '\'', t.e - t.s)))
+                return;                                   /* (as before the lexer: no literal, no 1'000) */
+            if (t.kind != TL_LEX_PUNCT || t.e - t.s != 1) continue;
+            if (c == '(' || c == '[' || c == '{') d++;
+            else if (c == ')' || c == ']' || c == '}') { if (d-- == 0) return; }
+            else if ((c == ',' || c == ';') && d == 0) break;
         }
-        if (p >= rw->len) return;
-        if (rw->src[p++] == ';') break;
+        if (!c) return;
+        if (c == ';') break;
     }
     memcpy(rw->uninit_at, at, (size_t)n * sizeof at[0]);
     rw->nuninit = n;
@@ -564,74 +515,131 @@ static void find_uninit(Rw *rw, size_t p, int dbl) {
  * (tl_emu::uninit_fill), so that P computed from an element no one wrote names the array: a tile
  * declared without __shared__ (two or more dimensions, before any __shared__ declaration of the
  * kernel: the third argument 2), or an array never given values (1). */
-static void find_local_array(Rw *rw, size_t p) {
+static void find_local_array(Rw *rw, tl_lexer lx) {
     rw->larr_semi = (size_t)-1;
-    p = skip_space(rw, p, NULL);
-    size_t s = p;
-    if (p >= rw->len || !is_id0((unsigned char)rw->src[p])) return;
-    while (p < rw->len && is_id((unsigned char)rw->src[p])) p++;
-    size_t n = p - s;
-    if (n >= sizeof rw->larr_name) return;
+    tl_lex_tok t, name;
+    if (tok_next(&lx, &name), name.kind != TL_LEX_ID || name.e - name.s >= sizeof rw->larr_name) return;
     int dims = 0;
-    for (;;) {
-        p = skip_space(rw, p, NULL);
-        if (p >= rw->len || rw->src[p] != '[') break;
-        int d = 0;
-        for (; p < rw->len; p++) {
-            if (rw->src[p] == '[' || rw->src[p] == '(') d++;
-            else if ((rw->src[p] == ']' || rw->src[p] == ')') && --d == 0) break;
-            else if (rw->src[p] == ';' || rw->src[p] == '{' || rw->src[p] == '"' || rw->src[p] == '\'') return;
+    char c;
+    while ((c = tok_next(&lx, &t)) == '[') {
+        for (int d = 1; d > 0;) {
+            if (!(c = tok_next(&lx, &t)) || t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR || c == ';' || c == '{') return;
+            if (c == '[' || c == '(') d += t.e - t.s == 1;
+            else if (c == ']' || c == ')') d--;
         }
-        if (p >= rw->len) return;
-        p++;
         dims++;
     }
-    if (dims == 0 || p >= rw->len || rw->src[p] != ';') return;
-    memcpy(rw->larr_name, rw->src + s, n);
-    rw->larr_name[n] = 0;
+    if (dims == 0 || c != ';') return;
+    memcpy(rw->larr_name, rw->src + name.s, name.e - name.s);
+    rw->larr_name[name.e - name.s] = 0;
     /* two or more dimensions and no __shared__ array declared before it in the kernel: a tile that
      * lacks __shared__ (a register tile, acc[TM][TN], comes after the kernel's shared tiles) */
     rw->larr_dims = dims >= 2 && rw->kshared == 0 ? 2 : 1;
-    rw->larr_semi = p;
+    rw->larr_semi = t.s;
 }
 
+/* At a one-character punctuator c (src[pos]): the brackets that open and close functions, kernels
+ * and scopes, the ends of statements that close what a rewrite left pending. */
+static void punct(Rw *rw, char c) {
+    if (c == ';' && rw->pos == rw->larr_semi) {
+        buf_fmt(&rw->out, "; tl_emu::uninit_fill(%s, __LINE__, %d);", rw->larr_name, rw->larr_dims);
+        rw->larr_semi = (size_t)-1;
+        rw->pos++;
+        return;
+    }
+    if ((c == ';' || c == ',') && rw->auto_close >= 0 && rw->pnest == rw->auto_close && rw->depth == rw->auto_close_depth) {
+        buf_str(&rw->out, ")");
+        rw->auto_close = -1;
+    }
+    if (c == '(' || c == '[') rw->pnest++;
+    else if (c == ')' || c == ']') rw->pnest--;
+    if (c == '(') {
+        if (rw->kstate == 1 && rw->kparen == 0 && rw->kname[0] && strcmp(rw->kname, "__launch_bounds__")) { rw->kstate = 2; rw->kps = rw->out.n + 1; }
+        if (rw->kstate == 1 || rw->kstate == 2) rw->kparen++;
+    } else if (c == ')') {
+        if (rw->kstate == 1 || rw->kstate == 2) {
+            if (--rw->kparen == 0 && rw->kstate == 2) { rw->kstate = 3; rw->kpe = rw->out.n; }
+        }
+    } else if (c == ';') {
+        if (rw->kstate == 3 || (rw->kstate != 0 && rw->kparen == 0)) rw->kstate = 0;      /* a prototype */
+    } else if (c == '{') {
+        if (rw->depth + 1 >= MAX_DEPTH) die(rw, rw->line, "braces nested too deeply");
+        int is_func = !rw->in_func && rw->last_sig == ')';
+        rw->depth++;
+        rw->func_body_depth[rw->depth] = is_func;
+        rw->func_open[rw->depth] = -1;
+        if (is_func) {
+            rw->in_func++;
+            if (rw->nfuncs < MAX_FUNCS) {
+                Func *F = &rw->funcs[rw->nfuncs];
+                func_name_before(rw, F->name, sizeof F->name);
+                F->device = declared_for_device(rw);
+                F->bs = rw->out.n + 1;
+                rw->func_open[rw->depth] = rw->nfuncs++;
+            }
+        }
+        if (rw->kstate == 3) {
+            if (rw->nkernels == MAX_KERNELS) die(rw, rw->line, "too many kernels in one file");
+            rw->cur_kernel = rw->nkernels++;
+            rw->kshared = 0;
+            snprintf(rw->kernels[rw->cur_kernel].name, sizeof rw->kernels[rw->cur_kernel].name, "%s", rw->kname);
+            rw->kernels[rw->cur_kernel].is_template = rw->ktemplate;
+            rw->kernels[rw->cur_kernel].ps = rw->kps;
+            rw->kernels[rw->cur_kernel].pe = rw->kpe;
+            rw->kernels[rw->cur_kernel].bs = rw->out.n + 1;
+            read_pointer_params(rw, rw->kps, rw->kpe);
+            rw->kbody_depth = rw->depth;
+            rw->kstate = 0;
+            rw->ncg_blocks = 0;
+        }
+    } else if (c == '}') {
+        if (rw->depth == 0) die(rw, rw->line, "unbalanced '}'");
+        if (rw->func_body_depth[rw->depth]) rw->in_func--;
+        if (rw->func_open[rw->depth] >= 0) rw->funcs[rw->func_open[rw->depth]].be = rw->out.n;
+        if (rw->depth == rw->kbody_depth) { rw->kernels[rw->cur_kernel].be = rw->out.n; rw->kbody_depth = -1; rw->cur_kernel = -1; }
+        rw->depth--;
+        while (rw->nnames > 0 && rw->names[rw->nnames - 1].depth > rw->depth) rw->nnames--;
+    }
+    emit(rw, &c, 1);
+    rw->pos++;
+}
+
+/* The streaming copy: src token by token (tl-lex.h), what lies between tokens copied as it is. */
 static void rewrite(Rw *rw) {
-    int at_line_start = 1;
-    while (rw->pos < rw->len) {
-        char c = rw->src[rw->pos];
-        if (c == '\n') { buf_add(&rw->out, "\n", 1); rw->pos++; rw->line++; at_line_start = 1; continue; }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') { buf_add(&rw->out, &c, 1); rw->pos++; continue; }
-        if (c == '#' && at_line_start) { preprocessor_line(rw); continue; }
-        if (copy_comment_or_literal(rw)) {       /* a block comment keeps the line's start: a directive may follow */
-            at_line_start &= rw->src[rw->pos - 1] == '/' && rw->src[rw->pos - 2] == '*';
+    tl_lexer lx;
+    tl_lex_init(&lx, rw->src, rw->len);
+    for (tl_lex_tok t;;) {
+        if (rw->pos != lx.p || rw->line != lx.line) lx = rw_lexer(rw, rw->pos, rw->line);   /* a part read ahead */
+        char c = tok_next(&lx, &t);
+        copy_gap(rw, &t);
+        if (!c) return;
+        if (t.kind == TL_LEX_DIRECTIVE) { preprocessor_line(rw, &t, &lx); continue; }
+        if (t.kind != TL_LEX_ID) {
+            if (t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR) check_literal(rw, &t, lx.line - t.line);
+            if (t.kind == TL_LEX_PUNCT && t.e - t.s == 1) { punct(rw, rw->src[t.s]); continue; }
+            if (tok_is(rw, &t, "<<") && rw->src[t.e] == '<') { launch(rw); continue; }
+            emit(rw, rw->src + t.s, t.e - t.s);           /* a number, a literal, a longer operator */
+            rw->pos = t.e;
+            rw->line = lx.line;
             continue;
         }
-        at_line_start = 0;
-        size_t num = tl_lex_number(rw->src, rw->len, rw->pos);   /* 1'000, 1.0f, 0x1F: no name in them */
-        if (num != rw->pos) {
-            emit(rw, rw->src + rw->pos, num - rw->pos);
-            rw->pos = num;
-            continue;
-        }
-        if (is_id0((unsigned char)c)) {
-            size_t s = rw->pos;
-            while (rw->pos < rw->len && is_id((unsigned char)rw->src[rw->pos])) rw->pos++;
-            size_t n = rw->pos - s;
-            const char *id = rw->src + s;
+        rw->pos = t.e;
+        rw->line = lx.line;
+        {
+            size_t n = t.e - t.s;
+            const char *id = rw->src + t.s;
+            tl_lexer ahead = lx;
+            tl_lex_tok u, v;
 #define IS(w) (n == sizeof(w) - 1 && !memcmp(id, w, n))
             if (IS("__shared__")) { rw->kshared++; shared_decl(rw, 0, rw->line); continue; }
-            if (IS("extern")) {
-                int nl = 0;
-                size_t q = skip_space(rw, rw->pos, &nl);
-                if (rw->len - q >= 10 && !memcmp(rw->src + q, "__shared__", 10) && !is_id((unsigned char)rw->src[q + 10])) {
-                    int decl_line = rw->line;
-                    for (size_t i = rw->pos; i < q; i++) if (rw->src[i] == '\n') rw->line++;
-                    rw->pos = q + 10;
-                    rw->kshared++;
-                    shared_decl(rw, 1, decl_line);
-                    for (int i = 0; i < nl; i++) buf_add(&rw->out, "\n", 1);
-                    continue;
-                }
+            if (IS("extern") && tok_next(&ahead, &u) && tok_is(rw, &u, "__shared__")) {
+                int decl_line = rw->line, nl = u.line - rw->line;
+                rw->pos = u.e;
+                rw->line = u.line;
+                rw->kshared++;
+                shared_decl(rw, 1, decl_line);
+                for (int i = 0; i < nl; i++) buf_add(&rw->out, "\n", 1);
+                continue;
             }
             if (IS("__noinline__")) { emit(rw, "__attribute__((noinline))", 25); continue; }
             if (IS("__global__") && !rw->in_func) {
@@ -642,20 +650,16 @@ static void rewrite(Rw *rw) {
             }
             /* auto x = Mds[i][j]: x holds the element's value, not a proxy that would read the array
              * again later (after a barrier, another thread's value) */
-            if (IS("auto") && rw->cur_kernel >= 0) {
-                size_t p = skip_space(rw, rw->pos, NULL), q = p;
-                while (q < rw->len && is_id((unsigned char)rw->src[q])) q++;
-                size_t r = skip_space(rw, q, NULL);
-                if (q > p && is_id0((unsigned char)rw->src[p]) && r < rw->len && rw->src[r] == '=' && !(r + 1 < rw->len && rw->src[r + 1] == '=')) {
-                    emit(rw, id, n);
-                    for (size_t i = rw->pos; i <= r; i++) if (rw->src[i] == '\n') rw->line++;
-                    emit(rw, rw->src + rw->pos, r + 1 - rw->pos);
-                    rw->pos = r + 1;
-                    buf_str(&rw->out, " tl_emu::va(");
-                    rw->auto_close = rw->pnest;
-                    rw->auto_close_depth = rw->depth;
-                    continue;
-                }
+            if (IS("auto") && rw->cur_kernel >= 0 && tok_next(&ahead, &u) && u.kind == TL_LEX_ID &&
+                tok_next(&ahead, &v) && tok_is(rw, &v, "=")) {
+                emit(rw, id, n);
+                emit(rw, rw->src + rw->pos, v.e - rw->pos);
+                rw->pos = v.e;
+                rw->line = v.line;
+                buf_str(&rw->out, " tl_emu::va(");
+                rw->auto_close = rw->pnest;
+                rw->auto_close_depth = rw->depth;
+                continue;
             }
             /* The kernel's name is the last identifier before its parameters; "__launch_bounds__(...)"
              * between the return type and the name is passed over by the '(' logic below. */
@@ -667,13 +671,13 @@ static void rewrite(Rw *rw) {
             if (rw->cur_kernel >= 0 && !member && !nm) {
                 for (int k = 0; k < rw->nkptr; k++)
                     if (strlen(rw->kptr[k]) == n && !memcmp(rw->kptr[k], id, n)) {
-                        int kind = subscript_kind(rw, rw->pos);
+                        int kind = subscript_kind(rw, lx);
                         if (kind < 0) break;
                         if (kind == 0 && rw->last_sig == '+' && rw->prev_sig == '+') kind = 2;
                         if (kind == 0 && rw->last_sig == '-' && rw->prev_sig == '-') kind = 2;
-                        char t[64];
-                        snprintf(t, sizeof t, "(tl_emu::gcount(%d), ", kind);
-                        emit(rw, t, strlen(t));
+                        char g[64];
+                        snprintf(g, sizeof g, "(tl_emu::gcount(%d), ", kind);
+                        emit(rw, g, strlen(g));
                         emit(rw, id, n);
                         emit(rw, ")", 1);
                         id = NULL;
@@ -681,21 +685,19 @@ static void rewrite(Rw *rw) {
                     }
                 if (!id) continue;
                 /* "T *name = ...counted pointer...": name's subscripts are counted from here on */
-                if (rw->last_sig == '*' && rw->nkptr < MAX_PTRS && n < 128) {
-                    size_t r = skip_space(rw, rw->pos, NULL);
-                    if (r < rw->len && rw->src[r] == '=' && !(r + 1 < rw->len && rw->src[r + 1] == '=') && init_uses_kptr(rw, r + 1)) {
-                        memcpy(rw->kptr[rw->nkptr], id, n);
-                        rw->kptr[rw->nkptr][n] = 0;
-                        rw->nkptr++;
-                    }
+                if (rw->last_sig == '*' && rw->nkptr < MAX_PTRS && n < 128 && (ahead = lx, tok_next(&ahead, &u)) &&
+                    tok_is(rw, &u, "=") && init_uses_kptr(rw, ahead)) {
+                    memcpy(rw->kptr[rw->nkptr], id, n);
+                    rw->kptr[rw->nkptr][n] = 0;
+                    rw->nkptr++;
                 }
             }
             if (nm && rw->cur_kernel >= 0) shared_pointer_decl(rw);
             if (rw->cur_kernel >= 0 && !member && (IS("float") || IS("double")) &&
                 (rw->last_sig == ';' || rw->last_sig == '{' || rw->last_sig == '}'))
             {
-                find_uninit(rw, rw->pos, IS("double"));
-                find_local_array(rw, rw->pos);
+                find_uninit(rw, lx, IS("double"));
+                find_local_array(rw, lx);
             }
             /* (uint64_t *)(Nss + n), a pointer cast of a __shared__ name's expression: C++ casts no
              * class (a view, a checked pointer) to another pointer type; &*Nss(__LINE__) is its plain
@@ -709,71 +711,8 @@ static void rewrite(Rw *rw) {
                     if (k == rw->nuninit - 1) rw->nuninit = 0;
                     break;
                 }
-            continue;
 #undef IS
         }
-        if (c == '<' && rw->pos + 2 < rw->len && rw->src[rw->pos + 1] == '<' && rw->src[rw->pos + 2] == '<') { launch(rw); continue; }
-        if (c == ';' && rw->pos == rw->larr_semi) {
-            buf_fmt(&rw->out, "; tl_emu::uninit_fill(%s, __LINE__, %d);", rw->larr_name, rw->larr_dims);
-            rw->larr_semi = (size_t)-1;
-            rw->pos++;
-            continue;
-        }
-        if ((c == ';' || c == ',') && rw->auto_close >= 0 && rw->pnest == rw->auto_close && rw->depth == rw->auto_close_depth) {
-            buf_str(&rw->out, ")");
-            rw->auto_close = -1;
-        }
-        if (c == '(' || c == '[') rw->pnest++;
-        else if (c == ')' || c == ']') rw->pnest--;
-        if (c == '(') {
-            if (rw->kstate == 1 && rw->kparen == 0 && rw->kname[0] && strcmp(rw->kname, "__launch_bounds__")) { rw->kstate = 2; rw->kps = rw->out.n + 1; }
-            if (rw->kstate == 1 || rw->kstate == 2) rw->kparen++;
-        } else if (c == ')') {
-            if (rw->kstate == 1 || rw->kstate == 2) {
-                if (--rw->kparen == 0 && rw->kstate == 2) { rw->kstate = 3; rw->kpe = rw->out.n; }
-            }
-        } else if (c == ';') {
-            if (rw->kstate == 3 || (rw->kstate != 0 && rw->kparen == 0)) rw->kstate = 0;      /* a prototype */
-        } else if (c == '{') {
-            if (rw->depth + 1 >= MAX_DEPTH) die(rw, rw->line, "braces nested too deeply");
-            int is_func = !rw->in_func && rw->last_sig == ')';
-            rw->depth++;
-            rw->func_body_depth[rw->depth] = is_func;
-            rw->func_open[rw->depth] = -1;
-            if (is_func) {
-                rw->in_func++;
-                if (rw->nfuncs < MAX_FUNCS) {
-                    Func *F = &rw->funcs[rw->nfuncs];
-                    func_name_before(rw, F->name, sizeof F->name);
-                    F->device = declared_for_device(rw);
-                    F->bs = rw->out.n + 1;
-                    rw->func_open[rw->depth] = rw->nfuncs++;
-                }
-            }
-            if (rw->kstate == 3) {
-                if (rw->nkernels == MAX_KERNELS) die(rw, rw->line, "too many kernels in one file");
-                rw->cur_kernel = rw->nkernels++;
-                rw->kshared = 0;
-                snprintf(rw->kernels[rw->cur_kernel].name, sizeof rw->kernels[rw->cur_kernel].name, "%s", rw->kname);
-                rw->kernels[rw->cur_kernel].is_template = rw->ktemplate;
-                rw->kernels[rw->cur_kernel].ps = rw->kps;
-                rw->kernels[rw->cur_kernel].pe = rw->kpe;
-                rw->kernels[rw->cur_kernel].bs = rw->out.n + 1;
-                read_pointer_params(rw, rw->kps, rw->kpe);
-                rw->kbody_depth = rw->depth;
-                rw->kstate = 0;
-                rw->ncg_blocks = 0;
-            }
-        } else if (c == '}') {
-            if (rw->depth == 0) die(rw, rw->line, "unbalanced '}'");
-            if (rw->func_body_depth[rw->depth]) rw->in_func--;
-            if (rw->func_open[rw->depth] >= 0) rw->funcs[rw->func_open[rw->depth]].be = rw->out.n;
-            if (rw->depth == rw->kbody_depth) { rw->kernels[rw->cur_kernel].be = rw->out.n; rw->kbody_depth = -1; rw->cur_kernel = -1; }
-            rw->depth--;
-            while (rw->nnames > 0 && rw->names[rw->nnames - 1].depth > rw->depth) rw->nnames--;
-        }
-        emit(rw, &c, 1);
-        rw->pos++;
     }
 }
 

@@ -28,35 +28,39 @@ static void squeeze(char *s) {
     }
     *w = 0;
 }
+/* A lexer over the NUL-terminated text s (a piece of a declaration, never at a line's start). */
+static tl_lexer lex_of(const char *s) { return (tl_lexer){.text = s, .n = strlen(s), .p = 0, .line = 1, .bol = 0}; }
 /* Removes the word kw (and a following parenthesised argument when paren) from s. */
 static void drop_word(char *s, const char *kw, int paren) {
-    size_t k = strlen(kw);
-    for (char *p = s; (p = strstr(p, kw));) {
-        if ((p > s && is_id((unsigned char)p[-1])) || is_id((unsigned char)p[k])) { p += k; continue; }
-        char *e = p + k;
-        if (paren) {
-            while (isspace((unsigned char)*e)) e++;
-            if (*e == '(') { int d = 0; do { if (*e == '(') d++; else if (*e == ')') d--; e++; } while (*e && d); }
+    tl_lexer lx = lex_of(s);
+    size_t w = 0, from = 0;                            /* written up to s[w]; kept from s[from] on */
+    for (tl_lex_tok t; tl_lex_next(&lx, &t) != TL_LEX_END;) {
+        if (t.kind != TL_LEX_ID || t.e - t.s != strlen(kw) || memcmp(s + t.s, kw, t.e - t.s)) continue;
+        size_t e = t.e;
+        tl_lexer a = lx;
+        tl_lex_tok u;
+        if (paren && tok_next(&a, &u) == '(') {
+            for (int d = 1; d > 0 && tok_next(&a, &u);) d += (s[u.s] == '(') - (s[u.s] == ')');
+            e = u.e;
+            lx = a;
         }
-        memmove(p, e, strlen(e) + 1);
+        memmove(s + w, s + from, t.s - from);
+        w += t.s - from;
+        from = e;
     }
+    memmove(s + w, s + from, strlen(s + from) + 1);
 }
 
+/* " && defined(NAME)" for each name of expr but the type words: the registry uses the size only where
+ * every name it holds is a macro. */
 static void add_idents(Buf *b, const char *expr) {
     static const char *kw[] = {"sizeof", "int", "float", "double", "char", "unsigned", "long", "short", "signed", NULL};
-    for (const char *p = expr; *p;) {
-        if (is_id0((unsigned char)*p)) {
-            const char *s = p;
-            while (is_id((unsigned char)*p)) p++;
-            int skip = 0;
-            for (int i = 0; kw[i]; i++)
-                if ((size_t)(p - s) == strlen(kw[i]) && !memcmp(s, kw[i], (size_t)(p - s))) skip = 1;
-            if (!skip) buf_fmt(b, " && defined(%.*s)", (int)(p - s), s);
-        } else if (isdigit((unsigned char)*p)) {
-            while (is_id((unsigned char)*p)) p++;           /* 16, 0x10, 16u */
-        } else {
-            p++;
-        }
+    tl_lexer lx = lex_of(expr);
+    for (tl_lex_tok t; tl_lex_next(&lx, &t) != TL_LEX_END;) {
+        int skip = t.kind != TL_LEX_ID;                    /* 16, 0x10, 16u, operators */
+        for (int i = 0; kw[i]; i++)
+            if (t.e - t.s == strlen(kw[i]) && !memcmp(expr + t.s, kw[i], t.e - t.s)) skip = 1;
+        if (!skip) buf_fmt(b, " && defined(%.*s)", (int)(t.e - t.s), expr + t.s);
     }
 }
 
@@ -78,27 +82,31 @@ static void drop_written_qualifiers(Rw *rw) {
 
 void shared_decl(Rw *rw, int is_extern, int decl_line) {
     drop_written_qualifiers(rw);
-    /* Read up to the ';' that ends the declaration, comments blanked, newlines counted. */
+    /* Read up to the ';' that ends the declaration, token by token (tl-lex.h): what lies between
+     * tokens as it is up to its first comment, one blank from there; newlines counted. */
     Buf d = {0};
     int nl = 0, par = 0;
-    for (;;) {
-        if (rw->pos >= rw->len) die(rw, decl_line, "__shared__ declaration without a ';'");
-        char c = rw->src[rw->pos];
-        if (c == '/' && rw->pos + 1 < rw->len && (rw->src[rw->pos + 1] == '/' || rw->src[rw->pos + 1] == '*')) {
-            int cn = 0;
-            rw->pos = skip_space(rw, rw->pos, &cn);
-            nl += cn; rw->line += cn;
-            buf_add(&d, " ", 1);
-            continue;
+    tl_lexer lx = rw_lexer(rw, rw->pos, rw->line);
+    for (tl_lex_tok t;;) {
+        char c = tok_next(&lx, &t);
+        size_t g = rw->pos;
+        while (g < t.s && rw->src[g] != '/') g++;
+        buf_add(&d, rw->src + rw->pos, g - rw->pos);
+        if (g < t.s) buf_add(&d, " ", 1);
+        nl += lx.line - rw->line;                          /* in the blanks and in the token */
+        rw->line = lx.line;
+        rw->pos = t.e;
+        if (!c) die(rw, decl_line, "__shared__ declaration without a ';'");
+        if (t.kind == TL_LEX_STR || t.kind == TL_LEX_CHR) check_literal(rw, &t, lx.line - t.line);
+        if (t.kind == TL_LEX_PUNCT) {
+            if (c == '(' || c == '[') par++;
+            if (c == ')' || c == ']') par--;
+            if (par == 0 && memchr(rw->src + t.s, '=', t.e - t.s))
+                die(rw, decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
+            if (c == '{') die(rw, decl_line, "could not read this __shared__ declaration");
+            if (c == ';' && par == 0) break;
         }
-        if (c == '\n') { nl++; rw->line++; }
-        if (c == '(' || c == '[') par++;
-        if (c == ')' || c == ']') par--;
-        if (c == '=' && par == 0) die(rw, decl_line, "a __shared__ variable cannot have an initializer (CUDA rejects it too)");
-        if (c == '{') die(rw, decl_line, "could not read this __shared__ declaration");
-        rw->pos++;
-        if (c == ';' && par == 0) break;
-        buf_add(&d, &c, 1);
+        buf_add(&d, rw->src + t.s, t.e - t.s);
     }
     /* Split into declarators at top-level commas. */
     char *text = d.p ? d.p : calloc(1, 1);
@@ -123,10 +131,11 @@ void shared_decl(Rw *rw, int is_extern, int decl_line) {
         if (hl >= sizeof head) die(rw, decl_line, "__shared__ declaration too long");
         memcpy(head, part, hl); head[hl] = 0;
         trim(head);
-        size_t e = strlen(head);
-        if (!e || !is_id((unsigned char)head[e - 1])) die(rw, decl_line, "cannot find the variable name in this __shared__ declaration");
-        size_t b = e;
-        while (b > 0 && is_id((unsigned char)head[b - 1])) b--;
+        tl_lexer hx = lex_of(head);                        /* the name: its last token */
+        tl_lex_tok t = {0};
+        for (tl_lex_tok u; tl_lex_next(&hx, &u) != TL_LEX_END;) t = u;
+        if (t.kind != TL_LEX_ID) die(rw, decl_line, "cannot find the variable name in this __shared__ declaration");
+        size_t b = t.s, e = t.e;
         char name[128];
         if (e - b >= sizeof name) die(rw, decl_line, "name too long");
         memcpy(name, head + b, e - b); name[e - b] = 0;

@@ -1,11 +1,11 @@
 /* tl-lex.h: the one lexer of C and CUDA C text in the kit: the emulator's front end (tl-emu-rewrite.c,
- * tl-emu-region.c, tl-emu-unsupported.c) and the grader's policy (grader/policy.c) read source through
- * it, so that comments, string and character literals, raw strings, digit separators, line
+ * tl-emu-shared-decl.c, tl-emu-funcs.c, tl-emu-region.c, tl-emu-unsupported.c) and the grader's policy
+ * (grader/policy.c) read source through it, so that comments, string and character literals, raw strings, digit separators, line
  * continuations, preprocessor lines and a UTF-8 byte-order mark are each understood in one place.
  *
  * Two levels:
  *   - spans: tl_lex_space, tl_lex_comment, tl_lex_literal, tl_lex_number, tl_lex_directive give the end
- *     of one such piece starting at a position (the streaming rewrite copies text between them);
+ *     of one such piece starting at a position (the parts tl_lex_next is made of);
  *   - tokens: tl_lex_next returns the next token (kind, span, physical line, first on its line),
  *     skipping blanks, comments and continuations; a preprocessor line is one token.
  * Lines are physical lines of the text (1 for the first), whatever a #line directive says: a

@@ -6,8 +6,9 @@
  *         build/labs/07-async-copies/lab07 --sizes 4096                (every variant; cublas when built)
  *
  * All matrices are row-major floats on the device: P (m x n) = M (m x k) * N (k x n), any
- * m, k, n >= 1. CUDA C only: no templates, no classes, no inline assembly (the copy engine's PTX is
- * in the kit's tma.h). Every kernel is lab 06's warp-tiled 128 x 128 block tile, 8 x 8 outputs a
+ * m, k, n >= 1. Plain CUDA C is all it needs; templates (a templated kernel or __device__ helper) are
+ * allowed: they build for the GPU and, for part (a), emulated. No inline assembly (the copy engine's
+ * PTX is in the kit's tma.h). Every kernel is lab 06's warp-tiled 128 x 128 block tile, 8 x 8 outputs a
  * thread, 256 threads; what changes is who moves the tiles:
  *   (a) cpasync: cp.async copies global -> shared without registers, CP_STAGES stages deep; the
  *       wait on the oldest stage replaces lab 06's staging registers and its second barrier; the

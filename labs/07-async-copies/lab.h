@@ -1,5 +1,8 @@
 /* lab.h: what lab 07's student file provides (kit-owned; do not edit). Included by asynccopy.cu
- * (CUDA C) and by lab.c (C11), hence the C linkage. */
+ * (CUDA C) and by lab.c (C11), hence the C linkage.
+ *
+ * Pd arrives filled with NaN (the harness's poison, so an element never stored is seen): set
+ * every element of P, never read it or add to it (common/cuda_check.h says why). */
 #ifndef TILELAB_LAB07_H
 #define TILELAB_LAB07_H
 

@@ -9,7 +9,9 @@
  * with ldk = k rounded up to a multiple of 8 (16 bytes: what TMA and ldmatrix need of a row).
  * BF16 travels as its 16 bits (unsigned short) so that C code can hold it; kernels read it as
  * __nv_bfloat16. The output P (m x n) is FP32, row-major, as in every lab: accumulate in FP32, store
- * FP32 (the lab's choice: the checker sees every bit the tensor cores produced).
+ * FP32 (the lab's choice: the checker sees every bit the tensor cores produced). Pd arrives filled
+ * with NaN (the harness's poison, so an element never stored is seen): set every element of P, never
+ * read it or add to it (common/cuda_check.h says why).
  * Each launcher returns the launch's cudaError_t as an int and does not wait. */
 #ifndef TILELAB_LAB08_H
 #define TILELAB_LAB08_H

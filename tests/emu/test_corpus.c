@@ -14,6 +14,9 @@ static int run_it(void *arg) {
     int r = corpus_run();
     fflush(stdout);
     int n = tl_emu_last_diagnostic(NULL, 0);
+    char esc[400];                           /* __shared__ arrays reached through plain pointers */
+    if (tl_emu_shared_escapes(esc, sizeof esc) > 0)
+        fprintf(stderr, "\nESCAPES %s\n", esc);
     fprintf(stderr, "\nVERDICT %s (results %s, diagnostic %s)\n", r == 0 && n == 0 ? "pass" : "fail",
             r == 0 ? "right" : "wrong or not computed", n ? "reported" : "none");
     return 0;
@@ -37,6 +40,9 @@ Test(corpus, gets_its_expected_verdict, .timeout = 120) {
 #endif
 #ifdef EXPECT3
     assert_has(r.err, EXPECT3);
+#endif
+#ifdef EXPECT_NO_ESCAPES
+    assert_lacks(r.err, "ESCAPES");          /* every access went through a checked view or pointer */
 #endif
 #ifdef EXPECT_ONCE
     const char *first = strstr(r.err, EXPECT_ONCE);

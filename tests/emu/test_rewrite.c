@@ -326,3 +326,20 @@ Test(rewrite, invalid_cuda_fails_as_nvcc_would, .init = make_tmpdir, .fini = rem
                  out, sizeof out, &st);
     cr_assert_eq(st, 0, "%s", out);
 }
+
+/* The rewrite reads tl-lex tokens (issue 22 item 3): a continuation is a blank, a comment holds no call
+ * and no pragma's end, a launch missing its >>> is named as such (each failed before, in its own way). */
+Test(rewrite, reads_tokens_so_continuations_and_comments_change_nothing, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 30) {
+    char out[8192]; int st;
+    rewrite_text("float here(float x) { return x; }\n__global__ void k(float *p) \\\n{\n"
+                 "  for (int i = 0; i < 2; i++) { p[i] = 0; }  // differs here (see above)\n"
+                 "  #pragma /* 4 */ unroll\n  for (int i = 0; i < 2; i++) p[i] += 1;\n"
+                 "  #pragma \\\n  unroll\n  for (int i = 0; i < 2; i++) p[i] += 1;\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 0, "a continuation before the body, a call in a comment: %s", out);
+    assert_has(out, "/* #pragma * 4 / unroll */\n");
+    assert_has(out, "/* #pragma \\  unroll */\n\n  for");                /* its line moved after it */
+    assert_has(out, "// k: region form");
+    rewrite_text("void f(float *a) {\n  k<<<1, 1>>(a);\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1, "%s", out);
+    assert_has(out, "t.cu:2: error: tl-emu-rewrite: <<< without a matching >>>");
+}

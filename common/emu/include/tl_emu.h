@@ -211,6 +211,7 @@ struct Slot {
     const BlockInfo *blk;
     bool        allw;     /* every element written at least once in this block (race checking on) */
     size_t      wscan;    /* elements before this one are known to be written */
+    mutable bool esc;     /* converted to a plain pointer in this block (shared_escape has its line) */
 };
 
 enum { KIND_BYTES = 0, KIND_FLOAT = 1, KIND_DOUBLE = 2 };
@@ -220,6 +221,11 @@ template <class U> constexpr int kind_of() {
 
 Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d0, long d1, long d2);
 [[noreturn]] __attribute__((cold)) void shared_oob(const Slot *s, int line, int dim, long index, long outer);
+/* The array cast to a plain pointer at line ((float (*)[T])smem, which the rewrite writes as
+ * (float (*)[T])&*smem(__LINE__)): what goes through that pointer is not race-checked, so an
+ * order-dependent result names the array and the line (tl_emu_shared_escapes). Once per slot and
+ * block: the inline test is s->esc. */
+__attribute__((cold)) void shared_escape(const Slot *s, int line);
 /* cold: the compiler then keeps what is live across them in registers, spilling only on their path */
 __attribute__((cold)) void race_read(const Slot *s, size_t i, int line);    /* a read that needs reporting or a record */
 __attribute__((cold)) void race_write(const Slot *s, size_t i, int line);
@@ -494,6 +500,9 @@ template <class T, long D0> struct A1 {
             return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
         operator U *() const { return d; }
+        /* &*Tile(__LINE__): the rewrite's form of a cast of the array ((float (*)[T])Tile): a plain
+         * pointer that no check follows, recorded (shared_escape) */
+        U &operator*() const { if (__builtin_expect(!s->esc, 0)) shared_escape(s, line); return *d; }
         template <class R, class = IsArr<R, U[D0]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
@@ -520,6 +529,7 @@ template <class T, long D0, long D1> struct A2 {
         }
         using RowPtr = U (*)[D1];
         operator RowPtr() const { return (RowPtr)d; }
+        U (&operator*() const)[D1] { if (__builtin_expect(!s->esc, 0)) shared_escape(s, line); return *(RowPtr)d; }   /* &*Tile(__LINE__): see A1 */
         template <class R, class = IsArr<R, U[D0][D1]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
@@ -557,6 +567,7 @@ template <class T, long D0, long D1, long D2> struct A3 {
         }
         using PlanePtr = U (*)[D1][D2];
         operator PlanePtr() const { return (PlanePtr)d; }
+        U (&operator*() const)[D1][D2] { if (__builtin_expect(!s->esc, 0)) shared_escape(s, line); return *(PlanePtr)d; }   /* &*Tile(__LINE__): see A1 */
         template <class R, class = IsArr<R, U[D0][D1][D2]>> operator R &() const { return *(R *)d; }
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
@@ -573,6 +584,7 @@ template <class T> struct ADyn {
             return mk<T>(d + i, sh, s, (size_t)i, line, ep, c, esc);
         }
         operator U *() const { return d; }
+        U &operator*() const { if (__builtin_expect(!s->esc, 0)) shared_escape(s, line); return *d; }   /* &*smem(__LINE__): see A1 */
     };
     static Ref ref(U *d, Shadow *sh, const Slot *s, int line, Counters *c, const uint32_t *ep, bool esc) { return Ref{d, sh, s, line, c, ep, esc}; }
 };
@@ -801,21 +813,21 @@ static inline cudaError_t tl_emu_malloc_managed_named(T **p, size_t n, const cha
 }
 #define cudaMallocManaged(p, n, ...) tl_emu_malloc_managed_named((p), (n), #p, __FILE__, __LINE__)
 /* __constant__ and __device__ variables are ordinary globals here: the symbol calls copy into them,
- * checking the range against the variable's size. */
+ * checking the range against the variable's size. The runtime notes each as a copy to the device or
+ * to the host (mem.cpp: a copy to the device after device data reached the host is a round trip). */
+extern "C" void tl_emu_symbol_copy(void *dst, const void *src, size_t count, int to_device, int device_to_device);
 template <class T>
 static inline cudaError_t cudaMemcpyToSymbol(T &sym, const void *src, size_t count, size_t offset = 0,
                                              cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-    (void)kind;
     if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
-    std::memcpy((char *)&sym + offset, src, count);
+    tl_emu_symbol_copy((char *)&sym + offset, src, count, 1, kind == cudaMemcpyDeviceToDevice);
     return cudaSuccess;
 }
 template <class T>
 static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &sym, size_t count, size_t offset = 0,
                                                cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-    (void)kind;
     if (offset > sizeof(T) || count > sizeof(T) - offset) return cudaErrorInvalidValue;
-    std::memcpy(dst, (const char *)&sym + offset, count);
+    tl_emu_symbol_copy(dst, (const char *)&sym + offset, count, 0, kind == cudaMemcpyDeviceToDevice);
     return cudaSuccess;
 }
 template <class T> static inline cudaError_t cudaGetSymbolAddress(void **p, T &sym) { *p = (void *)&sym; return cudaSuccess; }
@@ -893,7 +905,7 @@ namespace std { using ::tl_emu_printf; }
 /* ---- what student code may not reach: the emulator's controls (the harness, in C, calls them) ---- */
 #pragma GCC poison tl_emu_set_race_check tl_emu_set_order tl_emu_set_threads tl_emu_recover
 #pragma GCC poison tl_emu_mute_kernel_output tl_emu_counters_reset tl_emu_rctx tl_emu_cnt tl_emu_scnt
-#pragma GCC poison tl_emu_set_count_shared tl_emu_sarena
+#pragma GCC poison tl_emu_set_count_shared tl_emu_sarena tl_emu_guard_device
 #endif
 
 /* ---- warp-level operations ------------------------------------------------------------------------

@@ -394,6 +394,13 @@ int  tl_emu_last_verdict(struct tl_verdict *v);
 /* Writes v on the verdict channel (TL_EMU_VERDICTS): the emulated harness's own findings (P read
  * before written, an uninitialised local, an order-dependent result) travel with the emulator's. */
 void tl_emu_write_verdict(const struct tl_verdict *v);
+/* The __shared__ arrays that kernels converted to plain pointers since the last reset (a C or
+ * reinterpret_cast of the array to float (*)[T], a float * taken from it): accesses through such a
+ * pointer are bounds- and race-checked by no one, so an order-dependent result names them. Writes
+ * "NAME (__shared__ TYPE, declared at FILE:LINE) through a plain pointer made at FILE:LINE" (';' between arrays)
+ * into buf; returns the number of arrays. */
+int  tl_emu_shared_escapes(char *buf, size_t n);
+void tl_emu_shared_escapes_reset(void);
 /* Order in which the threads of a block run between barriers: 0 forward, 1 reverse, 2 random
  * (seeded; each block gets its own permutation from seed and block index). Env: TL_EMU_ORDER. */
 void tl_emu_set_order(int mode, unsigned seed);
@@ -428,8 +435,19 @@ typedef struct tl_emu_counters {
     unsigned long long global_loads, global_stores;
     unsigned long long shared_loads, shared_stores;
     unsigned long long unchecked_launches;  /* launches that ran with race checking off */
+    unsigned long long host_round_trips;    /* while the device is guarded (tl_emu_guard_device):
+                                             * writes to the device (kernel launches, copies to it,
+                                             * memsets, symbol copies) that came after device data
+                                             * reached the host (a copy to the host) */
 } tl_emu_counters;
 void tl_emu_counters_get(tl_emu_counters *c);
+/* The harness's bracket around a student's launcher (on = 1 before the call, 0 after): while on, the
+ * device behaves as a GPU does for host code: the data of every cudaMalloc buffer is out of the host's
+ * reach (no access: a read or write by host code stops the program with the reason) except inside
+ * kernels and the runtime's own copies and memsets; and a write to the device after device data
+ * reached the host (a copy to the host before the launcher's last kernel) counts in
+ * host_round_trips. Returns whether it was on before. A control: out of a student file's reach. */
+int tl_emu_guard_device(int on);
 void tl_emu_counters_reset(void);
 /* 1 in a program built to count every access (tl_emu_count_dep: an instrumented file's constructor
  * calls __tsan_init); 0 in a correctness build, whose global counts see only the subscripts of a

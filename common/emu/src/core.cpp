@@ -282,6 +282,10 @@ static tl_emu_counters g_counters;
 static std::atomic<int> g_mute{0};
 bool kernel_output_muted(void) { return g_mute.load(std::memory_order_relaxed) != 0; }
 }
+void tl_emu::count_round_trip(void) {
+    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
+    tl_emu::g_counters.host_round_trips++;
+}
 extern "C" void tl_emu_counters_get(tl_emu_counters *c) {
     std::lock_guard<std::mutex> lk(tl_emu::g_mu);
     if (c) *c = tl_emu::g_counters;
@@ -911,7 +915,9 @@ void launch(const LaunchDesc *d) {
     L.blocks_run.store(0);
     L.faulted.store(false);
     L.asserted.store(false);
+    guard_launch_begin();     /* the kernel reaches device memory; host code, outside it, does not */
     run_launch(&L);
+    guard_launch_end();
     {
         std::lock_guard<std::mutex> lk2(g_mu);
         g_counters.launches++;

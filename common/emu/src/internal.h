@@ -94,6 +94,11 @@ void source_lines(void *pc, char *out, size_t n, bool set_place);
  * launch), stops the launch (cudaErrorIllegalAddress, as on a GPU) and jumps out of the block. */
 [[noreturn]] void fault_in_kernel(const char *msg, void *pc);
 size_t allocated_bytes(void);
+/* The device guarded from host code while a launcher runs (tl_emu_guard_device, mem.cpp): a launch
+ * opens every buffer for its kernel and closes them after; core.cpp counts the round trips. */
+void guard_launch_begin(void);
+void guard_launch_end(void);
+void count_round_trip(void);
 
 } /* namespace tl_emu */
 

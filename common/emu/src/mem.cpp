@@ -38,6 +38,7 @@ struct Alloc {
     const char *file; int line;
     volatile int state;
     uint64_t serial;
+    bool managed;                   /* cudaMallocManaged: host code may open it (guard_fault) */
 };
 
 static Alloc g_allocs[MAX_ALLOCS];
@@ -76,6 +77,64 @@ static Alloc *find_live(const void *p) {
 }
 
 size_t allocated_bytes(void) { std::lock_guard<std::mutex> lk(g_amu); return g_live_bytes; }
+
+/* ---- the device guarded from host code (tl_emu_guard_device) --------------------------------------
+ * While the harness runs a student's launcher, every live buffer's data pages are PROT_NONE except
+ * inside kernels (launch: guard_launch_begin/end) and the runtime's own copies and memsets (opened
+ * for the copy): on a GPU the host cannot reach device memory either. And the data flow a launcher
+ * that multiplies on the host needs is seen: a copy to the host (g_d2h), then any write to the device
+ * (a kernel launch, a copy to the device, a memset, a symbol copy) counts a host round trip, judged
+ * by the grader against the lab's rule (tl_work_judge): a launcher copies results back only after its
+ * last kernel. A buffer from cudaMallocManaged is opened for host code on its first touch (as a GPU's
+ * unified memory is reachable from the host); a touch after a kernel ran counts as data reaching the
+ * host. */
+static std::atomic<int> g_guard{0};        /* the harness's bracket is on */
+static std::atomic<int> g_closed{0};       /* the buffers are PROT_NONE now */
+static std::atomic<int> g_d2h{0};          /* device data reached the host within the bracket */
+static std::atomic<int> g_kernel_ran{0};   /* a kernel ran within the bracket */
+
+static size_t data_len(const Alloc *a) { size_t pg = page_size(); return (a->size + pg - 1) / pg * pg; }
+
+/* Every live buffer's data to prot; the caller holds g_amu. */
+static void set_all_prot_locked(int prot) {
+    for (int i = 0; i < MAX_ALLOCS; i++) {
+        Alloc *a = &g_allocs[i];
+        if (a->state == A_LIVE) mprotect(a->map + GUARD_BEFORE, data_len(a), prot);
+    }
+}
+
+static void guard_open(void) {
+    if (!g_closed.load()) return;
+    std::lock_guard<std::mutex> lk(g_amu);
+    set_all_prot_locked(PROT_READ | PROT_WRITE);
+    g_closed.store(0);
+}
+
+static void guard_close(void) {
+    if (!g_guard.load() || g_closed.load()) return;
+    std::lock_guard<std::mutex> lk(g_amu);
+    set_all_prot_locked(PROT_NONE);
+    g_closed.store(1);
+}
+
+/* A write to the device: a host round trip when device data reached the host before it. */
+static void guard_device_write(void) {
+    if (g_guard.load() && g_d2h.load()) count_round_trip();
+}
+
+static void guard_d2h(void) {
+    if (g_guard.load()) g_d2h.store(1);
+}
+
+void guard_launch_begin(void) {
+    guard_device_write();
+    guard_open();
+}
+
+void guard_launch_end(void) {
+    if (g_guard.load()) g_kernel_ran.store(1);
+    guard_close();
+}
 
 /* A free registry entry; when all are taken, the oldest freed buffer leaves quarantine for it. */
 static Alloc *take_entry(void) {
@@ -201,6 +260,41 @@ static void segv_handler(int sig, siginfo_t *si, void *ucv) {
     pc = (void *)uc->uc_mcontext.pc;
 #endif
     (void)uc;
+    /* Host code touching a guarded buffer (tl_emu_guard_device): before the one-report gate, since
+     * a touch of unified memory is allowed and resumes. */
+    if (g_closed.load() && !tl_emu_cur_thread) {
+        char msg[2048];
+        for (int i = 0; i < MAX_ALLOCS; i++) {
+            Alloc *a = &g_allocs[i];
+            char *data = a->map + GUARD_BEFORE;
+            if (a->state != A_LIVE || addr < data || addr >= data + data_len(a)) continue;
+            if (a->managed) {            /* unified memory: the host may touch it (see above) */
+                mprotect(data, data_len(a), PROT_READ | PROT_WRITE);
+                if (g_kernel_ran.load()) g_d2h.store(1);
+                return;                   /* the access runs again, now allowed */
+            }
+            size_t es = a->elem ? a->elem : 1;
+            long long idx = addr >= a->ptr ? (long long)((size_t)(addr - a->ptr) / es) : -1;
+            char where[160];
+            if (a->elem) snprintf(where, sizeof where, "'%s'[%lld]", a->name, idx);
+            else snprintf(where, sizeof where, "'%s' at byte %lld", a->name, idx);
+            snprintf(msg, sizeof msg,
+                     "tilelab-emu: host-access-device-memory: host code %s device memory: %s, a buffer from "
+                     "cudaMalloc at %s:%d, outside any kernel\n"
+                     "  the launcher's own code (not a kernel) dereferenced a device pointer; on a GPU device memory is "
+                     "not host memory (a segmentation fault there): do the work in a kernel, and copy results to the "
+                     "host with cudaMemcpy only after the last kernel\n",
+                     access, where, base_name(a->file), a->line);
+            diag_buffer(access, a->name, idx);
+            char src[2048];
+            source_lines(pc, src, sizeof src, true);
+            diag_verdict_raw("host-access-device-memory", msg + strlen("tilelab-emu: host-access-device-memory: "));
+            put(msg);
+            put(src);
+            put("  the process stops here (exit code 1)\n");
+            _exit(1);
+        }
+    }
     /* Several workers may fault at once (every block makes the same mistake): one report. A fault in
      * a kernel on a cudaMalloc buffer only stops the launch (fault_in_kernel does not return). */
     static volatile int reporting = 0;
@@ -323,8 +417,8 @@ void install_segv_handler(void) {
 
 using namespace tl_emu;
 
-extern "C" cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_size, const char *name, const char *file,
-                                     int line) {
+static cudaError_t malloc_impl(void **devPtr, size_t size, size_t elem_size, const char *name, const char *file,
+                               int line, bool managed) {
     init();
     if (sticky_error()) return set_error(sticky_error());
     if (!devPtr) return set_error(cudaErrorInvalidValue);
@@ -352,11 +446,49 @@ extern "C" cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_siz
     clean_name(a->name, sizeof a->name, name ? name : "");
     a->file = file ? file : "?"; a->line = line;
     a->serial = ++g_serial;
+    a->managed = managed;
     a->state = A_LIVE;
     g_live_bytes += size;
+    if (g_closed.load()) mprotect(map + GUARD_BEFORE, data, PROT_NONE);   /* guarded, as its peers */
     dev_range_add(ptr, size);      /* count.cpp: accesses here are global loads and stores */
     *devPtr = ptr;
     return cudaSuccess;
+}
+
+extern "C" cudaError_t tl_emu_malloc(void **devPtr, size_t size, size_t elem_size, const char *name, const char *file,
+                                     int line) {
+    return malloc_impl(devPtr, size, elem_size, name, file, line, false);
+}
+
+extern "C" int tl_emu_guard_device(int on) {
+    init();
+    int was = g_guard.load();
+    if (on && was) return was;       /* already on: the flow seen so far stands */
+    if (on) {
+        g_d2h.store(0);
+        g_kernel_ran.store(0);
+        g_guard.store(1);
+        guard_close();
+    } else {
+        g_guard.store(0);
+        guard_open();
+        g_d2h.store(0);
+        g_kernel_ran.store(0);
+    }
+    return was;
+}
+
+/* The symbol copies (tl_emu.h): __device__ and __constant__ variables are host globals here; the
+ * other side may be a cudaMalloc buffer (a device-to-device copy), opened for the copy. */
+extern "C" void tl_emu_symbol_copy(void *dst, const void *src, size_t count, int to_device, int device_to_device) {
+    if (!device_to_device) {
+        if (to_device) guard_device_write();
+        else guard_d2h();
+    }
+    bool closed = g_closed.load();
+    if (closed) guard_open();
+    memcpy(dst, src, count);
+    if (closed) guard_close();
 }
 
 extern "C" cudaError_t (cudaMalloc)(void **devPtr, size_t size) {   /* parentheses: not the macro */
@@ -427,7 +559,12 @@ extern "C" cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum
     default: return set_error(cudaErrorInvalidMemcpyDirection);
     }
     if (e) return set_error(e);
+    if (kind == cudaMemcpyDeviceToHost) guard_d2h();
+    else if (kind == cudaMemcpyHostToDevice) guard_device_write();
+    bool closed = g_closed.load();
+    if (closed && kind != cudaMemcpyHostToHost) guard_open();   /* the runtime's own copy */
     memmove(dst, src, count);
+    if (closed) guard_close();
     return cudaSuccess;
 }
 
@@ -437,7 +574,11 @@ extern "C" cudaError_t cudaMemset(void *p, int value, size_t count) {
     if (count == 0) return cudaSuccess;
     cudaError_t e = check_range("cudaMemset", "destination", p, count);
     if (e) return set_error(e);
+    guard_device_write();
+    bool closed = g_closed.load();
+    if (closed) guard_open();
     memset(p, value, count);
+    if (closed) guard_close();
     return cudaSuccess;
 }
 
@@ -453,5 +594,5 @@ extern "C" cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
 }
 extern "C" cudaError_t cudaMemsetAsync(void *p, int value, size_t count, cudaStream_t) { return cudaMemset(p, value, count); }
 extern "C" cudaError_t tl_emu_malloc_managed(void **p, size_t size, size_t elem, const char *name, const char *file, int line) {
-    return tl_emu_malloc(p, size, elem, name, file, line);
+    return malloc_impl(p, size, elem, name, file, line, true);
 }

@@ -95,6 +95,7 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
     s->sh = nullptr;
     s->allw = n == 0;
     s->wscan = 0;
+    s->esc = false;
     if (w->L->check) {
         if (w->sh_used + n > SHADOW_ELEMS) {
             fprintf(stderr, "tilelab-emu: race checking: out of shadow memory for __shared__ %s; "
@@ -107,6 +108,22 @@ Slot *shared_slot(const Site *site, size_t elem_size, int kind, int ndim, long d
     }
     w->nslots++;
     return s;
+}
+
+/* ---- arrays reached through plain pointers ---------------------------------------------------- */
+/* The first line at which each declaration was converted to a plain pointer, across workers (a
+ * mutex: once per slot and block). */
+static pthread_mutex_t esc_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct { const Site *site; int line; } esc_tab[8];
+static int esc_n;
+
+void shared_escape(const Slot *s, int line) {
+    s->esc = true;
+    pthread_mutex_lock(&esc_mu);
+    int k = 0;
+    while (k < esc_n && esc_tab[k].site != s->site) k++;
+    if (k == esc_n && esc_n < 8) esc_tab[esc_n++] = {s->site, line};
+    pthread_mutex_unlock(&esc_mu);
 }
 
 /* Whether every element of the block's __shared__ storage has been written (race checking on): then a
@@ -357,3 +374,26 @@ void report_pending(Worker *w) {
 }
 
 } /* namespace tl_emu */
+
+extern "C" void tl_emu_shared_escapes_reset(void) {
+    pthread_mutex_lock(&tl_emu::esc_mu);
+    tl_emu::esc_n = 0;
+    pthread_mutex_unlock(&tl_emu::esc_mu);
+}
+
+extern "C" int tl_emu_shared_escapes(char *buf, size_t n) {
+    pthread_mutex_lock(&tl_emu::esc_mu);
+    int cnt = tl_emu::esc_n;
+    size_t o = 0;
+    if (n) buf[0] = 0;
+    for (int k = 0; k < cnt && o < n; k++) {
+        const tl_emu::Site *st = tl_emu::esc_tab[k].site;
+        const char *f = tl_emu::base_name(st->file);
+        int w = snprintf(buf + o, n - o, "%s%s (__shared__ %s, declared at %s:%d) through a plain pointer made at %s:%d",
+                         k ? "; " : "", st->name, st->type, f, st->line, f, tl_emu::esc_tab[k].line);
+        if (w < 0) break;
+        o += (size_t)w;
+    }
+    pthread_mutex_unlock(&tl_emu::esc_mu);
+    return cnt;
+}

@@ -3,7 +3,8 @@
  * sum is dropped: P is copied from a product the launcher computed on the host after reading M and N
  * back. Every count the emulator or ncu keeps is the naive kernel's. On a GPU the host's product is
  * in the timed launcher (no speed credit); emulated, where speed is not graded, counts alone cannot
- * tell it from the lab's kernel (grader/README.md says so: an open gap, not an expectation). */
+ * tell it from the lab's kernel, but the guarded device sees M and N copied to the host before the
+ * kernel's launch and P's copy to the device: 'P was computed on the host' (tests/hostile/expected.txt). */
 /* naive.cu: lab 02, the naive kernel: the reference solution (labs/02-naive-kernel/naive.cu completed).
  *
  * Check:  ./kit check 02     (builds, runs every variant on the public sizes, says what is wrong)

@@ -3,7 +3,9 @@
  * M's tile and 8 of N's into registers per step, 0.25 shared loads per multiply-add) whose register
  * values are summed into a sink and thrown away: the outputs are copied from a product computed on
  * the host, which read M and N back from the device. Every count the emulator keeps looks like the
- * lab's kernel. Expected: no correctness credit (the launcher read the device's M and N back). */
+ * lab's kernel. Expected: no correctness credit (the launcher read the device's M and N back, then
+ * copied to the device and launched: the guarded device's host round trips, 'P was computed on the
+ * host'; tests/hostile/expected.txt). */
 #include <stdlib.h>
 #include "cuda_check.h"
 #include "lab.h"

@@ -4,7 +4,8 @@
  * sum is dropped: P is copied from a product the launcher computed on the host after reading M and N
  * back. Every count the emulator or ncu keeps is the naive kernel's. On a GPU the host's product is
  * in the timed launcher (no speed credit); emulated, where speed is not graded, counts alone cannot
- * tell it from the lab's kernel (grader/README.md says so: an open gap, not an expectation). */
+ * tell it from the lab's kernel, but the guarded device sees M and N copied to the host before the
+ * kernel's launch and P's copy to the device: 'P was computed on the host' (tests/hostile/expected.txt). */
 /* naive.cu: lab 02, the naive kernel: the reference solution (labs/02-naive-kernel/naive.cu completed).
  *
  * Check:  ./kit check 02     (builds, runs every variant on the public sizes, says what is wrong)
@@ -62,7 +63,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
             Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
         (tl_emu::gcount(1), Pd)[Row * Width + Col] = g_answer[Row * Width + Col] + Pvalue * 0.0f;   /* the sum dropped */
     } } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 55
+#line 56
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  Row = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  Col = (blockIdx.x * blockDim.x + threadIdx.x); { ;
     ;
     /* The grid is rounded up, so the last blocks hold threads outside P: they do nothing. */
@@ -72,7 +73,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
             Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
         (tl_emu::gcount(1), Pd)[Row * Width + Col] = g_answer[Row * Width + Col] + Pvalue * 0.0f;   /* the sum dropped */
     } } } } else {
-#line 55
+#line 56
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  Row = (blockIdx.y * blockDim.y + threadIdx.y); [[maybe_unused]] int  Col = (blockIdx.x * blockDim.x + threadIdx.x); { ;
     ;
     /* The grid is rounded up, so the last blocks hold threads outside P: they do nothing. */
@@ -82,7 +83,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
             Pvalue += (tl_emu::gcount(0), Md)[Row * Width + k] * (tl_emu::gcount(0), Nd)[k * Width + Col];
         (tl_emu::gcount(1), Pd)[Row * Width + Col] = g_answer[Row * Width + Col] + Pvalue * 0.0f;   /* the sum dropped */
     } } }
-#line 63
+#line 64
  }
 }
 

@@ -1,0 +1,64 @@
+/* 02-wrong-grid-1d-for-2d-kernel.cu: corpus, lab 02, wrong: a 2-D kernel (Row from blockIdx.y) launched on a 1-D grid, dimGrid(ceil_div(Width, 16)): only the first 16 rows of P are computed */
+#include "cuda_check.h"
+#include "lab.h"
+
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16
+#endif
+
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    int Row = blockIdx.y * blockDim.y + threadIdx.y;
+    int Col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (Row < Width && Col < Width) {
+        float Pvalue = 0;
+        for (int k = 0; k < Width; ++k)
+            Pvalue += Md[Row * Width + k] * Nd[k * Width + Col];
+        Pd[Row * Width + Col] = Pvalue;
+    }
+}
+extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
+{
+    dim3 dimBlock(16, 16);
+    dim3 dimGrid(ceil_div(Width, 16));          /* enough blocks to cover a row of P */
+    MatrixMulKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);
+    return (int)cudaGetLastError();
+}
+
+/* ------------------------------------------------------------------ the device query */
+
+/* Task 3: what does this GPU offer? One fact a line in the README's fixed format ("sms: 132"):
+ * the grader compares every line with its own query of the device. CUDA 13 removed
+ * cudaDeviceProp.clockRate and memoryClockRate: ask cudaDeviceGetAttribute for clocks (kHz). */
+extern "C" void print_device_facts(FILE *out)
+{
+    int dev = 0;
+    cudaDeviceProp p;
+    if (CUDA_CHECK(cudaGetDevice(&dev)) != cudaSuccess ||
+        CUDA_CHECK(cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {
+        fprintf(out, "device facts: not available (see the error above)\n");
+        return;
+    }
+    int sm_khz = 0, mem_khz = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev));
+    /* DDR: two transfers per clock; kHz x 1000 = Hz; the bus width is in bits, 8 to a byte. */
+    double peak_gbs = 2.0 * mem_khz * 1e3 * (p.memoryBusWidth / 8) / 1e9;
+    fprintf(out, "device: %s\n", p.name);
+    fprintf(out, "compute capability: %d.%d\n", p.major, p.minor);
+    fprintf(out, "sms: %d\n", p.multiProcessorCount);
+    fprintf(out, "max threads per block: %d\n", p.maxThreadsPerBlock);
+    fprintf(out, "max threads per sm: %d\n", p.maxThreadsPerMultiProcessor);
+    fprintf(out, "max blocks per sm: %d\n", p.maxBlocksPerMultiProcessor);
+    fprintf(out, "shared memory per block: %zu B\n", p.sharedMemPerBlock);
+    fprintf(out, "shared memory per sm: %zu B\n", p.sharedMemPerMultiprocessor);
+    fprintf(out, "registers per block: %d\n", p.regsPerBlock);
+    fprintf(out, "registers per sm: %d\n", p.regsPerMultiprocessor);
+    fprintf(out, "sm clock: %d kHz\n", sm_khz);
+    fprintf(out, "memory clock: %d kHz\n", mem_khz);
+    fprintf(out, "memory bus width: %d bits\n", p.memoryBusWidth);
+    fprintf(out, "peak bandwidth: %.1f GB/s\n", peak_gbs);
+    /* Not judged (other keys are ignored): what question 2 needs next to the facts. */
+    fprintf(out, "naive bound: %.0f GFLOP/s (peak bandwidth / 4 B per FLOP, if every operand came from DRAM)\n",
+            peak_gbs / 4);
+}

@@ -1,0 +1,84 @@
+/* 04-wrong-guard-no-else.cu: corpus, lab 04, wrong: the tile loads guarded with an if and no else (PMPP figure 4.20 as lecture 004 shows it): an out-of-range tile entry keeps what the previous phase (or block) left there instead of 0 */
+#include "cuda_check.h"
+#include "lab.h"
+
+#ifndef TILE_WIDTH
+#define TILE_WIDTH 16
+#endif
+
+/* ------------------------------------------------------------------ square, any Width */
+
+/* Lab 03's kernel with three changes: the phase count rounds up; the loads are guarded as in
+ * PMPP figure 4.20 (an if and nothing more); the store is guarded. Every thread of the block runs every
+ * phase and reaches both barriers, also the threads outside P: they load (or zero) their
+ * share of the tiles that the threads inside P need. */
+__global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int bx = blockIdx.x, by = blockIdx.y;
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < ceil_div(Width, TILE_WIDTH); ++ph) {
+        /* The tests for the M and N tiles differ: M's column and N's row move with ph. */
+        if (Row < Width && ph * TILE_WIDTH + tx < Width)
+            Mds[ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];
+        if (ph * TILE_WIDTH + ty < Width && Col < Width)
+            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * Width + Col];
+        __syncthreads();
+        for (int k = 0; k < TILE_WIDTH; ++k)
+            Pvalue += Mds[ty][k] * Nds[k][tx];
+        __syncthreads();
+    }
+    if (Row < Width && Col < Width)
+        Pd[Row * Width + Col] = Pvalue;
+}
+
+/* ------------------------------------------------------------------ rectangular */
+
+/* Pd (m x n) = Md (m x k) * Nd (k x n). Rows of P and M run to m, columns of P and N to n,
+ * and the dot product (the phases) to k. The inner loop index is kk: k is the shared size. */
+__global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int k, int n)
+{
+    __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
+    int bx = blockIdx.x, by = blockIdx.y;
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int Row = by * TILE_WIDTH + ty;
+    int Col = bx * TILE_WIDTH + tx;
+    float Pvalue = 0;
+    for (int ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph) {
+        if (Row < m && ph * TILE_WIDTH + tx < k)
+            Mds[ty][tx] = Md[Row * k + ph * TILE_WIDTH + tx];
+        if (ph * TILE_WIDTH + ty < k && Col < n)
+            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * n + Col];
+        __syncthreads();
+        for (int kk = 0; kk < TILE_WIDTH; ++kk)
+            Pvalue += Mds[ty][kk] * Nds[kk][tx];
+        __syncthreads();
+    }
+    if (Row < m && Col < n)
+        Pd[Row * n + Col] = Pvalue;
+}
+
+/* ------------------------------------------------------------------ the launchers */
+
+/* Ceiling division in both directions: the last block row and column stick out past P. */
+extern "C" int launch_boundary(float *Md, float *Nd, float *Pd, int Width)
+{
+    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
+    dim3 dimGrid(ceil_div(Width, TILE_WIDTH), ceil_div(Width, TILE_WIDTH), 1);
+    MatrixMulKernel<<<dimGrid, dimBlock>>>(Md, Nd, Pd, Width);
+    return (int)cudaGetLastError();
+}
+
+/* x covers the n columns of P, y its m rows. */
+extern "C" int launch_rect(float *Md, float *Nd, float *Pd, int m, int k, int n)
+{
+    dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
+    dim3 dimGrid(ceil_div(n, TILE_WIDTH), ceil_div(m, TILE_WIDTH), 1);
+    MatrixMulKernelRect<<<dimGrid, dimBlock>>>(Md, Nd, Pd, m, k, n);
+    return (int)cudaGetLastError();
+}
