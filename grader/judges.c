@@ -134,7 +134,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
             continue;
         char szb[48];
         tg_size_str(szb, sizeof szb, s);
-        if (emulated && (double)s->m * s->k * s->n > R->opt->emu_max_work) {
+        if (emulated && tg_emu_too_big(R->opt, s->m, s->k, s->n)) {
             tg_buf_printf(&too_big, "%s%s", too_big.len ? ", " : "", szb);
             continue;
         }
@@ -442,9 +442,14 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
                           unsupported.s);
         if (too_big.len) {
             tg_buf nr = {0};
-            tg_buf_printf(&nr, "not run under emulation (too large for the CPU, above %.0f^3 work): %s; "
+            char bound[96];
+            int nb = snprintf(bound, sizeof bound, "%.0f^3 work", cbrt(R->opt->emu_max_work));
+            if (R->opt->emu_max_p > 0)
+                snprintf(bound + nb, sizeof bound - (size_t)nb, " or %.0f x %.0f elements of P",
+                         sqrt(R->opt->emu_max_p), sqrt(R->opt->emu_max_p));
+            tg_buf_printf(&nr, "not run under emulation (too large for the CPU, above %s): %s; "
                           "neither passed nor failed: the points are scaled over the %d size(s) run\n",
-                          cbrt(R->opt->emu_max_work), too_big.s, total);
+                          bound, too_big.s, total);
             tg_buf_add(&tr->out, nr.s, nr.len);
             tg_buf_add(&tr->shown, nr.s, nr.len);
             tg_buf_free(&nr);

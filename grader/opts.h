@@ -51,8 +51,16 @@ typedef struct tg_opts {
     int      rescale;                 /* --rescale: tests not graded here scale the rest up (report.c) */
     double   emu_max_work;            /* emulated: sizes with m*k*n above this are not run (TL_EMU_MAX_WORK, or
                                        * lower by TL_GRADE_EMU_MAX_SIZE: the kit's tests, tl-grade.c) */
+    double   emu_max_p;               /* emulated: nor sizes with m*n above this (0: no bound; N*N by
+                                       * TL_GRADE_EMU_MAX_SIZE=N: the emulator's cost is per element of P) */
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
 } tg_opts;
+
+/* An emulated size not run here: above emu_max_work, or above emu_max_p elements of P (judges.c, run.c). */
+static inline int tg_emu_too_big(const tg_opts *o, double m, double k, double n)
+{
+    return m * k * n > o->emu_max_work || (o->emu_max_p > 0 && m * n > o->emu_max_p);
+}
 
 #endif

@@ -507,7 +507,7 @@ static int prepare_cases(crun *c)
     tl_reference_gpu_hold(1);          /* one GPU context for all the large references */
     for (int i = 0; i < R->run.nsizes; ++i) {
         const gsize *s = &R->run.sizes[i];
-        if (!R->opt->slurm && !(likely_emulated && (double)s->m * s->k * s->n > R->opt->emu_max_work) &&
+        if (!R->opt->slurm && !(likely_emulated && tg_emu_too_big(R->opt, s->m, s->k, s->n)) &&
             tg_prepare_size(&R->run.sizes[i], err, sizeof err) != 0) {
             tl_reference_gpu_hold(0);
             fprintf(stderr, "tl-grade: not graded: %s\n", err);

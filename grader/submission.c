@@ -332,8 +332,10 @@ static void no_work_rule(grun *R, gsub *g, tres *tr, int nt)
 }
 
 /* What says the student was graded: DIR/<student>/graded-from.txt (what the grade is computed
- * from) and .done ("SCORE MAX SECONDS", what a resumed run reads). 0, or EXIT_GRADER with why. */
-static int write_markers(gsub *g, double score, double max, double secs, char *why, size_t whylen)
+ * from) and .done ("SCORE MAX SECONDS CPU_SECONDS", what a resumed run reads: the first three; the
+ * CPU seconds of the worker and every program it ran, which the load does not stretch as it does the
+ * wall time, for the kit's tests). 0, or EXIT_GRADER with why. */
+static int write_markers(gsub *g, double score, double max, double secs, double cpu, char *why, size_t whylen)
 {
     char marker[PATH_MAX + 32], line[128];
     snprintf(marker, sizeof marker, "%s/graded-from.txt", g->odir);
@@ -343,7 +345,7 @@ static int write_markers(gsub *g, double score, double max, double secs, char *w
     }
     tg_buf_free(&g->record);
     snprintf(marker, sizeof marker, "%s/.done", g->odir);
-    int ll = snprintf(line, sizeof line, "%.2f %.2f %.2f\n", score, max, secs);
+    int ll = snprintf(line, sizeof line, "%.2f %.2f %.2f %.2f\n", score, max, secs, cpu);
     if (tg_write_atomic(marker, line, (size_t)ll) != 0) {
         snprintf(why, whylen, "cannot write '%s' (%s)", marker, strerror(errno));
         return EXIT_GRADER;
@@ -373,7 +375,7 @@ static int open_work(grun *R, const gstudent *st, gsub *g, char *why, size_t why
  * build and each test; the no-work rule; the reports and markers. */
 int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen)
 {
-    double t0 = tl_now_ms();
+    double t0 = tl_now_ms(), cpu0 = tg_profile_cpu_now();   /* the worker is this submission's alone */
     gsub g;
     char refusal[800] = "";
     int rc = open_work(R, st, &g, why, whylen);
@@ -413,7 +415,7 @@ int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double
     }
     if (!R->opt->keep_work)
         tg_rmtree(g.work);
-    if (write_markers(&g, *score, *max, *secs, why, whylen) != 0)
+    if (write_markers(&g, *score, *max, *secs, tg_profile_cpu_now() - cpu0, why, whylen) != 0)
         return EXIT_GRADER;
     tg_buf_free(&g.evidence);
     tg_buf_free(&g.notes);

@@ -699,8 +699,9 @@ static int find_kit(const grun *R, tg_opts *O, cli *a)
     return 0;
 }
 
-/* TL_GRADE_EMU_MAX_SIZE=N (the kit's own tests): emulated runs stop at N^3 work instead of
- * TL_EMU_MAX_WORK's 1024^3, as the report then says; it can only lower the bound. 0, or -1 said. */
+/* TL_GRADE_EMU_MAX_SIZE=N (the kit's own tests): emulated runs stop at N^3 work and N x N elements
+ * of P instead of TL_EMU_MAX_WORK's 1024^3 (and no bound on P), as the report then says; it can only
+ * lower the bounds. 0, or -1 said. */
 static int emu_max_from_env(tg_opts *O)
 {
     O->emu_max_work = TL_EMU_MAX_WORK;
@@ -710,10 +711,12 @@ static int emu_max_from_env(tg_opts *O)
         long n = strtol(emax, &end, 10);
         if (*end || n < 1 || (double)n * n * n > TL_EMU_MAX_WORK) {
             fprintf(stderr, "tl-grade: TL_GRADE_EMU_MAX_SIZE='%s': give a whole number N from 1 to %.0f (emulated "
-                    "sizes above N^3 work are not run), or unset it\n", emax, cbrt(TL_EMU_MAX_WORK));
+                    "sizes above N^3 work or N x N elements of P are not run), or unset it\n", emax, cbrt(TL_EMU_MAX_WORK));
             return -1;
         }
         O->emu_max_work = (double)n * n * n;
+        O->emu_max_p = (double)n * n;   /* the emulator's cost is per element of P, over whole tiles:
+                                         * 2000x3x2000 costs what 512^3 does (tests/bench/README.md) */
     }
     return 0;
 }

@@ -354,18 +354,23 @@ Test(class01, no_submission_takes_more_than_a_minute, .timeout = LIMIT)
         char *m = tg_read_file(p, 256, NULL);
         if (!m)
             continue;
-        double sc, mx, secs;
-        cr_assert_eq(sscanf(m, "%lf %lf %lf", &sc, &mx, &secs), 3);
+        /* "SCORE MAX SECONDS CPU_SECONDS": the CPU seconds of the submission's worker and every
+         * program it ran (the grader's limits are CPU time). The wall seconds follow the machine's
+         * load (95.7 s and 140 s for one submission at load 30-33, under 60 at load 8-13), so the
+         * minute is judged in CPU seconds: a submission that ran away (no limit held) exceeds it
+         * at any load. */
+        double sc, mx, secs, cpu;
+        cr_assert_eq(sscanf(m, "%lf %lf %lf %lf", &sc, &mx, &secs, &cpu), 4, "%s: .done is '%s'", e->d_name, m);
         free(m);
-        total += secs;
-        if (secs > worst)
-            worst = secs;
+        total += cpu;
+        if (cpu > worst)
+            worst = cpu;
         ++n;
-        cr_expect(secs < 60, "%s took %.1f s", e->d_name, secs);
+        cr_expect(cpu < 60, "%s took %.1f CPU-s (%.1f s wall)", e->d_name, cpu, secs);
     }
     closedir(d);
     cr_assert(n >= 15);
-    cr_log_info("%d submissions, %.1f s each on average, %.1f s at most", n, total / n, worst);
+    cr_log_info("%d submissions, %.1f CPU-s each on average, %.1f CPU-s at most", n, total / n, worst);
 }
 
 Test(class01, the_solution_gets_full_marks_as_folder_tarball_and_zip, .timeout = LIMIT)

@@ -90,10 +90,12 @@ ParameterizedTest(wrong_row *c, headline, a_failing_tests_first_line_names_what_
     char out[] = "/tmp/tl-headline-XXXXXX";
     cr_assert_not_null(mkdtemp(out));
     char cmd[2048];
-    /* Emulated sizes up to 512^3 (TL_GRADE_EMU_MAX_SIZE): the emulator's fully checked ones, where
-     * every headline of the manifest shows; the larger ones (1000, 1023, 1024: about 9/10 of a row's
-     * CPU time, run without race checks in one thread order) are kit check's too, and
-     * the_count_follows_the_reason below runs them, as kit check does, once. */
+    /* Emulated sizes up to 512^3 and 512 x 512 elements of P (TL_GRADE_EMU_MAX_SIZE): the emulator's
+     * fully checked ones, where every headline of the manifest shows; the larger ones (1000, 1023,
+     * 1024: about 9/10 of a row's CPU time, run without race checks in one thread order) are kit
+     * check's too, and the_count_follows_the_reason below runs them, as kit check does, once; so
+     * does it 2000x3x2000 (labs 04, 06, 07: 4 million threads over whole tiles, in three thread
+     * orders, 4.6 of a lab 04 row's 6.6 CPU-s; the emulated labs suite runs it on the references). */
     snprintf(cmd, sizeof cmd, "TL_GRADE_EMU_MAX_SIZE=512 '%s' --check --quiet --kit '%s' --lab %s --out '%s' "
              "--prebuilt '%s/%s' %s 2>&1", TG,
              TL_SOURCE_ROOT, c->lab, out, TL_BUILD_ROOT, cpu ? c->program : c->emu_program,
