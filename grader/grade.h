@@ -99,7 +99,7 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
 #define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
 #define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
 #define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
-/* The reference's timing on one device, kept for the next speed tests there (judges.c): read and
+/* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
 #define TG_REF_MAX_AGE_S 30              /* ... and for this long at most; then it is timed again    */

@@ -243,7 +243,7 @@ static int not_run(grun *R, gsub *g, tres *t, int refused_link, const tg_buf *ga
 }
 
 /* One test with the device's lock it needs (gpushare.c): shared for untimed GPU work, the timed
- * queue for the speed test (its timed runs alone: judges.c); none for the CPU's tests. Kit check
+ * queue for the speed test (its timed runs alone: speed.c); none for the CPU's tests. Kit check
  * holds it from its first GPU test on: its memcheck pass (oob.c) runs beside the cases and ends
  * with the submission. */
 static void run_test(grun *R, gsub *g, tres *t)

@@ -5,7 +5,8 @@
  *   cases.c    cases and inputs: public sizes, hidden sizes from the secret seed, references
  *   build.c    the per-submission build in the sandbox, the kit built once per run, the reference
  *   session.c  the student session: `labNN --serve`, requests on fd 3, answers on fd 4
- *   judges.c   correctness, safety, speed, policy, lab 05's calculator
+ *   judges.c   correctness, safety, policy, lab 05's calculator
+ *   speed.c    the speed test (timed runs against the reference's, same GPU)
  *   report.c   results.json, scores, summary.md, gradebook.csv, the `kit check` printout
  *   intake.c   submissions (folders, archives: unpack.c) and their file names
  *   pristine.c the pristine copy of the kit

@@ -1,0 +1,211 @@
+/* speed.c: the speed test's judge (tg_judge_speed): the student's timed runs against the reference's,
+ * same GPU, same inputs, cross-checked with the GPU's counters; moved out of judges.c (one judge per
+ * test kind there) to keep each file under ~900 lines. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade.h"
+#include "ncu.h"          /* the speed test's cross-check with the GPU's counters */
+#include "tilelab.h"
+
+/* Speed: the reference solution's binary and the student's, same GPU, same run, same inputs.
+ * The ratio is the larger of the reported medians' ratio and the ratio of the wall-clock
+ * times of an untimed request measured here, so a program that lies about its time gains
+ * nothing. Credit: full within TL_SPEED_FULL, linear to 0 at TL_SPEED_ZERO, none if wrong. */
+void tg_judge_speed(grun *R, gsub *g, tres *tr)
+{
+    const tl_lab_test *t = tr->t;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->variant);
+    if (!R->env.gpu_ok || R->opt->emulate) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "refused (not attempted): speed is measured only on a real GPU; %s\n",
+                      R->opt->emulate ? "this run is emulated" : R->env.gpu_why);
+        return;
+    }
+    if (!R->run.ref_build[0]) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: the reference solution is not available (%s)\n", R->run.ref_why);
+        return;
+    }
+    tl_sizes list;
+    char err[600];
+    if (!R->lab->speed_size || tl_parse_sizes(R->lab->speed_size, &list, err, sizeof err) != 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: no speed size in the grader's table\n");
+        return;
+    }
+    int si = tg_add_size(R, list.m[0], list.k[0], list.n[0], 2);
+    if (si < 0 || tg_prepare_size(&R->run.sizes[si], err, sizeof err) != 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded (grader problem): %s\n", err);
+        return;
+    }
+    const gsize *s = &R->run.sizes[si];
+    gsess ref = {.build = R->run.ref_build, .binary = R->lab->ref_binary, .timed = 1};
+    gsess stu = {.build = g->build, .binary = R->lab->binary, .timed = 1};
+    cres r0, r1, s0, s1;
+    /* The reference runs in a scratch submission record: its time-outs and prints are not the student's. */
+    gsub scratch;
+    memset(&scratch, 0, sizeof scratch);
+    scratch.s = g->s;
+    snprintf(scratch.work, sizeof scratch.work, "%s", g->work);
+    /* Each untimed request runs twice; the second one's wall time counts (the first pays for
+     * the CUDA context and the first-touch costs). The reference's first runs while the device is
+     * still shared (run.c took its place in the timed queue: gpushare.c): it is the grader's own
+     * program, idle while it waits. The student's process starts only once the device is this
+     * worker's alone: nothing of another student's runs beside a timed run. */
+    char sz[48], key[64];
+    tg_size_str(sz, sizeof sz, s);
+    snprintf(key, sizeof key, "%.30s %.30s", v->name, sz);
+    /* The reference's timing serves the next speed tests on this device (TG_REF_REUSE of them, for
+     * TG_REF_MAX_AGE_S at most; gpushare.c's board): where one looks fresh, its start is not paid
+     * here; the device held alone decides (another worker may have timed it meanwhile, or it aged). */
+    int reuse = tg_gpu_ref_time_hint(key, TG_REF_REUSE, TG_REF_MAX_AGE_S);
+    memset(&r0, 0, sizeof r0);
+    memset(&r1, 0, sizeof r1);
+    if (!reuse) {
+        tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
+        tg_buf_free(&r0.explain);
+    }
+    tg_gpu_take(R, TG_GPU_ALONE);
+    tg_stage(TG_PROF_ALONE, "alone %.30s", v->name);
+    tg_ref_time *rt = tg_gpu_ref_time();
+    char ref_note[400] = "";
+    if (rt && tg_ref_time_reuse(rt, key, (long long)tl_now_ms(), TG_REF_REUSE, TG_REF_MAX_AGE_S)) {
+        r0.st = r1.st = C_PASS;
+        r1.reported_ms = rt->median_ms;
+        r0.wall_ms = rt->untimed_wall_ms;
+        r1.wall_ms = rt->timed_wall_ms;
+        rt->uses++;
+        snprintf(ref_note, sizeof ref_note, "the reference's median was timed %.1f s earlier on this device (timing %d "
+                 "of this run there; one timing serves at most %d speed tests for %d s)",
+                 (tl_now_ms() - (double)rt->at_ms) / 1000.0, rt->timings, TG_REF_REUSE, TG_REF_MAX_AGE_S);
+    } else {
+        if (!ref.alive) {   /* (started only now: its first request pays the CUDA context) */
+            tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
+            tg_buf_free(&r0.explain);
+        }
+        tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
+        tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
+        if (rt && r0.st == C_PASS && r1.st == C_PASS && r1.reported_ms > 0) {
+            double before = rt->timings ? rt->first_ms : 0;
+            snprintf(rt->key, sizeof rt->key, "%s", key);
+            rt->median_ms = r1.reported_ms;
+            rt->untimed_wall_ms = r0.wall_ms;
+            rt->timed_wall_ms = r1.wall_ms;
+            rt->at_ms = (long long)tl_now_ms();
+            rt->uses = 1;
+            if (!rt->timings++)
+                rt->first_ms = r1.reported_ms;
+            if (before > 0)
+                snprintf(ref_note, sizeof ref_note, "the reference timed now (timing %d of this run on this device; its "
+                         "first: %.3f ms, %+.2f%%)", rt->timings, before, 100.0 * (r1.reported_ms / before - 1));
+            else
+                snprintf(ref_note, sizeof ref_note, "the reference timed now (the first timing of this run on this "
+                         "device)");
+        }
+    }
+    tg_sess_end(&scratch, &ref, 1);
+    tg_buf_free(&scratch.evidence);
+    tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+    if (s0.st == C_PASS) {
+        tg_buf_free(&s0.explain);
+        tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+    }
+    tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
+    tg_sess_end(g, &stu, 1);
+    if (!R->opt->check)
+        tg_gpu_take(R, TG_GPU_NONE);   /* the rest is the grader's arithmetic */
+    tr->graded = 1;
+    if (r0.st != C_PASS || r1.st != C_PASS || r1.reported_ms <= 0) {
+        tr->graded = 0;
+        tg_buf_printf(&tr->out, "not graded: the reference solution failed at size %s (%s / %s)\n", sz, r0.reason, r1.reason);
+    } else if (s0.st != C_PASS || s1.st != C_PASS) {
+        tr->score = 0;
+        tg_buf_printf(&tr->out, "no speed credit for a wrong or failed run at size %s: %s\n", sz,
+                      s0.st != C_PASS ? s0.reason : s1.reason);
+    } else if (s1.reported_ms <= 0) {
+        tr->score = 0;
+        tg_buf_printf(&tr->out, "no time reported for a timed request (answer 'ok -'): not the kit's serve loop?\n");
+    } else {
+        double rep_ratio = s1.reported_ms / r1.reported_ms;
+        double credit = tl_test_speed_credit(t, rep_ratio);   /* the lab's tiers, else the linear rule */
+        tr->score = tg_round2(t->points * credit);
+        tr->passed = credit >= 1.0;
+        tg_buf_printf(&tr->out, "size %s: median %.3f ms against the reference's %.3f ms (ratio %.2f): %.0f%% of "
+                      "the points ", sz, s1.reported_ms, r1.reported_ms, rep_ratio, 100 * credit);
+        if (t->tiers[0].max_ratio > 0) {
+            tg_buf_printf(&tr->out, "(tiers:");
+            for (int i = 0; i < TL_LAB_MAX_TIERS && t->tiers[i].max_ratio > 0; ++i)
+                tg_buf_printf(&tr->out, "%s %.0f%% within %.2fx", i ? "," : "", 100 * t->tiers[i].credit,
+                              t->tiers[i].max_ratio);
+            tg_buf_printf(&tr->out, ", none beyond)\n");
+        } else {
+            tg_buf_printf(&tr->out, "(full within %.1fx of the reference, none from %.0fx)\n", TL_SPEED_FULL, TL_SPEED_ZERO);
+        }
+        /* Plausibility: a timed request does TL_WARMUP_RUNS + TL_TIMED_RUNS more runs than an
+         * untimed one, so the difference of their wall-clock times, measured here, bounds the
+         * time of one run from below (plus transfers' noise). A reported median far below that
+         * bound, while the reference's agrees with its own, is flagged for the instructor. */
+        double extra = TL_WARMUP_RUNS + TL_TIMED_RUNS;
+        double est_s = (s1.wall_ms - s0.wall_ms) / extra, est_r = (r1.wall_ms - r0.wall_ms) / extra;
+        tg_buf_printf(&tr->out, "wall-clock estimate per run, measured by the grader: %.3f ms (reference %.3f ms)\n",
+                      est_s, est_r);
+        if (ref_note[0])
+            tg_buf_printf(&tr->out, "%s\n", ref_note);
+        /* The median against the GPU time of the kernels themselves, measured by ncu outside the
+         * program's process in the profiled run of this variant and size (counters.c): a timed run
+         * cannot be faster than its kernels. The only timing evidence the student cannot write. */
+        const tg_ctr_var *cv = tg_counters_var(R, g, v);
+        char tw[600];
+        if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
+            cv = NULL;
+        if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0 && cv->shared && !cv->again &&
+            tg_ncu_timing(s1.reported_ms, cv->kernel_ms, tw, sizeof tw)) {
+            /* that kernel time was measured beside other processes' kernels (the device shared): a
+             * forged timing is said only from a profiled run with the device alone */
+            tg_counters_again_alone(R, g, v);
+            cv = tg_counters_var(R, g, v);
+            if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)
+                cv = NULL;
+        }
+        if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0 && tg_ncu_timing(s1.reported_ms, cv->kernel_ms,
+                                                                                  tw, sizeof tw)) {
+            tr->score = 0;
+            tr->passed = 0;
+            tg_buf_printf(&tr->out, "no speed credit: %s\n", tw);
+            tl_verdict_init(&tr->head.v, TL_V_ERROR, "forged-timing");
+            tl_verdict_set(tr->head.v.detail, sizeof tr->head.v.detail, tw);
+            snprintf(tr->head.size, sizeof tr->head.size, "%s", sz);
+            tr->have_head = 1;
+            tg_tres_add_case(tr, sz, &tr->head.v);
+            tg_buf_printf(&g->notes, "forged timing in the speed test: %s\n", tw);
+        } else if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0) {
+            tg_buf_printf(&tr->out, "time cross-checked: %s\n", tw);
+            if (tg_ncu_review(s1.reported_ms, cv->kernel_ms, tw, sizeof tw)) {   /* evidence, not a score */
+                tg_buf_printf(&tr->out, "%s\n", tw);
+                tg_buf_printf(&g->notes, "%s\n", tw);
+            }
+        } else if (cv && cv->state == TG_CTR_NOT_CHECKED) {
+            tg_buf_printf(&tr->out, "time against the GPU's counters: not checked here: %s (the wall-clock estimate "
+                          "above is the evidence)\n", cv->why);
+        } else if (cv && cv->state == TG_CTR_FAILED) {
+            tr->score = 0;
+            tr->passed = 0;
+            tg_buf_printf(&tr->out, "no speed credit: %s\n", cv->headline);
+        }
+        if (est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
+            est_r <= 1.5 * r1.reported_ms + 1.0) {
+            tg_buf_printf(&tr->out, "REVIEW: the reported median (%.3f ms) is far below what the wall clock allows "
+                          "(at least ~%.3f ms per run); the lab binary's timing may have been tampered with\n",
+                          s1.reported_ms, est_s);
+            tg_buf_printf(&g->notes, "REVIEW the speed test by hand: reported %.3f ms, wall clock ~%.3f ms per run\n",
+                          s1.reported_ms, est_s);
+        }
+    }
+    tg_buf_free(&r0.explain); tg_buf_free(&r1.explain); tg_buf_free(&s0.explain); tg_buf_free(&s1.explain);
+}
+
