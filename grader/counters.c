@@ -236,7 +236,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
                      "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, the program's and the "
                      "case; %.2f s for ncu to end and write its table), the device %s", fl ? "; " : "", c.kernels,
                      c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
-                     cv->end_s, cv->shared ? "shared (one profiled run at a time on the host)" : "alone");
+                     cv->end_s, cv->shared ? "shared (one profiled run at a time on the device)" : "alone");
         }
     }
     tg_buf_free(&r.explain);
@@ -335,6 +335,9 @@ void tg_counters_probe(grun *R)
     tg_ctr_var cv;
     memset(&cv, 0, sizeof cv);
     R->env.ncu_app_only = 1;
+    /* the device's profiler lock (another run or kit check of the user may be profiling there) */
+    tg_gpu_ncu_first();
+    tg_gpu_ncu(1);
     profile_variant(R, &g, R->run.ref_build, R->lab->ref_binary, "ref-", v, &cv);
     if (!(cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0)) {   /* without that option, as before */
         R->env.ncu_app_only = 0;
@@ -342,13 +345,16 @@ void tg_counters_probe(grun *R)
         memset(&cv, 0, sizeof cv);
         profile_variant(R, &g, R->run.ref_build, R->lab->ref_binary, "ref-", v, &cv);
     }
+    tg_gpu_ncu(0);
     tg_buf_free(&g.evidence);
     tg_buf_free(&g.notes);
-    /* Profiled runs hold the device shared, one at a time on the host (tg_gpu_ncu): beside other
+    /* Profiled runs hold the device shared, one at a time on each device (tg_gpu_ncu): beside other
      * processes' kernels an H100 gave every counter the same and the same kernel time (request
      * gpuclass-1: 12 lab 03 programs and 2 racecheck runs beside it), and ncu's own collection is one
-     * process at a time (4 ncu at once, each with its own TMPDIR: 3 failed, "a driver resource was
-     * unavailable"). TL_GRADE_NCU_ALONE=1: every profiled run with the device alone, as before. */
+     * process at a time per device (4 ncu at once on one GPU, each with its own TMPDIR: 3 failed, "a
+     * driver resource was unavailable"; on an H100 x2 one on each GPU at once both passed, two on one
+     * failed: the lead's ncu-overhead diag, 21:24 UTC). TL_GRADE_NCU_ALONE=1: every profiled run with
+     * the device alone, as before. */
     const char *alone = getenv("TL_GRADE_NCU_ALONE");
     R->env.ncu_shared = !(alone && *alone && strcmp(alone, "0") != 0);
     if (cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0) {
@@ -388,7 +394,7 @@ void tg_counters_run(grun *R, gsub *g)
                      "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
             continue;
         }
-        if (R->env.ncu_shared) {   /* the host's profiler first (holding nothing of the device), then the device shared */
+        if (R->env.ncu_shared) {   /* the device's profiler first (holding nothing of the device), then the device shared */
             tg_gpu_take(R, TG_GPU_NONE);
             tg_stage(TG_PROF_GPU_WAIT, "waiting: ncu");
             tg_gpu_ncu(1);
@@ -420,7 +426,7 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     snprintf(why, sizeof why, "%s", g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ?
              "lost the device's memory" : "timed the kernels");
     if (held != TG_GPU_NONE)
-        tg_gpu_take(R, TG_GPU_NONE);   /* (the host's profiler first, holding nothing of the device) */
+        tg_gpu_take(R, TG_GPU_NONE);   /* (the device's profiler first, holding nothing of the device) */
     tg_gpu_ncu(1);
     tg_gpu_take(R, TG_GPU_ALONE);
     tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s again, alone", v->name);

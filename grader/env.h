@@ -26,7 +26,7 @@ typedef struct tg_env {
     char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
     double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a
                                          student's profiled run is limited to 10x that (counters.c)    */
-    int      ncu_shared;              /* profiled runs hold the device shared, one at a time on the host
+    int      ncu_shared;              /* profiled runs hold the device shared, one at a time on the device
                                          (gpushare.c's ncu lock; counters.c)                          */
     int      ncu_app_only;            /* ncu profiles its own child alone (--target-processes
                                          application-only), where the probe's run read the counters so */

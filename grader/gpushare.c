@@ -15,8 +15,11 @@
  *                 queue does not close the gate at all (the board below: each test's start);
  *   KEY.slotN     N < cap: one per process sharing the device, so that at most cap of them have
  *                 memory on it at once (tg_gpu_share_cap).
- * And one per host, tilelab-gpu-UID.ncu: the profiled runs (ncu) one at a time, taken before the
- * device (held shared: counters.c), since ncu's collection is one process at a time per machine.
+ *   KEY.ncu       the profiled runs (ncu) on the device, one at a time, taken before the device's
+ *                 lock (which is then held shared: counters.c): ncu's collection is one process at a
+ *                 time per device (an H100 x2, 2026-11-26 21:24 UTC: one ncu on each GPU at once both
+ *                 passed, 2.7-3.6 s each; two on one GPU, one failed "An error was reported by the
+ *                 driver"; tests/gpu/class-results/h100-x2-2026-11-26-2124Z-ncu-overhead).
  * A worker holds at most one device's locks, and only for one test at a time: between tests, and
  * while it builds or counts work on the CPU, it holds none. */
 #define _GNU_SOURCE
@@ -38,6 +41,7 @@
 
 static struct {
     char dir[200], key[80];
+    char ncu_path[400];                /* this device's profiler lock file ("" none: no lock taken) */
     int  cap;
     int  lock_fd, gate_fd, slot_fd, ncu_fd;
     int  how;                          /* TG_GPU_NONE, _SHARED, _QUEUED or _ALONE */
@@ -127,8 +131,22 @@ void tg_gpu_key(const char *job, const char *id, char *out, size_t len)
 static int open_in(const char *name)
 {
     char p[400];
-    snprintf(p, sizeof p, "%s/tilelab-gpu-%ld-%s.%s", G.dir, (long)getuid(), G.key, name);
+    tg_gpu_lock_path(G.dir, G.key, name, p, sizeof p);
     return open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+void tg_gpu_lock_path(const char *dir, const char *key, const char *what, char *out, size_t len)
+{
+    snprintf(out, len, "%s/tilelab-gpu-%ld-%s.%s", dir && *dir ? dir : "/tmp", (long)getuid(), key, what);
+}
+
+void tg_gpu_ncu_at(const char *dir, const char *key)
+{
+    if (G.ncu_fd >= 0) {               /* (a lock held through it is given back with the fd) */
+        close(G.ncu_fd);
+        G.ncu_fd = -1;
+    }
+    tg_gpu_lock_path(dir, key, "ncu", G.ncu_path, sizeof G.ncu_path);
 }
 
 void tg_gpu_use(const char *dir, const char *key, int cap)
@@ -148,6 +166,7 @@ void tg_gpu_use(const char *dir, const char *key, int cap)
     G.slot = -1;
     G.lock_fd = open_in("lock");
     G.gate_fd = open_in("gate");
+    tg_gpu_ncu_at(G.dir, G.key);       /* the device's profiler lock: opened when first taken */
 }
 
 static void flock_wait(int fd, int how)
@@ -332,14 +351,20 @@ void tg_gpu_ncu(int on)
             flock(G.ncu_fd, LOCK_UN);
         return;
     }
-    if (G.ncu_fd < 0 && G.dir[0]) {   /* the host's, not a device's: every run and kit check of the user */
-        char p[400];
-        snprintf(p, sizeof p, "%s/tilelab-gpu-%ld.ncu", G.dir, (long)getuid());
-        G.ncu_fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    }
+    /* the device's (tg_gpu_use, tg_gpu_ncu_at): every run and kit check of the user on that device */
+    if (G.ncu_fd < 0 && G.ncu_path[0])
+        G.ncu_fd = open(G.ncu_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     waiting(1);
     flock_wait(G.ncu_fd, LOCK_EX);
     waiting(0);
+}
+
+void tg_gpu_ncu_first(void)
+{
+    char ids[TG_GPU_MAX][TG_GPU_ID_LEN], key[160];
+    int n = tg_gpu_list(getenv("CUDA_VISIBLE_DEVICES"), tg_gpu_nodes(), ids, TG_GPU_MAX);
+    tg_gpu_key(getenv("SLURM_JOB_ID"), n > 0 ? ids[0] : "", key, sizeof key);
+    tg_gpu_ncu_at(getenv("TL_GRADE_LOCK_DIR"), key);
 }
 
 tg_ref_time *tg_gpu_ref_time(void)

@@ -140,9 +140,17 @@ long long tg_gpu_mem_mib(void);                           /* the smallest device
 tg_ref_time *tg_gpu_ref_time(void);
 int  tg_gpu_ref_time_hint(const char *key, int reuse, int max_age_s);   /* the same, read without it: a hint */
 int  tg_ref_time_reuse(const tg_ref_time *t, const char *key, long long now_ms, int reuse, int max_age_s);
-/* The host's profiler, one profiled run (ncu) at a time (on 1, waits; off 0): ncu's own collection
- * is one process at a time per machine ("a driver resource was unavailable" for the others). */
+/* The device's profiler, one profiled run (ncu) at a time on it (on 1, waits; off 0): ncu's own
+ * collection is one process at a time per device ("a driver resource was unavailable" for the
+ * others on one GPU; one on each of two GPUs at once both pass). The lock file is the device's
+ * (tg_gpu_use's key), or the one tg_gpu_ncu_at names (the parent's probe, before any worker). */
 void tg_gpu_ncu(int on);
+void tg_gpu_ncu_at(const char *dir, const char *key);
+/* The profiler lock of the device a process without a worker's device runs on (the parent's probe):
+ * CUDA_VISIBLE_DEVICES's first entry, else device 0, named as a worker of that device names it. */
+void tg_gpu_ncu_first(void);
+/* A lock file's path: DIR/tilelab-gpu-UID-KEY.WHAT (dir NULL or "": /tmp; what: lock, gate, slotN, ncu) */
+void tg_gpu_lock_path(const char *dir, const char *key, const char *what, char *out, size_t len);
 
 /* One grading run, passed to every part: the lab graded, the options (const after parsing), what
  * was probed here, and the run's own state, a header each. */

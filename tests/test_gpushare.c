@@ -496,31 +496,103 @@ Test(gpulocks, the_reference_timing_belongs_to_the_device_held_alone)
     tg_gpu_hold(TG_GPU_NONE);
 }
 
-/* The host's profiler: one profiled run at a time across devices (ncu's collection is one process at
- * a time per machine; request gpuclass-1: 4 at once, 3 failed), while untimed work shares the device
- * beside it. The parent holds it; a worker of another device waits in flock until it lets go; a worker
- * holding its device shared is not kept out by it. */
-Test(gpulocks, one_profiled_run_at_a_time_on_the_host)
+/* Whether lockdir holds the lock file named tilelab-gpu-UID-KEY.WHAT (what the instructor sees in
+ * /tmp, and what another run or kit check of the user on that device opens). */
+static int lock_file_is_there(const char *key, const char *what)
+{
+    char path[200], made[200];
+    snprintf(path, sizeof path, "%s/tilelab-gpu-%ld-%s.%s", lockdir, (long)getuid(), key, what);
+    tg_gpu_lock_path(lockdir, key, what, made, sizeof made);
+    cr_assert_str_eq(made, path, "the lock file's name");
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The device's profiler: one profiled run at a time on each device (ncu's collection is one process
+ * at a time per device: on an H100 x2, one ncu on each GPU at once both passed, two on one GPU one
+ * failed, "An error was reported by the driver"; the lead's ncu-overhead diag, 2026-11-26 21:24 UTC),
+ * while untimed work shares the device beside it. The parent holds device 0's; a worker of device 1
+ * gets device 1's at once; a worker of device 0 waits in flock until the parent lets go; a worker
+ * holding device 0 shared is not kept out by it. */
+Test(gpulocks, one_profiled_run_at_a_time_on_each_device)
 {
     tg_gpu_use(lockdir, "dev0", 4);
     tg_gpu_ncu(1);
+    cr_assert(lock_file_is_there("dev0", "ncu"), "device 0's profiler lock is tilelab-gpu-UID-dev0.ncu");
+    char host_wide[200];
+    snprintf(host_wide, sizeof host_wide, "%s/tilelab-gpu-%ld.ncu", lockdir, (long)getuid());
+    cr_assert_neq(access(host_wide, F_OK), 0, "no host-wide profiler lock any more (%s)", host_wide);
     tg_gpu_hold(TG_GPU_SHARED);
+    pid_t other = fork();
+    cr_assert(other >= 0);
+    if (other == 0) {
+        tg_gpu_use(lockdir, "dev1", 4);   /* another device: its own profiler, not waited for */
+        tg_gpu_ncu(1);
+        __atomic_store_n(&sh->got[2], 1, __ATOMIC_SEQ_CST);
+        while (!__atomic_load_n(&sh->release[2], __ATOMIC_SEQ_CST))
+            pause_ms(5);
+        tg_gpu_ncu(0);
+        _exit(0);
+    }
+    wait_got(2);                          /* device 1 profiles while device 0's profiler is held */
+    cr_assert(lock_file_is_there("dev1", "ncu"));
     pid_t p = fork();
     cr_assert(p >= 0);
     if (p == 0) {
-        tg_gpu_use(lockdir, "dev1", 4);   /* another device: the same profiler */
+        tg_gpu_use(lockdir, "dev0", 4);   /* the same device: the same profiler */
         tg_gpu_ncu(1);
         __atomic_store_n(&sh->got[0], 1, __ATOMIC_SEQ_CST);
         tg_gpu_ncu(0);
         _exit(0);
     }
-    blocked(p);                           /* it waits in flock for the profiler ... */
-    cr_assert_eq(__atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST), 0, "two profiled runs at once");
+    blocked(p);                           /* it waits in flock for device 0's profiler ... */
+    cr_assert_eq(__atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST), 0, "two profiled runs at once on one device");
     pid_t u = child(1, TG_GPU_SHARED, 4); /* ... while untimed work shares the device beside this one */
     wait_got(1);
     tg_gpu_hold(TG_GPU_NONE);
     tg_gpu_ncu(0);
     wait_got(0);
     let_go(1);
-    reap(p), reap(u);
+    let_go(2);
+    reap(p), reap(u), reap(other);
+}
+
+/* The parent's probe, before any worker, profiles on the device its children use: the first of
+ * CUDA_VISIBLE_DEVICES (else 0), under the name a worker of that device gives its lock (a Slurm
+ * job's devices are the job's own). A worker of that device waits for it. */
+Test(gpulocks, the_probe_takes_the_profiler_of_its_own_device)
+{
+    setenv("TL_GRADE_LOCK_DIR", lockdir, 1);
+    setenv("CUDA_VISIBLE_DEVICES", "3,1", 1);
+    unsetenv("SLURM_JOB_ID");
+    tg_gpu_ncu_first();
+    tg_gpu_ncu(1);
+    cr_assert(lock_file_is_there("3", "ncu"), "the probe's device: CUDA_VISIBLE_DEVICES's first");
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {
+        char key[160];
+        tg_gpu_key(getenv("SLURM_JOB_ID"), "3", key, sizeof key);   /* as workers.c names device 3 */
+        tg_gpu_use(lockdir, key, 4);
+        tg_gpu_ncu(1);
+        __atomic_store_n(&sh->got[0], 1, __ATOMIC_SEQ_CST);
+        tg_gpu_ncu(0);
+        _exit(0);
+    }
+    blocked(p);
+    cr_assert_eq(__atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST), 0, "a worker of the probe's device profiled beside it");
+    tg_gpu_ncu(0);
+    wait_got(0);
+    reap(p);
+    setenv("SLURM_JOB_ID", "4711", 1);
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    tg_gpu_ncu_first();
+    tg_gpu_ncu(1);
+    tg_gpu_ncu(0);
+    /* (its device 0 where the host has /dev/nvidia0; on this machine without one, the name a worker
+     * without a device gives its locks) */
+    cr_assert(lock_file_is_there(tg_gpu_nodes() > 0 ? "job4711-0" : "job4711-", "ncu"),
+              "in a Slurm job without CUDA_VISIBLE_DEVICES: its device 0");
+    unsetenv("SLURM_JOB_ID");
+    unsetenv("TL_GRADE_LOCK_DIR");
 }
