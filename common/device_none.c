@@ -70,3 +70,8 @@ int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmu
     (void)c; (void)fn; (void)ctx; (void)warmup; (void)reps; (void)checked; (void)st; (void)l2_flushed;
     return no_cuda(err, errlen);
 }
+
+void tl_gpu_mark_request(int seq)
+{
+    (void)seq;
+}

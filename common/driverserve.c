@@ -42,6 +42,9 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
         return TL_EXIT_USAGE;
     }
     char line[256], err[512];
+#ifndef TL_EMULATED
+    int marked = 0;                  /* GPU requests begun so far: the request marker's number */
+#endif
     while (fgets(line, sizeof line, in)) {
         if (strcmp(line, "quit\n") == 0)
             break;
@@ -126,6 +129,11 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
                 }
             } else {
                 tl_gpu_case gc;
+#ifndef TL_EMULATED
+                /* the kit's marker first (marker.cu): the grader splits a profiled session's kernels
+                 * per request by it; before anything of the student's runs for this request */
+                tl_gpu_mark_request(++marked);
+#endif
                 rc = tl_gpu_case_alloc(&gc, m, k, n, err, sizeof err);
                 if (rc == 0) rc = tl_gpu_case_upload(&gc, &M, &N, err, sizeof err);
 #ifdef TL_EMULATED

@@ -253,6 +253,10 @@ int  tl_gpu_case_run(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, tl_matrix
  * says which run and what; the case fails with pattern "timed-run-skipped-work"). */
 int  tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx, int warmup, int reps,
                       const tl_matrix *checked, tl_stats *st, int *l2_flushed, char *err, size_t errlen);
+/* marker.cu: the kit's empty kernel that the --serve loop launches, with seq blocks, at the start of
+ * its seq-th GPU request (1, 2, ...): the delimiter by which the grader splits one profiled session's
+ * ncu rows per request (grader/ncu.c, tg_ncu_split). A launch error is cleared. No-op without CUDA. */
+void tl_gpu_mark_request(int seq);
 
 /* -------------------------------------------------------------- records.c */
 /* The records format, its writer and its reader: records.h (included above). */

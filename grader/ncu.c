@@ -74,6 +74,11 @@ int tg_ncu_kit_kernel(const char *name)
     return 0;
 }
 
+int tg_ncu_marker(const char *name)
+{
+    return strcmp(name, TG_NCU_MARKER) == 0;
+}
+
 /* ------------------------------------------------------------------ CSV */
 
 /* One CSV line (RFC 4180: quoted fields, "" inside) into at most max fields, each malloc'd. */
@@ -193,7 +198,9 @@ int tg_ncu_parse(const char *text, size_t len, tg_ncu_counts *out, char *err, si
             have_units = 1;
         } else if (name_col < n) {
             const char *name = f[name_col];
-            if (tg_ncu_kit_kernel(name)) {
+            if (tg_ncu_marker(name)) {
+                ;                           /* the request marker: the kit's delimiter, not counted */
+            } else if (tg_ncu_kit_kernel(name)) {
                 out->kit_kernels++;
             } else {
                 out->kernels++;
@@ -226,6 +233,127 @@ int tg_ncu_parse(const char *text, size_t len, tg_ncu_counts *out, char *err, si
             return -1;
         }
     return 0;
+}
+
+/* ------------------------------------------------------------------ one session, several requests */
+
+typedef struct split_part {
+    char  *s;
+    size_t len, cap;
+} split_part;
+
+static int part_add(split_part *p, const char *line, size_t l)
+{
+    if (p->len + l + 2 > p->cap) {
+        size_t cap = (p->cap ? p->cap * 2 : 4096) + l + 2;
+        char *n = realloc(p->s, cap);
+        if (!n)
+            return -1;
+        p->s = n;
+        p->cap = cap;
+    }
+    memcpy(p->s + p->len, line, l);
+    p->len += l;
+    p->s[p->len++] = '\n';
+    p->s[p->len] = '\0';
+    return 0;
+}
+
+int tg_ncu_split(const char *text, size_t len, int nreq, char **part, size_t *plen, char *why, size_t whylen)
+{
+    enum { MAXF = 400 };
+    why[0] = '\0';
+    if (nreq < 1 || nreq > 64) {
+        snprintf(why, whylen, "%d requests: not a session to split", nreq);
+        return -1;
+    }
+    char **f = calloc(MAXF, sizeof *f);
+    split_part *pt = calloc((size_t)nreq, sizeof *pt);
+    split_part head = {0};
+    int name_col = -1, grid_col = -1, rows_seen = 0, markers = 0, bad = 0;
+    if (!f || !pt) {
+        snprintf(why, whylen, "out of memory splitting ncu's table");
+        bad = 1;
+    }
+    size_t nl = 0;
+    for (const char *p = text, *end = text + len; !bad && p < end; p = end > p + nl ? p + nl + 1 : end) {
+        const char *e = memchr(p, '\n', (size_t)(end - p));
+        nl = (size_t)((e ? e : end) - p);
+        const char *le = p + nl;
+        if (le > p && le[-1] == '\r')
+            --le;
+        if (nl == 0 || *p != '"')
+            continue;                       /* ncu's own lines, or the program's */
+        if (name_col < 0 || rows_seen < 1) {   /* the header, then the units row: every part's */
+            if (name_col < 0) {
+                int n = csv_fields(p, le, f, MAXF);
+                for (int i = 0; i < n; ++i) {
+                    if (strcmp(f[i], "Kernel Name") == 0)
+                        name_col = i;
+                    else if (strcmp(f[i], "Grid Size") == 0)
+                        grid_col = i;
+                }
+                free_fields(f, n);
+                if (name_col < 0)
+                    continue;               /* not ncu's header: not a table line */
+            } else {
+                rows_seen = 1;
+            }
+            if (part_add(&head, p, (size_t)(le - p)) != 0)
+                bad = 1;
+            continue;
+        }
+        int n = csv_fields(p, le, f, MAXF);
+        if (name_col < n && tg_ncu_marker(f[name_col])) {
+            char want[32];
+            snprintf(want, sizeof want, "(%d, 1, 1)", markers + 1);
+            if (grid_col < 0 || grid_col >= n || strcmp(f[grid_col], want) != 0) {
+                snprintf(why, whylen, "request marker %d has grid %.40s, not %s: out of order", markers + 1,
+                         grid_col >= 0 && grid_col < n ? f[grid_col] : "(none)", want);
+                bad = 1;
+            } else if (++markers > nreq) {
+                snprintf(why, whylen, "more request markers than the %d requests sent", nreq);
+                bad = 1;
+            }
+        } else if (markers == 0) {
+            snprintf(why, whylen, "a kernel (%.80s) before the first request's marker", name_col < n ? f[name_col] : "?");
+            bad = 1;
+        } else if (part_add(&pt[markers - 1], p, (size_t)(le - p)) != 0) {
+            bad = 1;
+        }
+        free_fields(f, n);
+    }
+    if (!bad && name_col < 0) {
+        snprintf(why, whylen, "ncu wrote no CSV table (no header with \"Kernel Name\")");
+        bad = 1;
+    }
+    if (!bad && markers != nreq) {
+        snprintf(why, whylen, "%d request marker%s for %d requests", markers, markers == 1 ? "" : "s", nreq);
+        bad = 1;
+    }
+    for (int i = 0; i < nreq && pt; ++i) {
+        if (!bad) {
+            split_part whole = {0};
+            if (part_add(&whole, head.s ? head.s : "", head.len ? head.len - 1 : 0) != 0 ||
+                (pt[i].len && part_add(&whole, pt[i].s, pt[i].len - 1) != 0)) {
+                snprintf(why, whylen, "out of memory splitting ncu's table");
+                bad = 1;
+                for (int j = 0; j < i; ++j)
+                    free(part[j]), part[j] = NULL;
+                free(whole.s);
+            } else {
+                part[i] = whole.s;
+                plen[i] = whole.len;
+            }
+        }
+        free(pt[i].s);
+    }
+    free(pt);
+    free(head.s);
+    free(f);
+    if (bad && !why[0])
+        snprintf(why, whylen, "out of memory splitting ncu's table");
+    return bad ? -1 : 0;
 }
 
 int tg_ncu_problem(const char *text, char *why, size_t whylen)

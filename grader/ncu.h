@@ -41,6 +41,21 @@ const char *tg_ncu_metric_name(int q);
  * of the same name and parameters (a duplicate symbol, refused by the object gate too). */
 int tg_ncu_kit_kernel(const char *name);
 
+/* The request marker (common/marker.cu) as ncu names it: the kit's empty kernel that the --serve
+ * loop launches with seq blocks at the start of its seq-th GPU request. Its rows are neither the
+ * student's nor counted among the kit's (a session of one request has one: its figures are as before
+ * the marker). */
+#define TG_NCU_MARKER "tl_request_marker_kernel(int)"
+int tg_ncu_marker(const char *name);
+
+/* One profiled session that served nreq requests, split per request by the markers: part[i] (malloc'd,
+ * the caller frees) is ncu's table as if request i had been the session's only one (ncu's header and
+ * units rows, then the rows after marker i+1 up to the next, markers left out), plen[i] its length.
+ * The table must hold exactly nreq markers, numbered 1 .. nreq in order (Grid Size "(i, 1, 1)"), and
+ * no kernel before the first; else -1 with why set (and no part), and the grader profiles each
+ * variant in a session of its own. ncu's own lines (==PROF==, ==WARNING==) are not copied. */
+int tg_ncu_split(const char *text, size_t len, int nreq, char **part, size_t *plen, char *why, size_t whylen);
+
 /* The student's kernels of one profiled run, summed (the kit's left out). */
 typedef struct tg_ncu_counts {
     int    kernels;            /* the student's kernel launches profiled                        */

@@ -447,3 +447,143 @@ Test(ncu, a_median_well_above_the_profiled_kernels_time_is_for_review_only)
     cr_assert_eq(why[0], '\0');
     cr_assert_eq(tg_ncu_review(5.0, 0, why, sizeof why), 0, "no kernel time: nothing said");
 }
+
+/* ------------------------------------------------------------------ one session, two requests (issue 29) */
+
+/* ncu's lines of a stored file (tests/ncu/): what = 'o' its own lines and table head (the lines before
+ * the first kernel row), 'r' its kernel rows. */
+static void lines_of(const char *name, char what, tg_buf *out)
+{
+    size_t len = 0;
+    char *t = fixture(name, &len);
+    int rows = 0;
+    for (char *p = t; *p;) {
+        size_t l = strcspn(p, "\n");
+        int is_row = p[0] == '"' && p[1] >= '0' && p[1] <= '9';
+        rows += is_row;
+        if ((what == 'r' && is_row) || (what == 'o' && !is_row && rows == 0)) {
+            tg_buf_add(out, p, l);
+            tg_buf_add(out, "\n", 1);
+        }
+        p += l + (p[l] == '\n');
+    }
+    free(t);
+}
+
+/* The marker's row as ncu would write it for request seq (grid "(seq, 1, 1)"): the tiled16 file's
+ * kernel row with its name and launch shape replaced. */
+static void marker_row(tg_buf *out, int seq)
+{
+    tg_buf r = {0};
+    lines_of("lab03-tiled16-512-solution.csv", 'r', &r);
+    const char *from = "\"MatrixMulKernel_t16(float *, float *, float *, int)\",\"1\",\"7\",\"(16, 16, 1)\",\"(32, 32, 1)\"";
+    char *at = strstr(r.s, from);
+    cr_assert(at, "the stored tiled16 row's name and launch shape");
+    char to[200];
+    snprintf(to, sizeof to, "\"%s\",\"1\",\"7\",\"(1, 1, 1)\",\"(%d, 1, 1)\"", TG_NCU_MARKER, seq);
+    tg_buf_add(out, r.s, (size_t)(at - r.s));
+    tg_buf_add(out, to, strlen(to));
+    tg_buf_add(out, at + strlen(from), r.len - (size_t)(at - r.s) - strlen(from));
+    tg_buf_free(&r);
+}
+
+/* A session's table from a recipe: 'h' ncu's lines and head, '1'..'9' the marker of that request,
+ * 'a' the tiled16 solution's row (512), 'b' the timed tiled32 run's 43 rows (2048, the kit's 30 among
+ * them). */
+static char *session_of(const char *recipe, size_t *len)
+{
+    tg_buf t = {0};
+    for (const char *c = recipe; *c; ++c) {
+        if (*c == 'h')
+            lines_of("lab03-tiled16-512-solution.csv", 'o', &t);
+        else if (*c >= '1' && *c <= '9')
+            marker_row(&t, *c - '0');
+        else if (*c == 'a')
+            lines_of("lab03-tiled16-512-solution.csv", 'r', &t);
+        else if (*c == 'b')
+            lines_of("lab03-tiled32-2048-timed-solution.csv", 'r', &t);
+    }
+    tg_buf_add(&t, "==PROF== Disconnected from process 1762\n", 41);
+    *len = t.len;
+    return t.s;
+}
+
+static void same_counts(const tg_ncu_counts *a, const tg_ncu_counts *b, const char *what)
+{
+    cr_assert_eq(a->kernels, b->kernels, "%s: %d kernels, alone %d", what, a->kernels, b->kernels);
+    cr_assert_eq(a->kit_kernels, b->kit_kernels, "%s: %d of the kit's, alone %d", what, a->kit_kernels, b->kit_kernels);
+    cr_assert_str_eq(a->names, b->names, "%s", what);
+    for (int q = 0; q < TG_NCU_NQ; ++q) {
+        cr_assert_eq(a->have[q], b->have[q], "%s: column %s", what, tg_ncu_metric_name(q));
+        cr_assert(a->q[q] == b->q[q], "%s: %s %g, alone %g", what, tg_ncu_metric_name(q), a->q[q], b->q[q]);
+    }
+}
+
+/* Honest: each request's part reads exactly what a session of that request alone read (the stored
+ * files), so every judgment, figure and kernel time per variant is as before. */
+Test(ncu, a_session_of_two_requests_splits_into_what_each_alone_read)
+{
+    size_t len = 0;
+    char *t = session_of("h1a2b", &len);
+    char *part[2] = {NULL, NULL}, why[300] = "", err[300] = "";
+    size_t plen[2];
+    cr_assert_eq(tg_ncu_split(t, len, 2, part, plen, why, sizeof why), 0, "%s", why);
+    tg_ncu_counts got, alone;
+    cr_assert_eq(tg_ncu_parse(part[0], plen[0], &got, err, sizeof err), 0, "%s", err);
+    parse_fixture("lab03-tiled16-512-solution.csv", &alone);
+    same_counts(&got, &alone, "request 1 (tiled16)");
+    cr_assert_eq(tg_ncu_parse(part[1], plen[1], &got, err, sizeof err), 0, "%s", err);
+    parse_fixture("lab03-tiled32-2048-timed-solution.csv", &alone);
+    same_counts(&got, &alone, "request 2 (tiled32, the kit's 30 kernels left out as alone)");
+    cr_assert_eq(got.kernels, 13);
+    cr_assert_null(strstr(part[0], TG_NCU_MARKER), "no marker row in a part");
+    cr_assert_null(strstr(part[1], "MatrixMulKernel_t16"), "request 1's kernel is not request 2's");
+    free(part[0]), free(part[1]), free(t);
+    /* a request that launched no kernel: its part is the head alone (as a session of it alone) */
+    t = session_of("h12b", &len);
+    cr_assert_eq(tg_ncu_split(t, len, 2, part, plen, why, sizeof why), 0, "%s", why);
+    cr_assert_eq(tg_ncu_parse(part[0], plen[0], &got, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(got.kernels, 0);
+    free(part[0]), free(part[1]), free(t);
+}
+
+/* The single session (one variant: the grader's other path) has one marker: it is neither the
+ * student's kernel nor counted among the kit's, so its figures are what they were before it. */
+Test(ncu, the_marker_in_a_session_of_one_request_changes_no_count)
+{
+    size_t len = 0;
+    char *t = session_of("h1a", &len);
+    tg_ncu_counts got, alone;
+    char err[300] = "";
+    cr_assert_eq(tg_ncu_parse(t, len, &got, err, sizeof err), 0, "%s", err);
+    parse_fixture("lab03-tiled16-512-solution.csv", &alone);
+    same_counts(&got, &alone, "one request with its marker");
+    free(t);
+}
+
+static void split_refused(const char *recipe, int nreq, const char *words)
+{
+    size_t len = 0;
+    char *t = session_of(recipe, &len);
+    char *part[4] = {NULL, NULL, NULL, NULL}, why[300] = "";
+    size_t plen[4];
+    cr_assert_eq(tg_ncu_split(t, len, nreq, part, plen, why, sizeof why), -1, "%s split for %d requests", recipe, nreq);
+    cr_assert(strstr(why, words), "%s: %s (expected \"%s\")", recipe, why, words);
+    for (int i = 0; i < 4; ++i)
+        cr_assert_null(part[i], "no part is handed out when the split is refused");
+    free(t);
+}
+
+/* Anything but exactly one marker per request, in order, with no kernel before the first: refused
+ * (the grader then profiles each variant in a session of its own, as before). */
+Test(ncu, a_session_whose_markers_are_not_one_per_request_in_order_is_not_split)
+{
+    split_refused("h1a2b", 3, "2 request markers for 3 requests");       /* a request without its marker */
+    split_refused("h1ab", 2, "1 request marker for 2 requests");          /* a missing delimiter */
+    split_refused("h1a2b3", 2, "more request markers than the 2");        /* an extra delimiter */
+    split_refused("h1a3b", 2, "request marker 2 has grid (3, 1, 1), not (2, 1, 1)");   /* out of order */
+    split_refused("h1a1b", 2, "request marker 2 has grid (1, 1, 1)");     /* the same one twice */
+    split_refused("ha1a2b", 2, "a kernel (MatrixMulKernel_t16(float *, float *, float *, int)) before the first");
+    split_refused("h", 1, "0 request markers for 1 requests");
+    split_refused("1a", 1, "no CSV table");
+}
