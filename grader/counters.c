@@ -131,6 +131,107 @@ static void ncu_said(const char *log, const tg_buf *printed, char *out, size_t l
             *c = ' ';
 }
 
+/* A profiled session's folder (g->work/ncu-NAME: ncu's table, the sandbox user's passwd and group)
+ * and ncu's command line before the program (argv: 13 entries). 0, or -1 with err set. */
+static int session_prepare(grun *R, gsub *g, const char *name, char *dir, size_t dlen, char *log, size_t llen,
+                           const char **argv, char *err, size_t errlen)
+{
+    snprintf(dir, dlen, "%s/ncu-%s", g->work, name);
+    tg_rmtree(dir);
+    if (tg_mkdirs(dir, 0700) != 0) {
+        snprintf(err, errlen, "cannot make %s (%s)", dir, strerror(errno));
+        return -1;
+    }
+    snprintf(log, llen, "%s/ncu.csv", dir);
+    /* the sandbox's user for ncu's own look-up (bound at /etc/passwd and /etc/group: session.c) */
+    char etc[PATH_MAX + 96];
+    snprintf(etc, sizeof etc, "%s/passwd", dir);
+    write_small(etc, "nobody:x:65534:65534:nobody:/tmp/case:/bin/sh\n");
+    snprintf(etc, sizeof etc, "%s/group", dir);
+    write_small(etc, "nogroup:x:65534:\n");
+    /* only the options device request ncu-1 ran (ncu 2025.3.1): ncu refuses an option it does not
+     * know and exits 1 before starting the program, which is what ncu-2 met with two more */
+    const char *a[] = {R->env.ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
+                       "--log-file", R->env.iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL, NULL, NULL};
+    /* the program is ncu's own child, the one process profiled: ncu need not follow children (request
+     * gpuclass-1 of session 9, the H100: 1.89 s against 2.10 s a run; the probe checks it first) */
+    if (R->env.ncu_app_only) {
+        a[10] = "--target-processes";
+        a[11] = "application-only";
+    }
+    memcpy(argv, a, sizeof a);
+    return 0;
+}
+
+/* A profiled case's CPU limit: the reference's, x TG_NCU_LIMIT_FACTOR the lab's case limit; a
+ * student's, x TG_NCU_REF_FACTOR what the reference's profiled run took (never under the lab's). */
+static double session_limit(const grun *R, const char *tag)
+{
+    double limit_s = R->lab->case_limit_s * TG_NCU_LIMIT_FACTOR;
+    if (R->env.ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
+        limit_s = R->env.ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->env.ncu_ref_s * TG_NCU_REF_FACTOR
+                                                                           : R->lab->case_limit_s;
+    return limit_s;
+}
+
+/* The profiled case did not pass: the program ran and answered wrong, crashed or ran out of time
+ * under ncu: the student's (where it ran alone; a shared run that ran out of time or lost the
+ * device's memory is run again alone by tg_counters_run before anything counts). */
+static void case_failed(tg_ctr_var *cv, const cres *r)
+{
+    cv->state = TG_CTR_FAILED;
+    cv->bad = 1;
+    cv->stopped = r->st == C_TIMEOUT;
+    cv->crowded = cv->shared && (tg_gpu_crowded_words(r->reason) ||
+                                 (r->v.kind == TL_V_ERROR && tl_verdict_pattern_is(&r->v, "no-device-claimed")));
+    cv->pattern = "profiled-run-failed";
+    snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
+             "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r->reason);
+}
+
+/* ncu's table of a passed profiled case (text: the session's, or its request's part; NULL: ncu wrote
+ * none at log) judged for variant v at size s into cv; note: said after the figures ("" none). */
+static void judge_table(grun *R, const tl_lab_variant *v, const gsize *s, const char *text, size_t len,
+                        const char *log, tg_ctr_var *cv, const char *note)
+{
+    char why[520], err[600];
+    if (!text) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "ncu wrote no counters (%s is missing)", log);
+        return;
+    }
+    if (tg_ncu_problem(text, why, sizeof why)) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "%s", why);
+        return;
+    }
+    tg_ncu_counts c;
+    if (tg_ncu_parse(text, len, &c, err, sizeof err) != 0) {
+        cv->state = TG_CTR_NOT_CHECKED;
+        snprintf(cv->why, sizeof cv->why, "%s", err);
+        return;
+    }
+    cv->state = TG_CTR_JUDGED;
+    cv->kernel_ms = c.have[TG_NCU_TIME] ? c.q[TG_NCU_TIME] / 1e6 : 0;
+    if (R->lab->work.kernel && !v->gpu_only) {
+        cv->work_judged = 1;
+        cv->bad = tg_ncu_judge(R->lab, v->tile, s->m, s->k, s->n, &c, cv->headline, sizeof cv->headline,
+                               cv->figures, sizeof cv->figures, &cv->pattern);
+    } else if (R->lab->work.kernel) {
+        snprintf(cv->why, sizeof cv->why, "%s uses %s: the counters read here see the threads' own loads and "
+                 "multiply-adds, not that unit's", v->name, v->gpu_only);
+    }
+    size_t fl = strlen(cv->figures);
+    fl += (size_t)snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), "
+                           "%d of the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, "
+                           "the program's and the case; %.2f s for ncu to end and write its table), the device %s",
+                           fl ? "; " : "", c.kernels, c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none",
+                           c.kit_kernels, cv->wall_s, cv->answer_s, cv->end_s,
+                           cv->shared ? "shared (one profiled run at a time on the device)" : "alone");
+    if (note && *note && fl < sizeof cv->figures)
+        snprintf(cv->figures + fl, sizeof cv->figures - fl, "; %s", note);
+}
+
 /* One profiled session of build/binary (the student's program, or the reference's) for variant v. */
 static void profile_variant(grun *R, gsub *g, const char *build, const char *binary, const char *tag,
                             const tl_lab_variant *v, tg_ctr_var *cv)
@@ -145,30 +246,13 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     }
     const gsize *s = &R->run.sizes[si];
     tg_size_str(cv->size, sizeof cv->size, s);
-    char dir[PATH_MAX + 64], log[PATH_MAX + 96];
-    snprintf(dir, sizeof dir, "%s/ncu-%s%s", g->work, tag, v->name);
-    tg_rmtree(dir);
-    if (tg_mkdirs(dir, 0700) != 0) {
+    char dir[PATH_MAX + 64], log[PATH_MAX + 96], name[120];
+    const char *argv[13];
+    snprintf(name, sizeof name, "%s%s", tag, v->name);
+    if (session_prepare(R, g, name, dir, sizeof dir, log, sizeof log, argv, err, sizeof err) != 0) {
         cv->state = TG_CTR_NOT_CHECKED;
-        snprintf(cv->why, sizeof cv->why, "cannot make %s (%s)", dir, strerror(errno));
+        snprintf(cv->why, sizeof cv->why, "%.500s", err);
         return;
-    }
-    snprintf(log, sizeof log, "%s/ncu.csv", dir);
-    /* the sandbox's user for ncu's own look-up (bound at /etc/passwd and /etc/group: session.c) */
-    char etc[PATH_MAX + 96];
-    snprintf(etc, sizeof etc, "%s/passwd", dir);
-    write_small(etc, "nobody:x:65534:65534:nobody:/tmp/case:/bin/sh\n");
-    snprintf(etc, sizeof etc, "%s/group", dir);
-    write_small(etc, "nogroup:x:65534:\n");
-    /* only the options device request ncu-1 ran (ncu 2025.3.1): ncu refuses an option it does not
-     * know and exits 1 before starting the program, which is what ncu-2 met with two more */
-    const char *argv[] = {R->env.ncu, "--csv", "--page", "raw", "--clock-control", "none", "--metrics", tg_ncu_metrics(),
-                          "--log-file", R->env.iso.bwrap ? TG_PROF_INSIDE "/ncu.csv" : log, NULL, NULL, NULL};
-    /* the program is ncu's own child, the one process profiled: ncu need not follow children (request
-     * gpuclass-1 of session 9, the H100: 1.89 s against 2.10 s a run; the probe checks it first) */
-    if (R->env.ncu_app_only) {
-        argv[10] = "--target-processes";
-        argv[11] = "application-only";
     }
     gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
                 .prof_ro = R->env.ncu_root[0] ? R->env.ncu_root : NULL};
@@ -180,11 +264,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     memcpy(stopped, g->stopped, sizeof stopped);
     g->timeouts = 0;
     g->nstopped = 0;
-    double limit_s = R->lab->case_limit_s * TG_NCU_LIMIT_FACTOR;
-    if (R->env.ncu_ref_s > 0 && *tag == '\0')   /* a student's run, after the reference's was measured */
-        limit_s = R->env.ncu_ref_s * TG_NCU_REF_FACTOR > R->lab->case_limit_s ? R->env.ncu_ref_s * TG_NCU_REF_FACTOR
-                                                                           : R->lab->case_limit_s;
-    tg_run_case(R, g, &ss, s, v, 0, limit_s, &r);
+    tg_run_case(R, g, &ss, s, v, 0, session_limit(R, tag), &r);
     double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
     cv->answer_s = (t_ans - t0) / 1000.0;
@@ -195,54 +275,136 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     cv->wall_s = (tl_now_ms() - t0) / 1000.0;
     size_t len = 0;
     char *text = tg_is_file(log) ? tg_read_file(log, 64 << 20, &len) : NULL;
-    char why[520];
     ncu_said(text, &g->evidence, cv->why, sizeof cv->why);   /* kept for the reference's probe */
-    if (r.st != C_PASS) {
-        /* the program ran and answered wrong, crashed or ran out of time under ncu: the student's
-         * (where it ran alone; a shared run that ran out of time or lost the device's memory is
-         * run again alone by tg_counters_run before anything counts) */
-        cv->state = TG_CTR_FAILED;
-        cv->bad = 1;
-        cv->stopped = r.st == C_TIMEOUT;
-        cv->crowded = cv->shared && (tg_gpu_crowded_words(r.reason) ||
-                                     (r.v.kind == TL_V_ERROR && tl_verdict_pattern_is(&r.v, "no-device-claimed")));
-        cv->pattern = "profiled-run-failed";
-        snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
-                 "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r.reason);
-    } else if (!text) {
-        cv->state = TG_CTR_NOT_CHECKED;
-        snprintf(cv->why, sizeof cv->why, "ncu wrote no counters (%s is missing)", log);
-    } else if (tg_ncu_problem(text, why, sizeof why)) {
-        cv->state = TG_CTR_NOT_CHECKED;
-        snprintf(cv->why, sizeof cv->why, "%s", why);
-    } else {
-        tg_ncu_counts c;
-        if (tg_ncu_parse(text, len, &c, err, sizeof err) != 0) {
-            cv->state = TG_CTR_NOT_CHECKED;
-            snprintf(cv->why, sizeof cv->why, "%s", err);
-        } else {
-            cv->state = TG_CTR_JUDGED;
-            cv->kernel_ms = c.have[TG_NCU_TIME] ? c.q[TG_NCU_TIME] / 1e6 : 0;
-            if (R->lab->work.kernel && !v->gpu_only) {
-                cv->work_judged = 1;
-                cv->bad = tg_ncu_judge(R->lab, v->tile, s->m, s->k, s->n, &c, cv->headline, sizeof cv->headline,
-                                       cv->figures, sizeof cv->figures, &cv->pattern);
-            } else if (R->lab->work.kernel) {
-                snprintf(cv->why, sizeof cv->why, "%s uses %s: the counters read here see the threads' own loads and "
-                         "multiply-adds, not that unit's", v->name, v->gpu_only);
-            }
-            size_t fl = strlen(cv->figures);
-            snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), %d of "
-                     "the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, the program's and the "
-                     "case; %.2f s for ncu to end and write its table), the device %s", fl ? "; " : "", c.kernels,
-                     c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none", c.kit_kernels, cv->wall_s, cv->answer_s,
-                     cv->end_s, cv->shared ? "shared (one profiled run at a time on the device)" : "alone");
-        }
-    }
+    if (r.st != C_PASS)
+        case_failed(cv, &r);
+    else
+        judge_table(R, v, s, text, len, log, cv, "");
     tg_buf_free(&r.explain);
     free(text);
     if (!R->opt->keep_work)
         tg_rmtree(dir);
+}
+
+/* Variants vi[0..n-1] (rows of the lab table) in ONE session under ONE ncu (issue 29: ncu's start
+ * and first kernel cost about 1.7 s a process, a further variant in the same process about 0.2 s):
+ * one request each, in that order, as profile_variant sends it, and ncu's table split per request
+ * by the kit's markers (common/marker.cu, tg_ncu_split), each part judged as a session of that
+ * request alone is judged. cvs: per variant row (g->ctr). Returns how many variants it settled:
+ * n, every request passed and the table split; 1, the first request failed, settled as
+ * profile_variant would (the same first request of a fresh process under ncu); 0, why says why not,
+ * and the caller profiles each variant in a session of its own (a later request that failed ran
+ * after the others in one process: a session of its own decides it; a table that does not split). */
+static int profile_session(grun *R, gsub *g, const char *build, const char *binary, const char *tag, const int *vi,
+                           int n, tg_ctr_var *cvs, char *why, size_t whylen)
+{
+    char err[600];
+    int si[TL_LAB_MAX_VARIANTS];
+    why[0] = '\0';
+    if (n < 2 || n > TL_LAB_MAX_VARIANTS) {
+        snprintf(why, whylen, "%d variant(s) to profile", n);
+        return 0;
+    }
+    for (int j = 0; j < n; ++j)
+        if ((si[j] = profiled_size(R, &R->lab->variants[vi[j]], err, sizeof err)) < 0) {
+            snprintf(why, whylen, "%s has no size to profile it at", R->lab->variants[vi[j]].name);
+            return 0;
+        }
+    char dir[PATH_MAX + 64], log[PATH_MAX + 96], name[120];
+    const char *argv[13];
+    snprintf(name, sizeof name, "%ssession", tag);
+    if (session_prepare(R, g, name, dir, sizeof dir, log, sizeof log, argv, err, sizeof err) != 0) {
+        snprintf(why, whylen, "%.300s", err);
+        return 0;
+    }
+    gsess ss = {.build = build, .binary = binary, .prof_argv = argv, .prof_dir = dir,
+                .prof_ro = R->env.ncu_root[0] ? R->env.ncu_root : NULL};
+    int shared = tg_gpu_held() == TG_GPU_SHARED;
+    cres r[TL_LAB_MAX_VARIANTS];
+    double t_req[TL_LAB_MAX_VARIANTS + 1];
+    int timeouts = g->timeouts, nstopped = g->nstopped, ran = 0, failed = -1;
+    char stopped[TL_LAB_MAX_VARIANTS][48];
+    memcpy(stopped, g->stopped, sizeof stopped);
+    g->timeouts = 0;
+    g->nstopped = 0;
+    t_req[0] = tl_now_ms();
+    double limit_s = session_limit(R, tag);
+    for (int j = 0; j < n && failed < 0; ++j, ++ran) {
+        tg_run_case(R, g, &ss, &R->run.sizes[si[j]], &R->lab->variants[vi[j]], 0, limit_s, &r[j]);
+        t_req[j + 1] = tl_now_ms();
+        if (r[j].st != C_PASS)
+            failed = j;
+    }
+    double t_ans = tl_now_ms();
+    tg_sess_end(g, &ss, 1);
+    double t_end = tl_now_ms();
+    memcpy(g->stopped, stopped, sizeof stopped);
+    g->nstopped = nstopped;
+    g->timeouts = timeouts;
+    size_t len = 0;
+    char *text = tg_is_file(log) ? tg_read_file(log, 64 << 20, &len) : NULL;
+    char *part[TL_LAB_MAX_VARIANTS] = {NULL};
+    size_t plen[TL_LAB_MAX_VARIANTS] = {0};
+    int settled = 0;
+    if (failed == 0) {                 /* the first request: as a session of its own */
+        tg_ctr_var *cv = &cvs[vi[0]];
+        memset(cv, 0, sizeof *cv);
+        tg_size_str(cv->size, sizeof cv->size, &R->run.sizes[si[0]]);
+        cv->shared = shared;
+        cv->answer_s = (t_ans - t_req[0]) / 1000.0;
+        cv->end_s = (t_end - t_ans) / 1000.0;
+        cv->wall_s = (t_end - t_req[0]) / 1000.0;
+        ncu_said(text, &g->evidence, cv->why, sizeof cv->why);
+        case_failed(cv, &r[0]);
+        settled = 1;
+    } else if (failed > 0) {
+        snprintf(why, whylen, "request %d (%s) did not pass after %s's in the same process", failed + 1,
+                 R->lab->variants[vi[failed]].name, R->lab->variants[vi[0]].name);
+    } else if (!text) {
+        snprintf(why, whylen, "ncu wrote no table");
+    } else if (tg_ncu_problem(text, err, sizeof err)) {
+        snprintf(why, whylen, "%.300s", err);
+    } else if (tg_ncu_split(text, len, n, part, plen, err, sizeof err) != 0) {
+        snprintf(why, whylen, "ncu's table did not split per request: %.300s", err);
+    } else {
+        settled = n;
+        for (int j = 0; j < n && settled; ++j) {
+            tg_ncu_counts c;
+            if (tg_ncu_parse(part[j], plen[j], &c, err, sizeof err) != 0) {
+                snprintf(why, whylen, "request %d's table: %.300s", j + 1, err);
+                settled = 0;
+            }
+        }
+    }
+    char names[200] = "";
+    for (int j = 0; j < n; ++j)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", j ? (j + 1 < n ? ", " : " and ") : "",
+                 R->lab->variants[vi[j]].name);
+    for (int j = 0; settled == n && j < n; ++j) {
+        const tl_lab_variant *v = &R->lab->variants[vi[j]];
+        tg_ctr_var *cv = &cvs[vi[j]];
+        memset(cv, 0, sizeof *cv);
+        tg_size_str(cv->size, sizeof cv->size, &R->run.sizes[si[j]]);
+        cv->shared = shared;
+        /* this request's own time (the first's holds ncu's start); ncu's end once, after the last */
+        cv->answer_s = (t_req[j + 1] - t_req[j]) / 1000.0;
+        cv->end_s = j == n - 1 ? (t_end - t_ans) / 1000.0 : 0;
+        cv->wall_s = cv->answer_s + cv->end_s;
+        ncu_said(text, &g->evidence, cv->why, sizeof cv->why);
+        char note[400];
+        snprintf(note, sizeof note, "one ncu session served %s (request %d of %d, told apart by the kit's request "
+                 "markers; the session took %.1f s)", names, j + 1, n, (t_end - t_req[0]) / 1000.0);
+        judge_table(R, v, &R->run.sizes[si[j]], part[j], plen[j], log, cv, note);
+    }
+    for (int j = 0; j < n; ++j) {
+        free(part[j]);
+        if (j < ran)
+            tg_buf_free(&r[j].explain);
+    }
+    free(text);
+    if (!R->opt->keep_work)
+        tg_rmtree(dir);
+    return settled;
 }
 
 /* ncu itself: the CUDA toolkit's bin/ncu is a script that looks for its nsight-compute folder next
@@ -295,6 +457,16 @@ static int find_ncu(char *bin, size_t blen, char *root, size_t rlen)
     return 0;
 }
 
+/* The variants that need a profiled run (rows of the lab table, in its order): their count. */
+static int needed_list(const grun *R, int *vi)
+{
+    int n = 0;
+    for (int i = 0; i < R->lab->nvariants && n < TL_LAB_MAX_VARIANTS; ++i)
+        if (needed(R, &R->lab->variants[i]))
+            vi[n++] = i;
+    return n;
+}
+
 static const tl_lab_variant *first_needed(const grun *R)
 {
     for (int i = 0; i < R->lab->nvariants; ++i)
@@ -338,7 +510,41 @@ void tg_counters_probe(grun *R)
     /* the device's profiler lock (another run or kit check of the user may be profiling there) */
     tg_gpu_ncu_first();
     tg_gpu_ncu(1);
-    profile_variant(R, &g, R->run.ref_build, R->lab->ref_binary, "ref-", v, &cv);
+    /* Every needed variant in one session first (the students' way where it works: profile_session);
+     * where the reference's table does not split or a variant does not read right, one session per
+     * variant, as before. TL_GRADE_NCU_ONE_SESSION=0: a session per variant without trying. */
+    int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
+    const char *one = getenv("TL_GRADE_NCU_ONE_SESSION");
+    R->env.ncu_one = 0;
+    R->env.ncu_one_why[0] = '\0';
+    if (nv >= 2 && one && strcmp(one, "0") == 0) {
+        snprintf(R->env.ncu_one_why, sizeof R->env.ncu_one_why, "TL_GRADE_NCU_ONE_SESSION=0");
+    } else if (nv >= 2) {
+        static tg_ctr_var cvs[TL_LAB_MAX_VARIANTS];
+        memset(cvs, 0, sizeof cvs);
+        char why[320];
+        int settled = profile_session(R, &g, R->run.ref_build, R->lab->ref_binary, "ref-", vi, nv, cvs, why, sizeof why);
+        double total = 0;
+        for (int j = 0; settled == nv && j < nv; ++j) {
+            const tg_ctr_var *c = &cvs[vi[j]];
+            total += c->wall_s;
+            if (!(c->state == TG_CTR_JUDGED && !c->bad && c->kernel_ms > 0)) {
+                snprintf(why, sizeof why, "the reference's %s in it: %.240s", R->lab->variants[vi[j]].name,
+                         c->state != TG_CTR_JUDGED ? c->why : c->bad ? c->headline : "no kernel time");
+                settled = 0;
+            }
+        }
+        if (settled == nv) {
+            R->env.ncu_one = 1;
+            cv = cvs[variant_index(R, v)];
+            cv.wall_s = total;         /* the session's whole: what a student's session is limited by */
+        } else {
+            snprintf(R->env.ncu_one_why, sizeof R->env.ncu_one_why, "%.300s", why[0] ? why : "its first request failed");
+            tg_buf_free(&g.evidence);
+        }
+    }
+    if (!R->env.ncu_one)
+        profile_variant(R, &g, R->run.ref_build, R->lab->ref_binary, "ref-", v, &cv);
     if (!(cv.state == TG_CTR_JUDGED && !cv.bad && cv.kernel_ms > 0)) {   /* without that option, as before */
         R->env.ncu_app_only = 0;
         tg_buf_free(&g.evidence);
@@ -370,6 +576,35 @@ void tg_counters_probe(grun *R)
     }
 }
 
+/* After a variant's profiled run: one run with the device shared that ran out of time or lost the
+ * device's memory is run again alone (neither is the student's: beside other processes a run may
+ * wait for another's replays until its time is up, or find the device's memory taken; that run's
+ * result is the one that counts); one stopped by its time limit stops the others (*stopped_at). */
+static void after_profiled(grun *R, gsub *g, int i, int *stopped_at)
+{
+    if (g->ctr[i].shared && (g->ctr[i].stopped || g->ctr[i].crowded))
+        tg_counters_again_alone(R, g, &R->lab->variants[i]);
+    if (g->ctr[i].stopped)
+        *stopped_at = i;
+}
+
+/* The device's profiler first (holding nothing of the device), then the device shared (on 1); both
+ * given back (on 0). Where profiled runs hold the device alone (TL_GRADE_NCU_ALONE), nothing here:
+ * the caller holds it. */
+static void profiler(grun *R, int on)
+{
+    if (!R->env.ncu_shared)
+        return;
+    tg_gpu_take(R, TG_GPU_NONE);
+    if (on) {
+        tg_stage(TG_PROF_GPU_WAIT, "waiting: ncu");
+        tg_gpu_ncu(1);
+        tg_gpu_take(R, TG_GPU_SHARED);
+    } else {
+        tg_gpu_ncu(0);
+    }
+}
+
 void tg_counters_run(grun *R, gsub *g)
 {
     memset(g->ctr, 0, sizeof g->ctr);
@@ -377,10 +612,27 @@ void tg_counters_run(grun *R, gsub *g)
     if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || !g->built || R->opt->prebuilt[0])
         return;   /* (kit check's prebuilt program: the emulated count, as before) */
     int stopped_at = -1;
-    for (int i = 0; i < R->lab->nvariants; ++i) {
+    int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
+    char alone_why[400] = "";          /* why the variants were profiled a session each, where one was tried */
+    if (R->env.ncu_ok && R->env.ncu_one && nv >= 2) {
+        /* one session, one ncu, for every variant (profile_session): what it does not settle is
+         * profiled below a session each, as before */
+        profiler(R, 1);
+        tg_stage(TG_PROF_NCU, "profiled (ncu) %d variants, one session", nv);   /* profile.c: its own stage */
+        char why[320];
+        int settled = profile_session(R, g, g->build, R->lab->binary, "", vi, nv, g->ctr, why, sizeof why);
+        profiler(R, 0);
+        if (settled == 1)              /* its first request failed: as a session of its own */
+            after_profiled(R, g, vi[0], &stopped_at);
+        else if (settled == 0)
+            snprintf(alone_why, sizeof alone_why, "profiled in a session of its own: one ncu session for the %d "
+                     "variants could not decide (%.300s)", nv, why);
+    }
+    for (int j = 0; j < nv; ++j) {
+        int i = vi[j];
         const tl_lab_variant *v = &R->lab->variants[i];
-        if (!needed(R, v))
-            continue;
+        if (g->ctr[i].state != TG_CTR_NONE)
+            continue;                  /* settled by the one session */
         if (!R->env.ncu_ok) {
             g->ctr[i].state = TG_CTR_NOT_CHECKED;
             snprintf(g->ctr[i].why, sizeof g->ctr[i].why, "%s", R->env.ncu_why[0] ? R->env.ncu_why : "ncu was not tried");
@@ -394,25 +646,15 @@ void tg_counters_run(grun *R, gsub *g)
                      "by its time limit, and the GPU is not held alone for another", R->lab->variants[stopped_at].name);
             continue;
         }
-        if (R->env.ncu_shared) {   /* the device's profiler first (holding nothing of the device), then the device shared */
-            tg_gpu_take(R, TG_GPU_NONE);
-            tg_stage(TG_PROF_GPU_WAIT, "waiting: ncu");
-            tg_gpu_ncu(1);
-            tg_gpu_take(R, TG_GPU_SHARED);
-        }
+        profiler(R, 1);
         tg_stage(TG_PROF_NCU, "profiled (ncu) %.30s", v->name);   /* profile.c: its own stage */
         profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
-        if (R->env.ncu_shared) {
-            tg_gpu_take(R, TG_GPU_NONE);
-            tg_gpu_ncu(0);
+        profiler(R, 0);
+        if (alone_why[0] && g->ctr[i].state == TG_CTR_JUDGED) {
+            size_t fl = strlen(g->ctr[i].figures);
+            snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "; %s", alone_why);
         }
-        /* Beside other processes a run may wait for another's replays (ncu's lock) until its time is
-         * up, or find the device's memory taken: neither is the student's. Once more alone; that
-         * run's result is the one that counts. */
-        if (g->ctr[i].shared && (g->ctr[i].stopped || g->ctr[i].crowded))
-            tg_counters_again_alone(R, g, v);
-        if (g->ctr[i].stopped)
-            stopped_at = i;
+        after_profiled(R, g, i, &stopped_at);
     }
 }
 

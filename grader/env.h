@@ -28,6 +28,10 @@ typedef struct tg_env {
                                          student's profiled run is limited to 10x that (counters.c)    */
     int      ncu_shared;              /* profiled runs hold the device shared, one at a time on the device
                                          (gpushare.c's ncu lock; counters.c)                          */
+    int      ncu_one;                 /* a submission's variants are profiled in one session under one ncu,
+                                         its table split by the kit's request markers: the probe's
+                                         session of the reference split and judged (counters.c)       */
+    char     ncu_one_why[320];        /* why not, where it was tried ("" not tried: one variant, or off) */
     int      ncu_app_only;            /* ncu profiles its own child alone (--target-processes
                                          application-only), where the probe's run read the counters so */
 } tg_env;

@@ -591,6 +591,12 @@ static int build_shared(crun *c, pid_t refpid, int want_ref)
             fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s\n", R->env.ncu[0] ? R->env.ncu : "none",
                     R->env.ncu_ok ? "read in the sandbox; the reference's " : "not checked here: ",
                     R->env.ncu_ok ? R->env.ncu_ref : R->env.ncu_why);
+        if (R->env.ncu_ok && R->env.ncu_one)
+            fprintf(stderr, "tl-grade: profiled runs: a submission's variants in one session under one ncu, its table "
+                    "split per request by the kit's request markers (the reference's split and read right)\n");
+        else if (R->env.ncu_ok && R->env.ncu_one_why[0])
+            fprintf(stderr, "tl-grade: profiled runs: one session per variant (one session for all was not used: "
+                    "%s)\n", R->env.ncu_one_why);
     }
     if (c->prebuilt || R->opt->slurm_task)
         return 0;
