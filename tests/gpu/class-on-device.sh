@@ -19,15 +19,20 @@
 #       Also kept: progress.json (the run's profile: wall and CPU seconds per stage, issue 29
 #       item 3) and profile.txt (the same as a table).
 # Target (issue 29): 100 distinct submissions with correctness, safety and speed in <= 120 s on a
-#       16-core H100 machine. Commit $OUT's files under tests/gpu/class-results/ with the device and
-#       the date.
+#       16-core H100 machine, <= 70 s on nvidia-h100-x2 (2 GPUs, 32 cores). Commit $OUT's files under
+#       tests/gpu/class-results/ with the device and the date.
 # The serial comparison (issue 29 item 1): then SERIAL submissions (default 12; env SERIAL, 0: none)
 #       that earned a speed ratio - the solution, the corpus's right kernels, variants - are graded
 #       again with --jobs 1, and each speed ratio of the class run (graded concurrently) must equal
 #       the serial run's within 2% (ratios from each results.json: the medians in ms). ratios.txt.
 #       Each grading run is stopped after CLASS_TIMEOUT (default 250 s) or SERIAL_TIMEOUT (150 s).
 # Several GPUs: tl-grade spreads the workers over every device it sees (grader/README.md); the
-#       output names them.
+#       output names them, gives each device's utilisation (nvidia-smi), and samples the devices'
+#       profiler locks (tilelab-gpu-UID-DEV.ncu in TL_GRADE_LOCK_DIR, set to a folder of this run's:
+#       /proc/locks every 0.25 s, ncu-locks.txt in logs.tgz): how often each device profiled, and
+#       how often two devices profiled at once (ncu's one-at-a-time rule is per device). It also
+#       counts the variants profiled in one session per submission (one ncu for both variants) and
+#       those profiled a session each (the fall-back).
 # Exit: 0 graded and every verdict as expected (the solution and its variants full marks; the
 #       corpus's right kernels every test but speed as the solution; the skeleton and the wrong
 #       files less than full marks), 1 a verdict is not, 2 the build or the grader failed, 77 no GPU.
@@ -67,8 +72,8 @@ W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 # the logs and samples in logs.tgz.
 pack() {
     ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log serial-progress.json class-summary.md gradebook.csv run.log \
-          2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log serial-progress.json \
-          class-summary.md gradebook.csv run.log 2>/dev/null | xargs rm -f ) 2>/dev/null
+          ncu-locks.txt 2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log \
+          serial-progress.json class-summary.md gradebook.csv run.log ncu-locks.txt 2>/dev/null | xargs rm -f ) 2>/dev/null
     rm -rf "$W"
 }
 trap pack EXIT
@@ -78,6 +83,9 @@ bash tests/gpu/class-submissions.sh --n "$N" "$W/in" > "$OUT/class.tsv" 2>> "$OU
 say "class: $(grep -v '^#' "$OUT/class.tsv" | cut -f2 | sort | uniq -c | awk '{printf "%s x%s, ", $2, $1}' | sed 's/, $//')"
 say "$(grep '^#' "$OUT/class.tsv" | sed 's/^# //')"
 head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
+# the grader's lock files in a folder of this run's (the class run and the serial run share it)
+export TL_GRADE_LOCK_DIR="$W/locks"
+mkdir -p "$TL_GRADE_LOCK_DIR"
 
 # ------------------------------------------------------------------ grade it, sampling the GPU
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,index --format=csv,noheader,nounits -lms 500 \
@@ -86,12 +94,44 @@ smi=$!
 : > "$OUT/progress.txt"
 ( while sleep 10; do [ -f "$W/out/progress.json" ] && { date -u +%T; cat "$W/out/progress.json"; } >> "$OUT/progress.txt"; done ) &
 sampler=$!
+# which devices' profiler locks are held, every 0.25 s (/proc/locks against the lock files' inodes)
+python3 - "$TL_GRADE_LOCK_DIR" "$OUT/ncu-locks.txt" <<'PY' &
+import glob, os, sys, time
+d, out = sys.argv[1], sys.argv[2]
+pre = "tilelab-gpu-%d-" % os.getuid()
+with open(out, "w") as f:
+    while True:
+        files = {}
+        for p in glob.glob(os.path.join(d, pre + "*.ncu")):
+            try:
+                files[os.stat(p).st_ino] = os.path.basename(p)[len(pre):-4]
+            except OSError:
+                pass
+        held = set()
+        try:
+            for line in open("/proc/locks"):
+                w = line.split()
+                if "->" in line or len(w) < 6 or w[1] != "FLOCK":
+                    continue
+                try:
+                    ino = int(w[5].split(":")[2])
+                except (IndexError, ValueError):
+                    continue
+                if ino in files:
+                    held.add(files[ino])
+        except OSError:
+            pass
+        f.write("%.2f %s\n" % (time.time(), ",".join(sorted(held)) or "-"))
+        f.flush()
+        time.sleep(0.25)
+PY
+locks=$!
 TIMEFORMAT='%R %U %S'
 { time timeout "${CLASS_TIMEOUT:-250}" "$TG" --kit . --lab 03 --out "$W/out" --secret "$W/secret" --jobs auto "$W"/in/* \
     > "$OUT/run.log" 2>&1; } 2> "$W/time"
 rc=$?
 [ $rc = 124 ] && say "the class run was stopped after ${CLASS_TIMEOUT:-250} s (CLASS_TIMEOUT)"
-kill "$smi" "$sampler" 2>/dev/null; wait "$smi" "$sampler" 2>/dev/null
+kill "$smi" "$sampler" "$locks" 2>/dev/null; wait "$smi" "$sampler" "$locks" 2>/dev/null
 read -r wall user sys < "$W/time"
 cp "$W/out/gradebook.csv" "$OUT/gradebook.csv" 2>/dev/null
 cp "$W/out/summary.md" "$OUT/class-summary.md" 2>/dev/null
@@ -135,12 +175,56 @@ for f in glob.glob(sys.argv[1] + "/*/results.json"):
 print("profiled runs: %d with the device shared, %d run again alone; speed tests: the reference timed %d time(s), "
       "a timing reused %d time(s)" % (shared, again, now, reused))
 PY
+# issue 29's lever of session 11: a submission's variants in one ncu session (the figures say "one ncu
+# session served ... (request N of M"), or a session each where that one could not decide
+python3 - "$W/out" <<'PY' | tee -a "$S"
+import glob, re, sys
+one = first = alone = subs = 0
+whys = {}
+for f in glob.glob(sys.argv[1] + "/*/results.json"):
+    t = open(f, errors="replace").read()
+    subs += 1
+    one += len(set(re.findall(r"one ncu session served [^(]*\(request (\d+) of", t)))
+    first += 1 if "(request 1 of" in t else 0
+    for m in set(re.findall(r"profiled in a session of its own: one ncu session for the \d+ variants could not decide \(([^)]{0,120})", t)):
+        alone += 1
+        whys[m] = whys.get(m, 0) + 1
+print("variants profiled in one ncu session per submission: %d (in %d submissions' sessions); in a session each after "
+      "one could not decide: %d submission(s)%s" % (one, first, alone, "".join("; %dx %s" % (n, w) for w, n in
+      sorted(whys.items(), key=lambda kv: -kv[1])[:3])))
+# one profiled variant's figures as the solution's results.json says them (the tail shows what ran)
+for f in sorted(glob.glob(sys.argv[1] + "/s000*/results.json"))[:1]:
+    t = open(f, errors="replace").read()
+    m = re.search(r"[0-9]+ kernel launch[^\"]{0,520}", t)
+    print("the solution's profiled figures: %s" % (m.group(0) if m else "none in " + f))
+PY
+# the devices' profiler locks as sampled: how often each device profiled, and two at once
+python3 - "$OUT/ncu-locks.txt" <<'PY' | tee -a "$S"
+import collections, sys
+n = 0; per = collections.Counter(); at_once = collections.Counter()
+for line in open(sys.argv[1]):
+    w = line.split()
+    if len(w) < 2:
+        continue
+    n += 1
+    held = [] if w[1] == "-" else w[1].split(",")
+    at_once[len(held)] += 1
+    per.update(held)
+if n:
+    print("profiler locks (ncu, per device; %d samples every 0.25 s): %s; held by %s" % (n,
+          ", ".join("%s %.1f%%" % (d, 100.0 * c / n) for d, c in sorted(per.items())) or "none held",
+          ", ".join("%d at once %.1f%%" % (k, 100.0 * v / n) for k, v in sorted(at_once.items()))))
+else:
+    print("profiler locks: no samples")
+PY
 
 # ------------------------------------------------------------------ the figures
 busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$OUT/util.csv")
 busy_run=$(awk -F', *' '$2 ~ /^[0-9]+$/ {n++; if ($2 > 0) b++} END {if (n) printf "%.1f", 100 * b / n; else print "n/a"}' "$OUT/util.csv")
 say ""
-say "wall time:            ${wall} s for $N submissions ($(awk -v w="$wall" -v n="$N" 'BEGIN {printf "%.2f", w / n}') s each); target 120 s (issue 29): $(awk -v w="$wall" 'BEGIN {print (w <= 120) ? "met" : "MISSED"}')"
+ngpu=$(nvidia-smi -L | wc -l)
+target=120; [ "$ngpu" -ge 2 ] && target=70
+say "wall time:            ${wall} s for $N submissions ($(awk -v w="$wall" -v n="$N" 'BEGIN {printf "%.2f", w / n}') s each); target $target s on $ngpu GPU(s) (issue 29): $(awk -v w="$wall" -v t="$target" 'BEGIN {print (w <= t) ? "met" : "MISSED"}')"
 say "grader + children CPU: user ${user} s, sys ${sys} s = $(awk -v u="$user" -v s="$sys" -v n="$N" 'BEGIN {printf "%.2f", (u + s) / n}') s per submission (bubblewrap's children are not counted where it is used)"
 say "GPU busy (nvidia-smi utilization.gpu, mean of 0.5 s samples): ${busy}%; samples with a kernel running: ${busy_run}%"
 say "per device (index: mean utilization, samples with a kernel, most memory used MiB): $(awk -F', *' '$2 ~ /^[0-9]+$/ {
@@ -149,6 +233,7 @@ say "per device (index: mean utilization, samples with a kernel, most memory use
 say "GPU time per submission (busy fraction x wall / N): $(awk -v b="$busy" -v w="$wall" -v n="$N" 'BEGIN {if (b == "n/a") print "n/a"; else printf "%.2f s", b / 100 * w / n}')"
 grep -E "^tl-grade: (lab|the kit|GPU)" "$OUT/run.log" | tee -a "$S"
 grep -E "^tl-grade: the GPU's counters" "$OUT/run.log" | cut -c1-900 | tee -a "$S"
+grep -E "^tl-grade: profiled runs" "$OUT/run.log" | cut -c1-600 | tee -a "$S"
 say "last progress lines:"; grep '^\[' "$OUT/run.log" | tail -3 | tee -a "$S"
 
 # ------------------------------------------------------------------ the profile (issue 29 item 3)
