@@ -59,7 +59,7 @@ BASE=(--csv --page raw --clock-control none --metrics "$M" --target-processes ap
 row() {
     local tag=$1 size=$2 vars=$3; shift 3
     local res="" line
-    for i in 1 2 3; do
+    for _ in 1 2 3; do
         rm -f "$W/$tag.csv"
         if [ "$tag" = alone ]; then
             line=$(TMPDIR=$W timeout 120 $C --size "$size" --variants "$vars" -- "$R" --serve 2>&1 | tail -1)
