@@ -85,7 +85,8 @@ def main(argv):
 
     t0 = time.time()
     errf = tempfile.TemporaryFile()   # (not a pipe: a chatty program cannot block on it)
-    p = subprocess.Popen(cmd, pass_fds=(3, 4), preexec_fn=fds_3_and_4, stdout=subprocess.DEVNULL, stderr=errf)
+    # (close_fds off: the pipes are not inheritable (PEP 446), the dup2s onto 3 and 4 are)
+    p = subprocess.Popen(cmd, close_fds=False, preexec_fn=fds_3_and_4, stdout=subprocess.DEVNULL, stderr=errf)
     os.close(req_r)
     os.close(ans_w)
     ok, times = True, []
