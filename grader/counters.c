@@ -487,6 +487,16 @@ void tg_counters_probe(grun *R)
     const tl_lab_variant *v = first_needed(R);
     if (!v)
         return;
+    /* The instructor's choice (README.md's variables): as where ncu is missing, the emulated twins are
+     * built and their count decides the work, and the speed test's median is reviewed against the
+     * grader's wall clock alone (a class on 2 H100s costs at least ~3 s of profiled session and ~1.4 s
+     * alone per submission and device with the counters: device requests gpu-1 and gpu-2) */
+    const char *use = getenv("TL_GRADE_NCU");
+    if (use && strcmp(use, "0") == 0) {
+        snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "TL_GRADE_NCU=0: the GPU's counters are not read in this run "
+                 "(the emulated count decides the work; the grader's wall clock reviews the timing)");
+        return;
+    }
     if (find_ncu(R->env.ncu, sizeof R->env.ncu, R->env.ncu_root, sizeof R->env.ncu_root) != 0) {
         snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "no ncu (Nsight Compute's CLI: /opt/nvidia/nsight-compute/*/ncu, "
                  "/usr/local/cuda/nsight-compute*/ncu, or an ncu binary on PATH)");

@@ -435,6 +435,45 @@ Test(ncu, the_counters_decide_the_work_where_they_were_read_and_say_why_not_else
     cr_assert(wn.bad && strstr(wn.headline, "the profiled run did not pass"), "%s", wn.headline);
 }
 
+/* TL_GRADE_NCU=0: the counters are not read, as where ncu is missing: the probe does not look for ncu
+ * or run it, the run's log says why ("not checked here: TL_GRADE_NCU=0 ..."), every variant's work is
+ * "not checked here" with that reason and the emulated count decides; any other value reads them. */
+Test(ncu, tl_grade_ncu_0_turns_the_counters_off_as_where_ncu_is_missing)
+{
+    static grun R;
+    static tg_opts O;
+    static gsub g;
+    memset(&R, 0, sizeof R);
+    R.opt = &O;
+    R.lab = tl_lab_find("03");
+    R.env.gpu_ok = 1;                  /* a GPU that answered: the probe would try ncu */
+    R.env.ncu_ok = 1;                  /* (whatever was there before: the probe decides afresh) */
+    setenv("TL_GRADE_NCU", "0", 1);
+    tg_counters_probe(&R);
+    cr_assert_eq(R.env.ncu_ok, 0);
+    cr_assert_str_eq(R.env.ncu, "", "ncu not even looked for");
+    const char *said = "TL_GRADE_NCU=0: the GPU's counters are not read";
+    cr_assert(strncmp(R.env.ncu_why, said, strlen(said)) == 0, "%s", R.env.ncu_why);
+    memset(&g, 0, sizeof g);
+    g.built = 1;
+    tg_counters_run(&R, &g);           /* no profiled run: every needed variant not checked, with the reason */
+    const tl_lab_variant *v = tl_lab_variant_find(R.lab, "tiled32");
+    cr_assert(v);
+    const tg_ctr_var *cv = tg_counters_var(&R, &g, v);
+    cr_assert(cv && cv->state == TG_CTR_NOT_CHECKED && strstr(cv->why, "TL_GRADE_NCU=0"), "%s", cv ? cv->why : "none");
+    cr_assert_not(tg_counters_decide(&R, &g, v), "the emulated count decides");
+    tg_work_note wn;
+    memset(&wn, 0, sizeof wn);
+    cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0);
+    cr_assert(strstr(wn.ctr_note, "TL_GRADE_NCU=0"), "%s", wn.ctr_note);
+    /* any other value: the probe goes on to look for ncu (none here: "no ncu", not the variable's words) */
+    setenv("TL_GRADE_NCU", "1", 1);
+    R.run.ref_build[0] = '\0';
+    tg_counters_probe(&R);
+    cr_assert_null(strstr(R.env.ncu_why, "TL_GRADE_NCU"), "%s", R.env.ncu_why);
+    unsetenv("TL_GRADE_NCU");
+}
+
 Test(ncu, a_median_well_above_the_profiled_kernels_time_is_for_review_only)
 {
     char why[600];

@@ -33,6 +33,9 @@
 #       how often two devices profiled at once (ncu's one-at-a-time rule is per device). It also
 #       counts the variants profiled in one session per submission (one ncu for both variants) and
 #       those profiled a session each (the fall-back).
+# NO_NCU=1: the grader reads no GPU counters (TL_GRADE_NCU=0, the class run and the serial run): the
+#       class as on a machine whose driver keeps the counters for administrators (its default); the
+#       emulated twins are built and count the work. The output says so on its first lines.
 # Exit: 0 graded and every verdict as expected (the solution and its variants full marks; the
 #       corpus's right kernels every test but speed as the solution; the skeleton and the wrong
 #       files less than full marks), 1 a verdict is not, 2 the build or the grader failed, 77 no GPU.
@@ -53,6 +56,10 @@ if ! ls /dev/nvidia0 >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
     say "skipped: no NVIDIA GPU here (no /dev/nvidia0 or nvidia-smi fails)"; exit 77
 fi
 say "== class-on-device: $N lab 03 submissions, $(date -u +%FT%TZ)"
+if [ "${NO_NCU:-0}" = 1 ]; then
+    export TL_GRADE_NCU=0
+    say "NO_NCU=1: the grader reads no GPU counters (TL_GRADE_NCU=0): the emulated twins count the work"
+fi
 say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1) x $(nvidia-smi -L | wc -l); cores: $(nproc)"
 
 # ------------------------------------------------------------------ build the grader
