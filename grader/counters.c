@@ -15,9 +15,16 @@
  * time measured here (tg_ncu_timing). The profiled case's answer is checked like any case: a
  * program that computes differently when profiled fails there.
  *
+ * One session for every variant (profile_session, issue 29): where the probe's session of the
+ * reference split right, a submission's variants are sent one after the other to ONE program under
+ * ONE ncu, and ncu's table is cut per request by the kit's request marker kernel (common/marker.cu,
+ * tg_ncu_split); each part is judged as a session of that request alone (judge_table). A table that
+ * does not split, a later request that fails, or ncu's error: a session per variant, as before.
+ *
  * Where ncu is missing or may not read the counters (ERR_NVGPUCTRPERM: the driver keeps them for
- * administrators, the default), the variant is "not checked here: WHY" and the emulated count
- * (work.c) decides as before; never 0 credit for the grader's lack, never a pass by default. */
+ * administrators, the default), or the instructor set TL_GRADE_NCU=0, the variant is "not checked
+ * here: WHY" and the emulated count (work.c) decides as before; never 0 credit for the grader's
+ * lack, never a pass by default. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
