@@ -1,6 +1,8 @@
-/* cli.c: parsing of the values every lab program takes. */
+/* cli.c: parsing of the values every lab program takes, and the options-as-a-table helpers that
+ * every kit program's command line shares (the help, getopt's entries, "did you mean"). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,3 +81,152 @@ int tl_parse_sizes(const char *s, tl_sizes *out, char *err, size_t errlen)
     }
     return 0;
 }
+
+/* ------------------------------------------------------------ options as a table */
+
+int tl_cli_longopts(const tl_cli_opt *t, struct option *out, int max)
+{
+    int n = 0;
+    for (; t->name && n < max - 1; ++t, ++n)
+        out[n] = (struct option){t->name, t->has_arg, NULL, t->val};
+    out[n] = (struct option){NULL, 0, NULL, 0};
+    return n;
+}
+
+void tl_cli_optstring(const tl_cli_opt *t, const char *prefix, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s", prefix);
+    for (; t->name && n + 3 < len; ++t)
+        if (t->short_name) {
+            buf[n++] = t->short_name;
+            if (t->has_arg != no_argument)
+                buf[n++] = ':';
+            buf[n] = 0;
+        }
+}
+
+const tl_cli_opt *tl_cli_by_val(const tl_cli_opt *t, int val)
+{
+    for (; t->name; ++t)
+        if (t->val == val)
+            return t;
+    return NULL;
+}
+
+/* "--jobs N|auto", "--regrade[=NAMES]", "--check" */
+static void synopsis(const tl_cli_opt *o, char *buf, size_t len)
+{
+    snprintf(buf, len, "--%s%s%s", o->name, o->arg && o->arg[0] != '[' ? " " : "", o->arg ? o->arg : "");
+}
+
+void tl_cli_describe(const tl_cli_opt *o, char *buf, size_t len)
+{
+    char syn[128];
+    synopsis(o, syn, sizeof syn);
+    if (o->brief && *o->brief)
+        snprintf(buf, len, "%s (%s)", syn, o->brief);
+    else
+        snprintf(buf, len, "%s", syn);
+}
+
+void tl_cli_print_help(const tl_cli_opt *t, FILE *out)
+{
+    for (; t->name; ++t) {
+        if (!t->help)
+            continue;
+        char syn[128];
+        synopsis(t, syn, sizeof syn);
+        fprintf(out, strlen(syn) <= 17 ? "  %-17s " : "  %s  ", syn);
+        for (const char *p = t->help; *p;) {     /* the paragraph's lines, the later ones indented */
+            size_t n = strcspn(p, "\n");
+            fprintf(out, "%s%.*s\n", p == t->help ? "" : "                    ", (int)n, p);
+            p += n + (p[n] == '\n');
+        }
+    }
+}
+
+/* Levenshtein distance of a (length n) and b, both under 64 letters. */
+static int edit_distance(const char *a, size_t n, const char *b)
+{
+    size_t m = strlen(b);
+    if (n >= 64 || m >= 64)
+        return 99;
+    int d[65][65];
+    for (size_t i = 0; i <= n; ++i)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; ++j)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; ++i)
+        for (size_t j = 1; j <= m; ++j) {
+            int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[n][m];
+}
+
+const char *tl_cli_nearest(const char *written, const struct option *longopts, const char *extra)
+{
+    static char best_extra[64];
+    while (*written == '-')
+        ++written;
+    size_t n = strcspn(written, "=");
+    if (n == 0 || n >= 64)
+        return NULL;
+    const char *best = NULL;
+    int best_d = 3;
+    for (const struct option *o = longopts; o && o->name; ++o) {
+        int d = edit_distance(written, n, o->name);
+        if (d < best_d) {
+            best_d = d;
+            best = o->name;
+        }
+    }
+    for (const char *p = extra; p && *p;) {      /* "emulate,help-lab" */
+        size_t len = strcspn(p, ",");
+        char name[64];
+        if (len && len < sizeof name && strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-") >= len) {
+            memcpy(name, p, len);
+            name[len] = 0;
+            int d = edit_distance(written, n, name);
+            if (d < best_d) {
+                best_d = d;
+                memcpy(best_extra, name, len + 1);
+                best = best_extra;
+            }
+        }
+        p += len + (p[len] == ',');
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------ a lab program's options */
+
+/* The options every lab program built on the driver takes (drivercli.c parses them; its help
+ * describes them with their defaults). tl-lab's `args` checks kit check's lab options against the
+ * same table before anything is built. */
+const tl_cli_opt tl_lab_options[] = {
+    {.name = "sizes", .has_arg = required_argument, .val = 's', .arg = "LIST",
+     .brief = "sizes to run: W (square) or MxKxN, comma-separated"},
+    {.name = "variants", .has_arg = required_argument, .val = 'v', .arg = "LIST",
+     .brief = "variants to run, comma-separated"},
+    {.name = "seed", .has_arg = required_argument, .val = 'S', .arg = "N",
+     .brief = "seed of the random inputs"},
+    {.name = "reps", .has_arg = required_argument, .val = 'r', .arg = "N",
+     .brief = "timed runs per case, 1..1000"},
+    {.name = "warmup", .has_arg = required_argument, .val = 'w', .arg = "N",
+     .brief = "untimed runs before timing, 0..100"},
+    {.name = "no-time", .has_arg = no_argument, .val = 'n', .brief = "check only, time nothing"},
+    {.name = "repeat", .has_arg = required_argument, .val = 'P', .arg = "N",
+     .brief = "checked runs per GPU case, 1..100"},
+    {.name = "exact-alloc", .has_arg = no_argument, .val = 'I',
+     .brief = "no guard zones after d_M, d_N, d_P"},
+    {.name = "records", .has_arg = required_argument, .val = 'R', .arg = "FILE",
+     .brief = "write results as records"},
+    {.name = "time-limit", .has_arg = required_argument, .val = 'T', .arg = "S",
+     .brief = "CPU seconds for one case's checked run, 0 for none"},
+    {.name = "quiet", .has_arg = no_argument, .val = 'q', .brief = "print failures and the summary only"},
+    {.name = "serve", .has_arg = no_argument, .val = 'G', .brief = "the grader's channel on fds 3 and 4"},
+    {.name = "help", .short_name = 'h', .has_arg = no_argument, .val = 'h', .brief = "the program's help"},
+    {.name = NULL},
+};

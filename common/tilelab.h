@@ -198,6 +198,42 @@ int  tl_parse_sizes(const char *s, tl_sizes *out, char *err, size_t errlen);
 int  tl_parse_int(const char *s, long lo, long hi, long *out);
 int  tl_parse_u64(const char *s, uint64_t *out);
 
+/* A program's options as a table (tl-grade's: grader/options.c): getopt_long's entries, the help
+ * and the one-line option errors are all made from it, so no program parses its own usage text.
+ * Designated initialisers; an entry with a NULL name ends the table. */
+typedef struct tl_cli_opt {
+    const char *name;        /* the long name, without "--"                                        */
+    char        short_name;  /* its one-letter form ('h' for -h), 0 none                            */
+    int         has_arg;     /* getopt.h's no_argument, required_argument, optional_argument        */
+    int         val;         /* what getopt_long returns for it                                     */
+    const char *arg;         /* its value's syntax: "N|auto"; glued to the name when it starts with
+                              * '[' ("[=NAMES]"); NULL for none                                     */
+    const char *brief;       /* what it is, one line without a full stop: option errors quote it    */
+    const char *help;        /* its paragraph in the help (lines after the first are indented by the
+                              * help's printer); NULL: not in the help (a job's own, or described in
+                              * another option's paragraph)                                          */
+} tl_cli_opt;
+
+struct option;
+/* The getopt_long entries of table t into out (at most max - 1, then the zero entry); the count. */
+int  tl_cli_longopts(const tl_cli_opt *t, struct option *out, int max);
+/* getopt_long's optstring for t's one-letter forms, after prefix ("+:"): "+:h". */
+void tl_cli_optstring(const tl_cli_opt *t, const char *prefix, char *buf, size_t len);
+/* The entry getopt_long returns val for (for ':', optopt holds the long option's val); NULL none. */
+const tl_cli_opt *tl_cli_by_val(const tl_cli_opt *t, int val);
+/* "--jobs N|auto (submissions built and graded at once)": what an option error says of o. */
+void tl_cli_describe(const tl_cli_opt *o, char *buf, size_t len);
+/* Every entry of t that has a help paragraph, as "  --jobs N|auto     paragraph..." (the name and
+ * syntax in 17 columns, or two spaces after a longer one; the paragraph's further lines at 20). */
+void tl_cli_print_help(const tl_cli_opt *t, FILE *out);
+/* The long option nearest to the unknown one as written (WRITTEN: "--emulat", "--jbos=3"): at most 2
+ * letters added, dropped or changed, among longopts' names and extra's (a comma-separated list, e.g.
+ * kit check's own options; NULL none). NULL when none is that near. The one "did you mean" of the
+ * kit: tl-grade, the lab programs (drivercli.c) and tl-lab's check of kit check's options use it. */
+const char *tl_cli_nearest(const char *written, const struct option *longopts, const char *extra);
+/* The options of every lab program built on the driver (drivercli.c parses them). */
+extern const tl_cli_opt tl_lab_options[];
+
 /* ---------------------------------------------------------------- device.cu / device_none.c */
 typedef struct tl_device_info {
     int    present;           /* 1: a usable CUDA device; 0: see why                       */

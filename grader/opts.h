@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "tilelab.h"
 #include "util.h"
 
 typedef struct tg_opts {
@@ -56,6 +57,11 @@ typedef struct tg_opts {
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
 } tg_opts;
+
+/* tl-grade's options as one table (options.c): getopt's entries, the help and the option errors
+ * are made from it. tg_options_init fills --lab's list of labs (call it before reading the table). */
+extern const tl_cli_opt tg_options[];
+void tg_options_init(void);
 
 /* An emulated size not run here: above emu_max_work, or above emu_max_p elements of P (judges.c, run.c). */
 static inline int tg_emu_too_big(const tg_opts *o, double m, double k, double n)
