@@ -68,15 +68,10 @@ int tl_drv_usage_error(const tl_lab *lab, const char *fmt, const char *arg)
 
 int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
 {
-    static const struct option longopts[] = {
-        {"sizes", required_argument, NULL, 's'},   {"variants", required_argument, NULL, 'v'},
-        {"seed", required_argument, NULL, 'S'},    {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
-        {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {"repeat", required_argument, NULL, 'P'},  {"exact-alloc", no_argument, NULL, 'I'},
-        {"time-limit", required_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0}};
+    static struct option longopts[32];          /* from the table of options (cli.c) */
+    char optstring[8];
+    tl_cli_longopts(tl_lab_options, longopts, (int)(sizeof longopts / sizeof longopts[0]));
+    tl_cli_optstring(tl_lab_options, ":", optstring, sizeof optstring);
     memset(o, 0, sizeof *o);
     o->seed = TL_DEFAULT_SEED;
     o->reps = TL_TIMED_RUNS;
@@ -95,9 +90,9 @@ int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
     int c;
     long v;
     char err[256];
-    /* ":h": a missing value is ':' and an unknown option '?'; either way argv[optind - 1] is the
+    /* ":h" (optstring): a missing value is ':' and an unknown option '?'; either way argv[optind - 1] is the
      * option as written (optopt holds a long option's val, which is no name). */
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
@@ -141,12 +136,28 @@ int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
             tl_drv_usage(lab, stdout);
             *done = 1;
             return 0;
-        case ':':
-            return tl_drv_usage_error(lab, "option '%s' needs a value", argv[optind - 1]);
+        case ':': {
+            const tl_cli_opt *t = tl_cli_by_val(tl_lab_options, optopt);   /* what the table says of it */
+            char msg[300] = "option '%s' needs a value";
+            if (t) {
+                char line[200];
+                tl_cli_describe(t, line, sizeof line);
+                if (!strchr(line, '%'))
+                    snprintf(msg, sizeof msg, "option '%%s' needs a value: %s", line);
+            }
+            return tl_drv_usage_error(lab, msg, argv[optind - 1]);
+        }
         default:
             if (optopt && optopt < 128 && argv[optind - 1][1] != '-')
                 return tl_drv_usage_error(lab, "unknown option '-%s'", (char[]){(char)optopt, 0});
-            return tl_drv_usage_error(lab, "unknown option '%s'", argv[optind - 1]);
+            {
+                /* the nearest of ours, or of kit check's own when it runs us (TL_KIT_OPTIONS) */
+                const char *near = tl_cli_nearest(argv[optind - 1], longopts, getenv("TL_KIT_OPTIONS"));
+                char msg[200];
+                snprintf(msg, sizeof msg, "unknown option '%%s'%s%s%s", near ? "; did you mean --" : "",
+                         near ? near : "", near ? "?" : "");
+                return tl_drv_usage_error(lab, msg, argv[optind - 1]);
+            }
         }
     }
     if (optind < argc)

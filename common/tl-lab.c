@@ -11,12 +11,17 @@
  *         build/common/tl-lab readme [--check] FILE...
  *                                                  the tables of labs in README.md, grader/README.md
  *                                                  (labdocs.c); --check: exit 1 when one differs
+ *         build/common/tl-lab args 03 --sizes 100     the lab program's options checked (kit check,
+ *                                                  before it builds the program): one line, exit 2
  *         build/common/tl-lab work 03 16 64 64 64 L GLD GST SLD SST
  *                                                  the lab's work rule on counts measured elsewhere
  *                                                  (ncu on a GPU): exit 0 as the lab asks, 1 not
  * Exit:   0 ok, 2 bad usage, an unknown lab or an unknown field (the message names the fix). */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "labtable.h"
@@ -25,7 +30,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: tl-lab list | dir NN | files NN | title NN | get NN FIELD | fields | rubric\n"
-          "       tl-lab readme [--check] FILE... | work NN TILE M K N COUNTS...\n"
+          "       tl-lab readme [--check] FILE... | work NN TILE M K N COUNTS... | args NN OPTIONS...\n"
           "The lab table (common/labtable.c) for scripts. NN: 01, 1 or the lab's folder name.\n"
           "  list          the lab ids, one a line\n"
           "  dir NN        the lab's folder name (labs/DIR)\n"
@@ -39,6 +44,9 @@ static void usage(FILE *out)
           "  work NN TILE M K N LAUNCHES GLOBAL_LOADS GLOBAL_STORES SHARED_LOADS SHARED_STORES\n"
           "                the lab's work rule (tl_work_judge) on one case's counts: the figures, then\n"
           "                the headline when the work is not what the lab asks (exit 1)\n"
+          "  args NN OPTIONS...  the lab program's options checked by name (what kit check passes it),\n"
+          "                before it is built: an unknown one (with the nearest, TL_KIT_OPTIONS's too) or\n"
+          "                one without its value is one line on stderr, exit 2\n"
           "exit codes: 0 ok, 1 the work is not what the lab asks, 2 bad usage, unknown lab or unknown field\n", out);
 }
 
@@ -155,6 +163,45 @@ static const tl_lab_info *lab_or_die(const char *id)
     return l;
 }
 
+/* args: ARGV (argv[0] the lab) against the lab programs' table of options (cli.c), as the
+ * program's own parse will see them (drivercli.c): names and values present, no stray argument.
+ * The values themselves are the program's to judge. */
+static int check_args(int argc, char **argv)
+{
+    struct option longopts[32];
+    char optstring[8];
+    tl_cli_longopts(tl_lab_options, longopts, (int)(sizeof longopts / sizeof longopts[0]));
+    tl_cli_optstring(tl_lab_options, ":", optstring, sizeof optstring);
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+        const char *opt = argv[optind - 1];
+        if (c == ':') {
+            const tl_cli_opt *o = tl_cli_by_val(tl_lab_options, optopt);
+            char line[200] = "";
+            if (o)
+                tl_cli_describe(o, line, sizeof line);
+            fprintf(stderr, "option '%s' needs a value%s%s\n", opt, o ? ": " : "", line);
+            return TL_EXIT_USAGE;
+        }
+        if (c == '?') {
+            const char *near = tl_cli_nearest(opt, longopts, getenv("TL_KIT_OPTIONS"));
+            if (optopt && optopt < 128 && opt[1] != '-')
+                fprintf(stderr, "unknown option '-%c'\n", optopt);
+            else
+                fprintf(stderr, "unknown option '%s'%s%s%s\n", opt, near ? "; did you mean --" : "", near ? near : "",
+                        near ? "?" : "");
+            return TL_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+        return TL_EXIT_USAGE;
+    }
+    return TL_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -191,6 +238,16 @@ int main(int argc, char **argv)
         if (bad)
             printf("%s\n", head);
         return bad ? TL_EXIT_FAIL : TL_EXIT_OK;
+    }
+    if (strcmp(cmd, "args") == 0) {
+        if (argc < 3) {
+            fprintf(stderr, "tl-lab args: give the lab, then its program's options: tl-lab args 03 --sizes 100\n");
+            return TL_EXIT_USAGE;
+        }
+        const tl_lab_info *l = lab_or_die(argv[2]);
+        if (!l)
+            return TL_EXIT_USAGE;
+        return l->own_main ? TL_EXIT_OK : check_args(argc - 2, argv + 2);   /* lab 05's main is its own */
     }
     if (strcmp(cmd, "readme") == 0) {
         int check = argc > 2 && strcmp(argv[2], "--check") == 0, worst = 0;

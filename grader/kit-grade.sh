@@ -14,5 +14,10 @@ TL_WHO="kit grade"
 TL_GRADE_HELP="./kit grade --help"
 export TL_GRADE_HELP
 tl_need_grader_libs
+# The command line is checked first, by tl-grade itself from its table of options (--validate runs
+# nothing): a bad option is answered after tl-grade's own build, never after the kit's tools (the
+# emulator's device query) are built too.
+tl_build grader/tl-grade || exit 1
+"$TL_BUILD/grader/tl-grade" --validate --kit "$TL_ROOT" "$@" || exit $?
 tl_build_grader "kit grade"
 exec "$TL_BUILD/grader/tl-grade" --kit "$TL_ROOT" "$@"

@@ -317,6 +317,11 @@ Test(usage, an_option_error_is_one_line_naming_the_option_not_the_whole_help, .t
         {"--jobs", "--jobs needs a value: --jobs N|auto (submissions built and graded at once)"},
         {"--lab 02 --out", "--out needs a value: --out DIR"},
         {"--jbos 3", "unknown option '--jbos'; did you mean --jobs?"},
+        /* from the table of options (grader/options.c), also for an option the help describes inside
+         * another's paragraph, and for an abbreviation getopt accepts */
+        {"--lab 02 --due 2026-11-21T23:59Z --late-penalty",
+         "--late-penalty needs a value: --late-penalty P (--due: percent of the score per day late"},
+        {"--job", "--job needs a value: --jobs N|auto (submissions built and graded at once)"},
         {"--lab 02 --out /tmp/tl-u --prebuilt /etc/hostname", "--prebuilt and --build-failed go with --check"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -328,6 +333,49 @@ Test(usage, an_option_error_is_one_line_naming_the_option_not_the_whole_help, .t
                         "{ echo \"rc $rc: $out\" >&2; exit 1; }", TG, TL_SOURCE_ROOT, cases[i][0], cases[i][1]), 0,
                      "tl-grade %s: not one line with \"%s\" and exit 2 (the output is above)", cases[i][0], cases[i][1]);
     }
+}
+
+/* Issue 22: a bad option of ./kit grade or ./kit check is answered before anything long is built:
+ * kit grade builds tl-grade alone and asks it (--validate), kit check builds tl-lab alone and asks it
+ * (tl-lab args) before the lab's program. In a build folder whose ninja only writes down what it is
+ * asked to build (the programs asked are this build's own), nothing else may have been asked for. */
+Test(usage, a_bad_option_of_kit_grade_or_kit_check_is_answered_before_the_long_builds, .timeout = 120)
+{
+    const char *d = TL_BUILD_ROOT "/tests/kit-order";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/build/grader' '%s/build/common' '%s/bin' && : > '%s/build/build.ninja' && "
+                    "ln -s '%s/grader/tl-grade' '%s/build/grader/tl-grade' && ln -s '%s/common/tl-lab' '%s/build/common/tl-lab' && "
+                    "(TL_ROOT='%s' TL_WHO=kit; . '%s/common/kit-lib.sh'; if tl_find_nvcc; then echo enabled; else echo disabled; fi) "
+                    "> '%s/build/.kit-cuda'",
+                    d, d, d, d, d, TL_BUILD_ROOT, d, TL_BUILD_ROOT, d, TL_SOURCE_ROOT, TL_SOURCE_ROOT, d), 0,
+                 "the fake build folder");
+    char shim[512];
+    snprintf(shim, sizeof shim, "%s/bin/ninja", d);
+    FILE *f = fopen(shim, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#!/bin/sh\n# what the kit asked ninja for, one call a line; nothing is built\n"
+               "printf '%%s\\n' \"$*\" >> '%s/ninja.log'\n", d);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(chmod(shim, 0755), 0);
+    static const char *const cases[][3] = {
+        {"grade --lab 02 --out /tmp/tl-u --jobs", "--jobs needs a value: --jobs N|auto", "grader/tl-grade"},
+        {"grade --lab 02 --emulte x", "unknown option '--emulte'; did you mean --emulate?", "grader/tl-grade"},
+        {"check 03 --emulat", "unknown option '--emulat'; did you mean --emulate?", "common/tl-lab"},
+        {"check 03 --sizs 16", "unknown option '--sizs'; did you mean --sizes?", "common/tl-lab"},
+        {"check 03 --sizes", "option '--sizes' needs a value: --sizes LIST", "common/tl-lab"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        cr_assert_eq(sh("cd '%s' && rm -f '%s/ninja.log' && out=$(PATH='%s/bin':\"$PATH\" TL_BUILD='%s/build' ./kit %s 2>&1 "
+                        ">/dev/null); rc=$?; [ $rc = 2 ] && [ \"$(printf '%%s\\n' \"$out\" | wc -l)\" = 1 ] && "
+                        "printf '%%s' \"$out\" | grep -qF -- \"%s\" || { echo \"rc $rc: $out\" >&2; exit 1; }",
+                        TL_SOURCE_ROOT, d, d, d, cases[i][0], cases[i][1]), 0,
+                     "./kit %s: not one line with \"%s\" and exit 2 (the output is above)", cases[i][0], cases[i][1]);
+        /* ninja was asked for that one program (and asked whether the build has it), nothing else */
+        cr_assert_eq(sh("grep -q -- '%s' '%s/ninja.log' && ! grep -v -- '%s' '%s/ninja.log' >&2",
+                        cases[i][2], d, cases[i][2], d), 0,
+                     "./kit %s: ninja was asked for more than %s before the answer (the lines above)", cases[i][0],
+                     cases[i][2]);
+    }
+    sh("rm -rf '%s'", d);
 }
 
 Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300)
