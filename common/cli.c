@@ -200,6 +200,45 @@ const char *tl_cli_nearest(const char *written, const struct option *longopts, c
     return best;
 }
 
+void tl_cli_refusal(const tl_cli_opt *t, const struct option *longopts, int c, const char *written, int optopt,
+                    const char *extra, char *msg, size_t len)
+{
+    const tl_cli_opt *o = c == ':' ? tl_cli_by_val(t, optopt) : NULL;
+    if (o) {
+        char line[300];
+        tl_cli_describe(o, line, sizeof line);
+        snprintf(msg, len, "%.100s needs a value: %s", written, line);
+    } else if (c == ':') {
+        snprintf(msg, len, "%.100s needs a value", written);
+    } else if (written[0] == '-' && written[1] != '-' && optopt > 0 && optopt < 128) {
+        snprintf(msg, len, "unknown option '-%c'", optopt);
+    } else {
+        const char *near = tl_cli_nearest(written, longopts, extra);
+        if (near)
+            snprintf(msg, len, "unknown option '%.100s'; did you mean --%s?", written, near);
+        else
+            snprintf(msg, len, "unknown option '%.100s'", written);
+    }
+}
+
+int tl_cli_check(const tl_cli_opt *t, const char *prefix, int argc, char **argv, const char *extra, char *msg,
+                 size_t len)
+{
+    struct option longopts[96];
+    char optstring[32];
+    tl_cli_longopts(t, longopts, (int)(sizeof longopts / sizeof longopts[0]));
+    tl_cli_optstring(t, prefix, optstring, sizeof optstring);
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
+        if (c == ':' || c == '?') {
+            tl_cli_refusal(t, longopts, c, argv[optind - 1], optopt, extra, msg, len);
+            return -1;
+        }
+    return optind;
+}
+
 /* ------------------------------------------------------------ a lab program's options */
 
 /* The options every lab program built on the driver takes (drivercli.c parses them; its help

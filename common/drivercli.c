@@ -136,28 +136,14 @@ int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
             tl_drv_usage(lab, stdout);
             *done = 1;
             return 0;
-        case ':': {
-            const tl_cli_opt *t = tl_cli_by_val(tl_lab_options, optopt);   /* what the table says of it */
-            char msg[300] = "option '%s' needs a value";
-            if (t) {
-                char line[200];
-                tl_cli_describe(t, line, sizeof line);
-                if (!strchr(line, '%'))
-                    snprintf(msg, sizeof msg, "option '%%s' needs a value: %s", line);
-            }
-            return tl_drv_usage_error(lab, msg, argv[optind - 1]);
+        default: {
+            /* ':' a value missing, '?' unknown: the one line of every kit program (cli.c), with the
+             * nearest of ours, or of kit check's own when it runs us (TL_KIT_OPTIONS) */
+            char msg[400];
+            tl_cli_refusal(tl_lab_options, longopts, c, argv[optind - 1], optopt, getenv("TL_KIT_OPTIONS"), msg,
+                           sizeof msg);
+            return tl_drv_usage_error(lab, "%s", msg);
         }
-        default:
-            if (optopt && optopt < 128 && argv[optind - 1][1] != '-')
-                return tl_drv_usage_error(lab, "unknown option '-%s'", (char[]){(char)optopt, 0});
-            {
-                /* the nearest of ours, or of kit check's own when it runs us (TL_KIT_OPTIONS) */
-                const char *near = tl_cli_nearest(argv[optind - 1], longopts, getenv("TL_KIT_OPTIONS"));
-                char msg[200];
-                snprintf(msg, sizeof msg, "unknown option '%%s'%s%s%s", near ? "; did you mean --" : "",
-                         near ? near : "", near ? "?" : "");
-                return tl_drv_usage_error(lab, msg, argv[optind - 1]);
-            }
         }
     }
     if (optind < argc)

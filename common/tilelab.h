@@ -231,6 +231,16 @@ void tl_cli_print_help(const tl_cli_opt *t, FILE *out);
  * kit check's own options; NULL none). NULL when none is that near. The one "did you mean" of the
  * kit: tl-grade, the lab programs (drivercli.c) and tl-lab's check of kit check's options use it. */
 const char *tl_cli_nearest(const char *written, const struct option *longopts, const char *extra);
+/* The one line for an option getopt_long refused (c: ':' its value is missing, optopt the entry's val;
+ * '?' unknown): "--jobs needs a value: --jobs N|auto (...)", "unknown option '--jbos'; did you mean
+ * --jobs?" (extra: more names for the nearest, as tl_cli_nearest), "unknown option '-x'". */
+void tl_cli_refusal(const tl_cli_opt *t, const struct option *longopts, int c, const char *written, int optopt,
+                    const char *extra, char *msg, size_t len);
+/* argv (argv[0] the program) parsed against t by name only, as getopt_long does (optstring: prefix,
+ * e.g. "+:", then t's one-letter forms); no value is judged. The index of the first argument that
+ * is no option, or -1 with the refusal (tl_cli_refusal) in msg. */
+int  tl_cli_check(const tl_cli_opt *t, const char *prefix, int argc, char **argv, const char *extra, char *msg,
+                  size_t len);
 /* The options of every lab program built on the driver (drivercli.c parses them). */
 extern const tl_cli_opt tl_lab_options[];
 

@@ -18,7 +18,6 @@
  *                                                  (ncu on a GPU): exit 0 as the lab asks, 1 not
  * Exit:   0 ok, 2 bad usage, an unknown lab or an unknown field (the message names the fix). */
 #define _POSIX_C_SOURCE 200809L
-#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,35 +167,14 @@ static const tl_lab_info *lab_or_die(const char *id)
  * The values themselves are the program's to judge. */
 static int check_args(int argc, char **argv)
 {
-    struct option longopts[32];
-    char optstring[8];
-    tl_cli_longopts(tl_lab_options, longopts, (int)(sizeof longopts / sizeof longopts[0]));
-    tl_cli_optstring(tl_lab_options, ":", optstring, sizeof optstring);
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
-        const char *opt = argv[optind - 1];
-        if (c == ':') {
-            const tl_cli_opt *o = tl_cli_by_val(tl_lab_options, optopt);
-            char line[200] = "";
-            if (o)
-                tl_cli_describe(o, line, sizeof line);
-            fprintf(stderr, "option '%s' needs a value%s%s\n", opt, o ? ": " : "", line);
-            return TL_EXIT_USAGE;
-        }
-        if (c == '?') {
-            const char *near = tl_cli_nearest(opt, longopts, getenv("TL_KIT_OPTIONS"));
-            if (optopt && optopt < 128 && opt[1] != '-')
-                fprintf(stderr, "unknown option '-%c'\n", optopt);
-            else
-                fprintf(stderr, "unknown option '%s'%s%s%s\n", opt, near ? "; did you mean --" : "", near ? near : "",
-                        near ? "?" : "");
-            return TL_EXIT_USAGE;
-        }
+    char msg[400];
+    int first = tl_cli_check(tl_lab_options, ":", argc, argv, getenv("TL_KIT_OPTIONS"), msg, sizeof msg);
+    if (first < 0) {
+        fprintf(stderr, "%s\n", msg);
+        return TL_EXIT_USAGE;
     }
-    if (optind < argc) {
-        fprintf(stderr, "unexpected argument '%s'\n", argv[optind]);
+    if (first < argc) {
+        fprintf(stderr, "unexpected argument '%s'\n", argv[first]);
         return TL_EXIT_USAGE;
     }
     return TL_EXIT_OK;

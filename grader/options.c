@@ -4,7 +4,12 @@
  * The order is the help's. An entry without .help is not listed on its own: a Slurm job's own
  * option, or one that another's paragraph describes (--grace with --due). .val is what tl-grade.c's
  * option families switch on. */
+#define _GNU_SOURCE
 #include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "opts.h"
 
@@ -162,8 +167,6 @@ const tl_cli_opt tg_options[] = {
      .brief = "the job script's own: one array task of submission generation G"},
     {.name = "slurm-finish", .has_arg = no_argument, .val = 1007,
      .brief = "the job script's own: the job that writes the gradebook"},
-    {.name = "validate", .has_arg = no_argument, .val = 1027,
-     .brief = "kit grade's own: check the command line, run nothing, exit 0"},
     {.name = "help", .short_name = 'h', .has_arg = no_argument, .val = 'h',
      .brief = "this text"},
     {.name = NULL},
@@ -174,4 +177,74 @@ void tg_options_init(void)
     int n = snprintf(tg_lab_list, sizeof tg_lab_list, "the lab: ");
     for (int i = 0; i < tl_nlabs && n > 0 && (size_t)n < sizeof tg_lab_list; ++i)
         n += snprintf(tg_lab_list + n, sizeof tg_lab_list - (size_t)n, "%s%s", i ? ", " : "", tl_labs[i].id);
+}
+
+/* ------------------------------------------------------------ what tl-grade and tl-grade-args share */
+
+/* Where the user reads every option: ./kit grade --help when the kit started us (kit-grade.sh sets
+ * TL_GRADE_HELP), else our own --help. */
+static const char *help_cmd(void)
+{
+    const char *h = getenv("TL_GRADE_HELP");
+    return h && *h && strlen(h) < 100 ? h : "tl-grade --help";
+}
+
+/* A usage error as one line naming the problem and the fix, then where every option is described;
+ * never the whole help (issue 25 item 6: "option errors name the option"). Returns exit 2. */
+int tg_usage_error(const char *msg)
+{
+    fprintf(stderr, "tl-grade: %s (%s lists every option)\n", msg, help_cmd());
+    return TL_EXIT_USAGE;
+}
+
+/* argv into out (argc + 1 slots and a NULL): every argument before a "--" that starts with '-',
+ * is not an option's value and names an existing file or folder is moved to the submissions,
+ * behind a "--" (one line on stderr says so when say). Returns the new argc. */
+int tg_submissions_first(int argc, char **argv, const struct option *longopts, char **out, int say)
+{
+    int n = 0, nm = 0, first_pos = -1, dashdash = -1;
+    char **moved = calloc((size_t)argc + 1, sizeof *moved);
+    out[n++] = argv[0];
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (dashdash < 0 && first_pos < 0 && strcmp(a, "--") == 0) {
+            dashdash = n;
+            out[n++] = argv[i];
+            continue;
+        }
+        struct stat sb;
+        if (moved && dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] && lstat(a, &sb) == 0) {
+            if (say)
+                fprintf(stderr, "tl-grade: '%s' is graded as a submission (a file or folder of that name exists "
+                        "here), never as an option\n", a);
+            moved[nm++] = argv[i];
+            continue;
+        }
+        if (dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
+            for (int k = 0; longopts[k].name; ++k)    /* its value, if it takes one, is never moved */
+                if (strcmp(a + 2, longopts[k].name) == 0 && longopts[k].has_arg == required_argument && i + 1 < argc) {
+                    out[n++] = argv[i++];
+                    break;
+                }
+            out[n++] = argv[i];
+            continue;
+        }
+        if (dashdash < 0 && first_pos < 0 && a[0] != '-')
+            first_pos = n;
+        out[n++] = argv[i];
+    }
+    if (nm) {   /* insert after an existing "--", else "--" and them before the first submission */
+        int at = dashdash >= 0 ? dashdash + 1 : first_pos >= 0 ? first_pos : n;
+        int extra = nm + (dashdash >= 0 ? 0 : 1);
+        memmove(out + at + extra, out + at, (size_t)(n - at) * sizeof *out);
+        int k = at;
+        if (dashdash < 0)
+            out[k++] = "--";
+        for (int j = 0; j < nm; ++j)
+            out[k++] = moved[j];
+        n += extra;
+    }
+    out[n] = NULL;
+    free(moved);
+    return n;
 }

@@ -62,6 +62,12 @@ typedef struct tg_opts {
  * are made from it. tg_options_init fills --lab's list of labs (call it before reading the table). */
 extern const tl_cli_opt tg_options[];
 void tg_options_init(void);
+struct option;
+/* argv into out (argc + 2 slots): an argument before "--" that starts with '-' but names an existing
+ * file or folder is a submission, moved behind a "--" (said on stderr when say). The new argc. */
+int tg_submissions_first(int argc, char **argv, const struct option *longopts, char **out, int say);
+/* "tl-grade: MSG (./kit grade --help lists every option)" on stderr; returns exit 2. */
+int tg_usage_error(const char *msg);
 
 /* An emulated size not run here: above emu_max_work, or above emu_max_p elements of P (judges.c, run.c). */
 static inline int tg_emu_too_big(const tg_opts *o, double m, double k, double n)

@@ -62,73 +62,6 @@ static int usage(FILE *out, int code)
     return code;
 }
 
-/* Where the user reads every option: ./kit grade --help when the kit started us (kit-grade.sh sets
- * TL_GRADE_HELP), else our own --help. */
-static const char *help_cmd(void)
-{
-    const char *h = getenv("TL_GRADE_HELP");
-    return h && *h && strlen(h) < 100 ? h : "tl-grade --help";
-}
-
-/* A usage error as one line naming the problem and the fix, then where every option is described;
- * never the whole help (issue 25 item 6: "option errors name the option"). Returns exit 2. */
-static int usage_error(const char *msg)
-{
-    fprintf(stderr, "tl-grade: %s (%s lists every option)\n", msg, help_cmd());
-    return TL_EXIT_USAGE;
-}
-
-/* argv into out (argc + 1 slots and a NULL): every argument before a "--" that starts with '-',
- * is not an option's value and names an existing file or folder is moved to the submissions,
- * behind a "--" (one line on stderr says so). Returns the new argc. */
-static int submissions_first_class(int argc, char **argv, const struct option *longopts, char **out)
-{
-    int n = 0, nm = 0, first_pos = -1, dashdash = -1;
-    char **moved = calloc((size_t)argc + 1, sizeof *moved);
-    out[n++] = argv[0];
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (dashdash < 0 && first_pos < 0 && strcmp(a, "--") == 0) {
-            dashdash = n;
-            out[n++] = argv[i];
-            continue;
-        }
-        struct stat sb;
-        if (moved && dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] && lstat(a, &sb) == 0) {
-            fprintf(stderr, "tl-grade: '%s' is graded as a submission (a file or folder of that name exists here), "
-                    "never as an option\n", a);
-            moved[nm++] = argv[i];
-            continue;
-        }
-        if (dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
-            for (int k = 0; longopts[k].name; ++k)    /* its value, if it takes one, is never moved */
-                if (strcmp(a + 2, longopts[k].name) == 0 && longopts[k].has_arg == required_argument && i + 1 < argc) {
-                    out[n++] = argv[i++];
-                    break;
-                }
-            out[n++] = argv[i];
-            continue;
-        }
-        if (dashdash < 0 && first_pos < 0 && a[0] != '-')
-            first_pos = n;
-        out[n++] = argv[i];
-    }
-    if (nm) {   /* insert after an existing "--", else "--" and them before the first submission */
-        int at = dashdash >= 0 ? dashdash + 1 : first_pos >= 0 ? first_pos : n;
-        int extra = nm + (dashdash >= 0 ? 0 : 1);
-        memmove(out + at + extra, out + at, (size_t)(n - at) * sizeof *out);
-        int k = at;
-        if (dashdash < 0)
-            out[k++] = "--";
-        for (int j = 0; j < nm; ++j)
-            out[k++] = moved[j];
-        n += extra;
-    }
-    out[n] = NULL;
-    free(moved);
-    return n;
-}
-
 /* --similar DIR: the pairs of DIR's graded submissions alike at threshold % or more, on stdout
  * and in DIR/similarity.md (similar.c). The lab is the one DIR's identity names. */
 static int similar_cmd(const char *dir, const char *kit, int threshold)
@@ -172,8 +105,6 @@ enum { OPT_TAKEN = -1, OPT_NOT_MINE = -2 };
 /* What the command line gives besides the options: where, what, and one-shot commands' input. */
 typedef struct cli {
     const char *lab_id, *out, *secret, *kit, *similar_dir;
-    int validate;    /* --validate: check the command line, run nothing, exit 0 (kit-grade.sh asks first) */
-    int one_shot;    /* --validate saw a one-shot command (--status, --print-*, --similar, --help) */
 } cli;
 
 /* What is graded, where, and how: --lab, --out, --secret, --kit, --jobs, --check, --emulate, ... */
@@ -225,8 +156,7 @@ static int run_option(int c, tg_opts *O, cli *a)
     return OPT_TAKEN;
 }
 
-/* One-shot commands (--print-pristine, --status, --print-rubric, --help, --similar with --threshold);
- * under --validate their values are checked and nothing is run. */
+/* One-shot commands (--print-pristine, --status, --print-rubric, --help, --similar with --threshold). */
 static int command_option(int c, tg_opts *O, cli *a)
 {
     long v;
@@ -238,21 +168,13 @@ static int command_option(int c, tg_opts *O, cli *a)
             fprintf(stderr, "tl-grade: --print-pristine '%s': no such folder; give the kit's top folder\n", optarg);
             return TL_EXIT_USAGE;
         }
-        if (a->validate) {
-            a->one_shot = 1;
-            break;
-        }
         if (tg_copy_pristine(root, NULL, 0, &n, err, sizeof err) != 0) {
             fprintf(stderr, "tl-grade: --print-pristine: %s\n", err);
             return EXIT_GRADER;
         }
         return 0;
     }
-    case 1025:
-        a->similar_dir = optarg;
-        a->one_shot = 1;
-        break;
-    case 1027: a->validate = 1; break;
+    case 1025: a->similar_dir = optarg; break;
     case 1026:
         if (tl_parse_int(optarg, 1, 100, &v) != 0) {
             fprintf(stderr, "tl-grade: --threshold '%s': give a percentage from 1 to 100\n", optarg);
@@ -266,20 +188,11 @@ static int command_option(int c, tg_opts *O, cli *a)
             fprintf(stderr, "tl-grade: --print-rubric: unknown lab '%s'\n", optarg);
             return TL_EXIT_USAGE;
         }
-        if (a->validate) {
-            a->one_shot = 1;
-            break;
-        }
         tg_rubric_print(L, stdout);
         return 0;
     }
-    case 1008:
-    case 'h':
-        if (a->validate) {
-            a->one_shot = 1;
-            break;
-        }
-        return c == 'h' ? usage(stdout, 0) : tg_status(optarg);
+    case 1008: return tg_status(optarg);
+    case 'h': return usage(stdout, 0);
     default:
         return OPT_NOT_MINE;
     }
@@ -464,7 +377,7 @@ static int slurm_option(int c, tg_opts *O)
 static int lab_and_out(grun *R, const cli *a)
 {
     if (!a->lab_id) {
-        return usage_error("give the lab with --lab NN, e.g. --lab 02");
+        return tg_usage_error("give the lab with --lab NN, e.g. --lab 02");
     }
     R->lab = tl_lab_find(a->lab_id);
     if (!R->lab) {
@@ -517,10 +430,10 @@ static int slurm_together(const tg_opts *O, int prebuilt, int more)
 {
     int slurm_job = O->slurm_task || O->slurm_finish;   /* the list is the one --slurm wrote */
     if (prebuilt && (!O->check || more || (O->prebuilt[0] && O->build_log[0]))) {
-        return usage_error("--prebuilt and --build-failed go with --check and no FOLDER (one of them)");
+        return tg_usage_error("--prebuilt and --build-failed go with --check and no FOLDER (one of them)");
     }
     if ((O->slurm || slurm_job) && (O->check || prebuilt || (slurm_job && more) || (O->slurm && slurm_job))) {
-        return usage_error("--slurm grades a class (SUBMISSION...); --slurm-task and --slurm-finish are its "
+        return tg_usage_error("--slurm grades a class (SUBMISSION...); --slurm-task and --slurm-finish are its "
                            "jobs' own and take no submissions; none goes with --check");
     }
     if (!O->slurm && (O->partition[0] || O->gpus_per_task || O->max_parallel || O->per_task || O->cpus_per_task ||
@@ -622,7 +535,7 @@ int main(int argc, char **argv)
     char **args = calloc((size_t)argc + 2, sizeof *args);
     if (!args)
         return TL_EXIT_USAGE;
-    argc = submissions_first_class(argc, argv, longopts, args);
+    argc = tg_submissions_first(argc, argv, longopts, args, 1);
     argv = args;
     /* "+": options end at the first submission (and at "--"), so a folder named --public-only
      * or -x given after them is a submission, never an option. */
@@ -639,42 +552,23 @@ int main(int argc, char **argv)
         if (rc == OPT_NOT_MINE) {
             /* optopt is a long option's val (1007, ...): never print it; the option as written is,
              * and for a missing value what the table says of the option it stands for */
-            char line[300], msg[500];
-            const char *opt = argv[optind - 1];
-            const tl_cli_opt *o = c == ':' ? tl_cli_by_val(tg_options, optopt) : NULL;
-            if (o) {
-                tl_cli_describe(o, line, sizeof line);
-                snprintf(msg, sizeof msg, "%.100s needs a value: %s", opt, line);
-            } else if (c == ':') {
-                snprintf(msg, sizeof msg, "%.100s needs a value", opt);
-            } else {
-                const char *near = tl_cli_nearest(opt, longopts, NULL);
-                if (near)
-                    snprintf(msg, sizeof msg, "unknown option '%.100s'; did you mean --%s?", opt, near);
-                else
-                    snprintf(msg, sizeof msg, "unknown option '%.100s'", opt);
-            }
-            return usage_error(msg);
+            char msg[500];
+            tl_cli_refusal(tg_options, longopts, c, argv[optind - 1], optopt, NULL, msg, sizeof msg);
+            return tg_usage_error(msg);
         }
         if (rc != OPT_TAKEN)
             return rc;
     }
-    if (a.validate && a.one_shot)      /* --validate: a one-shot command's value was checked above */
-        return 0;
     if (a.similar_dir)                 /* ./kit similar DIR: the similarity section of a graded class */
         return similar_cmd(a.similar_dir, a.kit, O.sim_threshold > 0 ? O.sim_threshold : 60);
     int rc, prebuilt = O.prebuilt[0] || O.build_log[0], more = optind < argc;
     if ((rc = lab_and_out(&R, &a)) != 0 || (rc = late_and_rubric(&R, &O)) != 0 ||
         (rc = slurm_together(&O, prebuilt, more)) != 0)
         return rc;
-    if (a.validate && (O.slurm_task || O.slurm_finish))
-        return 0;
     if (O.slurm_task || O.slurm_finish)   /* a Slurm job: the list the submit wrote */
         return tg_class_run(&R, 0, NULL, a.out, NULL);
     if ((rc = export_together(&O, prebuilt, more)) != 0 || (rc = find_kit(&R, &O, &a)) != 0)
         return rc;
-    if (a.validate)                    /* kit grade asks before it builds the rest (kit-grade.sh) */
-        return 0;
     if (prebuilt) {
         char *one[] = {O.prebuilt[0] ? O.prebuilt : O.build_log};
         return tg_class_run(&R, 1, one, a.out, a.secret);
