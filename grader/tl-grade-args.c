@@ -1,28 +1,21 @@
-/* tl-grade-args.c: tl-grade's command line checked by name before tl-grade is built. `./kit grade`
- * runs it first (kit-grade.sh): tl-grade links the whole kit (the emulator, the lab archives, the
- * CUDA reference: about a minute on a fresh clone), this program only the options' table
- * (options.c) and the harness's core, so `./kit grade --jobs` or a misspelt option is answered in
- * seconds, in tl-grade's own words (the same table, the same one-line error). The values are
- * tl-grade's to judge, after the build.
+/* tl-grade-args.c: tl-grade's command line checked before tl-grade is built. `./kit grade` runs it
+ * first (kit-grade.sh): tl-grade links the whole kit (the emulator, the lab archives, the CUDA
+ * reference: 106 build steps, about a minute on a fresh clone), this program only what reads the
+ * command line (cmdline.c, the table in options.c, the grader's plain helpers and the harness's core:
+ * about 25 steps), so `./kit grade --jobs`, a misspelt option, a bad value, an unknown lab or a
+ * missing kit folder is answered in seconds, in tl-grade's own words (the same code). Left to tl-grade:
+ * the one-shot commands' values (--status, --print-*), --rubric's and --extensions' contents, and
+ * the submissions themselves.
  *
- *   tl-grade-args ARGS...   exit 0: every option known and given its value; 2: one line on stderr */
-#define _GNU_SOURCE
-#include <getopt.h>
-#include <stdlib.h>
-
-#include "opts.h"
+ *   tl-grade-args ARGS...   exit 0: tl-grade would start grading; 2: the usage error, one line */
+#include "grade.h"
 
 int main(int argc, char **argv)
 {
-    struct option longopts[64];
-    tg_options_init();
-    tl_cli_longopts(tg_options, longopts, (int)(sizeof longopts / sizeof longopts[0]));
-    char **args = calloc((size_t)argc + 2, sizeof *args);
-    if (!args)
-        return TL_EXIT_USAGE;
-    argc = tg_submissions_first(argc, argv, longopts, args, 0);   /* as tl-grade reads them (it says so) */
-    char msg[500];
-    if (tl_cli_check(tg_options, "+:", argc, args, NULL, msg, sizeof msg) < 0)
-        return tg_usage_error(msg);
-    return TL_EXIT_OK;
+    static grun R;
+    static tg_opts O;
+    tg_cli a = {0};
+    R.opt = &O;
+    int rc = tg_cmdline(argc, argv, &R, &O, &a, NULL, &argv, &argc);
+    return rc == TG_CMDLINE_GO ? TL_EXIT_OK : rc;
 }

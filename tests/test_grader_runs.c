@@ -336,9 +336,9 @@ Test(usage, an_option_error_is_one_line_naming_the_option_not_the_whole_help, .t
 }
 
 /* Issue 22: a bad option of ./kit grade or ./kit check is answered before anything long is built:
- * kit grade builds tl-grade-args (tl-grade's table of options and the harness's core, not the kit
- * tl-grade links) and asks it, kit check builds tl-lab and asks it (tl-lab args) before the lab's
- * program. In a build folder whose ninja only writes down what it is asked (the programs asked are
+ * kit grade builds tl-grade-args (tl-grade's reading of its command line, grader/cmdline.c, without
+ * the kit tl-grade links) and asks it, kit check builds tl-lab and asks it (tl-lab args) before the
+ * lab's program. In a build folder whose ninja only writes down what it is asked (the programs asked are
  * this build's own), nothing else may have been asked for. */
 #define GRADE_ASKS "-C [^ ]+ (-t query grader/tl-grade|grader/tl-grade-args)"
 #define CHECK_ASKS "-C [^ ]+ common/tl-lab"
@@ -363,6 +363,8 @@ Test(usage, a_bad_option_of_kit_grade_or_kit_check_is_answered_before_the_long_b
     static const char *const cases[][3] = {
         {"grade --lab 02 --out /tmp/tl-u --jobs", "--jobs needs a value: --jobs N|auto", GRADE_ASKS},
         {"grade --lab 02 --emulte x", "unknown option '--emulte'; did you mean --emulate?", GRADE_ASKS},
+        {"grade --lab 02 --out /tmp/tl-u --jobs 0 x", "--jobs '0': give a number from 1 to 256", GRADE_ASKS},
+        {"grade --lab 09 --out /tmp/tl-u x", "unknown lab '09'; the labs are", GRADE_ASKS},
         {"check 03 --emulat", "unknown option '--emulat'; did you mean --emulate?", CHECK_ASKS},
         {"check 03 --sizs 16", "unknown option '--sizs'; did you mean --sizes?", CHECK_ASKS},
         {"check 03 --sizes", "--sizes needs a value: --sizes LIST", CHECK_ASKS},

@@ -286,9 +286,9 @@ static const text_search allowed[] = {
                               "lines of the same report, whatever their words (no phrase is looked for)"},
     {"pristine.c", "strncmp", 3, "paths of the kit's tree (build/, grader/secret, grader/hidden)"},
     {"pristine.c", "strstr", 1, "a path holding .secret"},
-    {"util.c", "strncmp", 1, "a path under a folder (its prefix)"},
+    {"util.c", "strncmp", 2, "a path under a folder (its prefix); a time's zone (\"UTC\") in an LMS's export or "
+                             "--due"},
     {"sandbox.c", "strncmp", 1, "a key of a kernel file (cgroup's memory.events, cpu.stat)"},
-    {"lms.c", "strncmp", 1, "the time zone of a date in an LMS's export (\"UTC\")"},
     {"intake.c", "strncasecmp", 1, "a student's file name against the lab's, in any case"},
     {"late.c", "strncasecmp", 1, "a student's sid, email or name in the extensions file, in any case"},
 };
