@@ -221,24 +221,6 @@ void tl_cli_refusal(const tl_cli_opt *t, const struct option *longopts, int c, c
     }
 }
 
-int tl_cli_check(const tl_cli_opt *t, const char *prefix, int argc, char **argv, const char *extra, char *msg,
-                 size_t len)
-{
-    struct option longopts[96];
-    char optstring[32];
-    tl_cli_longopts(t, longopts, (int)(sizeof longopts / sizeof longopts[0]));
-    tl_cli_optstring(t, prefix, optstring, sizeof optstring);
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
-        if (c == ':' || c == '?') {
-            tl_cli_refusal(t, longopts, c, argv[optind - 1], optopt, extra, msg, len);
-            return -1;
-        }
-    return optind;
-}
-
 /* ------------------------------------------------------------ a lab program's options */
 
 /* The options every lab program built on the driver takes (drivercli.c parses them; its help
@@ -269,3 +251,91 @@ const tl_cli_opt tl_lab_options[] = {
     {.name = "help", .short_name = 'h', .has_arg = no_argument, .val = 'h', .brief = "the program's help"},
     {.name = NULL},
 };
+
+int tl_lab_parse_options(const tl_lab_info *info, int argc, char **argv, tl_lab_opts *o, int *help,
+                         const char *extra, char *msg, size_t len)
+{
+    struct option longopts[32];
+    char optstring[8];
+    tl_cli_longopts(tl_lab_options, longopts, (int)(sizeof longopts / sizeof longopts[0]));
+    tl_cli_optstring(tl_lab_options, ":", optstring, sizeof optstring);
+    memset(o, 0, sizeof *o);
+    o->seed = TL_DEFAULT_SEED;
+    o->reps = TL_TIMED_RUNS;
+    o->warmup = TL_WARMUP_RUNS;
+    o->repeat = info && info->repeat > 1 ? info->repeat : 1;
+    o->time_limit = info && info->case_limit_s > 0 ? info->case_limit_s : 0;
+    *help = 0;
+    opterr = 0;
+    optind = 1;
+    int c;
+    long v;
+    char err[256];
+    /* ":h" (optstring): a missing value is ':' and an unknown option '?'; either way argv[optind - 1]
+     * is the option as written (optopt holds a long option's val, which is no name). */
+    while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+        switch (c) {
+        case 's':
+            if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0) {
+                snprintf(msg, len, "--sizes: %s", err);
+                return -1;
+            }
+            o->have_sizes = 1;
+            break;
+        case 'v':
+            snprintf(o->variants, sizeof o->variants, "%s", optarg);
+            break;
+        case 'S':
+            if (tl_parse_u64(optarg, &o->seed) != 0) {
+                snprintf(msg, len, "--seed '%s': give a non-negative integer", optarg);
+                return -1;
+            }
+            break;
+        case 'r':
+            if (tl_parse_int(optarg, 1, 1000, &v) != 0) {
+                snprintf(msg, len, "--reps '%s': give an integer from 1 to 1000", optarg);
+                return -1;
+            }
+            o->reps = (int)v;
+            break;
+        case 'w':
+            if (tl_parse_int(optarg, 0, 100, &v) != 0) {
+                snprintf(msg, len, "--warmup '%s': give an integer from 0 to 100", optarg);
+                return -1;
+            }
+            o->warmup = (int)v;
+            break;
+        case 'P':
+            if (tl_parse_int(optarg, 1, 100, &v) != 0) {
+                snprintf(msg, len, "--repeat '%s': give an integer from 1 to 100", optarg);
+                return -1;
+            }
+            o->repeat = (int)v;
+            o->repeat_given = 1;
+            break;
+        case 'I': o->exact_alloc = 1; break;
+        case 'T':
+            if (tl_parse_int(optarg, 0, 86400, &v) != 0) {
+                snprintf(msg, len, "--time-limit '%s': give whole seconds from 0 (no limit) to 86400", optarg);
+                return -1;
+            }
+            o->time_limit = (double)v;
+            break;
+        case 'R': o->records = optarg; break;
+        case 'n': o->no_time = 1; break;
+        case 'G': o->serve = 1; break;
+        case 'q': o->quiet = 1; break;
+        case 'h':
+            *help = 1;
+            return 0;
+        default:      /* ':' a value missing, '?' unknown: the one line of every kit program */
+            tl_cli_refusal(tl_lab_options, longopts, c, argv[optind - 1], optopt, extra, msg, len);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        snprintf(msg, len, "unexpected argument '%s'", argv[optind]);
+        return -1;
+    }
+    return 0;
+}

@@ -236,13 +236,31 @@ const char *tl_cli_nearest(const char *written, const struct option *longopts, c
  * --jobs?" (extra: more names for the nearest, as tl_cli_nearest), "unknown option '-x'". */
 void tl_cli_refusal(const tl_cli_opt *t, const struct option *longopts, int c, const char *written, int optopt,
                     const char *extra, char *msg, size_t len);
-/* argv (argv[0] the program) parsed against t by name only, as getopt_long does (optstring: prefix,
- * e.g. "+:", then t's one-letter forms); no value is judged. The index of the first argument that
- * is no option, or -1 with the refusal (tl_cli_refusal) in msg. */
-int  tl_cli_check(const tl_cli_opt *t, const char *prefix, int argc, char **argv, const char *extra, char *msg,
-                  size_t len);
-/* The options of every lab program built on the driver (drivercli.c parses them). */
+/* The options of every lab program built on the driver, as a table, and what they ask for. */
 extern const tl_cli_opt tl_lab_options[];
+typedef struct tl_lab_opts {
+    tl_sizes    sizes;
+    int         have_sizes;
+    int         emu_dropped;    /* default sizes left out of an emulated run (too slow)     */
+    int         repeat_given;
+    char        variants[512];
+    uint64_t    seed;
+    int         reps, warmup;
+    const char *records;
+    int         no_time, serve, quiet;
+    int         repeat;         /* checked runs per GPU case                               */
+    int         exact_alloc;
+    double      time_limit;     /* CPU seconds for one case's checked run(s) (0 none)         */
+    double      public_work;    /* the largest public case's m*k*n: the limit grows past it   */
+    const char *lab_id;
+} tl_lab_opts;
+/* argv (argv[0] the program) into o as the lab program reads it (drivercli.c; tl-lab args for kit
+ * check, before the program is built): the table's options, each value judged; defaults from the lab
+ * table's entry. 0 ok (*help: --help asked, the rest not read), or -1 with the one-line usage error in
+ * msg. extra: more names for an unknown option's nearest (TL_KIT_OPTIONS), NULL none. The defaults of
+ * a run (sizes from the table, the emulated build's limits) are the program's. */
+int  tl_lab_parse_options(const tl_lab_info *info, int argc, char **argv, tl_lab_opts *o, int *help,
+                          const char *extra, char *msg, size_t len);
 
 /* ---------------------------------------------------------------- device.cu / device_none.c */
 typedef struct tl_device_info {

@@ -11,8 +11,8 @@
  *         build/common/tl-lab readme [--check] FILE...
  *                                                  the tables of labs in README.md, grader/README.md
  *                                                  (labdocs.c); --check: exit 1 when one differs
- *         build/common/tl-lab args 03 --sizes 100     the lab program's options checked (kit check,
- *                                                  before it builds the program): one line, exit 2
+ *         build/common/tl-lab args 03 --sizes 100     the lab program's options and values checked
+ *                                                  (kit check, before it builds the program): one line, exit 2
  *         build/common/tl-lab work 03 16 64 64 64 L GLD GST SLD SST
  *                                                  the lab's work rule on counts measured elsewhere
  *                                                  (ncu on a GPU): exit 0 as the lab asks, 1 not
@@ -43,9 +43,9 @@ static void usage(FILE *out)
           "  work NN TILE M K N LAUNCHES GLOBAL_LOADS GLOBAL_STORES SHARED_LOADS SHARED_STORES\n"
           "                the lab's work rule (tl_work_judge) on one case's counts: the figures, then\n"
           "                the headline when the work is not what the lab asks (exit 1)\n"
-          "  args NN OPTIONS...  the lab program's options checked by name (what kit check passes it),\n"
-          "                before it is built: an unknown one (with the nearest, TL_KIT_OPTIONS's too) or\n"
-          "                one without its value is one line on stderr, exit 2\n"
+          "  args NN OPTIONS...  the lab program's options read as it reads them (what kit check passes\n"
+          "                it), before it is built: an unknown one (with the nearest, TL_KIT_OPTIONS's too),\n"
+          "                a missing or bad value is one line on stderr, exit 2\n"
           "exit codes: 0 ok, 1 the work is not what the lab asks, 2 bad usage, unknown lab or unknown field\n", out);
 }
 
@@ -162,19 +162,15 @@ static const tl_lab_info *lab_or_die(const char *id)
     return l;
 }
 
-/* args: ARGV (argv[0] the lab) against the lab programs' table of options (cli.c), as the
- * program's own parse will see them (drivercli.c): names and values present, no stray argument.
- * The values themselves are the program's to judge. */
-static int check_args(int argc, char **argv)
+/* args: ARGV (argv[0] the lab) read as the lab program reads its options (cli.c, drivercli.c): an
+ * unknown option, a missing or bad value, a stray argument is the program's one line, exit 2. */
+static int check_args(const tl_lab_info *l, int argc, char **argv)
 {
+    static tl_lab_opts o;
     char msg[400];
-    int first = tl_cli_check(tl_lab_options, ":", argc, argv, getenv("TL_KIT_OPTIONS"), msg, sizeof msg);
-    if (first < 0) {
+    int help;
+    if (tl_lab_parse_options(l, argc, argv, &o, &help, getenv("TL_KIT_OPTIONS"), msg, sizeof msg) != 0) {
         fprintf(stderr, "%s\n", msg);
-        return TL_EXIT_USAGE;
-    }
-    if (first < argc) {
-        fprintf(stderr, "unexpected argument '%s'\n", argv[first]);
         return TL_EXIT_USAGE;
     }
     return TL_EXIT_OK;
@@ -225,7 +221,7 @@ int main(int argc, char **argv)
         const tl_lab_info *l = lab_or_die(argv[2]);
         if (!l)
             return TL_EXIT_USAGE;
-        return l->own_main ? TL_EXIT_OK : check_args(argc - 2, argv + 2);   /* lab 05's main is its own */
+        return l->own_main ? TL_EXIT_OK : check_args(l, argc - 2, argv + 2);   /* lab 05's main is its own */
     }
     if (strcmp(cmd, "readme") == 0) {
         int check = argc > 2 && strcmp(argv[2], "--check") == 0, worst = 0;

@@ -368,6 +368,7 @@ Test(usage, a_bad_option_of_kit_grade_or_kit_check_is_answered_before_the_long_b
         {"check 03 --emulat", "unknown option '--emulat'; did you mean --emulate?", CHECK_ASKS},
         {"check 03 --sizs 16", "unknown option '--sizs'; did you mean --sizes?", CHECK_ASKS},
         {"check 03 --sizes", "--sizes needs a value: --sizes LIST", CHECK_ASKS},
+        {"check 03 --sizes 16,0", "--sizes: bad size '0'", CHECK_ASKS},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         cr_assert_eq(sh("cd '%s' && rm -f '%s/ninja.log' && out=$(PATH='%s/bin':\"$PATH\" TL_BUILD='%s/build' ./kit %s 2>&1 "
