@@ -11,22 +11,7 @@
 #include "tilelab.h"
 #include "verdict.h"
 
-typedef struct opts {
-    tl_sizes    sizes;
-    int         have_sizes;
-    int         emu_dropped;    /* default sizes left out of an emulated run (too slow)     */
-    int         repeat_given;
-    char        variants[512];
-    uint64_t    seed;
-    int         reps, warmup;
-    const char *records;
-    int         no_time, serve, quiet;
-    int         repeat;         /* checked runs per GPU case                               */
-    int         exact_alloc;
-    double      time_limit;     /* CPU seconds for one case's checked run(s) (0 none)         */
-    double      public_work;    /* the largest public case's m*k*n: the limit grows past it   */
-    const char *lab_id;
-} opts;
+typedef tl_lab_opts opts;       /* the lab program's options (tilelab.h: cli.c reads them) */
 
 /* drivercli.c */
 void tl_drv_usage(const tl_lab *lab, FILE *out);

@@ -2,7 +2,6 @@
  * errors with exit 2) and the variants' size rules (square only, multiples of the tile). Part of
  * the lab driver (driver.h). */
 #define _POSIX_C_SOURCE 200809L
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,89 +67,22 @@ int tl_drv_usage_error(const tl_lab *lab, const char *fmt, const char *arg)
 
 int tl_drv_parse(const tl_lab *lab, int argc, char **argv, opts *o, int *done)
 {
-    static const struct option longopts[] = {
-        {"sizes", required_argument, NULL, 's'},   {"variants", required_argument, NULL, 'v'},
-        {"seed", required_argument, NULL, 'S'},    {"reps", required_argument, NULL, 'r'},
-        {"warmup", required_argument, NULL, 'w'},  {"records", required_argument, NULL, 'R'},
-        {"no-time", no_argument, NULL, 'n'},       {"serve", no_argument, NULL, 'G'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {"repeat", required_argument, NULL, 'P'},  {"exact-alloc", no_argument, NULL, 'I'},
-        {"time-limit", required_argument, NULL, 'T'},
-        {NULL, 0, NULL, 0}};
-    memset(o, 0, sizeof *o);
-    o->seed = TL_DEFAULT_SEED;
-    o->reps = TL_TIMED_RUNS;
-    o->warmup = TL_WARMUP_RUNS;
-    o->repeat = lab->repeat > 1 ? lab->repeat : 1;
-    const tl_lab_info *info = tl_lab_find(lab->id);
-    o->lab_id = lab->id;
-    o->time_limit = info && info->case_limit_s > 0 ? info->case_limit_s : 0;
-    *done = 0;
-    opterr = 0;
-    optind = 1;
     if (argc > 0 && argv[0]) {
         const char *slash = strrchr(argv[0], '/');
         prog_name = slash ? slash + 1 : argv[0];
     }
-    int c;
-    long v;
-    char err[256];
-    /* ":h": a missing value is ':' and an unknown option '?'; either way argv[optind - 1] is the
-     * option as written (optopt holds a long option's val, which is no name). */
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 's':
-            if (tl_parse_sizes(optarg, &o->sizes, err, sizeof err) != 0)
-                return tl_drv_usage_error(lab, "--sizes: %s", err);
-            o->have_sizes = 1;
-            break;
-        case 'v':
-            snprintf(o->variants, sizeof o->variants, "%s", optarg);
-            break;
-        case 'S':
-            if (tl_parse_u64(optarg, &o->seed) != 0)
-                return tl_drv_usage_error(lab, "--seed '%s': give a non-negative integer", optarg);
-            break;
-        case 'r':
-            if (tl_parse_int(optarg, 1, 1000, &v) != 0)
-                return tl_drv_usage_error(lab, "--reps '%s': give an integer from 1 to 1000", optarg);
-            o->reps = (int)v;
-            break;
-        case 'w':
-            if (tl_parse_int(optarg, 0, 100, &v) != 0)
-                return tl_drv_usage_error(lab, "--warmup '%s': give an integer from 0 to 100", optarg);
-            o->warmup = (int)v;
-            break;
-        case 'P':
-            if (tl_parse_int(optarg, 1, 100, &v) != 0)
-                return tl_drv_usage_error(lab, "--repeat '%s': give an integer from 1 to 100", optarg);
-            o->repeat = (int)v;
-            o->repeat_given = 1;
-            break;
-        case 'I': o->exact_alloc = 1; break;
-        case 'T':
-            if (tl_parse_int(optarg, 0, 86400, &v) != 0)
-                return tl_drv_usage_error(lab, "--time-limit '%s': give whole seconds from 0 (no limit) to 86400", optarg);
-            o->time_limit = (double)v;
-            break;
-        case 'R': o->records = optarg; break;
-        case 'n': o->no_time = 1; break;
-        case 'G': o->serve = 1; break;
-        case 'q': o->quiet = 1; break;
-        case 'h':
-            tl_drv_usage(lab, stdout);
-            *done = 1;
-            return 0;
-        case ':':
-            return tl_drv_usage_error(lab, "option '%s' needs a value", argv[optind - 1]);
-        default:
-            if (optopt && optopt < 128 && argv[optind - 1][1] != '-')
-                return tl_drv_usage_error(lab, "unknown option '-%s'", (char[]){(char)optopt, 0});
-            return tl_drv_usage_error(lab, "unknown option '%s'", argv[optind - 1]);
-        }
+    /* the options and their values (cli.c, which tl-lab args shares for kit check), then what
+     * depends on this program: its lab's repeat, its default sizes, the emulated build's limits */
+    char err[400];
+    if (tl_lab_parse_options(tl_lab_find(lab->id), argc, argv, o, done, getenv("TL_KIT_OPTIONS"), err, sizeof err) != 0)
+        return tl_drv_usage_error(lab, "%s", err);
+    if (*done) {
+        tl_drv_usage(lab, stdout);
+        return 0;
     }
-    if (optind < argc)
-        return tl_drv_usage_error(lab, "unexpected argument '%s'", argv[optind]);
+    o->lab_id = lab->id;
+    if (!o->repeat_given)
+        o->repeat = lab->repeat > 1 ? lab->repeat : 1;
     if (!o->have_sizes && tl_parse_sizes(lab->default_sizes, &o->sizes, err, sizeof err) != 0)
         return tl_drv_usage_error(lab, "internal: default sizes: %s", err);
     tl_sizes pub;

@@ -198,6 +198,70 @@ int  tl_parse_sizes(const char *s, tl_sizes *out, char *err, size_t errlen);
 int  tl_parse_int(const char *s, long lo, long hi, long *out);
 int  tl_parse_u64(const char *s, uint64_t *out);
 
+/* A program's options as a table (tl-grade's: grader/options.c): getopt_long's entries, the help
+ * and the one-line option errors are all made from it, so no program parses its own usage text.
+ * Designated initialisers; an entry with a NULL name ends the table. */
+typedef struct tl_cli_opt {
+    const char *name;        /* the long name, without "--"                                        */
+    char        short_name;  /* its one-letter form ('h' for -h), 0 none                            */
+    int         has_arg;     /* getopt.h's no_argument, required_argument, optional_argument        */
+    int         val;         /* what getopt_long returns for it                                     */
+    const char *arg;         /* its value's syntax: "N|auto"; glued to the name when it starts with
+                              * '[' ("[=NAMES]"); NULL for none                                     */
+    const char *brief;       /* what it is, one line without a full stop: option errors quote it    */
+    const char *help;        /* its paragraph in the help (lines after the first are indented by the
+                              * help's printer); NULL: not in the help (a job's own, or described in
+                              * another option's paragraph)                                          */
+} tl_cli_opt;
+
+struct option;
+/* The getopt_long entries of table t into out (at most max - 1, then the zero entry); the count. */
+int  tl_cli_longopts(const tl_cli_opt *t, struct option *out, int max);
+/* getopt_long's optstring for t's one-letter forms, after prefix ("+:"): "+:h". */
+void tl_cli_optstring(const tl_cli_opt *t, const char *prefix, char *buf, size_t len);
+/* The entry getopt_long returns val for (for ':', optopt holds the long option's val); NULL none. */
+const tl_cli_opt *tl_cli_by_val(const tl_cli_opt *t, int val);
+/* "--jobs N|auto (submissions built and graded at once)": what an option error says of o. */
+void tl_cli_describe(const tl_cli_opt *o, char *buf, size_t len);
+/* Every entry of t that has a help paragraph, as "  --jobs N|auto     paragraph..." (the name and
+ * syntax in 17 columns, or two spaces after a longer one; the paragraph's further lines at 20). */
+void tl_cli_print_help(const tl_cli_opt *t, FILE *out);
+/* The long option nearest to the unknown one as written (WRITTEN: "--emulat", "--jbos=3"): at most 2
+ * letters added, dropped or changed, among longopts' names and extra's (a comma-separated list, e.g.
+ * kit check's own options; NULL none). NULL when none is that near. The one "did you mean" of the
+ * kit: tl-grade, the lab programs (drivercli.c) and tl-lab's check of kit check's options use it. */
+const char *tl_cli_nearest(const char *written, const struct option *longopts, const char *extra);
+/* The one line for an option getopt_long refused (c: ':' its value is missing, optopt the entry's val;
+ * '?' unknown): "--jobs needs a value: --jobs N|auto (...)", "unknown option '--jbos'; did you mean
+ * --jobs?" (extra: more names for the nearest, as tl_cli_nearest), "unknown option '-x'". */
+void tl_cli_refusal(const tl_cli_opt *t, const struct option *longopts, int c, const char *written, int optopt,
+                    const char *extra, char *msg, size_t len);
+/* The options of every lab program built on the driver, as a table, and what they ask for. */
+extern const tl_cli_opt tl_lab_options[];
+typedef struct tl_lab_opts {
+    tl_sizes    sizes;
+    int         have_sizes;
+    int         emu_dropped;    /* default sizes left out of an emulated run (too slow)     */
+    int         repeat_given;
+    char        variants[512];
+    uint64_t    seed;
+    int         reps, warmup;
+    const char *records;
+    int         no_time, serve, quiet;
+    int         repeat;         /* checked runs per GPU case                               */
+    int         exact_alloc;
+    double      time_limit;     /* CPU seconds for one case's checked run(s) (0 none)         */
+    double      public_work;    /* the largest public case's m*k*n: the limit grows past it   */
+    const char *lab_id;
+} tl_lab_opts;
+/* argv (argv[0] the program) into o as the lab program reads it (drivercli.c; tl-lab args for kit
+ * check, before the program is built): the table's options, each value judged; defaults from the lab
+ * table's entry. 0 ok (*help: --help asked, the rest not read), or -1 with the one-line usage error in
+ * msg. extra: more names for an unknown option's nearest (TL_KIT_OPTIONS), NULL none. The defaults of
+ * a run (sizes from the table, the emulated build's limits) are the program's. */
+int  tl_lab_parse_options(const tl_lab_info *info, int argc, char **argv, tl_lab_opts *o, int *help,
+                          const char *extra, char *msg, size_t len);
+
 /* ---------------------------------------------------------------- device.cu / device_none.c */
 typedef struct tl_device_info {
     int    present;           /* 1: a usable CUDA device; 0: see why                       */

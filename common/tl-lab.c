@@ -11,12 +11,16 @@
  *         build/common/tl-lab readme [--check] FILE...
  *                                                  the tables of labs in README.md, grader/README.md
  *                                                  (labdocs.c); --check: exit 1 when one differs
+ *         build/common/tl-lab args 03 --sizes 100     the lab program's options and values checked
+ *                                                  (kit check, before it builds the program): one line, exit 2
  *         build/common/tl-lab work 03 16 64 64 64 L GLD GST SLD SST
  *                                                  the lab's work rule on counts measured elsewhere
  *                                                  (ncu on a GPU): exit 0 as the lab asks, 1 not
  * Exit:   0 ok, 2 bad usage, an unknown lab or an unknown field (the message names the fix). */
+#define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "labtable.h"
@@ -25,7 +29,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: tl-lab list | dir NN | files NN | title NN | get NN FIELD | fields | rubric\n"
-          "       tl-lab readme [--check] FILE... | work NN TILE M K N COUNTS...\n"
+          "       tl-lab readme [--check] FILE... | work NN TILE M K N COUNTS... | args NN OPTIONS...\n"
           "The lab table (common/labtable.c) for scripts. NN: 01, 1 or the lab's folder name.\n"
           "  list          the lab ids, one a line\n"
           "  dir NN        the lab's folder name (labs/DIR)\n"
@@ -39,6 +43,9 @@ static void usage(FILE *out)
           "  work NN TILE M K N LAUNCHES GLOBAL_LOADS GLOBAL_STORES SHARED_LOADS SHARED_STORES\n"
           "                the lab's work rule (tl_work_judge) on one case's counts: the figures, then\n"
           "                the headline when the work is not what the lab asks (exit 1)\n"
+          "  args NN OPTIONS...  the lab program's options read as it reads them (what kit check passes\n"
+          "                it), before it is built: an unknown one (with the nearest, TL_KIT_OPTIONS's too),\n"
+          "                a missing or bad value is one line on stderr, exit 2\n"
           "exit codes: 0 ok, 1 the work is not what the lab asks, 2 bad usage, unknown lab or unknown field\n", out);
 }
 
@@ -155,6 +162,20 @@ static const tl_lab_info *lab_or_die(const char *id)
     return l;
 }
 
+/* args: ARGV (argv[0] the lab) read as the lab program reads its options (cli.c, drivercli.c): an
+ * unknown option, a missing or bad value, a stray argument is the program's one line, exit 2. */
+static int check_args(const tl_lab_info *l, int argc, char **argv)
+{
+    static tl_lab_opts o;
+    char msg[400];
+    int help;
+    if (tl_lab_parse_options(l, argc, argv, &o, &help, getenv("TL_KIT_OPTIONS"), msg, sizeof msg) != 0) {
+        fprintf(stderr, "%s\n", msg);
+        return TL_EXIT_USAGE;
+    }
+    return TL_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -191,6 +212,16 @@ int main(int argc, char **argv)
         if (bad)
             printf("%s\n", head);
         return bad ? TL_EXIT_FAIL : TL_EXIT_OK;
+    }
+    if (strcmp(cmd, "args") == 0) {
+        if (argc < 3) {
+            fprintf(stderr, "tl-lab args: give the lab, then its program's options: tl-lab args 03 --sizes 100\n");
+            return TL_EXIT_USAGE;
+        }
+        const tl_lab_info *l = lab_or_die(argv[2]);
+        if (!l)
+            return TL_EXIT_USAGE;
+        return l->own_main ? TL_EXIT_OK : check_args(l, argc - 2, argv + 2);   /* lab 05's main is its own */
     }
     if (strcmp(cmd, "readme") == 0) {
         int check = argc > 2 && strcmp(argv[2], "--check") == 0, worst = 0;

@@ -500,9 +500,7 @@ int  tg_lms_collect(const char *kind, const char *source, const char *pattern, c
 void tg_lms_intake_report(const grun *R, const gstudent *st, int ns, const tg_buf *report);
 /* The default --name-pattern of canvas or moodle (NULL for another kind). */
 const char *tg_lms_default_pattern(const char *kind);
-/* An LMS time ("2026-11-20 23:41:55.123456000 -08:00", ISO 8601 with T and Z, ...) as seconds
- * since the epoch: 0 ok, -1 not a time. */
-int  tg_parse_time(const char *s, long long *epoch);
+/* (tg_parse_time, the LMS's times and --due's: util.h) */
 
 /* ident.c: what a grade was computed from. SHA-256 of bytes or of a file (64 hex digits). */
 void tg_sha256_hex(const void *data, size_t n, char out[65]);

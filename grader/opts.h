@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include "tilelab.h"
 #include "util.h"
 
 typedef struct tg_opts {
@@ -56,6 +57,32 @@ typedef struct tg_opts {
     char     roster[PATH_MAX];        /* --roster FILE ("" the out dir's, DIR/.state/roster.csv, if any) */
     int      sim_threshold;           /* --threshold N: similarity pairs shown from N %% (similar.c)   */
 } tg_opts;
+
+/* tl-grade's options as one table (options.c): getopt's entries, the help and the option errors
+ * are made from it. tg_options_init fills --lab's list of labs (call it before reading the table). */
+extern const tl_cli_opt tg_options[];
+void tg_options_init(void);
+struct option;
+/* argv into out (argc + 2 slots): an argument before "--" that starts with '-' but names an existing
+ * file or folder is a submission, moved behind a "--" (said on stderr when say). The new argc. */
+int tg_submissions_first(int argc, char **argv, const struct option *longopts, char **out, int say);
+/* "tl-grade: MSG (./kit grade --help lists every option)" on stderr; returns exit 2. */
+int tg_usage_error(const char *msg);
+
+/* What the command line gives besides the options: where, what, and one-shot commands' input. */
+typedef struct tg_cli {
+    const char *lab_id, *out, *secret, *kit, *similar_dir;
+} tg_cli;
+struct grun;
+enum { TG_CMDLINE_GO = -1 };
+/* cmdline.c: tl-grade's command line (argv as given; *argvp, *argcp: as read, submissions named like
+ * options moved behind "--", optind at the first submission) into O, a and R's lab: the table's getopt
+ * loop, each option's value judged, then what goes with what (--lab and --out, --due's and --slurm's
+ * company, --from, the kit's folder). oneshot: runs a one-shot command when met (--print-pristine,
+ * --status, --print-rubric, --help; its return ends tl-grade); NULL (tl-grade-args): a one-shot
+ * ends the check, 0. TG_CMDLINE_GO, or the exit code (a usage error said on stderr: 2). */
+int tg_cmdline(int argc, char **argv, struct grun *R, tg_opts *O, tg_cli *a, int (*oneshot)(int c, const char *arg),
+               char ***argvp, int *argcp);
 
 /* An emulated size not run here: above emu_max_work, or above emu_max_p elements of P (judges.c, run.c). */
 static inline int tg_emu_too_big(const tg_opts *o, double m, double k, double n)

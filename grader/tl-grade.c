@@ -1,5 +1,6 @@
-/* tl-grade.c: the command line of tl-grade, the tilelab autograder: options into the run context,
- * then run.c does the rest. The parts, each a file with one job (grade.h lists them):
+/* tl-grade.c: main of tl-grade, the tilelab autograder: the command line read into the run context
+ * (cmdline.c, over the table of options in options.c), its one-shot commands run, then run.c does
+ * the rest. The parts, each a file with one job (grade.h lists them):
  *   run.c      the class run: out dir, seed, tools, the shared builds (workers.c: workers, resume)
  *   submission.c  one submission in its worker: intake, build, tests, reports
  *   cases.c    cases and inputs: public sizes, hidden sizes from the secret seed, references
@@ -11,6 +12,9 @@
  *   intake.c   submissions (folders, archives: unpack.c) and their file names
  *   pristine.c the pristine copy of the kit
  *   sandbox.c, policy.c, util.c: isolation, the policy scan and filter, helpers (the lab table: common/labtable.h)
+ *   options.c  the options as one table: getopt's entries, --help and the option errors come from it
+ *   cmdline.c  the command line: each option's value, what goes with what (tl-grade-args.c: the same,
+ *              built and run by kit grade before tl-grade's long build)
  *
  *   tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] SUBMISSION...
  *   tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]   (what `./kit check NN` runs)
@@ -21,17 +25,13 @@
  * correctness tests pass), 1 check mode: a test failed, 2 usage, 3 a grader-side problem,
  * 77 check mode: nothing could be run (no GPU, no emulation). */
 #define _GNU_SOURCE
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "grade.h"
 #include "labtable.h"
@@ -53,228 +53,12 @@ static int usage(FILE *out, int code)
             "(a lab's files, folder and targets: build/common/tl-lab files|dir|get NN ...)\n\n"
             "Grades each SUBMISSION (a student's folder, or a .tar, .tar.gz, .tgz or .zip of it) for lab NN.\n"
             "Only the lab's student files are taken; they are compiled over the kit, built once for the\n"
-            "run from a pristine copy, and run in a sandbox on cases made from the secret seed.\n\n"
-            "  --lab NN          the lab: ");
-    for (int i = 0; i < tl_nlabs; ++i)
-        fprintf(out, "%s%s", i ? ", " : "", tl_labs[i].id);
+            "run from a pristine copy, and run in a sandbox on cases made from the secret seed.\n\n");
+    tl_cli_print_help(tg_options, out);     /* every option's paragraph, from the table (options.c) */
     fprintf(out,
-            "\n  --out DIR         results: DIR/<student>/results.json, DIR/gradebook.csv, DIR/summary.md\n"
-            "  --secret FILE     a file holding the seed of the hidden cases (default: a fresh random seed,\n"
-            "                    kept in DIR/.state so a restarted run uses the same one)\n"
-            "  --public-only     the public cases only (no hidden sizes, no safety, no speed)\n"
-            "  --jobs N|auto     submissions built and graded at once (default auto: the number of cores);\n"
-            "                    on a GPU the timed runs take the device alone, the rest overlaps\n"
-            "  --slurm           a Slurm cluster grades: the intake, the seed and the kit's build happen here\n"
-            "                    into DIR (which must be on a filesystem the nodes share, like the kit), then\n"
-            "                    one job array grades the students and a job after it writes the gradebook;\n"
-            "                    submitting again grades only the students not graded yet\n"
-            "  --partition P     --slurm: the partition (default: the cluster's)\n"
-            "  --gpus-per-task N --slurm: GPUs each task asks for (GPU labs: 1)\n"
-            "  --max-parallel N  --slurm: tasks running at once (default: as many as Slurm allows)\n"
-            "  --per-task N      --slurm: students graded by one task, one after another (default 1)\n"
-            "  --cpus-per-task N --slurm: cores each task asks for; its students are graded N at once\n"
-            "  --time T          --slurm: each task's time limit (default: from the lab's case limits)\n"
-            "  --mem M           --slurm: each task's memory, e.g. 8G (default: from the sandbox's limits)\n"
-            "  --account A       --slurm: the account charged\n"
-            "  --gres G          --slurm: generic resources per task, e.g. gpu:1 or gpu:h100:1\n"
-            "  --from KIND EXPORT  grade a course's download instead of SUBMISSION...: gradescope (the\n"
-            "                    \"Export Submissions\" zip or folder; students by name, email and SID from\n"
-            "                    submission_metadata.yml, the latest submission of each), canvas or moodle\n"
-            "                    (the \"Download submissions\" zip or folder of loose files, mapped to students\n"
-            "                    by the LMS's file names)\n"
-            "  --name-pattern RE --from canvas|moodle: map file names to students with RE instead, a PCRE2\n"
-            "                    regular expression with named groups: sid, name, email (who), file (the\n"
-            "                    student's own file name), late\n"
-            "  --rubric FILE     grade with this rubric (points per test, hidden-size count) instead of the\n"
-            "                    lab table's; --print-rubric NN writes the table's as a file to edit\n"
-            "  --regrade[=NAMES] grade again: the whole class in DIR (needed after a rubric or cases change),\n"
-            "                    or the students named (comma-separated, as in gradebook.csv, or folders)\n"
-            "  --print-rubric NN print lab NN's rubric as a --rubric file, and exit\n"
-            "  --roster FILE     join the students to the course's roster (CSV: name, email, sid): DIR/roster.md\n"
-            "                    lists who has no submission and who is not on it; DIR/canvas.csv and\n"
-            "                    DIR/gradescope.csv hold a row per roster student (kept for later runs)\n"
-            "  --due DATE        the due date (2026-11-21T23:59-08:00); with --late-penalty P (percent of\n"
-            "                    the score per day late or part of one), --late-cap C (percent, default 100),\n"
-            "                    --grace MINUTES, --extensions FILE (CSV: sid, email or name; due or days).\n"
-            "                    Submission times: the export's, else the file's own\n"
-            "  --similar DIR     the pairs of DIR's graded submissions alike (sim_c, the skeleton's lines\n"
-            "                    left out; never a score) from --threshold N %% on (default 60), also in\n"
-            "                    DIR/similarity.md and summary.md\n"
-            "  --rescale         tests that cannot be graded here (speed without a GPU) scale the others up\n"
-            "                    to the full points, in every report (default: they count 0 and are named)\n"
-            "  --status DIR      where the run writing DIR stands: graded, not graded, to go, its Slurm jobs\n"
-            );
-    fprintf(out,
-            "  --gpu-archs LIST  GPU labs: compute capabilities each submission is compiled for (e.g. 90;\n"
-            "                    default: this machine's GPU from nvidia-smi, 90 when grading emulated,\n"
-            "                    else the kit's default)\n"
-            "  --unsafe-no-sandbox  grade even where bubblewrap cannot isolate the filesystem and the\n"
-            "                    processes (a submission could then read the seed and forge results);\n"
-            "                    every report says UNSAFE\n"
-            "  --keep-work       keep each submission's work folder (DIR/.state/work/NAME) for a post-mortem\n"
-            "  --check           kit check: public cases, teaching output on stdout; judges one FOLDER built\n"
-            "                    over a pristine copy, or (--prebuilt) a lab program already built\n"
-            "  --prebuilt BINARY --check: judge this lab program (built by kit check with ninja); no copy,\n"
-            "                    no build; with --emulate it is the emulated build (labs/emulated/labNN-emu)\n"
-            "  --build-failed LOG  --check: the lab's build failed; report it (the compiler's first errors\n"
-            "                    from LOG) as kit check's verdict: every test fails, exit 1\n"
-            "  --random-seed     --check: draw the public cases' inputs from a fresh seed (default: the kit's)\n"
-            "  --emulate         GPU labs: the emulated build instead of the GPU\n"
-            "  --quiet           --check: no isolation line\n"
-            "  --kit DIR         the kit's top folder (default: $TL_ROOT, else the current folder)\n"
-            "  --print-pristine KITDIR  print the kit-relative paths a pristine copy of KITDIR holds (what\n"
-            "                    a submission is built over and ./kit release ships), one a line\n\n"
-            "exit codes: 0 graded (--check: all correctness tests pass), 1 --check: a test failed,\n"
+            "\nexit codes: 0 graded (--check: all correctness tests pass), 1 --check: a test failed,\n"
             "2 usage, 3 a grader-side problem, 77 --check: nothing could be run here\n");
     return code;
-}
-
-/* Where the user reads every option: ./kit grade --help when the kit started us (kit-grade.sh sets
- * TL_GRADE_HELP), else our own --help. */
-static const char *help_cmd(void)
-{
-    const char *h = getenv("TL_GRADE_HELP");
-    return h && *h && strlen(h) < 100 ? h : "tl-grade --help";
-}
-
-/* A usage error as one line naming the problem and the fix, then where every option is described;
- * never the whole help (issue 25 item 6: "option errors name the option"). Returns exit 2. */
-static int usage_error(const char *msg)
-{
-    fprintf(stderr, "tl-grade: %s (%s lists every option)\n", msg, help_cmd());
-    return TL_EXIT_USAGE;
-}
-
-/* What the help says of option OPT ("--jobs") on its first line, into buf ("--jobs N|auto
- * (submissions built and graded at once)"); "" if the help has no line for it. */
-static void option_line(const char *opt, char *buf, size_t len)
-{
-    buf[0] = 0;
-    char *text = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&text, &n);
-    if (!f)
-        return;
-    usage(f, 0);
-    fclose(f);
-    size_t ol = strlen(opt);
-    for (char *line = text; line && *line;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = 0;
-        if (strncmp(line, "  ", 2) == 0 && strncmp(line + 2, opt, ol) == 0 &&
-            (line[2 + ol] == ' ' || line[2 + ol] == '[' || line[2 + ol] == '=')) {
-            /* "--jobs N|auto     submissions built ... (default ...);" -> "--jobs N|auto (submissions
-             * built ...)": the syntax, then the description up to its first " (" or ';' */
-            char *syn = line + 2, *gap = strstr(syn, "  "), *desc = NULL;
-            if (gap) {
-                *gap = 0;
-                desc = gap + 2 + strspn(gap + 2, " ");
-                desc[strcspn(desc, ";")] = 0;
-                char *par = strstr(desc, " (");
-                if (par)
-                    *par = 0;
-                size_t dl = strlen(desc);
-                while (dl && (desc[dl - 1] == ',' || desc[dl - 1] == ' '))
-                    desc[--dl] = 0;
-            }
-            if (desc && *desc)
-                snprintf(buf, len, "%s (%s)", syn, desc);
-            else
-                snprintf(buf, len, "%s", syn);
-            break;
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    free(text);
-}
-
-/* The long option nearest to the unknown OPT ("--job" -> "jobs"): at most 2 letters added, dropped
- * or changed (Levenshtein), ignoring a value after '='; NULL when none is that near. */
-static const char *nearest_option(const char *opt, const struct option *longopts)
-{
-    char w[64];
-    while (*opt == '-')
-        ++opt;
-    size_t n = strcspn(opt, "=");
-    if (n == 0 || n >= sizeof w)
-        return NULL;
-    memcpy(w, opt, n);
-    w[n] = 0;
-    const char *best = NULL;
-    int best_d = 3;
-    for (const struct option *o = longopts; o->name; ++o) {
-        size_t m = strlen(o->name);
-        if (m >= 64)
-            continue;
-        int d[65][65];
-        for (size_t i = 0; i <= n; ++i)
-            d[i][0] = (int)i;
-        for (size_t j = 0; j <= m; ++j)
-            d[0][j] = (int)j;
-        for (size_t i = 1; i <= n; ++i)
-            for (size_t j = 1; j <= m; ++j) {
-                int sub = d[i - 1][j - 1] + (w[i - 1] != o->name[j - 1]);
-                int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-                d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-            }
-        if (d[n][m] < best_d) {
-            best_d = d[n][m];
-            best = o->name;
-        }
-    }
-    return best;
-}
-
-/* argv into out (argc + 1 slots and a NULL): every argument before a "--" that starts with '-',
- * is not an option's value and names an existing file or folder is moved to the submissions,
- * behind a "--" (one line on stderr says so). Returns the new argc. */
-static int submissions_first_class(int argc, char **argv, const struct option *longopts, char **out)
-{
-    int n = 0, nm = 0, first_pos = -1, dashdash = -1;
-    char **moved = calloc((size_t)argc + 1, sizeof *moved);
-    out[n++] = argv[0];
-    for (int i = 1; i < argc; ++i) {
-        const char *a = argv[i];
-        if (dashdash < 0 && first_pos < 0 && strcmp(a, "--") == 0) {
-            dashdash = n;
-            out[n++] = argv[i];
-            continue;
-        }
-        struct stat sb;
-        if (moved && dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] && lstat(a, &sb) == 0) {
-            fprintf(stderr, "tl-grade: '%s' is graded as a submission (a file or folder of that name exists here), "
-                    "never as an option\n", a);
-            moved[nm++] = argv[i];
-            continue;
-        }
-        if (dashdash < 0 && first_pos < 0 && a[0] == '-' && a[1] == '-' && a[2] && !strchr(a, '=')) {
-            for (int k = 0; longopts[k].name; ++k)    /* its value, if it takes one, is never moved */
-                if (strcmp(a + 2, longopts[k].name) == 0 && longopts[k].has_arg == required_argument && i + 1 < argc) {
-                    out[n++] = argv[i++];
-                    break;
-                }
-            out[n++] = argv[i];
-            continue;
-        }
-        if (dashdash < 0 && first_pos < 0 && a[0] != '-')
-            first_pos = n;
-        out[n++] = argv[i];
-    }
-    if (nm) {   /* insert after an existing "--", else "--" and them before the first submission */
-        int at = dashdash >= 0 ? dashdash + 1 : first_pos >= 0 ? first_pos : n;
-        int extra = nm + (dashdash >= 0 ? 0 : 1);
-        memmove(out + at + extra, out + at, (size_t)(n - at) * sizeof *out);
-        int k = at;
-        if (dashdash < 0)
-            out[k++] = "--";
-        for (int j = 0; j < nm; ++j)
-            out[k++] = moved[j];
-        n += extra;
-    }
-    out[n] = NULL;
-    free(moved);
-    return n;
 }
 
 /* --similar DIR: the pairs of DIR's graded submissions alike at threshold % or more, on stdout
@@ -312,75 +96,16 @@ static int similar_cmd(const char *dir, const char *kit, int threshold)
     return rc == 77 ? TL_EXIT_SKIP : rc < 0 ? EXIT_GRADER : 0;
 }
 
-/* ------------------------------------------------------------ the options, by family
- * Each takes an option getopt_long returned (c, its value optarg): OPT_TAKEN, OPT_NOT_MINE (another
- * family's), or the exit code tl-grade ends with now (a bad value: 2; a one-shot command's own). */
-enum { OPT_TAKEN = -1, OPT_NOT_MINE = -2 };
-
-/* What the command line gives besides the options: where, what, and one-shot commands' input. */
-typedef struct cli {
-    const char *lab_id, *out, *secret, *kit, *similar_dir;
-} cli;
-
-/* What is graded, where, and how: --lab, --out, --secret, --kit, --jobs, --check, --emulate, ... */
-static int run_option(int c, tg_opts *O, cli *a)
+/* One-shot commands (--print-pristine, --status, --print-rubric, --help), run when met: their exit
+ * code ends tl-grade (tg_cmdline calls this). */
+static int command_option(int c, const char *arg)
 {
-    long v;
-    switch (c) {
-    case 'l': a->lab_id = optarg; break;
-    case 'o': a->out = optarg; break;
-    case 's': a->secret = optarg; break;
-    case 'p': O->public_only = 1; break;
-    case 'j':
-        if (strcmp(optarg, "auto") == 0)   /* the default: one per core */
-            break;
-        if (tl_parse_int(optarg, 1, 256, &v) != 0) {
-            fprintf(stderr, "tl-grade: --jobs '%s': give a number from 1 to 256, or auto (one per core)\n", optarg);
-            return TL_EXIT_USAGE;
-        }
-        O->jobs = (int)v;
-        break;
-    case 'c':
-        O->check = 1;
-        O->public_only = 1;
-        break;
-    case 'e': O->emulate = 1; break;
-    case 'k': a->kit = optarg; break;
-    case 'q': O->quiet = 1; break;
-    case 'K': O->keep_work = 1; break;
-    case 'U': O->unsafe_no_sandbox = 1; break;
-    case 'S': O->random_seed = 1; break;
-    case 'A':
-        if (!*optarg || strspn(optarg, "0123456789,") != strlen(optarg) || strlen(optarg) >= sizeof O->gpu_archs) {
-            fprintf(stderr, "tl-grade: --gpu-archs '%s': give compute capabilities like 90 or 80,90\n", optarg);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->gpu_archs, sizeof O->gpu_archs, "%s", optarg);
-        break;
-    case 'B':
-    case 'F':
-        if (!realpath(optarg, c == 'B' ? O->prebuilt : O->build_log) || !tg_is_file(optarg)) {
-            fprintf(stderr, "tl-grade: --%s '%s': no such file; build the lab first (./kit check NN does)\n",
-                    c == 'B' ? "prebuilt" : "build-failed", optarg);
-            return TL_EXIT_USAGE;
-        }
-        break;
-    default:
-        return OPT_NOT_MINE;
-    }
-    return OPT_TAKEN;
-}
-
-/* One-shot commands (--print-pristine, --status, --print-rubric, --help, --similar with --threshold). */
-static int command_option(int c, tg_opts *O, cli *a)
-{
-    long v;
     switch (c) {
     case 'P': {
         char root[PATH_MAX], err[600];
         int n;
-        if (!realpath(optarg, root) || !tg_is_dir(root)) {
-            fprintf(stderr, "tl-grade: --print-pristine '%s': no such folder; give the kit's top folder\n", optarg);
+        if (!realpath(arg, root) || !tg_is_dir(root)) {
+            fprintf(stderr, "tl-grade: --print-pristine '%s': no such folder; give the kit's top folder\n", arg);
             return TL_EXIT_USAGE;
         }
         if (tg_copy_pristine(root, NULL, 0, &n, err, sizeof err) != 0) {
@@ -389,235 +114,24 @@ static int command_option(int c, tg_opts *O, cli *a)
         }
         return 0;
     }
-    case 1025: a->similar_dir = optarg; break;
-    case 1026:
-        if (tl_parse_int(optarg, 1, 100, &v) != 0) {
-            fprintf(stderr, "tl-grade: --threshold '%s': give a percentage from 1 to 100\n", optarg);
-            return TL_EXIT_USAGE;
-        }
-        O->sim_threshold = (int)v;
-        break;
     case 1013: {
-        const tl_lab_info *L = tl_lab_find(optarg);
+        const tl_lab_info *L = tl_lab_find(arg);
         if (!L) {
-            fprintf(stderr, "tl-grade: --print-rubric: unknown lab '%s'\n", optarg);
+            fprintf(stderr, "tl-grade: --print-rubric: unknown lab '%s'\n", arg);
             return TL_EXIT_USAGE;
         }
         tg_rubric_print(L, stdout);
         return 0;
     }
-    case 1008: return tg_status(optarg);
-    case 'h': return usage(stdout, 0);
-    default:
-        return OPT_NOT_MINE;
+    case 1008: return tg_status(arg);
+    default: return usage(stdout, 0);     /* 'h' */
     }
-    return OPT_TAKEN;
 }
 
-/* The class: a course's export (--from, --name-pattern), --rubric, --regrade, --rescale, --roster. */
-static int class_option(int c, int argc, char **argv, tg_opts *O)
-{
-    switch (c) {
-    case 1009:               /* --from KIND SOURCE: the source is the next word */
-        if (strcmp(optarg, "gradescope") != 0 && strcmp(optarg, "canvas") != 0 && strcmp(optarg, "moodle") != 0) {
-            fprintf(stderr, "tl-grade: --from '%s': give gradescope, canvas or moodle, then the export (GitHub "
-                    "Classroom clones and your own folders or archives are given as SUBMISSION... without --from)\n",
-                    optarg);
-            return TL_EXIT_USAGE;
-        }
-        if (optind >= argc || strlen(argv[optind]) >= sizeof O->from_source) {
-            fprintf(stderr, "tl-grade: --from %s needs the export after it: --from %s EXPORT.zip or FOLDER\n",
-                    optarg, optarg);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->from_kind, sizeof O->from_kind, "%s", optarg);
-        snprintf(O->from_source, sizeof O->from_source, "%s", argv[optind++]);
-        break;
-    case 1011:
-        if (!*optarg || strlen(optarg) >= sizeof O->rubric_file) {
-            fprintf(stderr, "tl-grade: --rubric: give a rubric file (tl-grade --print-rubric NN writes one)\n");
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->rubric_file, sizeof O->rubric_file, "%s", optarg);
-        break;
-    case 1012:               /* --regrade: the class; --regrade=NAME,NAME: those students */
-        if (!optarg) {
-            O->regrade = 1;
-        } else if (!*optarg || strlen(optarg) + 3 >= sizeof O->regrade_names || strchr(optarg, '\n')) {
-            fprintf(stderr, "tl-grade: --regrade=NAME,...: give the students' names (as in gradebook.csv) or "
-                    "folders, separated by commas; --regrade alone grades the whole class again\n");
-            return TL_EXIT_USAGE;
-        } else {
-            O->regrade = O->regrade == 1 ? 1 : 2;
-            snprintf(O->regrade_names, sizeof O->regrade_names, ",%s,", optarg);
-        }
-        break;
-    case 1014: O->rescale = 1; break;
-    case 1015:
-        if (!tg_is_file(optarg) || strlen(optarg) >= sizeof O->roster) {
-            fprintf(stderr, "tl-grade: --roster '%s': no such file; give the course's roster as CSV (name,email,sid)\n",
-                    optarg);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->roster, sizeof O->roster, "%s", optarg);
-        {
-            char err[700];
-            int n;
-            if (tg_roster_check(O->roster, &n, err, sizeof err) != 0) {
-                fprintf(stderr, "tl-grade: %s\n", err);
-                return TL_EXIT_USAGE;
-            }
-        }
-        break;
-    case 1010:
-        if (!*optarg || strlen(optarg) >= sizeof O->name_pattern) {
-            fprintf(stderr, "tl-grade: --name-pattern: give a regular expression (PCRE2) with named groups, "
-                    "at most %zu bytes\n", sizeof O->name_pattern - 1);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->name_pattern, sizeof O->name_pattern, "%s", optarg);
-        break;
-    default:
-        return OPT_NOT_MINE;
-    }
-    return OPT_TAKEN;
-}
-
-/* Due dates: --due, --grace, --late-penalty, --late-cap, --extensions (late.c). */
-static int late_option(int c, tg_opts *O)
-{
-    switch (c) {
-    case 1020:
-        if (tg_parse_time(optarg, &O->due_epoch) != 0 || strlen(optarg) >= sizeof O->due_text || !O->due_epoch) {
-            fprintf(stderr, "tl-grade: --due '%s': give a date and time with its offset, e.g. 2026-11-21T23:59-08:00 "
-                    "or '2026-11-22 07:59 UTC' (a time without an offset is taken as UTC)\n", optarg);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->due_text, sizeof O->due_text, "%s", optarg);
-        break;
-    case 1021: case 1022: case 1023: {
-        char *end;
-        double d = strtod(optarg, &end);
-        double hi = c == 1021 ? 100000 : 100;
-        if (end == optarg || *end || !(d >= 0 && d <= hi)) {
-            fprintf(stderr, "tl-grade: %s '%s': give a number from 0 to %g (%s)\n",
-                    c == 1021 ? "--grace" : c == 1022 ? "--late-penalty" : "--late-cap", optarg, hi,
-                    c == 1021 ? "minutes" : "percent of the score");
-            return TL_EXIT_USAGE;
-        }
-        if (c == 1021)
-            O->grace_min = (int)d;
-        else if (c == 1022)
-            O->late_per_day = d;
-        else
-            O->late_cap = d + 1000;     /* (marked as given; 1000 taken off below) */
-        break;
-    }
-    case 1024:
-        if (!tg_is_file(optarg) || strlen(optarg) >= sizeof O->extensions) {
-            fprintf(stderr, "tl-grade: --extensions '%s': no such file (CSV: sid, email or name, and due or days)\n",
-                    optarg);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->extensions, sizeof O->extensions, "%s", optarg);
-        break;
-    default:
-        return OPT_NOT_MINE;
-    }
-    return OPT_TAKEN;
-}
-
-/* Slurm (slurm.c): --slurm, its jobs' own --slurm-task and --slurm-finish, and the #SBATCH values. */
-static int slurm_option(int c, tg_opts *O)
-{
-    long v;
-    switch (c) {
-    case 1000: O->slurm = 1; break;
-    case 1001:
-        if (!*optarg || strlen(optarg) >= sizeof O->partition || strspn(optarg, "abcdefghijklmnopqrstuvwxyz"
-            "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,") != strlen(optarg)) {
-            fprintf(stderr, "tl-grade: --partition '%s': give a partition's name (letters, digits, - _ . ,)\n", optarg);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(O->partition, sizeof O->partition, "%s", optarg);
-        break;
-    case 1002: case 1003: case 1004: case 1005: case 1006: {
-        static const char *const names[] = {"--gpus-per-task", "--max-parallel", "--per-task", "--cpus-per-task",
-                                            "--slurm-task"};
-        static const long lo[] = {1, 1, 1, 1, 1}, hi[] = {16, 100000, 1000, 256, 1000000};
-        int k = c - 1002;
-        if (tl_parse_int(optarg, lo[k], hi[k], &v) != 0) {
-            fprintf(stderr, "tl-grade: %s '%s': give a number from %ld to %ld\n", names[k], optarg, lo[k], hi[k]);
-            return TL_EXIT_USAGE;
-        }
-        int *dst[] = {&O->gpus_per_task, &O->max_parallel, &O->per_task, &O->cpus_per_task, &O->slurm_task};
-        *dst[k] = (int)v;
-        break;
-    }
-    case 1007: O->slurm_finish = 1; break;
-    case 1016: case 1017: case 1018: case 1019: {   /* Slurm: written as #SBATCH lines (slurm.c) */
-        static const char *const what[] = {
-            "--time: a Slurm time limit (MINUTES, HH:MM:SS or D-HH:MM)",
-            "--mem: a Slurm memory size (a number with K, M, G or T)",
-            "--account: the Slurm account's name (letters, digits, - _ .)",
-            "--gres: a Slurm GRES such as gpu:1 or gpu:h100:1"};
-        static const char *const ok[] = {"0123456789:-", "0123456789KMGTkmgt",
-            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
-            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:,"};
-        char *dst[] = {O->slurm_time, O->slurm_mem, O->account, O->gres};
-        size_t len[] = {sizeof O->slurm_time, sizeof O->slurm_mem, sizeof O->account, sizeof O->gres};
-        int k = c - 1016;
-        size_t n = strlen(optarg);
-        int good = n && n < len[k] && strspn(optarg, ok[k]) == n && (k >= 2 || isdigit((unsigned char)optarg[0]));
-        if (good && k == 1)          /* digits, then at most one unit letter at the end */
-            good = strspn(optarg, "0123456789") >= n - 1;
-        if (good && k == 3)
-            good = strchr(optarg, ':') != NULL;
-        if (!good) {
-            fprintf(stderr, "tl-grade: '%s' is not %s\n", optarg, what[k]);
-            return TL_EXIT_USAGE;
-        }
-        snprintf(dst[k], len[k], "%s", optarg);
-        break;
-    }
-    default:
-        return OPT_NOT_MINE;
-    }
-    return OPT_TAKEN;
-}
-
-/* ------------------------------------------------------------ the options together */
-
-/* --lab and --out, given and known. */
-static int lab_and_out(grun *R, const cli *a)
-{
-    if (!a->lab_id) {
-        return usage_error("give the lab with --lab NN, e.g. --lab 02");
-    }
-    R->lab = tl_lab_find(a->lab_id);
-    if (!R->lab) {
-        fprintf(stderr, "tl-grade: unknown lab '%s'; the labs are:", a->lab_id);
-        for (int i = 0; i < tl_nlabs; ++i)
-            fprintf(stderr, " %s (%s)", tl_labs[i].id, tl_labs[i].dir);
-        fprintf(stderr, "\n");
-        return TL_EXIT_USAGE;
-    }
-    if (!a->out) {
-        fprintf(stderr, "tl-grade: give the results folder with --out DIR\n");
-        return TL_EXIT_USAGE;
-    }
-    return 0;
-}
-
-/* The late policy (--due and what goes with it, the extensions read) and --rubric laid over the
- * table's (ident.c). */
+/* The late policy's extensions read, and --rubric laid over the table's (ident.c); what goes with
+ * --due and --rubric was checked with the command line (cmdline.c). */
 static int late_and_rubric(grun *R, tg_opts *O)
 {
-    if (!O->due_epoch && (O->grace_min || O->late_per_day > 0 || O->late_cap > 0 || O->extensions[0])) {
-        fprintf(stderr, "tl-grade: --grace, --late-penalty, --late-cap and --extensions go with --due DATE\n");
-        return TL_EXIT_USAGE;
-    }
-    O->late_cap = O->late_cap > 0 ? O->late_cap - 1000 : 100;   /* default: up to the whole score */
     if (O->due_epoch) {
         char err[1200];
         if (tg_late_load(O, err, sizeof err) != 0) {
@@ -627,10 +141,6 @@ static int late_and_rubric(grun *R, tg_opts *O)
     }
     if (O->rubric_file[0]) {          /* the instructor's rubric laid over the table's (ident.c) */
         char err[2000];
-        if (O->check) {
-            fprintf(stderr, "tl-grade: --rubric grades a class; kit check uses the kit's rubric\n");
-            return TL_EXIT_USAGE;
-        }
         if (tg_rubric_load(R, O->rubric_file, err, sizeof err) != 0) {
             fprintf(stderr, "tl-grade: %s\n", err);
             return TL_EXIT_USAGE;
@@ -639,183 +149,25 @@ static int late_and_rubric(grun *R, tg_opts *O)
     return 0;
 }
 
-/* kit check's --prebuilt / --build-failed, and --slurm with its jobs and values: what goes with
- * what. more: submissions were given. */
-static int slurm_together(const tg_opts *O, int prebuilt, int more)
-{
-    int slurm_job = O->slurm_task || O->slurm_finish;   /* the list is the one --slurm wrote */
-    if (prebuilt && (!O->check || more || (O->prebuilt[0] && O->build_log[0]))) {
-        return usage_error("--prebuilt and --build-failed go with --check and no FOLDER (one of them)");
-    }
-    if ((O->slurm || slurm_job) && (O->check || prebuilt || (slurm_job && more) || (O->slurm && slurm_job))) {
-        return usage_error("--slurm grades a class (SUBMISSION...); --slurm-task and --slurm-finish are its "
-                           "jobs' own and take no submissions; none goes with --check");
-    }
-    if (!O->slurm && (O->partition[0] || O->gpus_per_task || O->max_parallel || O->per_task || O->cpus_per_task ||
-                     O->slurm_time[0] || O->slurm_mem[0] || O->account[0] || O->gres[0])) {
-        fprintf(stderr, "tl-grade: --partition, --gpus-per-task, --gres, --time, --mem, --account, --max-parallel, "
-                "--per-task and --cpus-per-task go with --slurm\n");
-        return TL_EXIT_USAGE;
-    }
-    return 0;
-}
-
-/* --from and --name-pattern, and a class given at all. more: submissions were given. */
-static int export_together(const tg_opts *O, int prebuilt, int more)
-{
-    if (O->name_pattern[0] && strcmp(O->from_kind, "canvas") != 0 && strcmp(O->from_kind, "moodle") != 0) {
-        fprintf(stderr, "tl-grade: --name-pattern goes with --from canvas or --from moodle (loose files)\n");
-        return TL_EXIT_USAGE;
-    }
-    if (O->from_kind[0] && (more || O->check || prebuilt)) {
-        fprintf(stderr, "tl-grade: --from %s grades the export's students: give no SUBMISSION... with it (grade "
-                "one late student into the same --out with another run), and not --check\n", O->from_kind);
-        return TL_EXIT_USAGE;
-    }
-    if (!prebuilt && !more && !O->from_kind[0]) {
-        fprintf(stderr, "tl-grade: no submissions given: name one folder or archive per student\n");
-        return TL_EXIT_USAGE;
-    }
-    return 0;
-}
-
-/* The kit graded against: --kit, else TL_ROOT, else here; it must hold the lab's folder. */
-static int find_kit(const grun *R, tg_opts *O, cli *a)
-{
-    if (!a->kit)
-        a->kit = getenv("TL_ROOT");
-    if (!a->kit)
-        a->kit = ".";
-    if (!realpath(a->kit, O->root)) {
-        fprintf(stderr, "tl-grade: the kit folder '%s' is missing (%s); give it with --kit DIR or TL_ROOT\n", a->kit,
-                strerror(errno));
-        return TL_EXIT_USAGE;
-    }
-    char p[PATH_MAX + 64];
-    snprintf(p, sizeof p, "%s/labs/%s", O->root, R->lab->dir);
-    if (!tg_is_dir(p)) {
-        fprintf(stderr, "tl-grade: lab %s is not in this kit yet (no %s)\n", R->lab->id, p);
-        return TL_EXIT_USAGE;
-    }
-    return 0;
-}
-
-/* TL_GRADE_EMU_MAX_SIZE=N (the kit's own tests): emulated runs stop at N^3 work and N x N elements
- * of P instead of TL_EMU_MAX_WORK's 1024^3 (and no bound on P), as the report then says; it can only
- * lower the bounds. 0, or -1 said. */
-static int emu_max_from_env(tg_opts *O)
-{
-    O->emu_max_work = TL_EMU_MAX_WORK;
-    const char *emax = getenv("TL_GRADE_EMU_MAX_SIZE");
-    if (emax && *emax) {
-        char *end;
-        long n = strtol(emax, &end, 10);
-        if (*end || n < 1 || (double)n * n * n > TL_EMU_MAX_WORK) {
-            fprintf(stderr, "tl-grade: TL_GRADE_EMU_MAX_SIZE='%s': give a whole number N from 1 to %.0f (emulated "
-                    "sizes above N^3 work or N x N elements of P are not run), or unset it\n", emax, cbrt(TL_EMU_MAX_WORK));
-            return -1;
-        }
-        O->emu_max_work = (double)n * n * n;
-        O->emu_max_p = (double)n * n;   /* the emulator's cost is per element of P, over whole tiles:
-                                         * 2000x3x2000 costs what 512^3 does (tests/bench/README.md) */
-    }
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"lab", required_argument, NULL, 'l'},       {"out", required_argument, NULL, 'o'},
-        {"secret", required_argument, NULL, 's'},    {"public-only", no_argument, NULL, 'p'},
-        {"jobs", required_argument, NULL, 'j'},      {"check", no_argument, NULL, 'c'},
-        {"emulate", no_argument, NULL, 'e'},         {"kit", required_argument, NULL, 'k'},
-        {"quiet", no_argument, NULL, 'q'},           {"prebuilt", required_argument, NULL, 'B'},
-        {"build-failed", required_argument, NULL, 'F'}, {"print-pristine", required_argument, NULL, 'P'},
-        {"keep-work", no_argument, NULL, 'K'},
-        {"random-seed", no_argument, NULL, 'S'},     {"gpu-archs", required_argument, NULL, 'A'},
-        {"slurm", no_argument, NULL, 1000},          {"partition", required_argument, NULL, 1001},
-        {"gpus-per-task", required_argument, NULL, 1002}, {"max-parallel", required_argument, NULL, 1003},
-        {"per-task", required_argument, NULL, 1004}, {"cpus-per-task", required_argument, NULL, 1005},
-        {"slurm-task", required_argument, NULL, 1006}, {"slurm-finish", no_argument, NULL, 1007},
-        {"status", required_argument, NULL, 1008},
-        {"from", required_argument, NULL, 1009},     {"name-pattern", required_argument, NULL, 1010},
-        {"rubric", required_argument, NULL, 1011},   {"regrade", optional_argument, NULL, 1012},
-        {"print-rubric", required_argument, NULL, 1013}, {"rescale", no_argument, NULL, 1014},
-        {"roster", required_argument, NULL, 1015},
-        {"time", required_argument, NULL, 1016},     {"mem", required_argument, NULL, 1017},
-        {"account", required_argument, NULL, 1018},  {"gres", required_argument, NULL, 1019},
-        {"due", required_argument, NULL, 1020},      {"grace", required_argument, NULL, 1021},
-        {"late-penalty", required_argument, NULL, 1022}, {"late-cap", required_argument, NULL, 1023},
-        {"extensions", required_argument, NULL, 1024},
-        {"similar", required_argument, NULL, 1025},  {"threshold", required_argument, NULL, 1026},
-        {"unsafe-no-sandbox", no_argument, NULL, 'U'},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0}};
-    cli a = {0};
-    int c;
-    opterr = 0;
     signal(SIGPIPE, SIG_IGN);      /* a student's process that dies mid-request must not take us along */
     static grun R;   /* the run context: filled here, passed to every part */
     static tg_opts O; /* its options: written here only; the parts read them through R.opt (const) */
     memset(&R, 0, sizeof R);
     memset(&O, 0, sizeof O);
     R.opt = &O;
-    O.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (O.jobs < 1)
-        O.jobs = 1;
-    if (emu_max_from_env(&O) != 0)
-        return TL_EXIT_USAGE;
-    /* A name that exists as a file or folder is a submission, never an option, wherever it stands
-     * (a class given as * puts a folder named --public-only first): moved behind a "--". */
-    char **args = calloc((size_t)argc + 2, sizeof *args);
-    if (!args)
-        return TL_EXIT_USAGE;
-    argc = submissions_first_class(argc, argv, longopts, args);
-    argv = args;
-    /* "+": options end at the first submission (and at "--"), so a folder named --public-only
-     * or -x given after them is a submission, never an option. */
-    while ((c = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
-        int rc = run_option(c, &O, &a);
-        if (rc == OPT_NOT_MINE)
-            rc = command_option(c, &O, &a);
-        if (rc == OPT_NOT_MINE)
-            rc = class_option(c, argc, argv, &O);
-        if (rc == OPT_NOT_MINE)
-            rc = late_option(c, &O);
-        if (rc == OPT_NOT_MINE)
-            rc = slurm_option(c, &O);
-        if (rc == OPT_NOT_MINE) {
-            /* optopt is a long option's val (1007, ...): never print it; the option as written is */
-            char line[200], msg[400];
-            const char *opt = argv[optind - 1];
-            if (c == ':') {
-                option_line(opt, line, sizeof line);
-                if (line[0])
-                    snprintf(msg, sizeof msg, "%s needs a value: %.190s", opt, line);
-                else
-                    snprintf(msg, sizeof msg, "%.100s needs a value", opt);
-            } else {
-                const char *near = nearest_option(opt, longopts);
-                if (near)
-                    snprintf(msg, sizeof msg, "unknown option '%.100s'; did you mean --%s?", opt, near);
-                else
-                    snprintf(msg, sizeof msg, "unknown option '%.100s'", opt);
-            }
-            return usage_error(msg);
-        }
-        if (rc != OPT_TAKEN)
-            return rc;
-    }
+    tg_cli a = {0};
+    int rc = tg_cmdline(argc, argv, &R, &O, &a, command_option, &argv, &argc);
+    if (rc != TG_CMDLINE_GO)
+        return rc;
     if (a.similar_dir)                 /* ./kit similar DIR: the similarity section of a graded class */
         return similar_cmd(a.similar_dir, a.kit, O.sim_threshold > 0 ? O.sim_threshold : 60);
-    int rc, prebuilt = O.prebuilt[0] || O.build_log[0], more = optind < argc;
-    if ((rc = lab_and_out(&R, &a)) != 0 || (rc = late_and_rubric(&R, &O)) != 0 ||
-        (rc = slurm_together(&O, prebuilt, more)) != 0)
+    if ((rc = late_and_rubric(&R, &O)) != 0)
         return rc;
     if (O.slurm_task || O.slurm_finish)   /* a Slurm job: the list the submit wrote */
         return tg_class_run(&R, 0, NULL, a.out, NULL);
-    if ((rc = export_together(&O, prebuilt, more)) != 0 || (rc = find_kit(&R, &O, &a)) != 0)
-        return rc;
-    if (prebuilt) {
+    if (O.prebuilt[0] || O.build_log[0]) {
         char *one[] = {O.prebuilt[0] ? O.prebuilt : O.build_log};
         return tg_class_run(&R, 1, one, a.out, a.secret);
     }

@@ -1,5 +1,7 @@
 /* util.c: see util.h. */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE   /* timegm */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -279,5 +282,64 @@ int tg_list_has(const char *list, const char *name)
             return 1;
         p += l + (p[l] == ',');
     }
+    return 0;
+}
+
+/* ------------------------------------------------------------ times (lms.c reads exports' times, tl-grade --due) */
+
+static int two(const char *p)
+{
+    return isdigit((unsigned char)p[0]) && isdigit((unsigned char)p[1]) ? (p[0] - '0') * 10 + (p[1] - '0') : -1;
+}
+
+int tg_parse_time(const char *s, long long *epoch)
+{
+    while (isspace((unsigned char)*s))
+        ++s;
+    int Y, M, D, h = 0, m = 0, sec = 0, n = 0;
+    if (sscanf(s, "%4d-%2d-%2d%n", &Y, &M, &D, &n) != 3 || n != 10)
+        return -1;
+    const char *p = s + n;
+    if (*p == 'T' || (*p == ' ' && isdigit((unsigned char)p[1]))) {
+        ++p;
+        if ((h = two(p)) < 0 || p[2] != ':' || (m = two(p + 3)) < 0)
+            return -1;
+        p += 5;
+        if (*p == ':') {
+            if ((sec = two(p + 1)) < 0)
+                return -1;
+            p += 3;
+        }
+        if (*p == '.' || *p == ',')
+            for (++p; isdigit((unsigned char)*p); ++p)
+                ;
+    }
+    while (*p == ' ')
+        ++p;
+    long off = 0;
+    if (*p == 'Z') {
+        ++p;
+    } else if (strncmp(p, "UTC", 3) == 0) {
+        p += 3;
+    } else if (*p == '+' || *p == '-') {
+        int sign = *p == '-' ? -1 : 1, oh = two(p + 1), om = 0;
+        if (oh < 0)
+            return -1;
+        p += 3;
+        if (*p == ':')
+            ++p;
+        if (isdigit((unsigned char)*p)) {
+            if ((om = two(p)) < 0)
+                return -1;
+            p += 2;
+        }
+        off = sign * (oh * 3600L + om * 60L);
+    }
+    while (*p == ' ')
+        ++p;
+    if (*p || M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || m > 59 || sec > 60)
+        return -1;
+    struct tm tm = {.tm_year = Y - 1900, .tm_mon = M - 1, .tm_mday = D, .tm_hour = h, .tm_min = m, .tm_sec = sec};
+    *epoch = (long long)timegm(&tm) - off;
     return 0;
 }

@@ -1,4 +1,4 @@
-/* util.h: small pieces the grader needs: text made valid UTF-8, atomic file writes, folders. */
+/* util.h: small pieces the grader needs: text made valid UTF-8, atomic file writes, folders, times. */
 #ifndef TILELAB_GRADER_UTIL_H
 #define TILELAB_GRADER_UTIL_H
 
@@ -36,5 +36,8 @@ int  tg_buf_has_line(const tg_buf *b, const char *line, size_t len);
 int  tg_path_under(const char *path, const char *top);
 /* 1 when name is one of the comma-separated items of list (",a,b," or "a,b"). */
 int  tg_list_has(const char *list, const char *name);
+/* A time ("2026-11-20 23:41:55.123456000 -08:00" as LMS exports write it, ISO 8601 with T and Z,
+ * "... UTC"; none: UTC) as seconds since the epoch: 0 ok, -1 not a time (lms.c, tl-grade --due). */
+int  tg_parse_time(const char *s, long long *epoch);
 
 #endif

@@ -317,6 +317,11 @@ Test(usage, an_option_error_is_one_line_naming_the_option_not_the_whole_help, .t
         {"--jobs", "--jobs needs a value: --jobs N|auto (submissions built and graded at once)"},
         {"--lab 02 --out", "--out needs a value: --out DIR"},
         {"--jbos 3", "unknown option '--jbos'; did you mean --jobs?"},
+        /* from the table of options (grader/options.c), also for an option the help describes inside
+         * another's paragraph, and for an abbreviation getopt accepts */
+        {"--lab 02 --due 2026-11-21T23:59Z --late-penalty",
+         "--late-penalty needs a value: --late-penalty P (--due: percent of the score per day late"},
+        {"--job", "--job needs a value: --jobs N|auto (submissions built and graded at once)"},
         {"--lab 02 --out /tmp/tl-u --prebuilt /etc/hostname", "--prebuilt and --build-failed go with --check"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
@@ -328,6 +333,55 @@ Test(usage, an_option_error_is_one_line_naming_the_option_not_the_whole_help, .t
                         "{ echo \"rc $rc: $out\" >&2; exit 1; }", TG, TL_SOURCE_ROOT, cases[i][0], cases[i][1]), 0,
                      "tl-grade %s: not one line with \"%s\" and exit 2 (the output is above)", cases[i][0], cases[i][1]);
     }
+}
+
+/* Issue 22: a bad option of ./kit grade or ./kit check is answered before anything long is built:
+ * kit grade builds tl-grade-args (tl-grade's reading of its command line, grader/cmdline.c, without
+ * the kit tl-grade links) and asks it, kit check builds tl-lab and asks it (tl-lab args) before the
+ * lab's program. In a build folder whose ninja only writes down what it is asked (the programs asked are
+ * this build's own), nothing else may have been asked for. */
+#define GRADE_ASKS "-C [^ ]+ (-t query grader/tl-grade|grader/tl-grade-args)"
+#define CHECK_ASKS "-C [^ ]+ common/tl-lab"
+Test(usage, a_bad_option_of_kit_grade_or_kit_check_is_answered_before_the_long_builds, .timeout = 120)
+{
+    const char *d = TL_BUILD_ROOT "/tests/kit-order";
+    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/build/grader' '%s/build/common' '%s/bin' && : > '%s/build/build.ninja' && "
+                    "ln -s '%s/grader/tl-grade-args' '%s/build/grader/tl-grade-args' && ln -s '%s/common/tl-lab' '%s/build/common/tl-lab' && "
+                    "(TL_ROOT='%s' TL_WHO=kit; . '%s/common/kit-lib.sh'; if tl_find_nvcc; then echo enabled; else echo disabled; fi) "
+                    "> '%s/build/.kit-cuda'",
+                    d, d, d, d, d, TL_BUILD_ROOT, d, TL_BUILD_ROOT, d, TL_SOURCE_ROOT, TL_SOURCE_ROOT, d), 0,
+                 "the fake build folder");
+    char shim[512];
+    snprintf(shim, sizeof shim, "%s/bin/ninja", d);
+    FILE *f = fopen(shim, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "#!/bin/sh\n# what the kit asked ninja for, one call a line; nothing is built\n"
+               "printf '%%s\\n' \"$*\" >> '%s/ninja.log'\n", d);
+    cr_assert_eq(fclose(f), 0);
+    cr_assert_eq(chmod(shim, 0755), 0);
+    /* the command, the one line it answers, what ninja may be asked (every call, a whole line) */
+    static const char *const cases[][3] = {
+        {"grade --lab 02 --out /tmp/tl-u --jobs", "--jobs needs a value: --jobs N|auto", GRADE_ASKS},
+        {"grade --lab 02 --emulte x", "unknown option '--emulte'; did you mean --emulate?", GRADE_ASKS},
+        {"grade --lab 02 --out /tmp/tl-u --jobs 0 x", "--jobs '0': give a number from 1 to 256", GRADE_ASKS},
+        {"grade --lab 09 --out /tmp/tl-u x", "unknown lab '09'; the labs are", GRADE_ASKS},
+        {"check 03 --emulat", "unknown option '--emulat'; did you mean --emulate?", CHECK_ASKS},
+        {"check 03 --sizs 16", "unknown option '--sizs'; did you mean --sizes?", CHECK_ASKS},
+        {"check 03 --sizes", "--sizes needs a value: --sizes LIST", CHECK_ASKS},
+        {"check 03 --sizes 16,0", "--sizes: bad size '0'", CHECK_ASKS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        cr_assert_eq(sh("cd '%s' && rm -f '%s/ninja.log' && out=$(PATH='%s/bin':\"$PATH\" TL_BUILD='%s/build' ./kit %s 2>&1 "
+                        ">/dev/null); rc=$?; [ $rc = 2 ] && [ \"$(printf '%%s\\n' \"$out\" | wc -l)\" = 1 ] && "
+                        "printf '%%s' \"$out\" | grep -qF -- \"%s\" || { echo \"rc $rc: $out\" >&2; exit 1; }",
+                        TL_SOURCE_ROOT, d, d, d, cases[i][0], cases[i][1]), 0,
+                     "./kit %s: not one line with \"%s\" and exit 2 (the output is above)", cases[i][0], cases[i][1]);
+        /* ninja was asked for the small program (and whether the build has tl-grade), nothing else */
+        cr_assert_eq(sh("grep -q . '%s/ninja.log' && ! grep -Evx -- '%s' '%s/ninja.log' >&2", d, cases[i][2], d), 0,
+                     "./kit %s: ninja was asked for more than %s before the answer (the lines above)", cases[i][0],
+                     cases[i][2]);
+    }
+    sh("rm -rf '%s'", d);
 }
 
 Test(usage, a_kit_that_does_not_build_is_not_graded_never_a_zero, .timeout = 300)

@@ -794,3 +794,36 @@ Test(sandbox, a_process_trees_cpu_time_counts_its_grandchildren_and_stays_put_wh
     waitpid(p, NULL, 0);
     cr_assert_lt(tg_tree_cpu_s(p), 0.0, "a reaped root still has a CPU time");
 }
+
+/* ------------------------------------------------------------ tl-grade's table of options
+ * The help, getopt's entries and every option error are made from grader/options.c's table
+ * (issue 22: no program parses its own usage text), so each entry must say what an error needs. */
+Test(options, every_option_of_tl_grades_table_names_its_value_and_says_in_one_line_what_it_is, .timeout = 30)
+{
+    tg_options_init();
+    int n = 0, in_help = 0;
+    for (const tl_cli_opt *o = tg_options; o->name; ++o, ++n) {
+        cr_assert(o->name[0] && !strchr(o->name, '=') && !strchr(o->name, ' '), "a bad name '%s'", o->name);
+        cr_assert(o->brief && o->brief[0] && !strchr(o->brief, '\n'), "--%s: no one-line brief", o->name);
+        cr_assert_eq(o->has_arg != 0, o->arg != NULL, "--%s: takes a value %s but its syntax says %s", o->name,
+                     o->has_arg ? "yes" : "no", o->arg ? o->arg : "(none)");
+        cr_assert(!o->help || (o->help[0] && o->help[strlen(o->help) - 1] != '\n'), "--%s: a help paragraph "
+                  "ending in a newline (the printer adds it)", o->name);
+        for (const tl_cli_opt *p = tg_options; p < o; ++p) {
+            cr_assert_neq(strcmp(p->name, o->name), 0, "--%s twice", o->name);
+            cr_assert_neq(p->val, o->val, "--%s and --%s return the same code %d", p->name, o->name, o->val);
+        }
+        char line[400];
+        tl_cli_describe(o, line, sizeof line);
+        cr_assert_lt(strlen(line), 200, "--%s: its error line is too long: %s", o->name, line);
+        in_help += o->help != NULL;
+    }
+    cr_assert_gt(n, 40, "only %d options in the table", n);
+    cr_assert_gt(in_help, 35, "only %d options in the help", in_help);
+    /* the one a user most often forgets, and the lab list filled from the lab table */
+    char line[400];
+    tl_cli_describe(tl_cli_by_val(tg_options, 'j'), line, sizeof line);
+    cr_assert_str_eq(line, "--jobs N|auto (submissions built and graded at once)");
+    tl_cli_describe(tl_cli_by_val(tg_options, 'l'), line, sizeof line);
+    cr_assert(strstr(line, "--lab NN (the lab: 01, 02") != NULL, "%s", line);
+}

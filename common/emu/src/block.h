@@ -111,7 +111,7 @@ struct Worker {
 
 extern __thread Worker *t_worker;                 /* the worker running on this host thread, if any */
 
-/* describing things in diagnostics (core.cpp) */
+/* describing things in diagnostics (diag.cpp) */
 void fmt_tid(char *b, size_t n, const BlockInfo &bi, uint32_t lin);
 const char *base_name(const char *p);
 void fmt_where(char *b, size_t n, const Worker *w);

@@ -1,4 +1,5 @@
-/* core.cpp: blocks, fibers, barriers, __shared__ storage and its checks, the worker pool, launches.
+/* core.cpp: blocks, fibers, barriers, the worker pool, launches, the work counters (__shared__
+ * storage and its checks: shared.cpp; errors, diagnostics and their verdicts: diag.cpp).
  *
  * A launch runs to completion before it returns. Its blocks are handed out to worker threads (one
  * per core by default). A worker runs one block at a time: each thread of the block is a fiber that
@@ -37,7 +38,7 @@ __thread uintptr_t tl_emu_sarena;   /* block.h: the worker's __shared__ arena wh
 namespace tl_emu {
 
 /* ---- settings --------------------------------------------------------------------------------- */
-static std::mutex g_mu;                  /* settings, kernels, diagnostics */
+static std::mutex g_mu;                  /* settings, kernels, the work counters */
 static int g_threads = 0;                /* 0 = not yet decided */
 static int g_order = 0;
 static unsigned g_seed = 1;
@@ -164,120 +165,7 @@ cudaError_t launch_kernel_by_key(const void *key, dim3 grid, dim3 block, void **
     return cudaPeekAtLastError();
 }
 
-/* ---- errors and diagnostics ------------------------------------------------------------------- */
-static cudaError_t g_last = cudaSuccess, g_sticky = cudaSuccess;
-static char g_first_diag[4096];
-static int g_have_diag;
-static int g_launch_diags;               /* diagnostics in the running launch */
-static const int PRINT_PER_LAUNCH = 4;
-
-cudaError_t set_error(cudaError_t e) { if (e != cudaSuccess) g_last = e; return e; }
-cudaError_t sticky_error(void) { return g_sticky; }
-void set_sticky(cudaError_t e) { g_sticky = e; g_last = e; }
-void clear_errors(void) { g_last = g_sticky = cudaSuccess; }
-void clear_diagnostics(void) { std::lock_guard<std::mutex> lk(g_mu); g_have_diag = 0; g_first_diag[0] = 0; }
-
-/* The facts of this host thread's next diagnostic (diag_at, diag_buffer), for its verdict. */
-static __thread struct {
-    char file[128], matrix[64], access[8];
-    int line;
-    long long index;
-    bool have_index, have_tid;
-    uint32_t tid;
-} t_facts;
-void diag_thread(uint32_t lin) { t_facts.tid = lin; t_facts.have_tid = true; }
-void diag_at(const char *file, int line) {
-    snprintf(t_facts.file, sizeof t_facts.file, "%s", file ? base_name(file) : "");
-    t_facts.line = line;
-}
-void diag_buffer(const char *access, const char *name, long long index) {
-    snprintf(t_facts.access, sizeof t_facts.access, "%s", access ? access : "");
-    snprintf(t_facts.matrix, sizeof t_facts.matrix, "%s", name ? name : "");
-    t_facts.index = index;
-    t_facts.have_index = true;
-}
-/* The verdict of a diagnostic: its class, its words as detail, this thread's facts (then cleared),
- * and the thread and block running here. */
-static void make_verdict(tl_verdict *v, const char *cls, const char *body) {
-    tl_verdict_init(v, TL_V_EMULATOR, cls);
-    tl_verdict_set(v->detail, sizeof v->detail, body);
-    size_t l = strlen(v->detail);
-    while (l && v->detail[l - 1] == '\n') v->detail[--l] = 0;
-    tl_verdict_set(v->file, sizeof v->file, t_facts.file);
-    v->line = t_facts.line;
-    tl_verdict_set(v->matrix, sizeof v->matrix, t_facts.matrix);
-    tl_verdict_set(v->access, sizeof v->access, t_facts.access);
-    if (t_facts.have_index) v->index = t_facts.index;
-    Worker *w = t_worker;
-    if (w && w->L && tl_emu_cur_thread) {
-        const BlockInfo &bi = w->bi;
-        uint32_t lin = t_facts.have_tid ? t_facts.tid : tl_emu_cur_tid;   /* the thread the words name */
-        v->have_thread = 1;
-        v->thread[0] = (int)(lin % bi.bdim.x);
-        v->thread[1] = (int)((lin / bi.bdim.x) % bi.bdim.y);
-        v->thread[2] = (int)(lin / (bi.bdim.x * bi.bdim.y));
-        v->block[0] = (int)bi.bidx.x, v->block[1] = (int)bi.bidx.y, v->block[2] = (int)bi.bidx.z;
-    }
-    memset(&t_facts, 0, sizeof t_facts);
-}
-static void write_verdict(const tl_verdict *v) {
-    if (g_vfd < 0) return;
-    char line[6144];
-    size_t l = tl_verdict_json(v, line, sizeof line - 1);
-    if (l >= sizeof line - 1) return;          /* cannot be: the fields are bounded */
-    line[l++] = '\n';
-    ssize_t r = write(g_vfd, line, l);        /* one write: lines of several threads never mix */
-    (void)r;
-}
-void diag_forget(void) { memset(&t_facts, 0, sizeof t_facts); }
-void diag_verdict_raw(const char *cls, const char *body) {
-    tl_verdict v;
-    make_verdict(&v, cls, body);
-    write_verdict(&v);
-}
-
-static tl_verdict g_first_verdict;
-
-static void vdiag(bool in_launch, const char *cls, const char *fmt, va_list ap) {
-    char body[3500];
-    vsnprintf(body, sizeof body, fmt, ap);
-    char msg[4096];
-    snprintf(msg, sizeof msg, "tilelab-emu: %s: %s\n", cls, body);
-    tl_verdict v;
-    make_verdict(&v, cls, body);
-    std::lock_guard<std::mutex> lk(g_mu);
-    int nth = in_launch ? g_launch_diags++ : 0;
-    if (nth == 0) {
-        snprintf(g_first_diag, sizeof g_first_diag, "%s", msg);
-        g_first_verdict = v;
-        g_have_diag = 1;
-    }
-    if (nth < PRINT_PER_LAUNCH) {
-        fputs(msg, stderr);
-        write_verdict(&v);
-    }
-}
-/* False once this launch has printed its share: the caller then only counts (formatting thousands of
- * reports of the same mistake would cost more than running the kernel). */
-bool diag_quota(void) {
-    std::lock_guard<std::mutex> lk(g_mu);
-    if (g_launch_diags < PRINT_PER_LAUNCH) return true;
-    g_launch_diags++;
-    return false;
-}
-
-void diag_launch(const char *cls, const char *fmt, ...) {
-    va_list ap; va_start(ap, fmt); vdiag(true, cls, fmt, ap); va_end(ap);
-}
-void diag_now(const char *cls, const char *fmt, ...) {
-    va_list ap; va_start(ap, fmt); vdiag(false, cls, fmt, ap); va_end(ap);
-}
-
-} /* namespace tl_emu */
-
-extern "C" cudaError_t cudaPeekAtLastError(void) { return tl_emu::g_last; }
-
-namespace tl_emu {
+/* ---- the work counters and the harness's controls ------------------------------------------------ */
 static tl_emu_counters g_counters;
 static std::atomic<int> g_mute{0};
 bool kernel_output_muted(void) { return g_mute.load(std::memory_order_relaxed) != 0; }
@@ -295,28 +183,6 @@ extern "C" void tl_emu_counters_reset(void) {
     memset(&tl_emu::g_counters, 0, sizeof tl_emu::g_counters);
 }
 extern "C" void tl_emu_mute_kernel_output(int on) { tl_emu::g_mute.store(on != 0); }
-extern "C" void tl_emu_recover(void) {
-    tl_emu::init();
-    tl_emu::clear_errors();
-    tl_emu::clear_diagnostics();
-}
-
-extern "C" void tl_emu_write_verdict(const tl_verdict *v) {
-    tl_emu::init();
-    if (v) tl_emu::write_verdict(v);
-}
-extern "C" int tl_emu_last_verdict(tl_verdict *v) {
-    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
-    if (!tl_emu::g_have_diag) return 0;
-    if (v) *v = tl_emu::g_first_verdict;
-    return 1;
-}
-extern "C" int tl_emu_last_diagnostic(char *buf, size_t n) {
-    std::lock_guard<std::mutex> lk(tl_emu::g_mu);
-    if (!tl_emu::g_have_diag) { if (buf && n) buf[0] = 0; return 0; }
-    if (buf && n) snprintf(buf, n, "%s", tl_emu::g_first_diag);
-    return (int)strlen(tl_emu::g_first_diag);
-}
 extern "C" void tl_emu_set_order(int mode, unsigned seed) {
     tl_emu::init();
     tl_emu::g_order = mode < 0 || mode > 2 ? 0 : mode;
@@ -330,49 +196,8 @@ extern "C" int tl_emu_threads(void) { tl_emu::init(); return tl_emu::g_threads; 
 
 namespace tl_emu {
 
-/* ---- describing things in diagnostics ------------------------------------------------------------ */
+/* ---- workers ---------------------------------------------------------------------------------- */
 __thread Worker *t_worker;                /* the worker running on this host thread, if any */
-
-void fmt_tid(char *b, size_t n, const BlockInfo &bi, uint32_t lin) {
-    unsigned x = lin % bi.bdim.x, y = (lin / bi.bdim.x) % bi.bdim.y,
-             z = lin / (bi.bdim.x * bi.bdim.y);
-    snprintf(b, n, "(%u,%u,%u)", x, y, z);
-}
-const char *base_name(const char *p) { const char *s = strrchr(p, '/'); return s ? s + 1 : p; }
-
-void fmt_where(char *b, size_t n, const Worker *w) {
-    const LaunchDesc *d = w->L->d;
-    snprintf(b, n, "block (%u,%u,%u) of kernel %s (launched at %s:%d)", w->bi.bidx.x, w->bi.bidx.y,
-             w->bi.bidx.z, d->name, base_name(d->file), d->line);
-}
-void fmt_decl(char *b, size_t n, const Slot *s) {
-    const char *f = base_name(s->site->file);
-    switch (s->ndim) {
-    case 0: snprintf(b, n, "__shared__ %s %s (%s:%d)", s->site->type, s->site->name, f, s->site->line); break;
-    case 1: snprintf(b, n, "__shared__ %s %s[%ld] (%s:%d)", s->site->type, s->site->name, s->d0, f, s->site->line); break;
-    case 2: snprintf(b, n, "__shared__ %s %s[%ld][%ld] (%s:%d)", s->site->type, s->site->name, s->d0, s->d1, f, s->site->line); break;
-    case 3: snprintf(b, n, "__shared__ %s %s[%ld][%ld][%ld] (%s:%d)", s->site->type, s->site->name, s->d0, s->d1, s->d2, f, s->site->line); break;
-    default: snprintf(b, n, "extern __shared__ %s %s[] (%zu elements from the launch; %s:%d)", s->site->type,
-                      s->site->name, s->n, f, s->site->line);
-    }
-}
-void fmt_elem(char *b, size_t n, const Slot *s, size_t i) {
-    if (s->ndim == 0) snprintf(b, n, "%s", s->site->name);
-    else if (s->ndim == 2) snprintf(b, n, "%s[%zu][%zu]", s->site->name, i / (size_t)s->d1, i % (size_t)s->d1);
-    else if (s->ndim == 3)
-        snprintf(b, n, "%s[%zu][%zu][%zu]", s->site->name, i / ((size_t)s->d1 * s->d2), i / (size_t)s->d2 % (size_t)s->d1,
-                 i % (size_t)s->d2);
-    else snprintf(b, n, "%s[%zu]", s->site->name, i);
-}
-
-void describe_current_thread(char *buf, size_t n) {
-    Worker *w = t_worker;
-    if (!w || !w->L || !tl_emu_cur_thread) { snprintf(buf, n, "in host code (not in a kernel)"); return; }
-    char where[512], t[64];
-    fmt_where(where, sizeof where, w);
-    fmt_tid(t, sizeof t, w->bi, tl_emu_cur_tid);
-    snprintf(buf, n, "in thread %s of %s", t, where);
-}
 
 bool in_stack_guard(const void *addr, size_t *stack_kb) {
     Worker *w = t_worker;
@@ -384,7 +209,6 @@ bool in_stack_guard(const void *addr, size_t *stack_kb) {
     return off < STACK_GUARD;
 }
 
-/* ---- workers ---------------------------------------------------------------------------------- */
 static void *map_or_die(size_t bytes, const char *what) {
     void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
@@ -887,10 +711,10 @@ void launch(const LaunchDesc *d) {
     init();
     std::lock_guard<std::mutex> lk(g_launch_mu);
     KernelInfo *ki = kernel_info(d->key, d->name);
-    if (g_sticky != cudaSuccess) { set_error(g_sticky); return; }
+    if (sticky_error() != cudaSuccess) { set_error(sticky_error()); return; }
     cudaError_t err;
     char why[512];
-    g_launch_diags = 0;
+    diag_launch_start();
     if (config_error(d, ki, &err, why, sizeof why)) {
         diag_at(d->file, d->line);
         diag_launch("invalid-launch",
@@ -933,11 +757,7 @@ void launch(const LaunchDesc *d) {
             memset(&w->cnt, 0, sizeof w->cnt);
         }
     }
-    if (g_launch_diags > 0) {
-        std::lock_guard<std::mutex> lk2(g_mu);
-        if (g_launch_diags > PRINT_PER_LAUNCH)
-            fprintf(stderr, "tilelab-emu: %d more diagnostic(s) in this launch not shown; fix the first one first\n",
-                    g_launch_diags - PRINT_PER_LAUNCH);
+    if (diag_launch_end() > 0) {   /* (diag.cpp said how many it did not show) */
         cudaError_t fe = L.faulted.load() ? cudaErrorIllegalAddress
                          : L.asserted.load() ? cudaErrorAssert : cudaErrorLaunchFailure;
         fprintf(stderr, "tilelab-emu: kernel %s launched at %s:%d failed: the launch reports %s "

@@ -59,7 +59,7 @@ struct KernelInfo {
 KernelInfo *kernel_info(const void *key, const char *name);   /* finds or adds */
 enum { NUM_REGS_MODEL = 32 };                                  /* what cudaFuncGetAttributes reports */
 
-/* ---- errors and diagnostics ------------------------------------------------------------------ */
+/* ---- errors and diagnostics (diag.cpp) ---------------------------------------------------------- */
 cudaError_t set_error(cudaError_t e);      /* records e as the last error (unless success); returns it */
 cudaError_t sticky_error(void);
 void set_sticky(cudaError_t e);
@@ -77,6 +77,9 @@ void diag_buffer(const char *access, const char *name, long long index);
 void diag_verdict_raw(const char *cls, const char *body);
 void diag_thread(uint32_t lin);            /* the thread it names (default: the one running) */
 void diag_forget(void);                    /* drops this thread's facts unused */
+void diag_launch_start(void);              /* a launch begins: its diagnostics counted from 0 */
+int  diag_launch_end(void);                /* it ended: how many it had (those not shown are said) */
+extern int g_vfd;                          /* TL_EMU_VERDICTS's descriptor (core.cpp sets it, diag.cpp writes verdicts to it), or -1 */
 void init(void);                           /* idempotent; every API entry calls it */
 void ensure_altstack(void);                /* a signal stack for this host thread */
 
