@@ -61,6 +61,26 @@ tl_say "copy: $KIT ($(wc -l <"$list") files); build folder: $D/build; logs: $LOG
 # The copy's own kit, with its own build folder.
 dkit() { TL_BUILD=$D/build "$KIT/kit" "$@"; }
 dkit setup >"$LOGS/setup.log" 2>&1 || { tail -n 20 "$LOGS/setup.log"; tl_die "configuring the demo's copy failed (above; $LOGS/setup.log)" 1; }
+# Where no GPU is, nothing of the copy's runs on one: its nvcc units (the grader's device code, which
+# tl-grade's build reads with nm) are compiled for one architecture, the highest of its gpu_archs,
+# not each of them (issue 22 item 5). The copy's build is the demo's own; the list it had is kept in
+# .demo-gpu-archs and put back when a later demo finds a GPU here.
+if [ "$(cat "$D/build/.kit-cuda" 2>/dev/null)" = enabled ]; then
+    _archs=$(meson introspect "$D/build" --buildoptions 2>/dev/null | tr '{' '\n' |
+        sed -n 's/.*"name": "gpu_archs".*"value": "\([^"]*\)".*/\1/p')
+    if [ ! -e /dev/nvidiactl ] && [ ! -e /dev/nvidia0 ]; then
+        _one=$(printf '%s\n' "$_archs" | tr ',' '\n' | sed 's/ //g' | grep . | tail -n 1)
+        if [ -n "$_one" ] && [ "$_archs" != "$_one" ]; then
+            printf '%s\n' "$_archs" >"$D/build/.demo-gpu-archs"
+            meson configure "$D/build" -Dgpu_archs="$_one" >>"$LOGS/setup.log" 2>&1 ||
+                tl_die "meson configure -Dgpu_archs=$_one of the demo's copy failed ($LOGS/setup.log)" 1
+        fi
+    elif [ -s "$D/build/.demo-gpu-archs" ]; then
+        meson configure "$D/build" -Dgpu_archs="$(cat "$D/build/.demo-gpu-archs")" >>"$LOGS/setup.log" 2>&1 ||
+            tl_die "meson configure of the demo's copy for this GPU failed ($LOGS/setup.log)" 1
+        rm -f "$D/build/.demo-gpu-archs"
+    fi
+fi
 TL_LAB=$D/build/common/tl-lab
 tl_build_in() { (TL_BUILD=$D/build; tl_build "$@"); }
 tl_build_in common/tl-lab || tl_die "cannot build tl-lab in $D/build" 1

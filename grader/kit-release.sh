@@ -98,7 +98,17 @@ tl_say "kit release: building the student edition from clean (the proof; minutes
 # is: the top meson.build's gpu_programs): the proof compiles all the student will build.
 gp=
 ! tl_find_nvcc || gp=-Dgpu_programs=enabled
-# shellcheck disable=SC2086 # $gp: one option or none
+# Where no GPU is, machine code for one architecture: the highest of the kit build's gpu_archs
+# (the one whose PTX ships too; 90 if that build says none). Every .cu of the edition still goes
+# through nvcc, ptxas and the link; the other architectures' copies would only be compiled, never
+# run, and cost nvcc's time once more each (issue 22 item 5; tests/bench/README.md, session 11).
+# Where a GPU is, the proof builds what the student's build would: every architecture.
+if [ -n "$gp" ] && [ ! -e /dev/nvidiactl ] && [ ! -e /dev/nvidia0 ]; then
+    arch=$(meson introspect "$TL_BUILD" --buildoptions 2>/dev/null | tr '{' '\n' |
+        sed -n 's/.*"name": "gpu_archs".*"value": "\([^"]*\)".*/\1/p' | tr ',' '\n' | sed 's/ //g' | grep . | tail -n 1)
+    gp="$gp -Dgpu_archs=${arch:-90}"
+fi
+# shellcheck disable=SC2086 # $gp: options or none
 if ! meson setup "$bdir" "$tmp" $gp >"$tmp.log" 2>&1; then
     tail -n 30 "$tmp.log" >&2
     tl_die "the student edition does not configure (above); nothing was published" 1

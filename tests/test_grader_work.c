@@ -49,8 +49,10 @@ static char *check_emulated(const char *lab, const char *file, const char *as, i
     char cmd[2048];
     /* up to 512^3 (TL_GRADE_EMU_MAX_SIZE): the work is counted at 128^3 at most and every verdict
      * here shows at the fully checked sizes; kit check's larger ones run in the headline suite */
-    snprintf(cmd, sizeof cmd, "TL_GRADE_EMU_MAX_SIZE=512 '%s' --check --lab %s --out '%s/out' --emulate '%s/sub' > "
-             "'%s/log' 2>&1", TG, lab, dir, dir, dir);
+    /* --kit named: without it tl-grade takes $TL_ROOT (which ./kit exports) or the current folder,
+     * so a plain `meson test` run failed here as "not in the kit's git tree" */
+    snprintf(cmd, sizeof cmd, "TL_GRADE_EMU_MAX_SIZE=512 '%s' --kit '%s' --check --lab %s --out '%s/out' --emulate "
+             "'%s/sub' > '%s/log' 2>&1", TG, TL_SOURCE_ROOT, lab, dir, dir, dir);
     int st = system(cmd);
     *rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
     char log[1200];
