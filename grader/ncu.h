@@ -48,14 +48,6 @@ int tg_ncu_kit_kernel(const char *name);
 #define TG_NCU_MARKER "tl_request_marker_kernel(int)"
 int tg_ncu_marker(const char *name);
 
-/* One profiled session that served nreq requests, split per request by the markers: part[i] (malloc'd,
- * the caller frees) is ncu's table as if request i had been the session's only one (ncu's header and
- * units rows, then the rows after marker i+1 up to the next, markers left out), plen[i] its length.
- * The table must hold exactly nreq markers, numbered 1 .. nreq in order (Grid Size "(i, 1, 1)"), and
- * no kernel before the first; else -1 with why set (and no part), and the grader profiles each
- * variant in a session of its own. ncu's own lines (==PROF==, ==WARNING==) are not copied. */
-int tg_ncu_split(const char *text, size_t len, int nreq, char **part, size_t *plen, char *why, size_t whylen);
-
 /* The student's kernels of one profiled run, summed (the kit's left out). */
 typedef struct tg_ncu_counts {
     int    kernels;            /* the student's kernel launches profiled                        */
@@ -65,11 +57,27 @@ typedef struct tg_ncu_counts {
     char   names[400];         /* the student's kernels' names, comma-separated (as far as fits) */
 } tg_ncu_counts;
 
+/* One profiled session that served nreq requests, split per request by the markers: part[i] (malloc'd,
+ * the caller frees) is ncu's table as if request i had been the session's only one (ncu's header and
+ * units rows, then the rows after marker i+1 up to the next, markers left out), plen[i] its length.
+ * The table must hold exactly nreq markers, numbered 1 .. nreq in order (Grid Size "(i, 1, 1)"), and
+ * no kernel before the first; else -1 with why set (and no part), and the grader profiles each
+ * variant in a session of its own. ncu's own lines (==PROF==, ==WARNING==) are not copied. */
+int tg_ncu_split(const char *text, size_t len, int nreq, char **part, size_t *plen, char *why, size_t whylen);
+
+
 /* Parses ncu's raw page (`ncu --csv --page raw --log-file F`): the lines that
  * start with '"' are CSV (a header, a units row, one row per profiled kernel), the others ncu's
  * own (==PROF==, ==WARNING==, ==ERROR==). Units are read from the units row (ncu 2025.3 writes ns,
  * inst and byte with thousands separators; usecond, Kbyte, ... are converted too). Returns 0, or -1 with err naming what is missing (no header, a metric's column). */
 int tg_ncu_parse(const char *text, size_t len, tg_ncu_counts *out, char *err, size_t errlen);
+
+/* A profiled session of nreq requests (the whole of what ncu wrote) read into out[0..nreq-1], each
+ * request's counts as a session of it alone read them (tg_ncu_split, then tg_ncu_parse of each part,
+ * once): 0; or -1 with why set and the grader profiles each variant in a session of its own: ncu's
+ * own problem (tg_ncu_problem, its words), a table that does not split ("ncu's table did not split
+ * per request: ..."), or a part without its table ("request N's table: ..."). */
+int tg_ncu_session_counts(const char *text, size_t len, int nreq, tg_ncu_counts *out, char *why, size_t whylen);
 
 /* ncu's own words in its log or output that mean the counters cannot be read here (the driver's
  * restriction ERR_NVGPUCTRPERM, an unknown metric, no kernel profiled, the target not found):
