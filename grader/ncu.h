@@ -48,15 +48,6 @@ int tg_ncu_kit_kernel(const char *name);
 #define TG_NCU_MARKER "tl_request_marker_kernel(int)"
 int tg_ncu_marker(const char *name);
 
-/* The student's kernels of one profiled run, summed (the kit's left out). */
-typedef struct tg_ncu_counts {
-    int    kernels;            /* the student's kernel launches profiled                        */
-    int    kit_kernels;        /* the kit's, left out                                           */
-    double q[TG_NCU_NQ];       /* each quantity summed over them: time in ns, the rest counts   */
-    int    have[TG_NCU_NQ];    /* the column was in ncu's output                                */
-    char   names[400];         /* the student's kernels' names, comma-separated (as far as fits) */
-} tg_ncu_counts;
-
 /* One profiled session that served nreq requests, split per request by the markers: part[i] (malloc'd,
  * the caller frees) is ncu's table as if request i had been the session's only one (ncu's header and
  * units rows, then the rows after marker i+1 up to the next, markers left out), plen[i] its length.
@@ -65,6 +56,14 @@ typedef struct tg_ncu_counts {
  * variant in a session of its own. ncu's own lines (==PROF==, ==WARNING==) are not copied. */
 int tg_ncu_split(const char *text, size_t len, int nreq, char **part, size_t *plen, char *why, size_t whylen);
 
+/* The student's kernels of one profiled run, summed (the kit's left out). */
+typedef struct tg_ncu_counts {
+    int    kernels;            /* the student's kernel launches profiled                        */
+    int    kit_kernels;        /* the kit's, left out                                           */
+    double q[TG_NCU_NQ];       /* each quantity summed over them: time in ns, the rest counts   */
+    int    have[TG_NCU_NQ];    /* the column was in ncu's output                                */
+    char   names[400];         /* the student's kernels' names, comma-separated (as far as fits) */
+} tg_ncu_counts;
 
 /* Parses ncu's raw page (`ncu --csv --page raw --log-file F`): the lines that
  * start with '"' are CSV (a header, a units row, one row per profiled kernel), the others ncu's
