@@ -54,11 +54,20 @@ def main():
     files = sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, 'tests/styles/*/*.cu')) +
                    glob.glob(os.path.join(root, 'tests/corpus/*.cu')))
     listed, fails = {}, 0
-    with open(os.path.join(root, 'tests/copies.tsv'), encoding='utf-8') as table:
-        for row in table:
+    table_path = os.path.join(root, 'tests/copies.tsv')
+    if not os.path.isfile(table_path):
+        print(f'copies: no {table_path}: give the kit\'s top folder (copies.py SOURCE_ROOT)', file=sys.stderr)
+        return 2
+    with open(table_path, encoding='utf-8') as table:
+        for number, row in enumerate(table, 1):
             if not row.strip() or row.startswith('#'):
                 continue
-            copy, base = row.rstrip('\n').split('\t')
+            fields = row.rstrip('\n').split('\t')
+            if len(fields) != 2:
+                print(f'FAIL: tests/copies.tsv:{number}: {len(fields)} field(s); a row is FILE<TAB>THE FILE IT COPIES')
+                fails += 1
+                continue
+            copy, base = fields
             for p in (copy, base):
                 if not os.path.isfile(os.path.join(root, p)):
                     print(f'FAIL: tests/copies.tsv names {p}, which is not there')

@@ -18,6 +18,9 @@ the solution's removed, the wrong file's added). A hunk is marked when
 Any other hunk fails, named with its first lines: a change without its own mark (a line two lines
 away from a BUG no longer covers it), or a copy that drifted from its solution.
 
+The same hunk rule, with BUG or STYLE marks, holds the style and corpus files that copy another file
+(tests/copies.py, tests/copies.tsv).
+
 Usage: bugdiff.py SOURCE_ROOT TL_LAB   (meson test 'known-wrong files differ from the solution only at BUG')
 Exit:  0 all as marked, 1 an unmarked change (each named, with the hunk), 2 bad usage.
 """
