@@ -63,14 +63,18 @@ static char *check_emulated(const char *lab, const char *file, const char *as, i
     return text;
 }
 
+/* Lab 02's host-computes.cu through a grading build of its own (the student's file compiled in the
+ * sandbox, as a class run builds it). The other files of this kind (03/host-computes.cu,
+ * 03/naive-in-tiled.cu, 04/naive-in-boundary.cu) have headline rows in tests/wrong/manifest.tsv:
+ * the headline suite judges them on kit check's own path (the prebuilt program) with these same
+ * assertions (exit 1, the headline, every correctness test 0; test_headline.c), which saved their
+ * three grading builds and lab 04's kit build (18 CPU-s, tests/bench/README.md, session 12); the
+ * grading build's path for the work rule stays tested here and by the styles classes below. */
 Test(work, a_host_side_or_untiled_computation_earns_no_correctness_credit_and_the_headline_names_it,
      .timeout = LIMIT)
 {
     struct { const char *lab, *file, *as, *want; } cases[] = {
         {"02", "tests/wrong/02/host-computes.cu", "naive.cu", "no credit: host-side computation: no kernel ran"},
-        {"03", "tests/wrong/03/host-computes.cu", "tiled.cu", "no credit: host-side computation: the kernel stored"},
-        {"03", "tests/wrong/03/naive-in-tiled.cu", "tiled.cu", "no credit: not tiled: 2 global loads per multiply-add"},
-        {"04", "tests/wrong/04/naive-in-boundary.cu", "boundary.cu", "no credit: not tiled:"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         int rc;
