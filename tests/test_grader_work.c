@@ -1,9 +1,9 @@
 /* test_grader_work.c: issue 11 item 4, the work is done by the student's kernel the way the lab asks:
  * the known-wrong files that compute a right P on the host or untiled (tests/wrong/manifest.tsv,
  * 'work:' rows) get no correctness credit from the grader under emulation, with a headline naming
- * it, and ./kit check shows the solution's reuse figures. Each case is kit check's own path,
- * tl-grade --check --emulate on a folder (a pristine kit build each: about 90 s apiece on a loaded
- * 2-core machine, 9 min for the three tests). */
+ * it, and ./kit check shows the solution's reuse figures. Each case is tl-grade --check --emulate on
+ * a folder: the student's file built over the kit's build in the sandbox, as a grading run builds it
+ * (kit check itself judges the program its build made, --prebuilt: the headline suite's path). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <stdarg.h>
