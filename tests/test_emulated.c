@@ -113,11 +113,21 @@ static void checked_sizes_upto(const char *lab, double max_p, char *out, size_t 
  * suite's kit check runs them once, on read-then-guard (tests/test_headline.c). The rows without a
  * headline (lab 08's wmma files, lab 02's host-computes) ran at the program's defaults until session
  * 10: 12.7 CPU-s for wmma-layout, whose "all wrong" shows at size 1 (no race is looked for above
- * 512^3, and the work judge counts one case). */
+ * 512^3, and the work judge counts one case).
+ * A row with a headline is judged by the headline suite's kit check on the same program at the same
+ * sizes (test_headline.c), which also asserts this column's words in the run's results.json (the
+ * graded run keeps the emulated program's output there) and the verdict's kind and pattern: a
+ * second, standalone run of it here is left out (session 12: about 60 of this test's 93 CPU-s,
+ * tests/bench/README.md), but for the first row of each emulator verdict pattern, which keeps the
+ * standalone program's own verdict channel (TL_EMU_VERDICTS) and exit code tested for every
+ * pattern. The rows without a headline, and those whose emulated column holds the standalone
+ * program's own words (wrong_emu_words_standalone, tests/wrong_manifest.h), run here only. */
 ParameterizedTestParameters(emulated, known_wrong_submission_is_caught)
 {
     static wrong_row rows[WRONG_MAX_ROWS];
     static emu_case cases[WRONG_MAX_ROWS];
+    static char patterns[WRONG_MAX_ROWS][48];
+    int npatterns = 0;
     char why[300];
     int n = wrong_manifest_load(TL_WRONG_MANIFEST, NULL, rows, why, sizeof why), k = 0;
     if (n < 0)
@@ -125,6 +135,15 @@ ParameterizedTestParameters(emulated, known_wrong_submission_is_caught)
     for (int i = 0; i < n; ++i) {
         if (rows[i].nemu_expect == 0)
             continue;                 /* a CPU lab: no emulated build */
+        if (rows[i].nheadline > 0 && !wrong_emu_words_standalone(&rows[i])) {
+            /* judged in the headline suite; here once per emulator verdict pattern */
+            int first = strcmp(rows[i].verdict_kind, "emulator") == 0;
+            for (int p = 0; first && p < npatterns; ++p)
+                first = strcmp(patterns[p], rows[i].verdict_pattern) != 0;
+            if (!first)
+                continue;
+            snprintf(patterns[npatterns++], sizeof patterns[0], "%s", rows[i].verdict_pattern);
+        }
         snprintf(cases[k].bin, sizeof cases[k].bin, "%s", strrchr(rows[i].emu_program, '/') + 1);
         cases[k].exit_code = 1;
         for (int j = 0; j < rows[i].nemu_expect && j < 3; ++j)

@@ -33,8 +33,13 @@ cuda=disabled
 if [ "$GPU_LAB" = 1 ] && { nvcc --version >/dev/null 2>&1 || /usr/local/cuda/bin/nvcc --version >/dev/null 2>&1; }; then
     cuda=enabled; PATH=$PATH:/usr/local/cuda/bin
 fi
-rm -rf "$S/build"
-meson setup "$S/build" "$S/kit" -Dtests=false -Dcuda=$cuda --buildtype=debugoptimized >/dev/null
+# A build folder already there (setup.sh run again in the same image) is reconfigured and brought up
+# to date rather than built again from clean; one that Meson cannot reconfigure is made afresh.
+if ! { [ -f "$S/build/build.ninja" ] &&
+       meson setup --reconfigure "$S/build" "$S/kit" -Dtests=false -Dcuda=$cuda --buildtype=debugoptimized >/dev/null 2>&1; }; then
+    rm -rf "$S/build"
+    meson setup "$S/build" "$S/kit" -Dtests=false -Dcuda=$cuda --buildtype=debugoptimized >/dev/null
+fi
 ninja -C "$S/build" grader/tl-grade >/dev/null
 echo "setup.sh: tl-grade built ($S/build/grader/tl-grade); lab $LAB; CUDA $cuda"
 if [ "$GPU_LAB" = 1 ] && [ $cuda = disabled ]; then

@@ -41,6 +41,16 @@ for nn in $("$build/common/tl-lab" list); do
         { echo "FAIL: lab $nn's reference did not pass its ./kit check in the demo"; fail=1; }
 done
 grep -q UNEXPECTED "$out/demo.log" && { echo "FAIL: the demo printed UNEXPECTED"; fail=1; }
+# The reason first, then the count, on kit check's unbounded path (every public size, up to 1024^3,
+# where no TL_GRADE_EMU_MAX_SIZE is set): the demo's check of lab 02's swapped.cu is that path, and
+# its headline names a size above 512^3, where the headline suite's checks stop
+# (test_headline.c, the_count_follows_the_reason).
+wlog=$build/demo/logs/check-02-wrong.log
+awk '/^FAIL  MatrixMulKernel \(naive\)/ { f = NR } f && NR == f + 1 { head = $0 }
+     f && NR > f + 1 && /of [0-9]+ public sizes correct/ && !count { count = NR }
+     END { exit !(f && head ~ /swapped indices/ && head ~ /\(size 1024\)/ && count > f + 1) }' "$wlog" 2>/dev/null ||
+    { echo "FAIL: $wlog: the failing test's first line is not the swapped-indices headline at size 1024, before the count"
+      sed -n '/^FAIL/,/public sizes correct/p' "$wlog" 2>/dev/null | head -n 8; fail=1; }
 [ "$(sums "$root")" = "$before" ] || { echo "FAIL: the demo changed files in labs/"; fail=1; }
 
 # The student edition: the kit without solutions/ and tests/ (what ./kit release leaves out).

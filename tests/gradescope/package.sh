@@ -40,6 +40,7 @@ fi
 fresh() {
     A=$T/root/autograder
     [ "$3" = setup ] && { rm -rf "$T/root"; mkdir -p "$A/source" "$A/results" && (cd "$A/source" && unzip -q "$1"); }
+    [ "$3" = setup ] && [ -n "${GS_SEED:-}" ] && [ -d "$GS_SEED" ] && cp -a "$GS_SEED" "$A/source/build"
     rm -rf "$A/submission" "$A/results"/*; mkdir -p "$A/submission"
     [ -n "$2" ] && cp -r "$2"/. "$A/submission/"
     bwrap --ro-bind /usr /usr --ro-bind /etc /etc --ro-bind /var/lib/dpkg /var/lib/dpkg \
@@ -103,6 +104,14 @@ for p in $(command -v nvcc 2>/dev/null) /usr/local/bin/nvcc /usr/bin/nvcc; do   
 done
 export GS_HIDE
 mkdir -p "$T/sol3" && cp "$root/solutions/03-tiled-kernel/tiled.cu" "$T/sol3/"
+# The lab 03 root starts with the lab 01 root's build folder (the same kit, both without CUDA, the same
+# /autograder paths inside the root): its setup.sh takes the path of a build folder already there
+# (reconfigured, tl-grade up to date) instead of a second tl-grade built from clean, which the lab 01
+# root's setup.sh proves (about 15 CPU-s; tests/bench/README.md, session 12).
+rm -rf "$T/build01"
+cp -a "$T/root/autograder/source/build" "$T/build01" 2>/dev/null || rm -rf "$T/build01"
+GS_SEED=$T/build01
+export GS_SEED
 if TL_ROOT=$root TL_BUILD=$build sh "$root/grader/kit-gradescope.sh" --lab 03 \
        --secret "$T/seed" --out "$T/ag03.zip" > "$T/pkg3.log" 2>&1 &&
    fresh "$T/ag03.zip" "" setup > "$T/setup3.log" 2>&1 && grep -q "CUDA disabled" "$T/setup3.log" &&
