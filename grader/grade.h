@@ -95,10 +95,13 @@ enum { EXIT_GRADER = 3 };
 #define TG_GPU_ID_LEN   64               /* a device's name in CUDA_VISIBLE_DEVICES            */
 #define TG_GPU_SLOT_MIB 4096             /* device memory budgeted per process sharing it: a
                                           * context, the lab's largest case, a sanitizer's own */
-enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
+enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: taken as SHARED) */
 #define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
-#define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
-#define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
+#define TG_GPU_LONG_S   6                /* a request holding the device this long keeps the timed queue open */
+#define TG_GPU_DRAIN_S  6                /* a timed run's wait for the requests in flight to end, at most */
+#define TG_GPU_YIELD_MS 300              /* a request still running this long after a timed run queued ... */
+#define TG_GPU_YIELD_CPU 0.3             /* ... on the CPU at least this share of the time: stopped meanwhile
+                                          * (TL_GRADE_GPU_YIELD_CPU)                            */
 /* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
@@ -115,8 +118,9 @@ typedef struct tg_ref_time {
 typedef struct tg_gpu_board {            /* the parent's, shared with its workers (MAP_SHARED) */
     int waiting;                         /* workers waiting for a device's lock now            */
     int ndev;
-    long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's untimed test: its start (0 none) */
-    int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... and its worker                             */
+    long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's request in flight: its start (0 none) */
+    int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... its worker                                 */
+    int       holds[TG_GPU_MAX][TG_GPU_SLOTS];      /* ... 1: it holds the device (does not stop)     */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
@@ -126,10 +130,22 @@ int  tg_gpu_pick(const int *workers, int ndev);          /* the device with the 
 int  tg_gpu_share_cap(long long dev_mem_mib, int jobs);  /* processes sharing one device at most */
 void tg_gpu_key(const char *slurm_job, const char *id, char *out, size_t len);   /* the lock files' name */
 void tg_gpu_use(const char *dir, const char *key, int cap);   /* this worker's device (dir: the lock files') */
-/* TG_GPU_SHARED: untimed work; TG_GPU_QUEUED: a timed run's trusted preparation, shared, its place
- * in the timed queue taken; TG_GPU_ALONE: the timed runs; TG_GPU_NONE: nothing held. Waits. */
+/* TG_GPU_SHARED: untimed work (a slot; each request then takes the lock shared: tg_gpu_req_begin);
+ * TG_GPU_ALONE: the timed requests (the queue, the drain, the lock alone); TG_GPU_NONE: nothing
+ * held. Waits. */
 void tg_gpu_hold(int how);
 int  tg_gpu_held(void);
+/* One request of a session on a device held SHARED (session.c): the gate passed (tree, the session's
+ * processes when alive, stopped while it waits there) and the lock shared, from before the request
+ * is sent (or the session started) until its answer is read. yields: a plain session's (stopped for
+ * a timed run when it runs long on the CPU: tg_gpu_req_tick); 0: a sanitizer's or profiled one's,
+ * which holds the device. 1 when it took the hold (tg_gpu_req_end gives it back), 0 nothing to take. */
+int  tg_gpu_req_begin(tg_child *tree, int yields);
+void tg_gpu_req_end(void);
+/* The exchange's tick (tg_child.tick) while a request is in flight: the milliseconds its tree was
+ * stopped for a timed run of the device. */
+double tg_gpu_req_tick(tg_child *c, void *ctx);
+int  tg_gpu_req_yields(void);                             /* requests stopped so, in this process */
 tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
 int  tg_gpu_waiting(const tg_gpu_board *b);
@@ -208,6 +224,7 @@ typedef struct gsess {
     const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
     int      timed;          /* a speed test's session: the CUDA runtime's own wait (session.c)    */
+    int      on_device;      /* its program runs on the device: each request holds it (session.c) */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 

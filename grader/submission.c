@@ -242,18 +242,18 @@ static int not_run(grun *R, gsub *g, tres *t, int refused_link, const tg_buf *ga
     return 0;
 }
 
-/* One test with the device's lock it needs (gpushare.c): shared for untimed GPU work, the timed
- * queue for the speed test (its timed runs alone: speed.c); none for the CPU's tests. Kit check
+/* One test with the device's lock it needs (gpushare.c): shared for GPU work (each request holds
+ * it for its time: session.c), the speed test's timed requests alone (speed.c); none for the CPU's
+ * tests. Kit check
  * holds it from its first GPU test on: its memcheck pass (oob.c) runs beside the cases and ends
  * with the submission. */
 static void run_test(grun *R, gsub *g, tres *t)
 {
     int gk = t->t->kind;
-    int want = gk == TL_TEST_SPEED ? TG_GPU_QUEUED
-             : gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->opt->check ? tg_gpu_held() : TG_GPU_NONE)
-             : TG_GPU_SHARED;
+    int want = gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->opt->check ? tg_gpu_held() : TG_GPU_NONE)
+             : TG_GPU_SHARED;         /* (the speed test too: its timed requests alone, speed.c) */
     tg_gpu_take(R, want);
-    int shared_run = tg_gpu_held() == TG_GPU_SHARED;
+    int shared_run = tg_gpu_held() == TG_GPU_SHARED && gk != TL_TEST_SPEED;   /* (speed.c redoes its own) */
     stage_of_test(gk, "%s %.30s", t->t->variant ? t->t->variant : "");
     judge(R, g, t);
     if (shared_run && tg_gpu_crowded_out(t))
