@@ -294,9 +294,9 @@ static int queue_waits(void)
  * session, stopped meanwhile). */
 static void pass_gate(tg_child *tree)
 {
-    int stopped = 0;
-    if (tree && tree->pid > 0 && !tree->reaped && queue_waits())
-        stopped = tg_child_stop(tree, 1) == 0;
+    int stopped = tree && tree->pid > 0 && !tree->reaped && queue_waits();
+    if (stopped)
+        tg_child_stop(tree, 1);        /* (whole or not: continued below all the same) */
     flock_wait(G.gate_fd, LOCK_EX);
     flock(G.gate_fd, LOCK_UN);
     if (stopped)
@@ -451,7 +451,7 @@ double tg_gpu_req_tick(tg_child *c, void *ctx)
     char stage[64];                    /* the run's profile: this wait is the device's */
     tg_stage_name(stage, sizeof stage);
     int kind = tg_stage_kind();
-    tg_stage(TG_PROF_GPU_WAIT, "waiting: GPU (stopped for a timed run)");
+    tg_stage(TG_PROF_STOPPED, "stopped for a timed run");
     request_row(0, 0);
     flock(G.lock_fd, LOCK_UN);
     waiting(1);
