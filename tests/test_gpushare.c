@@ -650,7 +650,18 @@ static pid_t fake_tree(int busy)
             if (!busy)
                 pause();
     }
-    return p;
+    for (;;) {                               /* whole: its child is there */
+        char path[64];
+        int kid;
+        snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p, (int)p);
+        FILE *f = fopen(path, "r");
+        int have = f && fscanf(f, "%d", &kid) == 1;
+        if (f)
+            fclose(f);
+        if (have)
+            return p;
+        pause_ms(2);
+    }
 }
 
 /* The state letter of a process (R, S, T, ...), '?' when gone. */
