@@ -23,6 +23,9 @@
 #include "tilelab.h"
 #include "verdict_read.h"
 
+static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s,
+                     cres *r, int held);
+
 /* Whether the session's program runs on the device (the lab's GPU program or the reference's, on a
  * real GPU): its requests then hold the device (gpushare.c). Not an emulated program or a twin that
  * counts the work (the emulated build's names), which run on the CPU. */
@@ -322,9 +325,6 @@ static void stop_variant(gsub *g, const char *name)
     if (!variant_stopped(g, name) && g->nstopped < TL_LAB_MAX_VARIANTS)
         snprintf(g->stopped[g->nstopped++], sizeof g->stopped[0], "%s", name);
 }
-
-static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s,
-                     cres *r, int held);
 
 /* Runs one case in the session (started on demand) and judges the answer. */
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r)
