@@ -712,6 +712,8 @@ static pid_t owner(int i, pid_t tree)
     if (p)
         return p;
     tg_gpu_use(lockdir, "dev0", 4);
+    if (board)
+        tg_gpu_board_join(board, 0);
     tg_gpu_hold(TG_GPU_SHARED);
     tg_child c;
     memset(&c, 0, sizeof c);
@@ -808,5 +810,33 @@ Test(gpulocks, a_tree_is_stopped_whole_and_continued)
     cr_assert_eq(tg_child_running(&c), 0);
     cr_assert_eq(tg_child_stop(&c, 0), 0);
     cr_assert_not(tree_is(tree, 'T'), "the tree was not continued");
+    end_tree(tree);
+}
+
+/* The board's rule is for requests that hold the device: one that would stop (a plain session's, on
+ * the CPU) does not keep the queue open however long it has run; once it holds (asleep: it may be
+ * waiting for its kernel) its start counts from then. */
+Test(gpulocks, only_a_request_that_holds_keeps_the_queue_open)
+{
+    unsetenv("TL_GRADE_GPU_YIELD_CPU");
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t tree = fake_tree(0);
+    pid_t o = owner(0, tree);
+    wait_got(0);
+    cr_assert(board->since_ms[0][0] > 0, "the request's start is not on the board");
+    cr_assert_eq(board->holds[0][0], 0, "a plain session's request is on the board as one that holds");
+    board->since_ms[0][0] -= 60 * 1000;        /* as if it had run for a minute */
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t);                             /* the queue closed the gate all the same */
+    while (!__atomic_load_n(&board->holds[0][0], __ATOMIC_SEQ_CST))
+        pause_ms(5);                           /* asleep: it holds the device from now on */
+    cr_assert(board->since_ms[0][0] > 0);
+    cr_assert_eq(sh->got[1], 0, "a timed run beside a request that holds the device");
+    let_go(0);
+    reap(o);
+    wait_got(1);
+    let_go(1);
+    reap(t);
     end_tree(tree);
 }
