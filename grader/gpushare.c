@@ -291,16 +291,25 @@ static int queue_waits(void)
 }
 
 /* Past the gate: waits while a timed run is queued (tree, when given and alive: this worker's idle
- * session, stopped meanwhile). */
+ * session, stopped meanwhile; the wait is the profile's waiting_gpu, not the test's). */
 static void pass_gate(tg_child *tree)
 {
-    int stopped = tree && tree->pid > 0 && !tree->reaped && queue_waits();
+    int closed = queue_waits(), stopped = closed && tree && tree->pid > 0 && !tree->reaped;
+    char stage[64];
+    int kind = TG_PROF_OTHER;
+    if (closed) {
+        tg_stage_name(stage, sizeof stage);
+        kind = tg_stage_kind();
+        tg_stage(TG_PROF_GPU_WAIT, "waiting: GPU (timed runs)");
+    }
     if (stopped)
         tg_child_stop(tree, 1);        /* (whole or not: continued below all the same) */
     flock_wait(G.gate_fd, LOCK_EX);
     flock(G.gate_fd, LOCK_UN);
     if (stopped)
         tg_child_stop(tree, 0);
+    if (closed)
+        tg_stage(kind, "%s", stage);
 }
 
 static void let_go(int keep_slot)
@@ -455,7 +464,8 @@ double tg_gpu_req_tick(tg_child *c, void *ctx)
     request_row(0, 0);
     flock(G.lock_fd, LOCK_UN);
     waiting(1);
-    pass_gate(NULL);                   /* the queued timed runs go; then the request on */
+    flock_wait(G.gate_fd, LOCK_EX);    /* the queued timed runs go; then the request on */
+    flock(G.gate_fd, LOCK_UN);
     flock_wait(G.lock_fd, LOCK_SH);
     waiting(0);
     request_row(1, 1);
