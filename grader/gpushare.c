@@ -22,14 +22,17 @@
  * The drain. A request in flight when a timed run queues ends by itself (most take well under a
  * second), or, when it still runs TG_GPU_YIELD_MS later and its processes were on the CPU at
  * least TG_GPU_YIELD_CPU of that time and one is running (a computation on the host: the host
- * multiply of tests/wrong/03/host-computes.cu at 4096 runs 25-30 s), its owner stops its whole
- * tree (SIGSTOP, tg_child_stop), gives the lock up, waits for the queue to pass and continues it
+ * multiply of tests/wrong/03/host-computes.cu at 4096 runs 25-30 s; a compute-sanitizer's start,
+ * seconds of CPU), its owner stops its whole tree (SIGSTOP, tg_child_stop), keeps the device
+ * TG_GPU_SETTLE_MS more, gives the lock up, waits for the queue to pass and continues it
  * (tg_gpu_req_tick, the exchange's tick: the stopped time does not count against its wall-clock
  * backstop; a stopped tree uses no CPU, so its CPU-time limit, the verdict's, is as it was). A
- * request that does not qualify (a sanitizer's, a profiled one, one waiting for its kernel) holds
- * the device: the queue waits TG_GPU_DRAIN_S at most, then gives the gate back so that untimed
- * work goes on, and while such a request has held the device longer than TG_GPU_LONG_S the queue
- * does not close the gate (the board below: each request's start and whether it holds).
+ * request that does not qualify (a profiled one, one waiting for its kernel) holds the device:
+ * the queue waits for it while it has held the device at most TG_GPU_LONG_S (the run's board
+ * below: each request's start and whether it holds; every queued worker sees it) or, for a holder
+ * the board does not show (another run's, kit check's), TG_GPU_DRAIN_S; then it gives the gate
+ * back so that untimed work goes on, and does not close it again while such a request holds the
+ * device that long.
  *
  * What a timed request is guaranteed (while it runs, alone, on its device):
  *   - no other request of any session on the device is in flight, except stopped ones: every
@@ -41,13 +44,15 @@
  *     loop synchronizes the device after the student's launcher, before it answers), and a session
  *     whose owner waits at the gate is stopped meanwhile; a stopped request's tree is stopped whole;
  *   - NOT guaranteed: a stop does not end a kernel already running on the GPU. The stopped request
- *     was on the CPU (running, and for most of the last TG_GPU_YIELD_MS): an honest lab program then
- *     has no kernel running (the kit waits for the kernel asleep: TL_CUDA_SYNC=blocking), but a
- *     launcher that launches a long kernel and then computes on the host keeps that kernel running
- *     beside the timed requests of its device, at most until its request's CPU-time limit. No lab
- *     needs that; a class where it matters sets TL_GRADE_GPU_YIELD_CPU above 1 (nothing stopped: the
- *     queue waits for every request). Processes of another user, or of a program that takes none of
- *     these locks, are not seen at all (the class's machine is the grader's).
+ *     was on the CPU (running, and for much of the last TG_GPU_YIELD_MS): an honest lab program then
+ *     has no kernel running (the kit waits for the kernel asleep: TL_CUDA_SYNC=blocking), and a
+ *     compute-sanitizer's process may be on the CPU while its program's instrumented kernel runs
+ *     (at the lab's safety sizes, milliseconds: TG_GPU_SETTLE_MS lets it end; a wait, not a proof);
+ *     but a launcher that launches a long kernel and then computes on the host keeps that kernel
+ *     running beside the timed requests of its device, at most until its request's CPU-time limit.
+ *     No lab needs that; a class where it matters sets TL_GRADE_GPU_YIELD_CPU above 1 (nothing
+ *     stopped: the queue waits for every request). Processes of another user, or of a program that
+ *     takes none of these locks, are not seen at all (the class's machine is the grader's).
  * A worker holds at most one device's locks; between tests, and while it builds or counts work on
  * the CPU, it holds none. */
 #define _GNU_SOURCE
@@ -80,6 +85,7 @@ static struct {
     long long queued_at, ticked_at;    /* the request saw a timed run queued since (0: none); its last look */
     double queued_cpu;                 /* its tree's CPU then, ms */
     int  yields;                       /* requests of this process stopped for timed runs, so far */
+    tg_gpu_win win;                    /* the last hold alone: its queue and drain */
     pid_t pid;                         /* the process these files were opened in */
 } G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .ncu_fd = -1, .slot = -1};
 
@@ -367,23 +373,40 @@ void tg_gpu_hold(int how)
         pause_ms(20);
     if (how == TG_GPU_ALONE) {
         /* Alone: the requests in flight end or stop (the drain), then the lock exclusive. A drain
-         * that outlives its deadline (a request that holds the device: a sanitizer's, one waiting
-         * on the GPU) gives the gate back, so that untimed work goes on, and tries again. */
+         * that a request holding the device outlives (a sanitizer's, one waiting on the GPU: longer
+         * than TG_GPU_LONG_S as the run's board shows, which every queued worker sees at once; or
+         * TG_GPU_DRAIN_S, for holders the board does not show: another run's, kit check's) gives
+         * the gate back, so that untimed work goes on, and tries again once no such request holds
+         * the device for long. */
+        long long t0 = now_ms();
+        memset(&G.win, 0, sizeof G.win);
         for (;;) {
             join_queue();
-            long long deadline = now_ms() + TG_GPU_DRAIN_S * 1000;
+            long long joined = now_ms(), deadline = joined + TG_GPU_DRAIN_S * 1000, held = 0;
             int got;
-            while (!(got = flock(G.lock_fd, LOCK_EX | LOCK_NB) == 0) && now_ms() < deadline)
+            while (!(got = flock(G.lock_fd, LOCK_EX | LOCK_NB) == 0) && now_ms() < deadline &&
+                   (held = longest_hold_ms()) <= TG_GPU_LONG_S * 1000) {
+                if (held > G.win.longest_ms)
+                    G.win.longest_ms = held;
                 pause_ms(5);
+            }
+            G.win.drain_ms += now_ms() - joined;
             if (got)
                 break;
+            G.win.retries++;
             flock(G.gate_fd, LOCK_UN);
             G.gate_sh = 0;
             pause_ms(200);
         }
+        G.win.wait_ms = now_ms() - t0;
     }
     waiting(0);
     G.how = how;
+}
+
+void tg_gpu_window(tg_gpu_win *w)
+{
+    *w = G.win;
 }
 
 /* ------------------------------------------------------------------ one request's hold */
@@ -461,6 +484,7 @@ double tg_gpu_req_tick(tg_child *c, void *ctx)
     tg_stage_name(stage, sizeof stage);
     int kind = tg_stage_kind();
     tg_stage(TG_PROF_STOPPED, "stopped for a timed run");
+    pause_ms(TG_GPU_SETTLE_MS);        /* (a kernel it had running at the lab's sizes ends meanwhile) */
     request_row(0, 0);
     flock(G.lock_fd, LOCK_UN);
     waiting(1);

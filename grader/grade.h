@@ -93,8 +93,9 @@ enum { EXIT_GRADER = 3 };
  * a class run"). */
 #define TG_GPU_MAX      16               /* devices of one host a run spreads over            */
 #define TG_GPU_ID_LEN   64               /* a device's name in CUDA_VISIBLE_DEVICES            */
-#define TG_GPU_SLOT_MIB 4096             /* device memory budgeted per process sharing it: a
-                                          * context, the lab's largest case, a sanitizer's own */
+#define TG_GPU_SLOT_MIB 2048             /* device memory budgeted per worker using it: a context,
+                                          * the lab's largest case, a sanitizer's own (the H100
+                                          * class of 2026-11-27 00:06: 13.3 GiB at most for 17) */
 enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: taken as SHARED) */
 #define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
 #define TG_GPU_LONG_S   6                /* a request holding the device this long keeps the timed queue open */
@@ -102,6 +103,7 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_YIELD_MS 300              /* a request still running this long after a timed run queued ... */
 #define TG_GPU_YIELD_CPU 0.3             /* ... on the CPU at least this share of the time: stopped meanwhile
                                           * (TL_GRADE_GPU_YIELD_CPU)                            */
+#define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 /* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
@@ -146,6 +148,14 @@ void tg_gpu_req_end(void);
  * stopped for a timed run of the device. */
 double tg_gpu_req_tick(tg_child *c, void *ctx);
 int  tg_gpu_req_yields(void);                             /* requests stopped so, in this process */
+/* The last hold alone (TG_GPU_ALONE) of this process: its wait (the queue, the drain and its retries
+ * included), the drains' part of it, the drains given up (a request held the device too long), and
+ * the longest a request that holds the device had held it while a drain waited. */
+typedef struct tg_gpu_win {
+    long long wait_ms, drain_ms, longest_ms;
+    int       retries;
+} tg_gpu_win;
+void tg_gpu_window(tg_gpu_win *w);
 tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
 int  tg_gpu_waiting(const tg_gpu_board *b);

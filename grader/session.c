@@ -43,12 +43,13 @@ static int on_device(const grun *R, const gsess *ss)
 
 /* A request's hold of the device, taken where the session's program may run the student's code on
  * it: from its start (the student's static constructors run then) or the request's sending until
- * its answer, and its end (its destructors run at exit). A plain session gives the device up for
- * a timed run when it runs long on the CPU (tg_gpu_req_tick); a sanitizer's or a profiled one holds
- * it. 1 when taken here (the caller ends it). */
+ * its answer, and its end (its destructors run at exit). A session gives the device up for a timed
+ * run when it runs long on the CPU (tg_gpu_req_tick): a plain one, or a sanitizer's (whose start
+ * is seconds of CPU: on the H100 class of 2026-11-27 00:06 its requests held the timed queue's
+ * drains); a profiled one (ncu, counters.c) holds it. 1 when taken here (the caller ends it). */
 static int request_hold(gsess *ss)
 {
-    int yields = !ss->tool && !ss->prof_argv;
+    int yields = !ss->prof_argv;
     int took = tg_gpu_req_begin(ss->alive ? &ss->c : NULL, yields);
     return took;
 }
@@ -92,13 +93,15 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
      * allocations can be adjacent) is out of bounds too (kit check's pass, oob.c) */
     char pad[32];
     snprintf(pad, sizeof pad, "%d", ss->padding);
+    /* --launch-timeout 0: the sanitizer waits for its program's connection however long its tree
+     * was stopped for a timed run meanwhile (gpushare.c; its default, 10 s, would end the run) */
     const char *argv_tool[] = {R->env.sanitizer, "--tool", ss->tool ? ss->tool : "memcheck", "--error-exitcode", "99",
-                               "--print-limit", "20", bin, "--serve", memcheck ? "--exact-alloc" : NULL, NULL, NULL,
-                               NULL, NULL};
+                               "--print-limit", "20", "--launch-timeout", "0", bin, "--serve",
+                               memcheck ? "--exact-alloc" : NULL, NULL, NULL, NULL, NULL};
     if (memcheck && ss->padding > 0) {   /* the sanitizer's options before the program */
-        memmove(argv_tool + 9, argv_tool + 7, 3 * sizeof argv_tool[0]);
-        argv_tool[7] = "--padding";
-        argv_tool[8] = pad;
+        memmove(argv_tool + 11, argv_tool + 9, 3 * sizeof argv_tool[0]);
+        argv_tool[9] = "--padding";
+        argv_tool[10] = pad;
     }
     /* counters.c: the program under ncu (its options, then the program as a graded case runs it) */
     const char *argv_prof[40] = {NULL};
@@ -399,6 +402,8 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     int rc = tg_child_exchange(&ss->c, req.s, req.len, &ans, ans_max, answer_complete, &ac,
                                t0 + wall_s * 1000.0);
     ss->c.tick = NULL;
+    if (rc == 0 && held)
+        tg_gpu_req_end();              /* answered (after the kit's device synchronize): the grader's check needs no device */
     ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
     tg_buf_free(&req);

@@ -87,9 +87,10 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
                       t->name, s0.reason);
     }
     int window = s0.st == C_PASS || crowded;
-    char ref_note[400] = "";
+    char ref_note[400] = "", win_note[300] = "";
     if (window) {
         tg_gpu_take(R, TG_GPU_ALONE);
+        double alone_at = tl_now_ms();
         tg_stage(TG_PROF_ALONE, "alone %.30s", v->name);
         tg_ref_time *rt = tg_gpu_ref_time();
         if (rt && tg_ref_time_reuse(rt, key, (long long)tl_now_ms(), TG_REF_REUSE, TG_REF_MAX_AGE_S)) {
@@ -138,7 +139,15 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
             tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
         /* the window ends: the sessions end with the device shared (their exit runs the student's
          * destructors: a request's hold) */
+        double alone_s = (tl_now_ms() - alone_at) / 1000.0;
         tg_gpu_take(R, TG_GPU_SHARED);
+        tg_gpu_win gw;
+        tg_gpu_window(&gw);
+        if (tg_gpu_held() == TG_GPU_SHARED && !R->opt->check)   /* (the class's figures, not a student's) */
+            snprintf(win_note, sizeof win_note, "timed window: %.2f s alone; %.2f s waiting for it (%.2f s of it "
+                     "draining the requests in flight, %d drain(s) given up; a request held the device %.2f s at "
+                     "most meanwhile)", alone_s, gw.wait_ms / 1000.0, gw.drain_ms / 1000.0, gw.retries,
+                     gw.longest_ms / 1000.0);
         tg_stage(TG_PROF_TIMED, "speed %.30s", v->name);
     }
     tg_sess_end(&scratch, &ref, 1);
@@ -236,6 +245,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
                           s1.reported_ms, est_s);
         }
     }
+    if (win_note[0])
+        tg_buf_printf(&tr->out, "%s\n", win_note);
     tg_buf_free(&r0.explain); tg_buf_free(&r1.explain); tg_buf_free(&s0.explain); tg_buf_free(&s1.explain);
 }
 

@@ -83,7 +83,7 @@ static void pool_open(crun *c, pool *w)
             fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s), the "
                     "timed runs alone\n", per_dev, w->ndev > 0 ? w->devs[0] : "the default",
                     w->ndev > 1 ? " ..." : "", w->share_cap, env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" :
-                    mib > 0 ? "device memory / 4 GiB" : "device memory not known: 16 GiB assumed");
+                    mib > 0 ? "device memory / 2 GiB" : "device memory not known: 16 GiB assumed");
     }
     w->prog = R->opt->check ? NULL : tg_progress_start(R, c->ntodo, w->max_workers);
     tg_progress_setup(w->prog, c->t0, (w->t_start - c->t0) / 1000.0, tg_profile_cpu_now() - c->cpu0);

@@ -60,10 +60,10 @@ Test(gpushare, workers_spread_over_faked_devices)
 
 Test(gpushare, share_cap_from_device_memory)
 {
-    cr_assert_eq(tg_gpu_share_cap(81559, 16), 16, "an H100 (80 GiB): 17 fit, --jobs 16 is the bound");
-    cr_assert_eq(tg_gpu_share_cap(81559, 64), 17, "an H100: 17 x 4 GiB in 90%% of 80 GiB");
-    cr_assert_eq(tg_gpu_share_cap(16 * 1024, 16), 3, "16 GiB: 3");
-    cr_assert_eq(tg_gpu_share_cap(0, 16), 3, "not known: as 16 GiB");
+    cr_assert_eq(tg_gpu_share_cap(81559, 32), 32, "an H100 (80 GiB): 35 fit, 32 workers are the bound");
+    cr_assert_eq(tg_gpu_share_cap(81559, 64), 35, "an H100: 35 x 2 GiB in 90%% of 80 GiB");
+    cr_assert_eq(tg_gpu_share_cap(16 * 1024, 16), 7, "16 GiB: 7");
+    cr_assert_eq(tg_gpu_share_cap(0, 16), 7, "not known: as 16 GiB");
     cr_assert_eq(tg_gpu_share_cap(2048, 16), 1, "a small device: one at a time");
     cr_assert_eq(tg_gpu_share_cap(81559, 1), 1);
 }
