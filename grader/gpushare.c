@@ -318,8 +318,24 @@ static void pass_gate(tg_child *tree)
         tg_stage(kind, "%s", stage);
 }
 
+/* The board's mark of this run's window on the device (the worker holding it alone), and whether one
+ * is running now (its worker alive). */
+static void window_mark(int on)
+{
+    if (board && G.pid == getpid() && G.dev >= 0 && G.dev < TG_GPU_MAX)
+        __atomic_store_n(&board->alone_pid[G.dev], on ? (int)getpid() : 0, __ATOMIC_RELAXED);
+}
+
+static int window_running(void)
+{
+    int pid = board && G.dev >= 0 && G.dev < TG_GPU_MAX ? __atomic_load_n(&board->alone_pid[G.dev], __ATOMIC_RELAXED) : 0;
+    return pid > 0 && pid != (int)getpid() && !(kill(pid, 0) != 0 && errno == ESRCH);
+}
+
 static void let_go(int keep_slot)
 {
+    if (G.how == TG_GPU_ALONE)
+        window_mark(0);
     if (G.req)
         request_row(0, 0);
     G.req = 0;
@@ -363,6 +379,7 @@ void tg_gpu_hold(int how)
         G.req = 0;
     }
     if (G.how == TG_GPU_ALONE) {       /* the timed requests are done: the lock and the queue given back */
+        window_mark(0);
         flock(G.lock_fd, LOCK_UN);
         flock(G.gate_fd, LOCK_UN);
         G.gate_sh = 0;
@@ -388,11 +405,15 @@ void tg_gpu_hold(int how)
                    (held = longest_hold_ms()) <= TG_GPU_LONG_S * 1000) {
                 if (held > G.win.longest_ms)
                     G.win.longest_ms = held;
+                if (window_running())  /* another queued run's window: not the drain's time */
+                    deadline = now_ms() + TG_GPU_DRAIN_S * 1000;
                 pause_ms(5);
             }
             G.win.drain_ms += now_ms() - joined;
-            if (got)
+            if (got) {
+                window_mark(1);
                 break;
+            }
             G.win.retries++;
             flock(G.gate_fd, LOCK_UN);
             G.gate_sh = 0;

@@ -125,6 +125,7 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's request in flight: its start (0 none) */
     int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... its worker                                 */
     int       holds[TG_GPU_MAX][TG_GPU_SLOTS];      /* ... 1: it holds the device (does not stop)     */
+    int       alone_pid[TG_GPU_MAX];                /* the worker holding the device alone (0 none)   */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */

@@ -6,6 +6,7 @@
  * and a "gets it" waits as long as it takes (Criterion's timeout ends a hang). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,8 +225,18 @@ static void setup(void)
     memset(sh, 0, sizeof *sh);
 }
 
+static pid_t trees[4];                 /* the fake session trees a test made (fake_tree)       */
+
 static void teardown(void)
 {
+    for (int i = 0; i < 8; ++i)        /* (a failed test's children end too, not left waiting) */
+        __atomic_store_n(&sh->release[i], 1, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 4; ++i)
+        if (trees[i] > 0) {
+            kill(-trees[i], SIGKILL);
+            waitpid(trees[i], NULL, 0);
+            trees[i] = 0;
+        }
     munmap(sh, sizeof *sh);
     if (board)
         munmap(board, sizeof *board);
@@ -658,8 +669,14 @@ static pid_t fake_tree(int busy)
         int have = f && fscanf(f, "%d", &kid) == 1;
         if (f)
             fclose(f);
-        if (have)
+        if (have) {
+            for (int i = 0; i < 4; ++i)
+                if (trees[i] <= 0) {
+                    trees[i] = p;
+                    break;
+                }
             return p;
+        }
         pause_ms(2);
     }
 }
@@ -701,6 +718,9 @@ static void end_tree(pid_t root)
 {
     kill(-root, SIGKILL);
     waitpid(root, NULL, 0);
+    for (int i = 0; i < 4; ++i)
+        if (trees[i] == root)
+            trees[i] = 0;
 }
 
 /* Child i: a worker whose request runs in tree; it ticks as the exchange does (session.c) until told
@@ -839,4 +859,31 @@ Test(gpulocks, only_a_request_that_holds_keeps_the_queue_open)
     let_go(1);
     reap(t);
     end_tree(tree);
+}
+
+/* A queued timed run does not give the gate up while another's window runs on the device (its drain's
+ * deadline counts the requests in flight, not the queue ahead of it): untimed work would otherwise
+ * slip in between two timed runs of one queue. */
+Test(gpulocks, a_queued_timed_run_waits_out_the_windows_ahead_of_it)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t t1 = child(0, TG_GPU_ALONE, 4);
+    wait_got(0);
+    cr_assert_eq(board->alone_pid[0], t1, "the window is not on the board");
+    pid_t t2 = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t2);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {                                     /* past the drain's deadline (TG_GPU_DRAIN_S) */
+        cr_assert(gate_held_by(t2), "the queued timed run gave the gate up while a window ran");
+        pause_ms(50);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < (TG_GPU_DRAIN_S + 1) * 1000);
+    let_go(0);
+    wait_got(1);
+    cr_assert_eq(board->alone_pid[0], t2);
+    let_go(1);
+    reap(t1), reap(t2);
+    cr_assert_eq(board->alone_pid[0], 0, "the window's mark outlived it");
 }
