@@ -274,6 +274,8 @@ typedef struct gsub {
     unsigned long long printed;
     tg_buf   notes;
     int      built, emu_built;
+    gsess    corr;              /* on a GPU, the correctness tests' one session: the program started and
+                                 * its CUDA context made once for all of them (judges.c), not per test */
     int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
     int      twins_tried;       /* tg_build_twins_late ran for this submission                   */
     char     refused[600];    /* the submission itself was refused (an archive): why          */
@@ -356,6 +358,9 @@ int  tg_unsupported_words(const tl_verdict *v, char *out, size_t len);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);
+/* 1 when a correctness test (public, hidden) of the lab's rubric comes after t (judges.c: the shared
+ * session, g->corr, lives until the last one). */
+int  tg_correctness_follows(const grun *R, const tl_lab_test *t);
 void tg_judge_safety(grun *R, gsub *g, tres *tr);
 void tg_judge_speed(grun *R, gsub *g, tres *tr);
 void tg_judge_policy(grun *R, gsub *g, tres *tr);
