@@ -145,8 +145,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         tg_gpu_window(&gw);
         if (tg_gpu_held() == TG_GPU_SHARED && !R->opt->check)   /* (the class's figures, not a student's) */
             snprintf(win_note, sizeof win_note, "timed window: %.2f s alone; %.2f s waiting for it (%.2f s of it "
-                     "draining the requests in flight, %d drain(s) given up; a request held the device %.2f s at "
-                     "most meanwhile)", alone_s, gw.wait_ms / 1000.0, gw.drain_ms / 1000.0, gw.retries,
+                     "draining the requests in flight and the windows queued ahead, %d drain(s) given up; a "
+                     "request held the device %.2f s at most meanwhile)", alone_s, gw.wait_ms / 1000.0, gw.drain_ms / 1000.0, gw.retries,
                      gw.longest_ms / 1000.0);
         tg_stage(TG_PROF_TIMED, "speed %.30s", v->name);
     }
