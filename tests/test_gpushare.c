@@ -887,3 +887,24 @@ Test(gpulocks, a_queued_timed_run_waits_out_the_windows_ahead_of_it)
     reap(t1), reap(t2);
     cr_assert_eq(board->alone_pid[0], 0, "the window's mark outlived it");
 }
+
+/* ---------------------------------------------------------------- one session for the correctness tests */
+
+/* judges.c keeps a GPU submission's correctness session (g->corr) until the rubric's last public or
+ * hidden test: lab 03's order is public16, hidden16, public32, hidden32, racecheck, memcheck, speed. */
+Test(gpushare, the_correctness_session_lives_until_the_last_correctness_test)
+{
+    const tl_lab_info *lab = tl_lab_find("03");
+    cr_assert_not_null(lab);
+    grun R;
+    memset(&R, 0, sizeof R);
+    R.lab = lab;
+    int last = -1;
+    for (int i = 0; i < lab->ntests; ++i)
+        if (lab->tests[i].kind == TL_TEST_PUBLIC || lab->tests[i].kind == TL_TEST_HIDDEN)
+            last = i;
+    cr_assert(last >= 1, "lab 03 has several correctness tests");
+    for (int i = 0; i < lab->ntests; ++i)
+        cr_assert_eq(tg_correctness_follows(&R, &lab->tests[i]), i < last, "test %d (%s): the session %s after it", i,
+                     lab->tests[i].name, i < last ? "must live on" : "must end");
+}
