@@ -106,6 +106,8 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 #define TG_GPU_WORKERS_PER_JOB 3         /* a GPU class's workers at most, per --jobs (the waiting ones
                                           * do not count against --jobs: workers.c)             */
+#define TG_GPU_BUSY_PER_JOB_X2 3         /* ... and at work at once (not waiting for a device's lock):
+                                          * 3/2 of --jobs (a GPU test waits on its device much)  */
 /* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
