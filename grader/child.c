@@ -41,6 +41,7 @@ typedef struct pstat {
     long pid, ppid, pgrp, sess;
     unsigned long long ticks;
     int in, running;
+    char state;                        /* R, S, D, T (stopped), t (traced), Z, ... */
 } pstat;
 
 static int read_pstat(long pid, pstat *ps)
@@ -67,6 +68,7 @@ static int read_pstat(long pid, pstat *ps)
         return -1;
     ps->pid = pid;
     ps->running = st == 'R';
+    ps->state = st;
     ps->ticks = ut + stt + (unsigned long long)(cut > 0 ? cut : 0) + (unsigned long long)(cst > 0 ? cst : 0);
     ps->in = 0;
     return 0;
@@ -80,17 +82,10 @@ static int in_cgroup_list(const long *pids, int n, long pid)
     return 0;
 }
 
-double tg_child_cpu_ms(const tg_child *c)
+/* Every process of the host, those of the child's tree marked (in): its session, process group,
+ * cgroup, and their descendants to any depth. NULL when /proc cannot be read. */
+static pstat *tree_of(const tg_child *c, size_t *count)
 {
-    if (c->pid <= 0)
-        return -1;
-    if (c->cg[0][0]) {                          /* v2: the cgroup counts its own CPU */
-        char f[400];
-        snprintf(f, sizeof f, "%s/cpu.stat", c->cg[0]);
-        long us = tg_sb_read_counter(f, "usage_usec");
-        if (us >= 0)
-            return us / 1000.0;
-    }
     long cgp[256];
     int ncg = 0;
     if (c->cg[0][0]) {
@@ -106,7 +101,7 @@ double tg_child_cpu_ms(const tg_child *c)
     }
     DIR *d = opendir("/proc");
     if (!d)
-        return -1;
+        return NULL;
     size_t cap = 1024, n = 0;
     pstat *all = malloc(cap * sizeof *all);
     struct dirent *de;
@@ -130,7 +125,7 @@ double tg_child_cpu_ms(const tg_child *c)
     }
     closedir(d);
     if (!all)
-        return -1;
+        return NULL;
     for (int more = 1, pass = 0; more && pass < 64; ++pass) {   /* descendants, to any depth */
         more = 0;
         for (size_t i = 0; i < n; ++i) {
@@ -143,6 +138,25 @@ double tg_child_cpu_ms(const tg_child *c)
                 }
         }
     }
+    *count = n;
+    return all;
+}
+
+double tg_child_cpu_ms(const tg_child *c)
+{
+    if (c->pid <= 0)
+        return -1;
+    if (c->cg[0][0]) {                          /* v2: the cgroup counts its own CPU */
+        char f[400];
+        snprintf(f, sizeof f, "%s/cpu.stat", c->cg[0]);
+        long us = tg_sb_read_counter(f, "usage_usec");
+        if (us >= 0)
+            return us / 1000.0;
+    }
+    size_t n = 0;
+    pstat *all = tree_of(c, &n);
+    if (!all)
+        return -1;
     unsigned long long ticks = 0;
     int running = 0;
     for (size_t i = 0; i < n; ++i)
@@ -154,6 +168,53 @@ double tg_child_cpu_ms(const tg_child *c)
     free(all);
     long hz = sysconf(_SC_CLK_TCK);
     return ticks * 1000.0 / (hz > 0 ? hz : 100);
+}
+
+int tg_child_running(const tg_child *c)
+{
+    size_t n = 0;
+    pstat *all = c->pid > 0 && !c->reaped ? tree_of(c, &n) : NULL;
+    int running = 0;
+    for (size_t i = 0; all && i < n; ++i)
+        running |= all[i].in && all[i].running;
+    free(all);
+    return running;
+}
+
+/* SIGSTOP cannot be caught, blocked or ignored, also not by a pid namespace's first process when
+ * it comes from the namespace's parent (the grader): a stopped tree runs nothing on the CPU and
+ * cannot fork. Its kernels already on a GPU are not stopped by it (gpushare.c says what follows). */
+int tg_child_stop(tg_child *c, int stop)
+{
+    if (c->pid <= 0 || c->reaped)
+        return 0;
+    int left = 0;
+    for (int pass = 0; pass < 50; ++pass) {    /* (a process forked before the signal: the next pass) */
+        size_t n = 0;
+        pstat *all = tree_of(c, &n);
+        if (!all)
+            return -1;
+        left = 0;
+        int sent = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (!all[i].in || all[i].state == 'Z' || all[i].state == 'X')
+                continue;
+            int stopped = all[i].state == 'T' || all[i].state == 't';
+            if (stop && !stopped) {
+                kill((pid_t)all[i].pid, SIGSTOP);
+                ++left, ++sent;
+            } else if (!stop) {
+                kill((pid_t)all[i].pid, SIGCONT);
+                left += stopped, sent += stopped;
+            }
+        }
+        free(all);
+        if (!sent)
+            return 0;
+        struct timespec ts = {0, 2 * 1000 * 1000};   /* the signals' delivery, then look again */
+        nanosleep(&ts, NULL);
+    }
+    return left;
 }
 
 /* The profile's reading of the tree's CPU (profile.c): at most every 100 ms, and when it ends. */
@@ -264,6 +325,13 @@ int tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, 
     for (;;) {
         if (complete(ans, ctx))
             return 0;
+        if (c->tick) {                     /* the tree stopped meanwhile: not the backstop's time */
+            double stopped_ms = c->tick(c, c->tick_ctx);
+            if (stopped_ms > 0) {
+                deadline_ms += stopped_ms;
+                last_ms = 0;               /* (nor the runnable time below) */
+            }
+        }
         double now = tl_now_ms();
         int cpu_out = cpu_spent(c);
         if (c->cpu_limit_ms <= 0)

@@ -1,27 +1,60 @@
 /* gpushare.c: the GPUs of one host, shared by what can share them (grader/README.md, "The GPUs of a
  * class run"). Each worker grades on one device (its CUDA_VISIBLE_DEVICES, chosen by the parent:
- * the device with the fewest workers). Per device, three kinds of lock files in /tmp, all flock()s
- * (they die with their holder, whichever tl-grade run or kit check it is):
- *   KEY.lock      untimed GPU work (a correctness test, a compute-sanitizer test) holds it shared,
- *                 a timed run (the speed test's reference and student runs) alone;
- *   KEY.gate      the timed runs' queue: a timed run holds it shared while it drains the device
- *                 and runs; untimed work passes it (exclusive, released at once) before it takes
- *                 the lock, so while timed runs queue no new untimed work starts on the device and
- *                 the queued timed runs go one after the other once the running tests end (one
- *                 drain for the whole queue, not one per timed run). A drain has a deadline
- *                 (TG_GPU_DRAIN_S): a test still running then (a program stopped only by its time
- *                 limit) keeps the device, the queue gives the gate back, and untimed work goes
- *                 on; while a test of this run has held the device longer than TG_GPU_LONG_S the
- *                 queue does not close the gate at all (the board below: each test's start);
- *   KEY.slotN     N < cap: one per process sharing the device, so that at most cap of them have
- *                 memory on it at once (tg_gpu_share_cap).
- *   KEY.ncu       the profiled runs (ncu) on the device, one at a time, taken before the device's
- *                 lock (which is then held shared: counters.c): ncu's collection is one process at a
- *                 time per device (an H100 x2, 2026-11-26 21:24 UTC: one ncu on each GPU at once both
- *                 passed, 2.7-3.6 s each; two on one GPU, one failed "An error was reported by the
- *                 driver"; tests/gpu/class-results/h100-x2-2026-11-26-2124Z-ncu-overhead).
- * A worker holds at most one device's locks, and only for one test at a time: between tests, and
- * while it builds or counts work on the CPU, it holds none. */
+ * the device with the fewest workers). Per device, lock files in /tmp, all flock()s (they die with
+ * their holder, whichever tl-grade run or kit check it is):
+ *   KEY.lock      held shared by each REQUEST of a session on the device (session.c: from before the
+ *                 request is sent, or the program started, until its answer is read; the session's
+ *                 end too: its exit runs the student's destructors), and alone by the timed requests;
+ *   KEY.gate      the timed queue: a speed test holds it shared from joining the queue until its
+ *                 timed requests are done; a request passes it (exclusive, released at once) before
+ *                 it takes the lock, so while timed requests queue no new request starts on the
+ *                 device and the queued ones go one after the other once the requests in flight end
+ *                 (one drain for the whole queue);
+ *   KEY.slotN     N < cap: one per worker using the device (a test on it), so that at most cap
+ *                 processes have memory on it at once (tg_gpu_share_cap);
+ *   KEY.ncu       the profiled runs (ncu) on the device, one at a time (counters.c).
+ *
+ * A speed test (speed.c): its programs (the reference's, the student's) are started, sent their
+ * inputs and warmed by an untimed request each with the device shared, like any request; then the
+ * device alone for the requests whose time counts (the reference's second untimed and its timed
+ * one where no fresh timing of it serves, the student's), given back at once.
+ *
+ * The drain. A request in flight when a timed run queues ends by itself (most take well under a
+ * second), or, when it still runs TG_GPU_YIELD_MS later and its processes were on the CPU at
+ * least TG_GPU_YIELD_CPU of that time and one is running (a computation on the host: the host
+ * multiply of tests/wrong/03/host-computes.cu at 4096 runs 25-30 s; a compute-sanitizer's start,
+ * seconds of CPU), its owner stops its whole tree (SIGSTOP, tg_child_stop), keeps the device
+ * TG_GPU_SETTLE_MS more, gives the lock up, waits for the queue to pass and continues it
+ * (tg_gpu_req_tick, the exchange's tick: the stopped time does not count against its wall-clock
+ * backstop; a stopped tree uses no CPU, so its CPU-time limit, the verdict's, is as it was). A
+ * request that does not qualify (a profiled one, one waiting for its kernel) holds the device:
+ * the queue waits for it while it has held the device at most TG_GPU_LONG_S (the run's board
+ * below: each request's start and whether it holds; every queued worker sees it) or, for a holder
+ * the board does not show (another run's, kit check's), TG_GPU_DRAIN_S; then it gives the gate
+ * back so that untimed work goes on, and does not close it again while such a request holds the
+ * device that long.
+ *
+ * What a timed request is guaranteed (while it runs, alone, on its device):
+ *   - no other request of any session on the device is in flight, except stopped ones: every
+ *     request of this user's runs and kit checks holds the lock shared, the timed one alone;
+ *   - no other session's process runs on the CPU or starts GPU work: a session between requests
+ *     runs none of the student's code (the link gate, policy.c, refuses threads, host callbacks,
+ *     graphs; the student's code runs inside the kit's calls of a request, at the program's start
+ *     and at its exit, all three under a request's hold), its kernels have ended (the kit's serve
+ *     loop synchronizes the device after the student's launcher, before it answers), and a session
+ *     whose owner waits at the gate is stopped meanwhile; a stopped request's tree is stopped whole;
+ *   - NOT guaranteed: a stop does not end a kernel already running on the GPU. The stopped request
+ *     was on the CPU (running, and for much of the last TG_GPU_YIELD_MS): an honest lab program then
+ *     has no kernel running (the kit waits for the kernel asleep: TL_CUDA_SYNC=blocking), and a
+ *     compute-sanitizer's process may be on the CPU while its program's instrumented kernel runs
+ *     (at the lab's safety sizes, milliseconds: TG_GPU_SETTLE_MS lets it end; a wait, not a proof);
+ *     but a launcher that launches a long kernel and then computes on the host keeps that kernel
+ *     running beside the timed requests of its device, at most until its request's CPU-time limit.
+ *     No lab needs that; a class where it matters sets TL_GRADE_GPU_YIELD_CPU above 1 (nothing
+ *     stopped: the queue waits for every request). Processes of another user, or of a program that
+ *     takes none of these locks, are not seen at all (the class's machine is the grader's).
+ * A worker holds at most one device's locks; between tests, and while it builds or counts work on
+ * the CPU, it holds none. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -44,10 +77,16 @@ static struct {
     char ncu_path[400];                /* this device's profiler lock file ("" none: no lock taken) */
     int  cap;
     int  lock_fd, gate_fd, slot_fd, ncu_fd;
-    int  how;                          /* TG_GPU_NONE, _SHARED, _QUEUED or _ALONE */
-    int  gate_sh;                      /* the gate held shared (queued or alone) */
+    int  how;                          /* TG_GPU_NONE, _SHARED or _ALONE */
+    int  gate_sh;                      /* the gate held shared (in the timed queue, or alone) */
     int  slot;                         /* the slot's number (slot_fd's), -1 none */
     int  dev;                          /* the device's row on the board */
+    int  req, req_yields;              /* a request's hold (the lock shared); it stops for timed runs */
+    long long queued_at, ticked_at;    /* the request saw a timed run queued since (0: none); its last look */
+    double queued_cpu;                 /* its tree's CPU then, ms */
+    int  yields;                       /* requests of this process stopped for timed runs, so far */
+    tg_gpu_win win;                    /* the last hold alone: its queue and drain */
+    pid_t pid;                         /* the process these files were opened in */
 } G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .ncu_fd = -1, .slot = -1};
 
 static tg_gpu_board *board;           /* the parent's table, shared with its workers (or NULL) */
@@ -166,6 +205,8 @@ void tg_gpu_use(const char *dir, const char *key, int cap)
     G.slot = -1;
     G.lock_fd = open_in("lock");
     G.gate_fd = open_in("gate");
+    G.req = 0;
+    G.pid = getpid();
     tg_gpu_ncu_at(G.dir, G.key);       /* the device's profiler lock: opened when first taken */
 }
 
@@ -216,33 +257,88 @@ static long long now_ms(void)
     return (long long)tl_now_ms();
 }
 
-/* The board's record of this worker's untimed test on the device: its start (0: none). */
-static void test_started(int on)
+/* The board's row of this worker's request on the device (the worker's slot): its start (0: none)
+ * and whether it gives the device up for a timed run (stops) or holds it. Not in a forked child of
+ * the worker (kit check's memcheck pass): the row is its parent's. */
+static void request_row(int on, int yields)
 {
-    if (board && G.slot >= 0 && G.slot < TG_GPU_SLOTS && G.dev >= 0 && G.dev < TG_GPU_MAX) {
+    if (board && G.pid == getpid() && G.slot >= 0 && G.slot < TG_GPU_SLOTS && G.dev >= 0 && G.dev < TG_GPU_MAX) {
+        __atomic_store_n(&board->holds[G.dev][G.slot], on && !yields, __ATOMIC_RELAXED);
         __atomic_store_n(&board->pid[G.dev][G.slot], on ? (int)getpid() : 0, __ATOMIC_RELAXED);
         __atomic_store_n(&board->since_ms[G.dev][G.slot], on ? now_ms() : 0, __ATOMIC_RELAXED);
     }
 }
 
-/* The longest an untimed test of this run has held the device so far, ms (0: none, or no board). */
-static long long longest_test_ms(void)
+/* The longest a request of this run that does not give the device up (a sanitizer's, a profiled
+ * one, one waiting on the GPU) has held the device so far, ms (0: none, or no board). */
+static long long longest_hold_ms(void)
 {
     long long most = 0, t = now_ms();
     for (int i = 0; board && G.dev >= 0 && G.dev < TG_GPU_MAX && i < TG_GPU_SLOTS; ++i) {
         long long s0 = __atomic_load_n(&board->since_ms[G.dev][i], __ATOMIC_RELAXED);
         int pid = __atomic_load_n(&board->pid[G.dev][i], __ATOMIC_RELAXED);
-        /* (a worker that died in a test left its row: its slot's flock died with it) */
-        if (s0 > 0 && t - s0 > most && pid > 0 && !(kill(pid, 0) != 0 && errno == ESRCH))
+        int holds = __atomic_load_n(&board->holds[G.dev][i], __ATOMIC_RELAXED);
+        /* (a worker that died in a request left its row: its locks died with it) */
+        if (holds && s0 > 0 && t - s0 > most && pid > 0 && !(kill(pid, 0) != 0 && errno == ESRCH))
             most = t - s0;
     }
     return most;
 }
 
+/* Whether a timed run waits in the device's queue now: the gate held (shared) by someone. The try
+ * takes the gate for an instant, as passing it does. */
+static int queue_waits(void)
+{
+    if (flock(G.gate_fd, LOCK_EX | LOCK_NB) == 0) {
+        flock(G.gate_fd, LOCK_UN);
+        return 0;
+    }
+    return errno == EWOULDBLOCK;
+}
+
+/* Past the gate: waits while a timed run is queued (tree, when given and alive: this worker's idle
+ * session, stopped meanwhile; the wait is the profile's waiting_gpu, not the test's). */
+static void pass_gate(tg_child *tree)
+{
+    int closed = queue_waits(), stopped = closed && tree && tree->pid > 0 && !tree->reaped;
+    char stage[64];
+    int kind = TG_PROF_OTHER;
+    if (closed) {
+        tg_stage_name(stage, sizeof stage);
+        kind = tg_stage_kind();
+        tg_stage(TG_PROF_GPU_WAIT, "waiting: GPU (timed runs)");
+    }
+    if (stopped)
+        tg_child_stop(tree, 1);        /* (whole or not: continued below all the same) */
+    flock_wait(G.gate_fd, LOCK_EX);
+    flock(G.gate_fd, LOCK_UN);
+    if (stopped)
+        tg_child_stop(tree, 0);
+    if (closed)
+        tg_stage(kind, "%s", stage);
+}
+
+/* The board's mark of this run's window on the device (the worker holding it alone), and whether one
+ * is running now (its worker alive). */
+static void window_mark(int on)
+{
+    if (board && G.pid == getpid() && G.dev >= 0 && G.dev < TG_GPU_MAX)
+        __atomic_store_n(&board->alone_pid[G.dev], on ? (int)getpid() : 0, __ATOMIC_RELAXED);
+}
+
+static int window_running(void)
+{
+    int pid = board && G.dev >= 0 && G.dev < TG_GPU_MAX ? __atomic_load_n(&board->alone_pid[G.dev], __ATOMIC_RELAXED) : 0;
+    return pid > 0 && pid != (int)getpid() && !(kill(pid, 0) != 0 && errno == ESRCH);
+}
+
 static void let_go(int keep_slot)
 {
-    if (G.how == TG_GPU_SHARED)
-        test_started(0);
+    if (G.how == TG_GPU_ALONE)
+        window_mark(0);
+    if (G.req)
+        request_row(0, 0);
+    G.req = 0;
     flock(G.lock_fd, LOCK_UN);
     if (G.gate_sh)
         flock(G.gate_fd, LOCK_UN);
@@ -255,12 +351,12 @@ static void let_go(int keep_slot)
     G.how = TG_GPU_NONE;
 }
 
-/* Into the timed queue: once no untimed test of this run has held the device for long, the gate
- * shared (no new untimed work starts). */
+/* Into the timed queue: once no request of this run that holds the device has held it for long,
+ * the gate shared (no new request starts on the device). */
 static void join_queue(void)
 {
     while (!G.gate_sh) {
-        while (longest_test_ms() > TG_GPU_LONG_S * 1000)
+        while (longest_hold_ms() > TG_GPU_LONG_S * 1000)
             pause_ms(50);
         flock_wait(G.gate_fd, LOCK_SH);
         G.gate_sh = 1;
@@ -269,54 +365,165 @@ static void join_queue(void)
 
 void tg_gpu_hold(int how)
 {
+    if (how == TG_GPU_QUEUED)          /* (the name of before: a timed test's untimed part is shared work) */
+        how = TG_GPU_SHARED;
     if (how == G.how || G.lock_fd < 0)
         return;
     if (how == TG_GPU_NONE) {
         let_go(0);
         return;
     }
-    if (how == TG_GPU_SHARED && G.how != TG_GPU_NONE)
-        let_go(1);                     /* out of the timed queue: back in line with untimed work */
-    if (G.how == TG_GPU_SHARED) {      /* an untimed test ends here (SHARED to QUEUED or ALONE) */
-        test_started(0);
+    if (G.req) {                       /* (a request's hold ends with the request: tg_gpu_req_end) */
+        request_row(0, 0);
         flock(G.lock_fd, LOCK_UN);
+        G.req = 0;
+    }
+    if (G.how == TG_GPU_ALONE) {       /* the timed requests are done: the lock and the queue given back */
+        window_mark(0);
+        flock(G.lock_fd, LOCK_UN);
+        flock(G.gate_fd, LOCK_UN);
+        G.gate_sh = 0;
         G.how = TG_GPU_NONE;
     }
     waiting(1);
-    if (how == TG_GPU_SHARED) {
-        /* past the gate (no timed run queued), then a slot, then the lock shared */
-        for (;;) {
-            flock_wait(G.gate_fd, LOCK_EX);
-            flock(G.gate_fd, LOCK_UN);
-            if (G.slot_fd >= 0 || (G.slot_fd = try_slot()) >= 0)
-                break;
-            pause_ms(20);
-        }
-        flock_wait(G.lock_fd, LOCK_SH);
-        test_started(1);
-    } else if (how == TG_GPU_QUEUED) {  /* a timed run's untimed preparation (a trusted process only) */
-        join_queue();
-        while (G.slot_fd < 0 && (G.slot_fd = try_slot()) < 0)
-            pause_ms(20);
-        flock_wait(G.lock_fd, LOCK_SH);   /* (from ALONE: back to shared) */
-    } else {
-        /* Alone: the tests running end (the drain), then the lock exclusive. A failed try gives up
-         * a shared hold too (flock(2) converts by unlocking first): the preparation is over. */
+    while (G.slot_fd < 0 && (G.slot_fd = try_slot()) < 0)   /* a slot: this worker's process may use the device */
+        pause_ms(20);
+    if (how == TG_GPU_ALONE) {
+        /* Alone: the requests in flight end or stop (the drain), then the lock exclusive. A drain
+         * that a request holding the device outlives (a sanitizer's, one waiting on the GPU: longer
+         * than TG_GPU_LONG_S as the run's board shows, which every queued worker sees at once; or
+         * TG_GPU_DRAIN_S, for holders the board does not show: another run's, kit check's) gives
+         * the gate back, so that untimed work goes on, and tries again once no such request holds
+         * the device for long. */
+        long long t0 = now_ms();
+        memset(&G.win, 0, sizeof G.win);
         for (;;) {
             join_queue();
-            long long deadline = now_ms() + TG_GPU_DRAIN_S * 1000;
+            long long joined = now_ms(), deadline = joined + TG_GPU_DRAIN_S * 1000, held = 0;
             int got;
-            while (!(got = flock(G.lock_fd, LOCK_EX | LOCK_NB) == 0) && now_ms() < deadline)
-                pause_ms(10);
-            if (got)
+            while (!(got = flock(G.lock_fd, LOCK_EX | LOCK_NB) == 0) && now_ms() < deadline &&
+                   (held = longest_hold_ms()) <= TG_GPU_LONG_S * 1000) {
+                if (held > G.win.longest_ms)
+                    G.win.longest_ms = held;
+                if (window_running())  /* another queued run's window: not the drain's time */
+                    deadline = now_ms() + TG_GPU_DRAIN_S * 1000;
+                pause_ms(5);
+            }
+            G.win.drain_ms += now_ms() - joined;
+            if (got) {
+                window_mark(1);
                 break;
-            flock(G.gate_fd, LOCK_UN);   /* a test outlived the drain: untimed work goes on */
+            }
+            G.win.retries++;
+            flock(G.gate_fd, LOCK_UN);
             G.gate_sh = 0;
             pause_ms(200);
         }
+        G.win.wait_ms = now_ms() - t0;
     }
     waiting(0);
     G.how = how;
+}
+
+void tg_gpu_window(tg_gpu_win *w)
+{
+    *w = G.win;
+}
+
+/* ------------------------------------------------------------------ one request's hold */
+
+int tg_gpu_req_begin(tg_child *tree, int yields)
+{
+    if (G.how != TG_GPU_SHARED || G.req || G.lock_fd < 0)
+        return 0;
+    if (G.pid != getpid()) {           /* a forked child of the holder (kit check's memcheck pass): */
+        int fds[] = {G.lock_fd, G.gate_fd};   /* its own open files, so that its unlock is not its parent's */
+        G.lock_fd = open_in("lock");
+        G.gate_fd = open_in("gate");
+        for (int i = 0; i < 2; ++i)
+            if (fds[i] >= 0)
+                close(fds[i]);
+        G.slot_fd = -1;                /* (the parent's slot covers it, as before) */
+        G.gate_sh = 0;
+        G.pid = getpid();
+        board = NULL;
+    }
+    waiting(1);
+    pass_gate(tree);
+    flock_wait(G.lock_fd, LOCK_SH);
+    waiting(0);
+    G.req = 1;
+    G.req_yields = yields;
+    G.queued_at = 0;
+    request_row(1, yields);
+    return 1;
+}
+
+void tg_gpu_req_end(void)
+{
+    if (!G.req)
+        return;
+    request_row(0, 0);
+    flock(G.lock_fd, LOCK_UN);
+    G.req = 0;
+}
+
+double tg_gpu_req_tick(tg_child *c, void *ctx)
+{
+    (void)ctx;
+    if (!G.req || !G.req_yields)
+        return 0;
+    long long t = now_ms();
+    if (t - G.ticked_at < 100)
+        return 0;
+    G.ticked_at = t;
+    if (!queue_waits()) {
+        G.queued_at = 0;
+        return 0;
+    }
+    double cpu = tg_child_cpu_ms(c);
+    if (!G.queued_at) {                /* a timed run queued: the request may end by itself first */
+        G.queued_at = t;
+        G.queued_cpu = cpu;
+        return 0;
+    }
+    if (t - G.queued_at < TG_GPU_YIELD_MS)
+        return 0;
+    /* Still running: it gives the device up only if its tree was busy on the CPU all along (a
+     * computation on the host), stopped whole. Otherwise it may be waiting for its kernel, which a
+     * stop would not end: it holds the device, and the queue's drain deadline decides. */
+    double share = cpu >= 0 && G.queued_cpu >= 0 ? (cpu - G.queued_cpu) / (double)(t - G.queued_at) : 0;
+    const char *e = getenv("TL_GRADE_GPU_YIELD_CPU");
+    double least = e && *e ? atof(e) : TG_GPU_YIELD_CPU;
+    if (share < least || !tg_child_running(c) || tg_child_stop(c, 1) != 0) {
+        tg_child_stop(c, 0);
+        G.req_yields = 0;
+        request_row(1, 0);             /* (its start is now: the queue's patience starts over) */
+        return 0;
+    }
+    char stage[64];                    /* the run's profile: this wait is the device's */
+    tg_stage_name(stage, sizeof stage);
+    int kind = tg_stage_kind();
+    tg_stage(TG_PROF_STOPPED, "stopped for a timed run");
+    pause_ms(TG_GPU_SETTLE_MS);        /* (a kernel it had running at the lab's sizes ends meanwhile) */
+    request_row(0, 0);
+    flock(G.lock_fd, LOCK_UN);
+    waiting(1);
+    flock_wait(G.gate_fd, LOCK_EX);    /* the queued timed runs go; then the request on */
+    flock(G.gate_fd, LOCK_UN);
+    flock_wait(G.lock_fd, LOCK_SH);
+    waiting(0);
+    request_row(1, 1);
+    tg_child_stop(c, 0);
+    tg_stage(kind, "%s", stage);
+    G.queued_at = 0;
+    G.yields++;
+    return (double)(now_ms() - t);
+}
+
+int tg_gpu_req_yields(void)
+{
+    return G.yields;
 }
 
 tg_gpu_board *tg_gpu_board_new(int ndev)

@@ -93,12 +93,21 @@ enum { EXIT_GRADER = 3 };
  * a class run"). */
 #define TG_GPU_MAX      16               /* devices of one host a run spreads over            */
 #define TG_GPU_ID_LEN   64               /* a device's name in CUDA_VISIBLE_DEVICES            */
-#define TG_GPU_SLOT_MIB 4096             /* device memory budgeted per process sharing it: a
-                                          * context, the lab's largest case, a sanitizer's own */
-enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };
+#define TG_GPU_SLOT_MIB 2048             /* device memory budgeted per worker using it: a context,
+                                          * the lab's largest case, a sanitizer's own (the H100
+                                          * class of 2026-11-27 00:06: 13.3 GiB at most for 17) */
+enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: taken as SHARED) */
 #define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
-#define TG_GPU_LONG_S   6                /* an untimed test this long keeps the timed queue open */
-#define TG_GPU_DRAIN_S  6                /* a timed run's wait for the running tests to end, at most */
+#define TG_GPU_LONG_S   6                /* a request holding the device this long keeps the timed queue open */
+#define TG_GPU_DRAIN_S  6                /* a timed run's wait for the requests in flight to end, at most */
+#define TG_GPU_YIELD_MS 300              /* a request still running this long after a timed run queued ... */
+#define TG_GPU_YIELD_CPU 0.3             /* ... on the CPU at least this share of the time: stopped meanwhile
+                                          * (TL_GRADE_GPU_YIELD_CPU)                            */
+#define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
+#define TG_GPU_WORKERS_PER_JOB 3         /* a GPU class's workers at most, per --jobs (the waiting ones
+                                          * do not count against --jobs: workers.c)             */
+#define TG_GPU_BUSY_PER_JOB_X2 3         /* ... and at work at once (not waiting for a device's lock):
+                                          * 3/2 of --jobs (a GPU test waits on its device much)  */
 /* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
@@ -115,8 +124,10 @@ typedef struct tg_ref_time {
 typedef struct tg_gpu_board {            /* the parent's, shared with its workers (MAP_SHARED) */
     int waiting;                         /* workers waiting for a device's lock now            */
     int ndev;
-    long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's untimed test: its start (0 none) */
-    int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... and its worker                             */
+    long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's request in flight: its start (0 none) */
+    int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... its worker                                 */
+    int       holds[TG_GPU_MAX][TG_GPU_SLOTS];      /* ... 1: it holds the device (does not stop)     */
+    int       alone_pid[TG_GPU_MAX];                /* the worker holding the device alone (0 none)   */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
@@ -126,10 +137,30 @@ int  tg_gpu_pick(const int *workers, int ndev);          /* the device with the 
 int  tg_gpu_share_cap(long long dev_mem_mib, int jobs);  /* processes sharing one device at most */
 void tg_gpu_key(const char *slurm_job, const char *id, char *out, size_t len);   /* the lock files' name */
 void tg_gpu_use(const char *dir, const char *key, int cap);   /* this worker's device (dir: the lock files') */
-/* TG_GPU_SHARED: untimed work; TG_GPU_QUEUED: a timed run's trusted preparation, shared, its place
- * in the timed queue taken; TG_GPU_ALONE: the timed runs; TG_GPU_NONE: nothing held. Waits. */
+/* TG_GPU_SHARED: untimed work (a slot; each request then takes the lock shared: tg_gpu_req_begin);
+ * TG_GPU_ALONE: the timed requests (the queue, the drain, the lock alone); TG_GPU_NONE: nothing
+ * held. Waits. */
 void tg_gpu_hold(int how);
 int  tg_gpu_held(void);
+/* One request of a session on a device held SHARED (session.c): the gate passed (tree, the session's
+ * processes when alive, stopped while it waits there) and the lock shared, from before the request
+ * is sent (or the session started) until its answer is read. yields: a plain session's (stopped for
+ * a timed run when it runs long on the CPU: tg_gpu_req_tick); 0: a sanitizer's or profiled one's,
+ * which holds the device. 1 when it took the hold (tg_gpu_req_end gives it back), 0 nothing to take. */
+int  tg_gpu_req_begin(tg_child *tree, int yields);
+void tg_gpu_req_end(void);
+/* The exchange's tick (tg_child.tick) while a request is in flight: the milliseconds its tree was
+ * stopped for a timed run of the device. */
+double tg_gpu_req_tick(tg_child *c, void *ctx);
+int  tg_gpu_req_yields(void);                             /* requests stopped so, in this process */
+/* The last hold alone (TG_GPU_ALONE) of this process: its wait (the queue, the drain and its retries
+ * included), the drains' part of it, the drains given up (a request held the device too long), and
+ * the longest a request that holds the device had held it while a drain waited. */
+typedef struct tg_gpu_win {
+    long long wait_ms, drain_ms, longest_ms;
+    int       retries;
+} tg_gpu_win;
+void tg_gpu_window(tg_gpu_win *w);
 tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
 int  tg_gpu_waiting(const tg_gpu_board *b);
@@ -208,6 +239,7 @@ typedef struct gsess {
     const char *prof_dir;    /* ... which writes into this folder of the grader's (bound at TG_PROF_INSIDE) */
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
     int      timed;          /* a speed test's session: the CUDA runtime's own wait (session.c)    */
+    int      on_device;      /* its program runs on the device: each request holds it (session.c) */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 
@@ -244,6 +276,8 @@ typedef struct gsub {
     unsigned long long printed;
     tg_buf   notes;
     int      built, emu_built;
+    gsess    corr;              /* on a GPU, the correctness tests' one session: the program started and
+                                 * its CUDA context made once for all of them (judges.c), not per test */
     int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
     int      twins_tried;       /* tg_build_twins_late ran for this submission                   */
     char     refused[600];    /* the submission itself was refused (an archive): why          */
@@ -336,6 +370,9 @@ int  tg_unsupported_words(const tl_verdict *v, char *out, size_t len);
 
 /* judges.c */
 void tg_judge_correctness(grun *R, gsub *g, tres *tr);
+/* 1 when a correctness test (public, hidden) of the lab's rubric comes after t (judges.c: the shared
+ * session, g->corr, lives until the last one). */
+int  tg_correctness_follows(const grun *R, const tl_lab_test *t);
 void tg_judge_safety(grun *R, gsub *g, tres *tr);
 void tg_judge_speed(grun *R, gsub *g, tres *tr);
 void tg_judge_policy(grun *R, gsub *g, tres *tr);

@@ -80,6 +80,18 @@ static int case_trivial(const gsize *s)
     return s->m < 4 && s->k < 4 && s->n < 4;
 }
 
+int tg_correctness_follows(const grun *R, const tl_lab_test *t)
+{
+    int after = 0;
+    for (int i = 0; i < R->lab->ntests; ++i) {
+        const tl_lab_test *u = &R->lab->tests[i];
+        if (after && (u->kind == TL_TEST_PUBLIC || u->kind == TL_TEST_HIDDEN))
+            return 1;
+        after |= u == t;
+    }
+    return 0;
+}
+
 void tg_judge_correctness(grun *R, gsub *g, tres *tr)
 {
     const tl_lab_test *t = tr->t;
@@ -102,7 +114,17 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     }
     if (!want_hidden && !emulated)
         tg_oob_start(R, g);       /* kit check on a GPU: memcheck, one small case per variant, meanwhile */
-    gsess ss = {.build = build, .binary = bin};
+    /* On a GPU the correctness tests share one session of the program (g->corr): its start and CUDA
+     * context (about a third of a CPU second each) once, not once per test. A program that died or
+     * ran out of time is started again at the next case, as within a test. Emulated: one per test. */
+    gsess own = {.build = build, .binary = bin}, *ss = &own;
+    if (!emulated && R->lab->gpu) {
+        if (g->corr.alive && (g->corr.build != build || strcmp(g->corr.binary, bin) != 0))
+            tg_sess_end(g, &g->corr, 1);
+        g->corr.build = build;
+        g->corr.binary = bin;
+        ss = &g->corr;
+    }
     int total = 0, pass = 0, nodev = 0, nontrivial_pass = 0;
     double wtotal = 0, wpass = 0;     /* the sizes' weights (case_weight)               */
     long explained = 0;
@@ -144,7 +166,7 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
         }
         ++total;
         cres r;
-        tg_run_case(R, g, &ss, s, v, 0, R->lab->case_limit_s, &r);
+        tg_run_case(R, g, ss, s, v, 0, R->lab->case_limit_s, &r);
         char sz[48];
         tg_size_str(sz, sizeof sz, s);
         if (r.st == C_NOTRUN && emulated && r.v.kind == TL_V_NOT_GRADED && tl_verdict_pattern_is(&r.v, "not-supported")) {
@@ -246,10 +268,12 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     if (explain.len)
         tg_buf_add(&fails, explain.s, explain.len);
     tg_buf_free(&explain);
-    tg_sess_end(g, &ss, 1);
+    /* the shared session ends with the last correctness test of the rubric (its slot kept till then) */
+    if (ss == &own || !tg_correctness_follows(R, t))
+        tg_sess_end(g, ss, 1);
     /* The device is done with: the work count below runs on the CPU (gpushare.c; kit check keeps
      * it for its memcheck pass). */
-    if (!R->opt->check)
+    if (!R->opt->check && !g->corr.alive)
         tg_gpu_take(R, TG_GPU_NONE);
     /* On a GPU whose counters ncu reads the twins that count the work were left out of the build
      * (build.c); where this variant's counters could not decide, they are built now, once. */

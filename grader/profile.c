@@ -27,6 +27,7 @@ static const char *const kind_name[TG_PROF_N] = {
     [TG_PROF_ALONE] = "timed runs, device alone",
     [TG_PROF_GPU_WAIT] = "waiting: GPU",
     [TG_PROF_QUEUE_WAIT] = "waiting: GPU, timed queue",
+    [TG_PROF_STOPPED] = "a request stopped for timed runs (on the CPU when they queued)",
     [TG_PROF_OTHER] = "other tests (policy, calculator, device facts)",
     [TG_PROF_REPORT] = "reports",
 };
@@ -37,7 +38,8 @@ static const char *const kind_key[TG_PROF_N] = {
     [TG_PROF_CASES] = "cases",        [TG_PROF_WORK] = "work_count",   [TG_PROF_NCU] = "profiled",
     [TG_PROF_SANITIZER] = "sanitizers",
     [TG_PROF_TIMED] = "timed_runs",   [TG_PROF_ALONE] = "timed_alone",
-    [TG_PROF_GPU_WAIT] = "waiting_gpu", [TG_PROF_QUEUE_WAIT] = "waiting_gpu_timed", [TG_PROF_OTHER] = "other_tests",
+    [TG_PROF_GPU_WAIT] = "waiting_gpu", [TG_PROF_QUEUE_WAIT] = "waiting_gpu_timed",
+    [TG_PROF_STOPPED] = "stopped_for_timed", [TG_PROF_OTHER] = "other_tests",
     [TG_PROF_REPORT] = "reports",
 };
 

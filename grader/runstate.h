@@ -33,7 +33,7 @@ typedef struct gsize {
 
 /* profile.c: where a class run's time went, per kind of stage, summed over the class (issue 29). */
 enum { TG_PROF_SETUP, TG_PROF_INTAKE, TG_PROF_BUILD, TG_PROF_CASES, TG_PROF_WORK, TG_PROF_NCU, TG_PROF_SANITIZER, TG_PROF_TIMED,
-       TG_PROF_ALONE, TG_PROF_GPU_WAIT, TG_PROF_QUEUE_WAIT, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
+       TG_PROF_ALONE, TG_PROF_GPU_WAIT, TG_PROF_QUEUE_WAIT, TG_PROF_STOPPED, TG_PROF_OTHER, TG_PROF_REPORT, TG_PROF_N };
 typedef struct tg_profile {
     double wall_s[TG_PROF_N], cpu_s[TG_PROF_N];
     double queued_s;                  /* students' wait for a job slot (not a stage)          */

@@ -113,7 +113,22 @@ typedef struct tg_child {
                                        * machine starves it; it does not sleep)                  */
     double cpu_seen_ms;               /* the most tg_child_cpu_ms read (the class run's profile)  */
     double cpu_seen_at;               /* tl_now_ms of that reading                                */
+    /* Called about every 100 ms while an exchange waits for the answer (NULL: none): the device's
+     * scheduling (gpushare.c, tg_gpu_req_tick) may stop the tree for a timed run meanwhile. It
+     * returns the milliseconds the tree was stopped: the wall-clock backstop does not count them
+     * (a stopped tree uses no CPU, so the CPU-time limit needs nothing). */
+    double (*tick)(struct tg_child *c, void *ctx);
+    void  *tick_ctx;
 } tg_child;
+
+/* Stops (stop 1: SIGSTOP) or continues (0: SIGCONT) every process of the child's tree, as
+ * tg_child_cpu_ms finds it (its session, process group, cgroup, their descendants), pass after
+ * pass until none is left running. Returns how many processes of the tree are still not stopped
+ * (0: the whole tree is stopped, or continued; a process inside an uninterruptible wait stops only
+ * when it leaves it: the caller then continues the tree and does not count on it). */
+int  tg_child_stop(tg_child *c, int stop);
+/* 1 when a process of the child's tree is running or waiting for a CPU now (state R). */
+int  tg_child_running(const tg_child *c);
 
 /* CPU seconds of this process's sandboxed trees that never reached it through wait (bubblewrap's
  * pid namespace keeps its children's time from its parent): what the trees were last seen to use,

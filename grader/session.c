@@ -23,15 +23,49 @@
 #include "tilelab.h"
 #include "verdict_read.h"
 
+static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s,
+                     cres *r, int held);
+
+/* Whether the session's program runs on the device (the lab's GPU program or the reference's, on a
+ * real GPU): its requests then hold the device (gpushare.c). Not an emulated program or a twin that
+ * counts the work (the emulated build's names), which run on the CPU. */
+static int on_device(const grun *R, const gsess *ss)
+{
+    char count[PATH_MAX];
+    const char *emu[] = {R->lab->emu_binary, R->lab->emu_ref_binary, tg_emu_count_name(R, 1, count, sizeof count)};
+    if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || !ss->binary)
+        return 0;
+    for (int i = 0; i < 3; ++i)
+        if (emu[i] && strcmp(ss->binary, emu[i]) == 0)
+            return 0;
+    return 1;
+}
+
+/* A request's hold of the device, taken where the session's program may run the student's code on
+ * it: from its start (the student's static constructors run then) or the request's sending until
+ * its answer, and its end (its destructors run at exit). A session gives the device up for a timed
+ * run when it runs long on the CPU (tg_gpu_req_tick): a plain one, or a sanitizer's (whose start
+ * is seconds of CPU: on the H100 class of 2026-11-27 00:06 its requests held the timed queue's
+ * drains); a profiled one (ncu, counters.c) holds it. 1 when taken here (the caller ends it). */
+static int request_hold(gsess *ss)
+{
+    int yields = !ss->prof_argv;
+    int took = tg_gpu_req_begin(ss->alive ? &ss->c : NULL, yields);
+    return took;
+}
+
 void tg_sess_end(gsub *g, gsess *ss, int quit)
 {
     if (!ss->alive)
         return;
     if (quit && ss->c.to_child >= 0) {
+        int held = ss->on_device && request_hold(ss);   /* its exit runs the student's destructors */
         (void)!write(ss->c.to_child, "quit\n", 5);
         close(ss->c.to_child);
         ss->c.to_child = -1;
         tg_child_wait(&ss->c, tl_now_ms() + 5000);
+        if (held)
+            tg_gpu_req_end();
     }
     tg_child_kill(&ss->c);
     if (ss->c.cap.len) {
@@ -59,13 +93,15 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
      * allocations can be adjacent) is out of bounds too (kit check's pass, oob.c) */
     char pad[32];
     snprintf(pad, sizeof pad, "%d", ss->padding);
+    /* --launch-timeout 0: the sanitizer waits for its program's connection however long its tree
+     * was stopped for a timed run meanwhile (gpushare.c; its default, 10 s, would end the run) */
     const char *argv_tool[] = {R->env.sanitizer, "--tool", ss->tool ? ss->tool : "memcheck", "--error-exitcode", "99",
-                               "--print-limit", "20", bin, "--serve", memcheck ? "--exact-alloc" : NULL, NULL, NULL,
-                               NULL, NULL};
+                               "--print-limit", "20", "--launch-timeout", "0", bin, "--serve",
+                               memcheck ? "--exact-alloc" : NULL, NULL, NULL, NULL, NULL};
     if (memcheck && ss->padding > 0) {   /* the sanitizer's options before the program */
-        memmove(argv_tool + 9, argv_tool + 7, 3 * sizeof argv_tool[0]);
-        argv_tool[7] = "--padding";
-        argv_tool[8] = pad;
+        memmove(argv_tool + 11, argv_tool + 9, 3 * sizeof argv_tool[0]);
+        argv_tool[9] = "--padding";
+        argv_tool[10] = pad;
     }
     /* counters.c: the program under ncu (its options, then the program as a graded case runs it) */
     const char *argv_prof[40] = {NULL};
@@ -333,13 +369,29 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
         return;
     }
     char err[600];
+    /* the device held for this request (gpushare.c: shared, or nothing to take where held alone) */
+    ss->on_device = on_device(R, ss);
+    int held = ss->on_device && request_hold(ss);
     if (!ss->alive && sess_start(R, g, ss, err, sizeof err) != 0) {
+        if (held)
+            tg_gpu_req_end();
         r->st = C_NOTRUN;
         tl_verdict_init(&r->v, TL_V_NOT_GRADED, "grader-problem");
         tl_verdict_set(r->v.detail, sizeof r->v.detail, err);
         words_of(r, s);
         return;
     }
+    exchange(R, g, ss, s, v, timed, limit_s, r, held);
+    if (held)
+        tg_gpu_req_end();
+}
+
+/* The request of one case sent, its answer read and judged (tg_run_case, the device held). */
+static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s,
+                     cres *r, int held)
+{
+    char err[600], sz[48];
+    tg_size_str(sz, sizeof sz, s);
     /* the channel from here on is this case's (earlier cases' verdicts were answered on fd 4) */
     struct stat vst;
     if (ss->vpath[0] && stat(ss->vpath, &vst) == 0)
@@ -363,8 +415,12 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
         wall_s = limit_s;
     }
     size_t ans_max = 4096 + TL_MAT_HEADER_BYTES + (size_t)s->m * s->n * 8;
+    ss->c.tick = held ? tg_gpu_req_tick : NULL;   /* stopped for a timed run meanwhile (gpushare.c) */
     int rc = tg_child_exchange(&ss->c, req.s, req.len, &ans, ans_max, answer_complete, &ac,
                                t0 + wall_s * 1000.0);
+    ss->c.tick = NULL;
+    if (rc == 0 && held)
+        tg_gpu_req_end();              /* answered (after the kit's device synchronize): the grader's check needs no device */
     ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
     tg_buf_free(&req);

@@ -52,11 +52,13 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     memset(&scratch, 0, sizeof scratch);
     scratch.s = g->s;
     snprintf(scratch.work, sizeof scratch.work, "%s", g->work);
-    /* Each untimed request runs twice; the second one's wall time counts (the first pays for
-     * the CUDA context and the first-touch costs). The reference's first runs while the device is
-     * still shared (run.c took its place in the timed queue: gpushare.c): it is the grader's own
-     * program, idle while it waits. The student's process starts only once the device is this
-     * worker's alone: nothing of another student's runs beside a timed run. */
+    /* The timed window is the timed requests alone (gpushare.c, grader/README.md "The GPUs of a
+     * class run"). Each program is started, sent its inputs and warmed (the CUDA context, the first
+     * touch) by an untimed request with the device shared, as untimed work is: run_test holds it
+     * shared, each request takes it for its time (session.c). Then the device alone (the queue, the
+     * drain): the reference's untimed and timed requests (where no fresh timing of it serves), the
+     * student's; the second untimed request's wall time is the plausibility estimate's base, so it
+     * runs alone like the timed one. Given back at once; the sessions end with it shared. */
     char sz[48], key[64];
     tg_size_str(sz, sizeof sz, s);
     snprintf(key, sizeof key, "%.30s %.30s", v->name, sz);
@@ -66,61 +68,98 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
     int reuse = tg_gpu_ref_time_hint(key, TG_REF_REUSE, TG_REF_MAX_AGE_S);
     memset(&r0, 0, sizeof r0);
     memset(&r1, 0, sizeof r1);
+    memset(&s1, 0, sizeof s1);
+    s1.st = C_NOTRUN;
     if (!reuse) {
         tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
         tg_buf_free(&r0.explain);
     }
-    tg_gpu_take(R, TG_GPU_ALONE);
-    tg_stage(TG_PROF_ALONE, "alone %.30s", v->name);
-    tg_ref_time *rt = tg_gpu_ref_time();
-    char ref_note[400] = "";
-    if (rt && tg_ref_time_reuse(rt, key, (long long)tl_now_ms(), TG_REF_REUSE, TG_REF_MAX_AGE_S)) {
-        r0.st = r1.st = C_PASS;
-        r1.reported_ms = rt->median_ms;
-        r0.wall_ms = rt->untimed_wall_ms;
-        r1.wall_ms = rt->timed_wall_ms;
-        rt->uses++;
-        snprintf(ref_note, sizeof ref_note, "the reference's median was timed %.1f s earlier on this device (timing %d "
-                 "of this run there; one timing serves at most %d speed tests for %d s)",
-                 (tl_now_ms() - (double)rt->at_ms) / 1000.0, rt->timings, TG_REF_REUSE, TG_REF_MAX_AGE_S);
-    } else {
-        if (!ref.alive) {   /* (started only now: its first request pays the CUDA context) */
+    tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+    /* A warm-up that failed as a co-tenant's memory would make it fail: again in the window, from
+     * a fresh process (nothing of another student's then runs beside it). Any other failure is the
+     * student's: no window for a program that cannot be timed. */
+    int crowded = s0.st != C_PASS && tg_gpu_held() == TG_GPU_SHARED &&
+                  ((s0.v.kind == TL_V_ERROR && tl_verdict_pattern_is(&s0.v, "no-device-claimed")) ||
+                   tg_gpu_crowded_words(s0.reason) || (stu.c.cap.s && tg_gpu_crowded_words(stu.c.cap.s)));
+    if (crowded) {
+        tg_sess_end(g, &stu, 0);
+        tg_buf_printf(&g->notes, "%s: the warm-up failed while the GPU was shared (%s); run again with the GPU alone\n",
+                      t->name, s0.reason);
+    }
+    int window = s0.st == C_PASS || crowded;
+    char ref_note[400] = "", win_note[300] = "";
+    if (window) {
+        tg_gpu_take(R, TG_GPU_ALONE);
+        double alone_at = tl_now_ms();
+        tg_stage(TG_PROF_ALONE, "alone %.30s", v->name);
+        tg_ref_time *rt = tg_gpu_ref_time();
+        if (rt && tg_ref_time_reuse(rt, key, (long long)tl_now_ms(), TG_REF_REUSE, TG_REF_MAX_AGE_S)) {
+            r0.st = r1.st = C_PASS;
+            r1.reported_ms = rt->median_ms;
+            r0.wall_ms = rt->untimed_wall_ms;
+            r1.wall_ms = rt->timed_wall_ms;
+            rt->uses++;
+            snprintf(ref_note, sizeof ref_note, "the reference's median was timed %.1f s earlier on this device "
+                     "(timing %d of this run there; one timing serves at most %d speed tests for %d s)",
+                     (tl_now_ms() - (double)rt->at_ms) / 1000.0, rt->timings, TG_REF_REUSE, TG_REF_MAX_AGE_S);
+        } else {
+            if (!ref.alive) {   /* (started only now: its first request pays the CUDA context) */
+                tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
+                tg_buf_free(&r0.explain);
+            }
             tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
-            tg_buf_free(&r0.explain);
+            tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
+            if (rt && r0.st == C_PASS && r1.st == C_PASS && r1.reported_ms > 0) {
+                double before = rt->timings ? rt->first_ms : 0;
+                snprintf(rt->key, sizeof rt->key, "%s", key);
+                rt->median_ms = r1.reported_ms;
+                rt->untimed_wall_ms = r0.wall_ms;
+                rt->timed_wall_ms = r1.wall_ms;
+                rt->at_ms = (long long)tl_now_ms();
+                rt->uses = 1;
+                if (!rt->timings++)
+                    rt->first_ms = r1.reported_ms;
+                if (before > 0)
+                    snprintf(ref_note, sizeof ref_note, "the reference timed now (timing %d of this run on this device; "
+                             "its first: %.3f ms, %+.2f%%)", rt->timings, before, 100.0 * (r1.reported_ms / before - 1));
+                else
+                    snprintf(ref_note, sizeof ref_note, "the reference timed now (the first timing of this run on "
+                             "this device)");
+            }
         }
-        tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
-        tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
-        if (rt && r0.st == C_PASS && r1.st == C_PASS && r1.reported_ms > 0) {
-            double before = rt->timings ? rt->first_ms : 0;
-            snprintf(rt->key, sizeof rt->key, "%s", key);
-            rt->median_ms = r1.reported_ms;
-            rt->untimed_wall_ms = r0.wall_ms;
-            rt->timed_wall_ms = r1.wall_ms;
-            rt->at_ms = (long long)tl_now_ms();
-            rt->uses = 1;
-            if (!rt->timings++)
-                rt->first_ms = r1.reported_ms;
-            if (before > 0)
-                snprintf(ref_note, sizeof ref_note, "the reference timed now (timing %d of this run on this device; its "
-                         "first: %.3f ms, %+.2f%%)", rt->timings, before, 100.0 * (r1.reported_ms / before - 1));
-            else
-                snprintf(ref_note, sizeof ref_note, "the reference timed now (the first timing of this run on this "
-                         "device)");
+        if (crowded) {               /* its warm-up again, alone */
+            tg_buf_free(&s0.explain);
+            tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
         }
+        if (s0.st == C_PASS) {
+            tg_buf_free(&s0.explain);
+            tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+        }
+        if (s0.st == C_PASS)
+            tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
+        /* the window ends: the sessions end with the device shared (their exit runs the student's
+         * destructors: a request's hold) */
+        double alone_s = (tl_now_ms() - alone_at) / 1000.0;
+        tg_gpu_take(R, TG_GPU_SHARED);
+        tg_gpu_win gw;
+        tg_gpu_window(&gw);
+        if (tg_gpu_held() == TG_GPU_SHARED && !R->opt->check)   /* (the class's figures, not a student's) */
+            snprintf(win_note, sizeof win_note, "timed window: %.2f s alone; %.2f s waiting for it (%.2f s of it "
+                     "draining the requests in flight and the windows queued ahead, %d drain(s) given up; a "
+                     "request held the device %.2f s at most meanwhile)", alone_s, gw.wait_ms / 1000.0, gw.drain_ms / 1000.0, gw.retries,
+                     gw.longest_ms / 1000.0);
+        tg_stage(TG_PROF_TIMED, "speed %.30s", v->name);
     }
     tg_sess_end(&scratch, &ref, 1);
     tg_buf_free(&scratch.evidence);
-    tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
-    if (s0.st == C_PASS) {
-        tg_buf_free(&s0.explain);
-        tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
-    }
-    tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
     tg_sess_end(g, &stu, 1);
     if (!R->opt->check)
         tg_gpu_take(R, TG_GPU_NONE);   /* the rest is the grader's arithmetic */
+    /* the reference as far as it ran: timed in the window; without one (the student's warm-up
+     * failed) its warm-up passed, or a timing of it looked fresh */
+    int ref_ok = window ? r0.st == C_PASS && r1.st == C_PASS && r1.reported_ms > 0 : reuse || r0.st == C_PASS;
     tr->graded = 1;
-    if (r0.st != C_PASS || r1.st != C_PASS || r1.reported_ms <= 0) {
+    if (!ref_ok) {
         tr->graded = 0;
         tg_buf_printf(&tr->out, "not graded: the reference solution failed at size %s (%s / %s)\n", sz, r0.reason, r1.reason);
     } else if (s0.st != C_PASS || s1.st != C_PASS) {
@@ -206,6 +245,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
                           s1.reported_ms, est_s);
         }
     }
+    if (win_note[0])
+        tg_buf_printf(&tr->out, "%s\n", win_note);
     tg_buf_free(&r0.explain); tg_buf_free(&r1.explain); tg_buf_free(&s0.explain); tg_buf_free(&s1.explain);
 }
 

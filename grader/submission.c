@@ -242,23 +242,25 @@ static int not_run(grun *R, gsub *g, tres *t, int refused_link, const tg_buf *ga
     return 0;
 }
 
-/* One test with the device's lock it needs (gpushare.c): shared for untimed GPU work, the timed
- * queue for the speed test (its timed runs alone: speed.c); none for the CPU's tests. Kit check
+/* One test with the device's lock it needs (gpushare.c): shared for GPU work (each request holds
+ * it for its time: session.c), the speed test's timed requests alone (speed.c); none for the CPU's
+ * tests. Kit check
  * holds it from its first GPU test on: its memcheck pass (oob.c) runs beside the cases and ends
  * with the submission. */
 static void run_test(grun *R, gsub *g, tres *t)
 {
     int gk = t->t->kind;
-    int want = gk == TL_TEST_SPEED ? TG_GPU_QUEUED
-             : gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->opt->check ? tg_gpu_held() : TG_GPU_NONE)
+    /* (the speed test too: its timed requests alone, speed.c; the correctness tests' shared session,
+     * g->corr, keeps its slot between them: judges.c) */
+    int want = gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->opt->check || g->corr.alive ? tg_gpu_held() : TG_GPU_NONE)
              : TG_GPU_SHARED;
     tg_gpu_take(R, want);
-    int shared_run = tg_gpu_held() == TG_GPU_SHARED;
+    int shared_run = tg_gpu_held() == TG_GPU_SHARED && gk != TL_TEST_SPEED;   /* (speed.c redoes its own) */
     stage_of_test(gk, "%s %.30s", t->t->variant ? t->t->variant : "");
     judge(R, g, t);
     if (shared_run && tg_gpu_crowded_out(t))
         again_alone(R, g, t);
-    if (!R->opt->check)
+    if (!R->opt->check && !g->corr.alive)
         tg_gpu_take(R, TG_GPU_NONE);
 }
 
@@ -289,6 +291,10 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
     for (int i = 0; i < nt; ++i)
         if (!not_run(R, g, &tr[i], refused_link, &gate))
             run_test(R, g, &tr[i]);
+    if (g->corr.alive) {               /* (its exit, the student's destructors, with the device held) */
+        tg_gpu_take(R, TG_GPU_SHARED);
+        tg_sess_end(g, &g->corr, 1);
+    }
     tg_gpu_take(R, TG_GPU_NONE);
     tg_buf_free(&gate);
     tg_stage(TG_PROF_OTHER, "policy");

@@ -6,6 +6,7 @@
  * and a "gets it" waits as long as it takes (Criterion's timeout ends a hang). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,10 +61,10 @@ Test(gpushare, workers_spread_over_faked_devices)
 
 Test(gpushare, share_cap_from_device_memory)
 {
-    cr_assert_eq(tg_gpu_share_cap(81559, 16), 16, "an H100 (80 GiB): 17 fit, --jobs 16 is the bound");
-    cr_assert_eq(tg_gpu_share_cap(81559, 64), 17, "an H100: 17 x 4 GiB in 90%% of 80 GiB");
-    cr_assert_eq(tg_gpu_share_cap(16 * 1024, 16), 3, "16 GiB: 3");
-    cr_assert_eq(tg_gpu_share_cap(0, 16), 3, "not known: as 16 GiB");
+    cr_assert_eq(tg_gpu_share_cap(81559, 32), 32, "an H100 (80 GiB): 35 fit, 32 workers are the bound");
+    cr_assert_eq(tg_gpu_share_cap(81559, 64), 35, "an H100: 35 x 2 GiB in 90%% of 80 GiB");
+    cr_assert_eq(tg_gpu_share_cap(16 * 1024, 16), 7, "16 GiB: 7");
+    cr_assert_eq(tg_gpu_share_cap(0, 16), 7, "not known: as 16 GiB");
     cr_assert_eq(tg_gpu_share_cap(2048, 16), 1, "a small device: one at a time");
     cr_assert_eq(tg_gpu_share_cap(81559, 1), 1);
 }
@@ -113,7 +114,8 @@ static void pause_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-/* Child i: the device (cap) held as how, until told to let go. */
+/* Child i: the device (cap) held as how, until told to let go; SHARED with a request in flight
+ * (one that holds the device: a sanitizer's, one waiting for its kernel). */
 static pid_t child(int i, int how, int cap)
 {
     pid_t p = fork();
@@ -124,6 +126,8 @@ static pid_t child(int i, int how, int cap)
     if (board)
         tg_gpu_board_join(board, 0);
     tg_gpu_hold(how);
+    if (how == TG_GPU_SHARED && !tg_gpu_req_begin(NULL, 0))
+        _exit(3);
     int now = __atomic_add_fetch(&sh->inside, 1, __ATOMIC_SEQ_CST);
     int m = __atomic_load_n(&sh->most, __ATOMIC_SEQ_CST);
     while (now > m && !__atomic_compare_exchange_n(&sh->most, &m, now, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
@@ -132,6 +136,7 @@ static pid_t child(int i, int how, int cap)
     while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST))
         pause_ms(5);
     __atomic_sub_fetch(&sh->inside, 1, __ATOMIC_SEQ_CST);
+    tg_gpu_req_end();
     tg_gpu_hold(TG_GPU_NONE);
     _exit(0);
 }
@@ -220,8 +225,18 @@ static void setup(void)
     memset(sh, 0, sizeof *sh);
 }
 
+static pid_t trees[4];                 /* the fake session trees a test made (fake_tree)       */
+
 static void teardown(void)
 {
+    for (int i = 0; i < 8; ++i)        /* (a failed test's children end too, not left waiting) */
+        __atomic_store_n(&sh->release[i], 1, __ATOMIC_SEQ_CST);
+    for (int i = 0; i < 4; ++i)
+        if (trees[i] > 0) {
+            kill(-trees[i], SIGKILL);
+            waitpid(trees[i], NULL, 0);
+            trees[i] = 0;
+        }
     munmap(sh, sizeof *sh);
     if (board)
         munmap(board, sizeof *board);
@@ -284,49 +299,80 @@ Test(gpulocks, a_timed_run_waits_for_untimed_work_and_excludes_it)
     cr_assert_eq(sh->most, 1);
 }
 
-Test(gpulocks, queued_timed_runs_go_before_new_untimed_work)
+Test(gpulocks, queued_timed_runs_go_before_new_requests)
 {
-    /* the test process holds a test shared; two timed runs queue; one untimed test comes later */
+    /* the test process has a request in flight; two timed runs queue; a request comes later */
     tg_gpu_use(lockdir, "dev0", 4);
     tg_gpu_hold(TG_GPU_SHARED);
+    cr_assert(tg_gpu_req_begin(NULL, 0));
     pid_t t1 = child(0, TG_GPU_ALONE, 4);
-    pid_t t2 = child(1, TG_GPU_QUEUED, 4);   /* a timed run's preparation: shared, in the queue */
-    wait_got(1);                             /* shared with the running test: it gets in */
-    holds_gate(t1);                          /* queued: holds the gate, waits for the lock */
+    pid_t t2 = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t1);
+    holds_gate(t2);                          /* both queued: the gate shared, waiting for the lock */
     pid_t u = child(2, TG_GPU_SHARED, 4);
-    still_waiting(2, "untimed work passed the gate while timed runs were queued");
-    still_waiting(0, "a timed run got the device while two held it shared");
-    tg_gpu_hold(TG_GPU_NONE);
-    still_waiting(0, "a timed run got the device while a preparation held it shared");
+    still_waiting(2, "a request passed the gate while timed runs were queued");
+    still_waiting(0, "a timed run got the device while a request was in flight");
+    still_waiting(1, "a timed run got the device while a request was in flight");
     blocked(u);
-    let_go(1);                               /* the preparation ends (its timed part would follow) */
-    wait_got(0);
-    still_waiting(2, "untimed work beside a timed run");
-    let_go(0);
+    tg_gpu_req_end();                        /* the request ends: the queue drains, one at a time */
+    int first = -1;
+    while (first < 0) {
+        first = __atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST) ? 0 : __atomic_load_n(&sh->got[1], __ATOMIC_SEQ_CST) ? 1 : -1;
+        pause_ms(5);
+    }
+    still_waiting(1 - first, "two timed runs alone at once");
+    still_waiting(2, "a request beside a timed run");
+    let_go(first);
+    wait_got(1 - first);
+    still_waiting(2, "a request started before the queue was done");
+    let_go(1 - first);
     wait_got(2);
     let_go(2);
+    tg_gpu_hold(TG_GPU_NONE);
     reap(t1), reap(t2), reap(u);
+    cr_assert_eq(sh->most, 1);
 }
 
-Test(gpulocks, the_preparation_becomes_the_timed_run)
+Test(gpulocks, a_speed_test_warms_up_shared_and_times_alone)
 {
-    pid_t a = child(0, TG_GPU_SHARED, 4);
+    pid_t a = child(0, TG_GPU_SHARED, 4);    /* another worker's request in flight */
     wait_got(0);
-    /* this process: in the queue, shared beside the running test, then alone once it ends */
     tg_gpu_use(lockdir, "dev0", 4);
-    tg_gpu_hold(TG_GPU_QUEUED);
-    cr_assert_eq(tg_gpu_held(), TG_GPU_QUEUED);
-    pid_t b = child(1, TG_GPU_SHARED, 4);
-    still_waiting(1, "untimed work passed the gate while this process was queued");
-    let_go(0);
-    tg_gpu_hold(TG_GPU_ALONE);
-    cr_assert_eq(tg_gpu_held(), TG_GPU_ALONE);
-    cr_assert_eq(sh->inside, 0, "alone, yet %d others hold the device", sh->inside);
-    still_waiting(1, "untimed work beside a timed run");
-    tg_gpu_hold(TG_GPU_NONE);
+    tg_gpu_hold(TG_GPU_SHARED);              /* the speed test: its warm-up is a request like any */
+    cr_assert(tg_gpu_req_begin(NULL, 1), "the warm-up waited for another request in flight");
+    tg_gpu_req_end();
+    pid_t b = child(1, TG_GPU_SHARED, 4);    /* and another worker's request beside it */
     wait_got(1);
+    let_go(0);
+    reap(a);
+    pid_t p = fork();                        /* the window: waits for the request in flight (b) */
+    cr_assert(p >= 0);
+    if (p == 0) {
+        tg_gpu_use(lockdir, "dev0", 4);
+        tg_gpu_hold(TG_GPU_ALONE);
+        __atomic_store_n(&sh->got[2], 1, __ATOMIC_SEQ_CST);
+        while (!__atomic_load_n(&sh->release[2], __ATOMIC_SEQ_CST))
+            pause_ms(5);
+        tg_gpu_hold(TG_GPU_SHARED);          /* the window over: the session's end is shared work */
+        __atomic_store_n(&sh->got[3], 1, __ATOMIC_SEQ_CST);
+        while (!__atomic_load_n(&sh->release[3], __ATOMIC_SEQ_CST))
+            pause_ms(5);
+        tg_gpu_hold(TG_GPU_NONE);
+        _exit(0);
+    }
+    holds_gate(p);
+    still_waiting(2, "the timed window began while a request was in flight");
     let_go(1);
-    reap(a), reap(b);
+    wait_got(2);
+    cr_assert_eq(sh->inside, 0, "alone, yet %d others hold the device", sh->inside);
+    pid_t c = child(4, TG_GPU_SHARED, 4);
+    still_waiting(4, "a request beside a timed window");
+    let_go(2);
+    wait_got(3);                             /* given back: requests start again, */
+    wait_got(4);                             /* while that worker still holds its slot */
+    let_go(3), let_go(4);
+    reap(b), reap(p), reap(c);
+    tg_gpu_hold(TG_GPU_NONE);
 }
 
 Test(gpulocks, devices_are_locked_apart)
@@ -383,7 +429,7 @@ Test(gpulocks, a_long_test_keeps_the_queue_open)
     pid_t a = child(0, TG_GPU_SHARED, 4);
     wait_got(0);
     /* its start made long ago (as if it had run for a minute): the board's slot 0 */
-    cr_assert(board->since_ms[0][0] > 0, "the test's start is not on the board");
+    cr_assert(board->since_ms[0][0] > 0, "the request's start is not on the board");
     board->since_ms[0][0] -= 60 * 1000;
     pid_t t = child(1, TG_GPU_ALONE, 4);
     while (tg_gpu_waiting(board) < 1)
@@ -411,10 +457,11 @@ Test(gpulocks, a_worker_that_died_in_a_test_does_not_keep_the_queue_open)
         tg_gpu_use(lockdir, "dev0", 4);
         tg_gpu_board_join(board, 0);
         tg_gpu_hold(TG_GPU_SHARED);
+        tg_gpu_req_begin(NULL, 0);
         _exit(0);
     }
     reap(p);
-    cr_assert(board->since_ms[0][0] > 0, "the test's start is not on the board");
+    cr_assert(board->since_ms[0][0] > 0, "the request's start is not on the board");
     board->since_ms[0][0] -= 60 * 1000;        /* long ago: but its worker is gone */
     pid_t t = child(0, TG_GPU_ALONE, 4);
     wait_got(0);                               /* a hang here: the dead worker's row kept it open */
@@ -595,4 +642,269 @@ Test(gpulocks, the_probe_takes_the_profiler_of_its_own_device)
               "in a Slurm job without CUDA_VISIBLE_DEVICES: its device 0");
     unsetenv("SLURM_JOB_ID");
     unsetenv("TL_GRADE_LOCK_DIR");
+}
+
+/* ---------------------------------------------------------------- requests stopped for a timed run */
+
+/* A fake session's tree as tg_spawn makes one: a process in a session of its own, with a child of
+ * its own; both spin on the CPU (busy 1: a computation on the host) or sleep (0: a process waiting,
+ * e.g. for its kernel). */
+static pid_t fake_tree(int busy)
+{
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p == 0) {
+        setsid();
+        if (fork() < 0)
+            _exit(1);
+        for (volatile unsigned long n = 0;; ++n)
+            if (!busy)
+                pause();
+    }
+    for (;;) {                               /* whole: its child is there */
+        char path[64];
+        int kid;
+        snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p, (int)p);
+        FILE *f = fopen(path, "r");
+        int have = f && fscanf(f, "%d", &kid) == 1;
+        if (f)
+            fclose(f);
+        if (have) {
+            for (int i = 0; i < 4; ++i)
+                if (trees[i] <= 0) {
+                    trees[i] = p;
+                    break;
+                }
+            return p;
+        }
+        pause_ms(2);
+    }
+}
+
+/* The state letter of a process (R, S, T, ...), '?' when gone. */
+static char state_of(pid_t pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return '?';
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p[2] : '?';
+}
+
+/* Every process of the fake tree (its first process and that one's children) in state want. */
+static int tree_is(pid_t root, char want)
+{
+    int all = state_of(root) == want;
+    char path[64], line[64];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)root, (int)root);
+    FILE *f = fopen(path, "r");
+    int kids = 0, kid;
+    while (f && fscanf(f, "%d", &kid) == 1) {
+        ++kids;
+        all &= state_of(kid) == want;
+    }
+    if (f)
+        fclose(f);
+    (void)line;
+    return all && kids == 1;
+}
+
+static void end_tree(pid_t root)
+{
+    kill(-root, SIGKILL);
+    waitpid(root, NULL, 0);
+    for (int i = 0; i < 4; ++i)
+        if (trees[i] == root)
+            trees[i] = 0;
+}
+
+/* Child i: a worker whose request runs in tree; it ticks as the exchange does (session.c) until told
+ * to let go, and leaves the milliseconds its tree was stopped in sh->got[i + 4] (at least 1). */
+static pid_t owner(int i, pid_t tree)
+{
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p)
+        return p;
+    tg_gpu_use(lockdir, "dev0", 4);
+    if (board)
+        tg_gpu_board_join(board, 0);
+    tg_gpu_hold(TG_GPU_SHARED);
+    tg_child c;
+    memset(&c, 0, sizeof c);
+    c.pid = tree;
+    if (!tg_gpu_req_begin(&c, 1))
+        _exit(3);
+    __atomic_store_n(&sh->got[i], 1, __ATOMIC_SEQ_CST);
+    double stopped = 0;
+    while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST)) {
+        stopped += tg_gpu_req_tick(&c, NULL);
+        pause_ms(20);
+    }
+    tg_gpu_req_end();
+    tg_gpu_hold(TG_GPU_NONE);
+    __atomic_store_n(&sh->got[i + 4], stopped > 0 ? (int)stopped + 1 : 0, __ATOMIC_SEQ_CST);
+    _exit(0);
+}
+
+Test(gpulocks, a_request_computing_on_the_host_is_stopped_for_a_timed_run)
+{
+    /* (the share of a core it must have used: tiny here, so that no load of this machine changes
+     * the outcome; the default's rule is the same comparison) */
+    setenv("TL_GRADE_GPU_YIELD_CPU", "0.01", 1);
+    pid_t tree = fake_tree(1);
+    pid_t o = owner(0, tree);
+    wait_got(0);
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    wait_got(1);                             /* alone while that request is still in flight: */
+    cr_assert(tree_is(tree, 'T'), "the timed run got the device, but the request's tree was not stopped "
+              "(states %c)", state_of(tree));
+    cr_assert_eq(sh->got[0 + 4], 0);
+    pause_ms(200);
+    cr_assert(tree_is(tree, 'T'), "the tree ran during the timed run");
+    let_go(1);
+    reap(t);
+    while (tree_is(tree, 'T'))              /* the queue passed: it goes on */
+        pause_ms(5);
+    let_go(0);
+    reap(o);
+    cr_assert(sh->got[4] >= 200, "the stopped time (%d ms) is not the owner's to add to its backstop", sh->got[4]);
+    end_tree(tree);
+    unsetenv("TL_GRADE_GPU_YIELD_CPU");
+}
+
+Test(gpulocks, a_request_that_waits_holds_the_device)
+{
+    unsetenv("TL_GRADE_GPU_YIELD_CPU");
+    pid_t tree = fake_tree(0);               /* asleep: it may be waiting for its kernel */
+    pid_t o = owner(0, tree);
+    wait_got(0);
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t);
+    pause_ms(3 * TG_GPU_YIELD_MS);
+    cr_assert_eq(sh->got[1], 0, "a timed run got the device while a waiting request was in flight");
+    cr_assert_neq(state_of(tree), 'T', "a waiting request was stopped");
+    let_go(0);                               /* it answers: the timed run goes */
+    reap(o);
+    wait_got(1);
+    cr_assert_eq(sh->got[4], 0, "the owner says its tree was stopped");
+    let_go(1);
+    reap(t);
+    end_tree(tree);
+}
+
+Test(gpulocks, a_session_waits_stopped_at_a_closed_gate)
+{
+    pid_t t = child(0, TG_GPU_ALONE, 4);     /* a timed run alone on the device */
+    wait_got(0);
+    pid_t tree = fake_tree(1);               /* a session between requests; its next one waits */
+    pid_t o = owner(1, tree);
+    while (!tree_is(tree, 'T'))
+        pause_ms(5);
+    still_waiting(1, "a request started beside a timed run");
+    cr_assert(tree_is(tree, 'T'), "the waiting session ran beside the timed run");
+    let_go(0);
+    wait_got(1);
+    cr_assert_neq(state_of(tree), 'T', "the session was not continued with its request");
+    let_go(1);
+    reap(t), reap(o);
+    end_tree(tree);
+}
+
+/* tg_child_stop itself: the whole tree, and back. */
+Test(gpulocks, a_tree_is_stopped_whole_and_continued)
+{
+    pid_t tree = fake_tree(1);
+    tg_child c;
+    memset(&c, 0, sizeof c);
+    c.pid = tree;
+    while (!tree_is(tree, 'R'))             /* (its child is there and running) */
+        pause_ms(5);
+    cr_assert_eq(tg_child_stop(&c, 1), 0);
+    cr_assert(tree_is(tree, 'T'), "not every process of the tree was stopped");
+    cr_assert_eq(tg_child_running(&c), 0);
+    cr_assert_eq(tg_child_stop(&c, 0), 0);
+    cr_assert_not(tree_is(tree, 'T'), "the tree was not continued");
+    end_tree(tree);
+}
+
+/* The board's rule is for requests that hold the device: one that would stop (a plain session's, on
+ * the CPU) does not keep the queue open however long it has run; once it holds (asleep: it may be
+ * waiting for its kernel) its start counts from then. */
+Test(gpulocks, only_a_request_that_holds_keeps_the_queue_open)
+{
+    unsetenv("TL_GRADE_GPU_YIELD_CPU");
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t tree = fake_tree(0);
+    pid_t o = owner(0, tree);
+    wait_got(0);
+    cr_assert(board->since_ms[0][0] > 0, "the request's start is not on the board");
+    cr_assert_eq(board->holds[0][0], 0, "a plain session's request is on the board as one that holds");
+    board->since_ms[0][0] -= 60 * 1000;        /* as if it had run for a minute */
+    pid_t t = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t);                             /* the queue closed the gate all the same */
+    while (!__atomic_load_n(&board->holds[0][0], __ATOMIC_SEQ_CST))
+        pause_ms(5);                           /* asleep: it holds the device from now on */
+    cr_assert(board->since_ms[0][0] > 0);
+    cr_assert_eq(sh->got[1], 0, "a timed run beside a request that holds the device");
+    let_go(0);
+    reap(o);
+    wait_got(1);
+    let_go(1);
+    reap(t);
+    end_tree(tree);
+}
+
+/* A queued timed run does not give the gate up while another's window runs on the device (its drain's
+ * deadline counts the requests in flight, not the queue ahead of it): untimed work would otherwise
+ * slip in between two timed runs of one queue. */
+Test(gpulocks, a_queued_timed_run_waits_out_the_windows_ahead_of_it)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t t1 = child(0, TG_GPU_ALONE, 4);
+    wait_got(0);
+    cr_assert_eq(board->alone_pid[0], t1, "the window is not on the board");
+    pid_t t2 = child(1, TG_GPU_ALONE, 4);
+    holds_gate(t2);
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {                                     /* past the drain's deadline (TG_GPU_DRAIN_S) */
+        cr_assert(gate_held_by(t2), "the queued timed run gave the gate up while a window ran");
+        pause_ms(50);
+        clock_gettime(CLOCK_MONOTONIC, &t);
+    } while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < (TG_GPU_DRAIN_S + 1) * 1000);
+    let_go(0);
+    wait_got(1);
+    cr_assert_eq(board->alone_pid[0], t2);
+    let_go(1);
+    reap(t1), reap(t2);
+    cr_assert_eq(board->alone_pid[0], 0, "the window's mark outlived it");
+}
+
+/* ---------------------------------------------------------------- one session for the correctness tests */
+
+/* judges.c keeps a GPU submission's correctness session (g->corr) until the rubric's last public or
+ * hidden test: lab 03's order is public16, hidden16, public32, hidden32, racecheck, memcheck, speed. */
+Test(gpushare, the_correctness_session_lives_until_the_last_correctness_test)
+{
+    const tl_lab_info *lab = tl_lab_find("03");
+    cr_assert_not_null(lab);
+    grun R;
+    memset(&R, 0, sizeof R);
+    R.lab = lab;
+    int last = -1;
+    for (int i = 0; i < lab->ntests; ++i)
+        if (lab->tests[i].kind == TL_TEST_PUBLIC || lab->tests[i].kind == TL_TEST_HIDDEN)
+            last = i;
+    cr_assert(last >= 1, "lab 03 has several correctness tests");
+    for (int i = 0; i < lab->ntests; ++i)
+        cr_assert_eq(tg_correctness_follows(&R, &lab->tests[i]), i < last, "test %d (%s): the session %s after it", i,
+                     lab->tests[i].name, i < last ? "must live on" : "must end");
 }

@@ -223,7 +223,7 @@ Test(class01, the_run_says_where_its_time_went_per_stage_in_progress_json_and_th
     cr_assert(cJSON_IsNumber(queued) && queued->valuedouble >= 0, "queued_wall_s: %s", pj);
     cr_assert(cJSON_IsArray(stages), "no stages: %s", pj);
     const char *want[] = {"setup", "intake", "build", "cases", "work_count", "profiled", "sanitizers", "timed_runs", "timed_alone",
-                          "waiting_gpu", "waiting_gpu_timed", "other_tests", "reports", NULL};
+                          "waiting_gpu", "waiting_gpu_timed", "stopped_for_timed", "other_tests", "reports", NULL};
     double sum_wall = 0, build_cpu = -1;
     int n = 0;
     const cJSON *st;

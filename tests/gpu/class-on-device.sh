@@ -182,6 +182,27 @@ for f in glob.glob(sys.argv[1] + "/*/results.json"):
 print("profiled runs: %d with the device shared, %d run again alone; speed tests: the reference timed %d time(s), "
       "a timing reused %d time(s)" % (shared, again, now, reused))
 PY
+# issue 29's levers of session 12: each speed test's window (speed.c: "timed window: A s alone; W s
+# waiting for it (D s of it draining ..., R drain(s) given up; a request held the device H s at most
+# meanwhile)") and the stops of requests on the CPU for them (the profile's stopped_for_timed)
+python3 - "$W/out" <<'PY' | tee -a "$S"
+import glob, re, sys
+rx = re.compile(r"timed window: ([0-9.]+) s alone; ([0-9.]+) s waiting for it \(([0-9.]+) s of it draining[^,]*, "
+                r"(\d+) drain\(s\) given up; a request held the device ([0-9.]+) s at most")
+w = []
+for f in glob.glob(sys.argv[1] + "/*/results.json"):
+    for m in rx.finditer(open(f, errors="replace").read()):
+        w.append(tuple(float(x) for x in m.groups()))
+if w:
+    n = len(w)
+    srt = sorted(x[1] for x in w)
+    print("timed windows: %d; alone %.2f s each (%.1f s in all); waiting for one %.2f s on average (median %.2f, "
+          "most %.2f), draining %.2f s of it on average; %d drain(s) given up; a request held the device %.2f s at "
+          "most while a drain waited" % (n, sum(x[0] for x in w) / n, sum(x[0] for x in w), sum(x[1] for x in w) / n,
+          srt[n // 2], srt[-1], sum(x[2] for x in w) / n, int(sum(x[3] for x in w)), max(x[4] for x in w)))
+else:
+    print("timed windows: none in the results (no speed test reached its window, or an older grader)")
+PY
 # issue 29's lever of session 11: a submission's variants in one ncu session (the figures say "one ncu
 # session served ... (request N of M"), or a session each where that one could not decide
 python3 - "$W/out" <<'PY' | tee -a "$S"
