@@ -386,14 +386,16 @@ static int want_emu_any(const grun *R)
            (!R->env.gpu_ok || R->opt->emulate || R->lab->work.kernel);
 }
 
-/* On a GPU whose counters ncu reads (R->env.ncu_ok: the reference's profiled run in the sandbox
- * passed), the work is judged from the counters and the twins are not needed: a submission's
- * build leaves them out, and tg_build_twins_late builds them only for a file whose counters could
- * not decide a variant (its profiled run timed out, or was not run). The kit's build (once, before
- * the probe) keeps them, so that late build compiles the student's file alone. */
+/* On a GPU whose counters ncu reads for every submission (TL_GRADE_NCU=1 and the reference's
+ * profiled run in the sandbox passed: counters.c's policy), the work is judged from the counters and
+ * the twins are not needed: a submission's build leaves them out, and tg_build_twins_late builds
+ * them only for a file whose counters could not decide a variant (its profiled run timed out, or was
+ * not run). The kit's build (once, before the probe) keeps them, so that late build compiles the
+ * student's file alone. By default the counting twin counts the work and is built with the file. */
 static int deferred(const grun *R)
 {
-    return R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.ncu_ok && R->lab->work.kernel;
+    return R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.ncu_ok && R->env.ncu_every &&
+           R->lab->work.kernel;
 }
 
 static int want_emu(const grun *R)
@@ -709,17 +711,42 @@ static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
     k->o.rw[0] = (tg_bind){g->build, "/build"};
 }
 
-/* The emulated program, then its counting twin, over a build that holds the GPU program's (or
- * none): o runs ninja with argv[5] the target (inside: the build folder as the build sees it). */
+/* Whether a submission's build makes the emulated program (labNN-emu) itself: where the run grades
+ * emulated (no GPU, or --emulate) it runs every test; on a GPU it runs only the safety tests, and
+ * only where compute-sanitizer is missing (judges.c, tg_judge_safety). On a GPU with the sanitizer
+ * nothing runs it: the work count and the undefined-behaviour check run the counting twin (work.c),
+ * so only that twin is built (issue 29: the program at two tile widths was 2.0 of a lab 03
+ * submission's 4.8 build CPU-s here, load 7; a third of the GPU path's build). */
+static int want_emu_program(const grun *R)
+{
+    return !(R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.sanitizer[0]);
+}
+
+int tg_build_twin_plan(const grun *R)
+{
+    if (!want_emu_any(R))
+        return 0;
+    return (want_emu_program(R) ? TG_TWINS_PROGRAM : 0) | (R->lab->work.kernel ? TG_TWINS_COUNT : 0) |
+           (deferred(R) ? TG_TWINS_LATE : 0);
+}
+
+/* The emulated program (want_emu_program), then its counting twin, over a build that holds the GPU
+ * program's (or none): o runs ninja with argv[5] the target (inside: the build folder as the build
+ * sees it). Where the program is built, the twin is built only after it built (a file it does not
+ * compile in would not compile in the twin either); where it is not, the twin's build is the one
+ * whose failure fails the work-dependent tests (tg_twin_outcome), as the program's did. */
 static int build_twins(grun *R, gsub *g, tg_spawn_opts *o, const char **argv5, const char *inside, tg_buf *log,
                        char *desc, size_t desclen, int rc)
 {
-    *argv5 = R->lab->emu_binary;
-    tg_buf elog = {0};
-    int erc = emu_build(R, o, g->build, inside, &elog, desc, desclen);
-    rc = emu_failed(R, g, log, &elog, erc, rc, 0, g->build);
-    tg_buf_free(&elog);
-    if (rc == 0 && g->emu_built && R->lab->work.kernel) {
+    int program = want_emu_program(R);
+    if (program) {
+        *argv5 = R->lab->emu_binary;
+        tg_buf elog = {0};
+        int erc = emu_build(R, o, g->build, inside, &elog, desc, desclen);
+        rc = emu_failed(R, g, log, &elog, erc, rc, 0, g->build);
+        tg_buf_free(&elog);
+    }
+    if (rc == 0 && (g->emu_built || !program) && R->lab->work.kernel) {
         *argv5 = tg_emu_count_name(R, 1, count_target, sizeof count_target);
         tg_buf clog = {0};
         char d2[200];

@@ -1,6 +1,7 @@
 /* counters.c: the work evidence on a GPU, read from outside the student's process (issue 24 item 4).
  *
- * How it works. Before a GPU lab's tests run (run.c, with the GPU to itself), each variant that the
+ * How it works (where every submission is profiled: TL_GRADE_NCU=1, the policy below). Before a GPU
+ * lab's tests run (run.c, with the GPU to itself), each variant that the
  * work rule or the speed test needs gets one more session of the student's lab program, in the same
  * sandbox as every graded case, under Nsight Compute's CLI: `ncu --csv --page raw --clock-control none
  * --metrics ... --log-file /tmp/tl-prof/ncu.csv /build/labNN --serve`. The
@@ -22,9 +23,19 @@
  * does not split, a later request that fails, or ncu's error: a session per variant, as before.
  *
  * Where ncu is missing or may not read the counters (ERR_NVGPUCTRPERM: the driver keeps them for
- * administrators, the default), or the instructor set TL_GRADE_NCU=0, the variant is "not checked
- * here: WHY" and the emulated count (work.c) decides as before; never 0 credit for the grader's
- * lack, never a pass by default. */
+ * administrators, the default), the variant is "not checked here: WHY" and the emulated count
+ * (work.c) decides as before; never 0 credit for the grader's lack, never a pass by default.
+ *
+ * The policy (issue 29; grader/README.md, "Where the work is counted on a GPU"). By default the work
+ * is counted on a GPU as everywhere else: by the counting twin (work.c), the count ./kit check and
+ * CI grade with, and no submission's variants are profiled here (tg_counters_run leaves them
+ * unrun): a profiled session costs its device >= 2.3 s, one at a time, which a class of 100 in two
+ * minutes cannot pay. ncu is still probed once on the reference, and a speed test whose reported
+ * median the grader's wall clock contradicts (speed.c's review rule) gets one profiled run of that
+ * variant with the device alone, on demand (tg_counters_again_alone): the forged-timing rule needs
+ * the kernels' time from outside the process. TL_GRADE_NCU=1: every submission profiled, the
+ * counters judge the work (R->env.ncu_every; the twins built late, build.c). TL_GRADE_NCU=0: ncu is
+ * not looked for at all. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -485,6 +496,7 @@ static const tl_lab_variant *first_needed(const grun *R)
 void tg_counters_probe(grun *R)
 {
     R->env.ncu_ok = 0;
+    R->env.ncu_every = 0;
     R->env.ncu_shared = 0;
     R->env.ncu_app_only = 0;
     R->env.ncu_ref_s = 0;
@@ -499,6 +511,7 @@ void tg_counters_probe(grun *R)
      * grader's wall clock alone (a class on 2 H100s costs at least ~3 s of profiled session and ~1.4 s
      * alone per submission and device with the counters: device requests gpu-1 and gpu-2) */
     const char *use = getenv("TL_GRADE_NCU");
+    R->env.ncu_every = use && strcmp(use, "1") == 0;
     if (use && strcmp(use, "0") == 0) {
         snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "TL_GRADE_NCU=0: the GPU's counters are not read in this run "
                  "(the emulated count decides the work; the grader's wall clock reviews the timing)");
@@ -534,7 +547,9 @@ void tg_counters_probe(grun *R)
     const char *one = getenv("TL_GRADE_NCU_ONE_SESSION");
     R->env.ncu_one = 0;
     R->env.ncu_one_why[0] = '\0';
-    if (nv >= 2 && one && strcmp(one, "0") == 0) {
+    if (nv >= 2 && !R->env.ncu_every) {
+        /* (the default: only a speed test's variant is ever profiled, on demand, a session of its own) */
+    } else if (nv >= 2 && one && strcmp(one, "0") == 0) {
         snprintf(R->env.ncu_one_why, sizeof R->env.ncu_one_why, "TL_GRADE_NCU_ONE_SESSION=0");
     } else if (nv >= 2) {
         static tg_ctr_var cvs[TL_LAB_MAX_VARIANTS];
@@ -631,7 +646,9 @@ void tg_counters_run(grun *R, gsub *g)
     memset(g->ctr, 0, sizeof g->ctr);
     g->ctr_ran = 1;
     if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || !g->built || R->opt->prebuilt[0])
-        return;   /* (kit check's prebuilt program: the emulated count, as before) */
+        return;   /* (kit check's prebuilt program: the emulated count, as the default below) */
+    if (!R->env.ncu_every)
+        return;   /* the default: the counting twin counts the work; ncu only on demand (speed.c) */
     int stopped_at = -1;
     int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
     char alone_why[400] = "";          /* why the variants were profiled a session each, where one was tried */
@@ -679,15 +696,13 @@ void tg_counters_run(grun *R, gsub *g)
     }
 }
 
-int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
+/* v's profiled run with the device alone, its figures ending with note. */
+static int profile_alone(grun *R, gsub *g, const tl_lab_variant *v, const char *note)
 {
     int i = variant_index(R, v);
     if (i < 0 || !g->ctr_ran || !g->built || !R->env.ncu_ok)
         return 0;
     int held = tg_gpu_held();
-    char why[520];
-    snprintf(why, sizeof why, "%s", g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ?
-             "lost the device's memory" : "timed the kernels");
     if (held != TG_GPU_NONE)
         tg_gpu_take(R, TG_GPU_NONE);   /* (the device's profiler first, holding nothing of the device) */
     tg_gpu_ncu(1);
@@ -697,12 +712,31 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
     g->ctr[i].again = 1;
     size_t fl = strlen(g->ctr[i].figures);
-    snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "%sprofiled again with the device alone: the run "
-             "with it shared %s", fl ? "; " : "", why);
+    snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "%s%s", fl ? "; " : "", note);
     tg_gpu_take(R, TG_GPU_NONE);
     tg_gpu_ncu(0);
     tg_gpu_take(R, held);
     return 1;
+}
+
+int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
+{
+    int i = variant_index(R, v);
+    if (i < 0)
+        return 0;
+    char note[560];
+    snprintf(note, sizeof note, "profiled again with the device alone: the run with it shared %s",
+             g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ? "lost the device's memory" : "timed the kernels");
+    return profile_alone(R, g, v, note);
+}
+
+int tg_counters_on_demand(grun *R, gsub *g, const tl_lab_variant *v)
+{
+    const tg_ctr_var *cv = tg_counters_var(R, g, v);
+    if (!cv || cv->state != TG_CTR_NONE)
+        return 0;                      /* profiled already (TL_GRADE_NCU=1), or not here at all */
+    return profile_alone(R, g, v, "profiled on demand with the device alone: the reported median was far below "
+                         "what the grader's wall clock allows (the GPU's counters are read only then, by default)");
 }
 
 int tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v)

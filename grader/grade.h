@@ -395,6 +395,10 @@ int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
 /* v's profiled run once more with the device alone (its result replaces the shared one's), where
  * the shared one ran beside other processes; the device's hold is given back as it was. 1 run. */
 int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
+/* The default policy's one profiled run (counters.c): v, not profiled before the tests, with the
+ * device alone now (a speed test whose median the wall clock contradicts); 1 run, 0 not (profiled
+ * already, or ncu did not read the reference's counters here). */
+int  tg_counters_on_demand(grun *R, gsub *g, const tl_lab_variant *v);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 
@@ -420,6 +424,12 @@ int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
  * counters judge the work); this builds them, once, for a file whose counters could not decide a
  * variant's work (its profiled run ran out of time, or was not run): the fall-back's count. */
 void tg_build_twins_late(grun *R, gsub *g);
+/* What a submission's build makes of the emulated twins here (the policy's, testable without a GPU):
+ * the emulated program (where the run grades emulated, or a GPU lacks compute-sanitizer), the
+ * counting twin (the lab has a work rule), built late only where they are needed (every submission
+ * profiled by ncu, TL_GRADE_NCU=1). 0: neither (a CPU lab, no emulated build). */
+enum { TG_TWINS_PROGRAM = 1, TG_TWINS_COUNT = 2, TG_TWINS_LATE = 4 };
+int  tg_build_twin_plan(const grun *R);
 void tg_build_reference(grun *R);
 
 /* report.c */

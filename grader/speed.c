@@ -161,6 +161,12 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * cannot be faster than its kernels. The only timing evidence the student cannot write. */
         const tg_ctr_var *cv = tg_counters_var(R, g, v);
         char tw[600];
+        /* the review rule below; by default (counters.c's policy) no variant was profiled before the
+         * tests, and a median the wall clock contradicts is profiled now, with the device alone */
+        int suspicious = est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
+                         est_r <= 1.5 * r1.reported_ms + 1.0;
+        if (suspicious && tg_counters_on_demand(R, g, v))
+            cv = tg_counters_var(R, g, v);
         if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
             cv = NULL;
         if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0 && cv->shared && !cv->again &&
@@ -197,8 +203,7 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
             tr->passed = 0;
             tg_buf_printf(&tr->out, "no speed credit: %s\n", cv->headline);
         }
-        if (est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
-            est_r <= 1.5 * r1.reported_ms + 1.0) {
+        if (suspicious) {
             tg_buf_printf(&tr->out, "REVIEW: the reported median (%.3f ms) is far below what the wall clock allows "
                           "(at least ~%.3f ms per run); the lab binary's timing may have been tampered with\n",
                           s1.reported_ms, est_s);

@@ -281,10 +281,14 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
         tg_buf_printf(&g->notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                       gate.s);
     if (g->built && !refused_link && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate) {
-        /* the profiled runs: the device alone, or shared and one at a time on the device (counters.c) */
-        tg_gpu_take(R, R->env.ncu_shared ? TG_GPU_NONE : TG_GPU_ALONE);
+        /* the profiled runs where every submission is profiled (TL_GRADE_NCU=1): the device alone, or
+         * shared and one at a time on the device; by default none (counters.c's policy) */
+        int profiled = R->env.ncu_ok && R->env.ncu_every;
+        if (profiled)
+            tg_gpu_take(R, R->env.ncu_shared ? TG_GPU_NONE : TG_GPU_ALONE);
         tg_counters_run(R, g);         /* the work and time evidence from outside the process (counters.c) */
-        tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
+        if (profiled)
+            tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
     }
     for (int i = 0; i < nt; ++i)
         if (!not_run(R, g, &tr[i], refused_link, &gate))

@@ -173,8 +173,9 @@ void tg_work_report(const grun *R, int emulated, const tg_work_note *wn, tg_buf 
         tg_buf_printf(out, "work from the GPU's counters (ncu): not checked here: %s; the emulated count below "
                       "decides\n", wn->ctr_note);
     if (wn->judged && wn->figures[0] && wn->on_gpu)
-        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU; the GPU's "
-                      "counters were not read here): %s\n", wn->figures_size, wn->figures);
+        tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built for the CPU, as ./kit "
+                      "check and an emulated run count it; the GPU's counters judge it only where the instructor "
+                      "asks, TL_GRADE_NCU=1): %s\n", wn->figures_size, wn->figures);
     else if (wn->judged && wn->figures[0])
         tg_buf_printf(out, "work at size %s (counted by the emulator, the same file built to count every access): "
                       "%s\n", wn->figures_size, wn->figures);

@@ -623,7 +623,8 @@ Test(hostile24, only_the_rewrite_records_not_supported_and_an_error_directive_ca
 /* The file itself: every row a known lab, a grade of full/less words at known places, a file that
  * exists; and the grade per place of the rows that differ (the lead's decision, session 9: a file
  * that breaks only a build the emulated run needs is the student's failure emulated, and is graded on
- * its GPU evidence where ncu reads the counters). */
+ * its GPU evidence where ncu reads the counters of every submission, TL_GRADE_NCU=1; by default a GPU
+ * counts the work with the counting twin, as emulated: the bare word, less). */
 Test(hostile24, expected_txt_is_well_formed_and_says_the_grade_per_place, .timeout = 10)
 {
     char why[700];
@@ -635,9 +636,10 @@ Test(hostile24, expected_txt_is_well_formed_and_says_the_grade_per_place, .timeo
         cr_assert_eq(hostile_expected(file, "03", split[i], "emulated", w, sizeof w), 1, "%s: %s", split[i], w);
         cr_assert_str_eq(w, "less", "%s emulated", split[i]);
         cr_assert_eq(hostile_expected(file, "03", split[i], "gpu", w, sizeof w), 1, "%s: %s", split[i], w);
-        cr_assert_str_eq(w, "full", "%s on a GPU whose counters are read", split[i]);
+        cr_assert_str_eq(w, "full", "%s on a GPU whose counters are read for every submission", split[i]);
         cr_assert_eq(hostile_expected(file, "03", split[i], "gpu-no-counters", w, sizeof w), 1);
-        cr_assert_str_eq(w, "less", "%s on a GPU without ncu (the counting build is needed there)", split[i]);
+        cr_assert_str_eq(w, "less", "%s on a GPU by the default policy or without ncu (the counting twin counts the "
+                         "work there)", split[i]);
     }
     cr_assert_eq(hostile_expected(file, "01", "helper_names", "gpu", w, sizeof w), 1);
     cr_assert_str_eq(w, "full");
