@@ -165,8 +165,11 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * tests, and a median the wall clock contradicts is profiled now, with the device alone */
         int suspicious = est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
                          est_r <= 1.5 * r1.reported_ms + 1.0;
-        if (suspicious && tg_counters_on_demand(R, g, v))
+        if (suspicious && tg_counters_on_demand(R, g, v)) {
             cv = tg_counters_var(R, g, v);
+            tg_buf_printf(&tr->out, "profiled on demand with the device alone (ncu, outside the program's process): "
+                          "the reported median is far below what the grader's wall clock allows\n");
+        }
         if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
             cv = NULL;
         if (cv && cv->state == TG_CTR_JUDGED && cv->kernel_ms > 0 && cv->shared && !cv->again &&
