@@ -246,6 +246,13 @@ typedef struct gsub {
     int      built, emu_built;
     int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
     int      twins_tried;       /* tg_build_twins_late ran for this submission                   */
+    struct {                    /* the counting twin's runs (work.c): one per variant and size    */
+        char  variant[32];
+        int   m, k, n, hidden;
+        unsigned long long seed;
+        cres  r;                /* (its explain left out)                                         */
+    } twin_runs[8];
+    int      ntwin_runs;
     char     refused[600];    /* the submission itself was refused (an archive): why          */
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
