@@ -30,10 +30,12 @@
  * is counted on a GPU as everywhere else: by the counting twin (work.c), the count ./kit check and
  * CI grade with, and no submission's variants are profiled here (tg_counters_run leaves them
  * unrun): a profiled session costs its device >= 2.3 s, one at a time, which a class of 100 in two
- * minutes cannot pay. ncu is still probed once on the reference, and a speed test whose reported
- * median the grader's wall clock contradicts (speed.c's review rule) gets one profiled run of that
- * variant with the device alone, on demand (tg_counters_again_alone): the forged-timing rule needs
- * the kernels' time from outside the process. TL_GRADE_NCU=1: every submission profiled, the
+ * minutes cannot pay. ncu is still probed once on the reference, and a submission whose speed test's
+ * time is implausible for the kernel counted (a median the wall clock contradicts, or slower than
+ * full credit allows: speed.c) has every needed variant profiled on demand (tg_counters_on_demand);
+ * then the counters judge the work too, after the tests (tg_counters_after_tests: either evidence
+ * fails a test), and the kernels' time the forged-timing rule. A file that tests what tells the
+ * builds apart is refused by the object gate (policy.c). TL_GRADE_NCU=1: every submission profiled, the
  * counters judge the work (R->env.ncu_every; the twins built late, build.c). TL_GRADE_NCU=0: ncu is
  * not looked for at all. */
 #define _GNU_SOURCE
@@ -547,9 +549,7 @@ void tg_counters_probe(grun *R)
     const char *one = getenv("TL_GRADE_NCU_ONE_SESSION");
     R->env.ncu_one = 0;
     R->env.ncu_one_why[0] = '\0';
-    if (nv >= 2 && !R->env.ncu_every) {
-        /* (the default: only a speed test's variant is ever profiled, on demand, a session of its own) */
-    } else if (nv >= 2 && one && strcmp(one, "0") == 0) {
+    if (nv >= 2 && one && strcmp(one, "0") == 0) {
         snprintf(R->env.ncu_one_why, sizeof R->env.ncu_one_why, "TL_GRADE_NCU_ONE_SESSION=0");
     } else if (nv >= 2) {
         static tg_ctr_var cvs[TL_LAB_MAX_VARIANTS];
@@ -641,6 +641,8 @@ static void profiler(grun *R, int on)
     }
 }
 
+static void profile_needed(grun *R, gsub *g);
+
 void tg_counters_run(grun *R, gsub *g)
 {
     memset(g->ctr, 0, sizeof g->ctr);
@@ -649,6 +651,14 @@ void tg_counters_run(grun *R, gsub *g)
         return;   /* (kit check's prebuilt program: the emulated count, as the default below) */
     if (!R->env.ncu_every)
         return;   /* the default: the counting twin counts the work; ncu only on demand (speed.c) */
+    profile_needed(R, g);
+}
+
+/* Every variant the work rule or the speed test needs, profiled: in one session where the probe's
+ * split right, else a session each (the caller holds what the device's profiled runs need: nothing
+ * where they share it, tg_gpu_ncu's lock taken here; the device alone where they do not). */
+static void profile_needed(grun *R, gsub *g)
+{
     int stopped_at = -1;
     int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
     char alone_why[400] = "";          /* why the variants were profiled a session each, where one was tried */
@@ -730,13 +740,56 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     return profile_alone(R, g, v, note);
 }
 
-int tg_counters_on_demand(grun *R, gsub *g, const tl_lab_variant *v)
+int tg_counters_on_demand(grun *R, gsub *g, const char *why)
 {
-    const tg_ctr_var *cv = tg_counters_var(R, g, v);
-    if (!cv || cv->state != TG_CTR_NONE)
-        return 0;                      /* profiled already (TL_GRADE_NCU=1), or not here at all */
-    return profile_alone(R, g, v, "profiled on demand with the device alone: the reported median was far below "
-                         "what the grader's wall clock allows (the GPU's counters are read only then, by default)");
+    if (!R->env.ncu_ok || R->env.ncu_every || !g->ctr_ran || !g->built || g->ctr_demand)
+        return 0;                      /* not here, profiled already (TL_GRADE_NCU=1), or once already */
+    g->ctr_demand = 1;
+    int held = tg_gpu_held();
+    tg_gpu_take(R, TG_GPU_NONE);
+    if (!R->env.ncu_shared)
+        tg_gpu_take(R, TG_GPU_ALONE);  /* (TL_GRADE_NCU_ALONE: the profiled runs hold the device alone) */
+    profile_needed(R, g);
+    tg_gpu_take(R, TG_GPU_NONE);
+    tg_gpu_take(R, held);
+    int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
+    for (int j = 0; j < nv; ++j) {
+        tg_ctr_var *cv = &g->ctr[vi[j]];
+        size_t fl = strlen(cv->figures);
+        if (cv->state == TG_CTR_JUDGED && fl + 1 < sizeof cv->figures)
+            snprintf(cv->figures + fl, sizeof cv->figures - fl, "%sprofiled on demand: %s", fl ? "; " : "", why);
+    }
+    return 1;
+}
+
+/* After the tests, where the counters were read on demand: the work rule on them too. The counting
+ * twin's count decided each correctness test; a breach the GPU's counters show (the kernel the GPU
+ * ran is not the one the twin counted: a file that computes otherwise there) or a profiled run that
+ * did not pass takes the test's credit as well. Either evidence can fail a test; neither passes one
+ * the other failed. */
+void tg_counters_after_tests(grun *R, gsub *g, tres *tr, int nt)
+{
+    if (!g->ctr_demand || !R->lab->work.kernel)
+        return;
+    for (int i = 0; i < nt; ++i) {
+        tres *t = &tr[i];
+        if ((t->t->kind != TL_TEST_PUBLIC && t->t->kind != TL_TEST_HIDDEN) || !t->graded || t->score <= 0)
+            continue;
+        const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->t->variant);
+        const tg_ctr_var *cv = v ? tg_counters_var(R, g, v) : NULL;
+        if (!cv || !((cv->state == TG_CTR_JUDGED && cv->work_judged && cv->bad) || cv->state == TG_CTR_FAILED))
+            continue;
+        t->score = 0;
+        t->passed = 0;
+        tg_buf_printf(&t->out, "no credit: the GPU's counters, read on demand after the speed test (ncu, outside the "
+                      "program's process, size %s): %s\n", cv->size, cv->headline);
+        tl_verdict_init(&t->head.v, TL_V_WORK, cv->pattern ? cv->pattern : "not-tiled");
+        tl_verdict_set(t->head.v.detail, sizeof t->head.v.detail, cv->headline);
+        snprintf(t->head.size, sizeof t->head.size, "%s", cv->size);
+        t->have_head = 1;
+        tg_tres_add_case(t, cv->size, &t->head.v);
+        tg_buf_printf(&g->notes, "%s: no credit from the GPU's counters read on demand: %s\n", t->t->name, cv->headline);
+    }
 }
 
 int tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v)

@@ -246,6 +246,7 @@ typedef struct gsub {
     int      built, emu_built;
     int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
     int      twins_tried;       /* tg_build_twins_late ran for this submission                   */
+    int      ctr_demand;        /* counters.c: its variants were profiled on demand (the default policy) */
     struct {                    /* the counting twin's runs (work.c): one per variant and size    */
         char  variant[32];
         int   m, k, n, hidden;
@@ -402,10 +403,13 @@ int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
 /* v's profiled run once more with the device alone (its result replaces the shared one's), where
  * the shared one ran beside other processes; the device's hold is given back as it was. 1 run. */
 int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
-/* The default policy's one profiled run (counters.c): v, not profiled before the tests, with the
- * device alone now (a speed test whose median the wall clock contradicts); 1 run, 0 not (profiled
- * already, or ncu did not read the reference's counters here). */
-int  tg_counters_on_demand(grun *R, gsub *g, const tl_lab_variant *v);
+/* The default policy's profiled runs (counters.c): every needed variant of this submission, not
+ * profiled before its tests, profiled now (the speed test found its time implausible: why says how);
+ * 1 done, 0 not (profiled already, once already, or ncu did not read the reference's counters here). */
+int  tg_counters_on_demand(grun *R, gsub *g, const char *why);
+/* After the tests, where the counters were read on demand: a correctness test whose variant's
+ * counters show a breach of the work rule (or whose profiled run failed) loses its credit too. */
+void tg_counters_after_tests(grun *R, gsub *g, tres *tr, int nt);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 

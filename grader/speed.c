@@ -161,14 +161,25 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * cannot be faster than its kernels. The only timing evidence the student cannot write. */
         const tg_ctr_var *cv = tg_counters_var(R, g, v);
         char tw[600];
-        /* the review rule below; by default (counters.c's policy) no variant was profiled before the
-         * tests, and a median the wall clock contradicts is profiled now, with the device alone */
+        /* By default (counters.c's policy) no variant was profiled before the tests: the counting twin
+         * counted the work. Where this time is implausible for the kernel it counted, every needed
+         * variant is profiled now and the counters judge the work too (counters.c,
+         * tg_counters_after_tests): a median the wall clock contradicts (the review rule below), or a
+         * kernel slower than full credit allows by the reported or the wall-clock ratio (a tiled
+         * kernel's time; lab 02's naive one took 1.5 x the reference's at 2048 on the H100: a file
+         * that computes otherwise on the GPU than where its work was counted) */
         int suspicious = est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
                          est_r <= 1.5 * r1.reported_ms + 1.0;
-        if (suspicious && tg_counters_on_demand(R, g, v)) {
+        double wall_ratio = est_r > 0 && est_s > 0 ? est_s / est_r : 0;
+        int slow = rep_ratio > TL_SPEED_FULL || wall_ratio > TL_SPEED_FULL;
+        char why[300];
+        snprintf(why, sizeof why, suspicious ? "the reported median is far below what the grader's wall clock allows"
+                                             : "the speed test's time, %.2f x the reference's (reported; %.2f x by the "
+                                               "grader's wall clock), is slower than full credit allows (%.1f x)",
+                 rep_ratio, wall_ratio, TL_SPEED_FULL);
+        if ((suspicious || slow) && tg_counters_on_demand(R, g, why)) {
             cv = tg_counters_var(R, g, v);
-            tg_buf_printf(&tr->out, "profiled on demand with the device alone (ncu, outside the program's process): "
-                          "the reported median is far below what the grader's wall clock allows\n");
+            tg_buf_printf(&tr->out, "profiled on demand (ncu, outside the program's process): %s\n", why);
         }
         if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
             cv = NULL;

@@ -294,6 +294,7 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
         if (!not_run(R, g, &tr[i], refused_link, &gate))
             run_test(R, g, &tr[i]);
     tg_gpu_take(R, TG_GPU_NONE);
+    tg_counters_after_tests(R, g, tr, nt);   /* the counters read on demand judge the work too (counters.c) */
     tg_buf_free(&gate);
     tg_stage(TG_PROF_OTHER, "policy");
     for (int i = 0; i < nt; ++i)

@@ -532,7 +532,7 @@ Test(ncu, tl_grade_ncu_1_profiles_every_submission_and_tl_grade_ncu_0_never_look
     memset(&wn, 0, sizeof wn);
     cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0);
     cr_assert_str_eq(wn.ctr_note, cv->why);
-    cr_assert_eq(tg_counters_on_demand(&R, &g, v), 0, "nothing to profile on demand where ncu was not read");
+    cr_assert_eq(tg_counters_on_demand(&R, &g, "a test"), 0, "nothing to profile on demand where ncu was not read");
     /* TL_GRADE_NCU=0: ncu not even looked for, the log says why, nothing profiled */
     policy_run(&R, &O, "0", 0, 1);
     cr_assert_str_eq(R.env.ncu, "", "ncu not even looked for");
@@ -544,8 +544,62 @@ Test(ncu, tl_grade_ncu_1_profiles_every_submission_and_tl_grade_ncu_0_never_look
     tg_counters_run(&R, &g);
     cv = tg_counters_var(&R, &g, v);
     cr_assert(cv && cv->state == TG_CTR_NONE);
-    cr_assert_eq(tg_counters_on_demand(&R, &g, v), 0, "ncu was not probed: no profile on demand");
+    cr_assert_eq(tg_counters_on_demand(&R, &g, "a test"), 0, "ncu was not probed: no profile on demand");
     cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_COUNT);
+}
+
+/* The default policy's second evidence: where the speed test found the time implausible, every needed
+ * variant was profiled on demand; afterwards a correctness test of a variant whose counters show a
+ * breach (the GPU ran another kernel than the twin counted: hostile/03/gpu_emulated_twin_differs.cu
+ * without its #ifdef) or whose profiled run failed loses its credit, named; the others keep theirs. */
+Test(ncu, counters_read_on_demand_take_the_credit_of_a_variant_they_find_untiled)
+{
+    static grun R;
+    static tg_opts O;
+    static gsub g;
+    policy_run(&R, &O, NULL, 1, 1);
+    memset(&g, 0, sizeof g);
+    g.built = 1;
+    tg_counters_run(&R, &g);
+    tres tr[TL_LAB_MAX_TESTS];
+    memset(tr, 0, sizeof tr);
+    int nt = 0;
+    for (int i = 0; i < R.lab->ntests; ++i) {
+        tr[nt].t = &R.lab->tests[i];
+        tr[nt].graded = 1;
+        tr[nt].score = tr[nt].t->points;
+        tr[nt].passed = 1;
+        ++nt;
+    }
+    int v16 = (int)(tl_lab_variant_find(R.lab, "tiled16") - R.lab->variants);
+    int v32 = (int)(tl_lab_variant_find(R.lab, "tiled32") - R.lab->variants);
+    g.ctr[v16] = (tg_ctr_var){.state = TG_CTR_JUDGED, .work_judged = 1, .bad = 1, .pattern = "not-tiled", .size = "2048"};
+    snprintf(g.ctr[v16].headline, sizeof g.ctr[v16].headline, "not tiled: 2 global loads per multiply-add");
+    g.ctr[v32] = (tg_ctr_var){.state = TG_CTR_JUDGED, .work_judged = 1, .size = "2048"};
+    tg_counters_after_tests(&R, &g, tr, nt);
+    for (int i = 0; i < nt; ++i)
+        cr_assert_float_eq(tr[i].score, tr[i].t->points, 1e-9, "not profiled on demand: nothing changes (%s)",
+                           tr[i].t->name);
+    g.ctr_demand = 1;                  /* as tg_counters_on_demand leaves it */
+    tg_counters_after_tests(&R, &g, tr, nt);
+    int lost = 0;
+    for (int i = 0; i < nt; ++i) {
+        const tl_test_kind k = tr[i].t->kind;
+        int correctness16 = (k == TL_TEST_PUBLIC || k == TL_TEST_HIDDEN) && strcmp(tr[i].t->variant, "tiled16") == 0;
+        if (correctness16) {
+            ++lost;
+            cr_assert_float_eq(tr[i].score, 0, 1e-9, "%s kept its credit", tr[i].t->name);
+            cr_assert(tr[i].have_head && tr[i].head.v.kind == TL_V_WORK && strcmp(tr[i].head.v.pattern, "not-tiled") == 0);
+            cr_assert(strstr(tr[i].out.s, "no credit: the GPU's counters, read on demand") &&
+                      strstr(tr[i].out.s, "not tiled: 2 global loads"), "%s", tr[i].out.s);
+        } else {
+            cr_assert_float_eq(tr[i].score, tr[i].t->points, 1e-9, "%s lost its credit", tr[i].t->name);
+        }
+        tg_buf_free(&tr[i].out);
+        free(tr[i].cases);
+    }
+    cr_assert_eq(lost, 2, "public and hidden tiled16");
+    tg_buf_free(&g.notes);
 }
 
 Test(ncu, a_median_well_above_the_profiled_kernels_time_is_for_review_only)

@@ -15,15 +15,19 @@
 # Part B, a class graded with the grader's defaults (TL_GRADE_NCU unset: the counting twin counts the
 #       work, ncu probed once and used on demand only), --jobs 16: 16 distinct submissions
 #       (class-submissions.sh: the solution, the skeleton, 5 known-wrong, 6 corpus right kernels, 3
-#       variants), the corpus's 03-right-style-lambda-ldg-tiles.cu and 7 hostile files of
-#       tests/hostile/03 whose verdicts the policy decides (gpu_async_stream, gpu_emulated_twin_differs,
-#       gpu_profiler_aware, sabotage_emulated, sabotage_count, interpose_count_only, spoof_unsupported).
+#       variants), the corpus's 03-right-style-lambda-ldg-tiles.cu and 03-right-style-recursive-helper.cu
+#       (honest and slow: profiled on demand, keeps its credit) and 8 hostile files of tests/hostile/03
+#       whose verdicts the policy decides (gpu_async_stream, gpu_emulated_twin_differs (refused, naming
+#       its test of TL_EMULATED), gpu_runtime_twin_differs (the counters read on demand take its
+#       correctness credit), gpu_profiler_aware, sabotage_emulated, sabotage_count (refused, named),
+#       interpose_count_only, spoof_unsupported).
 #       Prints the profile per stage divided by the submissions (all graded: CPU per submission), each
 #       submission's own CPU seconds (.done), and checks the verdicts: the solution and variants full
 #       marks, the corpus's right kernels every test but speed as the solution, the skeleton and wrong
 #       files less, each hostile file as tests/hostile/expected.txt says at this place
 #       (gpu-no-counters: the bare word), and gpu_async_stream's speed test profiled on demand.
-# PART_A_ONLY=1: part A alone (no GPU needed: the build machine's figures for comparison).
+# PART_A_ONLY=1: part A alone (no GPU needed: the build machine's figures for comparison);
+# PART_B_ONLY=1: part B alone.
 # Exit: 0 every check held, 1 one did not, 2 the build or the grader failed, 77 no GPU.
 set -u
 OUT="${OUT:-./gpu-out}"
@@ -53,6 +57,7 @@ trap pack EXIT
 
 # ------------------------------------------------------------------ part A: the builds, timed
 A=$OUT/buildcost.txt
+if [ "${PART_B_ONLY:-0}" = 1 ]; then say "(PART_B_ONLY=1: part A left out)"; else
 : > "$A"
 sa() { printf '%s\n' "$*" | tee -a "$A" >> "$S"; printf '%s\n' "$*"; }
 cpu_of() {   # cpu_of LABEL COMMAND...: the CPU seconds of COMMAND and its children
@@ -105,6 +110,7 @@ if [ $kbrc = 0 ]; then
     cd "$ROOT" || exit 2
 fi
 unset CCACHE_DISABLE
+fi
 [ "${PART_A_ONLY:-0}" = 1 ] && exit 0   # (PART_A_ONLY=1: part A alone, which needs no GPU)
 
 # ------------------------------------------------------------------ part B: a class with the defaults
@@ -121,10 +127,14 @@ say "tl-grade built in $(( $(date +%s) - t0 )) s"
 C=$W/in
 bash tests/gpu/class-submissions.sh --n 16 --wrong 5 --corpus 6 "$C" > "$keep/class.tsv" 2>> "$keep/build.log" ||
     { say "making the class failed"; tail -5 "$keep/build.log" | tee -a "$S"; exit 2; }
-mkdir -p "$C/x01-corpus-right"
-cp tests/corpus/03-right-style-lambda-ldg-tiles.cu "$C/x01-corpus-right/tiled.cu"
-printf 'x01-corpus-right\tcorpus-right\ttests/corpus/03-right-style-lambda-ldg-tiles.cu\n' >> "$keep/class.tsv"
-hostile="gpu_async_stream gpu_emulated_twin_differs gpu_profiler_aware sabotage_emulated sabotage_count interpose_count_only spoof_unsupported"
+x=0
+for f in 03-right-style-lambda-ldg-tiles 03-right-style-recursive-helper; do   # (the second: slow, profiled on demand)
+    x=$((x + 1))
+    mkdir -p "$C/x0$x-corpus-right"
+    cp "tests/corpus/$f.cu" "$C/x0$x-corpus-right/tiled.cu"
+    printf 'x0%s-corpus-right\tcorpus-right\ttests/corpus/%s.cu\n' "$x" "$f" >> "$keep/class.tsv"
+done
+hostile="gpu_async_stream gpu_emulated_twin_differs gpu_runtime_twin_differs gpu_profiler_aware sabotage_emulated sabotage_count interpose_count_only spoof_unsupported"
 for h in $hostile; do
     mkdir -p "$C/hostile-$h"
     cp "tests/hostile/03/$h.cu" "$C/hostile-$h/tiled.cu"
@@ -232,6 +242,13 @@ for l in open(tsv):
         ssc = sum(v[0] for v in sol.values()) if sol else mx
         ok = (sc == ssc) if want == "full" else (sc < ssc)
         why = "expected %s" % want
+        alltext = " | ".join(v[2] for v in r.values())
+        named = {"gpu_emulated_twin_differs": "tests TL_EMULATED", "sabotage_count": "tests __SANITIZE_THREAD__",
+                 "gpu_runtime_twin_differs": "no credit: the GPU's counters, read on demand"}
+        if h in named:
+            i = alltext.find(named[h])
+            why += "; reason named (%s): %s" % (named[h], ("yes: " + alltext[max(i - 40, 0):i + 200].replace("\n", " ")) if i >= 0 else "NO")
+            ok = ok and i >= 0
         if h == "gpu_async_stream":
             sp = next((v for t, v in r.items() if "speed" in t), None)
             od = sp is not None and "profiled on demand" in sp[2] and "no speed credit" in sp[2]
@@ -239,6 +256,10 @@ for l in open(tsv):
             ok = ok and od
     print("%-4s %-34s %-12s %6.2f/%-6.2f %s" % ("ok" if ok else "BAD", name, kind, sc, mx, why))
     bad |= not ok
+    demand = [t for t, v in r.items() if "profiled on demand" in v[2]]
+    if demand:
+        print("       profiled on demand (%s): %s" % (", ".join(demand), next(v[2] for t, v in r.items() if t == demand[0])
+              [r[demand[0]][2].find("profiled on demand"):][:220].replace("\n", " ")))
     if kind in ("corpus-right",) or name.startswith("hostile-"):
         work = [v[2] for t, v in r.items() if "work at size" in v[2]]
         if work:
