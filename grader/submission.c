@@ -235,7 +235,8 @@ static int not_run(grun *R, gsub *g, tres *t, int refused_link, const tg_buf *ga
         t->graded = 1;
         tg_buf_printf(&t->out, "not run: the program's answers could not be trusted: the compiled student "
                       "files define or link what no lab file may (each a name the runtime or the kit "
-                      "defines, a kit function this lab does not list, a system call or host asm):\n%s",
+                      "defines, a kit function this lab does not list, a system call or host asm), or "
+                      "test what tells the GPU build from the emulated ones:\n%s",
                       gate->s);
         return 1;
     }
