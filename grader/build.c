@@ -386,12 +386,10 @@ static int want_emu_any(const grun *R)
            (!R->env.gpu_ok || R->opt->emulate || R->lab->work.kernel);
 }
 
-/* On a GPU whose counters ncu reads for every submission (TL_GRADE_NCU=1 and the reference's
- * profiled run in the sandbox passed: counters.c's policy), the work is judged from the counters and
- * the twins are not needed: a submission's build leaves them out, and tg_build_twins_late builds
- * them only for a file whose counters could not decide a variant (its profiled run timed out, or was
- * not run). The kit's build (once, before the probe) keeps them, so that late build compiles the
- * student's file alone. By default the counting twin counts the work and is built with the file. */
+/* On a GPU whose counters ncu reads for every submission (TL_GRADE_NCU=1, and the reference's profiled
+ * run passed: counters.c's policy) the twins are left out of a submission's build, and
+ * tg_build_twins_late builds them for a file whose counters could not decide a variant. The kit's
+ * build keeps them, so that late build compiles the student's file alone. By default they are built. */
 static int deferred(const grun *R)
 {
     return R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.ncu_ok && R->env.ncu_every &&
@@ -546,9 +544,7 @@ void tg_build_kit(grun *R)
     char archs[80], archs_opt[100];
     gpu_archs(R, archs, sizeof archs);
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
-    /* -Dyardstick=disabled: no cuBLAS in the graded programs (every session of one would load libcublas
-     * and libcublasLt, about 0.6 GB, 0.08 CPU-s a process on the build machine, for a variant no test
-     * runs; issue 29) */
+    /* -Dyardstick=disabled: no cuBLAS (0.6 GB loaded by every session) for a variant no test runs */
     const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
                            "-Dyardstick=disabled", "/build", "/kit", archs[0] ? archs_opt : NULL, NULL};
     /* Once for the run, before any worker: as many compilers at once as --jobs (at most 16), each
@@ -714,12 +710,9 @@ static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
     k->o.rw[0] = (tg_bind){g->build, "/build"};
 }
 
-/* Whether a submission's build makes the emulated program (labNN-emu) itself: where the run grades
- * emulated (no GPU, or --emulate) it runs every test; on a GPU it runs only the safety tests, and
- * only where compute-sanitizer is missing (judges.c, tg_judge_safety). On a GPU with the sanitizer
- * nothing runs it: the work count and the undefined-behaviour check run the counting twin (work.c),
- * so only that twin is built (issue 29: the program at two tile widths was 2.0 of a lab 03
- * submission's 4.8 build CPU-s here, load 7; a third of the GPU path's build). */
+/* The emulated program (labNN-emu) itself: graded emulated it runs every test; on a GPU only the
+ * safety tests where compute-sanitizer is missing (tg_judge_safety); else nothing runs it (the work
+ * count and UB check run the counting twin): not built (issue 29: 2.0 of a lab 03 build's 4.8 CPU-s). */
 static int want_emu_program(const grun *R)
 {
     return !(R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.sanitizer[0]);
@@ -733,11 +726,9 @@ int tg_build_twin_plan(const grun *R)
            (deferred(R) ? TG_TWINS_LATE : 0);
 }
 
-/* The emulated program (want_emu_program), then its counting twin, over a build that holds the GPU
- * program's (or none): o runs ninja with argv[5] the target (inside: the build folder as the build
- * sees it). Where the program is built, the twin is built only after it built (a file it does not
- * compile in would not compile in the twin either); where it is not, the twin's build is the one
- * whose failure fails the work-dependent tests (tg_twin_outcome), as the program's did. */
+/* The emulated program (want_emu_program), then its counting twin (only once the program built,
+ * where it is built), over a build that holds the GPU program's (or none): o runs ninja with argv[5]
+ * the target (inside: the build folder as the build sees it). */
 static int build_twins(grun *R, gsub *g, tg_spawn_opts *o, const char **argv5, const char *inside, tg_buf *log,
                        char *desc, size_t desclen, int rc)
 {
