@@ -19,7 +19,7 @@
  * One session for every variant (profile_session, issue 29): where the probe's session of the
  * reference split right, a submission's variants are sent one after the other to ONE program under
  * ONE ncu, and ncu's table is cut per request by the kit's request marker kernel (common/marker.cu,
- * tg_ncu_split); each part is judged as a session of that request alone (judge_table). A table that
+ * tg_ncu_split); each part is judged as a session of that request alone (judge_counts). A table that
  * does not split, a later request that fails, or ncu's error: a session per variant, as before.
  *
  * Where ncu is missing or may not read the counters (ERR_NVGPUCTRPERM: the driver keeps them for
@@ -209,33 +209,39 @@ static void case_failed(tg_ctr_var *cv, const cres *r)
              "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r->reason);
 }
 
-/* ncu's table of a passed profiled case (text: the session's, or its request's part; NULL: ncu wrote
- * none at log) judged for variant v at size s into cv; note: said after the figures ("" none). */
-static void judge_table(grun *R, const tl_lab_variant *v, const gsize *s, const char *text, size_t len,
-                        const char *log, tg_ctr_var *cv, const char *note)
+/* ncu's table of a passed profiled session (text; NULL: ncu wrote none at log) read into c: 0, or -1
+ * with cv "not checked here" and why (ncu's own problem, or no table it could read). */
+static int table_counts(const char *text, size_t len, const char *log, tg_ncu_counts *c, tg_ctr_var *cv)
 {
     char why[520], err[600];
     if (!text) {
         cv->state = TG_CTR_NOT_CHECKED;
         snprintf(cv->why, sizeof cv->why, "ncu wrote no counters (%s is missing)", log);
-        return;
+        return -1;
     }
     if (tg_ncu_problem(text, why, sizeof why)) {
         cv->state = TG_CTR_NOT_CHECKED;
         snprintf(cv->why, sizeof cv->why, "%s", why);
-        return;
+        return -1;
     }
-    tg_ncu_counts c;
-    if (tg_ncu_parse(text, len, &c, err, sizeof err) != 0) {
+    if (tg_ncu_parse(text, len, c, err, sizeof err) != 0) {
         cv->state = TG_CTR_NOT_CHECKED;
         snprintf(cv->why, sizeof cv->why, "%s", err);
-        return;
+        return -1;
     }
+    return 0;
+}
+
+/* The counts c of a passed profiled case (a session's, or its request's part: tg_ncu_session_counts)
+ * judged for variant v at size s into cv; note: said after the figures ("" none). */
+static void judge_counts(grun *R, const tl_lab_variant *v, const gsize *s, const tg_ncu_counts *c, tg_ctr_var *cv,
+                         const char *note)
+{
     cv->state = TG_CTR_JUDGED;
-    cv->kernel_ms = c.have[TG_NCU_TIME] ? c.q[TG_NCU_TIME] / 1e6 : 0;
+    cv->kernel_ms = c->have[TG_NCU_TIME] ? c->q[TG_NCU_TIME] / 1e6 : 0;
     if (R->lab->work.kernel && !v->gpu_only) {
         cv->work_judged = 1;
-        cv->bad = tg_ncu_judge(R->lab, v->tile, s->m, s->k, s->n, &c, cv->headline, sizeof cv->headline,
+        cv->bad = tg_ncu_judge(R->lab, v->tile, s->m, s->k, s->n, c, cv->headline, sizeof cv->headline,
                                cv->figures, sizeof cv->figures, &cv->pattern);
     } else if (R->lab->work.kernel) {
         snprintf(cv->why, sizeof cv->why, "%s uses %s: the counters read here see the threads' own loads and "
@@ -245,8 +251,8 @@ static void judge_table(grun *R, const tl_lab_variant *v, const gsize *s, const 
     fl += (size_t)snprintf(cv->figures + fl, sizeof cv->figures - fl, "%s%d kernel launch%s of the student's (%.200s), "
                            "%d of the kit's left out; the profiled run took %.1f s (%.2f s to the answer: ncu's start, "
                            "the program's and the case; %.2f s for ncu to end and write its table), the device %s",
-                           fl ? "; " : "", c.kernels, c.kernels == 1 ? "" : "es", c.names[0] ? c.names : "none",
-                           c.kit_kernels, cv->wall_s, cv->answer_s, cv->end_s,
+                           fl ? "; " : "", c->kernels, c->kernels == 1 ? "" : "es", c->names[0] ? c->names : "none",
+                           c->kit_kernels, cv->wall_s, cv->answer_s, cv->end_s,
                            cv->shared ? "shared (one profiled run at a time on the device)" : "alone");
     if (note && *note && fl < sizeof cv->figures)
         snprintf(cv->figures + fl, sizeof cv->figures - fl, "; %s", note);
@@ -278,28 +284,23 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
                 .prof_ro = R->env.ncu_root[0] ? R->env.ncu_root : NULL};
     cv->shared = tg_gpu_held() == TG_GPU_SHARED;
     cres r;
-    /* this run's time-outs are its own, not the graded cases' (as the work count's, work.c) */
-    int timeouts = g->timeouts, nstopped = g->nstopped;
-    char stopped[TL_LAB_MAX_VARIANTS][48];
-    memcpy(stopped, g->stopped, sizeof stopped);
-    g->timeouts = 0;
-    g->nstopped = 0;
+    tg_limits_saved saved;           /* this run's time-outs are its own, not the graded cases' */
+    tg_limits_aside(g, &saved);
     tg_run_case(R, g, &ss, s, v, 0, session_limit(R, tag), &r);
     double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
     cv->answer_s = (t_ans - t0) / 1000.0;
     cv->end_s = (tl_now_ms() - t_ans) / 1000.0;
-    memcpy(g->stopped, stopped, sizeof stopped);
-    g->nstopped = nstopped;
-    g->timeouts = timeouts;
+    tg_limits_back(g, &saved);
     cv->wall_s = (tl_now_ms() - t0) / 1000.0;
     size_t len = 0;
     char *text = tg_is_file(log) ? tg_read_file(log, 64 << 20, &len) : NULL;
     ncu_said(text, &g->evidence, cv->why, sizeof cv->why);   /* kept for the reference's probe */
+    tg_ncu_counts c;
     if (r.st != C_PASS)
         case_failed(cv, &r);
-    else
-        judge_table(R, v, s, text, len, log, cv, "");
+    else if (table_counts(text, len, log, &c, cv) == 0)
+        judge_counts(R, v, s, &c, cv, "");
     tg_buf_free(&r.explain);
     free(text);
     if (!R->opt->keep_work)
@@ -342,11 +343,9 @@ static int profile_session(grun *R, gsub *g, const char *build, const char *bina
     int shared = tg_gpu_held() == TG_GPU_SHARED;
     cres r[TL_LAB_MAX_VARIANTS];
     double t_req[TL_LAB_MAX_VARIANTS + 1];
-    int timeouts = g->timeouts, nstopped = g->nstopped, ran = 0, failed = -1;
-    char stopped[TL_LAB_MAX_VARIANTS][48];
-    memcpy(stopped, g->stopped, sizeof stopped);
-    g->timeouts = 0;
-    g->nstopped = 0;
+    int ran = 0, failed = -1;
+    tg_limits_saved saved;           /* the session's time-outs are its own, not the graded cases' */
+    tg_limits_aside(g, &saved);
     t_req[0] = tl_now_ms();
     double limit_s = session_limit(R, tag);
     for (int j = 0; j < n && failed < 0; ++j, ++ran) {
@@ -358,13 +357,10 @@ static int profile_session(grun *R, gsub *g, const char *build, const char *bina
     double t_ans = tl_now_ms();
     tg_sess_end(g, &ss, 1);
     double t_end = tl_now_ms();
-    memcpy(g->stopped, stopped, sizeof stopped);
-    g->nstopped = nstopped;
-    g->timeouts = timeouts;
+    tg_limits_back(g, &saved);
     size_t len = 0;
     char *text = tg_is_file(log) ? tg_read_file(log, 64 << 20, &len) : NULL;
-    char *part[TL_LAB_MAX_VARIANTS] = {NULL};
-    size_t plen[TL_LAB_MAX_VARIANTS] = {0};
+    tg_ncu_counts c[TL_LAB_MAX_VARIANTS];   /* each request's, read once (tg_ncu_session_counts) */
     int settled = 0;
     if (failed == 0) {                 /* the first request: as a session of its own */
         tg_ctr_var *cv = &cvs[vi[0]];
@@ -382,19 +378,8 @@ static int profile_session(grun *R, gsub *g, const char *build, const char *bina
                  R->lab->variants[vi[failed]].name, R->lab->variants[vi[0]].name);
     } else if (!text) {
         snprintf(why, whylen, "ncu wrote no table");
-    } else if (tg_ncu_problem(text, err, sizeof err)) {
-        snprintf(why, whylen, "%.300s", err);
-    } else if (tg_ncu_split(text, len, n, part, plen, err, sizeof err) != 0) {
-        snprintf(why, whylen, "ncu's table did not split per request: %.300s", err);
-    } else {
+    } else if (tg_ncu_session_counts(text, len, n, c, why, whylen) == 0) {
         settled = n;
-        for (int j = 0; j < n && settled; ++j) {
-            tg_ncu_counts c;
-            if (tg_ncu_parse(part[j], plen[j], &c, err, sizeof err) != 0) {
-                snprintf(why, whylen, "request %d's table: %.300s", j + 1, err);
-                settled = 0;
-            }
-        }
     }
     char names[200] = "";
     for (int j = 0; j < n; ++j)
@@ -414,13 +399,10 @@ static int profile_session(grun *R, gsub *g, const char *build, const char *bina
         char note[400];
         snprintf(note, sizeof note, "one ncu session served %s (request %d of %d, told apart by the kit's request "
                  "markers; the session took %.1f s)", names, j + 1, n, (t_end - t_req[0]) / 1000.0);
-        judge_table(R, v, &R->run.sizes[si[j]], part[j], plen[j], log, cv, note);
+        judge_counts(R, v, &R->run.sizes[si[j]], &c[j], cv, note);
     }
-    for (int j = 0; j < n; ++j) {
-        free(part[j]);
-        if (j < ran)
-            tg_buf_free(&r[j].explain);
-    }
+    for (int j = 0; j < ran; ++j)
+        tg_buf_free(&r[j].explain);
     free(text);
     if (!R->opt->keep_work)
         tg_rmtree(dir);

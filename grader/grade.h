@@ -325,6 +325,16 @@ void tg_sess_end(gsub *g, gsess *ss, int quit);
 /* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
 int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);
+/* A run beside the graded cases (the profiled run under ncu, the work count's twin): its time-outs
+ * and stopped variants are its own, not the graded cases'. tg_limits_aside keeps the submission's
+ * (g->timeouts, g->nstopped, g->stopped) in saved and clears them for the side run; tg_limits_back
+ * puts them back after it, whatever the side run hit. */
+typedef struct tg_limits_saved {
+    int  timeouts, nstopped;
+    char stopped[TL_LAB_MAX_VARIANTS][48];
+} tg_limits_saved;
+void tg_limits_aside(gsub *g, tg_limits_saved *saved);
+void tg_limits_back(gsub *g, const tg_limits_saved *saved);
 /* The checker on an answer P (m x n) of size s: r's state, verdict, reason and teaching report. */
 void tg_judge_product(const gsize *s, const tl_lab_variant *v, const float *P, cres *r);
 /* 1 when v is the emulator's "not supported" (kind emulator, pattern not-supported: the rewrite's

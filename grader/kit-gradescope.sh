@@ -41,6 +41,8 @@ done
 [ -n "$lab" ] || tl_die "give the lab: --lab NN"
 [ -n "$out" ] || tl_die "give the zip to write: --out autograder.zip"
 case $out in *.zip) ;; *) tl_die "--out '$out': the autograder is a .zip" ;; esac
+# ./kit runs this part with TL_KIT_ARGS_ONLY=1 before it installs, configures or builds anything
+[ "${TL_KIT_ARGS_ONLY:-0}" != 1 ] || exit 0
 command -v zip >/dev/null 2>&1 || tl_die "zip is missing (Debian: apt-get install zip)" 3
 tl_need_grader_libs
 tl_build_grader "kit gradescope"

@@ -42,6 +42,8 @@ root=$(cd "$TL_ROOT" && pwd)
 case $dest/ in
 "$root"/*) tl_die "'$dest' lies inside the kit; name a folder outside it" ;;
 esac
+# ./kit runs this part with TL_KIT_ARGS_ONLY=1 before it installs, configures or builds anything
+[ "${TL_KIT_ARGS_ONLY:-0}" != 1 ] || exit 0
 mkdir -p "$(dirname "$dest")" 2>/dev/null || tl_die "cannot make the folder above '$dest'"
 tmp=$dest.tmp
 rm -rf "$tmp"

@@ -356,6 +356,31 @@ int tg_ncu_split(const char *text, size_t len, int nreq, char **part, size_t *pl
     return bad ? -1 : 0;
 }
 
+int tg_ncu_session_counts(const char *text, size_t len, int nreq, tg_ncu_counts *out, char *why, size_t whylen)
+{
+    char err[600];
+    char *part[64] = {NULL};
+    size_t plen[64] = {0};
+    why[0] = '\0';
+    if (tg_ncu_problem(text, err, sizeof err)) {
+        snprintf(why, whylen, "%.300s", err);
+        return -1;
+    }
+    if (tg_ncu_split(text, len, nreq, part, plen, err, sizeof err) != 0) {
+        snprintf(why, whylen, "ncu's table did not split per request: %.300s", err);
+        return -1;
+    }
+    int rc = 0;
+    for (int j = 0; j < nreq; ++j) {
+        if (rc == 0 && tg_ncu_parse(part[j], plen[j], &out[j], err, sizeof err) != 0) {
+            snprintf(why, whylen, "request %d's table: %.300s", j + 1, err);
+            rc = -1;
+        }
+        free(part[j]);
+    }
+    return rc;
+}
+
 int tg_ncu_problem(const char *text, char *why, size_t whylen)
 {
     if (!text)

@@ -71,6 +71,13 @@ typedef struct tg_ncu_counts {
  * inst and byte with thousands separators; usecond, Kbyte, ... are converted too). Returns 0, or -1 with err naming what is missing (no header, a metric's column). */
 int tg_ncu_parse(const char *text, size_t len, tg_ncu_counts *out, char *err, size_t errlen);
 
+/* A profiled session of nreq requests (the whole of what ncu wrote) read into out[0..nreq-1], each
+ * request's counts as a session of it alone read them (tg_ncu_split, then tg_ncu_parse of each part,
+ * once): 0; or -1 with why set and the grader profiles each variant in a session of its own: ncu's
+ * own problem (tg_ncu_problem, its words), a table that does not split ("ncu's table did not split
+ * per request: ..."), or a part without its table ("request N's table: ..."). */
+int tg_ncu_session_counts(const char *text, size_t len, int nreq, tg_ncu_counts *out, char *why, size_t whylen);
+
 /* ncu's own words in its log or output that mean the counters cannot be read here (the driver's
  * restriction ERR_NVGPUCTRPERM, an unknown metric, no kernel profiled, the target not found):
  * 1 with why set ("not checked here: ..." material), 0 none found. */

@@ -293,6 +293,23 @@ static void stop_variant(gsub *g, const char *name)
         snprintf(g->stopped[g->nstopped++], sizeof g->stopped[0], "%s", name);
 }
 
+void tg_limits_aside(gsub *g, tg_limits_saved *saved)
+{
+    _Static_assert(sizeof saved->stopped == sizeof g->stopped, "tg_limits_saved holds g->stopped whole");
+    saved->timeouts = g->timeouts;
+    saved->nstopped = g->nstopped;
+    memcpy(saved->stopped, g->stopped, sizeof saved->stopped);
+    g->timeouts = 0;
+    g->nstopped = 0;
+}
+
+void tg_limits_back(gsub *g, const tg_limits_saved *saved)
+{
+    g->timeouts = saved->timeouts;
+    g->nstopped = saved->nstopped;
+    memcpy(g->stopped, saved->stopped, sizeof g->stopped);
+}
+
 /* Runs one case in the session (started on demand) and judges the answer. */
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r)
 {

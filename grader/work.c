@@ -78,11 +78,8 @@ static void twin_case(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s,
 
 static void twin_run(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, const char *cbin, cres *r)
 {
-    int nstopped = g->nstopped, timeouts = g->timeouts;
-    g->nstopped = 0;                 /* (its own time-outs write past these: restored below) */
-    char stopped[TL_LAB_MAX_VARIANTS][48];
-    memcpy(stopped, g->stopped, sizeof stopped);
-    g->timeouts = 0;
+    tg_limits_saved saved;
+    tg_limits_aside(g, &saved);
     gsess es = {.build = g->emu_build[0] ? g->emu_build : g->build, .binary = cbin};
     char stage[64];                  /* the run's profile: this run is the work count's */
     tg_stage_name(stage, sizeof stage);
@@ -91,9 +88,7 @@ static void twin_run(grun *R, gsub *g, const tl_lab_variant *v, const gsize *s, 
     tg_run_case(R, g, &es, s, v, 0, R->lab->case_limit_s * 4, r);
     tg_sess_end(g, &es, 1);
     tg_stage(stage_kind, "%s", stage);
-    memcpy(g->stopped, stopped, sizeof stopped);
-    g->nstopped = nstopped;
-    g->timeouts = timeouts;
+    tg_limits_back(g, &saved);
 }
 
 /* On a GPU: a definite bug of the twin's run r at size s (sz) that the GPU run did not show. */

@@ -35,17 +35,26 @@ TL_WHO="kit plots"
 say() { tl_say "kit plots: $*"; }
 refuse() { tl_die "$*"; }
 
+TL_ROOT=${TL_ROOT:-$(dirname "$here")}
+TL_BUILD=${TL_BUILD:-$TL_ROOT/build}
+gnuplot=${TL_GNUPLOT:-gnuplot}
+
+# The arguments, before anything is installed, configured or built: ./kit runs this part with
+# TL_KIT_ARGS_ONLY=1 first, so a misspelt option or a missing file is answered in a second.
 for arg in "$@"; do
     case $arg in
         -h|--help) usage; exit 0 ;;
         -*) refuse "unknown option '$arg': ./kit plots takes only records files (./kit plots --help)" ;;
     esac
 done
-
-here=$(cd "$(dirname "$0")" && pwd) || exit 2
-TL_ROOT=${TL_ROOT:-$(dirname "$here")}
-TL_BUILD=${TL_BUILD:-$TL_ROOT/build}
-gnuplot=${TL_GNUPLOT:-gnuplot}
+# A records file says so in its metadata (common/CONTRACTS.md section 4: '# tilelab_records: N').
+for arg in "$@"; do
+    [ -e "$arg" ] || refuse "records file '$arg' not found: name the records ./kit bench wrote ($TL_BUILD/bench/records-*.csv) or a shipped dataset (plots/data/*.csv), or none to draw your newest (./kit plots --help)"
+    { [ -f "$arg" ] && [ -r "$arg" ]; } || refuse "cannot read records file '$arg' (not a readable file): name a records CSV file (./kit plots --help)"
+    head -n 40 "$arg" | grep -q '^# tilelab_records:' ||
+        refuse "'$arg' is not a tilelab records file: its metadata lacks '# tilelab_records: N' (common/CONTRACTS.md section 4); name the records ./kit bench wrote (./kit plots --help)"
+done
+[ "${TL_KIT_ARGS_ONLY:-0}" != 1 ] || exit 0
 
 if ! command -v "$gnuplot" >/dev/null 2>&1; then
     refuse "gnuplot is not installed ('$gnuplot' not found); install it with

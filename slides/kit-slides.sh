@@ -69,6 +69,8 @@ for f in "$@"; do
     { [ -f "$f" ] && [ -r "$f" ]; } || die "cannot read records file '$f'"
     is_records "$f" || die "'$f' is not a tilelab records file: its metadata lacks '# tilelab_records: 1' (CONTRACTS section 4)"
 done
+# ./kit runs this part with TL_KIT_ARGS_ONLY=1 before it installs, configures or builds anything
+[ "${TL_KIT_ARGS_ONLY:-0}" != 1 ] || exit 0
 
 # ---------------------------------------------------------------- 1. charts
 stage0=$(mktemp -d "${TMPDIR:-/tmp}/tl-slides-log.XXXXXX") || die "cannot create a temporary folder"

@@ -754,3 +754,54 @@ Test(ncu, a_session_whose_markers_are_not_one_per_request_in_order_is_not_split)
     split_refused("h", 1, "0 request markers for 1 requests");
     split_refused("1a", 1, "no CSV table");
 }
+
+/* The grader reads a session's table once (tg_ncu_session_counts: split, then each part parsed once,
+ * profile_session judging those counts): each request's counts are what a session of it alone read. */
+Test(ncu, a_session_is_read_once_into_each_requests_counts_as_alone)
+{
+    size_t len = 0;
+    char *t = session_of("h1a2b", &len);
+    tg_ncu_counts got[2], alone;
+    char why[320] = "x";
+    cr_assert_eq(tg_ncu_session_counts(t, len, 2, got, why, sizeof why), 0, "%s", why);
+    cr_assert_str_eq(why, "", "nothing said when it reads");
+    parse_fixture("lab03-tiled16-512-solution.csv", &alone);
+    same_counts(&got[0], &alone, "request 1 (tiled16)");
+    parse_fixture("lab03-tiled32-2048-timed-solution.csv", &alone);
+    same_counts(&got[1], &alone, "request 2 (tiled32)");
+    free(t);
+}
+
+static void session_unread(const char *before, const char *recipe, const char *from, const char *to, int nreq,
+                           const char *words)
+{
+    size_t len = 0;
+    char *t = session_of(recipe, &len);
+    tg_buf s = {0};
+    tg_buf_add(&s, before, strlen(before));
+    char *at = from ? strstr(t, from) : NULL;
+    cr_assert(!from || at, "%s is in the stored table", from);
+    if (at) {
+        tg_buf_add(&s, t, (size_t)(at - t));
+        tg_buf_add(&s, to, strlen(to));
+        tg_buf_add(&s, at + strlen(from), len - (size_t)(at - t) - strlen(from));
+    } else {
+        tg_buf_add(&s, t, len);
+    }
+    tg_ncu_counts got[4];
+    char why[320] = "";
+    cr_assert_eq(tg_ncu_session_counts(s.s, s.len, nreq, got, why, sizeof why), -1, "%s read for %d requests", recipe, nreq);
+    cr_assert_str_eq(why, words, "%s", recipe);
+    tg_buf_free(&s);
+    free(t);
+}
+
+/* What it cannot read, with the words profile_session gives for profiling each variant alone. */
+Test(ncu, a_session_it_cannot_read_says_why_in_profile_sessions_words)
+{
+    session_unread("==ERROR== Failed to profile kernel\n", "h1a2b", NULL, NULL, 2,
+                   "ncu failed: ==ERROR== Failed to profile kernel");
+    session_unread("", "h1ab", NULL, NULL, 2, "ncu's table did not split per request: 1 request marker for 2 requests");
+    session_unread("", "h1a2b", "\"gpu__time_duration.sum\"", "\"gpu__time_madeup.sum\"", 2,
+                   "request 1's table: ncu's table has no column gpu__time_duration.sum");
+}

@@ -87,3 +87,40 @@ Test(kit, an_option_error_is_one_line_naming_it, .timeout = 30)
     assert_one_line_error(TL_MAT " frob", "unknown command 'frob'");
     assert_one_line_error(TL_MAT " gen 3 3", "tl-mat gen takes ROWS COLS SEED FILE, got 2 arguments");
 }
+
+/* Issue 22: a part of the kit (plots, slides, release, gradescope) checks its arguments before the
+ * kit installs, configures or builds anything for it (./kit runs the part with TL_KIT_ARGS_ONLY=1
+ * first), as kit grade and kit check do theirs: a usage error is one line and exit 2 in a second.
+ * meson, ninja and apt-get are shims that write down each call; none may be made, and the build
+ * folder named is not created. */
+Test(kit, a_bad_argument_of_a_part_is_answered_before_anything_is_installed_configured_or_built, .timeout = 60)
+{
+    char dir[] = "/tmp/tl-kit-order-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char sh[2400];
+    snprintf(sh, sizeof sh, "mkdir -p '%s/bin' && for t in meson ninja apt-get; do printf '#!/bin/sh\\necho \"$0 $*\" >> %s/calls\\n' "
+             "> '%s/bin/'$t && chmod +x '%s/bin/'$t || exit 1; done", dir, dir, dir, dir);
+    cr_assert_eq(system(sh), 0, "the shims");
+    static const char *const cases[][2] = {
+        {"plots --fast", "unknown option '--fast': ./kit plots takes only records files"},
+        {"plots no-such-records.csv", "records file 'no-such-records.csv' not found"},
+        {"plots /etc/hostname", "'/etc/hostname' is not a tilelab records file"},
+        {"slides --fast", "unknown option '--fast'"},
+        {"release", "usage: ./kit release DIR"},
+        {"release --fast", "unknown option '--fast' (./kit release --help)"},
+        {"gradescope --lab 02 --out a.tar", "--out 'a.tar': the autograder is a .zip"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        snprintf(sh, sizeof sh,
+                 "cd '%s' && out=$(PATH='%s/bin':\"$PATH\" TL_BUILD='%s/build' ./kit %s 2>&1 >/dev/null); rc=$?; "
+                 "[ $rc = 2 ] && [ \"$(printf '%%s\\n' \"$out\" | wc -l)\" = 1 ] && printf '%%s' \"$out\" | grep -qF -- \"%s\" "
+                 "|| { echo \"rc $rc: [$out]\" >&2; exit 1; }", TL_SOURCE_ROOT, dir, dir, cases[i][0], cases[i][1]);
+        cr_assert_eq(system(sh), 0, "./kit %s: not one line holding \"%s\" with exit 2 (the output is above)", cases[i][0],
+                     cases[i][1]);
+        snprintf(sh, sizeof sh, "! cat '%s/calls' 2>/dev/null | grep . >&2 && [ ! -e '%s/build' ]", dir, dir);
+        cr_assert_eq(system(sh), 0, "./kit %s: meson, ninja or apt-get was called (above), or the build folder made, "
+                     "before the usage error", cases[i][0]);
+    }
+    snprintf(sh, sizeof sh, "rm -rf '%s'", dir);
+    cr_assert_eq(system(sh), 0);
+}

@@ -16,7 +16,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
     int Row = blockIdx.y * TILE_WIDTH + ty, Col = blockIdx.x * TILE_WIDTH + tx;
     int phases = Width / TILE_WIDTH;
     Mds[0][ty][tx] = Md[Row * Width + tx];
-    Nds[0][ty][tx] = Nd[ty * Width + Col];
+    Nds[0][ty][tx] = Nd[ty * Width + Col];   /* BUG: no __syncthreads() after the prologue's stores: the first stage is read before the others wrote it */
     float Pvalue = 0;
     for (int ph = 0; ph < phases; ++ph) {
         int cur = ph & 1, nxt = cur ^ 1;

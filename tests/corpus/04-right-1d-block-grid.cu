@@ -3,7 +3,7 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
@@ -49,7 +49,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
 {
     __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
     __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
-    int tiles_x = (n + TILE_WIDTH - 1) / TILE_WIDTH;
+    int tiles_x = (n + TILE_WIDTH - 1) / TILE_WIDTH;   /* STYLE: the tile of P from a 1-D grid */
     int bx = blockIdx.x % tiles_x, by = blockIdx.x / tiles_x;
     int tx = threadIdx.x, ty = threadIdx.y;
     int Row = by * TILE_WIDTH + ty;
@@ -88,7 +88,7 @@ extern "C" int launch_boundary(float *Md, float *Nd, float *Pd, int Width)
 extern "C" int launch_rect(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
     dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
-    dim3 dimGrid(ceil_div(n, TILE_WIDTH) * ceil_div(m, TILE_WIDTH), 1, 1);
+    dim3 dimGrid(ceil_div(n, TILE_WIDTH) * ceil_div(m, TILE_WIDTH), 1, 1);   /* STYLE: a 1-D grid of tiles */
     MatrixMulKernelRect<<<dimGrid, dimBlock>>>(Md, Nd, Pd, m, k, n);
     return (int)cudaGetLastError();
 }

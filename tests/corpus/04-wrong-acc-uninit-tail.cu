@@ -21,7 +21,7 @@ __global__ void __launch_bounds__(NT) mm_tail(const float *__restrict__ A, const
     const int ty = threadIdx.x / TS, tx = threadIdx.x % TS;
     const int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     const bool inside = (blockIdx.y + 1) * TS <= m && (blockIdx.x + 1) * TS <= n && k % TS == 0;
-    float acc;
+    float acc;   /* BUG: set to 0 only in interior blocks (below) */
     if (inside)
         acc = 0.0f;
     for (int t = 0; t < k; t += TS) {

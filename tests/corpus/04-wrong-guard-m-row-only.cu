@@ -3,7 +3,7 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
@@ -55,7 +55,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     int Col = bx * TILE_WIDTH + tx;
     float Pvalue = 0;
     for (int ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph) {
-        if (Row < m)
+        if (Row < m)   /* BUG: the row tested, not the column: past the end of M's rows */
             Mds[ty][tx] = Md[Row * k + ph * TILE_WIDTH + tx];
         else
             Mds[ty][tx] = 0;

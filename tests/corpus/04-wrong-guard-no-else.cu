@@ -3,13 +3,13 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
 
 /* Lab 03's kernel with three changes: the phase count rounds up; the loads are guarded as in
- * PMPP figure 4.20 (an if and nothing more); the store is guarded. Every thread of the block runs every
+ * PMPP figure 4.20 (an if and nothing more: the BUG); the store is guarded. Every thread of the block runs every
  * phase and reaches both barriers, also the threads outside P: they load (or zero) their
  * share of the tiles that the threads inside P need. */
 __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
@@ -24,9 +24,9 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
     for (int ph = 0; ph < ceil_div(Width, TILE_WIDTH); ++ph) {
         /* The tests for the M and N tiles differ: M's column and N's row move with ph. */
         if (Row < Width && ph * TILE_WIDTH + tx < Width)
-            Mds[ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];
+            Mds[ty][tx] = Md[Row * Width + ph * TILE_WIDTH + tx];   /* BUG: no else: an out-of-range entry keeps the last phase's value */
         if (ph * TILE_WIDTH + ty < Width && Col < Width)
-            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * Width + Col];
+            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * Width + Col];   /* BUG: no else */
         __syncthreads();
         for (int k = 0; k < TILE_WIDTH; ++k)
             Pvalue += Mds[ty][k] * Nds[k][tx];
@@ -51,9 +51,9 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     float Pvalue = 0;
     for (int ph = 0; ph < ceil_div(k, TILE_WIDTH); ++ph) {
         if (Row < m && ph * TILE_WIDTH + tx < k)
-            Mds[ty][tx] = Md[Row * k + ph * TILE_WIDTH + tx];
+            Mds[ty][tx] = Md[Row * k + ph * TILE_WIDTH + tx];   /* BUG: no else */
         if (ph * TILE_WIDTH + ty < k && Col < n)
-            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * n + Col];
+            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * n + Col];   /* BUG: no else */
         __syncthreads();
         for (int kk = 0; kk < TILE_WIDTH; ++kk)
             Pvalue += Mds[ty][kk] * Nds[kk][tx];

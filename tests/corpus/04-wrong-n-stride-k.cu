@@ -3,7 +3,7 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
@@ -60,7 +60,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
         else
             Mds[ty][tx] = 0;
         if (ph * TILE_WIDTH + ty < k && Col < n)
-            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * k + Col];
+            Nds[ty][tx] = Nd[(ph * TILE_WIDTH + ty) * k + Col];   /* BUG: N indexed with k as its row length */
         else
             Nds[ty][tx] = 0;
         __syncthreads();

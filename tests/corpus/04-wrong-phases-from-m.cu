@@ -3,7 +3,7 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
@@ -54,7 +54,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     int Row = by * TILE_WIDTH + ty;
     int Col = bx * TILE_WIDTH + tx;
     float Pvalue = 0;
-    for (int ph = 0; ph < ceil_div(m, TILE_WIDTH); ++ph) {
+    for (int ph = 0; ph < ceil_div(m, TILE_WIDTH); ++ph) {   /* BUG: the phases counted from m, not k */
         if (Row < m && ph * TILE_WIDTH + tx < k)
             Mds[ty][tx] = Md[Row * k + ph * TILE_WIDTH + tx];
         else

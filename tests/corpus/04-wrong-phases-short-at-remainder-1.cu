@@ -22,7 +22,7 @@ __global__ void __launch_bounds__(NT) mm_tail(const float *__restrict__ A, const
     const int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
     const bool inside = (blockIdx.y + 1) * TS <= m && (blockIdx.x + 1) * TS <= n && k % TS == 0;
     float acc = 0.0f;
-    for (int t = 0; t + 1 < k; t += TS) {
+    for (int t = 0; t + 1 < k; t += TS) {   /* BUG: t + 1 < k: one phase short where k % TS == 1 */
         if (inside) {
             As[ty][tx] = A[(size_t)row * k + t + tx];
             Bs[ty][tx] = B[(size_t)(t + ty) * n + col];

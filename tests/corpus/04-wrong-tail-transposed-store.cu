@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(NT) mm_tail(const float *__restrict__ A, const
     if (inside)
         C[(size_t)row * n + col] = acc;
     else if (row < m && col < n)
-        C[(size_t)col * m + row] = acc;
+        C[(size_t)col * m + row] = acc;   /* BUG: the tail stored transposed */
 }
 
 extern "C" int launch_rect(float *Md, float *Nd, float *Pd, int m, int k, int n)

@@ -71,7 +71,7 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     const uint innerRowB = threadIdx.x / BN;
     const uint innerColB = threadIdx.x % BN;
     const uint strideB = numThreadsBlocktile / BN;
-    float threadResults[TM * TN];
+    float threadResults[TM * TN];   /* BUG: zeroed only when K % BK == 0 (below) */
     if (K % BK == 0)
         for (uint i = 0; i < TM * TN; ++i)
             threadResults[i] = 0.0f;

@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(WT_THREADS, 2)
 MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, float *__restrict__ Pd,
                   int m, int k, int n, int vecM, int vecN, int vecP)
 {
-    extern __shared__ __align__(16) float wt_smem[];
+    extern __shared__ __align__(16) float wt_smem[];   /* STYLE: both stages' tiles carved from one dynamic shared array */
     float(*Mts)[WT_BM + WT_PAD] = (float(*)[WT_BM + WT_PAD])wt_smem;
     float(*Nds)[WT_BN] = (float(*)[WT_BN])(wt_smem + 2 * WT_BK * (WT_BM + WT_PAD));
     int tx = threadIdx.x;
@@ -321,7 +321,7 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
                 Nds[nxt + nRow + l * WT_NROWS][nCol + 2] = b[l].z;
                 Nds[nxt + nRow + l * WT_NROWS][nCol + 3] = b[l].w;
             }
-        }
+        }   /* BUG: the phase's __syncthreads() dropped after this: the next stage is stored while others still read it */
     }
 
 #pragma unroll
@@ -334,7 +334,7 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
 
 /* ------------------------------------------------------------------ the launchers */
 
-typedef void (*gemm_fn)(const float *__restrict__, const float *__restrict__, float *__restrict__, int, int, int);
+typedef void (*gemm_fn)(const float *__restrict__, const float *__restrict__, float *__restrict__, int, int, int);   /* STYLE: a kernel pointer type and a variadic launch wrapper */
 
 template <typename Kernel, typename... Args>
 static cudaError_t launch_on(Kernel kern, dim3 grid, dim3 block, cudaStream_t stream, Args... args)
@@ -345,7 +345,7 @@ static cudaError_t launch_on(Kernel kern, dim3 grid, dim3 block, cudaStream_t st
 
 extern "C" int launch_coarse1d(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
-    gemm_fn f = MatrixMulCoarse1D;
+    gemm_fn f = MatrixMulCoarse1D;   /* STYLE: launched through a function pointer, on a stream */
     cudaStream_t stream = 0;
     f<<<dim3(ceil_div(n, C1_BN), ceil_div(m, C1_BM)), dim3(C1_THREADS), 0, stream>>>(Md, Nd, Pd, m, k, n);
     return (int)cudaGetLastError();
@@ -353,10 +353,11 @@ extern "C" int launch_coarse1d(float *Md, float *Nd, float *Pd, int m, int k, in
 
 extern "C" int launch_regtile(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
-    return (int)launch_on(MatrixMulRegTile, dim3(ceil_div(n, R2_BN), ceil_div(m, R2_BM)), dim3(R2_THREADS), 0,
+    return (int)launch_on(MatrixMulRegTile, dim3(ceil_div(n, R2_BN), ceil_div(m, R2_BM)), dim3(R2_THREADS), 0,   /* STYLE: launched through the wrapper */
                           (const float *)Md, (const float *)Nd, Pd, m, k, n);
 }
 
+/* 16-byte loads need a row length that is a multiple of 4 floats and a 16-byte aligned start. */
 static int rows_allow_float4(const float *p, int cols)
 {
     return cols % 4 == 0 && (uintptr_t)p % 16 == 0;
@@ -364,7 +365,7 @@ static int rows_allow_float4(const float *p, int cols)
 
 extern "C" int launch_warptile(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
-    size_t bytes = sizeof(float) * 2 * WT_BK * (WT_BM + WT_PAD + WT_BN);
+    size_t bytes = sizeof(float) * 2 * WT_BK * (WT_BM + WT_PAD + WT_BN);   /* STYLE: from here to the launch: dynamic shared memory sized and allowed, then launched on a stream */
     cudaError_t e = cudaFuncSetAttribute(MatrixMulWarpTile, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
     if (e != cudaSuccess)
         return (int)e;

@@ -26,7 +26,7 @@ __global__ void sgemm1DBlocktiling(int M, int N, int K, float alpha, const float
     const uint innerColB = threadIdx.x % BN;
     const uint innerRowB = threadIdx.x / BN;
     float threadResults[TM] = {0.0};
-    for (uint bkIdx = 0; bkIdx + 1 < K; bkIdx += BK) {
+    for (uint bkIdx = 0; bkIdx + 1 < K; bkIdx += BK) {   /* BUG: bkIdx + 1 < K: one phase short where K % BK == 1 */
         As[innerRowA * BK + innerColA] =
             (cRow * BM + innerRowA < M && bkIdx + innerColA < K) ? A[innerRowA * K + innerColA] : 0.0f;
         Bs[innerRowB * BN + innerColB] =

@@ -193,12 +193,12 @@ MatrixMulRegTile(const float *__restrict__ Md, const float *__restrict__ Nd, flo
  * lies inside the matrix. One float4 when the rows allow 16-byte loads (vec: cols % 4 == 0 and a
  * 16-byte aligned start; then all 4 columns are inside or all outside), else 4 guarded scalars
  * (k or n not a multiple of 4: a float4 there would be misaligned). Outside the matrix: 0. */
-namespace h {
+namespace h {   /* STYLE: load4 in a namespace */
 static __device__ __forceinline__ float4 load4(const float *__restrict__ q, int row_ok, int col, int cols,
                                                int vec)
 {
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    (void)row_ok;
+    (void)row_ok;   /* BUG: the row test dropped: a row past m reads past M's end */
     if (vec) {
         if (col < cols)
             v = *(const float4 *)q;
@@ -210,7 +210,7 @@ static __device__ __forceinline__ float4 load4(const float *__restrict__ q, int 
     }
     return v;
 }
-}
+}   /* STYLE: the end of namespace h */
 
 /* Four results of one row of P: one float4 store when the row allows it, else guarded scalars. */
 static __device__ __forceinline__ void store4(float *__restrict__ p, int row, int rows, int col, int cols,
@@ -265,10 +265,10 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
     /* Stage 0 before the loop. */
 #pragma unroll
     for (int l = 0; l < WT_LDM; ++l)
-        a[l] = h::load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, mCol, k, vecM);
+        a[l] = h::load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, mCol, k, vecM);   /* STYLE: h::load4 */
 #pragma unroll
     for (int l = 0; l < WT_LDN; ++l)
-        b[l] = h::load4(pN + l * nStepRows, nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);
+        b[l] = h::load4(pN + l * nStepRows, nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);   /* STYLE: h::load4 */
 #pragma unroll
     for (int l = 0; l < WT_LDM; ++l) {
         Mts[mCol + 0][mRow + l * WT_MROWS] = a[l].x;
@@ -294,10 +294,10 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
             pN += (size_t)WT_BK * n;
 #pragma unroll
             for (int l = 0; l < WT_LDM; ++l)
-                a[l] = h::load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, kb + mCol, k, vecM);
+                a[l] = h::load4(pM + l * mStepRows, rowBase + mRow + l * WT_MROWS < m, kb + mCol, k, vecM);   /* STYLE: h::load4 */
 #pragma unroll
             for (int l = 0; l < WT_LDN; ++l)
-                b[l] = h::load4(pN + l * nStepRows, kb + nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);
+                b[l] = h::load4(pN + l * nStepRows, kb + nRow + l * WT_NROWS < k, colBase + nCol, n, vecN);   /* STYLE: h::load4 */
         }
 #pragma unroll
         for (int kk = 0; kk < WT_BK; ++kk) {

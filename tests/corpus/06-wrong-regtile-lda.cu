@@ -62,7 +62,7 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     const int threadRow = threadIdx.x / (BN / TN);
     __shared__ float As[BM * BK];
     __shared__ float Bs[BK * BN];
-    A += cRow * BM * N;
+    A += cRow * BM * N;   /* BUG: M's block rows advanced by N, not K */
     B += cCol * BN;
     C += cRow * BM * N + cCol * BN;
     const uint innerRowA = threadIdx.x / BK;
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
         for (uint loadOffset = 0; loadOffset < BM; loadOffset += strideA) {
             bool in = cRow * BM + innerRowA + loadOffset < M && bkIdx + innerColA < K;
-            As[(innerRowA + loadOffset) * BK + innerColA] = in ? A[(innerRowA + loadOffset) * N + innerColA] : 0.0f;
+            As[(innerRowA + loadOffset) * BK + innerColA] = in ? A[(innerRowA + loadOffset) * N + innerColA] : 0.0f;   /* BUG: M read with N as its leading dimension */
         }
         for (uint loadOffset = 0; loadOffset < BK; loadOffset += strideB) {
             bool in = bkIdx + innerRowB + loadOffset < K && cCol * BN + innerColB < N;

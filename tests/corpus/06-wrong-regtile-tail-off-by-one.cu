@@ -76,7 +76,7 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     float regN[TN] = {0.0};
     for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
         for (uint loadOffset = 0; loadOffset < BM; loadOffset += strideA) {
-            bool in = cRow * BM + innerRowA + loadOffset < M && bkIdx + innerColA <= K;
+            bool in = cRow * BM + innerRowA + loadOffset < M && bkIdx + innerColA <= K;   /* BUG: <= K: one column past M's row in the ragged tail */
             As[(innerRowA + loadOffset) * BK + innerColA] = in ? A[(innerRowA + loadOffset) * K + innerColA] : 0.0f;
         }
         for (uint loadOffset = 0; loadOffset < BK; loadOffset += strideB) {

@@ -18,6 +18,9 @@ the solution's removed, the wrong file's added). A hunk is marked when
 Any other hunk fails, named with its first lines: a change without its own mark (a line two lines
 away from a BUG no longer covers it), or a copy that drifted from its solution.
 
+The same hunk rule, with BUG or STYLE marks, holds the style and corpus files that copy another file
+(tests/copies.py, tests/copies.tsv).
+
 Usage: bugdiff.py SOURCE_ROOT TL_LAB   (meson test 'known-wrong files differ from the solution only at BUG')
 Exit:  0 all as marked, 1 an unmarked change (each named, with the hunk), 2 bad usage.
 """
@@ -27,10 +30,25 @@ import subprocess
 import sys
 
 
-def unmarked_hunks(sol, wrong):
-    """The hunks of diff -U0 sol wrong that the rule above does not accept: (start, lines)."""
+def leading_comment_end(lines):
+    """The last line (1-based) of the comment a file opens with (0: it opens with none)."""
+    if not lines or not lines[0].lstrip().startswith('/*'):
+        return 0
+    for i, l in enumerate(lines):
+        if '*/' in l:
+            return i + 1
+    return 0
+
+
+def unmarked_hunks(sol, wrong, marks=('BUG',), leading=None):
+    """The hunks of diff -U0 sol wrong that the rule above does not accept: (start, lines). marks: the
+    words that mark a hunk (rules 2 and 3); leading: the rule-1 test of the leading comment's hunk (default:
+    an added line says "known wrong"), given the hunk's added lines, their first line number and the file."""
     with open(wrong, encoding='utf-8') as f:
         wl = f.read().split('\n')
+    if leading is None:
+        def leading(added, start, wl):
+            return any(re.search(r'known[- ]wrong', l, re.I) for l in added)
     diff = subprocess.run(['diff', '-U0', sol, wrong], capture_output=True, text=True).stdout
     bad = []
     for hunk in re.split(r'\n(?=@@)', diff)[1:]:
@@ -38,12 +56,12 @@ def unmarked_hunks(sol, wrong):
         m = re.match(r'@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@', lines[0])
         start, count = int(m.group(1)), int(m.group(2) if m.group(2) is not None else 1)
         added = [l[1:] for l in lines[1:] if l.startswith('+')]
-        if start <= 1 and any(re.search(r'known[- ]wrong', l, re.I) for l in added):
+        if start <= 1 and leading(added, start, wl):
             continue                                   # 1. the leading comment
-        if any('BUG' in l for l in added):
+        if any(w in l for l in added for w in marks):
             continue                                   # 2. a mark on a changed line
         if count == 0:                                 # 3. a deletion after line `start`: its neighbours
-            if any('BUG' in wl[i - 1] for i in (start, start + 1) if 1 <= i <= len(wl)):
+            if any(w in wl[i - 1] for i in (start, start + 1) if 1 <= i <= len(wl) for w in marks):
                 continue
         bad.append((start, lines))
     return bad

@@ -376,7 +376,7 @@ extern "C" int launch_warptile(float *Md, float *Nd, float *Pd, int m, int k, in
 {
     dim3 dimBlock(WT_THREADS, 1, 1);
     dim3 dimGrid(ceil_div(n, WT_BN), ceil_div(m, WT_BM), 1);
-    int k4 = (k + 3) / 4 * 4;
+    int k4 = (k + 3) / 4 * 4;   /* STYLE: from here to the end of launch_warptile: k padded to a multiple of 4 in a workspace, a stream, a pinned status word */
     float *Mp = Md, *Np = Nd, *work = NULL, *first = NULL;
     cudaStream_t s;
     int rc = (int)cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);

@@ -5,7 +5,7 @@
 #include "cuda_check.h"
 #include "lab.h"
 
-#define KERNEL(name) name   /* a build could pick another kernel here */
+#define KERNEL(name) name   /* a build could pick another kernel here */   /* STYLE: the kernel named through a macro */
 
 #define BLOCK_WIDTH 16   /* threads per block side: 16 x 16 = 256 threads per block */
 
@@ -56,7 +56,7 @@ extern "C" int launch_naive(float *Md, float *Nd, float *Pd, int Width)
 {
     dim3 dimBlock(BLOCK_WIDTH, BLOCK_WIDTH, 1);
     dim3 dimGrid(ceil_div(Width, BLOCK_WIDTH), ceil_div(Width, BLOCK_WIDTH), 1);
-    tl_emu_launch(KERNEL(MatrixMulKernel), "KERNEL(MatrixMulKernel)", __FILE__, __LINE__, dimGrid,  dimBlock)(Md, Nd, Pd, Width);
+    tl_emu_launch(KERNEL(MatrixMulKernel), "KERNEL(MatrixMulKernel)", __FILE__, __LINE__, dimGrid,  dimBlock)(Md, Nd, Pd, Width);   /* STYLE: launched through the macro */
     return (int)cudaGetLastError();
 }
 

@@ -25,15 +25,15 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
  }
     int phases = Width / TILE_WIDTH;
     float  tl_p_Pvalue[tl_emu::MAX_THREADS]; if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (blockIdx.y * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (blockIdx.x * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { Mds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[0][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + tx];
-    Nds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[0][ty][tx] = (tl_emu::gcount(0), Nd)[ty * Width + Col];
+    Nds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[0][ty][tx] = (tl_emu::gcount(0), Nd)[ty * Width + Col];   /* BUG: no __syncthreads() after the prologue's stores: the first stage is read before the others wrote it */
     Pvalue = (0); } *(tl_p_Pvalue + tl_emu_t_) = Pvalue; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
 #line 18
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (blockIdx.y * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (blockIdx.x * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { Mds(__LINE__, tl_emu::Esc{tl_emu_ep_})[0][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + tx];
-    Nds(__LINE__, tl_emu::Esc{tl_emu_ep_})[0][ty][tx] = (tl_emu::gcount(0), Nd)[ty * Width + Col];
+    Nds(__LINE__, tl_emu::Esc{tl_emu_ep_})[0][ty][tx] = (tl_emu::gcount(0), Nd)[ty * Width + Col];   /* BUG: no __syncthreads() after the prologue's stores: the first stage is read before the others wrote it */
     Pvalue = (0); } *(tl_p_Pvalue + tl_emu_t_) = Pvalue; } } else {
 #line 18
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (blockIdx.y * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (blockIdx.x * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { Mds(__LINE__, tl_emu_ep_)[0][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + tx];
-    Nds(__LINE__, tl_emu_ep_)[0][ty][tx] = (tl_emu::gcount(0), Nd)[ty * Width + Col];
+    Nds(__LINE__, tl_emu_ep_)[0][ty][tx] = (tl_emu::gcount(0), Nd)[ty * Width + Col];   /* BUG: no __syncthreads() after the prologue's stores: the first stage is read before the others wrote it */
     Pvalue = (0); } *(tl_p_Pvalue + tl_emu_t_) = Pvalue; }
 #line 20
  }

@@ -45,7 +45,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
     for (int ph = 0; ph < phases; ++ph) {
         if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (blockIdx.y * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (blockIdx.x * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); [[maybe_unused]] int  cur = (ph & 1); [[maybe_unused]] int  nxt = (cur ^ 1); { ;
         if (ph + 1 < phases) {
-            Mds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[nxt][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + ph * TILE_WIDTH + tx];
+            Mds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[nxt][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + ph * TILE_WIDTH + tx];   /* BUG: the prefetch loads phase ph again, not ph + 1 */
             Nds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[nxt][ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * Width + Col];
         }
 /* #pragma unroll */
@@ -54,7 +54,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
 #line 23
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (blockIdx.y * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (blockIdx.x * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); [[maybe_unused]] int  cur = (ph & 1); [[maybe_unused]] int  nxt = (cur ^ 1); { ;
         if (ph + 1 < phases) {
-            Mds(__LINE__, tl_emu::Esc{tl_emu_ep_})[nxt][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + ph * TILE_WIDTH + tx];
+            Mds(__LINE__, tl_emu::Esc{tl_emu_ep_})[nxt][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + ph * TILE_WIDTH + tx];   /* BUG: the prefetch loads phase ph again, not ph + 1 */
             Nds(__LINE__, tl_emu::Esc{tl_emu_ep_})[nxt][ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * Width + Col];
         }
 /* #pragma unroll */
@@ -63,7 +63,7 @@ __global__ void MatrixMulKernel(float *Md, float *Nd, float *Pd, int Width)
 #line 23
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (blockIdx.y * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (blockIdx.x * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); [[maybe_unused]] int  cur = (ph & 1); [[maybe_unused]] int  nxt = (cur ^ 1); { ;
         if (ph + 1 < phases) {
-            Mds(__LINE__, tl_emu_ep_)[nxt][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + ph * TILE_WIDTH + tx];
+            Mds(__LINE__, tl_emu_ep_)[nxt][ty][tx] = (tl_emu::gcount(0), Md)[Row * Width + ph * TILE_WIDTH + tx];   /* BUG: the prefetch loads phase ph again, not ph + 1 */
             Nds(__LINE__, tl_emu_ep_)[nxt][ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * Width + Col];
         }
 /* #pragma unroll */

@@ -4,7 +4,7 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
@@ -98,7 +98,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
 {
     static const tl_emu::Site Mds_tl_site_ = {"Mds", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (TILE_WIDTH), (TILE_WIDTH)>> Mds(Mds_tl_site_); 
     static const tl_emu::Site Nds_tl_site_ = {"Nds", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (TILE_WIDTH), (TILE_WIDTH)>> Nds(Nds_tl_site_); 
-    int tiles_x = (n + TILE_WIDTH - 1) / TILE_WIDTH;
+    int tiles_x = (n + TILE_WIDTH - 1) / TILE_WIDTH;   /* STYLE: the tile of P from a 1-D grid */
     int bx = blockIdx.x % tiles_x, by = blockIdx.x / tiles_x;
     float  tl_p_Pvalue[tl_emu::MAX_THREADS]; if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (by * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (bx * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { ;
     ;
@@ -185,7 +185,7 @@ extern "C" int launch_boundary(float *Md, float *Nd, float *Pd, int Width)
 extern "C" int launch_rect(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
     dim3 dimBlock(TILE_WIDTH, TILE_WIDTH, 1);
-    dim3 dimGrid(ceil_div(n, TILE_WIDTH) * ceil_div(m, TILE_WIDTH), 1, 1);
+    dim3 dimGrid(ceil_div(n, TILE_WIDTH) * ceil_div(m, TILE_WIDTH), 1, 1);   /* STYLE: a 1-D grid of tiles */
     tl_emu_launch(MatrixMulKernelRect, "MatrixMulKernelRect", __FILE__, __LINE__, dimGrid,  dimBlock)(Md, Nd, Pd, m, k, n);
     return (int)cudaGetLastError();
 }

@@ -4,7 +4,7 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
@@ -102,21 +102,21 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
     float  tl_p_Pvalue[tl_emu::MAX_THREADS]; if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (by * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (bx * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { ;
     ;
     ;
-    if (Row >= m || Col >= n)
+    if (Row >= m || Col >= n)   /* BUG: threads outside P return before the barriers the others wait at */
         { tl_emu::rret(); goto tl_emu_p0_; }
     Pvalue = (0); } tl_emu_p0_: ; *(tl_p_Pvalue + tl_emu_t_) = Pvalue; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
 #line 53
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (by * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (bx * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { ;
     ;
     ;
-    if (Row >= m || Col >= n)
+    if (Row >= m || Col >= n)   /* BUG: threads outside P return before the barriers the others wait at */
         { tl_emu::rret(); goto tl_emu_d0_; }
     Pvalue = (0); } tl_emu_d0_: ; *(tl_p_Pvalue + tl_emu_t_) = Pvalue; } } else {
 #line 53
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  tx = (threadIdx.x); [[maybe_unused]] int  ty = (threadIdx.y); [[maybe_unused]] int  Row = (by * TILE_WIDTH + ty); [[maybe_unused]] int  Col = (bx * TILE_WIDTH + tx); [[maybe_unused]] auto Pvalue = *(tl_p_Pvalue + tl_emu_t_); { ;
     ;
     ;
-    if (Row >= m || Col >= n)
+    if (Row >= m || Col >= n)   /* BUG: threads outside P return before the barriers the others wait at */
         { tl_emu::rret(); goto tl_emu_r0_; }
     Pvalue = (0); } tl_emu_r0_: ; *(tl_p_Pvalue + tl_emu_t_) = Pvalue; }
 #line 58

@@ -88,7 +88,7 @@ static void launch_gemm_kernel_v02(size_t m, size_t n, size_t k, T const *alpha,
 extern "C" int launch_rect(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
     const float alpha = 1.0f, beta = 0.0f;
-    launch_gemm_kernel_v02<float>(m, n, k, &alpha, Md, m, Nd, n, &beta, Pd, n, 0);
+    launch_gemm_kernel_v02<float>(m, n, k, &alpha, Md, m, Nd, n, &beta, Pd, n, 0);   /* BUG: lda = m where row-major M (m x k) has k */
     return (int)cudaGetLastError();
 }
 

@@ -4,7 +4,7 @@
 #include "lab.h"
 
 #ifndef TILE_WIDTH
-#define TILE_WIDTH 16
+#define TILE_WIDTH 16   /* set by the build: 16 or 32 */
 #endif
 
 /* ------------------------------------------------------------------ square, any Width */
@@ -121,7 +121,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
         else
             Mds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[ty][tx] = 0;
         if (ph * TILE_WIDTH + ty < k && Col < n)
-            Nds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * k + Col];
+            Nds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * k + Col];   /* BUG: N indexed with k as its row length */
         else
             Nds(__LINE__, tl_emu::Plain{&tl_emu_lc_})[ty][tx] = 0; } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
 #line 58
@@ -130,7 +130,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
         else
             Mds(__LINE__, tl_emu::Esc{tl_emu_ep_})[ty][tx] = 0;
         if (ph * TILE_WIDTH + ty < k && Col < n)
-            Nds(__LINE__, tl_emu::Esc{tl_emu_ep_})[ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * k + Col];
+            Nds(__LINE__, tl_emu::Esc{tl_emu_ep_})[ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * k + Col];   /* BUG: N indexed with k as its row length */
         else
             Nds(__LINE__, tl_emu::Esc{tl_emu_ep_})[ty][tx] = 0; } } } else {
 #line 58
@@ -139,7 +139,7 @@ __global__ void MatrixMulKernelRect(float *Md, float *Nd, float *Pd, int m, int 
         else
             Mds(__LINE__, tl_emu_ep_)[ty][tx] = 0;
         if (ph * TILE_WIDTH + ty < k && Col < n)
-            Nds(__LINE__, tl_emu_ep_)[ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * k + Col];
+            Nds(__LINE__, tl_emu_ep_)[ty][tx] = (tl_emu::gcount(0), Nd)[(ph * TILE_WIDTH + ty) * k + Col];   /* BUG: N indexed with k as its row length */
         else
             Nds(__LINE__, tl_emu_ep_)[ty][tx] = 0; } }
 #line 65

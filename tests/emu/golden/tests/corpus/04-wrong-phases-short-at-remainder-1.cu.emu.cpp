@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(NT) mm_tail(const float *__restrict__ A, const
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  ty = (threadIdx.x / TS); [[maybe_unused]] int  tx = (threadIdx.x % TS); [[maybe_unused]] int  row = (blockIdx.y * TS + ty); [[maybe_unused]] int  col = (blockIdx.x * TS + tx); [[maybe_unused]] auto acc = *(tl_p_acc + tl_emu_t_); { acc = (0.0f); } *(tl_p_acc + tl_emu_t_) = acc; }
 #line 24
  }
-    for (int t = 0; t + 1 < k; t += TS) {
+    for (int t = 0; t + 1 < k; t += TS) {   /* BUG: t + 1 < k: one phase short where k % TS == 1 */
         if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  ty = (threadIdx.x / TS); [[maybe_unused]] int  tx = (threadIdx.x % TS); [[maybe_unused]] int  row = (blockIdx.y * TS + ty); [[maybe_unused]] int  col = (blockIdx.x * TS + tx); [[maybe_unused]] auto acc = *(tl_p_acc + tl_emu_t_); { if (inside) {
             As(__LINE__, tl_emu::Plain{&tl_emu_lc_})[ty][tx] = (tl_emu::gcount(0), A)[(size_t)row * k + t + tx];
             Bs(__LINE__, tl_emu::Plain{&tl_emu_lc_})[ty][tx] = (tl_emu::gcount(0), B)[(size_t)(t + ty) * n + col];

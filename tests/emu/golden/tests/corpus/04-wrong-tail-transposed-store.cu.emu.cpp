@@ -92,7 +92,7 @@ __global__ void __launch_bounds__(NT) mm_tail(const float *__restrict__ A, const
     else if (row < m && col < n)
         (tl_emu::gcount(1), C)[(size_t)col * m + row] = acc; } }
 #line 42
- }
+ }   /* BUG: the tail stored transposed */
 }
 
 extern "C" int launch_rect(float *Md, float *Nd, float *Pd, int m, int k, int n)

@@ -225,8 +225,8 @@ __global__ void __launch_bounds__(WT_THREADS, 2)
 MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, float *__restrict__ Pd,
                   int m, int k, int n, int vecM, int vecN, int vecP)
 {
-    static const tl_emu::Site wt_smem_tl_site_ = {"wt_smem", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::ADyn<float>> wt_smem(wt_smem_tl_site_); 
-    float(*Mts)[WT_BM + WT_PAD] = reinterpret_cast<float(*)[WT_BM + WT_PAD]>(&*wt_smem(__LINE__));
+    static const tl_emu::Site wt_smem_tl_site_ = {"wt_smem", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::ADyn<float>> wt_smem(wt_smem_tl_site_);    /* STYLE: both stages' tiles carved from one dynamic shared array */
+    float(*Mts)[WT_BM + WT_PAD] = reinterpret_cast<float(*)[WT_BM + WT_PAD]>(&*wt_smem(__LINE__));   /* STYLE: reinterpret_cast, not C casts */
     float(*Nds)[WT_BN] = reinterpret_cast<float(*)[WT_BN]>(&*wt_smem(__LINE__) + 2 * WT_BK * (WT_BM + WT_PAD));
     int tx = threadIdx.x;
     int rowBase = blockIdx.y * WT_BM, colBase = blockIdx.x * WT_BN;
@@ -337,7 +337,7 @@ MatrixMulWarpTile(const float *__restrict__ Md, const float *__restrict__ Nd, fl
 
 /* ------------------------------------------------------------------ the launchers */
 
-typedef void (*gemm_fn)(const float *__restrict__, const float *__restrict__, float *__restrict__, int, int, int);
+typedef void (*gemm_fn)(const float *__restrict__, const float *__restrict__, float *__restrict__, int, int, int);   /* STYLE: a kernel pointer type and a variadic launch wrapper */
 
 template <typename Kernel, typename... Args>
 static cudaError_t launch_on(Kernel kern, dim3 grid, dim3 block, cudaStream_t stream, Args... args)
@@ -348,7 +348,7 @@ static cudaError_t launch_on(Kernel kern, dim3 grid, dim3 block, cudaStream_t st
 
 extern "C" int launch_coarse1d(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
-    gemm_fn f = MatrixMulCoarse1D;
+    gemm_fn f = MatrixMulCoarse1D;   /* STYLE: launched through a function pointer, on a stream */
     cudaStream_t stream = 0;
     tl_emu_launch(f, "f", __FILE__, __LINE__, dim3(ceil_div(n, C1_BN), ceil_div(m, C1_BM)),  dim3(C1_THREADS),  0,  stream)(Md, Nd, Pd, m, k, n);
     return (int)cudaGetLastError();
@@ -356,10 +356,11 @@ extern "C" int launch_coarse1d(float *Md, float *Nd, float *Pd, int m, int k, in
 
 extern "C" int launch_regtile(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
-    return (int)launch_on(MatrixMulRegTile, dim3(ceil_div(n, R2_BN), ceil_div(m, R2_BM)), dim3(R2_THREADS), 0,
+    return (int)launch_on(MatrixMulRegTile, dim3(ceil_div(n, R2_BN), ceil_div(m, R2_BM)), dim3(R2_THREADS), 0,   /* STYLE: launched through the wrapper */
                           (const float *)Md, (const float *)Nd, Pd, m, k, n);
 }
 
+/* 16-byte loads need a row length that is a multiple of 4 floats and a 16-byte aligned start. */
 static int rows_allow_float4(const float *p, int cols)
 {
     return cols % 4 == 0 && (uintptr_t)p % 16 == 0;
@@ -367,7 +368,7 @@ static int rows_allow_float4(const float *p, int cols)
 
 extern "C" int launch_warptile(float *Md, float *Nd, float *Pd, int m, int k, int n)
 {
-    size_t bytes = sizeof(float) * 2 * WT_BK * (WT_BM + WT_PAD + WT_BN);
+    size_t bytes = sizeof(float) * 2 * WT_BK * (WT_BM + WT_PAD + WT_BN);   /* STYLE: from here to the launch: dynamic shared memory sized and allowed, then launched on a stream */
     cudaError_t e = cudaFuncSetAttribute(MatrixMulWarpTile, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
     if (e != cudaSuccess)
         return (int)e;

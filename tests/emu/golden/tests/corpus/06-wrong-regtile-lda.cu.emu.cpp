@@ -63,7 +63,7 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     const int threadRow = threadIdx.x / (BN / TN);
     static const tl_emu::Site As_tl_site_ = {"As", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A1<float, (BM * BK)>> As(As_tl_site_); 
     static const tl_emu::Site Bs_tl_site_ = {"Bs", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A1<float, (BK * BN)>> Bs(Bs_tl_site_); 
-    A += cRow * BM * N;
+    A += cRow * BM * N;   /* BUG: M's block rows advanced by N, not K */
     B += cCol * BN;
     C += cRow * BM * N + cCol * BN;
     const uint innerRowA = threadIdx.x / BK;
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
         for (uint loadOffset = 0; loadOffset < BM; loadOffset += strideA) {
             bool in = cRow * BM + innerRowA + loadOffset < M && bkIdx + innerColA < K;
-            As(__LINE__)[(innerRowA + loadOffset) * BK + innerColA] = in ? (tl_emu::gcount(0), A)[(innerRowA + loadOffset) * N + innerColA] : 0.0f;
+            As(__LINE__)[(innerRowA + loadOffset) * BK + innerColA] = in ? (tl_emu::gcount(0), A)[(innerRowA + loadOffset) * N + innerColA] : 0.0f;   /* BUG: M read with N as its leading dimension */
         }
         for (uint loadOffset = 0; loadOffset < BK; loadOffset += strideB) {
             bool in = bkIdx + innerRowB + loadOffset < K && cCol * BN + innerColB < N;

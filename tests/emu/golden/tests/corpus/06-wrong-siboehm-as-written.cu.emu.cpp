@@ -30,7 +30,7 @@ __global__ void sgemm1DBlocktiling(int M, int N, int K, float alpha, const float
     const uint innerRowB = threadIdx.x / BN;
     float threadResults[TM] = {0.0};
     for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
-        As(__LINE__)[innerRowA * BK + innerColA] = (tl_emu::gcount(0), A)[innerRowA * K + innerColA];
+        As(__LINE__)[innerRowA * BK + innerColA] = (tl_emu::gcount(0), A)[innerRowA * K + innerColA];   /* BUG: the tile loads unguarded */
         Bs(__LINE__)[innerRowB * BN + innerColB] = (tl_emu::gcount(0), B)[innerRowB * N + innerColB];
         __syncthreads();
         A += BK;
@@ -43,7 +43,7 @@ __global__ void sgemm1DBlocktiling(int M, int N, int K, float alpha, const float
         __syncthreads();
     }
     for (uint resIdx = 0; resIdx < TM; ++resIdx) {
-        float *c = &(tl_emu::gcount(0), C)[(threadRow * TM + resIdx) * N + threadCol];
+        float *c = &(tl_emu::gcount(0), C)[(threadRow * TM + resIdx) * N + threadCol];   /* BUG: the store unguarded */
         *c = alpha * threadResults[resIdx] + (beta != 0.0f ? beta * *c : 0.0f);
     }
 }
@@ -74,10 +74,10 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     float regN[TN] = {0.0};
     for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
         for (uint loadOffset = 0; loadOffset < BM; loadOffset += strideA) {
-            As(__LINE__)[(innerRowA + loadOffset) * BK + innerColA] = (tl_emu::gcount(0), A)[(innerRowA + loadOffset) * K + innerColA];
+            As(__LINE__)[(innerRowA + loadOffset) * BK + innerColA] = (tl_emu::gcount(0), A)[(innerRowA + loadOffset) * K + innerColA];   /* BUG: the load unguarded */
         }
         for (uint loadOffset = 0; loadOffset < BK; loadOffset += strideB) {
-            Bs(__LINE__)[(innerRowB + loadOffset) * BN + innerColB] = (tl_emu::gcount(0), B)[(innerRowB + loadOffset) * N + innerColB];
+            Bs(__LINE__)[(innerRowB + loadOffset) * BN + innerColB] = (tl_emu::gcount(0), B)[(innerRowB + loadOffset) * N + innerColB];   /* BUG: the load unguarded */
         }
         __syncthreads();
         A += BK;
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__((BM * BN) / (TM * TN), 1)
     for (uint resIdxM = 0; resIdxM < TM; ++resIdxM)
         for (uint resIdxN = 0; resIdxN < TN; ++resIdxN) {
             uint r = threadRow * TM + resIdxM, c = threadCol * TN + resIdxN;
-            (tl_emu::gcount(1), C)[r * N + c] = alpha * threadResults[resIdxM * TN + resIdxN] + (beta != 0.0f ? beta * (tl_emu::gcount(0), C)[r * N + c] : 0.0f);
+            (tl_emu::gcount(1), C)[r * N + c] = alpha * threadResults[resIdxM * TN + resIdxN] + (beta != 0.0f ? beta * (tl_emu::gcount(0), C)[r * N + c] : 0.0f);   /* BUG: the store unguarded */
         }
 }
 
@@ -111,7 +111,7 @@ template <const int BM, const int BN, const int BK, const int TM, const int TN>
 __global__ void sgemmVectorize(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
                                float *C, int vecA, int vecB, int vecC)
 {
-    (void)vecA; (void)vecB; (void)vecC;
+    (void)vecA; (void)vecB; (void)vecC;   /* BUG: float4 always, whatever the flags say */
     const uint cRow = blockIdx.y;
     const uint cCol = blockIdx.x;
     const int threadCol = threadIdx.x % (BN / TN);
@@ -129,12 +129,12 @@ __global__ void sgemmVectorize(int M, int N, int K, float alpha, const float *A,
     float regM[TM] = {0.0};
     float regN[TN] = {0.0};
     for (uint bkIdx = 0; bkIdx < K; bkIdx += BK) {
-        float4 tmp = reinterpret_cast<const float4 *>(&(tl_emu::gcount(0), A)[innerRowA * K + innerColA * 4])[0];
+        float4 tmp = reinterpret_cast<const float4 *>(&(tl_emu::gcount(0), A)[innerRowA * K + innerColA * 4])[0];   /* BUG: float4 loads unguarded, at any row start */
         As(__LINE__)[(innerColA * 4 + 0) * BM + innerRowA] = tmp.x;
         As(__LINE__)[(innerColA * 4 + 1) * BM + innerRowA] = tmp.y;
         As(__LINE__)[(innerColA * 4 + 2) * BM + innerRowA] = tmp.z;
         As(__LINE__)[(innerColA * 4 + 3) * BM + innerRowA] = tmp.w;
-        reinterpret_cast<float4 *>(&Bs(__LINE__)[innerRowB * BN + innerColB * 4])[0] =
+        reinterpret_cast<float4 *>(&Bs(__LINE__)[innerRowB * BN + innerColB * 4])[0] =   /* BUG: float4 loads unguarded, at any row start */
             reinterpret_cast<const float4 *>(&(tl_emu::gcount(0), B)[innerRowB * N + innerColB * 4])[0];
         __syncthreads();
         A += BK;
@@ -150,9 +150,9 @@ __global__ void sgemmVectorize(int M, int N, int K, float alpha, const float *A,
         }
         __syncthreads();
     }
-    for (uint resIdxM = 0; resIdxM < TM; resIdxM += 1) {
+    for (uint resIdxM = 0; resIdxM < TM; resIdxM += 1) {   /* BUG: no row test: rows past M stored */
         for (uint resIdxN = 0; resIdxN < TN; resIdxN += 4) {
-            float4 tmp;
+            float4 tmp;   /* BUG: float4 stores always, unguarded */
             tmp.x = alpha * threadResults[resIdxM * TN + resIdxN];
             tmp.y = alpha * threadResults[resIdxM * TN + resIdxN + 1];
             tmp.z = alpha * threadResults[resIdxM * TN + resIdxN + 2];

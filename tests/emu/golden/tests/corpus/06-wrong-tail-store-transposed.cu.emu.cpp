@@ -196,7 +196,7 @@ __global__ void sgemmVectorize(int M, int N, int K, float alpha, const float *A,
             if (vecC && cCol * BN + c + 3 < N) {
                 reinterpret_cast<float4 *>(p)[0] = v;
             } else {
-                float *C0 = C - (cRow * BM * N + cCol * BN);
+                float *C0 = C - (cRow * BM * N + cCol * BN);   /* BUG: the ragged tail stored transposed, at C[column * m + row] of the whole matrix */
                 uint gr = cRow * BM + r, gc = cCol * BN + c;
                 if (gc + 0 < N) (tl_emu::gcount(1), C0)[(gc + 0) * M + gr] = v.x;
                 if (gc + 1 < N) (tl_emu::gcount(1), C0)[(gc + 1) * M + gr] = v.y;
