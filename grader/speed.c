@@ -164,19 +164,20 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         /* By default (counters.c's policy) no variant was profiled before the tests: the counting twin
          * counted the work. Where this time is implausible for the kernel it counted, every needed
          * variant is profiled now and the counters judge the work too (counters.c,
-         * tg_counters_after_tests): a median the wall clock contradicts (the review rule below), or a
-         * kernel slower than full credit allows by the reported or the wall-clock ratio (a tiled
-         * kernel's time; lab 02's naive one took 1.5 x the reference's at 2048 on the H100: a file
-         * that computes otherwise on the GPU than where its work was counted) */
+         * tg_counters_after_tests): a median the wall clock contradicts (the review rule below: the
+         * wall clock only bounds a forgery from below), or a kernel whose reported median (CUDA events
+         * around its timed runs alone) is slower than full credit allows (a tiled kernel's time; lab
+         * 02's naive one took 1.5 x the reference's at 2048 on the H100: a file that computes otherwise
+         * on the GPU than where its work was counted). Not the wall-clock ratio: its untimed requests
+         * run beside others' (device request int-1: honest kernels at 1.00 x reported read 1.25 x and
+         * more by the wall clock, and their on-demand profiles held the ncu lock 70% of the class) */
         int suspicious = est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
                          est_r <= 1.5 * r1.reported_ms + 1.0;
-        double wall_ratio = est_r > 0 && est_s > 0 ? est_s / est_r : 0;
-        int slow = rep_ratio > TL_SPEED_FULL || wall_ratio > TL_SPEED_FULL;
+        int slow = rep_ratio > TL_SPEED_FULL;
         char why[300];
         snprintf(why, sizeof why, suspicious ? "the reported median is far below what the grader's wall clock allows"
-                                             : "the speed test's time, %.2f x the reference's (reported; %.2f x by the "
-                                               "grader's wall clock), is slower than full credit allows (%.1f x)",
-                 rep_ratio, wall_ratio, TL_SPEED_FULL);
+                                             : "the speed test's reported median, %.2f x the reference's, is slower than "
+                                               "full credit allows (%.1f x)", rep_ratio, TL_SPEED_FULL);
         if ((suspicious || slow) && tg_counters_on_demand(R, g, why)) {
             cv = tg_counters_var(R, g, v);
             tg_buf_printf(&tr->out, "profiled on demand (ncu, outside the program's process): %s\n", why);
