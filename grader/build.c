@@ -386,14 +386,14 @@ static int want_emu_any(const grun *R)
            (!R->env.gpu_ok || R->opt->emulate || R->lab->work.kernel);
 }
 
-/* On a GPU whose counters ncu reads (R->env.ncu_ok: the reference's profiled run in the sandbox
- * passed), the work is judged from the counters and the twins are not needed: a submission's
- * build leaves them out, and tg_build_twins_late builds them only for a file whose counters could
- * not decide a variant (its profiled run timed out, or was not run). The kit's build (once, before
- * the probe) keeps them, so that late build compiles the student's file alone. */
+/* On a GPU whose counters ncu reads for every submission (TL_GRADE_NCU=1, and the reference's profiled
+ * run passed: counters.c's policy) the twins are left out of a submission's build, and
+ * tg_build_twins_late builds them for a file whose counters could not decide a variant. The kit's
+ * build keeps them, so that late build compiles the student's file alone. By default they are built. */
 static int deferred(const grun *R)
 {
-    return R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.ncu_ok && R->lab->work.kernel;
+    return R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.ncu_ok && R->env.ncu_every &&
+           R->lab->work.kernel;
 }
 
 static int want_emu(const grun *R)
@@ -544,8 +544,9 @@ void tg_build_kit(grun *R)
     char archs[80], archs_opt[100];
     gpu_archs(R, archs, sizeof archs);
     snprintf(archs_opt, sizeof archs_opt, "-Dgpu_archs=%s", archs);
-    const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda, "/build", "/kit",
-                           archs[0] ? archs_opt : NULL, NULL};
+    /* -Dyardstick=disabled: no cuBLAS (0.6 GB loaded by every session) for a variant no test runs */
+    const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
+                           "-Dyardstick=disabled", "/build", "/kit", archs[0] ? archs_opt : NULL, NULL};
     /* Once for the run, before any worker: as many compilers at once as --jobs (at most 16), each
      * given 1 GiB (nvcc's cicc on a kit file takes up to about that) */
     int kj = R->opt->jobs < 2 ? 2 : R->opt->jobs > 16 ? 16 : R->opt->jobs;
@@ -709,17 +710,37 @@ static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
     k->o.rw[0] = (tg_bind){g->build, "/build"};
 }
 
-/* The emulated program, then its counting twin, over a build that holds the GPU program's (or
- * none): o runs ninja with argv[5] the target (inside: the build folder as the build sees it). */
+/* The emulated program (labNN-emu) itself: graded emulated it runs every test; on a GPU only the
+ * safety tests where compute-sanitizer is missing (tg_judge_safety); else nothing runs it (the work
+ * count and UB check run the counting twin): not built (issue 29: 2.0 of a lab 03 build's 4.8 CPU-s). */
+static int want_emu_program(const grun *R)
+{
+    return !(R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.sanitizer[0]);
+}
+
+int tg_build_twin_plan(const grun *R)
+{
+    if (!want_emu_any(R))
+        return 0;
+    return (want_emu_program(R) ? TG_TWINS_PROGRAM : 0) | (R->lab->work.kernel ? TG_TWINS_COUNT : 0) |
+           (deferred(R) ? TG_TWINS_LATE : 0);
+}
+
+/* The emulated program (want_emu_program), then its counting twin (only once the program built,
+ * where it is built), over a build that holds the GPU program's (or none): o runs ninja with argv[5]
+ * the target (inside: the build folder as the build sees it). */
 static int build_twins(grun *R, gsub *g, tg_spawn_opts *o, const char **argv5, const char *inside, tg_buf *log,
                        char *desc, size_t desclen, int rc)
 {
-    *argv5 = R->lab->emu_binary;
-    tg_buf elog = {0};
-    int erc = emu_build(R, o, g->build, inside, &elog, desc, desclen);
-    rc = emu_failed(R, g, log, &elog, erc, rc, 0, g->build);
-    tg_buf_free(&elog);
-    if (rc == 0 && g->emu_built && R->lab->work.kernel) {
+    int program = want_emu_program(R);
+    if (program) {
+        *argv5 = R->lab->emu_binary;
+        tg_buf elog = {0};
+        int erc = emu_build(R, o, g->build, inside, &elog, desc, desclen);
+        rc = emu_failed(R, g, log, &elog, erc, rc, 0, g->build);
+        tg_buf_free(&elog);
+    }
+    if (rc == 0 && (g->emu_built || !program) && R->lab->work.kernel) {
         *argv5 = tg_emu_count_name(R, 1, count_target, sizeof count_target);
         tg_buf clog = {0};
         char d2[200];
@@ -762,7 +783,7 @@ int tg_build_submission(grun *R, gsub *g, char *err, size_t errlen)
     }
     const char *cuda = R->lab->gpu && !R->env.no_nvcc ? "-Dcuda=enabled" : "-Dcuda=disabled";
     const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false", cuda,
-                           g->build, g->kit, NULL};
+                           "-Dyardstick=disabled", g->build, g->kit, NULL};
     tg_spawn_opts o = {.argv = setup, .host_cwd = g->kit, .sandbox_cwd = NULL, .max_tasks = 512,
                        .mem_bytes = tg_mem_limit(&R->env.iso, SUB_BUILD_MEM, R->opt->jobs), .cpu_seconds = SUB_BUILD_CPU_S,
                        .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
@@ -872,7 +893,8 @@ void tg_build_reference(grun *R)
     snprintf(ninja_file, sizeof ninja_file, "%s/build.ninja", bdir);
     tg_proc_io io = {.out = TG_PROC_FILE, .err = TG_PROC_FILE, .path = log};
     const char *setup[] = {R->env.meson, "setup", "--buildtype=debugoptimized", "-Dtests=false",
-                           R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled", bdir, R->opt->root, NULL};
+                           R->lab->gpu ? "-Dcuda=enabled" : "-Dcuda=disabled", "-Dyardstick=disabled", bdir,
+                           R->opt->root, NULL};
     int rc = 0;
     if (!tg_is_file(ninja_file))
         rc = tg_proc_run(setup, &io);

@@ -1,6 +1,7 @@
 /* counters.c: the work evidence on a GPU, read from outside the student's process (issue 24 item 4).
  *
- * How it works. Before a GPU lab's tests run (run.c, with the GPU to itself), each variant that the
+ * How it works (where every submission is profiled: TL_GRADE_NCU=1, the policy below). Before a GPU
+ * lab's tests run (run.c, with the GPU to itself), each variant that the
  * work rule or the speed test needs gets one more session of the student's lab program, in the same
  * sandbox as every graded case, under Nsight Compute's CLI: `ncu --csv --page raw --clock-control none
  * --metrics ... --log-file /tmp/tl-prof/ncu.csv /build/labNN --serve`. The
@@ -22,9 +23,21 @@
  * does not split, a later request that fails, or ncu's error: a session per variant, as before.
  *
  * Where ncu is missing or may not read the counters (ERR_NVGPUCTRPERM: the driver keeps them for
- * administrators, the default), or the instructor set TL_GRADE_NCU=0, the variant is "not checked
- * here: WHY" and the emulated count (work.c) decides as before; never 0 credit for the grader's
- * lack, never a pass by default. */
+ * administrators, the default), the variant is "not checked here: WHY" and the emulated count
+ * (work.c) decides as before; never 0 credit for the grader's lack, never a pass by default.
+ *
+ * The policy (issue 29; grader/README.md, "Where the work is counted on a GPU"). By default the work
+ * is counted on a GPU as everywhere else: by the counting twin (work.c), the count ./kit check and
+ * CI grade with, and no submission's variants are profiled here (tg_counters_run leaves them
+ * unrun): a profiled session costs its device >= 2.3 s, one at a time, which a class of 100 in two
+ * minutes cannot pay. ncu is still probed once on the reference, and a submission whose speed test's
+ * time is implausible for the kernel counted (a median the wall clock contradicts, or slower than
+ * full credit allows: speed.c) has every needed variant profiled on demand (tg_counters_on_demand);
+ * then the counters judge the work too, after the tests (tg_counters_after_tests: either evidence
+ * fails a test), and the kernels' time the forged-timing rule. A file that tests what tells the
+ * builds apart is refused by the object gate (policy.c). TL_GRADE_NCU=1: every submission profiled, the
+ * counters judge the work (R->env.ncu_every; the twins built late, build.c). TL_GRADE_NCU=0: ncu is
+ * not looked for at all. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -467,6 +480,7 @@ static const tl_lab_variant *first_needed(const grun *R)
 void tg_counters_probe(grun *R)
 {
     R->env.ncu_ok = 0;
+    R->env.ncu_every = 0;
     R->env.ncu_shared = 0;
     R->env.ncu_app_only = 0;
     R->env.ncu_ref_s = 0;
@@ -481,6 +495,7 @@ void tg_counters_probe(grun *R)
      * grader's wall clock alone (a class on 2 H100s costs at least ~3 s of profiled session and ~1.4 s
      * alone per submission and device with the counters: device requests gpu-1 and gpu-2) */
     const char *use = getenv("TL_GRADE_NCU");
+    R->env.ncu_every = use && strcmp(use, "1") == 0;
     if (use && strcmp(use, "0") == 0) {
         snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "TL_GRADE_NCU=0: the GPU's counters are not read in this run "
                  "(the emulated count decides the work; the grader's wall clock reviews the timing)");
@@ -608,12 +623,24 @@ static void profiler(grun *R, int on)
     }
 }
 
+static void profile_needed(grun *R, gsub *g);
+
 void tg_counters_run(grun *R, gsub *g)
 {
     memset(g->ctr, 0, sizeof g->ctr);
     g->ctr_ran = 1;
     if (!R->lab->gpu || !R->env.gpu_ok || R->opt->emulate || !g->built || R->opt->prebuilt[0])
-        return;   /* (kit check's prebuilt program: the emulated count, as before) */
+        return;   /* (kit check's prebuilt program: the emulated count, as the default below) */
+    if (!R->env.ncu_every)
+        return;   /* the default: the counting twin counts the work; ncu only on demand (speed.c) */
+    profile_needed(R, g);
+}
+
+/* Every variant the work rule or the speed test needs, profiled: in one session where the probe's
+ * split right, else a session each (the caller holds what the device's profiled runs need: nothing
+ * where they share it, tg_gpu_ncu's lock taken here; the device alone where they do not). */
+static void profile_needed(grun *R, gsub *g)
+{
     int stopped_at = -1;
     int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
     char alone_why[400] = "";          /* why the variants were profiled a session each, where one was tried */
@@ -661,15 +688,13 @@ void tg_counters_run(grun *R, gsub *g)
     }
 }
 
-int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
+/* v's profiled run with the device alone, its figures ending with note. */
+static int profile_alone(grun *R, gsub *g, const tl_lab_variant *v, const char *note)
 {
     int i = variant_index(R, v);
     if (i < 0 || !g->ctr_ran || !g->built || !R->env.ncu_ok)
         return 0;
     int held = tg_gpu_held();
-    char why[520];
-    snprintf(why, sizeof why, "%s", g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ?
-             "lost the device's memory" : "timed the kernels");
     if (held != TG_GPU_NONE)
         tg_gpu_take(R, TG_GPU_NONE);   /* (the device's profiler first, holding nothing of the device) */
     tg_gpu_ncu(1);
@@ -679,12 +704,74 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     profile_variant(R, g, g->build, R->lab->binary, "", v, &g->ctr[i]);
     g->ctr[i].again = 1;
     size_t fl = strlen(g->ctr[i].figures);
-    snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "%sprofiled again with the device alone: the run "
-             "with it shared %s", fl ? "; " : "", why);
+    snprintf(g->ctr[i].figures + fl, sizeof g->ctr[i].figures - fl, "%s%s", fl ? "; " : "", note);
     tg_gpu_take(R, TG_GPU_NONE);
     tg_gpu_ncu(0);
     tg_gpu_take(R, held);
     return 1;
+}
+
+int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
+{
+    int i = variant_index(R, v);
+    if (i < 0)
+        return 0;
+    char note[560];
+    snprintf(note, sizeof note, "profiled again with the device alone: the run with it shared %s",
+             g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ? "lost the device's memory" : "timed the kernels");
+    return profile_alone(R, g, v, note);
+}
+
+int tg_counters_on_demand(grun *R, gsub *g, const char *why)
+{
+    if (!R->env.ncu_ok || R->env.ncu_every || !g->ctr_ran || !g->built || g->ctr_demand)
+        return 0;                      /* not here, profiled already (TL_GRADE_NCU=1), or once already */
+    g->ctr_demand = 1;
+    int held = tg_gpu_held();
+    tg_gpu_take(R, TG_GPU_NONE);
+    if (!R->env.ncu_shared)
+        tg_gpu_take(R, TG_GPU_ALONE);  /* (TL_GRADE_NCU_ALONE: the profiled runs hold the device alone) */
+    profile_needed(R, g);
+    tg_gpu_take(R, TG_GPU_NONE);
+    tg_gpu_take(R, held);
+    int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
+    for (int j = 0; j < nv; ++j) {
+        tg_ctr_var *cv = &g->ctr[vi[j]];
+        size_t fl = strlen(cv->figures);
+        if (cv->state == TG_CTR_JUDGED && fl + 1 < sizeof cv->figures)
+            snprintf(cv->figures + fl, sizeof cv->figures - fl, "%sprofiled on demand: %s", fl ? "; " : "", why);
+    }
+    return 1;
+}
+
+/* After the tests, where the counters were read on demand: the work rule on them too. The counting
+ * twin's count decided each correctness test; a breach the GPU's counters show (the kernel the GPU
+ * ran is not the one the twin counted: a file that computes otherwise there) or a profiled run that
+ * did not pass takes the test's credit as well. Either evidence can fail a test; neither passes one
+ * the other failed. */
+void tg_counters_after_tests(grun *R, gsub *g, tres *tr, int nt)
+{
+    if (!g->ctr_demand || !R->lab->work.kernel)
+        return;
+    for (int i = 0; i < nt; ++i) {
+        tres *t = &tr[i];
+        if ((t->t->kind != TL_TEST_PUBLIC && t->t->kind != TL_TEST_HIDDEN) || !t->graded || t->score <= 0)
+            continue;
+        const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->t->variant);
+        const tg_ctr_var *cv = v ? tg_counters_var(R, g, v) : NULL;
+        if (!cv || !((cv->state == TG_CTR_JUDGED && cv->work_judged && cv->bad) || cv->state == TG_CTR_FAILED))
+            continue;
+        t->score = 0;
+        t->passed = 0;
+        tg_buf_printf(&t->out, "no credit: the GPU's counters, read on demand after the speed test (ncu, outside the "
+                      "program's process, size %s): %s\n", cv->size, cv->headline);
+        tl_verdict_init(&t->head.v, TL_V_WORK, cv->pattern ? cv->pattern : "not-tiled");
+        tl_verdict_set(t->head.v.detail, sizeof t->head.v.detail, cv->headline);
+        snprintf(t->head.size, sizeof t->head.size, "%s", cv->size);
+        t->have_head = 1;
+        tg_tres_add_case(t, cv->size, &t->head.v);
+        tg_buf_printf(&g->notes, "%s: no credit from the GPU's counters read on demand: %s\n", t->t->name, cv->headline);
+    }
 }
 
 int tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v)

@@ -22,6 +22,9 @@ typedef struct tg_env {
     char     ncu[PATH_MAX];           /* the ncu binary itself (not a wrapper script; "" none)      */
     char     ncu_root[PATH_MAX];      /* its folder, bound read-only where it lies outside /usr ("" none) */
     int      ncu_ok;                  /* it read the reference's counters in the sandbox: students' runs count */
+    int      ncu_every;               /* TL_GRADE_NCU=1: every submission's needed variants profiled, the
+                                         counters judge the work; else (the default) the emulated twin
+                                         counts it and ncu runs only on demand (counters.c's policy)    */
     char     ncu_why[520];            /* why not ("not checked here: ...")                           */
     char     ncu_ref[1200];           /* the reference's profiled figures (the run's log)            */
     double   ncu_ref_s;               /* the reference's profiled run, wall seconds (0: none): a

@@ -280,6 +280,14 @@ typedef struct gsub {
                                  * its CUDA context made once for all of them (judges.c), not per test */
     int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
     int      twins_tried;       /* tg_build_twins_late ran for this submission                   */
+    int      ctr_demand;        /* counters.c: its variants were profiled on demand (the default policy) */
+    struct {                    /* the counting twin's runs (work.c): one per variant and size    */
+        char  variant[32];
+        int   m, k, n, hidden;
+        unsigned long long seed;
+        cres  r;                /* (its explain left out)                                         */
+    } twin_runs[8];
+    int      ntwin_runs;
     char     refused[600];    /* the submission itself was refused (an archive): why          */
     int      net_killed;      /* cases killed by the seccomp filter (an inet socket asked for) */
     char     net_where[120];  /* the first of them: variant and size                          */
@@ -442,6 +450,13 @@ int  tg_counters_decide(const grun *R, const gsub *g, const tl_lab_variant *v);
 /* v's profiled run once more with the device alone (its result replaces the shared one's), where
  * the shared one ran beside other processes; the device's hold is given back as it was. 1 run. */
 int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
+/* The default policy's profiled runs (counters.c): every needed variant of this submission, not
+ * profiled before its tests, profiled now (the speed test found its time implausible: why says how);
+ * 1 done, 0 not (profiled already, once already, or ncu did not read the reference's counters here). */
+int  tg_counters_on_demand(grun *R, gsub *g, const char *why);
+/* After the tests, where the counters were read on demand: a correctness test whose variant's
+ * counters show a breach of the work rule (or whose profiled run failed) loses its credit too. */
+void tg_counters_after_tests(grun *R, gsub *g, tres *tr, int nt);
 /* devquery.c: lab 02's device query against the kit's own query of the device */
 void tg_judge_devfacts(grun *R, gsub *g, tres *tr);
 
@@ -467,6 +482,12 @@ int  tg_build_submission(grun *R, gsub *g, char *err, size_t errlen);
  * counters judge the work); this builds them, once, for a file whose counters could not decide a
  * variant's work (its profiled run ran out of time, or was not run): the fall-back's count. */
 void tg_build_twins_late(grun *R, gsub *g);
+/* What a submission's build makes of the emulated twins here (the policy's, testable without a GPU):
+ * the emulated program (where the run grades emulated, or a GPU lacks compute-sanitizer), the
+ * counting twin (the lab has a work rule), built late only where they are needed (every submission
+ * profiled by ncu, TL_GRADE_NCU=1). 0: neither (a CPU lab, no emulated build). */
+enum { TG_TWINS_PROGRAM = 1, TG_TWINS_COUNT = 2, TG_TWINS_LATE = 4 };
+int  tg_build_twin_plan(const grun *R);
 void tg_build_reference(grun *R);
 
 /* report.c */

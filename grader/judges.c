@@ -730,6 +730,19 @@ static int judge_all_objects(grun *R, const gsub *g, const char *file, tg_buf *f
     return n;
 }
 
+/* The names that tell the GPU build from the emulated ones, judged where the counting twin counts
+ * this lab's work (policy.c, tg_policy_build_split): __CUDA_ARCH__ is allowed in a lab with GPU-only
+ * variants (07's TMA, 08's mma.sync and wgmma need it; their work the twin does not count). */
+static int build_split(const grun *R, const char *file, const char *text, size_t len, tg_buf *found)
+{
+    if (!R->lab->gpu || !R->lab->emu_target || !R->lab->work.kernel)
+        return 0;
+    int arch_ok = 0;
+    for (int i = 0; i < R->lab->nvariants; ++i)
+        arch_ok |= R->lab->variants[i].gpu_only != NULL;
+    return tg_policy_build_split(file, text, len, arch_ok, found);
+}
+
 /* The gate before any test runs: every object built from a student file (the program's and the
  * emulated one's) defines no name of the runtimes or the kit, links only allowed names and this
  * lab's kit functions, makes no system call; the files hold no host inline assembly. A finding
@@ -754,6 +767,7 @@ int tg_judge_link_gate(grun *R, gsub *g, tg_buf *found)
         char *text = tg_is_file(p) ? tg_read_file(p, 4 << 20, &len) : NULL;
         if (text) {
             n += tg_policy_host_asm(R->lab->files[i], text, len, found);
+            n += build_split(R, R->lab->files[i], text, len, found);
             free(text);
         }
     }
@@ -783,6 +797,7 @@ void tg_judge_policy(grun *R, gsub *g, tres *tr)
         char *text = tg_is_file(p) ? tg_read_file(p, 4 << 20, &len) : NULL;
         if (text) {
             n += tg_policy_host_asm(R->lab->files[i], text, len, &found);
+            n += build_split(R, R->lab->files[i], text, len, &found);
             free(text);
         }
     }

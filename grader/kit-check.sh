@@ -134,13 +134,17 @@ fi
 # same file as the emulator's counting twin ($emu-count: every access counted, 2.5-3.4x slower),
 # which counts that work on one small case (grader/work.c): the GPU program cannot count it, and
 # the emulated program, which runs every case, is built without the counting. On a GPU the
-# emulated program is built too (the safety tests use it where compute-sanitizer is missing).
+# emulated program is built too only where compute-sanitizer is missing (the safety tests use it
+# then; tl-grade looks on PATH and in /usr/local/cuda/bin, tg_find_tool, and so does this), as the
+# grader's build does (grader/build.c, want_emu_program; issue 29).
 # Their build failing is no build failure of the lab (the file may use CUDA the emulator lacks):
 # tl-grade then says the work was not checked, and why.
 if [ -n "$emu" ] && has_target "$emu-count" &&
    [ "$("$TL_BUILD/common/tl-lab" get "$lab" work 2>/dev/null)" = 1 ]; then
     twins="$emu-count"
-    [ -n "$emulate" ] || twins="$emu $twins"
+    if [ -z "$emulate" ] && ! PATH="$PATH:/usr/local/cuda/bin" command -v compute-sanitizer >/dev/null 2>&1; then
+        twins="$emu $twins"
+    fi
     # shellcheck disable=SC2086 # two ninja target paths, no spaces
     ninja -C "$TL_BUILD" $twins > "$out/emu-build.log" 2>&1 || true
 fi

@@ -615,6 +615,154 @@ int tg_policy_objects(const char *file, const char *report, int emu, const char 
     return found;
 }
 
+/* ------------------------------------------------------------ what tells the builds apart */
+
+/* Names only one build defines: a mention anywhere (outside comments and strings) is a finding. */
+static const char *const split_strict[] = {"TL_EMU", "__SANITIZE_", "__CUDACC", "__NVCC", "__has_include", NULL};
+/* ... and in a conditional, also these prefixes and names (the emulator's macros that CUDA's
+ * headers make functions or give other values, CUDA's header guards, the kit's macros). */
+static const char *const split_cond_prefix[] = {"__CUDA", "CUDART_", "CUDA_VERSION", "TL_", "__EDG", "__NVCOMPILER",
+                                                "__DRIVER_TYPES", "__HOST_DEFINES", "__DEVICE_", "__SM_", NULL};
+static const char *const split_cond_name[] = {"__syncthreads", "printf", "cudaMalloc", "cudaMallocManaged",
+                                              "load_matrix_sync", "store_matrix_sync", "__CUDART_API_VERSION", NULL};
+
+static int has_prefix(const char *id, size_t l, const char *pre)
+{
+    size_t pl = strlen(pre);
+    return l >= pl && memcmp(id, pre, pl) == 0;
+}
+
+/* 2: a name only one build defines (anywhere); 1: one that tells them apart in a conditional; 0. */
+static int split_name(const char *id, size_t l, int arch_ok)
+{
+    int arch = has_prefix(id, l, "__CUDA_ARCH");
+    if (arch)
+        return arch_ok ? 0 : 2;
+    for (int i = 0; split_strict[i]; ++i)
+        if (has_prefix(id, l, split_strict[i]))
+            return 2;
+    for (int i = 0; split_cond_prefix[i]; ++i)
+        if (has_prefix(id, l, split_cond_prefix[i]))
+            return 1;
+    for (int i = 0; split_cond_name[i]; ++i)
+        if (strlen(split_cond_name[i]) == l && memcmp(id, split_cond_name[i], l) == 0)
+            return 1;
+    return 0;
+}
+
+int tg_policy_build_split(const char *file, const char *text, size_t len, int arch_ok, tg_buf *findings)
+{
+    char *s = lexed_copy(text, len);
+    if (!s)
+        return 0;
+    enum { MAXM = 64 };
+    char tainted[MAXM][64];            /* the file's macros whose body holds such a name */
+    int nt = 0, found = 0;
+    for (int round = 0; round < 5; ++round) {
+        int before = nt;
+        for (char *p = s; *p;) {
+            char *e = p;               /* the logical line: backslash-newlines joined */
+            while (*e && !(*e == '\n' && (e == p || e[-1] != '\\')))
+                ++e;
+            char *q = p;
+            while (*q == ' ' || *q == '\t')
+                ++q;
+            if (*q == '#') {
+                ++q;
+                while (*q == ' ' || *q == '\t')
+                    ++q;
+                if (strncmp(q, "define", 6) == 0 && (q[6] == ' ' || q[6] == '\t')) {
+                    q += 6;
+                    while (*q == ' ' || *q == '\t')
+                        ++q;
+                    char *ne = q;
+                    while (ne < e && is_id((unsigned char)*ne))
+                        ++ne;
+                    size_t nl = (size_t)(ne - q);
+                    int bad = 0, known = 0;
+                    for (char *w = ne; w < e && !bad;) {
+                        if (!is_id((unsigned char)*w) || (w > ne && is_id((unsigned char)w[-1]))) {
+                            ++w;
+                            continue;
+                        }
+                        char *we = w;
+                        while (we < e && is_id((unsigned char)*we))
+                            ++we;
+                        bad = split_name(w, (size_t)(we - w), arch_ok) > 0;
+                        for (int m = 0; !bad && m < nt; ++m)
+                            bad = strlen(tainted[m]) == (size_t)(we - w) && memcmp(tainted[m], w, (size_t)(we - w)) == 0;
+                        w = we;
+                    }
+                    for (int m = 0; m < nt; ++m)
+                        known |= strlen(tainted[m]) == nl && memcmp(tainted[m], q, nl) == 0;
+                    if (bad && !known && nl > 0 && nl < sizeof tainted[0] && nt < MAXM)
+                        snprintf(tainted[nt++], sizeof tainted[0], "%.*s", (int)nl, q);
+                }
+            }
+            p = *e ? e + 1 : e;
+        }
+        if (nt == before)
+            break;
+    }
+    int line = 1;
+    for (char *p = s; *p;) {
+        char *e = p;
+        int lines = 0;
+        while (*e && !(*e == '\n' && (e == p || e[-1] != '\\'))) {
+            lines += *e == '\n';
+            ++e;
+        }
+        char *q = p;
+        while (*q == ' ' || *q == '\t')
+            ++q;
+        int cond = 0, ifdef = 0;       /* a conditional; one that tests a name's definition alone */
+        if (*q == '#') {
+            char *d = q + 1;
+            while (*d == ' ' || *d == '\t')
+                ++d;
+            size_t dl = 0;
+            while (d + dl < e && is_id((unsigned char)d[dl]))
+                ++dl;
+            cond = (dl == 2 && memcmp(d, "if", 2) == 0) || (dl == 4 && memcmp(d, "elif", 4) == 0);
+            ifdef = (dl == 5 && memcmp(d, "ifdef", 5) == 0) || (dl == 6 && memcmp(d, "ifndef", 6) == 0) ||
+                    (dl == 7 && memcmp(d, "elifdef", 7) == 0) || (dl == 8 && memcmp(d, "elifndef", 8) == 0);
+            if (cond || ifdef)
+                q = d + dl;
+        }
+        int after_defined = 0;
+        char shown[80] = "";
+        for (char *w = q; w < e;) {
+            if (!is_id((unsigned char)*w) || (w > p && is_id((unsigned char)w[-1]))) {
+                if (*w != ' ' && *w != '\t' && *w != '(' && *w != '\\' && *w != '\n')
+                    after_defined = 0;
+                ++w;
+                continue;
+            }
+            char *we = w;
+            while (we < e && is_id((unsigned char)*we))
+                ++we;
+            size_t l = (size_t)(we - w);
+            int kind = split_name(w, l, arch_ok), hit = kind == 2 || (kind == 1 && (cond || ifdef));
+            for (int m = 0; !hit && cond && !after_defined && m < nt; ++m)
+                hit = strlen(tainted[m]) == l && memcmp(tainted[m], w, l) == 0;
+            if (hit && !shown[0])
+                snprintf(shown, sizeof shown, "%.*s", (int)(l < 60 ? l : 60), w);
+            after_defined = cond && l == 7 && memcmp(w, "defined", 7) == 0;
+            w = we;
+        }
+        if (shown[0]) {
+            tg_buf_printf(findings, "%s:%d: tests %s, which the GPU build and the emulated build that counts the work "
+                          "(labNN-emu-count) define differently: the file would be another program where its work is "
+                          "counted; a lab file is one program in every build: remove the test\n", file, line, shown);
+            ++found;
+        }
+        line += lines + (*e == '\n');
+        p = *e ? e + 1 : e;
+    }
+    free(s);
+    return found;
+}
+
 const char *tg_policy_objdump_script(void)
 {
     /* Run in the sandbox on the object ($1): objdump parses the student's compiler output there,

@@ -44,6 +44,21 @@ int tg_policy_objects(const char *file, const char *report, int emu, const char 
  * "FILE:LINE: host inline assembly (...)" lines; returns the number of findings. */
 int tg_policy_host_asm(const char *file, const char *text, size_t len, tg_buf *findings);
 
+/* A test of what tells the GPU build from the emulated ones (issue 29): where the work of a GPU lab is
+ * counted by the emulated counting twin (the default on a GPU too), a file that compiles otherwise
+ * there could show the count a kernel the GPU does not run. Findings, one a line:
+ *   - anywhere outside comments and strings, a name only one of the builds defines: TL_EMU...
+ *     (TL_EMULATED, the kit's emulation macros), __SANITIZE_... (the counting twin), __CUDACC...,
+ *     __NVCC..., __has_include..., and __CUDA_ARCH... unless arch_ok (a lab with GPU-only variants,
+ *     whose device code needs it: 07, 08);
+ *   - in a conditional (#if, #elif, #ifdef, #ifndef, #elifdef, #elifndef, defined()), also a name
+ *     the emulator's header defines as a macro where CUDA's does not, or with another value
+ *     (__syncthreads, printf, cudaMalloc, CUDART_VERSION ...), a CUDA header's guard (__CUDA...,
+ *     CUDA_VERSION), a kit macro (TL_...), or a macro of the file's whose body holds any of them
+ *     (expanded in #if and #elif).
+ * "FILE:LINE: tests NAME, ..." lines appended; returns the number of findings. */
+int tg_policy_build_split(const char *file, const char *text, size_t len, int arch_ok, tg_buf *findings);
+
 /* The build-time list of names the runtimes and the kit define (grader/reserved-symbols.sh). */
 typedef struct tg_reserved_sym {
     const char *name;

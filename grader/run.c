@@ -588,9 +588,13 @@ static int build_shared(crun *c, pid_t refpid, int want_ref)
     if (!R->opt->slurm && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !c->prebuilt) {
         tg_counters_probe(R);   /* ncu tried on the reference in the sandbox, once (counters.c) */
         if (R->env.ncu_ok || R->env.ncu_why[0])
-            fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s\n", R->env.ncu[0] ? R->env.ncu : "none",
+            fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s%s\n", R->env.ncu[0] ? R->env.ncu : "none",
                     R->env.ncu_ok ? "read in the sandbox; the reference's " : "not checked here: ",
-                    R->env.ncu_ok ? R->env.ncu_ref : R->env.ncu_why);
+                    R->env.ncu_ok ? R->env.ncu_ref : R->env.ncu_why,
+                    R->env.ncu_every ? "; every submission profiled (TL_GRADE_NCU=1): they judge the work"
+                    : R->env.ncu_ok ? "; the work is counted by the emulated twins (the default; TL_GRADE_NCU=1 "
+                                      "profiles every submission), a speed test is profiled only where the wall "
+                                      "clock contradicts its median" : "");
         if (R->env.ncu_ok && R->env.ncu_one)
             fprintf(stderr, "tl-grade: profiled runs: a submission's variants in one session under one ncu, its table "
                     "split per request by the kit's request markers (the reference's split and read right)\n");

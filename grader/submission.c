@@ -235,7 +235,8 @@ static int not_run(grun *R, gsub *g, tres *t, int refused_link, const tg_buf *ga
         t->graded = 1;
         tg_buf_printf(&t->out, "not run: the program's answers could not be trusted: the compiled student "
                       "files define or link what no lab file may (each a name the runtime or the kit "
-                      "defines, a kit function this lab does not list, a system call or host asm):\n%s",
+                      "defines, a kit function this lab does not list, a system call or host asm), or "
+                      "test what tells the GPU build from the emulated ones:\n%s",
                       gate->s);
         return 1;
     }
@@ -283,10 +284,14 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
         tg_buf_printf(&g->notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                       gate.s);
     if (g->built && !refused_link && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate) {
-        /* the profiled runs: the device alone, or shared and one at a time on the device (counters.c) */
-        tg_gpu_take(R, R->env.ncu_shared ? TG_GPU_NONE : TG_GPU_ALONE);
+        /* the profiled runs where every submission is profiled (TL_GRADE_NCU=1): the device alone, or
+         * shared and one at a time on the device; by default none (counters.c's policy) */
+        int profiled = R->env.ncu_ok && R->env.ncu_every;
+        if (profiled)
+            tg_gpu_take(R, R->env.ncu_shared ? TG_GPU_NONE : TG_GPU_ALONE);
         tg_counters_run(R, g);         /* the work and time evidence from outside the process (counters.c) */
-        tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
+        if (profiled)
+            tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
     }
     for (int i = 0; i < nt; ++i)
         if (!not_run(R, g, &tr[i], refused_link, &gate))
@@ -296,6 +301,7 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
         tg_sess_end(g, &g->corr, 1);
     }
     tg_gpu_take(R, TG_GPU_NONE);
+    tg_counters_after_tests(R, g, tr, nt);   /* the counters read on demand judge the work too (counters.c) */
     tg_buf_free(&gate);
     tg_stage(TG_PROF_OTHER, "policy");
     for (int i = 0; i < nt; ++i)

@@ -622,23 +622,36 @@ Test(hostile24, only_the_rewrite_records_not_supported_and_an_error_directive_ca
 
 /* The file itself: every row a known lab, a grade of full/less words at known places, a file that
  * exists; and the grade per place of the rows that differ (the lead's decision, session 9: a file
- * that breaks only a build the emulated run needs is the student's failure emulated, and is graded on
- * its GPU evidence where ncu reads the counters). */
+ * that breaks only a build the emulated run needs was the student's failure emulated and full on a
+ * GPU whose counters were read; since issue 29 its test of what tells the builds apart is refused
+ * everywhere: less at every place). */
 Test(hostile24, expected_txt_is_well_formed_and_says_the_grade_per_place, .timeout = 10)
 {
     char why[700];
     cr_assert_eq(hostile_expected_check(TL_SOURCE_ROOT, why, sizeof why), 0, "%s", why);
     const char *file = TL_SOURCE_ROOT "/tests/hostile/expected.txt";
-    const char *split[] = {"sabotage_emulated", "sabotage_count", "spoof_unsupported", NULL};
+    const char *split[] = {"sabotage_emulated", "sabotage_count", "spoof_unsupported", "interpose_count_only",
+                           "gpu_emulated_twin_differs", NULL};
     char w[700];
-    for (int i = 0; split[i]; ++i) {
-        cr_assert_eq(hostile_expected(file, "03", split[i], "emulated", w, sizeof w), 1, "%s: %s", split[i], w);
-        cr_assert_str_eq(w, "less", "%s emulated", split[i]);
-        cr_assert_eq(hostile_expected(file, "03", split[i], "gpu", w, sizeof w), 1, "%s: %s", split[i], w);
-        cr_assert_str_eq(w, "full", "%s on a GPU whose counters are read", split[i]);
-        cr_assert_eq(hostile_expected(file, "03", split[i], "gpu-no-counters", w, sizeof w), 1);
-        cr_assert_str_eq(w, "less", "%s on a GPU without ncu (the counting build is needed there)", split[i]);
+    for (int i = 0; split[i]; ++i) {   /* a test of what tells the builds apart: refused at every place (issue 29) */
+        const char *places[] = {"emulated", "gpu", "gpu-no-counters", NULL};
+        for (int k = 0; places[k]; ++k) {
+            cr_assert_eq(hostile_expected(file, "03", split[i], places[k], w, sizeof w), 1, "%s: %s", split[i], w);
+            cr_assert_str_eq(w, "less", "%s at %s", split[i], places[k]);
+        }
     }
+    /* a grade per place is still read as written */
+    char tmpp[] = "/tmp/tl-expected-place-XXXXXX";
+    int fdp = mkstemp(tmpp);
+    cr_assert_geq(fdp, 0);
+    const char *rows = "03 a less,gpu:full why\n";
+    cr_assert_eq(write(fdp, rows, strlen(rows)), (ssize_t)strlen(rows));
+    close(fdp);
+    cr_assert_eq(hostile_expected(tmpp, "03", "a", "gpu", w, sizeof w), 1);
+    cr_assert_str_eq(w, "full");
+    cr_assert_eq(hostile_expected(tmpp, "03", "a", "gpu-no-counters", w, sizeof w), 1);
+    cr_assert_str_eq(w, "less");
+    unlink(tmpp);
     cr_assert_eq(hostile_expected(file, "01", "helper_names", "gpu", w, sizeof w), 1);
     cr_assert_str_eq(w, "full");
     cr_assert_eq(hostile_expected(file, "01", "no_such_attack", "emulated", w, sizeof w), 0, "an unlisted file is listed");

@@ -712,6 +712,88 @@ Test(policy, host_inline_assembly_is_refused_and_device_ptx_is_not, .timeout = 1
     tg_buf_free(&b);
 }
 
+/* What tells the GPU build from the emulated one that counts the work (issue 29): a test of it is
+ * refused, directly, through defined(), through a macro of the file's, and a kit or emulator name
+ * anywhere; __CUDA_ARCH__ only in a lab with GPU-only variants; honest conditionals pass. */
+Test(policy, a_test_of_what_tells_the_gpu_build_from_the_emulated_one_is_refused, .timeout = 30)
+{
+    tg_buf b = {0};
+    const char *ok = "#ifndef TILE_WIDTH\n#define TILE_WIDTH 16\n#endif\n#if TILE_WIDTH == 32 && defined(MINE)\n"
+                     "#define LOG(x) printf(x)\n#endif\n#ifdef LOG\n#endif\n#if defined(__cplusplus)\n#endif\n"
+                     "/* #ifdef TL_EMULATED in a comment */ static const char *s = \"__CUDA_ARCH__\";\n"
+                     "__global__ void K(float *p) { printf(\"%f\", p[0]); __syncthreads(); }\n";
+    cr_assert_eq(tg_policy_build_split("x.cu", ok, strlen(ok), 0, &b), 0, "%s", b.s ? b.s : "");
+    const char *bad = "#ifdef TL_EMULATED\n#endif\n"                       /* 1 */
+                      "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n#endif\n"   /* 3 */
+                      "#define EMU defined(printf)\n"                        /* 5: a macro holding one... */
+                      "#if EMU\n#endif\n"                                    /* 6: ...expanded in #if */
+                      "#ifndef __syncthreads\n#endif\n"                      /* 8 */
+                      "#if __has_include(\"tl_emu.h\")\n#endif\n"            /* 10 */
+                      "#if CUDART_VERSION > 12000\n#endif\n"                 /* 12 */
+                      "int v = __NVCC__ + \\\n  0;\n"                          /* 14 (continued) */
+                      "#elifdef __SANITIZE_THREAD__\n";                       /* 16 */
+    cr_assert_eq(tg_policy_build_split("x.cu", bad, strlen(bad), 0, &b), 8, "%s", b.s ? b.s : "");
+    const char *lines[] = {"x.cu:1: tests TL_EMULATED", "x.cu:3: tests __CUDA_ARCH__", "x.cu:6: tests EMU",
+                           "x.cu:8: tests __syncthreads", "x.cu:10: tests __has_include", "x.cu:12: tests CUDART_VERSION",
+                           "x.cu:14: tests __NVCC__", "x.cu:16: tests __SANITIZE_THREAD__", NULL};
+    for (int i = 0; lines[i]; ++i)
+        cr_assert(strstr(b.s, lines[i]), "'%s' not in: %s", lines[i], b.s);
+    tg_buf_free(&b);
+    /* a lab with GPU-only variants may test __CUDA_ARCH__ (lab 08's wgmma needs it), nothing else */
+    const char *arch = "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n#endif\n#ifdef TL_EMULATED\n#endif\n";
+    cr_assert_eq(tg_policy_build_split("x.cu", arch, strlen(arch), 1, &b), 1, "%s", b.s ? b.s : "");
+    cr_assert(strstr(b.s, "x.cu:3: tests TL_EMULATED"), "%s", b.s);
+    tg_buf_free(&b);
+    /* the kit's own files: every solution, skeleton, corpus, style and known-wrong file passes; the hostile
+     * files that build otherwise for the emulator are caught */
+    const char *pass_dirs[] = {"solutions", "labs", "tests/corpus", "tests/styles", "tests/wrong", NULL};
+    int files = 0;
+    for (int d = 0; pass_dirs[d]; ++d) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "find '%s/%s' -name '*.cu' | sort", TL_SOURCE_ROOT, pass_dirs[d]);
+        FILE *f = popen(cmd, "r");
+        cr_assert(f);
+        char path[1024];
+        while (fgets(path, sizeof path, f)) {
+            path[strcspn(path, "\n")] = '\0';
+            if (d < 2) {               /* labs/NN-x/, solutions/NN-x/: the student files only (not the kit's) */
+                char nn[3] = {0};
+                const char *q = strstr(path, pass_dirs[d]) + strlen(pass_dirs[d]) + 1;
+                memcpy(nn, q, 2);
+                const tl_lab_info *lab = tl_lab_find(nn);
+                int student = 0;
+                for (int k = 0; lab && k < TL_LAB_MAX_FILES && lab->files[k]; ++k)
+                    student |= strcmp(lab->files[k], strrchr(path, '/') + 1) == 0;
+                if (!student)
+                    continue;
+            }
+            size_t len = 0;
+            char *text = tg_read_file(path, 4 << 20, &len);
+            cr_assert(text, "%s", path);
+            /* lab 07 and 08 have GPU-only variants (their files may test __CUDA_ARCH__) */
+            int arch_ok = strstr(path, "/07") != NULL || strstr(path, "/08") != NULL;
+            cr_assert_eq(tg_policy_build_split(strrchr(path, '/') + 1, text, len, arch_ok, &b), 0, "%s: %s", path,
+                         b.s ? b.s : "");
+            free(text);
+            ++files;
+        }
+        pclose(f);
+    }
+    cr_assert_gt(files, 100, "only %d files read", files);
+    const char *caught[] = {"gpu_emulated_twin_differs", "sabotage_emulated", "sabotage_count", "interpose_count_only",
+                            NULL};
+    for (int i = 0; caught[i]; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/tests/hostile/03/%s.cu", TL_SOURCE_ROOT, caught[i]);
+        size_t len = 0;
+        char *text = tg_read_file(path, 4 << 20, &len);
+        cr_assert(text, "%s", path);
+        cr_assert_geq(tg_policy_build_split("tiled.cu", text, len, 0, &b), 1, "%s passes", caught[i]);
+        free(text);
+    }
+    tg_buf_free(&b);
+}
+
 /* The emulated objects of the skeletons and the solutions (the rewrite's output, with the
  * emulator's inline code in it) define no runtime or kit name and link nothing refused. */
 Test(policy, the_emulated_objects_of_the_solutions_and_skeletons_pass, .timeout = 60)

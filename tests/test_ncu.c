@@ -4,8 +4,10 @@
  * with the documented margins), the timed median against the kernels' GPU time, and ncu's words that
  * mean "not checked here". The files in tests/ncu/ are ncu's own output on an H100 (written by
  * tests/gpu/ncu-work-on-device.sh; tests/ncu/README.md says which run). */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -435,43 +437,169 @@ Test(ncu, the_counters_decide_the_work_where_they_were_read_and_say_why_not_else
     cr_assert(wn.bad && strstr(wn.headline, "the profiled run did not pass"), "%s", wn.headline);
 }
 
-/* TL_GRADE_NCU=0: the counters are not read, as where ncu is missing: the probe does not look for ncu
- * or run it, the run's log says why ("not checked here: TL_GRADE_NCU=0 ..."), every variant's work is
- * "not checked here" with that reason and the emulated count decides; any other value reads them. */
-Test(ncu, tl_grade_ncu_0_turns_the_counters_off_as_where_ncu_is_missing)
+/* Where the work is counted on a GPU (counters.c's policy, grader/README.md): by default the counting
+ * twin counts it, as ./kit check and an emulated run do, and no submission is profiled before its
+ * tests (every variant's counters "not run": the emulated count decides, with no "not checked here"
+ * note); the build makes the counting twin with the file, and not the emulated program where
+ * compute-sanitizer runs the safety tests. TL_GRADE_NCU=1 profiles every submission (the counters
+ * judge the work; the twins are built late, for what the counters could not decide); where ncu did
+ * not read the reference's counters it says why per variant. TL_GRADE_NCU=0: ncu not looked for. */
+static void policy_run(grun *R, tg_opts *O, const char *ncu_env, int probe_read_counters, int sanitizer)
+{
+    memset(R, 0, sizeof *R);
+    memset(O, 0, sizeof *O);
+    R->opt = O;
+    R->lab = tl_lab_find("03");
+    R->env.gpu_ok = 1;                 /* a GPU that answered: the probe would try ncu */
+    R->env.have_emu_target = 1;
+    if (sanitizer)
+        snprintf(R->env.sanitizer, sizeof R->env.sanitizer, "/usr/local/cuda/bin/compute-sanitizer");
+    if (ncu_env)
+        setenv("TL_GRADE_NCU", ncu_env, 1);
+    else
+        unsetenv("TL_GRADE_NCU");
+    tg_counters_probe(R);              /* no reference built here: ncu never reads the counters */
+    cr_assert_eq(R->env.ncu_ok, 0);
+    R->env.ncu_ok = probe_read_counters;   /* as where the probe's profiled run of the reference passed */
+    unsetenv("TL_GRADE_NCU");
+}
+
+Test(ncu, by_default_the_counting_twin_counts_the_work_on_a_gpu_and_no_submission_is_profiled)
 {
     static grun R;
     static tg_opts O;
     static gsub g;
-    memset(&R, 0, sizeof R);
-    R.opt = &O;
-    R.lab = tl_lab_find("03");
-    R.env.gpu_ok = 1;                  /* a GPU that answered: the probe would try ncu */
-    R.env.ncu_ok = 1;                  /* (whatever was there before: the probe decides afresh) */
-    setenv("TL_GRADE_NCU", "0", 1);
-    tg_counters_probe(&R);
-    cr_assert_eq(R.env.ncu_ok, 0);
-    cr_assert_str_eq(R.env.ncu, "", "ncu not even looked for");
-    const char *said = "TL_GRADE_NCU=0: the GPU's counters are not read";
-    cr_assert(strncmp(R.env.ncu_why, said, strlen(said)) == 0, "%s", R.env.ncu_why);
+    for (int read = 0; read < 2; ++read) {
+        policy_run(&R, &O, NULL, read, 1);
+        cr_assert_eq(R.env.ncu_every, 0, "the default profiles no submission");
+        memset(&g, 0, sizeof g);
+        g.built = 1;
+        tg_counters_run(&R, &g);
+        cr_assert(g.ctr_ran, "the run's record says the step ran (an on-demand profile may follow)");
+        const tl_lab_variant *v = tl_lab_variant_find(R.lab, "tiled32");
+        cr_assert(v);
+        const tg_ctr_var *cv = tg_counters_var(&R, &g, v);
+        cr_assert(cv && cv->state == TG_CTR_NONE, "not profiled before the tests (ncu %s)", read ? "works" : "missing");
+        cr_assert_not(tg_counters_decide(&R, &g, v), "the emulated count decides");
+        tg_work_note wn;
+        memset(&wn, 0, sizeof wn);
+        cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0);
+        cr_assert_str_eq(wn.ctr_note, "", "no 'not checked here' about the counters: the policy, not a lack");
+        /* the build: the counting twin with the file; the emulated program not (compute-sanitizer runs
+         * the safety tests), nothing late */
+        cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_COUNT, "plan %d", tg_build_twin_plan(&R));
+    }
+    /* a GPU without compute-sanitizer: the emulated program runs the safety tests, so it is built */
+    policy_run(&R, &O, NULL, 1, 0);
+    cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_PROGRAM | TG_TWINS_COUNT);
+    /* graded emulated: the program runs every test */
+    policy_run(&R, &O, NULL, 0, 1);
+    R.env.gpu_ok = 0;
+    cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_PROGRAM | TG_TWINS_COUNT);
+    O.emulate = 1;
+    R.env.gpu_ok = 1;
+    cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_PROGRAM | TG_TWINS_COUNT);
+    /* a lab without an emulated build here: nothing */
+    policy_run(&R, &O, NULL, 0, 1);
+    R.env.have_emu_target = 0;
+    cr_assert_eq(tg_build_twin_plan(&R), 0);
+}
+
+Test(ncu, tl_grade_ncu_1_profiles_every_submission_and_tl_grade_ncu_0_never_looks_for_ncu)
+{
+    static grun R;
+    static tg_opts O;
+    static gsub g;
+    /* TL_GRADE_NCU=1, where the probe read the reference's counters: the counters judge the work, the
+     * twins are built late (only where a variant's counters could not decide) */
+    policy_run(&R, &O, "1", 1, 1);
+    cr_assert_eq(R.env.ncu_every, 1);
+    cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_COUNT | TG_TWINS_LATE);
+    /* ... where ncu did not read them: every variant "not checked here", with the probe's reason, the
+     * emulated count decides, the twins built with the file */
+    policy_run(&R, &O, "1", 0, 1);
+    cr_assert_eq(R.env.ncu_every, 1);
+    cr_assert_null(strstr(R.env.ncu_why, "TL_GRADE_NCU"), "%s", R.env.ncu_why);
+    cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_COUNT);
     memset(&g, 0, sizeof g);
     g.built = 1;
-    tg_counters_run(&R, &g);           /* no profiled run: every needed variant not checked, with the reason */
-    const tl_lab_variant *v = tl_lab_variant_find(R.lab, "tiled32");
+    tg_counters_run(&R, &g);
+    const tl_lab_variant *v = tl_lab_variant_find(R.lab, "tiled16");
     cr_assert(v);
     const tg_ctr_var *cv = tg_counters_var(&R, &g, v);
-    cr_assert(cv && cv->state == TG_CTR_NOT_CHECKED && strstr(cv->why, "TL_GRADE_NCU=0"), "%s", cv ? cv->why : "none");
-    cr_assert_not(tg_counters_decide(&R, &g, v), "the emulated count decides");
+    cr_assert(cv && cv->state == TG_CTR_NOT_CHECKED && cv->why[0], "%s", cv ? cv->why : "none");
     tg_work_note wn;
     memset(&wn, 0, sizeof wn);
     cr_assert_eq(tg_counters_work(&R, &g, v, &wn), 0);
-    cr_assert(strstr(wn.ctr_note, "TL_GRADE_NCU=0"), "%s", wn.ctr_note);
-    /* any other value: the probe goes on to look for ncu (none here: "no ncu", not the variable's words) */
-    setenv("TL_GRADE_NCU", "1", 1);
-    R.run.ref_build[0] = '\0';
-    tg_counters_probe(&R);
-    cr_assert_null(strstr(R.env.ncu_why, "TL_GRADE_NCU"), "%s", R.env.ncu_why);
-    unsetenv("TL_GRADE_NCU");
+    cr_assert_str_eq(wn.ctr_note, cv->why);
+    cr_assert_eq(tg_counters_on_demand(&R, &g, "a test"), 0, "nothing to profile on demand where ncu was not read");
+    /* TL_GRADE_NCU=0: ncu not even looked for, the log says why, nothing profiled */
+    policy_run(&R, &O, "0", 0, 1);
+    cr_assert_str_eq(R.env.ncu, "", "ncu not even looked for");
+    const char *said = "TL_GRADE_NCU=0: the GPU's counters are not read";
+    cr_assert(strncmp(R.env.ncu_why, said, strlen(said)) == 0, "%s", R.env.ncu_why);
+    cr_assert_eq(R.env.ncu_every, 0);
+    memset(&g, 0, sizeof g);
+    g.built = 1;
+    tg_counters_run(&R, &g);
+    cv = tg_counters_var(&R, &g, v);
+    cr_assert(cv && cv->state == TG_CTR_NONE);
+    cr_assert_eq(tg_counters_on_demand(&R, &g, "a test"), 0, "ncu was not probed: no profile on demand");
+    cr_assert_eq(tg_build_twin_plan(&R), TG_TWINS_COUNT);
+}
+
+/* The default policy's second evidence: where the speed test found the time implausible, every needed
+ * variant was profiled on demand; afterwards a correctness test of a variant whose counters show a
+ * breach (the GPU ran another kernel than the twin counted: hostile/03/gpu_emulated_twin_differs.cu
+ * without its #ifdef) or whose profiled run failed loses its credit, named; the others keep theirs. */
+Test(ncu, counters_read_on_demand_take_the_credit_of_a_variant_they_find_untiled)
+{
+    static grun R;
+    static tg_opts O;
+    static gsub g;
+    policy_run(&R, &O, NULL, 1, 1);
+    memset(&g, 0, sizeof g);
+    g.built = 1;
+    tg_counters_run(&R, &g);
+    tres tr[TL_LAB_MAX_TESTS];
+    memset(tr, 0, sizeof tr);
+    int nt = 0;
+    for (int i = 0; i < R.lab->ntests; ++i) {
+        tr[nt].t = &R.lab->tests[i];
+        tr[nt].graded = 1;
+        tr[nt].score = tr[nt].t->points;
+        tr[nt].passed = 1;
+        ++nt;
+    }
+    int v16 = (int)(tl_lab_variant_find(R.lab, "tiled16") - R.lab->variants);
+    int v32 = (int)(tl_lab_variant_find(R.lab, "tiled32") - R.lab->variants);
+    g.ctr[v16] = (tg_ctr_var){.state = TG_CTR_JUDGED, .work_judged = 1, .bad = 1, .pattern = "not-tiled", .size = "2048"};
+    snprintf(g.ctr[v16].headline, sizeof g.ctr[v16].headline, "not tiled: 2 global loads per multiply-add");
+    g.ctr[v32] = (tg_ctr_var){.state = TG_CTR_JUDGED, .work_judged = 1, .size = "2048"};
+    tg_counters_after_tests(&R, &g, tr, nt);
+    for (int i = 0; i < nt; ++i)
+        cr_assert_float_eq(tr[i].score, tr[i].t->points, 1e-9, "not profiled on demand: nothing changes (%s)",
+                           tr[i].t->name);
+    g.ctr_demand = 1;                  /* as tg_counters_on_demand leaves it */
+    tg_counters_after_tests(&R, &g, tr, nt);
+    int lost = 0;
+    for (int i = 0; i < nt; ++i) {
+        const tl_test_kind k = tr[i].t->kind;
+        int correctness16 = (k == TL_TEST_PUBLIC || k == TL_TEST_HIDDEN) && strcmp(tr[i].t->variant, "tiled16") == 0;
+        if (correctness16) {
+            ++lost;
+            cr_assert_float_eq(tr[i].score, 0, 1e-9, "%s kept its credit", tr[i].t->name);
+            cr_assert(tr[i].have_head && tr[i].head.v.kind == TL_V_WORK && strcmp(tr[i].head.v.pattern, "not-tiled") == 0);
+            cr_assert(strstr(tr[i].out.s, "no credit: the GPU's counters, read on demand") &&
+                      strstr(tr[i].out.s, "not tiled: 2 global loads"), "%s", tr[i].out.s);
+        } else {
+            cr_assert_float_eq(tr[i].score, tr[i].t->points, 1e-9, "%s lost its credit", tr[i].t->name);
+        }
+        tg_buf_free(&tr[i].out);
+        free(tr[i].cases);
+    }
+    cr_assert_eq(lost, 2, "public and hidden tiled16");
+    tg_buf_free(&g.notes);
 }
 
 Test(ncu, a_median_well_above_the_profiled_kernels_time_is_for_review_only)

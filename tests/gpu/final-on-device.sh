@@ -10,7 +10,7 @@
 #             lab07 (lab07-on-device.sh), lab08 (lab08-on-device.sh all), hostile
 #             (hostile-on-device.sh: the lab 03 class with every GPU attack); default these four.
 #             Also (session 10's final-s10.sh, folded in): styles (a small lab 03 class through
-#             ./kit grade with ncu reading the counters: the solution, the skeleton, the honest corpus
+#             ./kit grade with ncu reading the counters (TL_GRADE_NCU=1): the solution, the skeleton, the honest corpus
 #             styles a class run once judged wrong or never saw on a GPU (P stored by atomicExch, a
 #             recursive helper, float4 stores, a helper filling the tiles, float4 tiles) and one
 #             known-wrong file; each student's score and the first line of each test below full
@@ -44,7 +44,8 @@ part_styles() {
         mkdir -p "$L/class/$c" && cp "tests/corpus/$c.cu" "$L/class/$c/tiled.cu"
     done
     head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$L/secret"
-    ./kit grade --lab 03 --out "$L/graded" --secret "$L/secret" -- "$L"/class/* > "$L/grade.log" 2>&1
+    # with ncu reading every submission's counters (TL_GRADE_NCU=1: the default counts with the twin)
+    TL_GRADE_NCU=1 ./kit grade --lab 03 --out "$L/graded" --secret "$L/secret" -- "$L"/class/* > "$L/grade.log" 2>&1
     _rc=$?
     {
         echo "./kit grade --lab 03 (8 submissions): exit $_rc"

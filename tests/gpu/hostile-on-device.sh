@@ -11,9 +11,11 @@
 # Prints: the isolation line, the gradebook, each submission's score against what
 #       tests/hostile/expected.txt and the catalogue expect, and whether every expectation held:
 #         solution    every graded point
-#         'full' rows of expected.txt at place gpu (an attack contained at no cost, or one
-#                     that breaks only a build a GPU whose counters ncu reads does not need):
-#                     the solution's score (tests/hostile/expected.sh reads a grade per place)
+#         'full' rows of expected.txt at this machine's place (an attack contained at no cost;
+#                     with TL_GRADE_NCU=1 in the environment, place gpu: also one that breaks only a
+#                     build a GPU whose counters ncu reads does not need; else the grader's default,
+#                     place gpu-no-counters, the bare words): the solution's score
+#                     (tests/hostile/expected.sh reads a grade per place)
 #         the others  less than the solution, with a failed test
 #       and that the gradebook is complete (one row per submission).
 # Exit: 0 every expectation held, 1 one did not, 2 the grader could not run, 77 no GPU.

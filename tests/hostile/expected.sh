@@ -5,8 +5,9 @@
 #
 #   hostile_expected FILE LAB NAME PLACE   prints full or less; nothing (and status 1) when the
 #                                          file has no row for LAB NAME (then it must score less)
-# PLACE: emulated, gpu (a GPU whose counters ncu reads), or any other word (a GPU without ncu):
-# the row's PLACE:WORD for that place, else its bare word.
+# PLACE: emulated, gpu (a GPU whose counters ncu reads for every submission: TL_GRADE_NCU=1), or any
+# other word (a GPU graded by the default policy, whose counting twin counts the work, or without
+# ncu): the row's PLACE:WORD for that place, else its bare word.
 hostile_expected() {
     awk -v lab="$2" -v name="$3" -v place="$4" '
         $1 == lab && $2 == name {
@@ -23,10 +24,15 @@ hostile_expected() {
 }
 
 # hostile_place TL_GRADE_ARGS: the place a run on this machine grades at: emulated where the
-# arguments say --emulate or there is no NVIDIA GPU, gpu where ncu reads the counters, else
-# gpu-no-counters (the counting build is needed there: the bare word applies).
+# arguments say --emulate or there is no NVIDIA GPU, gpu where ncu reads the counters of every
+# submission (TL_GRADE_NCU=1 in the environment, and an ncu), else gpu-no-counters (the grader's
+# default on a GPU, or no ncu: the counting build counts the work, the bare word applies).
 hostile_place() {
     case " $1 " in *" --emulate "*) echo emulated; return ;; esac
     if ! ls /dev/nvidia0 >/dev/null 2>&1; then echo emulated; return; fi
-    if command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; then echo gpu; else echo gpu-no-counters; fi
+    if [ "${TL_GRADE_NCU:-}" = 1 ] && { command -v ncu >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ncu ]; }; then
+        echo gpu
+    else
+        echo gpu-no-counters
+    fi
 }

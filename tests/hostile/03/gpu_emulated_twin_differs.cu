@@ -1,7 +1,8 @@
 /* hostile/03/gpu_emulated_twin_differs.cu (issue 24 item 4, GPU only): the tiled kernel where the
  * emulator builds the file (the twin whose work the grader counts on a GPU) and lab 02's naive
- * kernel in the GPU build. Expected: less than the solution (the work must come from the GPU's own
- * counters, ncu, read from outside the student's process). */
+ * kernel in the GPU build. Expected: less than the solution: refused before any test runs, everywhere
+ * (it tests TL_EMULATED, which tells the GPU build from the emulated one that counts the work: policy.c,
+ * tg_policy_build_split, issue 29); with TL_GRADE_NCU=1 the GPU's counters would see the naive kernel too. */
 #include "cuda_check.h"
 #include "lab.h"
 

@@ -2,7 +2,9 @@
  * is skipped) that, emulated, calls the emulator's own "not supported under emulation" there, so
  * that those sizes were "neither passed nor failed" and the test passed on the small ones. Expected:
  * run-time "not supported" at some sizes while others ran counts those sizes as failed (the words
- * come from the program's own process); on a GPU the sizes from 128 fail as wrong. */
+ * come from the program's own process); on a GPU the sizes from 128 fail as wrong. Since issue 29 the
+ * object gate refuses it first, everywhere: its #ifdef TL_EMULATED tells the builds apart (policy.c,
+ * tg_policy_build_split; without the #ifdef nvcc's compile check fails on the emulator's name). */
 /* tiled.cu: lab 03, the tiled kernel: the reference solution (labs/03-tiled-kernel/tiled.cu completed).
  *
  * Check:  ./kit check 03     (builds TILE_WIDTH 16 and 32, runs both on the public sizes)
