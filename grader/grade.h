@@ -281,6 +281,9 @@ typedef struct gsub {
     int      emu_count_built;   /* the counting twin (labNN-emu-count) built: the work count's program */
     int      twins_tried;       /* tg_build_twins_late ran for this submission                   */
     int      ctr_demand;        /* counters.c: its variants were profiled on demand (the default policy) */
+    int      corr_left;         /* submission.c: correctness tests (public, hidden) not judged yet */
+    int      corr_credited;     /* ... and those judged with credit: speed.c profiles a slow kernel on demand only
+                                   while the counters could still take some credit away */
     struct {                    /* the counting twin's runs (work.c): one per variant and size    */
         char  variant[32];
         int   m, k, n, hidden;

@@ -212,7 +212,12 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * more by the wall clock, and their on-demand profiles held the ncu lock 70% of the class) */
         int suspicious = est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
                          est_r <= 1.5 * r1.reported_ms + 1.0;
-        int slow = rep_ratio > TL_SPEED_FULL;
+        /* A slow kernel is profiled only while the counters could still take a correctness test's
+         * credit (one judged with credit, or one not judged yet): where every correctness test already
+         * failed (the twin counted it untiled, a wrong P) there is nothing for them to decide, and the
+         * session would only hold the device's profiler (device run 01:31 UTC: the naive-in-tiled file's
+         * on-demand sessions, about 100 s of host work under ncu, made 43 timed windows' drains wait) */
+        int slow = rep_ratio > TL_SPEED_FULL && (g->corr_credited > 0 || g->corr_left > 0);
         char why[300];
         snprintf(why, sizeof why, suspicious ? "the reported median is far below what the grader's wall clock allows"
                                              : "the speed test's reported median, %.2f x the reference's, is slower than "

@@ -261,6 +261,10 @@ static void run_test(grun *R, gsub *g, tres *t)
     judge(R, g, t);
     if (shared_run && tg_gpu_crowded_out(t))
         again_alone(R, g, t);
+    if (gk == TL_TEST_PUBLIC || gk == TL_TEST_HIDDEN) {
+        g->corr_left--;
+        g->corr_credited += t->graded && t->score > 0;
+    }
     if (!R->opt->check && !g->corr.alive)
         tg_gpu_take(R, TG_GPU_NONE);
 }
@@ -293,6 +297,8 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
         if (profiled)
             tg_gpu_take(R, TG_GPU_NONE);   /* each test below takes the device as it needs it (gpushare.c) */
     }
+    for (int i = 0; i < nt; ++i)
+        g->corr_left += tr[i].t->kind == TL_TEST_PUBLIC || tr[i].t->kind == TL_TEST_HIDDEN;
     for (int i = 0; i < nt; ++i)
         if (!not_run(R, g, &tr[i], refused_link, &gate))
             run_test(R, g, &tr[i]);
