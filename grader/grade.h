@@ -79,6 +79,8 @@ enum { EXIT_GRADER = 3 };
 #define SUB_BUILD_CPU_S         20       /* CPU seconds per compiler process of a submission's
                                             build: one lab file takes under 5; a macro bomb dies */
 #define SPEED_SUSPICIOUS        3.0      /* wall-clock estimate / reported median: flagged  */
+#define SPEED_FAST_CHECK        0.5      /* reported median / the reference's below this: its
+                                             time is checked on the GPU's counters (speed.c)     */
 #define EVIDENCE_SHOWN          1200     /* bytes of a program's output quoted per report    */
 #define SUMMARY_LINES           12       /* lines of one test's output in summary.md        */
 #define ERRORS_SHOWN            2000     /* bytes of compiler errors quoted                  */

@@ -212,6 +212,13 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * more by the wall clock, and their on-demand profiles held the ncu lock 70% of the class) */
         int suspicious = est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
                          est_r <= 1.5 * r1.reported_ms + 1.0;
+        /* A median under half the reference's is checked on the counters whatever the wall clock says:
+         * the wall-clock bound is a difference of two requests' times and reads low where another
+         * process's kernel was still on the device (device run 01:47 UTC: gpu_async_stream's forged
+         * 0.016 ms against an estimate of 0.536 ms, the reference's 1.218 ms for its true 1.833 ms, so
+         * the rule above did not fire and the forgery kept full credit). A forged time is always a
+         * fast one; an honest kernel that fast pays one profiled session and keeps its time. */
+        int fast = rep_ratio > 0 && rep_ratio < SPEED_FAST_CHECK;
         /* A slow kernel is profiled only while the counters could still take a correctness test's
          * credit (one judged with credit, or one not judged yet): where every correctness test already
          * failed (the twin counted it untiled, a wrong P) there is nothing for them to decide, and the
@@ -219,10 +226,15 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * on-demand sessions, about 100 s of host work under ncu, made 43 timed windows' drains wait) */
         int slow = rep_ratio > TL_SPEED_FULL && (g->corr_credited > 0 || g->corr_left > 0);
         char why[300];
-        snprintf(why, sizeof why, suspicious ? "the reported median is far below what the grader's wall clock allows"
-                                             : "the speed test's reported median, %.2f x the reference's, is slower than "
-                                               "full credit allows (%.1f x)", rep_ratio, TL_SPEED_FULL);
-        if ((suspicious || slow) && tg_counters_on_demand(R, g, why)) {
+        if (suspicious)
+            snprintf(why, sizeof why, "the reported median is far below what the grader's wall clock allows");
+        else if (fast)
+            snprintf(why, sizeof why, "the speed test's reported median, %.2f x the reference's, is under %.1f x: its "
+                     "time is checked against the kernels' own", rep_ratio, SPEED_FAST_CHECK);
+        else
+            snprintf(why, sizeof why, "the speed test's reported median, %.2f x the reference's, is slower than full "
+                     "credit allows (%.1f x)", rep_ratio, TL_SPEED_FULL);
+        if ((suspicious || fast || slow) && tg_counters_on_demand(R, g, why)) {
             cv = tg_counters_var(R, g, v);
             tg_buf_printf(&tr->out, "profiled on demand (ncu, outside the program's process): %s\n", why);
         }
