@@ -219,7 +219,13 @@ static int table_counts(const char *text, size_t len, const char *log, tg_ncu_co
         snprintf(cv->why, sizeof cv->why, "ncu wrote no counters (%s is missing)", log);
         return -1;
     }
+    /* ncu's error line with a table it could still write (the program returned an error code at its
+     * exit, after its answers: device run fin4, 02:05 UTC, hostile gpu_runtime_twin_differs kept its
+     * credit as "not checked here: ncu failed: ... returned an error code (18)"): the counters were
+     * measured outside the program's process and stand; without a table, ncu's problem is the why */
     if (tg_ncu_problem(text, why, sizeof why)) {
+        if (tg_ncu_parse(text, len, c, err, sizeof err) == 0 && c->kernels > 0)
+            return 0;                  /* (a table with the student's kernels in it, not a header alone) */
         cv->state = TG_CTR_NOT_CHECKED;
         snprintf(cv->why, sizeof cv->why, "%s", why);
         return -1;
