@@ -198,20 +198,17 @@ static int has_word(const char *s, size_t n, const char *word)
     return 0;
 }
 
-int tg_policy_host_asm(const char *file, const char *text, size_t len, tg_buf *findings)
+/* The file's macros (s: its lexed copy) whose body holds a word BAD(word, length, ctx) accepts, or
+ * another such macro (to a fixed point, five levels): their names into out (at most max), how many.
+ * The host-asm rule and the build-split rule judge a use of one like the word itself. */
+typedef int (*word_test)(const char *w, size_t l, const void *ctx);
+static int tainted_macros(char *s, word_test bad, const void *ctx, char (*out)[64], int max)
 {
-    char *s = lexed_copy(text, len);
-    if (!s)
-        return 0;
-    /* Pass 1: macros whose body holds asm (also through another such macro, a few levels); a use
-     * of one is judged like asm itself, where it stands. */
-    enum { MAXM = 64 };
-    char macros[MAXM][64];
-    int nm = 0;
-    for (int round = 0; round < 4; ++round) {
-        int before = nm;
-        for (char *p = s; *p && nm < MAXM;) {
-            char *e = p;   /* the logical line: backslash-newlines joined */
+    int n = 0;
+    for (int round = 0; round < 5; ++round) {
+        int before = n;
+        for (char *p = s; *p;) {
+            char *e = p;               /* the logical line: backslash-newlines joined */
             while (*e && !(*e == '\n' && (e == p || e[-1] != '\\')))
                 ++e;
             char *q = p;
@@ -226,24 +223,54 @@ int tg_policy_host_asm(const char *file, const char *text, size_t len, tg_buf *f
                     while (*q == ' ' || *q == '\t')
                         ++q;
                     char *ne = q;
-                    while (is_id((unsigned char)*ne))
+                    while (ne < e && is_id((unsigned char)*ne))
                         ++ne;
-                    size_t nl = (size_t)(ne - q), bl = (size_t)(e - ne);
-                    int asm_body = has_word(ne, bl, "asm") || has_word(ne, bl, "__asm") || has_word(ne, bl, "__asm__");
-                    for (int m = 0; !asm_body && m < nm; ++m)
-                        asm_body = has_word(ne, bl, macros[m]);
-                    int known = 0;
-                    for (int m = 0; m < nm; ++m)
-                        known |= strlen(macros[m]) == nl && memcmp(macros[m], q, nl) == 0;
-                    if (asm_body && !known && nl > 0 && nl < sizeof macros[0])
-                        snprintf(macros[nm++], sizeof macros[0], "%.*s", (int)nl, q);
+                    size_t nl = (size_t)(ne - q);
+                    int hit = 0, known = 0;
+                    for (char *w = ne; w < e && !hit;) {
+                        if (!is_id((unsigned char)*w) || (w > ne && is_id((unsigned char)w[-1]))) {
+                            ++w;
+                            continue;
+                        }
+                        char *we = w;
+                        while (we < e && is_id((unsigned char)*we))
+                            ++we;
+                        size_t wl = (size_t)(we - w);
+                        hit = bad(w, wl, ctx);
+                        for (int m = 0; !hit && m < n; ++m)
+                            hit = strlen(out[m]) == wl && memcmp(out[m], w, wl) == 0;
+                        w = we;
+                    }
+                    for (int m = 0; m < n; ++m)
+                        known |= strlen(out[m]) == nl && memcmp(out[m], q, nl) == 0;
+                    if (hit && !known && nl > 0 && nl < sizeof out[0] && n < max)
+                        snprintf(out[n++], sizeof out[0], "%.*s", (int)nl, q);
                 }
             }
             p = *e ? e + 1 : e;
         }
-        if (nm == before)
+        if (n == before)
             break;
     }
+    return n;
+}
+
+static int asm_word(const char *w, size_t l, const void *ctx)
+{
+    (void)ctx;
+    return is_asm_word(w, l);
+}
+
+int tg_policy_host_asm(const char *file, const char *text, size_t len, tg_buf *findings)
+{
+    char *s = lexed_copy(text, len);
+    if (!s)
+        return 0;
+    /* Pass 1: macros whose body holds asm (also through another such macro, a few levels); a use
+     * of one is judged like asm itself, where it stands. */
+    enum { MAXM = 64 };
+    char macros[MAXM][64];
+    int nm = tainted_macros(s, asm_word, NULL, macros, MAXM);
     /* Pass 2: braces and the declaration that opens each top-level block. Preprocessor lines are
      * skipped (a macro's body is judged where it is used). */
     int found = 0, depth = 0, line = 1, device_only = 0;
@@ -650,6 +677,11 @@ static int split_name(const char *id, size_t l, int arch_ok)
     return 0;
 }
 
+static int is_split_word(const char *w, size_t l, const void *ctx)
+{
+    return split_name(w, l, *(const int *)ctx) > 0;
+}
+
 int tg_policy_build_split(const char *file, const char *text, size_t len, int arch_ok, tg_buf *findings)
 {
     char *s = lexed_copy(text, len);
@@ -657,53 +689,7 @@ int tg_policy_build_split(const char *file, const char *text, size_t len, int ar
         return 0;
     enum { MAXM = 64 };
     char tainted[MAXM][64];            /* the file's macros whose body holds such a name */
-    int nt = 0, found = 0;
-    for (int round = 0; round < 5; ++round) {
-        int before = nt;
-        for (char *p = s; *p;) {
-            char *e = p;               /* the logical line: backslash-newlines joined */
-            while (*e && !(*e == '\n' && (e == p || e[-1] != '\\')))
-                ++e;
-            char *q = p;
-            while (*q == ' ' || *q == '\t')
-                ++q;
-            if (*q == '#') {
-                ++q;
-                while (*q == ' ' || *q == '\t')
-                    ++q;
-                if (strncmp(q, "define", 6) == 0 && (q[6] == ' ' || q[6] == '\t')) {
-                    q += 6;
-                    while (*q == ' ' || *q == '\t')
-                        ++q;
-                    char *ne = q;
-                    while (ne < e && is_id((unsigned char)*ne))
-                        ++ne;
-                    size_t nl = (size_t)(ne - q);
-                    int bad = 0, known = 0;
-                    for (char *w = ne; w < e && !bad;) {
-                        if (!is_id((unsigned char)*w) || (w > ne && is_id((unsigned char)w[-1]))) {
-                            ++w;
-                            continue;
-                        }
-                        char *we = w;
-                        while (we < e && is_id((unsigned char)*we))
-                            ++we;
-                        bad = split_name(w, (size_t)(we - w), arch_ok) > 0;
-                        for (int m = 0; !bad && m < nt; ++m)
-                            bad = strlen(tainted[m]) == (size_t)(we - w) && memcmp(tainted[m], w, (size_t)(we - w)) == 0;
-                        w = we;
-                    }
-                    for (int m = 0; m < nt; ++m)
-                        known |= strlen(tainted[m]) == nl && memcmp(tainted[m], q, nl) == 0;
-                    if (bad && !known && nl > 0 && nl < sizeof tainted[0] && nt < MAXM)
-                        snprintf(tainted[nt++], sizeof tainted[0], "%.*s", (int)nl, q);
-                }
-            }
-            p = *e ? e + 1 : e;
-        }
-        if (nt == before)
-            break;
-    }
+    int nt = tainted_macros(s, is_split_word, &arch_ok, tainted, MAXM), found = 0;
     int line = 1;
     for (char *p = s; *p;) {
         char *e = p;
