@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# tests/gpu/cpu-diag.sh: where a lab 03 submission's CPU goes on the GPU machine (issue 29, session 13).
+#
+# Run:  from the repository root on the GPU machine:  bash tests/gpu/cpu-diag.sh
+#       $OUT (else ./gpu-out) gets summary.txt (the table) and logs.tgz (the build logs, nvcc's
+#       phase times, the grader's logs and progress.json, compute-sanitizer --help).
+# What it measures, each piece alone (CPU = user + sys of the piece's whole process tree, counted by
+# a cgroup of its own: v2 cpu.stat, else v1 cpuacct; tests/gpu/cpu-diag-client.py for programs):
+#   A. the builds a submission makes over the kit's build (the kit configured as the grader's:
+#      debugoptimized, -Dtests=false, gpu_archs 90, no yardstick): each command ninja runs for the
+#      student's file, alone (nvcc at each tile width, with nvcc's own phase times (--time), the
+#      counting twin's rewrite and compiles, the archives, the links), ninja's own no-op, the copy of
+#      the kit's build folder, and the two ninja calls as the grader makes them.
+#   B. a lab03 process served as the grader serves it: start and quit (CUDA's context: lazy and
+#      eager module loading), the public sizes of both variants in one session (each request's
+#      CPU), a speed test's requests at 2048 (spinning and blocking waits), the counting twin's case.
+#   C. compute-sanitizer: memcheck (tiled32, the grader's options) and racecheck (tiled16) at 32 and
+#      64, start-and-quit alone, and option variants that may cut its host work.
+#   D. the grader: tl-grade --jobs 1 on 3 lab 03 submissions (the solution, 2 byte-variants), its
+#      profile per stage per submission, each submission's CPU (.done), the grader's own process
+#      (/usr/bin/time: itself and the children it reaps; not the sandboxed trees).
+# REPS (default 3): repetitions of each piece (the table gives the least and the median).
+# Exit: 0 measured, 2 a build failed, 77 no GPU.
+set -u
+OUT="${OUT:-./gpu-out}"
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+S=$OUT/summary.txt
+: > "$S"
+say() { printf '%s\n' "$*" | tee -a "$S"; }
+ROOT=$(pwd)
+REPS=${REPS:-3}
+export PATH="/usr/local/cuda/bin:$PATH"
+[ -f tests/gpu/device-env.sh ] && . tests/gpu/device-env.sh
+if ! ls /dev/nvidia0 >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    say "skipped: no NVIDIA GPU here"; exit 77
+fi
+W=$(mktemp -d /tmp/tl-cpudiag.XXXXXX)
+K=$W/keep
+mkdir -p "$K"
+pack() { ( cd "$K" && tar czf "$OUT/logs.tgz" . ) 2>/dev/null; rm -rf "$W"; }
+trap pack EXIT
+say "== cpu-diag: $(date -u +%FT%TZ) at $(git rev-parse --short HEAD 2>/dev/null)"
+say "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); cores $(nproc); $(nvcc --version | tail -1); $(compute-sanitizer --version 2>/dev/null | tail -1)"
+say "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# cg_run LABEL COMMAND...: the command in a cgroup of its own (cwd as given); one table line
+cg_run() {
+    local l=$1; shift
+    local cg=/sys/fs/cgroup/tl-cpudiag-$$-$RANDOM
+    { mkdir "$cg" 2>/dev/null && [ -f "$cg/cpu.stat" ]; } || { rmdir "$cg" 2>/dev/null; cg=/sys/fs/cgroup/cpuacct/tl-cpudiag-$$-$RANDOM; }
+    { mkdir "$cg" 2>/dev/null && [ -f "$cg/cgroup.procs" ]; } || cg=
+    local t0 t1 rc
+    t0=$(date +%s.%N)
+    if [ -n "$cg" ]; then
+        sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@" > "$W/last.log" 2>&1
+    else
+        "$@" > "$W/last.log" 2>&1
+    fi
+    rc=$?
+    t1=$(date +%s.%N)
+    local u=0 s=0
+    if [ -n "$cg" ]; then
+        sleep 0.05
+        if [ -f "$cg/cpu.stat" ] && grep -q user_usec "$cg/cpu.stat"; then
+            u=$(awk '$1 == "user_usec" {print $2 / 1e6}' "$cg/cpu.stat")
+            s=$(awk '$1 == "system_usec" {print $2 / 1e6}' "$cg/cpu.stat")
+        else
+            u=$(awk -v hz="$(getconf CLK_TCK)" '$1 == "user" {print $2 / hz}' "$cg/cpuacct.stat")
+            s=$(awk -v hz="$(getconf CLK_TCK)" '$1 == "system" {print $2 / hz}' "$cg/cpuacct.stat")
+        fi
+        rmdir "$cg" 2>/dev/null
+    fi
+    printf '%-52s %6.2f CPU-s (user %5.2f sys %5.2f) %6.2f s wall rc %d\n' "$l" "$(echo "$u $s" | awk '{print $1 + $2}')" \
+        "$u" "$s" "$(echo "$t0 $t1" | awk '{print $2 - $1}')" "$rc" | tee -a "$W/table" >> "$S"
+    tail -n 1 "$W/table"
+    [ $rc = 0 ] || sed 's/^/    | /' "$W/last.log" | tail -6 | tee -a "$S"
+    cat "$W/last.log" >> "$K/pieces.log"
+    return $rc
+}
+# rep LABEL COMMAND...: REPS times; the least and the median CPU
+rep() {
+    local l=$1; shift
+    : > "$W/table"
+    for i in $(seq "$REPS"); do cg_run "$l #$i" "$@" > /dev/null; done
+    awk '{print $(NF - 10)}' "$W/table" | sort -n | awk -v l="$l" '{c[NR] = $1} END {
+        printf "  %-50s least %.2f median %.2f CPU-s (%d runs)\n", l, c[1], c[int((NR + 1) / 2)], NR}' | tee -a "$S"
+}
+
+# ------------------------------------------------------------------ the kit, built as the grader builds it
+say ""
+say "== A. the builds of one submission (the kit's build folder configured as the grader's)"
+mkdir -p "$W/kit"
+git archive HEAD | tar -x -C "$W/kit"
+cp solutions/03-tiled-kernel/tiled.cu "$W/kit/labs/03-tiled-kernel/tiled.cu"
+KB=$W/kb
+t0=$(date +%s)
+P=labs/03-tiled-kernel/lab03
+C=labs/emulated/lab03-emu-count
+export CCACHE_DISABLE=1
+if ! { meson setup "$KB" "$W/kit" --buildtype=debugoptimized -Dtests=false -Dcuda=enabled -Dgpu_archs=90 \
+            -Dyardstick=disabled > "$K/kb-setup.log" 2>&1 &&
+       ninja -C "$KB" -j "$(nproc)" "$P" "$C" > "$K/kb-build.log" 2>&1; }; then
+    say "the kit's build failed:"; tail -20 "$K/kb-setup.log" "$K/kb-build.log" | tee -a "$S"; exit 2
+fi
+say "the kit's build (the two programs): $(( $(date +%s) - t0 )) s; build folder $(du -sh "$KB" | cut -f1), $(find "$KB" -type f | wc -l) files"
+ninja -C "$KB" -t commands "$P" > "$K/commands-lab03.txt"
+ninja -C "$KB" -t commands "$C" > "$K/commands-count.txt"
+# the student file's commands: those naming tiled, and the final link of each program
+pieces() {   # pieces FILE: "N<TAB>command" for each piece that depends on the student's file
+    grep -n -E 'tiled' "$1" | sed 's/:/\t/'
+    printf '%s\t%s\n' "$(wc -l < "$1")" "$(tail -1 "$1")"
+}
+cd "$KB" || exit 2
+for f in lab03 count; do
+    pieces "$K/commands-$f.txt" | sort -un | while IFS=$'\t' read -r n cmd; do
+        what=$(printf '%s' "$cmd" | grep -oE -- '-o [^ ]+' | head -1 | sed 's/-o //; s#.*/##')
+        [ -n "$what" ] || what=$(printf '%s' "$cmd" | awk '{print $1" ... "$NF}' | sed 's#[^ ]*/##g')
+        printf '%s\n' "$cmd" > "$W/cmd.sh"
+        rep "$f step $n: ${what:0:40}" bash "$W/cmd.sh"
+        case $cmd in *nvcc*" -c "*tiled*)
+            bash -c "$cmd --time $W/nvcc.csv" > /dev/null 2>&1
+            say "    nvcc's phases (ms): $(awk -F, 'NR > 1 {gsub(/"/, ""); printf "%s %s; ", $1, $NF}' "$W/nvcc.csv" 2>/dev/null | cut -c1-600)"
+            cp "$W/nvcc.csv" "$K/nvcc-$n.csv" 2>/dev/null
+            bash -c "$cmd --dryrun" > "$K/nvcc-dryrun-$n.txt" 2>&1
+            ;;
+        esac
+    done
+done
+rep "ninja no-op (lab03 up to date)" ninja -C "$KB" "$P"
+rep "copy of the kit's build folder (cp -a)" cp -a --reflink=auto "$KB" "$W/kbcopy"
+rm -rf "$W/kbcopy"
+rmstale() { find "$KB/labs" \( -name 'tiled.*' -o -name 'meson-generated_tiled.*' \) -type f -delete; }
+for i in $(seq "$REPS"); do
+    rmstale
+    cg_run "ninja -j 2 lab03 (as the grader) #$i" ninja -C "$KB" -j 2 "$P" > /dev/null
+    cg_run "ninja -j 2 lab03-emu-count (as the grader) #$i" ninja -C "$KB" -j 2 "$C" > /dev/null
+done
+cd "$ROOT" || exit 2
+
+# ------------------------------------------------------------------ B. a lab program's process
+say ""
+say "== B. lab03 --serve processes (CPU of the program's tree; inputs made outside it)"
+CL="python3 $ROOT/tests/gpu/cpu-diag-client.py"
+LAB=$KB/$P
+CNT=$KB/$C
+export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+pub16="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled16:1024,tiled16:2048,tiled16:4096"
+pub32="tiled32:32,tiled32:64,tiled32:256,tiled32:512,tiled32:1024,tiled32:2048,tiled32:4096"
+b() { $CL "$@" 2>&1 | tee -a "$S"; }
+for i in $(seq "$REPS"); do b "start+quit (blocking sync) #$i" - -- env TL_CUDA_SYNC=blocking "$LAB" --serve; done
+b "start+quit, CUDA_MODULE_LOADING=EAGER" - -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=EAGER "$LAB" --serve
+b "start+quit, CUDA_MODULE_LOADING=LAZY" - -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=LAZY "$LAB" --serve
+b "start+quit, spinning sync (speed sessions)" - -- "$LAB" --serve
+b "one request tiled16@16" tiled16:16 -- env TL_CUDA_SYNC=blocking "$LAB" --serve
+b "the public cases of both variants, one session" "$pub16,$pub32" -- env TL_CUDA_SYNC=blocking "$LAB" --serve
+b "speed session: 2048 x2 untimed + timed (spin)" tiled32:2048,tiled32:2048,tiled32:2048:t -- "$LAB" --serve
+b "speed session: the same, blocking sync" tiled32:2048,tiled32:2048,tiled32:2048:t -- env TL_CUDA_SYNC=blocking "$LAB" --serve
+b "counting twin: tiled16@128 + tiled32@128" tiled16:128,tiled32:128 -- "$CNT" --serve
+b "counting twin: start+quit" - -- "$CNT" --serve
+
+# ------------------------------------------------------------------ C. compute-sanitizer
+say ""
+say "== C. compute-sanitizer (the grader's options: session.c argv_tool)"
+compute-sanitizer --help > "$K/compute-sanitizer-help.txt" 2>&1
+CS="compute-sanitizer --error-exitcode 99 --print-limit 20 --launch-timeout 0"
+MC="$CS --tool memcheck --padding 65536"
+RC="$CS --tool racecheck"
+sm="tiled32:32,tiled32:64"
+sr="tiled16:32,tiled16:64"
+for i in $(seq "$REPS"); do b "memcheck start+quit #$i" - -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc; done
+for i in $(seq "$REPS"); do b "memcheck tiled32 32,64 #$i" "$sm" -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc; done
+for i in $(seq "$REPS"); do b "racecheck start+quit #$i" - -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve; done
+for i in $(seq "$REPS"); do b "racecheck tiled16 32,64 #$i" "$sr" -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve; done
+for opt in "--show-backtrace no" "--target-processes application-only" "--check-device-heap no" \
+           "--report-api-errors no" "--kernel-name-exclude kns=tl_" "--check-api-memory-access no"; do
+    b "memcheck 32,64 + $opt" "$sm" -- env TL_CUDA_SYNC=blocking $MC $opt "$LAB" --serve --exact-alloc
+    b "racecheck 32,64 + $opt" "$sr" -- env TL_CUDA_SYNC=blocking $RC $opt "$LAB" --serve
+done
+b "memcheck 32,64, CUDA_MODULE_LOADING=LAZY" "$sm" -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=LAZY $MC "$LAB" --serve --exact-alloc
+b "memcheck 32,64, CUDA_MODULE_LOADING=EAGER" "$sm" -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=EAGER $MC "$LAB" --serve --exact-alloc
+b "memcheck: tiled32 at 32 only" tiled32:32 -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc
+b "memcheck: both variants 32,64 in one process" "$sm,$sr" -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc
+b "racecheck: both variants 32,64 in one process" "$sr,$sm" -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve
+b "bwrap alone (true), for scale" - -- bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/true
+
+# ------------------------------------------------------------------ D. the grader, serially
+say ""
+say "== D. tl-grade --jobs 1 on 3 lab 03 submissions (the grader's profile, per submission)"
+B=${TL_BUILD:-build-gpu}
+t0=$(date +%s)
+if [ ! -f "$B/build.ninja" ]; then
+    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized > "$K/build.log" 2>&1 ||
+        { say "meson setup failed:"; tail -30 "$K/build.log" | tee -a "$S"; exit 2; }
+fi
+ninja -C "$B" grader/tl-grade common/tl-lab >> "$K/build.log" 2>&1 ||
+    { say "building tl-grade failed:"; tail -30 "$K/build.log" | tee -a "$S"; exit 2; }
+say "tl-grade built in $(( $(date +%s) - t0 )) s"
+unset CCACHE_DISABLE
+sh tests/gpu/class-submissions.sh --n 4 --wrong 0 --corpus 0 "$W/in" > "$K/class.tsv" 2>&1
+rm -rf "$W"/in/s001-*      # (the skeleton: the honest path is what a class mostly is)
+head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
+export TL_GRADE_LOCK_DIR=$W/locks
+mkdir -p "$TL_GRADE_LOCK_DIR"
+grade_serial() {   # grade_serial TAG [ENV=VALUE...]: one serial run, its profile per submission
+    local tag=$1; shift
+    rm -rf "$W/out-$tag"
+    /usr/bin/time -f '%U %S %e' -o "$W/time-$tag" env "$@" "$B/grader/tl-grade" --kit . --lab 03 --out "$W/out-$tag" \
+        --secret "$W/secret" --jobs 1 "$W"/in/* > "$K/run-$tag.log" 2>&1
+    local rc=$?
+    cp "$W/out-$tag/progress.json" "$K/progress-$tag.json" 2>/dev/null
+    say "[$tag] tl-grade exit $rc; itself and the children it reaped (not the sandboxed trees): $(awk '{printf "user %.2f sys %.2f CPU-s, %.1f s wall", $1, $2, $3}' "$W/time-$tag")"
+    python3 - "$W/out-$tag" "$tag" <<'PY' | tee -a "$S"
+import glob, json, os, sys
+out, tag = sys.argv[1], sys.argv[2]
+try:
+    p = json.load(open(os.path.join(out, "progress.json")))["profile"]
+except (OSError, ValueError, KeyError):
+    print("[%s] no profile" % tag); sys.exit(0)
+n = max(p["students"], 1)
+print("[%s] profile, CPU-s per submission (%d graded): %s; all stages %.2f" % (tag, n, ", ".join(
+    "%s %.2f" % (s["stage"], s["cpu_s"] / n) for s in p["stages"] if s["cpu_s"] >= 0.005), p["stages_cpu_s"] / n))
+for d in sorted(glob.glob(os.path.join(out, "*", ".done"))):
+    w = open(d).read().split()
+    print("[%s]   %s: score %s/%s, %s s wall, %s CPU-s (.done)" % (tag, os.path.basename(os.path.dirname(d)), w[0], w[1], w[2], w[3]))
+PY
+    grep -hE "^tl-grade: (the kit|GPU)" "$K/run-$tag.log" | cut -c1-300 | tee -a "$S"
+    tar czf "$K/out-$tag.tgz" -C "$W/out-$tag" --exclude=.state . 2>/dev/null
+}
+grade_serial now
+say ""
+say "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit 0
