@@ -9,8 +9,9 @@
 #   A. the builds a submission makes over the kit's build (the kit configured as the grader's:
 #      debugoptimized, -Dtests=false, gpu_archs 90, no yardstick): each command ninja runs for the
 #      student's file, alone (nvcc at each tile width, with nvcc's own phase times (--time), the
-#      counting twin's rewrite and compiles, the archives, the links), ninja's own no-op, the copy of
-#      the kit's build folder, and the two ninja calls as the grader makes them.
+#      counting twin's rewrite and compiles, the archives, the links), the two ninja calls as the
+#      grader makes them on a fresh copy of the kit's build (and the steps ninja ran), and the
+#      counting twin's compile with tl_emu.h (its forced -include) precompiled (a GCC PCH).
 #   B. a lab03 process served as the grader serves it: start and quit (CUDA's context: lazy and
 #      eager module loading), the public sizes of both variants in one session (each request's
 #      CPU), a speed test's requests at 2048 (spinning and blocking waits), the counting twin's case.
@@ -20,6 +21,7 @@
 #      profile per stage per submission, each submission's CPU (.done), the grader's own process
 #      (/usr/bin/time: itself and the children it reaps; not the sandboxed trees).
 # REPS (default 3): repetitions of each piece (the table gives the least and the median).
+# PARTS (default "A B C D"): the parts run (A alone needs no GPU: the build machine's figures).
 # Exit: 0 measured, 2 a build failed, 77 no GPU.
 set -u
 OUT="${OUT:-./gpu-out}"
@@ -32,7 +34,9 @@ ROOT=$(pwd)
 REPS=${REPS:-3}
 export PATH="/usr/local/cuda/bin:$PATH"
 [ -f tests/gpu/device-env.sh ] && . tests/gpu/device-env.sh
-if ! ls /dev/nvidia0 >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+PARTS=${PARTS:-A B C D}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+if [ "$PARTS" != A ] && { ! ls /dev/nvidia0 >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; }; then
     say "skipped: no NVIDIA GPU here"; exit 77
 fi
 W=$(mktemp -d /tmp/tl-cpudiag.XXXXXX)
@@ -41,7 +45,7 @@ mkdir -p "$K"
 pack() { ( cd "$K" && tar czf "$OUT/logs.tgz" . ) 2>/dev/null; rm -rf "$W"; }
 trap pack EXIT
 say "== cpu-diag: $(date -u +%FT%TZ) at $(git rev-parse --short HEAD 2>/dev/null)"
-say "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); cores $(nproc); $(nvcc --version | tail -1); $(compute-sanitizer --version 2>/dev/null | tail -1)"
+say "GPU: $(nvidia-smi 2>/dev/null --query-gpu=name,driver_version --format=csv,noheader | head -1); cores $(nproc); $(nvcc --version | tail -1); $(compute-sanitizer --version 2>/dev/null | tail -1)"
 say "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # cg_run LABEL COMMAND...: the command in a cgroup of its own (cwd as given); one table line
@@ -104,50 +108,76 @@ if ! { meson setup "$KB" "$W/kit" --buildtype=debugoptimized -Dtests=false -Dcud
     say "the kit's build failed:"; tail -20 "$K/kb-setup.log" "$K/kb-build.log" | tee -a "$S"; exit 2
 fi
 say "the kit's build (the two programs): $(( $(date +%s) - t0 )) s; build folder $(du -sh "$KB" | cut -f1), $(find "$KB" -type f | wc -l) files"
+cp -a "$KB" "$W/kb0"      # (pristine: the grader copies this per submission)
 ninja -C "$KB" -t commands "$P" > "$K/commands-lab03.txt"
 ninja -C "$KB" -t commands "$C" > "$K/commands-count.txt"
 # the student file's commands: those naming tiled, and the final link of each program
 pieces() {   # pieces FILE: "N<TAB>command" for each piece that depends on the student's file
-    grep -n -E 'tiled' "$1" | sed 's/:/\t/'
+    grep -n -E 'tiled' "$1" | grep -v 'lab\.c\.o' | sed 's/:/\t/'
     printf '%s\t%s\n' "$(wc -l < "$1")" "$(tail -1 "$1")"
 }
 cd "$KB" || exit 2
-for f in lab03 count; do
-    pieces "$K/commands-$f.txt" | sort -un | while IFS=$'\t' read -r n cmd; do
-        what=$(printf '%s' "$cmd" | grep -oE -- '-o [^ ]+' | head -1 | sed 's/-o //; s#.*/##')
-        [ -n "$what" ] || what=$(printf '%s' "$cmd" | awk '{print $1" ... "$NF}' | sed 's#[^ ]*/##g')
-        printf '%s\n' "$cmd" > "$W/cmd.sh"
-        rep "$f step $n: ${what:0:40}" bash "$W/cmd.sh"
-        case $cmd in *nvcc*" -c "*tiled*)
-            bash -c "$cmd --time $W/nvcc.csv" > /dev/null 2>&1
-            say "    nvcc's phases (ms): $(awk -F, 'NR > 1 {gsub(/"/, ""); printf "%s %s; ", $1, $NF}' "$W/nvcc.csv" 2>/dev/null | cut -c1-600)"
-            cp "$W/nvcc.csv" "$K/nvcc-$n.csv" 2>/dev/null
-            bash -c "$cmd --dryrun" > "$K/nvcc-dryrun-$n.txt" 2>&1
-            ;;
-        esac
+# as the grader builds a submission: a copy of the kit's build, the student's objects removed, then
+# ninja for the program and ninja for the counting twin (each step ninja ran is in the logs)
+grader_build() {   # grader_build TAG: one submission's two ninja calls on a fresh copy
+    rm -rf "$W/kbg"
+    cg_run "$1: copy of the kit's build (cp -a)" cp -a --reflink=auto "$W/kb0" "$W/kbg" > /dev/null
+    find "$W/kbg/labs" \( -name 'tiled.*' -o -name 'meson-generated_tiled.*' \) -type f -delete
+    cg_run "$1: ninja -j 2 lab03" ninja -C "$W/kbg" -j 2 "$P" > /dev/null
+    grep '^\[' "$W/last.log" | sed "s/^/    $1 lab03 /" >> "$K/grader-build-steps.txt"
+    cg_run "$1: ninja -j 2 lab03-emu-count" ninja -C "$W/kbg" -j 2 "$C" > /dev/null
+    grep '^\[' "$W/last.log" | sed "s/^/    $1 count /" >> "$K/grader-build-steps.txt"
+    cg_run "$1: ninja no-op after it" ninja -C "$W/kbg" -j 2 "$P" "$C" > /dev/null
+}
+if part A; then
+    for i in $(seq "$REPS"); do grader_build "as the grader #$i"; done
+    say "  steps ninja ran (the first submission): $(grep 'as the grader #1' "$K/grader-build-steps.txt" | sed 's/.*\] //' | tr '\n' ';' | cut -c1-900)"
+    for f in lab03 count; do
+        pieces "$K/commands-$f.txt" | sort -un | while IFS=$'\t' read -r n cmd; do
+            what=$(printf '%s' "$cmd" | grep -oE -- '-o [^ ]+' | head -1 | sed 's/-o //; s#.*/##')
+            [ -n "$what" ] || what=$(printf '%s' "$cmd" | awk '{print $1" ... "$NF}' | sed 's#[^ ]*/##g')
+            printf '%s\n' "$cmd" > "$W/cmd.sh"
+            rep "$f step $n: ${what:0:40}" bash "$W/cmd.sh"
+            case $cmd in *nvcc*" -c "*tiled*)
+                rm -f "$W/nvcc.csv"
+                if bash -c "$cmd --time $W/nvcc.csv" > /dev/null 2>&1; then
+                    say "    nvcc's phases (ms): $(awk -F, 'NR > 1 {gsub(/ +$|^ +/, "", $2); printf "%s %.0f; ", $2, $7}' "$W/nvcc.csv")"
+                fi
+                cp "$W/nvcc.csv" "$K/nvcc-$n.csv" 2>/dev/null
+                bash -c "$cmd --dryrun" > "$K/nvcc-dryrun-$n.txt" 2>&1
+                ;;
+            esac
+        done
     done
-done
-rep "ninja no-op (lab03 up to date)" ninja -C "$KB" "$P"
-rep "copy of the kit's build folder (cp -a)" cp -a --reflink=auto "$KB" "$W/kbcopy"
-rm -rf "$W/kbcopy"
-rmstale() { find "$KB/labs" \( -name 'tiled.*' -o -name 'meson-generated_tiled.*' \) -type f -delete; }
-for i in $(seq "$REPS"); do
-    rmstale
-    cg_run "ninja -j 2 lab03 (as the grader) #$i" ninja -C "$KB" -j 2 "$P" > /dev/null
-    cg_run "ninja -j 2 lab03-emu-count (as the grader) #$i" ninja -C "$KB" -j 2 "$C" > /dev/null
-done
+    # the counting twin with a precompiled tl_emu.h (the forced -include): built once, then each compile
+    cc=$(grep -E 'c\+\+ .*tiled\.emu\.cpp\.o -c' "$K/commands-count.txt" | head -1 | sed 's/^ccache //')
+    inc=$(printf '%s' "$cc" | grep -oE -- '-include [^ ]+' | head -1 | cut -d' ' -f2)
+    if [ -n "$inc" ] && [ -n "$cc" ]; then
+        mkdir -p "$W/pch" && cp "$inc" "$W/pch/tl_emu.h"
+        base=$(printf '%s' "$cc" | sed -E 's# -o [^ ]+##; s# -c [^ ]+##; s# -MD##; s# -MQ [^ ]+##; s# -MF [^ ]+##; s#-include [^ ]+##')
+        printf '%s -x c++-header %s -o %s\n' "$base" "$W/pch/tl_emu.h" "$W/pch/tl_emu.h.gch" > "$W/cmd.sh"
+        cg_run "counting twin: tl_emu.h precompiled (once)" bash "$W/cmd.sh" > /dev/null
+        say "    its size: $(du -h "$W/pch/tl_emu.h.gch" | cut -f1)"
+        printf '%s -Winvalid-pch\n' "$(printf '%s' "$cc" | sed "s#-include [^ ]*#-include $W/pch/tl_emu.h#; s# -o [^ ]*# -o $W/p.o#")" > "$W/cmd.sh"
+        rep "counting twin compile t16 with the PCH" bash "$W/cmd.sh"
+        printf '%s\n' "$(printf '%s' "$cc" | sed "s# -o [^ ]*# -o $W/q.o#")" > "$W/cmd.sh"
+        rep "counting twin compile t16 without (as now)" bash "$W/cmd.sh"
+    fi
+fi
 cd "$ROOT" || exit 2
 
-# ------------------------------------------------------------------ B. a lab program's process
-say ""
-say "== B. lab03 --serve processes (CPU of the program's tree; inputs made outside it)"
+part B || part C || part D || exit 0
 CL="python3 $ROOT/tests/gpu/cpu-diag-client.py"
 LAB=$KB/$P
 CNT=$KB/$C
+b() { $CL "$@" 2>&1 | tee -a "$S"; }
+# ------------------------------------------------------------------ B. a lab program's process
+if part B; then
+say ""
+say "== B. lab03 --serve processes (CPU of the program's tree; inputs made outside it)"
 export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 pub16="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled16:1024,tiled16:2048,tiled16:4096"
 pub32="tiled32:32,tiled32:64,tiled32:256,tiled32:512,tiled32:1024,tiled32:2048,tiled32:4096"
-b() { $CL "$@" 2>&1 | tee -a "$S"; }
 for i in $(seq "$REPS"); do b "start+quit (blocking sync) #$i" - -- env TL_CUDA_SYNC=blocking "$LAB" --serve; done
 b "start+quit, CUDA_MODULE_LOADING=EAGER" - -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=EAGER "$LAB" --serve
 b "start+quit, CUDA_MODULE_LOADING=LAZY" - -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=LAZY "$LAB" --serve
@@ -159,7 +189,9 @@ b "speed session: the same, blocking sync" tiled32:2048,tiled32:2048,tiled32:204
 b "counting twin: tiled16@128 + tiled32@128" tiled16:128,tiled32:128 -- "$CNT" --serve
 b "counting twin: start+quit" - -- "$CNT" --serve
 
+fi
 # ------------------------------------------------------------------ C. compute-sanitizer
+if part C; then
 say ""
 say "== C. compute-sanitizer (the grader's options: session.c argv_tool)"
 compute-sanitizer --help > "$K/compute-sanitizer-help.txt" 2>&1
@@ -184,7 +216,9 @@ b "memcheck: both variants 32,64 in one process" "$sm,$sr" -- env TL_CUDA_SYNC=b
 b "racecheck: both variants 32,64 in one process" "$sr,$sm" -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve
 b "bwrap alone (true), for scale" - -- bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/true
 
+fi
 # ------------------------------------------------------------------ D. the grader, serially
+if part D; then
 say ""
 say "== D. tl-grade --jobs 1 on 3 lab 03 submissions (the grader's profile, per submission)"
 B=${TL_BUILD:-build-gpu}
@@ -228,6 +262,7 @@ PY
     tar czf "$K/out-$tag.tgz" -C "$W/out-$tag" --exclude=.state . 2>/dev/null
 }
 grade_serial now
+fi
 say ""
 say "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit 0
