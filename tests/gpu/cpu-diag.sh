@@ -10,8 +10,7 @@
 #      debugoptimized, -Dtests=false, gpu_archs 90, no yardstick): each command ninja runs for the
 #      student's file, alone (nvcc at each tile width, with nvcc's own phase times (--time), the
 #      counting twin's rewrite and compiles, the archives, the links), the two ninja calls as the
-#      grader makes them on a fresh copy of the kit's build (and the steps ninja ran), and the
-#      counting twin's compile with tl_emu.h (its forced -include) precompiled (a GCC PCH).
+#      grader makes them on a fresh copy of the kit's build (and the steps ninja ran).
 #   B. a lab03 process served as the grader serves it: start and quit (CUDA's context: lazy and
 #      eager module loading), the public sizes of both variants in one session (each request's
 #      CPU), a speed test's requests at 2048 (spinning and blocking waits), the counting twin's case.
@@ -20,7 +19,10 @@
 #   D. the grader: tl-grade --jobs 1 on 3 lab 03 submissions (the solution, 2 byte-variants), its
 #      profile per stage per submission, each submission's CPU (.done), the grader's own process
 #      (/usr/bin/time: itself and the children it reaps; not the sandboxed trees).
-# REPS (default 3): repetitions of each piece (the table gives the least and the median).
+# REPS (default 2): repetitions of each piece (the table gives the least and the median).
+#   E. (with PARTS E and tests/gpu/cpu-base.patch, the reverse of the branch's cuts) the same 3
+#      submissions graded serially before and after the cuts, ROUNDS times each (default 1), alternating: every test's
+#      score compared, CPU-s per stage per submission side by side.
 # PARTS (default "A B C D"): the parts run (A alone needs no GPU: the build machine's figures).
 # Exit: 0 measured, 2 a build failed, 77 no GPU.
 set -u
@@ -31,7 +33,7 @@ S=$OUT/summary.txt
 : > "$S"
 say() { printf '%s\n' "$*" | tee -a "$S"; }
 ROOT=$(pwd)
-REPS=${REPS:-3}
+REPS=${REPS:-2}
 export PATH="/usr/local/cuda/bin:$PATH"
 [ -f tests/gpu/device-env.sh ] && . tests/gpu/device-env.sh
 PARTS=${PARTS:-A B C D}
@@ -149,24 +151,10 @@ if part A; then
             esac
         done
     done
-    # the counting twin with a precompiled tl_emu.h (the forced -include): built once, then each compile
-    cc=$(grep -E 'c\+\+ .*tiled\.emu\.cpp\.o -c' "$K/commands-count.txt" | head -1 | sed 's/^ccache //')
-    inc=$(printf '%s' "$cc" | grep -oE -- '-include [^ ]+' | head -1 | cut -d' ' -f2)
-    if [ -n "$inc" ] && [ -n "$cc" ]; then
-        mkdir -p "$W/pch" && cp "$inc" "$W/pch/tl_emu.h"
-        base=$(printf '%s' "$cc" | sed -E 's# -o [^ ]+##; s# -c [^ ]+##; s# -MD##; s# -MQ [^ ]+##; s# -MF [^ ]+##; s#-include [^ ]+##')
-        printf '%s -x c++-header %s -o %s\n' "$base" "$W/pch/tl_emu.h" "$W/pch/tl_emu.h.gch" > "$W/cmd.sh"
-        cg_run "counting twin: tl_emu.h precompiled (once)" bash "$W/cmd.sh" > /dev/null
-        say "    its size: $(du -h "$W/pch/tl_emu.h.gch" | cut -f1)"
-        printf '%s -Winvalid-pch\n' "$(printf '%s' "$cc" | sed "s#-include [^ ]*#-include $W/pch/tl_emu.h#; s# -o [^ ]*# -o $W/p.o#")" > "$W/cmd.sh"
-        rep "counting twin compile t16 with the PCH" bash "$W/cmd.sh"
-        printf '%s\n' "$(printf '%s' "$cc" | sed "s# -o [^ ]*# -o $W/q.o#")" > "$W/cmd.sh"
-        rep "counting twin compile t16 without (as now)" bash "$W/cmd.sh"
-    fi
 fi
 cd "$ROOT" || exit 2
 
-part B || part C || part D || exit 0
+part B || part C || part D || part E || exit 0
 CL="python3 $ROOT/tests/gpu/cpu-diag-client.py"
 LAB=$KB/$P
 CNT=$KB/$C
@@ -204,21 +192,19 @@ for i in $(seq "$REPS"); do b "memcheck start+quit #$i" - -- env TL_CUDA_SYNC=bl
 for i in $(seq "$REPS"); do b "memcheck tiled32 32,64 #$i" "$sm" -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc; done
 for i in $(seq "$REPS"); do b "racecheck start+quit #$i" - -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve; done
 for i in $(seq "$REPS"); do b "racecheck tiled16 32,64 #$i" "$sr" -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve; done
-for opt in "--show-backtrace no" "--target-processes application-only" "--check-device-heap no" \
-           "--report-api-errors no" "--kernel-name-exclude kns=tl_" "--check-api-memory-access no"; do
-    b "memcheck 32,64 + $opt" "$sm" -- env TL_CUDA_SYNC=blocking $MC $opt "$LAB" --serve --exact-alloc
-    b "racecheck 32,64 + $opt" "$sr" -- env TL_CUDA_SYNC=blocking $RC $opt "$LAB" --serve
-done
-b "memcheck 32,64, CUDA_MODULE_LOADING=LAZY" "$sm" -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=LAZY $MC "$LAB" --serve --exact-alloc
+# option variants that may cut its host work without changing what it checks (measured only)
+b "memcheck 32,64 + --show-backtrace no" "$sm" -- env TL_CUDA_SYNC=blocking $MC --show-backtrace no "$LAB" --serve --exact-alloc
+b "racecheck 32,64 + --show-backtrace no" "$sr" -- env TL_CUDA_SYNC=blocking $RC --show-backtrace no "$LAB" --serve
+b "memcheck 32,64 + --target-processes application-only" "$sm" -- env TL_CUDA_SYNC=blocking $MC \
+    --target-processes application-only "$LAB" --serve --exact-alloc
+b "memcheck 32,64 + --check-device-heap no" "$sm" -- env TL_CUDA_SYNC=blocking $MC --check-device-heap no "$LAB" --serve --exact-alloc
 b "memcheck 32,64, CUDA_MODULE_LOADING=EAGER" "$sm" -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=EAGER $MC "$LAB" --serve --exact-alloc
 b "memcheck: tiled32 at 32 only" tiled32:32 -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc
-b "memcheck: both variants 32,64 in one process" "$sm,$sr" -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc
-b "racecheck: both variants 32,64 in one process" "$sr,$sm" -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve
 b "bwrap alone (true), for scale" - -- bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/true
 
 fi
 # ------------------------------------------------------------------ D. the grader, serially
-if part D; then
+if part D || part E; then
 say ""
 say "== D. tl-grade --jobs 1 on 3 lab 03 submissions (the grader's profile, per submission)"
 B=${TL_BUILD:-build-gpu}
@@ -236,10 +222,10 @@ rm -rf "$W"/in/s001-*      # (the skeleton: the honest path is what a class most
 head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
 export TL_GRADE_LOCK_DIR=$W/locks
 mkdir -p "$TL_GRADE_LOCK_DIR"
-grade_serial() {   # grade_serial TAG [ENV=VALUE...]: one serial run, its profile per submission
-    local tag=$1; shift
+grade_serial() {   # grade_serial TAG TL-GRADE KIT: one serial run, its profile per submission
+    local tag=$1 tg=$2 kit=$3
     rm -rf "$W/out-$tag"
-    /usr/bin/time -f '%U %S %e' -o "$W/time-$tag" env "$@" "$B/grader/tl-grade" --kit . --lab 03 --out "$W/out-$tag" \
+    /usr/bin/time -f '%U %S %e' -o "$W/time-$tag" "$tg" --kit "$kit" --lab 03 --out "$W/out-$tag" \
         --secret "$W/secret" --jobs 1 "$W"/in/* > "$K/run-$tag.log" 2>&1
     local rc=$?
     cp "$W/out-$tag/progress.json" "$K/progress-$tag.json" 2>/dev/null
@@ -261,7 +247,63 @@ PY
     grep -hE "^tl-grade: (the kit|GPU)" "$K/run-$tag.log" | cut -c1-300 | tee -a "$S"
     tar czf "$K/out-$tag.tgz" -C "$W/out-$tag" --exclude=.state . 2>/dev/null
 }
-grade_serial now
+if [ -f tests/gpu/cpu-base.patch ] && part E; then
+    # before/after on this machine: the tree with tests/gpu/cpu-base.patch applied is the code before
+    # the branch's cuts (the patch is their reverse), its own tl-grade grading from its own kit
+    say "== E. before and after, the same submissions, one after the other (before: tests/gpu/cpu-base.patch applied)"
+    mkdir -p "$W/base"
+    git archive HEAD | tar -x -C "$W/base"
+    if ! (cd "$W/base" && { git apply "$ROOT/tests/gpu/cpu-base.patch" || patch -p1 -s < "$ROOT/tests/gpu/cpu-base.patch"; }) > "$K/base-patch.log" 2>&1; then
+        say "the base patch did not apply:"; tail -5 "$K/base-patch.log" | tee -a "$S"
+    elif ! { meson setup "$W/base/build-gpu" "$W/base" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled \
+                 -Dbuildtype=debugoptimized > "$K/base-build.log" 2>&1 &&
+             ninja -C "$W/base/build-gpu" grader/tl-grade >> "$K/base-build.log" 2>&1; }; then
+        say "the base's tl-grade did not build:"; tail -10 "$K/base-build.log" | tee -a "$S"
+    else
+        for round in $(seq "${ROUNDS:-1}"); do
+            grade_serial "before-$round" "$W/base/build-gpu/grader/tl-grade" "$W/base"
+            grade_serial "after-$round" "$ROOT/$B/grader/tl-grade" "$ROOT"
+        done
+        python3 - "$W" <<'PY' | tee -a "$S"
+import glob, json, os, sys
+w = sys.argv[1]
+def tests(out):
+    r = {}
+    for f in glob.glob(os.path.join(out, "*", "results.json")):
+        js = json.load(open(f))
+        r[os.path.basename(os.path.dirname(f))] = {t["name"]: t.get("score", 0) for t in js.get("tests", [])}
+    return r
+def prof(out):
+    p = json.load(open(os.path.join(out, "progress.json")))["profile"]
+    n = max(p["students"], 1)
+    return {s["stage"]: s["cpu_s"] / n for s in p["stages"]}, p["stages_cpu_s"] / n
+same = True
+rounds = sorted(d[len("out-before-"):] for d in os.listdir(w) if d.startswith("out-before-"))
+for rd in rounds:
+    b, a = tests(os.path.join(w, "out-before-" + rd)), tests(os.path.join(w, "out-after-" + rd))
+    for st in sorted(set(b) | set(a)):
+        if b.get(st) != a.get(st):
+            same = False
+            print("VERDICTS DIFFER (round %s) for %s: before %s, after %s" % (rd, st, b.get(st), a.get(st)))
+print("every test's score the same before and after: %s" % ("yes" if same else "NO"))
+rows = {}
+for tag in [p + "-" + rd for rd in rounds for p in ("before", "after")]:
+    try:
+        rows[tag] = prof(os.path.join(w, "out-" + tag))
+    except (OSError, ValueError, KeyError):
+        print("no profile for %s" % tag)
+stages = sorted({k for v in rows.values() for k in v[0]})
+print("CPU-s per submission, serial:   " + "  ".join("%9s" % t for t in rows))
+for st in stages:
+    vals = [rows[t][0].get(st, 0) for t in rows]
+    if max(vals) >= 0.005:
+        print("  %-28s " % st + "  ".join("%9.2f" % v for v in vals))
+print("  %-28s " % "all stages" + "  ".join("%9.2f" % rows[t][1] for t in rows))
+PY
+    fi
+else
+    grade_serial now "$B/grader/tl-grade" .
+fi
 fi
 say ""
 say "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
