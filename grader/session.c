@@ -103,6 +103,15 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
         argv_tool[9] = "--padding";
         argv_tool[10] = pad;
     }
+    /* racecheck's hazard analysis in one CPU worker thread (its default, 0, picks a number itself):
+     * a racecheck session cost 1.4-1.6 CPU-s on the H100 machine, a memcheck one 0.55, most of it
+     * before the first request (device request cpu-1, 2026-11-27); the same analysis, less parallel
+     * (issue 29) */
+    if (ss->tool && strcmp(ss->tool, "racecheck") == 0) {
+        memmove(argv_tool + 11, argv_tool + 9, 3 * sizeof argv_tool[0]);
+        argv_tool[9] = "--racecheck-num-workers";
+        argv_tool[10] = "1";
+    }
     /* counters.c: the program under ncu (its options, then the program as a graded case runs it) */
     const char *argv_prof[40] = {NULL};
     int np = 0;
