@@ -8,6 +8,8 @@ the figures are the program tree's alone (its start, CUDA's context, each reques
 
 Usage: cpu-diag-client.py LABEL REQS -- COMMAND... --serve
        REQS: `-` (none: start and quit) or VARIANT:SIZE[:t],... (t: a timed request)
+       cpu-diag-client.py LABEL --plain -- COMMAND...   (any command, e.g. a build step: its CPU alone,
+       its output appended to $CLIENT_LOG)
 Prints one line: LABEL, CPU seconds (user + sys) in all, the start (to the first answer, less the
 request's own part is not separable: see the `quit`-only line), each request's CPU and wall, the end.
 Exit 0 every answer ok and the program exited 0 (or 99 under the sanitizer), 1 not, 2 bad usage.
@@ -50,11 +52,37 @@ def cg_cpu(d):
     return (int(kv["user"]) / hz, int(kv["system"]) / hz)
 
 
+def plain(label, cmd):
+    """A command (a build step) in a cgroup of its own: one table line, its output to CLIENT_LOG."""
+    cg = make_cgroup()
+
+    def child():
+        if cg:
+            with open(os.path.join(cg, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+    log = open(os.environ.get("CLIENT_LOG", os.devnull), "ab")
+    t0 = time.time()
+    rc = subprocess.call(cmd, preexec_fn=child, stdout=log, stderr=log)
+    wall = time.time() - t0
+    time.sleep(0.05)
+    u, s_ = cg_cpu(cg)
+    if cg:
+        try:
+            os.rmdir(cg)
+        except OSError:
+            pass
+    print("%-52s %6.2f CPU-s (user %5.2f sys %5.2f) %6.2f s wall rc %d%s" % (
+        label, u + s_, u, s_, wall, rc, "" if cg else " (no cgroup: figures 0)"))
+    return rc
+
+
 def main(argv):
     if "--" not in argv or len(argv) < 4:
         print(__doc__, file=sys.stderr)
         return 2
     label, reqs, cmd = argv[0], argv[1], argv[argv.index("--") + 1:]
+    if reqs == "--plain":
+        return plain(label, cmd)
     todo = []
     if reqs != "-":
         for r in reqs.split(","):
@@ -129,10 +157,15 @@ def main(argv):
     print("%-46s %6.2f CPU-s (user %.2f sys %.2f) %6.2f s wall; %s; end %.2f CPU-s %.2f s; exit %d%s" % (
         label, u + s_, u, s_, time.time() - t0, "; ".join(parts) if parts else "no request",
         sum(end) - sum(last), time.time() - t_end, rc, "" if cg else " (no cgroup: figures 0)"))
+    lines = err.decode("utf-8", "replace").strip().splitlines()
     if rc not in (0, 99) or not ok:
-        tail = err.decode("utf-8", "replace").strip().splitlines()[-6:]
-        for l in tail:
+        for l in lines[-6:]:
             print("    | " + l[:200])
+    elif rc == 99:   # the sanitizer's first error and its summary (as the grader reads them: oob.c)
+        first = next((l for l in lines if l.startswith("========= ") and not l.startswith("========= COMPUTE")
+                      and not l.startswith("=========  ") and "ERROR SUMMARY" not in l), "")
+        summ = next((l for l in lines if "ERROR SUMMARY" in l), "")
+        print("    | first: %s | %s" % (first[10:170], summ[10:]))
     sys.stdout.flush()
     return 0 if ok and rc in (0, 99) else 1
 

@@ -15,7 +15,9 @@
 #      eager module loading), the public sizes of both variants in one session (each request's
 #      CPU), a speed test's requests at 2048 (spinning and blocking waits), the counting twin's case.
 #   C. compute-sanitizer: memcheck (tiled32, the grader's options) and racecheck (tiled16) at 32 and
-#      64, start-and-quit alone, and option variants that may cut its host work.
+#      64, racecheck with 1 and 2 CPU worker threads, and the verdict on a racy kernel
+#      (tests/wrong/03/nosync1.cu) with its default and with 1 (device request cpu-1 measured the
+#      other option variants: no change).
 #   D. the grader: tl-grade --jobs 1 on NSUB (default 2) lab 03 submissions (the solution, byte-variants), its
 #      profile per stage per submission, each submission's CPU (.done), the grader's own process
 #      (/usr/bin/time: itself and the children it reaps; not the sandboxed trees).
@@ -51,35 +53,13 @@ say "GPU: $(nvidia-smi 2>/dev/null --query-gpu=name,driver_version --format=csv,
 say "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # cg_run LABEL COMMAND...: the command in a cgroup of its own (cwd as given); one table line
-cg_run() {
+cg_run() {   # (tests/gpu/cpu-diag-client.py --plain: the cgroup as the process pieces' own)
     local l=$1; shift
-    local cg=/sys/fs/cgroup/tl-cpudiag-$$-$RANDOM
-    { mkdir "$cg" 2>/dev/null && [ -f "$cg/cpu.stat" ]; } || { rmdir "$cg" 2>/dev/null; cg=/sys/fs/cgroup/cpuacct/tl-cpudiag-$$-$RANDOM; }
-    { mkdir "$cg" 2>/dev/null && [ -f "$cg/cgroup.procs" ]; } || cg=
-    local t0 t1 rc
-    t0=$(date +%s.%N)
-    if [ -n "$cg" ]; then
-        sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$cg" "$@" > "$W/last.log" 2>&1
-    else
-        "$@" > "$W/last.log" 2>&1
-    fi
-    rc=$?
-    t1=$(date +%s.%N)
-    local u=0 s=0
-    if [ -n "$cg" ]; then
-        sleep 0.05
-        if [ -f "$cg/cpu.stat" ] && grep -q user_usec "$cg/cpu.stat"; then
-            u=$(awk '$1 == "user_usec" {print $2 / 1e6}' "$cg/cpu.stat")
-            s=$(awk '$1 == "system_usec" {print $2 / 1e6}' "$cg/cpu.stat")
-        else
-            u=$(awk -v hz="$(getconf CLK_TCK)" '$1 == "user" {print $2 / hz}' "$cg/cpuacct.stat")
-            s=$(awk -v hz="$(getconf CLK_TCK)" '$1 == "system" {print $2 / hz}' "$cg/cpuacct.stat")
-        fi
-        rmdir "$cg" 2>/dev/null
-    fi
-    printf '%-52s %6.2f CPU-s (user %5.2f sys %5.2f) %6.2f s wall rc %d\n' "$l" "$(echo "$u $s" | awk '{print $1 + $2}')" \
-        "$u" "$s" "$(echo "$t0 $t1" | awk '{print $2 - $1}')" "$rc" | tee -a "$W/table" >> "$S"
-    tail -n 1 "$W/table"
+    : > "$W/last.log"
+    CLIENT_LOG=$W/last.log python3 "$ROOT/tests/gpu/cpu-diag-client.py" "$l" --plain -- "$@" > "$W/line"
+    local rc=$?
+    tee -a "$W/table" < "$W/line" >> "$S"
+    cat "$W/line"
     [ $rc = 0 ] || sed 's/^/    | /' "$W/last.log" | tail -6 | tee -a "$S"
     cat "$W/last.log" >> "$K/pieces.log"
     return $rc
@@ -185,18 +165,28 @@ MC="$CS --tool memcheck --padding 65536"
 RC="$CS --tool racecheck"
 sm="tiled32:32,tiled32:64"
 sr="tiled16:32,tiled16:64"
-for i in $(seq "$REPS"); do b "memcheck start+quit #$i" - -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc; done
 for i in $(seq "$REPS"); do b "memcheck tiled32 32,64 #$i" "$sm" -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc; done
-for i in $(seq "$REPS"); do b "racecheck start+quit #$i" - -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve; done
 for i in $(seq "$REPS"); do b "racecheck tiled16 32,64 #$i" "$sr" -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve; done
-# option variants that may cut its host work without changing what it checks (measured only)
-b "memcheck 32,64 + --show-backtrace no" "$sm" -- env TL_CUDA_SYNC=blocking $MC --show-backtrace no "$LAB" --serve --exact-alloc
-b "racecheck 32,64 + --show-backtrace no" "$sr" -- env TL_CUDA_SYNC=blocking $RC --show-backtrace no "$LAB" --serve
-b "memcheck 32,64 + --target-processes application-only" "$sm" -- env TL_CUDA_SYNC=blocking $MC \
-    --target-processes application-only "$LAB" --serve --exact-alloc
-b "memcheck 32,64 + --check-device-heap no" "$sm" -- env TL_CUDA_SYNC=blocking $MC --check-device-heap no "$LAB" --serve --exact-alloc
-b "memcheck 32,64, CUDA_MODULE_LOADING=EAGER" "$sm" -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=EAGER $MC "$LAB" --serve --exact-alloc
-b "memcheck: tiled32 at 32 only" tiled32:32 -- env TL_CUDA_SYNC=blocking $MC "$LAB" --serve --exact-alloc
+# racecheck's CPU worker threads (its default 0: it picks; the grader now passes 1): cpu-1 found a
+# racecheck session at 1.4-1.6 CPU-s, most of it before the first request
+for w in 1 2; do
+    for i in $(seq "$REPS"); do
+        b "racecheck 32,64 --racecheck-num-workers $w #$i" "$sr" -- env TL_CUDA_SYNC=blocking $RC --racecheck-num-workers "$w" \
+            "$LAB" --serve
+    done
+done
+for i in $(seq "$REPS"); do b "racecheck start+quit, --racecheck-num-workers 1 #$i" - -- env TL_CUDA_SYNC=blocking $RC \
+    --racecheck-num-workers 1 "$LAB" --serve; done
+# the same verdict on a racy kernel (tests/wrong/03/nosync1.cu: no __syncthreads() after the loads)
+cp tests/wrong/03/nosync1.cu "$W/kit/labs/03-tiled-kernel/tiled.cu"
+if ninja -C "$KB" "$P" > "$K/racy-build.log" 2>&1; then
+    b "racy: racecheck 32,64 (default workers)" "$sr" -- env TL_CUDA_SYNC=blocking $RC "$LAB" --serve
+    b "racy: racecheck 32,64 --racecheck-num-workers 1" "$sr" -- env TL_CUDA_SYNC=blocking $RC --racecheck-num-workers 1 "$LAB" --serve
+else
+    say "the racy file did not build: $(tail -3 "$K/racy-build.log")"
+fi
+cp solutions/03-tiled-kernel/tiled.cu "$W/kit/labs/03-tiled-kernel/tiled.cu"
+ninja -C "$KB" "$P" >> "$K/racy-build.log" 2>&1
 b "bwrap alone (true), for scale" - -- bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/true
 
 fi
