@@ -216,7 +216,7 @@ int tl_matfile_fread(FILE *f, tl_matrix *m, int allow_nonfinite, const char *wha
     tl_mat_header h;
     if (tl_mat_header_decode(hdr, &h, what, err, errlen) != 0)
         return -1;
-    if (tl_matrix_alloc(m, "?", (int)h.rows, (int)h.cols) != 0) {
+    if (tl_matrix_alloc_unfilled(m, "?", (int)h.rows, (int)h.cols) != 0) {   /* (every element read below) */
         snprintf(err, errlen, "matrix file '%s': out of memory for %llu x %llu", what,
                  (unsigned long long)h.rows, (unsigned long long)h.cols);
         return -1;
