@@ -23,7 +23,7 @@
 #      (/usr/bin/time: itself and the children it reaps; not the sandboxed trees).
 # REPS (default 2): repetitions of each piece (the table gives the least and the median).
 #   E. (with PARTS E and tests/gpu/cpu-base.patch, the reverse of the branch's cuts, one line of
-#      context: `git diff -U1 HEAD 9f09c1e -- grader common labs` on s13-cpu; applied to a merge
+#      context: `git diff -U1 HEAD 9f09c1e -- grader common labs ':!*.md'` on s13-cpu; applied to a merge
 #      with another branch it takes out these cuts alone) the same NSUB
 #      submissions graded serially before and after the cuts, ROUNDS times each (default 1), alternating: every test's
 #      score compared, CPU-s per stage per submission side by side.
