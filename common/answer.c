@@ -71,6 +71,9 @@ void tl_answer_matrix(tl_answer *a, const tl_matrix *m)
     if (grow(a, count * 4) != 0)
         return;
     unsigned char *o = (unsigned char *)a->s + a->len;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(o, m->data, count * 4);   /* the floats' bytes are the file's (CONTRACTS.md section 3) */
+#else
     for (size_t i = 0; i < count; ++i) {
         uint32_t b;
         memcpy(&b, &m->data[i], 4);
@@ -79,6 +82,7 @@ void tl_answer_matrix(tl_answer *a, const tl_matrix *m)
         o[4 * i + 2] = (unsigned char)(b >> 16);
         o[4 * i + 3] = (unsigned char)(b >> 24);
     }
+#endif
     a->len += count * 4;
 }
 

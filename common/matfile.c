@@ -151,6 +151,58 @@ int tl_matfile_write(const char *path, const tl_matrix *m, char *err, size_t err
     return 0;
 }
 
+static void truncated(char *err, size_t errlen, const char *what, const tl_mat_header *h, unsigned long long want,
+                      unsigned long long have)
+{
+    char w[64], hv[64];
+    fmt_bytes(w, sizeof w, want);
+    fmt_bytes(hv, sizeof hv, have);
+    snprintf(err, errlen, "matrix file '%s': truncated: header says %llu x %llu (%s of data "
+             "+ %d bytes of header) but only %s of data follow; the file was cut short",
+             what, (unsigned long long)h->rows, (unsigned long long)h->cols, w, TL_MAT_HEADER_BYTES, hv);
+}
+
+static void not_finite(char *err, size_t errlen, const char *what, const tl_mat_header *h, size_t idx, float v)
+{
+    snprintf(err, errlen, "matrix file '%s': element (%zu, %zu) is %s, which is not "
+             "allowed here; inputs must be finite numbers", what,
+             idx / (size_t)h->cols, idx % (size_t)h->cols, isnan(v) ? "NaN" : "Inf");
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* An F32 payload on a little-endian host: its bytes are the floats, read straight into the matrix
+ * in reads of 1 MiB (a 4096^2 input through the grader's pipe: about 1,000 reads of the pipe's 64 KiB
+ * instead of 16,384 of 4 KiB with a decode of every element: issue 29, the CPU of a GPU case). The
+ * same values and the same messages as the 4 KiB reader below: its blocks are checked in the same
+ * order, and a short read checks the whole 4 KiB blocks before it, as that reader does, before it
+ * says the file was cut short. */
+static int read_f32_in_place(FILE *f, tl_matrix *m, const tl_mat_header *h, int allow_nonfinite, const char *what,
+                             char *err, size_t errlen)
+{
+    enum { BLOCK = 4096, BIG = 256 * BLOCK };
+    unsigned char *dst = (unsigned char *)m->data;
+    unsigned long long want = (unsigned long long)tl_matrix_count(m) * 4, have = 0;
+    while (have < want) {
+        size_t chunk = want - have < BIG ? (size_t)(want - have) : BIG;
+        size_t r = fread(dst + have, 1, chunk, f);
+        size_t whole = r == chunk ? r : r / BLOCK * BLOCK;   /* (chunks start on a block) */
+        for (size_t i = (size_t)(have / 4); !allow_nonfinite && i < (size_t)((have + whole) / 4); ++i)
+            if (!isfinite(m->data[i])) {
+                not_finite(err, errlen, what, h, i, m->data[i]);
+                tl_matrix_free(m);
+                return -1;
+            }
+        have += r;
+        if (r != chunk) {
+            truncated(err, errlen, what, h, want, have);
+            tl_matrix_free(m);
+            return -1;
+        }
+    }
+    return 0;
+}
+#endif
+
 int tl_matfile_fread(FILE *f, tl_matrix *m, int allow_nonfinite, const char *what,
                      char *err, size_t errlen)
 {
@@ -164,13 +216,17 @@ int tl_matfile_fread(FILE *f, tl_matrix *m, int allow_nonfinite, const char *wha
     tl_mat_header h;
     if (tl_mat_header_decode(hdr, &h, what, err, errlen) != 0)
         return -1;
-    if (tl_matrix_alloc(m, "?", (int)h.rows, (int)h.cols) != 0) {
+    if (tl_matrix_alloc_unfilled(m, "?", (int)h.rows, (int)h.cols) != 0) {   /* (every element read below) */
         snprintf(err, errlen, "matrix file '%s': out of memory for %llu x %llu", what,
                  (unsigned long long)h.rows, (unsigned long long)h.cols);
         return -1;
     }
     size_t es = elem_size(h.type), count = tl_matrix_count(m);
     unsigned long long want = (unsigned long long)count * es, have = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (es == 4 && sizeof(float) == 4)
+        return read_f32_in_place(f, m, &h, allow_nonfinite, what, err, errlen);
+#endif
     unsigned char buf[4096];
     size_t idx = 0;
     while (idx < count) {
@@ -180,13 +236,7 @@ int tl_matfile_fread(FILE *f, tl_matrix *m, int allow_nonfinite, const char *wha
         size_t r = fread(buf, 1, chunk, f);
         have += r;
         if (r != chunk) {
-            char w[64], hv[64];
-            fmt_bytes(w, sizeof w, want);
-            fmt_bytes(hv, sizeof hv, have);
-            snprintf(err, errlen, "matrix file '%s': truncated: header says %llu x %llu (%s of data "
-                     "+ %d bytes of header) but only %s of data follow; the file was cut short",
-                     what, (unsigned long long)h.rows, (unsigned long long)h.cols, w,
-                     TL_MAT_HEADER_BYTES, hv);
+            truncated(err, errlen, what, &h, want, have);
             tl_matrix_free(m);
             return -1;
         }
@@ -202,9 +252,7 @@ int tl_matfile_fread(FILE *f, tl_matrix *m, int allow_nonfinite, const char *wha
                 v = (float)d;
             }
             if (!allow_nonfinite && !isfinite(v)) {
-                snprintf(err, errlen, "matrix file '%s': element (%zu, %zu) is %s, which is not "
-                         "allowed here; inputs must be finite numbers", what,
-                         idx / (size_t)h.cols, idx % (size_t)h.cols, isnan(v) ? "NaN" : "Inf");
+                not_finite(err, errlen, what, &h, idx, v);
                 tl_matrix_free(m);
                 return -1;
             }

@@ -21,6 +21,14 @@ static int is_canary(float f)
 
 int tl_matrix_alloc(tl_matrix *m, const char *name, int rows, int cols)
 {
+    if (tl_matrix_alloc_unfilled(m, name, rows, cols) != 0)
+        return -1;
+    tl_matrix_poison(m);
+    return 0;
+}
+
+int tl_matrix_alloc_unfilled(tl_matrix *m, const char *name, int rows, int cols)
+{
     memset(m, 0, sizeof *m);
     if (rows < 1 || cols < 1 || rows > TL_MAX_DIM || cols > TL_MAX_DIM)
         return -1;
@@ -38,7 +46,6 @@ int tl_matrix_alloc(tl_matrix *m, const char *name, int rows, int cols)
         m->base[i] = c;
         m->data[count + i] = c;
     }
-    tl_matrix_poison(m);
     return 0;
 }
 

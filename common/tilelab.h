@@ -48,6 +48,9 @@ typedef struct tl_matrix {
 } tl_matrix;
 
 int    tl_matrix_alloc(tl_matrix *m, const char *name, int rows, int cols);
+/* the same, the elements left as the allocator gave them: for a reader that writes every one
+ * (matfile.c: a 4096^2 matrix's poison was a 64 MiB pass the file's data then overwrote) */
+int    tl_matrix_alloc_unfilled(tl_matrix *m, const char *name, int rows, int cols);
 void   tl_matrix_free(tl_matrix *m);
 size_t tl_matrix_count(const tl_matrix *m);
 /* Seeded fill, values in [-1, 1]. stream keeps M and N of one case independent. Refuses

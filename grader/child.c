@@ -319,8 +319,19 @@ static void try_reap(tg_child *c)
 int tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, size_t ans_max,
                       int (*complete)(const tg_buf *ans, void *ctx), void *ctx, double deadline_ms)
 {
+    return tg_child_exchange2(c, req, reqlen, NULL, 0, ans, ans_max, complete, ctx, deadline_ms);
+}
+
+int tg_child_exchange2(tg_child *c, const void *req, size_t reqlen, const void *req2, size_t req2len, tg_buf *ans,
+                       size_t ans_max, int (*complete)(const tg_buf *ans, void *ctx), void *ctx, double deadline_ms)
+{
     const char *p = req;
     size_t sent = 0;
+    if (!req || !reqlen) {             /* (the second part alone) */
+        p = req2;
+        reqlen = req2len;
+        req2len = 0;
+    }
     double last_ms = 0;
     for (;;) {
         if (complete(ans, ctx))
@@ -379,6 +390,12 @@ int tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, 
                 ssize_t w = write(c->to_child, p + sent, reqlen - sent);
                 if (w > 0)
                     sent += (size_t)w;
+                if (sent == reqlen && req2len) {   /* the first part sent: the second next */
+                    p = req2;
+                    reqlen = req2len;
+                    req2len = 0;
+                    sent = 0;
+                }
                 else if (w < 0 && errno != EAGAIN && errno != EINTR) {
                     close(c->to_child);     /* EPIPE: the child is gone or closed fd 3 */
                     c->to_child = -1;

@@ -671,8 +671,71 @@ static int find_object_w(const grun *R, const gsub *g, const char *name, int w, 
     return 0;
 }
 
-/* Runs objdump on the object in the sandbox and judges its digest (policy.c). -1: could not. */
+/* The objects judged so far and what was found in each: the policy test after the tests judges the
+ * objects the gate judged before them (the build folder is read-only to every run between), so
+ * each object's sandboxed objdump ran twice a submission (4 runs of lab 03's 8: issue 29). An entry
+ * counts only for the same file (device, inode, size, modification and change times to the
+ * nanosecond, as lstat says now): an object built again is judged again. */
+typedef struct judged_obj {
+    char        path[PATH_MAX + 400], file[256];
+    struct stat st;
+    int         emu, n;          /* what judge_object returned (>= 0: read) */
+    tg_buf      found;
+} judged_obj;
+static judged_obj judged[16];
+static int njudged;
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+           a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+           a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+static judged_obj *judged_before(const char *file, const char *obj, int emu, const struct stat *st)
+{
+    for (int i = 0; i < njudged; ++i)
+        if (judged[i].emu == emu && strcmp(judged[i].path, obj) == 0 && strcmp(judged[i].file, file) == 0 &&
+            same_file(&judged[i].st, st))
+            return &judged[i];
+    return NULL;
+}
+
+static int judge_object_run(grun *R, const char *file, const char *obj, int emu, tg_buf *found, char *why,
+                            size_t whylen);
+
+/* Judges the object (its digest read in the sandbox once per build of it). -1: could not. */
 static int judge_object(grun *R, const char *file, const char *obj, int emu, tg_buf *found, char *why, size_t whylen)
+{
+    struct stat st;
+    int have = lstat(obj, &st) == 0 && S_ISREG(st.st_mode);
+    judged_obj *j = have ? judged_before(file, obj, emu, &st) : NULL;
+    if (j) {
+        tg_buf_add(found, j->found.s ? j->found.s : "", j->found.len);
+        return j->n;
+    }
+    tg_buf mine = {0};
+    int n = judge_object_run(R, file, obj, emu, &mine, why, whylen);
+    struct stat after;
+    if (n >= 0 && have && lstat(obj, &after) == 0 && same_file(&st, &after) && strlen(obj) < sizeof judged[0].path &&
+        strlen(file) < sizeof judged[0].file) {
+        j = &judged[njudged < 16 ? njudged++ : (int)(st.st_ino % 16)];   /* (full: one replaced) */
+        tg_buf_free(&j->found);
+        snprintf(j->path, sizeof j->path, "%s", obj);
+        snprintf(j->file, sizeof j->file, "%s", file);
+        j->st = st;
+        j->emu = emu;
+        j->n = n;
+        tg_buf_add(&j->found, mine.s ? mine.s : "", mine.len);
+    }
+    tg_buf_add(found, mine.s ? mine.s : "", mine.len);
+    tg_buf_free(&mine);
+    return n;
+}
+
+/* Runs objdump on the object in the sandbox and judges its digest (policy.c). -1: could not. */
+static int judge_object_run(grun *R, const char *file, const char *obj, int emu, tg_buf *found, char *why,
+                            size_t whylen)
 {
     char dir[PATH_MAX], inside[PATH_MAX + 300];
     snprintf(dir, sizeof dir, "%s", obj);

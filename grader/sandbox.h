@@ -155,6 +155,10 @@ double tg_tree_cpu_busy(pid_t root, int *busy);
  * is then killed), 3 answer too large (killed). */
 int  tg_child_exchange(tg_child *c, const void *req, size_t reqlen, tg_buf *ans, size_t ans_max,
                        int (*complete)(const tg_buf *ans, void *ctx), void *ctx, double deadline_ms);
+/* The same with the request in two parts sent one after the other (a case's line, then its inputs
+ * as made once per size: no copy of them per request). */
+int  tg_child_exchange2(tg_child *c, const void *req, size_t reqlen, const void *req2, size_t req2len, tg_buf *ans,
+                        size_t ans_max, int (*complete)(const tg_buf *ans, void *ctx), void *ctx, double deadline_ms);
 /* The CPU time (user + system, ms) of the child's whole tree so far: the cgroup's own count
  * (v2 cpu.stat) where it has one, else every process of its session, process group, cgroup or
  * descent, read from /proc (reaped children's time is in their parent's). -1 when unknown. */

@@ -103,6 +103,15 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
         argv_tool[9] = "--padding";
         argv_tool[10] = pad;
     }
+    /* racecheck's hazard analysis in one CPU worker thread (its default, 0, picks a number itself):
+     * a racecheck session cost 1.4-1.6 CPU-s on the H100 machine, a memcheck one 0.55, most of it
+     * before the first request (device request cpu-1, 2026-11-27); the same analysis, less parallel
+     * (issue 29) */
+    if (ss->tool && strcmp(ss->tool, "racecheck") == 0) {
+        memmove(argv_tool + 11, argv_tool + 9, 3 * sizeof argv_tool[0]);
+        argv_tool[9] = "--racecheck-num-workers";
+        argv_tool[10] = "1";
+    }
     /* counters.c: the program under ncu (its options, then the program as a graded case runs it) */
     const char *argv_prof[40] = {NULL};
     int np = 0;
@@ -398,9 +407,14 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
         ss->voff = (long long)vst.st_size;
     char line[160];
     int ll = snprintf(line, sizeof line, "case %s %d %d %d %d\n", v->name, s->m, s->k, s->n, timed);
-    tg_buf req = {0}, ans = {0};
-    tg_buf_add(&req, line, (size_t)ll);
-    tg_buf_add(&req, s->payload, s->payload_len);
+    /* the line, then the inputs as made once per size (not copied per request); the answer's room
+     * taken at once (a 4096^2 answer grew by doubling from 256 bytes: issue 29, a case's CPU) */
+    tg_buf ans = {0};
+    size_t ans_room = 4096 + TL_MAT_HEADER_BYTES + (size_t)s->m * s->n * 4 + 1;
+    if ((ans.s = malloc(ans_room)) != NULL) {
+        ans.s[0] = '\0';
+        ans.cap = ans_room;
+    }
     answer_ctx ac = {s->m, s->n};
     /* limit_s is CPU time of the session's whole tree for this case (the same at any load); the
      * wall clock gets a multiple of it, only to end a process that sleeps or waits. */
@@ -416,14 +430,13 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     }
     size_t ans_max = 4096 + TL_MAT_HEADER_BYTES + (size_t)s->m * s->n * 8;
     ss->c.tick = held ? tg_gpu_req_tick : NULL;   /* stopped for a timed run meanwhile (gpushare.c) */
-    int rc = tg_child_exchange(&ss->c, req.s, req.len, &ans, ans_max, answer_complete, &ac,
-                               t0 + wall_s * 1000.0);
+    int rc = tg_child_exchange2(&ss->c, line, (size_t)ll, s->payload, s->payload_len, &ans, ans_max, answer_complete,
+                                &ac, t0 + wall_s * 1000.0);
     ss->c.tick = NULL;
     if (rc == 0 && held)
         tg_gpu_req_end();              /* answered (after the kit's device synchronize): the grader's check needs no device */
     ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
-    tg_buf_free(&req);
     if (rc == 2) {
         r->st = C_TIMEOUT;
         g->timeouts++;

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +395,12 @@ static int open_work(grun *R, const gstudent *st, gsub *g, char *why, size_t why
 int tg_grade_one(grun *R, const gstudent *st, double *score, double *max, double *secs, char *why, size_t whylen)
 {
     double t0 = tl_now_ms(), cpu0 = tg_profile_cpu_now();   /* the worker is this submission's alone */
+    /* Each answer's buffer and its P (64 MiB each at 4096^2) from the heap and kept for the next
+     * answer, not a fresh mapping faulted in and zeroed per case (glibc maps every allocation above
+     * 32 MiB; common/driverserve.c does the same in the lab program: issue 29). The worker is this
+     * submission's process alone (workers.c forks one per submission). */
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
     gsub g;
     char refusal[800] = "";
     int rc = open_work(R, st, &g, why, whylen);

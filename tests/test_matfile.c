@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -184,4 +185,72 @@ Test(matfile, refuses_a_missing_file_by_name)
     path_of(path, sizeof path, "nope.mat");
     cr_assert_eq(tl_matfile_read(path, &m, 0, err, sizeof err), -1);
     cr_assert(strstr(err, "nope.mat") && strstr(err, "cannot open"), "%s", err);
+}
+
+/* A file of rows x cols floats (element i is i / 8, all finite) beyond the reader's 1 MiB reads, for
+ * the large-payload path (a little-endian host reads F32 payloads in place: issue 29). */
+static unsigned char *big_file(int rows, int cols, size_t *n)
+{
+    size_t count = (size_t)rows * cols;
+    *n = 32 + 4 * count;
+    unsigned char *buf = malloc(*n);
+    cr_assert_not_null(buf);
+    tl_mat_header h = {1, TL_MAT_F32, (uint64_t)rows, (uint64_t)cols};
+    tl_mat_header_encode(buf, &h);
+    for (size_t i = 0; i < count; ++i) {
+        float v = (float)i / 8;
+        memcpy(buf + 32 + 4 * i, &v, 4);
+    }
+    return buf;
+}
+
+Test(matfile, reads_a_payload_larger_than_one_read_exactly)
+{
+    size_t n;
+    unsigned char *buf = big_file(700, 701, &n);   /* 1.9 MB: two reads of 1 MiB, the second short */
+    char path[256], err[512];
+    path_of(path, sizeof path, "big.mat");
+    write_bytes(path, buf, n);
+    tl_matrix m;
+    cr_assert_eq(tl_matfile_read(path, &m, 0, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(m.rows, 700);
+    cr_assert_eq(m.cols, 701);
+    cr_assert_eq(memcmp(m.data, buf + 32, n - 32), 0, "the elements differ from the file's");
+    tl_matrix_free(&m);
+    free(buf);
+}
+
+Test(matfile, names_a_nan_past_the_first_read)
+{
+    size_t n;
+    unsigned char *buf = big_file(700, 701, &n);
+    float nan = NAN;
+    size_t at = 500 * 701 + 3;                     /* past the first MiB (262,144 elements) */
+    memcpy(buf + 32 + 4 * at, &nan, 4);
+    assert_refused("big-nan.mat", buf, n, 0, "element (500, 3) is NaN");
+    free(buf);
+}
+
+/* Cut short: a NaN in a whole 4 KiB block before the cut is named, as the block reader named it;
+ * one in the block the cut falls in is not (the file is "truncated"), and the bytes that did
+ * follow are counted the same way. */
+Test(matfile, a_cut_payload_is_judged_block_by_block)
+{
+    size_t n;
+    unsigned char *buf = big_file(700, 701, &n);
+    size_t cut = 32 + 300000 * 4 + 100;            /* in the second MiB, 100 bytes into an element run */
+    float nan = NAN;
+    size_t early = (300000 * 4 / 4096) * 4096 / 4 - 10;   /* in the last whole block before the cut */
+    memcpy(buf + 32 + 4 * early, &nan, 4);
+    char want[64];
+    snprintf(want, sizeof want, "element (%zu, %zu) is NaN", early / 701, early % 701);
+    assert_refused("cut-nan-early.mat", buf, cut, 0, want);
+    free(buf);
+    buf = big_file(700, 701, &n);
+    memcpy(buf + 32 + 4 * 300000, &nan, 4);        /* in the block the cut falls in */
+    assert_refused("cut-nan-late.mat", buf, cut, 0, "truncated");
+    free(buf);
+    buf = big_file(700, 701, &n);
+    assert_refused("cut.mat", buf, cut, 0, "but only 1200100 bytes of data follow");
+    free(buf);
 }
