@@ -698,7 +698,7 @@ static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
                            .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                            .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL,
                            /* on a GPU, below the timed runs that may be running beside it */
-                           .nice = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.iso.gpu_nodes ? 5 : 0};
+                           .nice = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.iso.gpu_nodes ? TG_GPU_BUILD_NICE : 0};
     k->o.ro[0] = (tg_bind){R->run.pristine, "/kit"};
     for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
         snprintf(k->host[i], sizeof k->host[i], "%s/%s", g->files, R->lab->files[i]);

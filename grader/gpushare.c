@@ -17,7 +17,8 @@
  * A speed test (speed.c): its programs (the reference's, the student's) are started, sent their
  * inputs and warmed by an untimed request each with the device shared, like any request; then the
  * device alone for the requests whose time counts (the reference's second untimed and its timed
- * one where no fresh timing of it serves, the student's), given back at once.
+ * one where no fresh timing of it serves, the student's), given back once the student's timed answer
+ * is read (tg_gpu_window_end, from session.c: the grader judges that answer with the device shared).
  *
  * The drain. A request in flight when a timed run queues ends by itself (most take well under a
  * second), or, when it still runs TG_GPU_YIELD_MS later and its processes were on the CPU at
@@ -86,6 +87,7 @@ static struct {
     double queued_cpu;                 /* its tree's CPU then, ms */
     int  yields;                       /* requests of this process stopped for timed runs, so far */
     tg_gpu_win win;                    /* the last hold alone: its queue and drain */
+    long long alone_at;                /* when this hold alone began (0: not alone) */
     pid_t pid;                         /* the process these files were opened in */
 } G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .ncu_fd = -1, .slot = -1};
 
@@ -264,25 +266,37 @@ static void request_row(int on, int yields)
 {
     if (board && G.pid == getpid() && G.slot >= 0 && G.slot < TG_GPU_SLOTS && G.dev >= 0 && G.dev < TG_GPU_MAX) {
         __atomic_store_n(&board->holds[G.dev][G.slot], on && !yields, __ATOMIC_RELAXED);
+        __atomic_store_n(&board->kind[G.dev][G.slot], on ? tg_stage_kind() : 0, __ATOMIC_RELAXED);
         __atomic_store_n(&board->pid[G.dev][G.slot], on ? (int)getpid() : 0, __ATOMIC_RELAXED);
         __atomic_store_n(&board->since_ms[G.dev][G.slot], on ? now_ms() : 0, __ATOMIC_RELAXED);
     }
 }
 
 /* The longest a request of this run that does not give the device up (a sanitizer's, a profiled
- * one, one waiting on the GPU) has held the device so far, ms (0: none, or no board). */
-static long long longest_hold_ms(void)
+ * one, one waiting on the GPU) has held the device so far, ms (0: none, or no board); kind, when
+ * given: its stage's kind (TG_PROF_*), -1 none. */
+static long long longest_hold_kind_ms(int *kind)
 {
     long long most = 0, t = now_ms();
+    if (kind)
+        *kind = -1;
     for (int i = 0; board && G.dev >= 0 && G.dev < TG_GPU_MAX && i < TG_GPU_SLOTS; ++i) {
         long long s0 = __atomic_load_n(&board->since_ms[G.dev][i], __ATOMIC_RELAXED);
         int pid = __atomic_load_n(&board->pid[G.dev][i], __ATOMIC_RELAXED);
         int holds = __atomic_load_n(&board->holds[G.dev][i], __ATOMIC_RELAXED);
         /* (a worker that died in a request left its row: its locks died with it) */
-        if (holds && s0 > 0 && t - s0 > most && pid > 0 && !(kill(pid, 0) != 0 && errno == ESRCH))
+        if (holds && s0 > 0 && t - s0 > most && pid > 0 && !(kill(pid, 0) != 0 && errno == ESRCH)) {
             most = t - s0;
+            if (kind)
+                *kind = __atomic_load_n(&board->kind[G.dev][i], __ATOMIC_RELAXED);
+        }
     }
     return most;
+}
+
+static long long longest_hold_ms(void)
+{
+    return longest_hold_kind_ms(NULL);
 }
 
 /* Whether a timed run waits in the device's queue now: the gate held (shared) by someone. The try
@@ -332,10 +346,20 @@ static int window_running(void)
     return pid > 0 && pid != (int)getpid() && !(kill(pid, 0) != 0 && errno == ESRCH);
 }
 
+/* The end of a hold alone: its time, once (tg_gpu_window_end may have taken it at the last answer). */
+static void alone_ends(void)
+{
+    if (G.alone_at > 0)
+        G.win.alone_ms = now_ms() - G.alone_at;
+    G.alone_at = 0;
+}
+
 static void let_go(int keep_slot)
 {
-    if (G.how == TG_GPU_ALONE)
+    if (G.how == TG_GPU_ALONE) {
+        alone_ends();
         window_mark(0);
+    }
     if (G.req)
         request_row(0, 0);
     G.req = 0;
@@ -379,6 +403,7 @@ void tg_gpu_hold(int how)
         G.req = 0;
     }
     if (G.how == TG_GPU_ALONE) {       /* the timed requests are done: the lock and the queue given back */
+        alone_ends();
         window_mark(0);
         flock(G.lock_fd, LOCK_UN);
         flock(G.gate_fd, LOCK_UN);
@@ -397,24 +422,33 @@ void tg_gpu_hold(int how)
          * the device for long. */
         long long t0 = now_ms();
         memset(&G.win, 0, sizeof G.win);
+        G.win.gave_up_kind = G.win.longest_kind = -1;
         for (;;) {
             join_queue();
-            long long joined = now_ms(), deadline = joined + TG_GPU_DRAIN_S * 1000, held = 0;
-            int got;
+            long long joined = now_ms(), deadline = joined + TG_GPU_DRAIN_S * 1000, held = 0, last = joined;
+            int got, hk = -1;
             while (!(got = flock(G.lock_fd, LOCK_EX | LOCK_NB) == 0) && now_ms() < deadline &&
-                   (held = longest_hold_ms()) <= TG_GPU_LONG_S * 1000) {
-                if (held > G.win.longest_ms)
+                   (held = longest_hold_kind_ms(&hk)) <= TG_GPU_LONG_S * 1000) {
+                if (held > G.win.longest_ms) {
                     G.win.longest_ms = held;
-                if (window_running())  /* another queued run's window: not the drain's time */
-                    deadline = now_ms() + TG_GPU_DRAIN_S * 1000;
+                    G.win.longest_kind = hk;
+                }
+                long long t = now_ms();
+                if (window_running()) {  /* another queued run's window: not the drain's time */
+                    deadline = t + TG_GPU_DRAIN_S * 1000;
+                    G.win.ahead_ms += t - last;
+                }
+                last = t;
                 pause_ms(5);
             }
             G.win.drain_ms += now_ms() - joined;
             if (got) {
                 window_mark(1);
+                G.alone_at = now_ms();
                 break;
             }
             G.win.retries++;
+            G.win.gave_up_kind = hk;   /* (-1: no request of this run held it: another run's, or one not yet judged) */
             flock(G.gate_fd, LOCK_UN);
             G.gate_sh = 0;
             pause_ms(200);
@@ -428,6 +462,14 @@ void tg_gpu_hold(int how)
 void tg_gpu_window(tg_gpu_win *w)
 {
     *w = G.win;
+}
+
+void tg_gpu_window_end(void)
+{
+    if (G.how != TG_GPU_ALONE)
+        return;
+    alone_ends();
+    tg_gpu_hold(TG_GPU_SHARED);
 }
 
 /* ------------------------------------------------------------------ one request's hold */

@@ -110,6 +110,9 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
                                           * do not count against --jobs: workers.c)             */
 #define TG_GPU_BUSY_PER_JOB_X2 3         /* ... and at work at once (not waiting for a device's lock):
                                           * 3/2 of --jobs (a GPU test waits on its device much)  */
+#define TG_GPU_WORKERS_MAX 256         /* TL_GRADE_GPU_WORKERS at most                          */
+#define TG_GPU_BUILD_NICE 19             /* a GPU class's builds: below every test's processes, so that
+                                          * builds ahead fill the cores the tests leave (workers.c) */
 /* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
@@ -129,6 +132,8 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's request in flight: its start (0 none) */
     int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... its worker                                 */
     int       holds[TG_GPU_MAX][TG_GPU_SLOTS];      /* ... 1: it holds the device (does not stop)     */
+    int       kind[TG_GPU_MAX][TG_GPU_SLOTS];       /* ... its stage's kind (TG_PROF_*: the window's note
+                                                     * says what a drain waited for)                   */
     int       alone_pid[TG_GPU_MAX];                /* the worker holding the device alone (0 none)   */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
@@ -160,9 +165,17 @@ int  tg_gpu_req_yields(void);                             /* requests stopped so
  * the longest a request that holds the device had held it while a drain waited. */
 typedef struct tg_gpu_win {
     long long wait_ms, drain_ms, longest_ms;
+    long long ahead_ms;                  /* of drain_ms: while another worker's window ran             */
+    long long alone_ms;                  /* the device alone: from the lock to the last timed answer    */
     int       retries;
+    int       gave_up_kind;              /* the stage kind (TG_PROF_*) of the longest holder at the last give-up (-1 none) */
+    int       longest_kind;              /* ... of the request that held the device longest meanwhile  */
 } tg_gpu_win;
 void tg_gpu_window(tg_gpu_win *w);
+/* The window ends at its last timed request's answer (session.c, gsess.end_window): the device given
+ * back before the grader judges that answer (nothing of the student's runs then: the kit's serve loop
+ * synchronized the device before it answered); held SHARED after it, as tg_gpu_hold(TG_GPU_SHARED). */
+void tg_gpu_window_end(void);
 tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
 int  tg_gpu_waiting(const tg_gpu_board *b);
@@ -242,6 +255,8 @@ typedef struct gsess {
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
     int      timed;          /* a speed test's session: the CUDA runtime's own wait (session.c)    */
     int      on_device;      /* its program runs on the device: each request holds it (session.c) */
+    int      end_window;     /* the next request is its speed test's last timed one: the device alone
+                              * is given back once its answer is read (gpushare.c, tg_gpu_window_end) */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 

@@ -421,6 +421,9 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     ss->c.tick = NULL;
     if (rc == 0 && held)
         tg_gpu_req_end();              /* answered (after the kit's device synchronize): the grader's check needs no device */
+    if (ss->end_window && rc == 0)     /* a speed test's last timed request: its window ends with its answer */
+        tg_gpu_window_end();
+    ss->end_window = 0;
     ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
     tg_buf_free(&req);

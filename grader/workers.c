@@ -75,6 +75,10 @@ static void pool_open(crun *c, pool *w)
      * count against --jobs: up to three times as many exist, so that builds of the next students
      * keep the cores busy meanwhile (gpu-1, 2026-11-27 00:06: with twice, 7.9 of 16 cores busy) */
     w->max_workers = w->on_gpu && !R->opt->check ? TG_GPU_WORKERS_PER_JOB * R->opt->jobs : R->opt->jobs;
+    /* TL_GRADE_GPU_WORKERS: more (or fewer) of them, each built ahead while the devices' slots are full */
+    const char *wenv = getenv("TL_GRADE_GPU_WORKERS");
+    if (w->on_gpu && !R->opt->check && wenv && atoi(wenv) >= R->opt->jobs && atoi(wenv) <= TG_GPU_WORKERS_MAX)
+        w->max_workers = atoi(wenv);
     w->share_cap = 1;
     w->board = w->on_gpu ? tg_gpu_board_new(w->ndev) : NULL;
     if (w->on_gpu) {

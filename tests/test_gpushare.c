@@ -908,3 +908,38 @@ Test(gpushare, the_correctness_session_lives_until_the_last_correctness_test)
         cr_assert_eq(tg_correctness_follows(&R, &lab->tests[i]), i < last, "test %d (%s): the session %s after it", i,
                      lab->tests[i].name, i < last ? "must live on" : "must end");
 }
+
+/* ---------------------------------------------------------------- the window ends at its last answer */
+
+/* speed.c marks the student's last timed request (gsess.end_window): once its answer is read,
+ * session.c calls tg_gpu_window_end, and the device alone is given back before the grader judges
+ * that answer: a request queued behind the window starts then, the worker keeps the device shared
+ * (its sessions end with it so), and the window's alone time is the time to that answer. */
+Test(gpulocks, a_window_ends_at_its_last_answer)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    tg_gpu_use(lockdir, "dev0", 4);
+    tg_gpu_board_join(board, 0);
+    tg_gpu_hold(TG_GPU_ALONE);
+    cr_assert_eq(tg_gpu_held(), TG_GPU_ALONE);
+    cr_assert_eq(board->alone_pid[0], getpid(), "the window is not on the board");
+    pid_t c = child(0, TG_GPU_SHARED, 4);    /* a request behind the window */
+    still_waiting(0, "a request beside a timed window");
+    tg_gpu_window_end();                     /* the last timed answer read */
+    wait_got(0);                             /* the request went before the answer was judged */
+    cr_assert_eq(tg_gpu_held(), TG_GPU_SHARED, "after its window the worker holds the device shared");
+    cr_assert_eq(board->alone_pid[0], 0, "the window's mark outlived it");
+    tg_gpu_win w;
+    tg_gpu_window(&w);
+    cr_assert(w.alone_ms >= 250 && w.alone_ms < 5000, "the window's alone time is %lld ms (it held the device "
+              "alone for the 300 ms the request waited)", w.alone_ms);
+    tg_gpu_window_end();                     /* (a second call, or one not alone: nothing) */
+    cr_assert_eq(tg_gpu_held(), TG_GPU_SHARED);
+    tg_gpu_hold(TG_GPU_SHARED);              /* speed.c's take after it: nothing to do */
+    tg_gpu_window(&w);
+    cr_assert(w.alone_ms >= 250, "the alone time was taken again at the later take (%lld ms)", w.alone_ms);
+    let_go(0);
+    reap(c);
+    tg_gpu_hold(TG_GPU_NONE);
+}
