@@ -943,3 +943,38 @@ Test(gpulocks, a_window_ends_at_its_last_answer)
     reap(c);
     tg_gpu_hold(TG_GPU_NONE);
 }
+
+/* TL_GRADE_GPU_BATCH=2: a speed test ready for its window leaves the device to untimed work until a
+ * second is ready (then both queue: one drain), or TG_GPU_BATCH_WAIT_MS passed. */
+Test(gpulocks, a_batch_of_timed_runs_gathers_before_the_queue_closes)
+{
+    setenv("TL_GRADE_GPU_BATCH", "2", 1);
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t t1 = child(0, TG_GPU_ALONE, 4);
+    while (!__atomic_load_n(&board->ready[0], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+    pause_ms(300);
+    cr_assert(!gate_held_by(t1), "the first of a batch of 2 closed the queue alone");
+    pid_t u = child(1, TG_GPU_SHARED, 4);      /* untimed work goes on meanwhile */
+    wait_got(1);
+    pid_t t2 = child(2, TG_GPU_ALONE, 4);      /* the second: both queue (behind the request in flight) */
+    holds_gate(t1);
+    cr_assert_eq(sh->got[0] + sh->got[2], 0, "a timed run beside a request in flight");
+    let_go(1);
+    reap(u);
+    while (!__atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST) && !__atomic_load_n(&sh->got[2], __ATOMIC_SEQ_CST))
+        pause_ms(5);                           /* one after the other, either first */
+    int first = sh->got[0] ? 0 : 2;
+    cr_assert_eq(sh->inside, 1, "two timed runs at once");
+    let_go(first);
+    wait_got(2 - first);
+    let_go(2 - first);
+    reap(t1), reap(t2);
+    pid_t t3 = child(3, TG_GPU_ALONE, 4);      /* alone in its batch: it waits TG_GPU_BATCH_WAIT_MS at most */
+    wait_got(3);
+    let_go(3);
+    reap(t3);
+    cr_assert_eq(board->ready[0], 0, "a speed test left its mark on the batch");
+    unsetenv("TL_GRADE_GPU_BATCH");
+}
