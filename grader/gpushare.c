@@ -77,11 +77,13 @@ static struct {
     char dir[200], key[80];
     char ncu_path[400];                /* this device's profiler lock file ("" none: no lock taken) */
     int  cap;
+    int  cap_max;                      /* slots beyond cap, up to this, while the cores idle (0: none) */
     int  lock_fd, gate_fd, slot_fd, ncu_fd;
     int  how;                          /* TG_GPU_NONE, _SHARED or _ALONE */
     int  gate_sh;                      /* the gate held shared (in the timed queue, or alone) */
     int  slot;                         /* the slot's number (slot_fd's), -1 none */
     int  dev;                          /* the device's row on the board */
+    int  seq;                          /* this worker's start order (tg_gpu_order; 0 none) */
     int  req, req_yields;              /* a request's hold (the lock shared); it stops for timed runs */
     long long queued_at, ticked_at;    /* the request saw a timed run queued since (0: none); its last look */
     double queued_cpu;                 /* its tree's CPU then, ms */
@@ -204,6 +206,7 @@ void tg_gpu_use(const char *dir, const char *key, int cap)
     snprintf(G.dir, sizeof G.dir, "%s", dir && *dir ? dir : "/tmp");
     snprintf(G.key, sizeof G.key, "%s", key);
     G.cap = cap < 1 ? 1 : cap > TG_GPU_SLOTS ? TG_GPU_SLOTS : cap;
+    G.cap_max = 0;
     G.slot = -1;
     G.lock_fd = open_in("lock");
     G.gate_fd = open_in("gate");
@@ -224,10 +227,69 @@ static void pause_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-/* One of the device's cap slots, or -1 (all taken). */
-static int try_slot(void)
+/* This worker on the board's list of those waiting for a slot of its device (on: 1), or off it; its
+ * entry (-1: none, no board or no order). */
+static int want_slot(int on, int e)
 {
-    for (int i = 0; i < G.cap && i < TG_GPU_SLOTS; ++i) {
+    if (!board || G.seq <= 0 || G.dev < 0 || G.dev >= TG_GPU_MAX || G.pid != getpid())
+        return -1;
+    if (!on) {
+        if (e >= 0)
+            __atomic_store_n(&board->want_pid[G.dev][e], 0, __ATOMIC_SEQ_CST);
+        return -1;
+    }
+    for (int i = 0; i < TG_GPU_WORKERS_MAX; ++i) {
+        int none = 0;                  /* (taken as -pid first: its order is written before it counts) */
+        if (__atomic_load_n(&board->want_pid[G.dev][i], __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(&board->want_pid[G.dev][i], &none, -(int)getpid(), 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&board->want_seq[G.dev][i], G.seq, __ATOMIC_SEQ_CST);
+            __atomic_store_n(&board->want_pid[G.dev][i], (int)getpid(), __ATOMIC_SEQ_CST);
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Whether a worker that started before this one waits for a slot of the device (alive): it goes first. */
+static int older_waits(int mine)
+{
+    for (int i = 0; mine >= 0 && i < TG_GPU_WORKERS_MAX; ++i) {
+        int pid = __atomic_load_n(&board->want_pid[G.dev][i], __ATOMIC_SEQ_CST);
+        if (i != mine && pid > 0 && __atomic_load_n(&board->want_seq[G.dev][i], __ATOMIC_SEQ_CST) < G.seq &&
+            !(kill(pid, 0) != 0 && errno == ESRCH))
+            return 1;
+    }
+    return 0;
+}
+
+void tg_gpu_cap_max(int most)
+{
+    G.cap_max = most > TG_GPU_SLOTS ? TG_GPU_SLOTS : most;
+}
+
+/* Whether the host's cores idle now: fewer processes running than 3/4 of its cores (/proc/loadavg's
+ * running count, the reader included). 0 where it cannot be read. */
+static int cores_idle_now(void)
+{
+    char buf[128];
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC), running = 0, total = 0;
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return sscanf(buf, "%*s %*s %*s %d/%d", &running, &total) == 2 && cores > 0 && running < cores * 3 / 4;
+}
+int (*tg_gpu_cores_idle)(void) = cores_idle_now;
+
+/* One of the device's first lim slots, or -1 (all taken). */
+static int try_slot_of(int lim)
+{
+    for (int i = 0; i < lim && i < TG_GPU_SLOTS; ++i) {
         char name[32];
         snprintf(name, sizeof name, "slot%d", i);
         int fd = open_in(name);
@@ -240,6 +302,17 @@ static int try_slot(void)
         close(fd);
     }
     return -1;
+}
+
+/* One of the device's cap slots; beyond them, up to cap_max, while the host's cores idle (the builds
+ * ahead are done: more workers test at once, so that the class's last submissions keep the cores
+ * busy); -1: none now. */
+static int try_slot(void)
+{
+    int fd = try_slot_of(G.cap);
+    if (fd < 0 && G.cap_max > G.cap && tg_gpu_cores_idle())
+        fd = try_slot_of(G.cap_max);
+    return fd;
 }
 
 static void waiting(int on)
@@ -432,8 +505,12 @@ void tg_gpu_hold(int how)
         G.how = TG_GPU_NONE;
     }
     waiting(1);
-    while (G.slot_fd < 0 && (G.slot_fd = try_slot()) < 0)   /* a slot: this worker's process may use the device */
-        pause_ms(20);
+    if (G.slot_fd < 0) {               /* a slot: this worker's process may use the device; the oldest first */
+        int e = want_slot(1, -1);
+        while (older_waits(e) || (G.slot_fd = try_slot()) < 0)
+            pause_ms(20);
+        want_slot(0, e);
+    }
     if (how == TG_GPU_ALONE) {
         /* Alone: the requests in flight end or stop (the drain), then the lock exclusive. A drain
          * that a request holding the device outlives (a sanitizer's, one waiting on the GPU: longer
@@ -602,6 +679,11 @@ tg_gpu_board *tg_gpu_board_new(int ndev)
     memset(b, 0, sizeof *b);
     b->ndev = ndev;
     return b;
+}
+
+void tg_gpu_order(int seq)
+{
+    G.seq = seq;
 }
 
 void tg_gpu_board_join(tg_gpu_board *b, int dev)

@@ -108,8 +108,14 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 #define TG_GPU_BATCH_WAIT_MS 4000       /* a speed test held back for its batch this long at most
                                           * (TL_GRADE_GPU_BATCH; the queue closed meanwhile: at once) */
-#define TG_GPU_WORKERS_PER_JOB 3         /* a GPU class's workers at most, per --jobs (the waiting ones
-                                          * do not count against --jobs: workers.c)             */
+#define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
+                                          * do not count against --jobs: workers.c; 3 until session
+                                          * 13: device run gpu-1, 16 graded in 80 s with 96 workers
+                                          * and a cap of 10, 15 with 48 and 16, 4 with 48 and 35) */
+#define TG_GPU_SHARE_PER_JOB_X3 2        /* a device's share cap at most 2/3 of --jobs over the devices:
+                                          * a worker in GPU tests keeps ~0.9 of a core busy, so the
+                                          * rest build ahead (gpu-1: with a cap of 10 on 16 cores
+                                          * 15.6-15.9 cores busy mid-run)                       */
 #define TG_GPU_BUSY_PER_JOB_X2 3         /* ... and at work at once (not waiting for a device's lock):
                                           * 3/2 of --jobs (a GPU test waits on its device much)  */
 #define TG_GPU_WORKERS_MAX 256         /* TL_GRADE_GPU_WORKERS at most                          */
@@ -137,6 +143,8 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     int       kind[TG_GPU_MAX][TG_GPU_SLOTS];       /* ... its stage's kind (TG_PROF_*: the window's note
                                                      * says what a drain waited for)                   */
     int       alone_pid[TG_GPU_MAX];                /* the worker holding the device alone (0 none)   */
+    int       want_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* workers waiting for a slot of the device: */
+    int       want_seq[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* ... pid and order (oldest served first)   */
     int       ready[TG_GPU_MAX];                    /* speed tests ready for their window, held back
                                                      * until a batch gathers (TL_GRADE_GPU_BATCH)      */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
@@ -183,6 +191,14 @@ void tg_gpu_window(tg_gpu_win *w);
 void tg_gpu_window_end(void);
 tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
+/* This worker's place in the run (its submission's start order, 1 the first): a device's free slot
+ * goes to the waiting worker that started first, so that submissions finish in about the order they
+ * started (0, the default: no order, any waiting worker may take it). */
+void tg_gpu_order(int seq);
+/* Slots beyond the device's cap, up to most, taken only while the host's cores idle (fewer processes
+ * running than 3/4 of its cores: tg_gpu_cores_idle, replaceable for tests); 0: none (the default). */
+void tg_gpu_cap_max(int most);
+extern int (*tg_gpu_cores_idle)(void);
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
 /* This worker's device's timing of the reference (NULL: no board, as in kit check): only while the

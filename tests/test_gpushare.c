@@ -978,3 +978,94 @@ Test(gpulocks, a_batch_of_timed_runs_gathers_before_the_queue_closes)
     cr_assert_eq(board->ready[0], 0, "a speed test left its mark on the batch");
     unsetenv("TL_GRADE_GPU_BATCH");
 }
+
+/* tg_gpu_order: a free slot goes to the waiting worker that started first (its submission's start
+ * order), not to whichever polls first: submissions finish in about the order they started. */
+static pid_t ordered_child(int i, int seq)
+{
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p)
+        return p;
+    tg_gpu_use(lockdir, "dev0", 1);
+    tg_gpu_board_join(board, 0);
+    tg_gpu_order(seq);
+    tg_gpu_hold(TG_GPU_SHARED);
+    __atomic_store_n(&sh->got[i], 1, __ATOMIC_SEQ_CST);
+    while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+    tg_gpu_hold(TG_GPU_NONE);
+    _exit(0);
+}
+
+Test(gpulocks, a_free_slot_goes_to_the_worker_that_started_first)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    pid_t a = ordered_child(0, 1);             /* the one slot (cap 1) */
+    wait_got(0);
+    pid_t late = ordered_child(1, 9);          /* waits first, started later */
+    while (!__atomic_load_n(&board->want_pid[0][0], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+    pause_ms(100);
+    pid_t early = ordered_child(2, 3);         /* waits second, started earlier */
+    int n;
+    do {
+        n = 0;
+        for (int e = 0; e < TG_GPU_WORKERS_MAX; ++e)
+            n += __atomic_load_n(&board->want_pid[0][e], __ATOMIC_SEQ_CST) > 0;
+        pause_ms(5);
+    } while (n < 2);
+    let_go(0);
+    reap(a);
+    wait_got(2);
+    cr_assert_eq(sh->got[1], 0, "the worker that started later took the slot first");
+    let_go(2);
+    reap(early);
+    wait_got(1);
+    let_go(1);
+    reap(late);
+    for (int e = 0; e < TG_GPU_WORKERS_MAX; ++e)
+        cr_assert_eq(board->want_pid[0][e], 0, "a worker left its entry on the list of those waiting");
+}
+
+/* tg_gpu_cap_max: a slot beyond the cap only while the host's cores idle (the builds ahead done). */
+static int idle_flag(void)
+{
+    return __atomic_load_n(&sh->most, __ATOMIC_SEQ_CST) == 99;   /* (the test sets it: most is unused here) */
+}
+
+static pid_t capped_child(int i)
+{
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p)
+        return p;
+    tg_gpu_use(lockdir, "dev0", 1);
+    tg_gpu_cap_max(2);
+    tg_gpu_hold(TG_GPU_SHARED);
+    __atomic_store_n(&sh->got[i], 1, __ATOMIC_SEQ_CST);
+    while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+    tg_gpu_hold(TG_GPU_NONE);
+    _exit(0);
+}
+
+Test(gpulocks, a_slot_beyond_the_cap_only_while_the_cores_idle)
+{
+    int (*was)(void) = tg_gpu_cores_idle;
+    tg_gpu_cores_idle = idle_flag;
+    pid_t a = capped_child(0);
+    wait_got(0);
+    pid_t b = capped_child(1);
+    still_waiting(1, "a second worker beyond a cap of 1 while the cores are busy");
+    __atomic_store_n(&sh->most, 99, __ATOMIC_SEQ_CST);   /* the cores idle now */
+    wait_got(1);
+    pid_t c = capped_child(2);
+    still_waiting(2, "a third worker beyond the most (2) slots");
+    let_go(0), let_go(1);
+    wait_got(2);
+    let_go(2);
+    reap(a), reap(b), reap(c);
+    tg_gpu_cores_idle = was;
+}
