@@ -121,6 +121,11 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_WORKERS_MAX 256         /* TL_GRADE_GPU_WORKERS at most                          */
 #define TG_GPU_BUILD_NICE 19             /* a GPU class's builds: below every test's processes, so that
                                           * builds ahead fill the cores the tests leave (workers.c) */
+#define TG_GPU_TEST_NICE 5               /* a GPU class's untimed sessions (cases, sanitizers, profiled
+                                          * runs): below the speed tests' sessions, whose timed window
+                                          * holds the device alone for everyone (gpu-1: a window's two
+                                          * requests took 0.40-0.73 s with the cores busy, 0.30 s
+                                          * serially: cpu-1), above the builds            */
 /* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
