@@ -484,7 +484,7 @@ for line in open(sys.argv[2], errors="replace"):
 if setup:
     print("set-up, the log's lines by time (s): " + " | ".join(setup))
 lim = float(sys.argv[3])
-marks = [30, 60, 90, 120, 150, 200, 250, 300]
+marks = [30, 60, 90, 100, 110, 120, 150, 200, 250, 300]
 print("graded by time: " + ", ".join("%d by %d s" % (sum(1 for t in graded if t <= s), s) for s in marks if s <= lim + 1) +
       ("; the first at %.1f s, the last (#%d) at %.1f s" % (graded[0], len(graded), graded[-1]) if graded else "; none"))
 PY
