@@ -31,8 +31,8 @@ Test(gpusched, a_window_ends_at_its_last_answer)
     cr_assert_eq(board->alone_pid[0], 0, "the window's mark outlived it");
     tg_gpu_win w;
     tg_gpu_window(&w);
-    cr_assert(w.alone_ms >= 250 && w.alone_ms < 5000, "the window's alone time is %lld ms (it held the device "
-              "alone for the 300 ms the request waited)", w.alone_ms);
+    cr_assert(w.alone_ms >= 250, "the window's alone time is %lld ms (it held the device alone for the 300 ms "
+              "the request waited)", w.alone_ms);
     tg_gpu_window_end();                     /* (a second call, or one not alone: nothing) */
     cr_assert_eq(tg_gpu_held(), TG_GPU_SHARED);
     tg_gpu_hold(TG_GPU_SHARED);              /* speed.c's take after it: nothing to do */
@@ -53,8 +53,15 @@ Test(gpusched, a_batch_of_timed_runs_gathers_before_the_queue_closes)
     pid_t t1 = child(0, TG_GPU_ALONE, 4);
     while (!__atomic_load_n(&board->ready[0], __ATOMIC_SEQ_CST))
         pause_ms(5);
+    struct timespec r0, r1;
+    clock_gettime(CLOCK_MONOTONIC, &r0);
     pause_ms(300);
-    cr_assert(!gate_held_by(t1), "the first of a batch of 2 closed the queue alone");
+    int held = gate_held_by(t1);
+    clock_gettime(CLOCK_MONOTONIC, &r1);
+    /* (checked while it may still wait: a machine so loaded that the look came after the batch's
+     * longest wait says nothing either way) */
+    if ((r1.tv_sec - r0.tv_sec) * 1000 + (r1.tv_nsec - r0.tv_nsec) / 1000000 < TG_GPU_BATCH_WAIT_MS - 500)
+        cr_assert(!held, "the first of a batch of 2 closed the queue alone");
     pid_t u = child(1, TG_GPU_SHARED, 4);      /* untimed work goes on meanwhile */
     wait_got(1);
     pid_t t2 = child(2, TG_GPU_ALONE, 4);      /* the second: both queue (behind the request in flight) */
