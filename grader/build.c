@@ -59,8 +59,14 @@ static void *watch_idle(void *arg)
     idle_watch *w = arg;
     double last = tg_tree_cpu_s(w->pid), since = tl_now_ms(), idle_s = build_idle_s();
     while (!atomic_load(&w->stop)) {
-        struct timespec ts = {1, 0};
-        nanosleep(&ts, NULL);
+        /* a second between looks, in steps: the build's end is not kept waiting for the watcher's
+         * sleep (on average half a second per ninja or meson call; the set-up makes four) */
+        for (int step = 0; step < 20 && !atomic_load(&w->stop); ++step) {
+            struct timespec ts = {0, 50 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (atomic_load(&w->stop))
+            break;
         int busy = 0;
         double now = tg_tree_cpu_busy(w->pid, &busy);
         if (now < 0)
@@ -577,10 +583,15 @@ void tg_build_kit(grun *R)
         return;
     }
     int rc = run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
-    for (int i = 0; rc == 0 && tg[i]; ++i) {
-        if (!*tg[i])
-            continue;
-        const char *ninja[] = {R->env.ninja, "-C", "/build", "-j", kjs, tg[i], NULL};
+    /* every target in one ninja call: their steps share the compilers (one call each built them one
+     * target after the other: 2.0 + 2.4 + 0.5 s on the H100, device run gpu-1) */
+    const char *ninja[4 + 4 + 1] = {R->env.ninja, "-C", "/build", "-j", kjs};
+    int na = 5;
+    for (int i = 0; tg[i] && na < 4 + 4; ++i)
+        if (*tg[i])
+            ninja[na++] = tg[i];
+    ninja[na] = NULL;
+    if (rc == 0 && na > 5) {
         o.argv = ninja;
         rc = run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     }
@@ -698,7 +709,7 @@ static void over_kit_opts(grun *R, gsub *g, over_kit *k, const char *target)
                            .fsize_bytes = 512LL << 20, .tmp_bytes = 512LL << 20,
                            .extra_path = R->env.tool_path[0] ? R->env.tool_path : NULL,
                            /* on a GPU, below the timed runs that may be running beside it */
-                           .nice = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.iso.gpu_nodes ? 5 : 0};
+                           .nice = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.iso.gpu_nodes ? TG_GPU_BUILD_NICE : 0};
     k->o.ro[0] = (tg_bind){R->run.pristine, "/kit"};
     for (int i = 0, n = 1; i < TL_LAB_MAX_FILES && R->lab->files[i] && n < 8; ++i) {
         snprintf(k->host[i], sizeof k->host[i], "%s/%s", g->files, R->lab->files[i]);

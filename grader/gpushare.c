@@ -17,7 +17,8 @@
  * A speed test (speed.c): its programs (the reference's, the student's) are started, sent their
  * inputs and warmed by an untimed request each with the device shared, like any request; then the
  * device alone for the requests whose time counts (the reference's second untimed and its timed
- * one where no fresh timing of it serves, the student's), given back at once.
+ * one where no fresh timing of it serves, the student's), given back once the student's timed answer
+ * is read (tg_gpu_window_end, from session.c: the grader judges that answer with the device shared).
  *
  * The drain. A request in flight when a timed run queues ends by itself (most take well under a
  * second), or, when it still runs TG_GPU_YIELD_MS later and its processes were on the CPU at
@@ -76,16 +77,19 @@ static struct {
     char dir[200], key[80];
     char ncu_path[400];                /* this device's profiler lock file ("" none: no lock taken) */
     int  cap;
+    int  cap_max;                      /* slots beyond cap, up to this, while the cores idle (0: none) */
     int  lock_fd, gate_fd, slot_fd, ncu_fd;
     int  how;                          /* TG_GPU_NONE, _SHARED or _ALONE */
     int  gate_sh;                      /* the gate held shared (in the timed queue, or alone) */
     int  slot;                         /* the slot's number (slot_fd's), -1 none */
     int  dev;                          /* the device's row on the board */
+    int  seq;                          /* this worker's start order (tg_gpu_order; 0 none) */
     int  req, req_yields;              /* a request's hold (the lock shared); it stops for timed runs */
     long long queued_at, ticked_at;    /* the request saw a timed run queued since (0: none); its last look */
     double queued_cpu;                 /* its tree's CPU then, ms */
     int  yields;                       /* requests of this process stopped for timed runs, so far */
     tg_gpu_win win;                    /* the last hold alone: its queue and drain */
+    long long alone_at;                /* when this hold alone began (0: not alone) */
     pid_t pid;                         /* the process these files were opened in */
 } G = {.lock_fd = -1, .gate_fd = -1, .slot_fd = -1, .ncu_fd = -1, .slot = -1};
 
@@ -202,6 +206,7 @@ void tg_gpu_use(const char *dir, const char *key, int cap)
     snprintf(G.dir, sizeof G.dir, "%s", dir && *dir ? dir : "/tmp");
     snprintf(G.key, sizeof G.key, "%s", key);
     G.cap = cap < 1 ? 1 : cap > TG_GPU_SLOTS ? TG_GPU_SLOTS : cap;
+    G.cap_max = 0;
     G.slot = -1;
     G.lock_fd = open_in("lock");
     G.gate_fd = open_in("gate");
@@ -222,10 +227,69 @@ static void pause_ms(int ms)
     nanosleep(&ts, NULL);
 }
 
-/* One of the device's cap slots, or -1 (all taken). */
-static int try_slot(void)
+/* This worker on the board's list of those waiting for a slot of its device (on: 1), or off it; its
+ * entry (-1: none, no board or no order). */
+static int want_slot(int on, int e)
 {
-    for (int i = 0; i < G.cap && i < TG_GPU_SLOTS; ++i) {
+    if (!board || G.seq <= 0 || G.dev < 0 || G.dev >= TG_GPU_MAX || G.pid != getpid())
+        return -1;
+    if (!on) {
+        if (e >= 0)
+            __atomic_store_n(&board->want_pid[G.dev][e], 0, __ATOMIC_SEQ_CST);
+        return -1;
+    }
+    for (int i = 0; i < TG_GPU_WORKERS_MAX; ++i) {
+        int none = 0;                  /* (taken as -pid first: its order is written before it counts) */
+        if (__atomic_load_n(&board->want_pid[G.dev][i], __ATOMIC_RELAXED) == 0 &&
+            __atomic_compare_exchange_n(&board->want_pid[G.dev][i], &none, -(int)getpid(), 0, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST)) {
+            __atomic_store_n(&board->want_seq[G.dev][i], G.seq, __ATOMIC_SEQ_CST);
+            __atomic_store_n(&board->want_pid[G.dev][i], (int)getpid(), __ATOMIC_SEQ_CST);
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Whether a worker that started before this one waits for a slot of the device (alive): it goes first. */
+static int older_waits(int mine)
+{
+    for (int i = 0; mine >= 0 && i < TG_GPU_WORKERS_MAX; ++i) {
+        int pid = __atomic_load_n(&board->want_pid[G.dev][i], __ATOMIC_SEQ_CST);
+        if (i != mine && pid > 0 && __atomic_load_n(&board->want_seq[G.dev][i], __ATOMIC_SEQ_CST) < G.seq &&
+            !(kill(pid, 0) != 0 && errno == ESRCH))
+            return 1;
+    }
+    return 0;
+}
+
+void tg_gpu_cap_max(int most)
+{
+    G.cap_max = most > TG_GPU_SLOTS ? TG_GPU_SLOTS : most;
+}
+
+/* Whether the host's cores idle now: fewer processes running than 3/4 of its cores (/proc/loadavg's
+ * running count, the reader included). 0 where it cannot be read. */
+static int cores_idle_now(void)
+{
+    char buf[128];
+    int fd = open("/proc/loadavg", O_RDONLY | O_CLOEXEC), running = 0, total = 0;
+    if (fd < 0)
+        return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return sscanf(buf, "%*s %*s %*s %d/%d", &running, &total) == 2 && cores > 0 && running < cores * 3 / 4;
+}
+int (*tg_gpu_cores_idle)(void) = cores_idle_now;
+
+/* One of the device's first lim slots, or -1 (all taken). */
+static int try_slot_of(int lim)
+{
+    for (int i = 0; i < lim && i < TG_GPU_SLOTS; ++i) {
         char name[32];
         snprintf(name, sizeof name, "slot%d", i);
         int fd = open_in(name);
@@ -238,6 +302,17 @@ static int try_slot(void)
         close(fd);
     }
     return -1;
+}
+
+/* One of the device's cap slots; beyond them, up to cap_max, while the host's cores idle (the builds
+ * ahead are done: more workers test at once, so that the class's last submissions keep the cores
+ * busy); -1: none now. */
+static int try_slot(void)
+{
+    int fd = try_slot_of(G.cap);
+    if (fd < 0 && G.cap_max > G.cap && tg_gpu_cores_idle())
+        fd = try_slot_of(G.cap_max);
+    return fd;
 }
 
 static void waiting(int on)
@@ -264,25 +339,37 @@ static void request_row(int on, int yields)
 {
     if (board && G.pid == getpid() && G.slot >= 0 && G.slot < TG_GPU_SLOTS && G.dev >= 0 && G.dev < TG_GPU_MAX) {
         __atomic_store_n(&board->holds[G.dev][G.slot], on && !yields, __ATOMIC_RELAXED);
+        __atomic_store_n(&board->kind[G.dev][G.slot], on ? tg_stage_kind() : 0, __ATOMIC_RELAXED);
         __atomic_store_n(&board->pid[G.dev][G.slot], on ? (int)getpid() : 0, __ATOMIC_RELAXED);
         __atomic_store_n(&board->since_ms[G.dev][G.slot], on ? now_ms() : 0, __ATOMIC_RELAXED);
     }
 }
 
 /* The longest a request of this run that does not give the device up (a sanitizer's, a profiled
- * one, one waiting on the GPU) has held the device so far, ms (0: none, or no board). */
-static long long longest_hold_ms(void)
+ * one, one waiting on the GPU) has held the device so far, ms (0: none, or no board); kind, when
+ * given: its stage's kind (TG_PROF_*), -1 none. */
+static long long longest_hold_kind_ms(int *kind)
 {
     long long most = 0, t = now_ms();
+    if (kind)
+        *kind = -1;
     for (int i = 0; board && G.dev >= 0 && G.dev < TG_GPU_MAX && i < TG_GPU_SLOTS; ++i) {
         long long s0 = __atomic_load_n(&board->since_ms[G.dev][i], __ATOMIC_RELAXED);
         int pid = __atomic_load_n(&board->pid[G.dev][i], __ATOMIC_RELAXED);
         int holds = __atomic_load_n(&board->holds[G.dev][i], __ATOMIC_RELAXED);
         /* (a worker that died in a request left its row: its locks died with it) */
-        if (holds && s0 > 0 && t - s0 > most && pid > 0 && !(kill(pid, 0) != 0 && errno == ESRCH))
+        if (holds && s0 > 0 && t - s0 > most && pid > 0 && !(kill(pid, 0) != 0 && errno == ESRCH)) {
             most = t - s0;
+            if (kind)
+                *kind = __atomic_load_n(&board->kind[G.dev][i], __ATOMIC_RELAXED);
+        }
     }
     return most;
+}
+
+static long long longest_hold_ms(void)
+{
+    return longest_hold_kind_ms(NULL);
 }
 
 /* Whether a timed run waits in the device's queue now: the gate held (shared) by someone. The try
@@ -332,10 +419,20 @@ static int window_running(void)
     return pid > 0 && pid != (int)getpid() && !(kill(pid, 0) != 0 && errno == ESRCH);
 }
 
+/* The end of a hold alone: its time, once (tg_gpu_window_end may have taken it at the last answer). */
+static void alone_ends(void)
+{
+    if (G.alone_at > 0)
+        G.win.alone_ms = now_ms() - G.alone_at;
+    G.alone_at = 0;
+}
+
 static void let_go(int keep_slot)
 {
-    if (G.how == TG_GPU_ALONE)
+    if (G.how == TG_GPU_ALONE) {
+        alone_ends();
         window_mark(0);
+    }
     if (G.req)
         request_row(0, 0);
     G.req = 0;
@@ -349,6 +446,27 @@ static void let_go(int keep_slot)
         G.slot = -1;
     }
     G.how = TG_GPU_NONE;
+}
+
+/* TL_GRADE_GPU_BATCH=K (2 to 64): a speed test ready for its window is held back, the device left to
+ * untimed work, until K are ready on its device, the queue is closed already (another's window: it
+ * joins that drain) or TG_GPU_BATCH_WAIT_MS passed; then they queue together and one drain serves
+ * them all. 1 (the default): each queues at once. */
+static void gather_batch(void)
+{
+    const char *e = getenv("TL_GRADE_GPU_BATCH");
+    int k = e && *e ? atoi(e) : 1;
+    if (k < 2 || k > 64 || !board || G.dev < 0 || G.dev >= TG_GPU_MAX || G.pid != getpid())
+        return;
+    long long t0 = now_ms();
+    __atomic_add_fetch(&board->ready[G.dev], 1, __ATOMIC_SEQ_CST);
+    while (!queue_waits() && __atomic_load_n(&board->ready[G.dev], __ATOMIC_SEQ_CST) < k &&
+           now_ms() - t0 < TG_GPU_BATCH_WAIT_MS)
+        pause_ms(20);
+    G.win.batch_ms = now_ms() - t0;
+    /* (the batch's others see it whole before this one counts itself out: they leave within 20 ms) */
+    pause_ms(25);
+    __atomic_sub_fetch(&board->ready[G.dev], 1, __ATOMIC_SEQ_CST);
 }
 
 /* Into the timed queue: once no request of this run that holds the device has held it for long,
@@ -379,6 +497,7 @@ void tg_gpu_hold(int how)
         G.req = 0;
     }
     if (G.how == TG_GPU_ALONE) {       /* the timed requests are done: the lock and the queue given back */
+        alone_ends();
         window_mark(0);
         flock(G.lock_fd, LOCK_UN);
         flock(G.gate_fd, LOCK_UN);
@@ -386,8 +505,12 @@ void tg_gpu_hold(int how)
         G.how = TG_GPU_NONE;
     }
     waiting(1);
-    while (G.slot_fd < 0 && (G.slot_fd = try_slot()) < 0)   /* a slot: this worker's process may use the device */
-        pause_ms(20);
+    if (G.slot_fd < 0) {               /* a slot: this worker's process may use the device; the oldest first */
+        int e = want_slot(1, -1);
+        while (older_waits(e) || (G.slot_fd = try_slot()) < 0)
+            pause_ms(20);
+        want_slot(0, e);
+    }
     if (how == TG_GPU_ALONE) {
         /* Alone: the requests in flight end or stop (the drain), then the lock exclusive. A drain
          * that a request holding the device outlives (a sanitizer's, one waiting on the GPU: longer
@@ -397,24 +520,34 @@ void tg_gpu_hold(int how)
          * the device for long. */
         long long t0 = now_ms();
         memset(&G.win, 0, sizeof G.win);
+        G.win.gave_up_kind = G.win.longest_kind = -1;
+        gather_batch();
         for (;;) {
             join_queue();
-            long long joined = now_ms(), deadline = joined + TG_GPU_DRAIN_S * 1000, held = 0;
-            int got;
+            long long joined = now_ms(), deadline = joined + TG_GPU_DRAIN_S * 1000, held = 0, last = joined;
+            int got, hk = -1;
             while (!(got = flock(G.lock_fd, LOCK_EX | LOCK_NB) == 0) && now_ms() < deadline &&
-                   (held = longest_hold_ms()) <= TG_GPU_LONG_S * 1000) {
-                if (held > G.win.longest_ms)
+                   (held = longest_hold_kind_ms(&hk)) <= TG_GPU_LONG_S * 1000) {
+                if (held > G.win.longest_ms) {
                     G.win.longest_ms = held;
-                if (window_running())  /* another queued run's window: not the drain's time */
-                    deadline = now_ms() + TG_GPU_DRAIN_S * 1000;
+                    G.win.longest_kind = hk;
+                }
+                long long t = now_ms();
+                if (window_running()) {  /* another queued run's window: not the drain's time */
+                    deadline = t + TG_GPU_DRAIN_S * 1000;
+                    G.win.ahead_ms += t - last;
+                }
+                last = t;
                 pause_ms(5);
             }
             G.win.drain_ms += now_ms() - joined;
             if (got) {
                 window_mark(1);
+                G.alone_at = now_ms();
                 break;
             }
             G.win.retries++;
+            G.win.gave_up_kind = hk;   /* (-1: no request of this run held it: another run's, or one not yet judged) */
             flock(G.gate_fd, LOCK_UN);
             G.gate_sh = 0;
             pause_ms(200);
@@ -428,6 +561,14 @@ void tg_gpu_hold(int how)
 void tg_gpu_window(tg_gpu_win *w)
 {
     *w = G.win;
+}
+
+void tg_gpu_window_end(void)
+{
+    if (G.how != TG_GPU_ALONE)
+        return;
+    alone_ends();
+    tg_gpu_hold(TG_GPU_SHARED);
 }
 
 /* ------------------------------------------------------------------ one request's hold */
@@ -538,6 +679,11 @@ tg_gpu_board *tg_gpu_board_new(int ndev)
     memset(b, 0, sizeof *b);
     b->ndev = ndev;
     return b;
+}
+
+void tg_gpu_order(int seq)
+{
+    G.seq = seq;
 }
 
 void tg_gpu_board_join(tg_gpu_board *b, int dev)

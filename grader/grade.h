@@ -106,10 +106,26 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_YIELD_CPU 0.3             /* ... on the CPU at least this share of the time: stopped meanwhile
                                           * (TL_GRADE_GPU_YIELD_CPU)                            */
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
-#define TG_GPU_WORKERS_PER_JOB 3         /* a GPU class's workers at most, per --jobs (the waiting ones
-                                          * do not count against --jobs: workers.c)             */
+#define TG_GPU_BATCH_WAIT_MS 4000       /* a speed test held back for its batch this long at most
+                                          * (TL_GRADE_GPU_BATCH; the queue closed meanwhile: at once) */
+#define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
+                                          * do not count against --jobs: workers.c; 3 until session
+                                          * 13: device run gpu-1, 16 graded in 80 s with 96 workers
+                                          * and a cap of 10, 15 with 48 and 16, 4 with 48 and 35) */
+#define TG_GPU_SHARE_PER_JOB_X3 2        /* a device's share cap at most 2/3 of --jobs over the devices:
+                                          * a worker in GPU tests keeps ~0.9 of a core busy, so the
+                                          * rest build ahead (gpu-1: with a cap of 10 on 16 cores
+                                          * 15.6-15.9 cores busy mid-run)                       */
 #define TG_GPU_BUSY_PER_JOB_X2 3         /* ... and at work at once (not waiting for a device's lock):
                                           * 3/2 of --jobs (a GPU test waits on its device much)  */
+#define TG_GPU_WORKERS_MAX 256         /* TL_GRADE_GPU_WORKERS at most                          */
+#define TG_GPU_BUILD_NICE 19             /* a GPU class's builds: below every test's processes, so that
+                                          * builds ahead fill the cores the tests leave (workers.c) */
+#define TG_GPU_TEST_NICE 5               /* a GPU class's untimed sessions (cases, sanitizers, profiled
+                                          * runs): below the speed tests' sessions, whose timed window
+                                          * holds the device alone for everyone (gpu-1: a window's two
+                                          * requests took 0.40-0.73 s with the cores busy, 0.30 s
+                                          * serially: cpu-1), above the builds            */
 /* The reference's timing on one device, kept for the next speed tests there (speed.c): read and
  * written only by a worker holding that device alone, so no other lock. */
 #define TG_REF_REUSE     10              /* speed tests one timing of the reference serves, at most  */
@@ -129,7 +145,13 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     long long since_ms[TG_GPU_MAX][TG_GPU_SLOTS];   /* each slot's request in flight: its start (0 none) */
     int       pid[TG_GPU_MAX][TG_GPU_SLOTS];        /* ... its worker                                 */
     int       holds[TG_GPU_MAX][TG_GPU_SLOTS];      /* ... 1: it holds the device (does not stop)     */
+    int       kind[TG_GPU_MAX][TG_GPU_SLOTS];       /* ... its stage's kind (TG_PROF_*: the window's note
+                                                     * says what a drain waited for)                   */
     int       alone_pid[TG_GPU_MAX];                /* the worker holding the device alone (0 none)   */
+    int       want_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* workers waiting for a slot of the device: */
+    int       want_seq[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* ... pid and order (oldest served first)   */
+    int       ready[TG_GPU_MAX];                    /* speed tests ready for their window, held back
+                                                     * until a batch gathers (TL_GRADE_GPU_BATCH)      */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
@@ -160,11 +182,28 @@ int  tg_gpu_req_yields(void);                             /* requests stopped so
  * the longest a request that holds the device had held it while a drain waited. */
 typedef struct tg_gpu_win {
     long long wait_ms, drain_ms, longest_ms;
+    long long ahead_ms;                  /* of drain_ms: while another worker's window ran             */
+    long long alone_ms;                  /* the device alone: from the lock to the last timed answer    */
+    long long batch_ms;                  /* held back for its batch first (TL_GRADE_GPU_BATCH)          */
     int       retries;
+    int       gave_up_kind;              /* the stage kind (TG_PROF_*) of the longest holder at the last give-up (-1 none) */
+    int       longest_kind;              /* ... of the request that held the device longest meanwhile  */
 } tg_gpu_win;
 void tg_gpu_window(tg_gpu_win *w);
+/* The window ends at its last timed request's answer (session.c, gsess.end_window): the device given
+ * back before the grader judges that answer (nothing of the student's runs then: the kit's serve loop
+ * synchronized the device before it answered); held SHARED after it, as tg_gpu_hold(TG_GPU_SHARED). */
+void tg_gpu_window_end(void);
 tg_gpu_board *tg_gpu_board_new(int ndev);
 void tg_gpu_board_join(tg_gpu_board *b, int dev);         /* a worker on device dev: its waits, its tests' starts */
+/* This worker's place in the run (its submission's start order, 1 the first): a device's free slot
+ * goes to the waiting worker that started first, so that submissions finish in about the order they
+ * started (0, the default: no order, any waiting worker may take it). */
+void tg_gpu_order(int seq);
+/* Slots beyond the device's cap, up to most, taken only while the host's cores idle (fewer processes
+ * running than 3/4 of its cores: tg_gpu_cores_idle, replaceable for tests); 0: none (the default). */
+void tg_gpu_cap_max(int most);
+extern int (*tg_gpu_cores_idle)(void);
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
 /* This worker's device's timing of the reference (NULL: no board, as in kit check): only while the
@@ -242,6 +281,8 @@ typedef struct gsess {
     const char *prof_ro;     /* ... installed in this folder outside /usr (bound read-only; NULL none) */
     int      timed;          /* a speed test's session: the CUDA runtime's own wait (session.c)    */
     int      on_device;      /* its program runs on the device: each request holds it (session.c) */
+    int      end_window;     /* the next request is its speed test's last timed one: the device alone
+                              * is given back once its answer is read (gpushare.c, tg_gpu_window_end) */
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 

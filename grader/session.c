@@ -147,6 +147,10 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
      * other's kernels. A speed test's sessions keep the default, as every timing before. */
     if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !ss->timed)
         o.env[1] = "TL_CUDA_SYNC=blocking";
+    /* A class's untimed sessions on a GPU run below a speed test's (TG_GPU_TEST_NICE): a timed window
+     * holds the device alone for every worker, so its sessions get a core first (builds lower still) */
+    if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !ss->timed && !R->opt->check)
+        o.nice = TG_GPU_TEST_NICE;
     if (R->env.iso.bwrap)
         o.rw[0] = (tg_bind){ss->vpath, "/tmp/tl-emu-verdicts.jsonl"};
     char etc_pw[PATH_MAX + 32], etc_gr[PATH_MAX + 32];
@@ -435,6 +439,9 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     ss->c.tick = NULL;
     if (rc == 0 && held)
         tg_gpu_req_end();              /* answered (after the kit's device synchronize): the grader's check needs no device */
+    if (ss->end_window && rc == 0)     /* a speed test's last timed request: its window ends with its answer */
+        tg_gpu_window_end();
+    ss->end_window = 0;
     ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
     if (rc == 2) {

@@ -87,7 +87,8 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
                       t->name, s0.reason);
     }
     int window = s0.st == C_PASS || crowded;
-    char ref_note[400] = "", win_note[300] = "";
+    char ref_note[400] = "", win_note[600] = "";
+    double req_ms = 0;                 /* the window's requests, their exchanges' wall time */
     if (window) {
         tg_gpu_take(R, TG_GPU_ALONE);
         double alone_at = tl_now_ms();
@@ -106,9 +107,11 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
             if (!ref.alive) {   /* (started only now: its first request pays the CUDA context) */
                 tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
                 tg_buf_free(&r0.explain);
+                req_ms += r0.wall_ms;
             }
             tg_run_case(R, &scratch, &ref, s, v, 0, R->lab->case_limit_s * 3, &r0);
             tg_run_case(R, &scratch, &ref, s, v, 1, R->lab->case_limit_s * 3, &r1);
+            req_ms += r0.wall_ms + r1.wall_ms;
             if (rt && r0.st == C_PASS && r1.st == C_PASS && r1.reported_ms > 0) {
                 double before = rt->timings ? rt->first_ms : 0;
                 snprintf(rt->key, sizeof rt->key, "%s", key);
@@ -130,24 +133,37 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         if (crowded) {               /* its warm-up again, alone */
             tg_buf_free(&s0.explain);
             tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+            req_ms += s0.wall_ms;
         }
         if (s0.st == C_PASS) {
             tg_buf_free(&s0.explain);
             tg_run_case(R, g, &stu, s, v, 0, R->lab->case_limit_s * 3, &s0);
+            req_ms += s0.wall_ms;
         }
-        if (s0.st == C_PASS)
+        if (s0.st == C_PASS) {
+            /* the last timed request: the device alone is given back once its answer is read, before
+             * the grader judges it (session.c; nothing of the student's runs between requests) */
+            stu.end_window = 1;
             tg_run_case(R, g, &stu, s, v, 1, R->lab->case_limit_s * 3, &s1);
-        /* the window ends: the sessions end with the device shared (their exit runs the student's
-         * destructors: a request's hold) */
-        double alone_s = (tl_now_ms() - alone_at) / 1000.0;
+            stu.end_window = 0;
+            req_ms += s1.wall_ms;
+        }
+        /* the window ends (where the timed answer did not end it): the sessions end with the device
+         * shared (their exit runs the student's destructors: a request's hold) */
+        double held_s = (tl_now_ms() - alone_at) / 1000.0;
         tg_gpu_take(R, TG_GPU_SHARED);
         tg_gpu_win gw;
         tg_gpu_window(&gw);
+        double alone_s = gw.alone_ms > 0 ? gw.alone_ms / 1000.0 : held_s;
         if (tg_gpu_held() == TG_GPU_SHARED && !R->opt->check)   /* (the class's figures, not a student's) */
             snprintf(win_note, sizeof win_note, "timed window: %.2f s alone; %.2f s waiting for it (%.2f s of it "
                      "draining the requests in flight and the windows queued ahead, %d drain(s) given up; a "
-                     "request held the device %.2f s at most meanwhile)", alone_s, gw.wait_ms / 1000.0, gw.drain_ms / 1000.0, gw.retries,
-                     gw.longest_ms / 1000.0);
+                     "request held the device %.2f s at most meanwhile); the requests %.2f s of the alone time, "
+                     "the test %.2f s from the lock to its last answer judged; behind other windows %.2f s; "
+                     "the longest holder a %s request, the last give-up's a %s one; held back for its batch %.2f s", alone_s, gw.wait_ms / 1000.0,
+                     gw.drain_ms / 1000.0, gw.retries, gw.longest_ms / 1000.0, req_ms / 1000.0, held_s,
+                     gw.ahead_ms / 1000.0, gw.longest_kind >= 0 ? tg_profile_key(gw.longest_kind) : "none",
+                     gw.gave_up_kind >= 0 ? tg_profile_key(gw.gave_up_kind) : "none", gw.batch_ms / 1000.0);
         tg_stage(TG_PROF_TIMED, "speed %.30s", v->name);
     }
     tg_sess_end(&scratch, &ref, 1);

@@ -52,7 +52,7 @@ typedef struct pool {
     int           next, running, finished;   /* in todo: the next to start; workers alive; done */
     pid_t        *pids;                      /* per student: its worker (0 none)               */
     int          *slots, *dev_of;            /* per student: its progress slot, its device     */
-    int           on_gpu, ndev, max_workers, share_cap;
+    int           on_gpu, ndev, max_workers, share_cap, share_max;
     char        (*devs)[TG_GPU_ID_LEN];
     int           dev_workers[TG_GPU_MAX];
     tg_gpu_board *board;
@@ -72,21 +72,34 @@ static void pool_open(crun *c, pool *w)
     w->devs = calloc(TG_GPU_MAX, TG_GPU_ID_LEN);
     w->ndev = w->on_gpu ? tg_gpu_list(getenv("CUDA_VISIBLE_DEVICES"), tg_gpu_nodes(), w->devs, TG_GPU_MAX) : 0;
     /* on a GPU, workers waiting for a device (a closed gate while timed requests run, a slot) do not
-     * count against --jobs: up to three times as many exist, so that builds of the next students
-     * keep the cores busy meanwhile (gpu-1, 2026-11-27 00:06: with twice, 7.9 of 16 cores busy) */
+     * count against --jobs: up to six times as many exist (TG_GPU_WORKERS_PER_JOB), so that builds
+     * of the next students keep the cores busy meanwhile (gpu-1, 2026-11-27 00:06: with twice, 7.9
+     * of 16 cores busy; session 13's gpu-1: 96 workers and a cap of 10, 15.6-15.9) */
     w->max_workers = w->on_gpu && !R->opt->check ? TG_GPU_WORKERS_PER_JOB * R->opt->jobs : R->opt->jobs;
+    /* TL_GRADE_GPU_WORKERS: more (or fewer) of them, each built ahead while the devices' slots are full */
+    const char *wenv = getenv("TL_GRADE_GPU_WORKERS");
+    if (w->on_gpu && !R->opt->check && wenv && atoi(wenv) >= R->opt->jobs && atoi(wenv) <= TG_GPU_WORKERS_MAX)
+        w->max_workers = atoi(wenv);
     w->share_cap = 1;
     w->board = w->on_gpu ? tg_gpu_board_new(w->ndev) : NULL;
     if (w->on_gpu) {
         const char *env = getenv("TL_GRADE_GPU_SHARE");
         long long mib = tg_gpu_mem_mib();
         int per_dev = w->ndev > 0 ? w->ndev : 1;
-        w->share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (w->max_workers + per_dev - 1) / per_dev);
+        /* at most 2/3 of --jobs test at once over the devices (a class; kit check: its one worker) */
+        int share_jobs = R->opt->check ? w->max_workers : TG_GPU_SHARE_PER_JOB_X3 * R->opt->jobs / 3;
+        w->share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (share_jobs + per_dev - 1) / per_dev);
+        /* and up to --jobs per device while the cores idle (no builds left to run beside the tests) */
+        w->share_max = env && atoi(env) > 0 ? 0 : tg_gpu_share_cap(mib, (R->opt->jobs + per_dev - 1) / per_dev);
+        char more[80] = "";
+        if (w->share_max > w->share_cap)
+            snprintf(more, sizeof more, "; up to %d while the cores idle", w->share_max);
         if (!R->opt->check)
-            fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s), the "
-                    "timed runs alone\n", per_dev, w->ndev > 0 ? w->devs[0] : "the default",
-                    w->ndev > 1 ? " ..." : "", w->share_cap, env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" :
-                    mib > 0 ? "device memory / 2 GiB" : "device memory not known: 16 GiB assumed");
+            fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s%s), "
+                    "the timed runs alone; a free slot to the submission that started first\n", per_dev,
+                    w->ndev > 0 ? w->devs[0] : "the default", w->ndev > 1 ? " ..." : "", w->share_cap,
+                    env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" : mib > 0 ? "2/3 of --jobs, at most device memory / 2 GiB" :
+                    "2/3 of --jobs; device memory not known: 16 GiB assumed", more);
     }
     w->prog = R->opt->check ? NULL : tg_progress_start(R, c->ntodo, w->max_workers);
     tg_progress_setup(w->prog, c->t0, (w->t_start - c->t0) / 1000.0, tg_profile_cpu_now() - c->cpu0);
@@ -141,7 +154,9 @@ static void worker_main(crun *c, pool *w, int i, int dev)
             setenv("CUDA_VISIBLE_DEVICES", w->devs[dev], 1);
         tg_gpu_key(getenv("SLURM_JOB_ID"), w->ndev > 0 ? w->devs[dev] : "", key, sizeof key);
         tg_gpu_use(getenv("TL_GRADE_LOCK_DIR"), key, w->share_cap);
+        tg_gpu_cap_max(w->share_max);
         tg_gpu_board_join(w->board, dev);
+        tg_gpu_order(w->next);         /* (its start order: the oldest waiting worker gets a free slot first) */
     }
     double sc, mx, secs;
     char why[600] = "";

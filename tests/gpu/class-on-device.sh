@@ -33,6 +33,15 @@
 #       how often two devices profiled at once (ncu's one-at-a-time rule is per device). It also
 #       counts the variants profiled in one session per submission (one ncu for both variants) and
 #       those profiled a session each (the fall-back).
+# CONFIGS="NAME[:VAR=V ...];NAME2[:...]": the class graded once per configuration, one after another,
+#       each with its own environment (e.g. "base;cap16:TL_GRADE_GPU_SHARE=16") and CLASS_TIMEOUT,
+#       into $OUT/NAME/ (packed into logs.tgz); summary.txt holds every one's figures and compare.txt
+#       one line each (graded in CLASS_TIMEOUT, set-up, busy cores, queue closed, windows); the serial
+#       comparison is against the last one. Unset: one configuration, the grader's defaults, as before.
+# Each configuration also samples, every 0.25 s, each device's timed queue and lock and the machine's
+#       busy cores (gpu-cpu.txt: how long the queue was closed, the cores busy while closed and open),
+#       stamps the grader's log lines with their time (run-times.txt: the set-up's steps, the
+#       submissions graded by 30, 60, 90, 120 s) and keeps the kit's and the reference's ninja logs.
 # NO_NCU=1: the grader reads no GPU counters (TL_GRADE_NCU=0, the class run and the serial run): the
 #       class as on a machine whose driver keeps the counters for administrators (its default); the
 #       emulated twins are built and count the work. The output says so on its first lines.
@@ -78,11 +87,14 @@ W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 # At the end $OUT keeps a few files (the device queue brings back about 8): the figures as they are,
 # the logs and samples in logs.tgz.
 pack() {
-    ( cd "$OUT" && ls util.csv progress.txt class.tsv build.log serial.log serial-progress.json class-summary.md gradebook.csv run.log \
-          ncu-locks.txt 2>/dev/null | tar czf logs.tgz -T - && ls util.csv progress.txt class.tsv build.log serial.log \
-          serial-progress.json class-summary.md gradebook.csv run.log ncu-locks.txt 2>/dev/null | xargs rm -f ) 2>/dev/null
+    ( cd "$OUT" && ls -d util.csv progress.txt class.tsv build.log serial.log serial-progress.json class-summary.md \
+          gradebook.csv run.log run-times.txt gpu-cpu.txt ncu-locks.txt kitbuild.ninja_log refbuild.ninja_log \
+          $CFG_DIRS 2>/dev/null | tar czf logs.tgz -T - && ls -d util.csv progress.txt class.tsv build.log serial.log \
+          serial-progress.json class-summary.md gradebook.csv run.log run-times.txt gpu-cpu.txt ncu-locks.txt \
+          kitbuild.ninja_log refbuild.ninja_log $CFG_DIRS 2>/dev/null | xargs rm -rf ) 2>/dev/null
     rm -rf "$W"
 }
+CFG_DIRS=
 trap pack EXIT
 ninja -C "$B" common/tl-lab >> "$OUT/build.log" 2>&1 || { say "building tl-lab failed"; exit 2; }
 bash tests/gpu/class-submissions.sh --n "$N" "$W/in" > "$OUT/class.tsv" 2>> "$OUT/build.log" ||
@@ -94,15 +106,23 @@ head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
 export TL_GRADE_LOCK_DIR="$W/locks"
 mkdir -p "$TL_GRADE_LOCK_DIR"
 
-# ------------------------------------------------------------------ grade it, sampling the GPU
+# ------------------------------------------------------------------ one class run (a configuration)
+# class_run NAME ENV: grades the class into $WO with ENV (VAR=V words) added to the environment; its
+# files into $C ($OUT, or $OUT/NAME with CONFIGS), its figures into summary.txt. Sets rc (tl-grade's
+# exit), vrc (the verdicts': 0 as expected) and WO (the out folder the serial run compares with).
+class_run() {
+cname=$1 cenv=$2
+if [ -n "$cname" ]; then C=$OUT/$cname; WO=$W/out-$cname; CFG_DIRS="$CFG_DIRS $cname"; else C=$OUT; WO=$W/out; fi
+mkdir -p "$C"
+[ -n "$cname" ] && { say ""; say "=== configuration $cname: ${cenv:-defaults} (CLASS_TIMEOUT ${CLASS_TIMEOUT:-250} s)"; }
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,index --format=csv,noheader,nounits -lms 500 \
-    > "$OUT/util.csv" 2>/dev/null &
+    > "$C/util.csv" 2>/dev/null &
 smi=$!
-: > "$OUT/progress.txt"
-( while sleep 10; do [ -f "$W/out/progress.json" ] && { date -u +%T; cat "$W/out/progress.json"; } >> "$OUT/progress.txt"; done ) &
+: > "$C/progress.txt"
+( while sleep 2; do [ -f "$WO/progress.json" ] && { date -u +%T; cat "$WO/progress.json"; } >> "$C/progress.txt"; done ) &
 sampler=$!
 # which devices' profiler locks are held, every 0.25 s (/proc/locks against the lock files' inodes)
-python3 - "$TL_GRADE_LOCK_DIR" "$OUT/ncu-locks.txt" <<'PY' &
+python3 - "$TL_GRADE_LOCK_DIR" "$C/ncu-locks.txt" <<'PY' &
 import glob, os, sys, time
 d, out = sys.argv[1], sys.argv[2]
 pre = "tilelab-gpu-%d-" % os.getuid()
@@ -133,24 +153,85 @@ with open(out, "w") as f:
         time.sleep(0.25)
 PY
 locks=$!
+# every 0.25 s: each device's timed queue (the gate held shared: windows queued), its lock (held
+# alone: a window runs; shared: requests in flight), the machine's busy cores (/proc/stat) and its
+# runnable processes: gpu-cpu.txt, "T DEV:queued:alone:inflight ... busy running"
+python3 - "$TL_GRADE_LOCK_DIR" "$C/gpu-cpu.txt" <<'PY' &
+import glob, os, sys, time
+d, out = sys.argv[1], sys.argv[2]
+pre = "tilelab-gpu-%d-" % os.getuid()
+def stat():
+    t = r = 0
+    for line in open("/proc/stat"):
+        w = line.split()
+        if w[0] == "cpu":
+            v = [int(x) for x in w[1:]]
+            t, idle = sum(v[:8]), v[3] + v[4]
+        elif w[0] == "procs_running":
+            r = int(w[1])
+    return t, idle, r
+ncpu = os.cpu_count() or 1
+prev = stat()
+with open(out, "w") as f:
+    while True:
+        time.sleep(0.25)
+        files = {}
+        for p in glob.glob(os.path.join(d, pre + "*.gate")) + glob.glob(os.path.join(d, pre + "*.lock")):
+            try:
+                files[os.stat(p).st_ino] = (os.path.basename(p)[len(pre):].rsplit(".", 1))
+            except OSError:
+                pass
+        st = {}
+        try:
+            for line in open("/proc/locks"):
+                w = line.split()
+                if "->" in line or len(w) < 6 or w[1] != "FLOCK":
+                    continue
+                try:
+                    ino = int(w[5].split(":")[2])
+                except (IndexError, ValueError):
+                    continue
+                if ino in files:
+                    dev, what = files[ino]
+                    s = st.setdefault(dev, [0, 0, 0])
+                    if what == "gate" and w[3] == "READ":
+                        s[0] += 1
+                    elif what == "lock":
+                        s[1 if w[3] == "WRITE" else 2] += 1
+        except OSError:
+            pass
+        cur = stat()
+        dt = cur[0] - prev[0]
+        busy = ncpu * (dt - (cur[1] - prev[1])) / dt if dt > 0 else 0
+        prev = cur
+        f.write("%.2f %s %.2f %d\n" % (time.time(), " ".join("%s:%d:%d:%d" % (k, *v) for k, v in sorted(st.items())) or "-",
+                                       busy, cur[2]))
+        f.flush()
+PY
+gpucpu=$!
 TIMEFORMAT='%R %U %S'
-{ time timeout "${CLASS_TIMEOUT:-250}" "$TG" --kit . --lab 03 --out "$W/out" --secret "$W/secret" --jobs auto "$W"/in/* \
-    > "$OUT/run.log" 2>&1; } 2> "$W/time"
+t_run=$(date +%s.%N)
+{ time env $cenv timeout "${CLASS_TIMEOUT:-250}" "$TG" --kit . --lab 03 --out "$WO" --secret "$W/secret" --jobs auto "$W"/in/* \
+    > >(tee "$C/run.log" | python3 -u -c 'import sys, time
+t0 = float(sys.argv[1])
+for line in sys.stdin:
+    sys.stdout.write("%7.2f %s" % (time.time() - t0, line)); sys.stdout.flush()' "$t_run" > "$C/run-times.txt") 2>&1; } 2> "$W/time"
 rc=$?
+sleep 1
 [ $rc = 124 ] && say "the class run was stopped after ${CLASS_TIMEOUT:-250} s (CLASS_TIMEOUT)"
-kill "$smi" "$sampler" "$locks" 2>/dev/null; wait "$smi" "$sampler" "$locks" 2>/dev/null
+kill "$smi" "$sampler" "$locks" "$gpucpu" 2>/dev/null; wait "$smi" "$sampler" "$locks" "$gpucpu" 2>/dev/null
 read -r wall user sys < "$W/time"
-cp "$W/out/gradebook.csv" "$OUT/gradebook.csv" 2>/dev/null
-cp "$W/out/summary.md" "$OUT/class-summary.md" 2>/dev/null
-cp "$W/out/progress.json" "$OUT/progress.json" 2>/dev/null
+cp "$WO/gradebook.csv" "$C/gradebook.csv" 2>/dev/null
+cp "$WO/summary.md" "$C/class-summary.md" 2>/dev/null
+cp "$WO/progress.json" "$C/progress.json" 2>/dev/null
 if [ $rc != 0 ]; then
-    say "tl-grade exited $rc (tail of its log):"; tail -20 "$OUT/run.log" | tee -a "$S"
+    say "tl-grade exited $rc (tail of its log):"; tail -20 "$C/run.log" | tee -a "$S"
 fi
 
 # ------------------------------------------------------------------ ncu's cost per profiled variant (issue 29)
 # Each results.json says what its profiled runs took (counters.c): the whole, to the answer (ncu's
 # start, the program's, the case) and from it to ncu's end; summed here, with the grader's own probe.
-python3 - "$W/out" > "$OUT/ncu-times.txt" 2>&1 <<'PY'
+python3 - "$WO" > "$C/ncu-times.txt" 2>&1 <<'PY'
 import glob, re, sys
 rx = re.compile(r"the profiled run took ([0-9.]+) s \(([0-9.]+) s to the answer[^;]*; ([0-9.]+) s for ncu to end")
 runs = []
@@ -167,10 +248,10 @@ if runs:
 else:
     print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
 PY
-tee -a "$S" < "$OUT/ncu-times.txt"
+tee -a "$S" < "$C/ncu-times.txt"
 # the levers of session 10 (issue 29): profiled runs with the device shared and those run again alone;
 # the reference's timings against the speed tests that reused one (judges.c)
-python3 - "$W/out" <<'PY' | tee -a "$S"
+python3 - "$WO" <<'PY' | tee -a "$S"
 import glob, sys
 shared = alone = again = now = reused = 0
 for f in glob.glob(sys.argv[1] + "/*/results.json"):
@@ -185,27 +266,44 @@ PY
 # issue 29's levers of session 12: each speed test's window (speed.c: "timed window: A s alone; W s
 # waiting for it (D s of it draining ..., R drain(s) given up; a request held the device H s at most
 # meanwhile)") and the stops of requests on the CPU for them (the profile's stopped_for_timed)
-python3 - "$W/out" <<'PY' | tee -a "$S"
-import glob, re, sys
+python3 - "$WO" <<'PY' | tee -a "$S"
+import collections, glob, re, sys
 rx = re.compile(r"timed window: ([0-9.]+) s alone; ([0-9.]+) s waiting for it \(([0-9.]+) s of it draining[^,]*, "
                 r"(\d+) drain\(s\) given up; a request held the device ([0-9.]+) s at most")
-w = []
+# (session 13: the requests' part of the alone time, the test's hold to its last answer judged, the
+# wait behind other windows, and which stage held the device longest / at the last give-up)
+rx2 = re.compile(r"the requests ([0-9.]+) s of the alone time, the test ([0-9.]+) s from the lock to its last answer "
+                 r"judged; behind other windows ([0-9.]+) s; the longest holder a (\S+) request, the last give-up's a (\S+) one")
+w, x = [], []
+longest, gaveup = collections.Counter(), collections.Counter()
 for f in glob.glob(sys.argv[1] + "/*/results.json"):
-    for m in rx.finditer(open(f, errors="replace").read()):
-        w.append(tuple(float(x) for x in m.groups()))
+    t = open(f, errors="replace").read()
+    for m in rx.finditer(t):
+        w.append(tuple(float(v) for v in m.groups()))
+    for m in rx2.finditer(t):
+        x.append(tuple(float(v) for v in m.groups()[:3]))
+        longest[m.group(4)] += 1
+        if m.group(5) != "none":
+            gaveup[m.group(5)] += 1
 if w:
     n = len(w)
-    srt = sorted(x[1] for x in w)
+    srt = sorted(v[1] for v in w)
     print("timed windows: %d; alone %.2f s each (%.1f s in all); waiting for one %.2f s on average (median %.2f, "
           "most %.2f), draining %.2f s of it on average; %d drain(s) given up; a request held the device %.2f s at "
-          "most while a drain waited" % (n, sum(x[0] for x in w) / n, sum(x[0] for x in w), sum(x[1] for x in w) / n,
-          srt[n // 2], srt[-1], sum(x[2] for x in w) / n, int(sum(x[3] for x in w)), max(x[4] for x in w)))
+          "most while a drain waited" % (n, sum(v[0] for v in w) / n, sum(v[0] for v in w), sum(v[1] for v in w) / n,
+          srt[n // 2], srt[-1], sum(v[2] for v in w) / n, int(sum(v[3] for v in w)), max(v[4] for v in w)))
 else:
     print("timed windows: none in the results (no speed test reached its window, or an older grader)")
+if x:
+    n = len(x)
+    print("timed windows' parts: the requests %.3f s of each alone time on average; the hold to the last answer judged "
+          "%.3f s; behind other windows %.2f s of each wait; longest holder while draining: %s; last give-up's holder: %s" %
+          (sum(v[0] for v in x) / n, sum(v[1] for v in x) / n, sum(v[2] for v in x) / n,
+           ", ".join("%s %d" % kv for kv in longest.most_common()) or "-", ", ".join("%s %d" % kv for kv in gaveup.most_common()) or "-"))
 PY
 # issue 29's lever of session 11: a submission's variants in one ncu session (the figures say "one ncu
 # session served ... (request N of M"), or a session each where that one could not decide
-python3 - "$W/out" <<'PY' | tee -a "$S"
+python3 - "$WO" <<'PY' | tee -a "$S"
 import glob, re, sys
 one = first = alone = subs = 0
 whys = {}
@@ -227,7 +325,7 @@ for f in sorted(glob.glob(sys.argv[1] + "/s000*/results.json"))[:1]:
     print("the solution's profiled figures: %s" % (m.group(0) if m else "none in " + f))
 PY
 # the devices' profiler locks as sampled: how often each device profiled, and two at once
-python3 - "$OUT/ncu-locks.txt" <<'PY' | tee -a "$S"
+python3 - "$C/ncu-locks.txt" <<'PY' | tee -a "$S"
 import collections, sys
 n = 0; per = collections.Counter(); at_once = collections.Counter()
 for line in open(sys.argv[1]):
@@ -247,8 +345,8 @@ else:
 PY
 
 # ------------------------------------------------------------------ the figures
-busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$OUT/util.csv")
-busy_run=$(awk -F', *' '$2 ~ /^[0-9]+$/ {n++; if ($2 > 0) b++} END {if (n) printf "%.1f", 100 * b / n; else print "n/a"}' "$OUT/util.csv")
+busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$C/util.csv")
+busy_run=$(awk -F', *' '$2 ~ /^[0-9]+$/ {n++; if ($2 > 0) b++} END {if (n) printf "%.1f", 100 * b / n; else print "n/a"}' "$C/util.csv")
 say ""
 ngpu=$(nvidia-smi -L | wc -l)
 target=120; [ "$ngpu" -ge 2 ] && target=70
@@ -257,15 +355,15 @@ say "grader + children CPU: user ${user} s, sys ${sys} s = $(awk -v u="$user" -v
 say "GPU busy (nvidia-smi utilization.gpu, mean of 0.5 s samples): ${busy}%; samples with a kernel running: ${busy_run}%"
 say "per device (index: mean utilization, samples with a kernel, most memory used MiB): $(awk -F', *' '$2 ~ /^[0-9]+$/ {
     s[$4] += $2; n[$4]++; if ($2 > 0) b[$4]++; if ($3 > m[$4]) m[$4] = $3 }
-    END {for (d in n) printf "%s: %.1f%%, %.1f%%, %d; ", d, s[d] / n[d], 100 * b[d] / n[d], m[d]}' "$OUT/util.csv")"
+    END {for (d in n) printf "%s: %.1f%%, %.1f%%, %d; ", d, s[d] / n[d], 100 * b[d] / n[d], m[d]}' "$C/util.csv")"
 say "GPU time per submission (busy fraction x wall / N): $(awk -v b="$busy" -v w="$wall" -v n="$N" 'BEGIN {if (b == "n/a") print "n/a"; else printf "%.2f s", b / 100 * w / n}')"
-grep -E "^tl-grade: (lab|the kit|GPU)" "$OUT/run.log" | tee -a "$S"
-grep -E "^tl-grade: the GPU's counters" "$OUT/run.log" | cut -c1-900 | tee -a "$S"
-grep -E "^tl-grade: profiled runs" "$OUT/run.log" | cut -c1-600 | tee -a "$S"
-say "last progress lines:"; grep '^\[' "$OUT/run.log" | tail -3 | tee -a "$S"
+grep -E "^tl-grade: (lab|the kit|GPU)" "$C/run.log" | tee -a "$S"
+grep -E "^tl-grade: the GPU's counters" "$C/run.log" | cut -c1-900 | tee -a "$S"
+grep -E "^tl-grade: profiled runs" "$C/run.log" | cut -c1-600 | tee -a "$S"
+say "last progress lines:"; grep '^\[' "$C/run.log" | tail -3 | tee -a "$S"
 
 # ------------------------------------------------------------------ the profile (issue 29 item 3)
-python3 - "$OUT/progress.json" > "$OUT/profile.txt" 2>&1 <<'PY'
+python3 - "$C/progress.json" > "$C/profile.txt" 2>&1 <<'PY'
 import json, sys
 p = json.load(open(sys.argv[1])).get("profile")
 if not p:
@@ -277,7 +375,7 @@ for st in p["stages"]:
 print("  %-12s %9.1f s wall %9.1f s CPU" % ("all stages", p["stages_wall_s"], p["stages_cpu_s"]))
 print("  queued (waiting for a job slot): %.1f s summed" % p["queued_wall_s"])
 PY
-tee -a "$S" < "$OUT/profile.txt"
+tee -a "$S" < "$C/profile.txt"
 
 # ------------------------------------------------------------------ the verdicts
 # Each row of the gradebook against what its kind must get; the solution's row (s000) is the
@@ -285,7 +383,7 @@ tee -a "$S" < "$OUT/profile.txt"
 # A run stopped by CLASS_TIMEOUT writes no gradebook: then each graded submission's results.json
 # (Gradescope's format: its tests' scores) stands for its row, and the submissions not reached are
 # counted apart (not a verdict).
-python3 - "$OUT/gradebook.csv" "$OUT/class.tsv" "$W/out" > "$OUT/verdicts.txt" 2>&1 <<'PY'
+python3 - "$C/gradebook.csv" "$OUT/class.tsv" "$WO" > "$C/verdicts.txt" 2>&1 <<'PY'
 import csv, glob, json, os, sys
 stopped = not os.path.exists(sys.argv[1])
 if not stopped:
@@ -331,13 +429,118 @@ print("every verdict as expected" if not bad else "some verdicts are not as expe
 sys.exit(bad)
 PY
 vrc=$?
-tee -a "$S" < "$OUT/verdicts.txt"
-[ -f "$OUT/gradebook.csv" ] && say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections.Counter(r["score"] for r in csv.DictReader(open(sys.argv[1]))); print(", ".join("%s x%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: float(kv[0] or -1))))' "$OUT/gradebook.csv")"
+tee -a "$S" < "$C/verdicts.txt"
+[ -f "$C/gradebook.csv" ] && say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections.Counter(r["score"] for r in csv.DictReader(open(sys.argv[1]))); print(", ".join("%s x%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: float(kv[0] or -1))))' "$C/gradebook.csv")"
+
+# ------------------------------------------------------------------ the schedule's figures (session 13)
+# From gpu-cpu.txt: how long each device's timed queue was closed (a window queued or running) and
+# held alone, the requests in flight, the machine's busy cores overall and while the queue was closed
+# or open; from run-times.txt: the set-up's steps and the submissions graded over time.
+python3 - "$C/gpu-cpu.txt" "$C/run-times.txt" "${CLASS_TIMEOUT:-250}" <<'PY' | tee -a "$S"
+import re, sys
+rows = []
+for line in open(sys.argv[1]):
+    w = line.split()
+    if len(w) < 4:
+        continue
+    devs = {}
+    for d in w[1:-2]:
+        if d != "-":
+            k, *v = d.split(":")
+            devs[k] = [int(x) for x in v]
+    rows.append((float(w[0]), devs, float(w[-2]), int(w[-1])))
+if rows:
+    n = len(rows)
+    busy = sum(r[2] for r in rows) / n
+    closed = [r for r in rows if any(v[0] > 0 or v[1] > 0 for v in r[1].values())]
+    opened = [r for r in rows if not any(v[0] > 0 or v[1] > 0 for v in r[1].values())]
+    alone = [r for r in rows if any(v[1] > 0 for v in r[1].values())]
+    infl = sum(sum(v[2] for v in r[1].values()) for r in rows) / n
+    m = lambda rs, i: sum(r[i] for r in rs) / len(rs) if rs else 0
+    print("schedule (%d samples every 0.25 s): busy cores %.1f on average (%.1f while a timed queue was closed, %.1f while "
+          "open); runnable %.1f; a device's queue closed %.0f%% of the run, held alone %.0f%%; requests in flight %.1f "
+          "on average" % (n, busy, m(closed, 2), m(opened, 2), m(rows, 3), 100.0 * len(closed) / n, 100.0 * len(alone) / n, infl))
+    t0 = rows[0][0]
+    per = {}
+    for r in rows:
+        b = int((r[0] - t0) // 10) * 10
+        per.setdefault(b, []).append(r)
+    print("  per 10 s (busy cores / queue closed % / requests in flight): " + "; ".join(
+        "%d: %.1f/%.0f/%.1f" % (b, m(rs, 2), 100.0 * sum(1 for r in rs if any(v[0] or v[1] for v in r[1].values())) / len(rs),
+                               sum(sum(v[2] for v in r[1].values()) for r in rs) / len(rs)) for b, rs in sorted(per.items())))
+graded = []
+setup = []
+for line in open(sys.argv[2], errors="replace"):
+    t, _, rest = line.strip().partition(" ")
+    try:
+        t = float(t)
+    except ValueError:
+        continue
+    m2 = re.match(r"\[(\d+)/(\d+)\]", rest)
+    if m2:
+        graded.append(t)
+    elif rest.startswith("tl-grade:") and not graded:
+        setup.append("%.1f %s" % (t, rest[10:70]))
+if setup:
+    print("set-up, the log's lines by time (s): " + " | ".join(setup))
+lim = float(sys.argv[3])
+marks = [30, 60, 90, 100, 110, 120, 150, 200, 250, 300]
+print("graded by time: " + ", ".join("%d by %d s" % (sum(1 for t in graded if t <= s), s) for s in marks if s <= lim + 1) +
+      ("; the first at %.1f s, the last (#%d) at %.1f s" % (graded[0], len(graded), graded[-1]) if graded else "; none"))
+PY
+# the kit's and the reference's builds: each step's time (ninja's log), the longest steps
+for nl in "$WO/.state/kitbuild/.ninja_log" "$WO/.state/refbuild/.ninja_log"; do
+    [ -f "$nl" ] && python3 - "$nl" <<'PY' | tee -a "$S"
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if not l.startswith("#")]
+rows = [(int(r[0]), int(r[1]), r[3]) for r in rows if len(r) >= 4]
+if rows:
+    end = max(r[1] for r in rows)
+    top = sorted(rows, key=lambda r: r[0] - r[1])[:4]
+    print("%s: %d steps, %.1f s from the first start to the last end, %.1f s of steps summed; longest: %s" % (
+        sys.argv[1].split("/.state/")[1], len(rows), (end - min(r[0] for r in rows)) / 1000.0,
+        sum(r[1] - r[0] for r in rows) / 1000.0,
+        ", ".join("%s %.1f s (%.1f-%.1f)" % (r[2].split("/")[-1], (r[1] - r[0]) / 1000.0, r[0] / 1000.0, r[1] / 1000.0) for r in top)))
+PY
+    [ -f "$nl" ] && cp "$nl" "$C/$(basename "$(dirname "$nl")").ninja_log"
+done
+}
+
+vbad=0
+if [ -n "${CONFIGS:-}" ]; then
+    : > "$OUT/compare.txt"
+    IFS=';' read -r -a cfgs <<< "$CONFIGS"
+    for cfg in "${cfgs[@]}"; do
+        cfg=$(echo "$cfg" | sed 's/^ *//; s/ *$//')
+        [ -n "$cfg" ] || continue
+        cn=${cfg%%:*}; ce=; [ "$cfg" != "$cn" ] && ce=${cfg#*:}
+        class_run "$cn" "$ce"
+        [ "$vrc" = 0 ] || vbad=1
+        # (nothing of one configuration's run may be left on the device for the next)
+        sleep 2; left=$(nvidia-smi --query-compute-apps=pid --format=csv,noheader 2>/dev/null | grep -c .)
+        [ "$left" -gt 0 ] && { say "[$cn] $left process(es) still on the GPU after the run: waiting 5 s"; sleep 5; }
+        python3 - "$cn" "$ce" "$S" "$C" <<'PY' >> "$OUT/compare.txt"
+import re, sys
+name, env, s, c = sys.argv[1:5]
+t = open(s, errors="replace").read()
+t = t[t.rfind("=== configuration " + name + ":"):]
+g = lambda rx, d="?": (re.search(rx, t) or [None, d])[1]
+print("%-10s %-52s graded: %s | set-up %s s | busy cores %s | queue closed %s%% | windows: %s alone, %s waiting | %s" % (
+    name, env or "(defaults)", g(r"graded by time: ([^\n]*)"), g(r"setup\s+([0-9.]+) s wall"), g(r"busy cores ([0-9.]+) on average"),
+    g(r"queue closed ([0-9]+)% of the run"), g(r"alone ([0-9.]+) s each"), g(r"waiting for one ([0-9.]+) s on average"),
+    g(r"(every verdict as expected|some verdicts are not as expected)")))
+PY
+    done
+    say ""; say "=== configurations compared"; tee -a "$S" < "$OUT/compare.txt"
+else
+    class_run "" ""
+    vbad=$vrc
+fi
 
 # ------------------------------------------------------------------ serial against concurrent (issue 29 item 1)
 src=0
 if [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; }; then   # (stopped: the submissions graded)
-    python3 - "$W/out" "$OUT/class.tsv" "$SERIAL" > "$W/serial.list" <<'PY'
+    python3 - "$WO" "$OUT/class.tsv" "$SERIAL" > "$W/serial.list" <<'PY'
 import json, re, sys, os
 out, tsv, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rx = re.compile(r"median ([0-9.]+) ms against the reference's ([0-9.]+) ms")
@@ -374,7 +577,7 @@ if p and p.get("students"):
     print("serial profile, CPU s per submission (one at a time: nothing beside it): " + ", ".join(
         "%s %.2f" % (st["stage"], st["cpu_s"] / n) for st in p["stages"] if st["cpu_s"] > 0 and st["stage"] != "setup"))
 PY
-    python3 - "$W/out" "$W/serial" "$W/serial.list" > "$OUT/ratios.txt" 2>&1 <<'PY'
+    python3 - "$WO" "$W/serial" "$W/serial.list" > "$OUT/ratios.txt" 2>&1 <<'PY'
 import re, sys, os
 conc, ser, names = sys.argv[1], sys.argv[2], [l.strip() for l in open(sys.argv[3]) if l.strip()]
 rx = re.compile(r"median ([0-9.]+) ms against the reference's ([0-9.]+) ms")
@@ -403,5 +606,5 @@ PY
     tee -a "$S" < "$OUT/ratios.txt"
 fi
 [ $rc = 0 ] || exit 2
-[ $vrc = 0 ] || exit 1
+[ "$vbad" = 0 ] || exit 1
 [ $src = 0 ] || exit 1
