@@ -463,11 +463,15 @@ static void gpu_archs(const grun *R, char *out, size_t len)
 /* ------------------------------------------------------------ the kit's build, cached by content
  * TL_GRADE_KIT_CACHE=DIR (the kit's own tests set it: one kit build shared by every grading run of
  * `./kit test`): the kit's build folder is kept in DIR under a key hashed from every file of the
- * pristine copy (path, mode, bytes), the setup's options, the targets, the tools' paths and the uid the
- * sandbox builds as (tg_spawn_uid_mode: the files are that uid's, writable by it alone); a later
- * run with the same key copies it instead of configuring and building again. Nothing of a student
- * is in it (the skeletons alone are built). The pristine copy keeps the kit's file times, so the
- * copied build is up to date over it; a file that changes changes the key. */
+ * pristine copy (path, mode, bytes), the setup's options, the tools' paths and the uid the sandbox
+ * builds as (tg_spawn_uid_mode: the files are that uid's, writable by it alone); a later run with
+ * the same key copies it instead of configuring and building again, and ninja then builds the
+ * targets this run needs that the entry lacks (another lab of the same kit and options: its lab's
+ * units and links only, not the emulator's runtime and the kit's libraries again: lab 03's after
+ * lab 02's 3.0 CPU-s instead of 14.2, tests/bench/README.md, session 13); the entry is then
+ * replaced by the larger build. Nothing of a student is in it (the skeletons alone are built). The
+ * pristine copy keeps the kit's file times, so the copied build is up to date over it; a file that
+ * changes changes the key. */
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
     const unsigned char *b = p;
@@ -505,8 +509,7 @@ static int hash_one(const char *path, const struct stat *st, int flag, struct FT
 }
 
 /* The cache entry's path for this run's kit build, or "" (no TL_GRADE_KIT_CACHE, or unreadable). */
-static void kit_cache_path(grun *R, const char *const *setup, const char *const *tg, int uid_mode, char *out,
-                           size_t len)
+static void kit_cache_path(grun *R, const char *const *setup, int uid_mode, char *out, size_t len)
 {
     out[0] = '\0';
     const char *dir = getenv("TL_GRADE_KIT_CACHE");
@@ -520,8 +523,6 @@ static void kit_cache_path(grun *R, const char *const *setup, const char *const 
     uint64_t h = fnv(1469598103934665603ULL, &tree_sum, sizeof tree_sum);
     for (int i = 0; setup[i]; ++i)
         h = fnv(h, setup[i], strlen(setup[i]) + 1);
-    for (int i = 0; tg[i]; ++i)
-        h = fnv(h, tg[i], strlen(tg[i]) + 1);
     h = fnv(h, R->env.tool_path, strlen(R->env.tool_path) + 1);
     h = fnv(h, R->env.ninja, strlen(R->env.ninja) + 1);
     h = fnv(h, &uid_mode, sizeof uid_mode);
@@ -571,18 +572,20 @@ void tg_build_kit(grun *R)
      * else root without capabilities in a user namespace) owns every file of the build: an entry
      * built in one mode cannot be written over in the other (Permission denied on the student's
      * objects, every test 0), so each mode keys its own. */
-    kit_cache_path(R, setup, tg, tg_spawn_uid_mode(&R->env.iso, &o), cached, sizeof cached);
-    if (cached[0] && tg_is_dir(cached) && copy_tree(cached, bdir, err, sizeof err) == 0) {
-        snprintf(R->run.kit_build, sizeof R->run.kit_build, "%s", bdir);
-        snprintf(R->run.kit_archs, sizeof R->run.kit_archs, "%s", archs);
-        char lp[PATH_MAX + 32], msg[PATH_MAX + 200];
-        int n = snprintf(msg, sizeof msg, "the kit's build copied from %s (TL_GRADE_KIT_CACHE: same sources, "
-                         "options and tools)\n", cached);
-        snprintf(lp, sizeof lp, "%s/kitbuild.log", R->run.state);
-        tg_write_atomic(lp, msg, (size_t)n);
-        return;
+    kit_cache_path(R, setup, tg_spawn_uid_mode(&R->env.iso, &o), cached, sizeof cached);
+    int hit = cached[0] && tg_is_dir(cached) && copy_tree(cached, bdir, err, sizeof err) == 0, lacks = 0;
+    if (hit) {
+        tg_buf_printf(&log, "the kit's build copied from %s (TL_GRADE_KIT_CACHE: same sources, options and "
+                      "tools); this run's targets built over it\n", cached);
+        for (int i = 0; tg[i]; ++i) {
+            char t[PATH_MAX + 64];
+            snprintf(t, sizeof t, "%s/%s", bdir, tg[i]);
+            lacks |= *tg[i] && !tg_is_file(t);
+        }
+    } else if (cached[0] && tg_is_dir(bdir) && tg_rmtree(bdir) == 0) {   /* a copy that failed half-way */
+        tg_mkdirs(bdir, 0700);
     }
-    int rc = run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
+    int rc = hit ? 0 : run_build(&R->env.iso, &o, BUILD_LIMIT_S, &log, desc, sizeof desc, err, sizeof err);
     /* every target in one ninja call: their steps share the compilers (one call each built them one
      * target after the other: 2.0 + 2.4 + 0.5 s on the H100, device run gpu-1) */
     const char *ninja[4 + 4 + 1] = {R->env.ninja, "-C", "/build", "-j", kjs};
@@ -606,12 +609,20 @@ void tg_build_kit(grun *R)
     }
     snprintf(R->run.kit_build, sizeof R->run.kit_build, "%s", bdir);
     snprintf(R->run.kit_archs, sizeof R->run.kit_archs, "%s", archs);
-    if (cached[0]) {                   /* kept for the next run: a whole copy, then one rename */
-        char tmp[PATH_MAX + 96];
+    if (cached[0] && (!hit || lacks)) {   /* kept for the next run: a whole copy, then one rename */
+        char tmp[PATH_MAX + 96], old[PATH_MAX + 96];
         snprintf(tmp, sizeof tmp, "%s.tmp%ld", cached, (long)getpid());
+        snprintf(old, sizeof old, "%s.old%ld", cached, (long)getpid());
         tg_mkdirs(getenv("TL_GRADE_KIT_CACHE"), 0700);
+        /* a larger build (this run's targets over the entry's) takes the entry's place: moved aside,
+         * then the new one renamed in (a run copying the old one meanwhile fails its copy and
+         * builds from clean: slower, the same build) */
+        if (hit && rename(cached, old) != 0)
+            old[0] = '\0';
         if (copy_tree(bdir, tmp, err, sizeof err) != 0 || rename(tmp, cached) != 0)
-            tg_rmtree(tmp);            /* another run kept the same build first: it is the same */
+            tg_rmtree(tmp);            /* another run kept a build there first: it serves as well */
+        if (old[0])
+            tg_rmtree(old);
     }
 }
 

@@ -19,6 +19,11 @@ tl_need_grader_libs
 # an unknown lab is answered in seconds, never after tl-grade's own build (the whole kit, 106 steps:
 # about a minute on a fresh clone).
 tl_build grader/tl-grade-args || exit 1
+# Asked for help (./kit's rule: an -h or --help anywhere): tl-grade's usage, which tl-grade-args
+# prints too, so that help never waits for tl-grade's own build.
+for _a in "$@"; do
+    case $_a in -h|--help) exec "$TL_BUILD/grader/tl-grade-args" --help ;; esac
+done
 "$TL_BUILD/grader/tl-grade-args" --kit "$TL_ROOT" "$@" || exit $?
 tl_build_grader "kit grade"
 exec "$TL_BUILD/grader/tl-grade" --kit "$TL_ROOT" "$@"

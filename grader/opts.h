@@ -68,6 +68,8 @@ struct option;
 int tg_submissions_first(int argc, char **argv, const struct option *longopts, char **out, int say);
 /* "tl-grade: MSG (./kit grade --help lists every option)" on stderr; returns exit 2. */
 int tg_usage_error(const char *msg);
+/* tl-grade --help's text on out (tl-grade and tl-grade-args print it). */
+void tg_print_usage(FILE *out);
 
 /* What the command line gives besides the options: where, what, and one-shot commands' input. */
 typedef struct tg_cli {

@@ -7,11 +7,20 @@
  * the one-shot commands' values (--status, --print-*), --rubric's and --extensions' contents, and
  * the submissions themselves.
  *
- *   tl-grade-args ARGS...   exit 0: tl-grade would start grading; 2: the usage error, one line */
+ *   tl-grade-args ARGS...   exit 0: tl-grade would start grading; 2: the usage error, one line
+ *   tl-grade-args --help    tl-grade --help's text (options.c), exit 0: `./kit grade --help` (and
+ *                           `./kit similar --help`) answered without tl-grade's build (kit-grade.sh) */
+#include <string.h>
+
 #include "grade.h"
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        tg_options_init();
+        tg_print_usage(stdout);
+        return TL_EXIT_OK;
+    }
     static grun R;
     static tg_opts O;
     tg_cli a = {0};

@@ -40,24 +40,7 @@
 
 static int usage(FILE *out, int code)
 {
-    fprintf(out,
-            "usage: tl-grade --lab NN --out DIR [--secret FILE] [--public-only] [--jobs N] [--] SUBMISSION...\n"
-            "       tl-grade --lab NN --out DIR [OPTIONS] --from gradescope|canvas|moodle EXPORT [--name-pattern RE]\n"
-            "       tl-grade --check --lab NN --out DIR --prebuilt BINARY [--emulate]\n"
-            "       tl-grade --check --lab NN --out DIR --build-failed LOG\n"
-            "       tl-grade --check --lab NN --out DIR [--emulate] FOLDER\n"
-            "       tl-grade --slurm [--partition P] [--gpus-per-task N] [--max-parallel N] [--per-task N]\n"
-            "                [--cpus-per-task N] --lab NN --out DIR [--secret FILE] SUBMISSION...\n"
-            "       tl-grade --status DIR\n"
-            "       tl-grade --print-pristine KITDIR\n"
-            "(a lab's files, folder and targets: build/common/tl-lab files|dir|get NN ...)\n\n"
-            "Grades each SUBMISSION (a student's folder, or a .tar, .tar.gz, .tgz or .zip of it) for lab NN.\n"
-            "Only the lab's student files are taken; they are compiled over the kit, built once for the\n"
-            "run from a pristine copy, and run in a sandbox on cases made from the secret seed.\n\n");
-    tl_cli_print_help(tg_options, out);     /* every option's paragraph, from the table (options.c) */
-    fprintf(out,
-            "\nexit codes: 0 graded (--check: all correctness tests pass), 1 --check: a test failed,\n"
-            "2 usage, 3 a grader-side problem, 77 --check: nothing could be run here\n");
+    tg_print_usage(out);   /* options.c: tl-grade-args prints the same for ./kit grade --help */
     return code;
 }
 

@@ -205,8 +205,10 @@ if [ $grade = 1 ] && wanted submission; then
     what="the lab 01 reference solution"
     [ -f "$src" ] || { src=$kit/labs/01-cpu-baseline/gmm.c; what="the lab 01 skeleton"; }
     for s in alice bob; do mkdir -p "$work/subs/$s" && cp "$src" "$work/subs/$s/gmm.c"; done
-    # the kit built once first, as a grading run expects (not counted)
+    # the kit built once first, as a grading run expects (not counted; ./kit grade --help no longer
+    # builds tl-grade, an older kit's did)
     (cd "$kit" && ./kit grade --help) >/dev/null 2>&1
+    ninja -C "$TL_BUILD" grader/tl-grade >/dev/null 2>&1
     cpu_of "$work/grade1.log" grade --lab 01 --public-only --jobs 1 --out "$work/out1" "$work/subs/alice"
     rc1=$rc one=$cpu
     cpu_of "$work/grade2.log" grade --lab 01 --public-only --jobs 1 --out "$work/out2" "$work/subs/alice" "$work/subs/bob"

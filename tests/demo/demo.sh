@@ -51,6 +51,16 @@ awk '/^FAIL  MatrixMulKernel \(naive\)/ { f = NR } f && NR == f + 1 { head = $0 
      END { exit !(f && head ~ /swapped indices/ && head ~ /\(size 1024\)/ && count > f + 1) }' "$wlog" 2>/dev/null ||
     { echo "FAIL: $wlog: the failing test's first line is not the swapped-indices headline at size 1024, before the count"
       sed -n '/^FAIL/,/public sizes correct/p' "$wlog" 2>/dev/null | head -n 8; fail=1; }
+# ./kit check shows the lecture kernel's reuse: the work counted on the solution's emulated twin, as
+# global loads per multiply-add at each tile width (moved from test_grader_work.c, which graded the
+# same file again for it). Where the demo's checks run emulated (no GPU here), as that test's did.
+c3=$build/demo/logs/check-03.log
+if [ ! -e /dev/nvidiactl ] && [ ! -e /dev/nvidia0 ]; then
+    for w in "global loads per multiply-add: 0.125 = 2/16" \
+        "global loads per multiply-add: 0.0625 = 2/32: each element loaded from global memory is used by 32 multiply-adds"; do
+        grep -qF -- "$w" "$c3" 2>/dev/null || { echo "FAIL: $c3: ./kit check 03 of the solution does not show '$w'"; fail=1; }
+    done
+fi
 [ "$(sums "$root")" = "$before" ] || { echo "FAIL: the demo changed files in labs/"; fail=1; }
 
 # The student edition: the kit without solutions/ and tests/ (what ./kit release leaves out).

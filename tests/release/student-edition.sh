@@ -9,7 +9,9 @@
 #     plots/..., slides/..., build/..., a bare file name such as `lab.c`) exists there, or for
 #     build/ is something the edition's build makes;
 #   - every command it names runs as written: `./kit CMD ...` answers `--help` with exit 0 (and
-#     `./kit check 01 ...` runs for real: exit 0 or 1, never 2); `build/...` programs are built
+#     `./kit check 01 ARGS` runs for real: exit 0 or 1, never 2; `./kit check 01` alone, the
+#     grader's path, is kit release's proof of this edition: exit 1 with the teaching output, read
+#     from the release's log); `build/...` programs are built
 #     and run with the README's arguments in a scratch folder: exit 0, 1 or 77 (77: no GPU), never
 #     2 (bad usage), within 300 s.
 # Placeholders (NN, FILE, LIST, ...) are not paths. A command that needs what this machine lacks
@@ -173,7 +175,19 @@ run_cmd() {
     case $1 in
     ./kit)
         _sub=${2:-}
-        if [ "$_sub" = check ] && [ "${3:-}" = 01 ]; then
+        if [ "$_sub" = check ] && [ "${3:-}" = 01 ] && [ $# = 3 ]; then
+            # The grader's path (tl-grade built, the skeleton judged): kit release's proof ran it in
+            # this edition's files from a clean build of its own and published the edition only on
+            # exit 1 with the teaching output ('where and why'); its log says so. Running it again
+            # here would build the edition's tl-grade a second time (about 20 CPU-s, session 13);
+            # ./kit's front door for check 01 runs for real with the README's other arguments below.
+            if grep -q "'./kit check 01' fails on the skeleton as it should" "$work/release.log"; then
+                ok "$_r: '$_c' runs (exit 1 on the skeleton, with the teaching output, in kit release's proof of this edition)"
+            else
+                notok "$_r: '$_c' ran in kit release's proof of this edition (its line is not in the release log)"
+                tail -n 15 "$work/release.log" | diag
+            fi
+        elif [ "$_sub" = check ] && [ "${3:-}" = 01 ]; then
             (cd "$ed" && TL_BUILD=$B timeout 600 "$@") >"$work/cmd.log" 2>&1 </dev/null
             _rc=$?
             case $_rc in
