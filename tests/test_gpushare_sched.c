@@ -87,21 +87,33 @@ Test(gpusched, a_batch_of_timed_runs_gathers_before_the_queue_closes)
 
 /* tg_gpu_order: a free slot goes to the waiting worker that started first (its submission's start
  * order), not to whichever polls first: submissions finish in about the order they started. */
-static pid_t ordered_child(int i, int seq)
+/* Child i: holds a slot of the device (cap 1) shared once `setup(arg)` has run in it, until told
+ * to let go. */
+static pid_t slot_child(int i, void (*setup)(int), int arg)
 {
     pid_t p = fork();
     cr_assert(p >= 0);
     if (p)
         return p;
     tg_gpu_use(lockdir, "dev0", 1);
-    tg_gpu_board_join(board, 0);
-    tg_gpu_order(seq);
+    setup(arg);
     tg_gpu_hold(TG_GPU_SHARED);
     __atomic_store_n(&sh->got[i], 1, __ATOMIC_SEQ_CST);
     while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST))
         pause_ms(5);
     tg_gpu_hold(TG_GPU_NONE);
     _exit(0);
+}
+
+static void join_in_order(int seq)
+{
+    tg_gpu_board_join(board, 0);
+    tg_gpu_order(seq);
+}
+
+static pid_t ordered_child(int i, int seq)
+{
+    return slot_child(i, join_in_order, seq);
 }
 
 Test(gpusched, a_free_slot_goes_to_the_worker_that_started_first)
@@ -143,18 +155,7 @@ static int idle_flag(void)
 
 static pid_t capped_child(int i)
 {
-    pid_t p = fork();
-    cr_assert(p >= 0);
-    if (p)
-        return p;
-    tg_gpu_use(lockdir, "dev0", 1);
-    tg_gpu_cap_max(2);
-    tg_gpu_hold(TG_GPU_SHARED);
-    __atomic_store_n(&sh->got[i], 1, __ATOMIC_SEQ_CST);
-    while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST))
-        pause_ms(5);
-    tg_gpu_hold(TG_GPU_NONE);
-    _exit(0);
+    return slot_child(i, tg_gpu_cap_max, 2);
 }
 
 Test(gpusched, a_slot_beyond_the_cap_only_while_the_cores_idle)
