@@ -356,6 +356,47 @@ static int find_kit(const grun *R, tg_opts *O, tg_cli *a)
     return 0;
 }
 
+/* The GPU class's settings from the environment (README.md, Environment variables): a value the
+ * class would not use is said at the start, with what it takes, instead of being dropped silently
+ * where a worker reads it (workers.c, gpushare.c, counters.c read them again there, valid). 0, or
+ * TL_EXIT_USAGE said. */
+static int gpu_env_bad(const char *name, const char *v, const char *takes)
+{
+    fprintf(stderr, "tl-grade: %s='%s': %s, or unset it\n", name, v, takes);
+    return TL_EXIT_USAGE;
+}
+
+static int whole_in(const char *v, long lo, long hi)
+{
+    char *end;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    return *v && !*end && !errno && n >= lo && n <= hi;
+}
+
+static int gpu_env_check(const tg_opts *O)
+{
+    const char *v;
+    char takes[160];
+    if ((v = getenv("TL_GRADE_GPU_SHARE")) && *v && !whole_in(v, 1, 4096))
+        return gpu_env_bad("TL_GRADE_GPU_SHARE", v, "give a whole number of processes from 1 to 4096");
+    snprintf(takes, sizeof takes, "give a whole number of workers from --jobs (%d) to %d", O->jobs, TG_GPU_WORKERS_MAX);
+    if ((v = getenv("TL_GRADE_GPU_WORKERS")) && *v && !whole_in(v, O->jobs, TG_GPU_WORKERS_MAX))
+        return gpu_env_bad("TL_GRADE_GPU_WORKERS", v, takes);
+    if ((v = getenv("TL_GRADE_GPU_BATCH")) && *v && !whole_in(v, 1, 64))
+        return gpu_env_bad("TL_GRADE_GPU_BATCH", v, "give a whole number of speed tests from 1 (no batch) to 64");
+    if ((v = getenv("TL_GRADE_NCU")) && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+        return gpu_env_bad("TL_GRADE_NCU", v, "give 1 (every submission profiled) or 0 (never)");
+    if ((v = getenv("TL_GRADE_GPU_YIELD_CPU")) && *v) {
+        char *end;
+        double f = strtod(v, &end);
+        if (*end || !(f >= 0 && f <= 16))
+            return gpu_env_bad("TL_GRADE_GPU_YIELD_CPU", v, "give a share of a core from 0 to 16 (above 1: nothing "
+                               "is stopped)");
+    }
+    return 0;
+}
+
 /* TL_GRADE_EMU_MAX_SIZE=N (the kit's own tests): emulated runs stop at N^3 work and N x N elements
  * of P instead of TL_EMU_MAX_WORK's 1024^3 (and no bound on P), as the report then says; it can only
  * lower the bounds. 0, or -1 said. */
@@ -434,6 +475,8 @@ int tg_cmdline(int argc, char **argv, grun *R, tg_opts *O, tg_cli *a, int (*ones
         return TG_CMDLINE_GO;
     int rc, prebuilt = O->prebuilt[0] || O->build_log[0], more = optind < argc;
     if ((rc = lab_and_out(R, a)) != 0 || (rc = late_together(O)) != 0 || (rc = slurm_together(O, prebuilt, more)) != 0)
+        return rc;
+    if ((rc = gpu_env_check(O)) != 0)
         return rc;
     if (O->slurm_task || O->slurm_finish)   /* a Slurm job: the list the submit wrote */
         return TG_CMDLINE_GO;

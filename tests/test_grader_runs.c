@@ -308,6 +308,34 @@ Test(usage, bad_invocations_exit_2_with_a_message, .timeout = 60)
     sh("rm -rf /tmp/tl-u /tmp/tl-u-file");
 }
 
+/* A GPU class setting in the environment that the class would not use is said at the start (exit 2,
+ * one line naming the variable and what it takes), not dropped where a worker reads it. Asked before
+ * anything is built, on a machine with or without a GPU. */
+Test(usage, a_bad_gpu_class_setting_in_the_environment_is_said_at_the_start, .timeout = 60)
+{
+    static const char *const cases[][2] = {
+        {"TL_GRADE_GPU_SHARE=0", "TL_GRADE_GPU_SHARE='0': give a whole number of processes from 1 to 4096"},
+        {"TL_GRADE_GPU_SHARE=ten", "TL_GRADE_GPU_SHARE='ten'"},
+        {"TL_GRADE_GPU_WORKERS=2", "TL_GRADE_GPU_WORKERS='2': give a whole number of workers from --jobs (4) to 256"},
+        {"TL_GRADE_GPU_WORKERS=999", "TL_GRADE_GPU_WORKERS='999'"},
+        {"TL_GRADE_GPU_BATCH=65", "TL_GRADE_GPU_BATCH='65': give a whole number of speed tests from 1 (no batch) to 64"},
+        {"TL_GRADE_NCU=yes", "TL_GRADE_NCU='yes': give 1 (every submission profiled) or 0 (never)"},
+        {"TL_GRADE_GPU_YIELD_CPU=-1", "TL_GRADE_GPU_YIELD_CPU='-1': give a share of a core from 0 to 16"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        cr_assert_eq(sh("out=$(%s '%s' --kit '%s' --lab 02 --out /tmp/tl-genv --jobs 4 /nonexistent-student 2>&1 >/dev/null); "
+                        "rc=$?; [ $rc = 2 ] && [ \"$(printf '%%s\\n' \"$out\" | wc -l)\" = 1 ] && "
+                        "printf '%%s' \"$out\" | grep -qF -- \"%s\" || { echo \"rc $rc: $out\" >&2; exit 1; }",
+                        cases[i][0], TG, TL_SOURCE_ROOT, cases[i][1]), 0,
+                     "%s: not one line with \"%s\" and exit 2 (the output is above)", cases[i][0], cases[i][1]);
+    /* and the values the class uses pass this check (the run then stops at the missing student) */
+    cr_assert_eq(sh("out=$(TL_GRADE_GPU_SHARE=8 TL_GRADE_GPU_WORKERS=24 TL_GRADE_GPU_BATCH=4 TL_GRADE_NCU=0 "
+                    "TL_GRADE_GPU_YIELD_CPU=0.5 '%s' --kit '%s' --lab 02 --out /tmp/tl-genv --jobs 4 /nonexistent-student "
+                    "2>&1 >/dev/null); ! printf '%%s' \"$out\" | grep -q TL_GRADE_ || { echo \"$out\" >&2; exit 1; }",
+                    TG, TL_SOURCE_ROOT), 0, "a valid GPU class setting was refused (the output is above)");
+    sh("rm -rf /tmp/tl-genv");
+}
+
 /* Issue 25 item 6: an option error is one line naming the option, what it takes and where every option
  * is described, exit 2; never the whole help after it (`./kit grade --jobs` printed 70 lines). */
 Test(usage, an_option_error_is_one_line_naming_the_option_not_the_whole_help, .timeout = 60)
