@@ -27,6 +27,8 @@
 #      with another branch it takes out these cuts alone) the same NSUB
 #      submissions graded serially before and after the cuts, ROUNDS times each (default 1), alternating: every test's
 #      score compared, CPU-s per stage per submission side by side.
+#   F. (session 14) N lab03 sessions started at once (N in FNS, default "1 4 8 16"): start+quit,
+#      the public cases, a speed session, racecheck and memcheck: sessions a second, CPU and wall each.
 # PARTS (default "A B C D"): the parts run (A alone needs no GPU: the build machine's figures).
 # Exit: 0 measured, 2 a build failed, 77 no GPU.
 set -u
@@ -136,7 +138,7 @@ if part A; then
 fi
 cd "$ROOT" || exit 2
 
-part B || part C || part D || part E || exit 0
+part B || part C || part D || part E || part F || exit 0
 CL="python3 $ROOT/tests/gpu/cpu-diag-client.py"
 LAB=$KB/$P
 CNT=$KB/$C
@@ -156,6 +158,41 @@ b "speed session: 2048 x2 untimed + timed (spin)" tiled32:2048,tiled32:2048,tile
 b "speed session: the same, blocking sync" tiled32:2048,tiled32:2048,tiled32:2048:t -- env TL_CUDA_SYNC=blocking "$LAB" --serve
 b "counting twin: tiled16@128 + tiled32@128" tiled16:128,tiled32:128 -- "$CNT" --serve
 
+fi
+# ------------------------------------------------------------------ F. N sessions at once
+# (session 14) a class's GPU phase runs 10-16 sessions at once: how do real lab03 sessions scale?
+# N clients started together, each one session; the rate of sessions and each one's CPU and wall.
+pf() {   # pf LABEL N REQS -- COMMAND...
+    local l=$1 n=$2 r=$3 t0 t1 i; shift 3
+    t0=$(date +%s.%N)
+    for ((i = 0; i < n; i++)); do $CL "$l" "$r" "$@" > "$W/pf.$i" 2>&1 & done
+    wait
+    t1=$(date +%s.%N)
+    cat "$W"/pf.* >> "$K/part-f.txt"
+    cat "$W"/pf.* | awk -v l="$l" -v n="$n" -v t0="$t0" -v t1="$t1" '
+        / CPU-s \(user / { for (i = 1; i <= NF; i++) { if ($i == "CPU-s" && !c1) { cpu += $(i - 1); c1 = 1 }
+                                               if ($i == "sys") sys += $(i + 1); if ($i == "wall;" && !w1) { wall += $(i - 2); w1 = 1 } }
+                         c++; c1 = 0; w1 = 0 }
+        END { d = t1 - t0; printf "  %-44s N=%-3d %2d of %d answered in %6.2f s: %5.2f sessions/s; each %.2f CPU-s (sys %.2f), %.2f s wall\n",
+                  l, n, c, n, d, c / d, c ? cpu / c : 0, c ? sys / c : 0, c ? wall / c : 0 }' | tee -a "$S"
+    rm -f "$W"/pf.*
+}
+if part F; then
+say ""
+say "== F. N lab03 sessions at once (each line: N clients started together)"
+export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+pub16="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled16:1024,tiled16:2048,tiled16:4096"
+pub32="tiled32:32,tiled32:64,tiled32:256,tiled32:512,tiled32:1024,tiled32:2048,tiled32:4096"
+small="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled32:32,tiled32:64,tiled32:256,tiled32:512"
+CSF="compute-sanitizer --error-exitcode 99 --print-limit 20 --launch-timeout 0"
+for n in ${FNS:-1 4 8 16}; do pf "start+quit" "$n" - -- env TL_CUDA_SYNC=blocking "$LAB" --serve; done
+for n in ${FNS:-1 4 8 16}; do pf "public cases, both variants" "$n" "$pub16,$pub32" -- env TL_CUDA_SYNC=blocking "$LAB" --serve; done
+for n in ${FNS:-1 4 8 16}; do pf "public cases up to 512" "$n" "$small" -- env TL_CUDA_SYNC=blocking "$LAB" --serve; done
+for n in ${FNS:-1 4 8 16}; do pf "speed session 2048 x3" "$n" tiled32:2048,tiled32:2048,tiled32:2048 -- "$LAB" --serve; done
+for n in ${FNS:-1 4 8 16}; do pf "racecheck tiled16 32,64" "$n" tiled16:32,tiled16:64 -- env TL_CUDA_SYNC=blocking $CSF --tool racecheck \
+    --racecheck-num-workers 1 "$LAB" --serve; done
+for n in ${FNS:-1 4 8 16}; do pf "memcheck tiled32 32,64" "$n" tiled32:32,tiled32:64 -- env TL_CUDA_SYNC=blocking $CSF --tool memcheck \
+    --padding 65536 "$LAB" --serve --exact-alloc; done
 fi
 # ------------------------------------------------------------------ C. compute-sanitizer
 if part C; then
