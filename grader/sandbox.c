@@ -640,7 +640,7 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
      * differently where ccache is installed; with it off every machine builds alike (the idle
      * watch stops such a build, build.c). It also spares every sandboxed compile a cache lookup
      * and store that cannot hit (~0.45 CPU-s of an emulated lab 03 submission; tests/bench). */
-    const char *envp[12] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", "CCACHE_DISABLE=1", NULL};
+    const char *envp[16] = {pathv, homev, "LC_ALL=C", "TMPDIR=/tmp", "CCACHE_DISABLE=1", NULL};
     int ne = 5;
     static char cvd[200], llp[2100];
     if (getenv("CUDA_VISIBLE_DEVICES")) {
@@ -651,7 +651,7 @@ int tg_spawn(tg_child *c, const tg_iso *iso, const tg_spawn_opts *o, char *err, 
         snprintf(llp, sizeof llp, "LD_LIBRARY_PATH=%s", getenv("LD_LIBRARY_PATH"));
         envp[ne++] = llp;
     }
-    for (int i = 0; i < 2 && o->env[i]; ++i)
+    for (int i = 0; i < 3 && o->env[i]; ++i)
         envp[ne++] = o->env[i];
     static char emu_model[64];
     if (o->emu_model && *o->emu_model) {          /* the emulated GPU model of this run (devquery.c) */

@@ -80,8 +80,8 @@ typedef struct tg_spawn_opts {
     int         seccomp_net;          /* install the network filter before exec (iso->seccomp) */
     int         cpu_seconds;          /* RLIMIT_CPU of every process (0 none): a compiler stuck
                                          in a macro bomb dies, whatever the wall-clock limit   */
-    const char *env[2];               /* more NAME=VALUE for its environment (NULL ends): the
-                                         emulator's verdict channel, TL_EMU_VERDICTS         */
+    const char *env[3];               /* more NAME=VALUE for its environment (NULL ends): the
+                                         emulator's verdict channel, TL_EMU_VERDICTS, CUDA's  */
     const char *emu_model;            /* TL_EMU_MODEL for an emulated program (NULL: its default) */
     int         nice;                 /* added niceness (0: the grader's): a GPU run's builds, so
                                          a timed run beside them gets the CPU first (gpushare.c) */

@@ -145,8 +145,17 @@ static int sess_start(grun *R, gsub *g, gsess *ss, char *err, size_t errlen)
     /* An untimed session on a real GPU waits for the device asleep (common/device.cu): the runtime's
      * default spins a core per waiting process, and on a shared device the processes wait for each
      * other's kernels. A speed test's sessions keep the default, as every timing before. */
+    int ne = 1;
     if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !ss->timed)
-        o.env[1] = "TL_CUDA_SYNC=blocking";
+        o.env[ne++] = "TL_CUDA_SYNC=blocking";
+    /* One hardware work queue per context (CUDA's default is 8): a context then starts in about
+     * 0.17 s of sys time instead of 0.27, and the driver starts ~12.7 of them a second with 16
+     * processes at once instead of ~4.7, the bound of a class's GPU phase (tests/gpu/scale-diag.sh
+     * on the H100, 2026-11-27, class-results/h100-x1-2026-11-27-0505Z-scale). Streams still work
+     * (their work shares the one queue); the kit's programs and the labs' kernels use the default
+     * stream alone, and the reference is timed in the same setting as the student. */
+    if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate)
+        o.env[ne++] = "CUDA_DEVICE_MAX_CONNECTIONS=1";
     /* A class's untimed sessions on a GPU run below a speed test's (TG_GPU_TEST_NICE): a timed window
      * holds the device alone for every worker, so its sessions get a core first (builds lower still) */
     if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !ss->timed && !R->opt->check)
