@@ -74,30 +74,57 @@ static int read_pstat(long pid, pstat *ps)
     return 0;
 }
 
-static int in_cgroup_list(const long *pids, int n, long pid)
+/* The child's tree where it has a cgroup of its own: the processes the cgroup lists and the child
+ * itself (before it has moved in), all marked in (a process cannot leave the cgroup: the sandbox
+ * has no cgroup file system to write). Reads only the tree's /proc entries, not the host's: with
+ * 100 workers and their builds a scan of every process cost the grader milliseconds per look, and
+ * the drain of a timed window looks at every waiting session's tree several times (issue 29).
+ * NULL when the cgroup cannot be read. */
+static pstat *tree_of_cgroup(const tg_child *c, size_t *count)
 {
-    for (int i = 0; i < n; ++i)
-        if (pids[i] == pid)
-            return 1;
-    return 0;
+    char f[400];
+    snprintf(f, sizeof f, "%s/cgroup.procs", c->cg[0]);
+    FILE *pf = fopen(f, "re");
+    if (!pf)
+        return NULL;
+    size_t cap = 64, n = 0;
+    pstat *all = malloc(cap * sizeof *all);
+    int self = 0;
+    long pid;
+    while (all && fscanf(pf, "%ld", &pid) == 1) {
+        if (n + 1 >= cap) {            /* (room for the child itself after the list) */
+            pstat *na = realloc(all, 2 * cap * sizeof *all);
+            if (!na) {
+                free(all);
+                all = NULL;
+                break;
+            }
+            all = na;
+            cap *= 2;
+        }
+        if (pid > 0 && read_pstat(pid, &all[n]) == 0) {
+            all[n].in = 1;
+            self |= pid == c->pid;
+            ++n;
+        }
+    }
+    fclose(pf);
+    if (all && !self && read_pstat(c->pid, &all[n]) == 0)
+        all[n++].in = 1;
+    if (all)
+        *count = n;
+    return all;
 }
 
 /* Every process of the host, those of the child's tree marked (in): its session, process group,
- * cgroup, and their descendants to any depth. NULL when /proc cannot be read. */
+ * and their descendants to any depth; where the child has a cgroup, the cgroup's alone
+ * (tree_of_cgroup). NULL when /proc cannot be read. */
 static pstat *tree_of(const tg_child *c, size_t *count)
 {
-    long cgp[256];
-    int ncg = 0;
     if (c->cg[0][0]) {
-        char f[400];
-        snprintf(f, sizeof f, "%s/cgroup.procs", c->cg[0]);
-        FILE *pf = fopen(f, "re");
-        if (pf) {
-            long pid;
-            while (ncg < 256 && fscanf(pf, "%ld", &pid) == 1)
-                cgp[ncg++] = pid;
-            fclose(pf);
-        }
+        pstat *t = tree_of_cgroup(c, count);
+        if (t)
+            return t;
     }
     DIR *d = opendir("/proc");
     if (!d)
@@ -119,7 +146,7 @@ static pstat *tree_of(const tg_child *c, size_t *count)
         }
         if (read_pstat(pid, &all[n]) == 0) {
             pstat *ps = &all[n];
-            ps->in = ps->pid == c->pid || ps->sess == c->pid || ps->pgrp == c->pid || in_cgroup_list(cgp, ncg, pid);
+            ps->in = ps->pid == c->pid || ps->sess == c->pid || ps->pgrp == c->pid;
             ++n;
         }
     }

@@ -204,6 +204,11 @@ static void case_failed(tg_ctr_var *cv, const cres *r)
     cv->stopped = r->st == C_TIMEOUT;
     cv->crowded = cv->shared && (tg_gpu_crowded_words(r->reason) ||
                                  (r->v.kind == TL_V_ERROR && tl_verdict_pattern_is(&r->v, "no-device-claimed")));
+    /* A shared run that ended without an answer is run again alone before it counts: in the 0511Z
+     * class (H100, TL_GRADE_GPU_BATCH=4) an honest slow file's run under ncu beside 15 others ended
+     * with status 9 and lost the file its correctness points; alone it passes. A file that dies
+     * under ncu on purpose dies alone too, and that run counts. */
+    cv->died = cv->shared && (r->st == C_DIED || r->st == C_NODEV);
     cv->pattern = "profiled-run-failed";
     snprintf(cv->headline, sizeof cv->headline, "the profiled run (size %s, the same request as a graded one, "
              "with the GPU's counters read by ncu) did not pass: %.380s", cv->size, r->reason);
@@ -606,7 +611,7 @@ void tg_counters_probe(grun *R)
  * result is the one that counts); one stopped by its time limit stops the others (*stopped_at). */
 static void after_profiled(grun *R, gsub *g, int i, int *stopped_at)
 {
-    if (g->ctr[i].shared && (g->ctr[i].stopped || g->ctr[i].crowded))
+    if (g->ctr[i].shared && (g->ctr[i].stopped || g->ctr[i].crowded || g->ctr[i].died))
         tg_counters_again_alone(R, g, &R->lab->variants[i]);
     if (g->ctr[i].stopped)
         *stopped_at = i;
@@ -724,7 +729,8 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
         return 0;
     char note[560];
     snprintf(note, sizeof note, "profiled again with the device alone: the run with it shared %s",
-             g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ? "lost the device's memory" : "timed the kernels");
+             g->ctr[i].stopped ? "ran out of time" : g->ctr[i].crowded ? "lost the device's memory"
+             : g->ctr[i].died ? "ended without answering" : "timed the kernels");
     return profile_alone(R, g, v, note);
 }
 

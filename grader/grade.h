@@ -108,7 +108,7 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 #define TG_GPU_BATCH_WAIT_MS 4000       /* a speed test held back for its batch this long at most
                                           * (TL_GRADE_GPU_BATCH; the queue closed meanwhile: at once) */
-#define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
+#define TG_GPU_WORKERS_PER_JOB 3         /* a GPU class's workers at most, per --jobs (the waiting ones
                                           * do not count against --jobs: workers.c; 3 until session
                                           * 13: device run gpu-1, 16 graded in 80 s with 96 workers
                                           * and a cap of 10, 15 with 48 and 16, 4 with 48 and 35) */
@@ -305,6 +305,7 @@ typedef struct tg_ctr_var {
     int    shared;            /* it ran with the device shared (other processes' kernels beside it)  */
     int    again;             /* it is the second, run alone after a shared one could not decide    */
     int    crowded;           /* a shared run failed as a process does whose device memory was taken */
+    int    died;              /* a shared run ended without answering (killed, crashed, no device) */
 } tg_ctr_var;
 
 typedef struct gsub {
