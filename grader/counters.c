@@ -197,7 +197,7 @@ static double session_limit(const grun *R, const char *tag)
 /* The profiled case did not pass: the program ran and answered wrong, crashed or ran out of time
  * under ncu: the student's (where it ran alone; a shared run that ran out of time or lost the
  * device's memory is run again alone by tg_counters_run before anything counts). */
-static void case_failed(tg_ctr_var *cv, const cres *r)
+void tg_ctr_case_failed(tg_ctr_var *cv, const cres *r)
 {
     cv->state = TG_CTR_FAILED;
     cv->bad = 1;
@@ -309,7 +309,7 @@ static void profile_variant(grun *R, gsub *g, const char *build, const char *bin
     ncu_said(text, &g->evidence, cv->why, sizeof cv->why);   /* kept for the reference's probe */
     tg_ncu_counts c;
     if (r.st != C_PASS)
-        case_failed(cv, &r);
+        tg_ctr_case_failed(cv, &r);
     else if (table_counts(text, len, log, &c, cv) == 0)
         judge_counts(R, v, s, &c, cv, "");
     tg_buf_free(&r.explain);
@@ -382,7 +382,7 @@ static int profile_session(grun *R, gsub *g, const char *build, const char *bina
         cv->end_s = (t_end - t_ans) / 1000.0;
         cv->wall_s = (t_end - t_req[0]) / 1000.0;
         ncu_said(text, &g->evidence, cv->why, sizeof cv->why);
-        case_failed(cv, &r[0]);
+        tg_ctr_case_failed(cv, &r[0]);
         settled = 1;
     } else if (failed > 0) {
         snprintf(why, whylen, "request %d (%s) did not pass after %s's in the same process", failed + 1,
@@ -609,9 +609,14 @@ void tg_counters_probe(grun *R)
  * device's memory is run again alone (neither is the student's: beside other processes a run may
  * wait for another's replays until its time is up, or find the device's memory taken; that run's
  * result is the one that counts); one stopped by its time limit stops the others (*stopped_at). */
+int tg_ctr_again_alone(const tg_ctr_var *cv)
+{
+    return cv->shared && (cv->stopped || cv->crowded || cv->died);
+}
+
 static void after_profiled(grun *R, gsub *g, int i, int *stopped_at)
 {
-    if (g->ctr[i].shared && (g->ctr[i].stopped || g->ctr[i].crowded || g->ctr[i].died))
+    if (tg_ctr_again_alone(&g->ctr[i]))
         tg_counters_again_alone(R, g, &R->lab->variants[i]);
     if (g->ctr[i].stopped)
         *stopped_at = i;

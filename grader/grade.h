@@ -108,7 +108,7 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 #define TG_GPU_BATCH_WAIT_MS 4000       /* a speed test held back for its batch this long at most
                                           * (TL_GRADE_GPU_BATCH; the queue closed meanwhile: at once) */
-#define TG_GPU_WORKERS_PER_JOB 3         /* a GPU class's workers at most, per --jobs (the waiting ones
+#define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
                                           * do not count against --jobs: workers.c; 3 until session
                                           * 13: device run gpu-1, 16 graded in 80 s with 96 workers
                                           * and a cap of 10, 15 with 48 and 16, 4 with 48 and 35) */
@@ -488,6 +488,12 @@ void tg_counters_run(grun *R, gsub *g);
  * student's profiled run counts only where the reference's did (R->env.ncu_ok), so a grader-side
  * failure of ncu is never the student's. */
 void tg_counters_probe(grun *R);
+/* A profiled case that did not pass (counters.c), and whether that run is run again with the device
+ * alone before it counts: one with the device shared that ran out of time, lost the device's memory
+ * or ended without answering (beside other processes that is not the student's to answer for). */
+void tg_ctr_case_failed(tg_ctr_var *cv, const cres *r);
+int  tg_ctr_again_alone(const tg_ctr_var *cv);
+void tg_counters_probed(grun *R);   /* a worker: the deferred counters' probe's results (run.c) */
 const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_variant *v);
 /* The work rule from the counters into wn: 1 they decided (wn set: a breach, or the figures), 0 the
  * emulated count decides (wn->ctr_note says why the counters did not). */

@@ -522,10 +522,15 @@ static int prepare_cases(crun *c)
 /* What the reference's child found out beside the kit's build (start_reference): the GPU and its
  * counters probed on the reference, copied back into the parent's environment (build_shared). */
 typedef struct probed {
-    int    done;                      /* 1: the probes ran in the child; env holds their results */
+    int    done;                      /* 1: the probes ran in the child; env holds their results
+                                       * (2: the counters' too, where they are deferred)        */
+    int    defer;                     /* the counters' probe after the GPU's, off the set-up's path */
+    pid_t  child;                     /* the child (the workers wait for its counters while it lives) */
     tg_env env;
 } probed;
 static probed *ref_probed;            /* MAP_SHARED with the child (NULL: none) */
+
+static void say_counters(const grun *R);
 
 /* The reference solution's build, started in a child of its own beside the cases and the kit's
  * build (CPU work of the set-up both) when a class run on a GPU needs it: its pid, or -1 when it
@@ -543,14 +548,30 @@ static pid_t start_reference(crun *c, int want_ref)
         if (ref_probed == MAP_FAILED)
             ref_probed = NULL;
         fflush(NULL);
+        /* The counters' probe (ncu on the reference: 3-6.5 s on the H100) is needed only by a
+         * submission's profiled run, on demand after its speed test: by default the set-up ends
+         * with the GPU's probe, and the child goes on with the counters' while the workers build
+         * (tg_counters_probed waits for them). TL_GRADE_NCU=1 profiles every submission and
+         * decides its build (build.c): the set-up waits for both, as before. */
+        const char *every = getenv("TL_GRADE_NCU");
+        if (ref_probed)
+            ref_probed->defer = !(every && strcmp(every, "1") == 0);
         if ((refpid = fork()) == 0) {
             tg_build_reference(R);
             if (ref_probed && R->run.ref_build[0]) {
+                ref_probed->child = getpid();
                 probe_gpu(R);
-                if (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate)
+                int counters = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate;
+                if (counters && !ref_probed->defer)
                     tg_counters_probe(R);   /* ncu tried on the reference in the sandbox, once (counters.c) */
                 ref_probed->env = R->env;
                 __atomic_store_n(&ref_probed->done, 1, __ATOMIC_RELEASE);
+                if (counters && ref_probed->defer) {
+                    tg_counters_probe(R);
+                    ref_probed->env = R->env;
+                    __atomic_store_n(&ref_probed->done, 2, __ATOMIC_RELEASE);
+                    say_counters(R);
+                }
             }
             fflush(NULL);
             _exit(R->run.ref_build[0] ? 0 : 1);
@@ -558,6 +579,8 @@ static pid_t start_reference(crun *c, int want_ref)
     }
     return refpid;
 }
+
+static void take_counters(grun *R, const tg_env *e);
 
 /* The probes' results from the reference's child, where it ran them: 1, else 0 (probe here). */
 static int take_probed(grun *R)
@@ -568,6 +591,37 @@ static int take_probed(grun *R)
     R->env.gpu_ok = e->gpu_ok;
     R->env.gpu_unknown = e->gpu_unknown;
     memcpy(R->env.gpu_why, e->gpu_why, sizeof R->env.gpu_why);
+    if (!ref_probed->defer)
+        take_counters(R, e);
+    return 1;
+}
+
+/* The workers' wait for the deferred counters' probe (a class on a GPU, before a submission's
+ * first test; builds go on meanwhile): its results copied into R->env, or, where the child ended
+ * without them, the counters not checked here, and why. At once where nothing is deferred. */
+void tg_counters_probed(grun *R)
+{
+    if (!ref_probed || !ref_probed->defer || !R->lab->gpu || !R->env.gpu_ok || R->opt->emulate ||
+        __atomic_load_n(&ref_probed->done, __ATOMIC_ACQUIRE) == 0)
+        return;
+    while (__atomic_load_n(&ref_probed->done, __ATOMIC_ACQUIRE) < 2) {
+        pid_t ch = ref_probed->child;
+        if (ch <= 0 || (kill(ch, 0) != 0 && errno == ESRCH)) {
+            if (__atomic_load_n(&ref_probed->done, __ATOMIC_ACQUIRE) >= 2)
+                break;
+            R->env.ncu_ok = 0;
+            snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "the probe of the GPU's counters on the reference "
+                     "ended without a result");
+            return;
+        }
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    take_counters(R, &ref_probed->env);
+}
+
+static void take_counters(grun *R, const tg_env *e)
+{
     memcpy(R->env.ncu, e->ncu, sizeof R->env.ncu);
     memcpy(R->env.ncu_root, e->ncu_root, sizeof R->env.ncu_root);
     R->env.ncu_ok = e->ncu_ok;
@@ -579,7 +633,6 @@ static int take_probed(grun *R)
     R->env.ncu_one = e->ncu_one;
     memcpy(R->env.ncu_one_why, e->ncu_one_why, sizeof R->env.ncu_one_why);
     R->env.ncu_app_only = e->ncu_app_only;
-    return 1;
 }
 
 /* What the instructor should know of the kit's build; without it (and a sandbox to build in) the
@@ -618,9 +671,18 @@ static int build_shared(crun *c, pid_t refpid, int want_ref)
         tg_build_kit(R);
         R->env.gpu_ok = 0;
         kit_s = (tl_now_ms() - tk) / 1000.0;
-        int wst;
-        tg_proc_wait(refpid, &wst, 0);
-        if (WIFEXITED(wst) && WEXITSTATUS(wst) == 0)
+        int wst = 0, ended = 0;
+        /* its end, or (the counters' probe deferred) its GPU probe's results: the child goes on */
+        while (!(ref_probed && ref_probed->defer && __atomic_load_n(&ref_probed->done, __ATOMIC_ACQUIRE) >= 1)) {
+            pid_t p = waitpid(refpid, &wst, WNOHANG);
+            if (p == refpid || (p < 0 && errno != EINTR)) {
+                ended = p == refpid;
+                break;
+            }
+            struct timespec ts = {0, 20 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        if (ended ? WIFEXITED(wst) && WEXITSTATUS(wst) == 0 : __atomic_load_n(&ref_probed->done, __ATOMIC_ACQUIRE) >= 1)
             snprintf(R->run.ref_build, sizeof R->run.ref_build, "%s/refbuild", R->run.state);
         else
             tg_build_reference(R);     /* again here, for its reason (a failed build fails fast) */
@@ -635,20 +697,11 @@ static int build_shared(crun *c, pid_t refpid, int want_ref)
     if (!R->opt->slurm && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && !c->prebuilt) {
         if (!probed)
             tg_counters_probe(R);   /* ncu tried on the reference in the sandbox, once (counters.c) */
-        if (R->env.ncu_ok || R->env.ncu_why[0])
-            fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s%s\n", R->env.ncu[0] ? R->env.ncu : "none",
-                    R->env.ncu_ok ? "read in the sandbox; the reference's " : "not checked here: ",
-                    R->env.ncu_ok ? R->env.ncu_ref : R->env.ncu_why,
-                    R->env.ncu_every ? "; every submission profiled (TL_GRADE_NCU=1): they judge the work"
-                    : R->env.ncu_ok ? "; the work is counted by the emulated twins (the default; TL_GRADE_NCU=1 "
-                                      "profiles every submission), a speed test is profiled only where the wall "
-                                      "clock contradicts its median" : "");
-        if (R->env.ncu_ok && R->env.ncu_one)
-            fprintf(stderr, "tl-grade: profiled runs: a submission's variants in one session under one ncu, its table "
-                    "split per request by the kit's request markers (the reference's split and read right)\n");
-        else if (R->env.ncu_ok && R->env.ncu_one_why[0])
-            fprintf(stderr, "tl-grade: profiled runs: one session per variant (one session for all was not used: "
-                    "%s)\n", R->env.ncu_one_why);
+        if (probed && ref_probed->defer)
+            fprintf(stderr, "tl-grade: the GPU's counters (ncu): probed on the reference while the first "
+                    "submissions build (said below when done)\n");
+        else
+            say_counters(R);
     }
     if (c->prebuilt || R->opt->slurm_task)
         return 0;
@@ -658,6 +711,25 @@ static int build_shared(crun *c, pid_t refpid, int want_ref)
         kit_s = (tl_now_ms() - tk) / 1000.0;
     }
     return report_kit_build(c, kit_s, refpid > 0);
+}
+
+/* What the instructor should know of the GPU's counters (the set-up's lines). */
+static void say_counters(const grun *R)
+{
+    if (R->env.ncu_ok || R->env.ncu_why[0])
+        fprintf(stderr, "tl-grade: the GPU's counters (ncu %s): %s%s%s\n", R->env.ncu[0] ? R->env.ncu : "none",
+                R->env.ncu_ok ? "read in the sandbox; the reference's " : "not checked here: ",
+                R->env.ncu_ok ? R->env.ncu_ref : R->env.ncu_why,
+                R->env.ncu_every ? "; every submission profiled (TL_GRADE_NCU=1): they judge the work"
+                : R->env.ncu_ok ? "; the work is counted by the emulated twins (the default; TL_GRADE_NCU=1 "
+                                  "profiles every submission), a speed test is profiled only where the wall "
+                                  "clock contradicts its median" : "");
+    if (R->env.ncu_ok && R->env.ncu_one)
+        fprintf(stderr, "tl-grade: profiled runs: a submission's variants in one session under one ncu, its table "
+                "split per request by the kit's request markers (the reference's split and read right)\n");
+    else if (R->env.ncu_ok && R->env.ncu_one_why[0])
+        fprintf(stderr, "tl-grade: profiled runs: one session per variant (one session for all was not used: "
+                "%s)\n", R->env.ncu_one_why);
 }
 
 /* --slurm: the class prepared here is submitted as a job array (slurm.c); the tasks take the out
@@ -787,5 +859,10 @@ int tg_class_run(grun *R, int ns, char **subs, const char *out, const char *secr
         return slurm_submit(&c);
     if ((rc = task_students(&c)) != 0)
         return rc;
-    return finish(&c, tg_class_grade(&c));
+    double class_s = tg_class_grade(&c);
+    /* the deferred counters' probe, where no submission waited for it: ended before the run is */
+    if (refpid > 0 && ref_probed && ref_probed->defer)
+        while (waitpid(refpid, NULL, 0) < 0 && errno == EINTR)
+            ;
+    return finish(&c, class_s);
 }

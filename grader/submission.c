@@ -288,6 +288,8 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
     if (refused_link)
         tg_buf_printf(&g->notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                       gate.s);
+    if (g->built && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate)
+        tg_counters_probed(R);         /* (the counters' probe, deferred past the set-up: run.c) */
     if (g->built && !refused_link && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate) {
         /* the profiled runs where every submission is profiled (TL_GRADE_NCU=1): the device alone, or
          * shared and one at a time on the device; by default none (counters.c's policy) */

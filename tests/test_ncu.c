@@ -805,3 +805,39 @@ Test(ncu, a_session_it_cannot_read_says_why_in_profile_sessions_words)
     session_unread("", "h1a2b", "\"gpu__time_duration.sum\"", "\"gpu__time_madeup.sum\"", 2,
                    "request 1's table: ncu's table has no column gpu__time_duration.sum");
 }
+
+/* A profiled run with the device shared that did not pass for a reason beside the program (out of
+ * time, the device's memory taken, no answer at all: in the 0511Z class an honest slow file's run
+ * under ncu beside 15 sessions ended with status 9) is run again alone before it counts; a wrong
+ * answer counts at once, and a run that had the device alone counts whatever it did. */
+Test(ncu, a_shared_profiled_run_that_ended_without_answering_is_run_again_alone)
+{
+    const cstat again[] = {C_DIED, C_TIMEOUT, C_NODEV};
+    for (size_t i = 0; i < sizeof again / sizeof again[0]; ++i) {
+        cres r;
+        memset(&r, 0, sizeof r);
+        r.st = again[i];
+        snprintf(r.reason, sizeof r.reason, "the program ended without answering (exited with status 9)");
+        tg_ctr_var shared = {.shared = 1}, alone = {.shared = 0};
+        tg_ctr_case_failed(&shared, &r);
+        tg_ctr_case_failed(&alone, &r);
+        cr_expect_eq(shared.state, TG_CTR_FAILED);
+        cr_expect(tg_ctr_again_alone(&shared), "status %d with the device shared: run again alone", (int)again[i]);
+        cr_expect(!tg_ctr_again_alone(&alone), "status %d with the device alone: it counts", (int)again[i]);
+    }
+    cres wrong;
+    memset(&wrong, 0, sizeof wrong);
+    wrong.st = C_WRONG;
+    snprintf(wrong.reason, sizeof wrong.reason, "3 of 4194304 elements wrong");
+    tg_ctr_var w = {.shared = 1};
+    tg_ctr_case_failed(&w, &wrong);
+    cr_expect(!tg_ctr_again_alone(&w), "a wrong answer under ncu counts at once");
+    cr_expect_str_eq(w.pattern, "profiled-run-failed");
+    cres oom;
+    memset(&oom, 0, sizeof oom);
+    oom.st = C_ERROR;
+    snprintf(oom.reason, sizeof oom.reason, "cudaMalloc(d_M): out of memory");
+    tg_ctr_var o = {.shared = 1};
+    tg_ctr_case_failed(&o, &oom);
+    cr_expect(tg_ctr_again_alone(&o), "the device's memory taken beside others: run again alone");
+}
