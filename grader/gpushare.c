@@ -33,9 +33,7 @@
  * below: each request's start and whether it holds; every queued worker sees it) or, for a holder
  * the board does not show (another run's, kit check's), TG_GPU_DRAIN_S; then it gives the gate
  * back so that untimed work goes on, and does not close it again while such a request holds the
- * device that long. A profiled run (ncu: seconds, always) is waited for outside the queue from its
- * start (TG_GPU_PROF_WAIT_S at most): the untimed work goes on beside it, and the window goes when
- * it ends. A profiled session between its requests is not stopped at the gate (session.c).
+ * device that long.
  *
  * What a timed request is guaranteed (while it runs, alone, on its device):
  *   - no other request of any session on the device is in flight, except stopped ones: every
@@ -45,9 +43,7 @@
  *     graphs; the student's code runs inside the kit's calls of a request, at the program's start
  *     and at its exit, all three under a request's hold), its kernels have ended (the kit's serve
  *     loop synchronizes the device after the student's launcher, before it answers), and a session
- *     whose owner waits at the gate is stopped meanwhile (not a profiled one: between requests its
- *     program waits in the kit's serve loop, and ncu's own process starts no work on the device);
- *     a stopped request's tree is stopped whole;
+ *     whose owner waits at the gate is stopped meanwhile; a stopped request's tree is stopped whole;
  *   - NOT guaranteed: a stop does not end a kernel already running on the GPU. The stopped request
  *     was on the CPU (running, and for much of the last TG_GPU_YIELD_MS): an honest lab program then
  *     has no kernel running (the kit waits for the kernel asleep: TL_CUDA_SYNC=blocking), and a
