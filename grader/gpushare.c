@@ -85,7 +85,6 @@ static struct {
     int  dev;                          /* the device's row on the board */
     int  seq;                          /* this worker's start order (tg_gpu_order; 0 none) */
     int  req, req_yields;              /* a request's hold (the lock shared); it stops for timed runs */
-    int  req_prof;                     /* the request is a profiled run's (TG_GPU_REQ_PROFILED) */
     long long queued_at, ticked_at;    /* the request saw a timed run queued since (0: none); its last look */
     double queued_cpu;                 /* its tree's CPU then, ms */
     int  yields;                       /* requests of this process stopped for timed runs, so far */
@@ -340,8 +339,7 @@ static void request_row(int on, int yields)
 {
     if (board && G.pid == getpid() && G.slot >= 0 && G.slot < TG_GPU_SLOTS && G.dev >= 0 && G.dev < TG_GPU_MAX) {
         __atomic_store_n(&board->holds[G.dev][G.slot], on && !yields, __ATOMIC_RELAXED);
-        __atomic_store_n(&board->kind[G.dev][G.slot], !on ? 0 : G.req_prof ? TG_PROF_NCU : tg_stage_kind(),
-                         __ATOMIC_RELAXED);
+        __atomic_store_n(&board->kind[G.dev][G.slot], on ? tg_stage_kind() : 0, __ATOMIC_RELAXED);
         __atomic_store_n(&board->pid[G.dev][G.slot], on ? (int)getpid() : 0, __ATOMIC_RELAXED);
         __atomic_store_n(&board->since_ms[G.dev][G.slot], on ? now_ms() : 0, __ATOMIC_RELAXED);
     }
@@ -437,7 +435,7 @@ static void let_go(int keep_slot)
     }
     if (G.req)
         request_row(0, 0);
-    G.req = G.req_prof = 0;
+    G.req = 0;
     flock(G.lock_fd, LOCK_UN);
     if (G.gate_sh)
         flock(G.gate_fd, LOCK_UN);
@@ -471,32 +469,12 @@ static void gather_batch(void)
     __atomic_sub_fetch(&board->ready[G.dev], 1, __ATOMIC_SEQ_CST);
 }
 
-/* Whether a profiled run (ncu, counters.c: seconds a session, the device held throughout) holds
- * the device now (its worker alive). */
-static int profiled_holds(void)
-{
-    for (int i = 0; board && G.dev >= 0 && G.dev < TG_GPU_MAX && i < TG_GPU_SLOTS; ++i) {
-        int pid = __atomic_load_n(&board->pid[G.dev][i], __ATOMIC_RELAXED);
-        if (__atomic_load_n(&board->holds[G.dev][i], __ATOMIC_RELAXED) &&
-            __atomic_load_n(&board->kind[G.dev][i], __ATOMIC_RELAXED) == TG_PROF_NCU && pid > 0 &&
-            pid != (int)getpid() && !(kill(pid, 0) != 0 && errno == ESRCH))
-            return 1;
-    }
-    return 0;
-}
-
 /* Into the timed queue: once no request of this run that holds the device has held it for long,
- * and no profiled run holds it (for TG_GPU_PROF_WAIT_S at most), the gate shared (no new request
- * starts on the device). A window queued behind a profiled run would close the queue for all of
- * that run, 3-7 s on the H100, and the device's untimed work with it: in the 0533Z class half of
- * the 65 windows waited so, and the queue was closed 35% of the run; waiting outside the queue,
- * the window goes once the profiled run ends, and the untimed work goes on meanwhile. */
+ * the gate shared (no new request starts on the device). */
 static void join_queue(void)
 {
-    long long t0 = now_ms();
     while (!G.gate_sh) {
-        while (longest_hold_ms() > TG_GPU_LONG_S * 1000 ||
-               (profiled_holds() && now_ms() - t0 < TG_GPU_PROF_WAIT_S * 1000))
+        while (longest_hold_ms() > TG_GPU_LONG_S * 1000)
             pause_ms(50);
         flock_wait(G.gate_fd, LOCK_SH);
         G.gate_sh = 1;
@@ -516,7 +494,7 @@ void tg_gpu_hold(int how)
     if (G.req) {                       /* (a request's hold ends with the request: tg_gpu_req_end) */
         request_row(0, 0);
         flock(G.lock_fd, LOCK_UN);
-        G.req = G.req_prof = 0;
+        G.req = 0;
     }
     if (G.how == TG_GPU_ALONE) {       /* the timed requests are done: the lock and the queue given back */
         alone_ends();
@@ -616,10 +594,9 @@ int tg_gpu_req_begin(tg_child *tree, int yields)
     flock_wait(G.lock_fd, LOCK_SH);
     waiting(0);
     G.req = 1;
-    G.req_yields = yields == 1;
-    G.req_prof = yields == TG_GPU_REQ_PROFILED;
+    G.req_yields = yields;
     G.queued_at = 0;
-    request_row(1, G.req_yields);
+    request_row(1, yields);
     return 1;
 }
 
@@ -630,7 +607,6 @@ void tg_gpu_req_end(void)
     request_row(0, 0);
     flock(G.lock_fd, LOCK_UN);
     G.req = 0;
-    G.req_prof = 0;
 }
 
 double tg_gpu_req_tick(tg_child *c, void *ctx)

@@ -102,8 +102,6 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_SLOTS    64               /* a device's share cap at most                       */
 #define TG_GPU_LONG_S   6                /* a request holding the device this long keeps the timed queue open */
 #define TG_GPU_DRAIN_S  6                /* a timed run's wait for the requests in flight to end, at most */
-#define TG_GPU_PROF_WAIT_S 10            /* a timed run waits outside the queue while a profiled run holds
-                                          * the device this long at most (gpushare.c, join_queue) */
 #define TG_GPU_YIELD_MS 300              /* a request still running this long after a timed run queued ... */
 #define TG_GPU_YIELD_CPU 0.3             /* ... on the CPU at least this share of the time: stopped meanwhile
                                           * (TL_GRADE_GPU_YIELD_CPU)                            */
@@ -171,11 +169,8 @@ int  tg_gpu_held(void);
 /* One request of a session on a device held SHARED (session.c): the gate passed (tree, the session's
  * processes when alive, stopped while it waits there) and the lock shared, from before the request
  * is sent (or the session started) until its answer is read. yields: a plain session's (stopped for
- * a timed run when it runs long on the CPU: tg_gpu_req_tick); 0: one that holds the device (a
- * sanitizer's); TG_GPU_REQ_PROFILED: a profiled run's (ncu), which holds it for seconds: a timed run
- * waits outside the queue meanwhile (join_queue). 1 when it took the hold (tg_gpu_req_end gives it
- * back), 0 nothing to take. */
-#define TG_GPU_REQ_PROFILED 2
+ * a timed run when it runs long on the CPU: tg_gpu_req_tick); 0: a sanitizer's or profiled one's,
+ * which holds the device. 1 when it took the hold (tg_gpu_req_end gives it back), 0 nothing to take. */
 int  tg_gpu_req_begin(tg_child *tree, int yields);
 void tg_gpu_req_end(void);
 /* The exchange's tick (tg_child.tick) while a request is in flight: the milliseconds its tree was

@@ -49,13 +49,8 @@ static int on_device(const grun *R, const gsess *ss)
  * drains); a profiled one (ncu, counters.c) holds it. 1 when taken here (the caller ends it). */
 static int request_hold(gsess *ss)
 {
-    int yields = ss->prof_argv ? TG_GPU_REQ_PROFILED : 1;
-    /* A profiled session between its requests is not stopped at the gate either: its program waits
-     * for the next request and runs nothing on the device, and ncu's host process, which talks to
-     * it with time-outs of its own, is left to wait on the CPU. (In the 0511Z class an honest file's
-     * run under ncu ended with status 9 between requests beside a batch of timed windows: whether a
-     * stop caused it is not known; a shared profiled run that ends so is run again alone, counters.c.) */
-    int took = tg_gpu_req_begin(ss->alive && !ss->prof_argv ? &ss->c : NULL, yields);
+    int yields = !ss->prof_argv;
+    int took = tg_gpu_req_begin(ss->alive ? &ss->c : NULL, yields);
     return took;
 }
 

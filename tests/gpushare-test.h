@@ -50,22 +50,17 @@ static __attribute__((unused)) void pause_ms(int ms)
 
 /* Child i: the device (cap) held as how, until told to let go; SHARED with a request in flight
  * (one that holds the device: a sanitizer's, one waiting for its kernel). */
-static int child_kind = -1;           /* TG_PROF_NCU: the next child's request is a profiled run's */
-
 static __attribute__((unused)) pid_t child(int i, int how, int cap)
 {
     pid_t p = fork();
     cr_assert(p >= 0);
-    if (p) {
-        child_kind = -1;
+    if (p)
         return p;
-    }
-    int prof = child_kind == TG_PROF_NCU;   /* a profiled run's request */
     tg_gpu_use(lockdir, "dev0", cap);
     if (board)
         tg_gpu_board_join(board, 0);
     tg_gpu_hold(how);
-    if (how == TG_GPU_SHARED && !tg_gpu_req_begin(NULL, prof ? TG_GPU_REQ_PROFILED : 0))
+    if (how == TG_GPU_SHARED && !tg_gpu_req_begin(NULL, 0))
         _exit(3);
     int now = __atomic_add_fetch(&sh->inside, 1, __ATOMIC_SEQ_CST);
     int m = __atomic_load_n(&sh->most, __ATOMIC_SEQ_CST);

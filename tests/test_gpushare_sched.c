@@ -176,31 +176,3 @@ Test(gpusched, a_slot_beyond_the_cap_only_while_the_cores_idle)
     reap(a), reap(b), reap(c);
     tg_gpu_cores_idle = was;
 }
-
-/* A speed test ready while a profiled run (ncu) holds the device waits outside the timed queue: the
- * untimed work goes on beside the profiled run, and the window goes once that run ends (join_queue;
- * TG_GPU_PROF_WAIT_S bounds the wait). */
-Test(gpusched, a_window_waits_outside_the_queue_while_a_profiled_run_holds_the_device)
-{
-    board = tg_gpu_board_new(1);
-    cr_assert_not_null(board);
-    child_kind = TG_PROF_NCU;
-    pid_t p = child(0, TG_GPU_SHARED, 4);      /* the profiled run's request */
-    wait_got(0);
-    pid_t t = child(1, TG_GPU_ALONE, 4);       /* a speed test's window: it would close the queue at once */
-    for (int ms = 0; ms < 2000; ms += 10) {    /* (2 s of looks, far below TG_GPU_PROF_WAIT_S) */
-        cr_assert(!gate_held_by(t), "the window closed the queue behind a profiled run");
-        pause_ms(10);
-    }
-    pid_t u = child(2, TG_GPU_SHARED, 4);      /* untimed work goes on meanwhile */
-    wait_got(2);
-    let_go(2);
-    reap(u);
-    cr_assert_eq(sh->got[1], 0, "a timed run beside a profiled run");
-    let_go(0);                                 /* the profiled run ends: the window goes */
-    reap(p);
-    wait_got(1);
-    cr_assert_eq(sh->inside, 1, "the window is not alone");
-    let_go(1);
-    reap(t);
-}

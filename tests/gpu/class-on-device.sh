@@ -249,26 +249,6 @@ else:
     print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
 PY
 tee -a "$S" < "$C/ncu-times.txt"
-# (session 14) which submissions were profiled on demand, why, and which profiled run was run again
-# alone and why (a shared run that ran out of time, lost the device's memory or ended without
-# answering): profiled.txt, one line each, and a count in the summary
-python3 - "$WO" > "$C/profiled.txt" 2>&1 <<'PY'
-import glob, json, os, re, sys
-rows = []
-for f in sorted(glob.glob(sys.argv[1] + "/*/results.json")):
-    t = open(f, errors="replace").read()
-    if "profiled on demand" not in t and "profiled again with the device alone" not in t:
-        continue
-    name = os.path.basename(os.path.dirname(f))
-    why = re.search(r"profiled on demand \(ncu, outside the program's process\): ([^\\\"]{0,160})", t)
-    again = sorted(set(re.findall(r"profiled again with the device alone: the run with it shared ([a-z' ]+)", t)))
-    took = re.findall(r"the profiled run took ([0-9.]+) s", t)
-    died = t.count("ended without answering")
-    rows.append("%s\twhy: %s\tagain alone: %s\tprofiled runs took: %s s\t'ended without answering' x%d" % (
-        name, why.group(1) if why else "-", ", ".join(again) or "no", "+".join(took) or "?", died))
-print("\n".join(rows) if rows else "no submission was profiled on demand")
-PY
-say "profiled on demand: $(grep -c 'why:' "$C/profiled.txt") submission(s), $(grep 'why:' "$C/profiled.txt" | grep -vc 'again alone: no') with a run again alone (profiled.txt)"
 # the levers of session 10 (issue 29): profiled runs with the device shared and those run again alone;
 # the reference's timings against the speed tests that reused one (judges.c)
 python3 - "$WO" <<'PY' | tee -a "$S"
