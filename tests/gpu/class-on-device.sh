@@ -89,9 +89,9 @@ W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 pack() {
     ( cd "$OUT" && ls -d util.csv progress.txt class.tsv build.log serial.log serial-progress.json class-summary.md \
           gradebook.csv run.log run-times.txt gpu-cpu.txt ncu-locks.txt kitbuild.ninja_log refbuild.ninja_log \
-          $CFG_DIRS 2>/dev/null | tar czf logs.tgz -T - && ls -d util.csv progress.txt class.tsv build.log serial.log \
+          unexpected $CFG_DIRS 2>/dev/null | tar czf logs.tgz -T - && ls -d util.csv progress.txt class.tsv build.log serial.log \
           serial-progress.json class-summary.md gradebook.csv run.log run-times.txt gpu-cpu.txt ncu-locks.txt \
-          kitbuild.ninja_log refbuild.ninja_log $CFG_DIRS 2>/dev/null | xargs rm -rf ) 2>/dev/null
+          kitbuild.ninja_log refbuild.ninja_log unexpected $CFG_DIRS 2>/dev/null | xargs rm -rf ) 2>/dev/null
     rm -rf "$W"
 }
 CFG_DIRS=
@@ -249,6 +249,26 @@ else:
     print("ncu: no profiled run's figures in the results (ncu not used here, or the class not graded)")
 PY
 tee -a "$S" < "$C/ncu-times.txt"
+# (session 14) which submissions were profiled on demand, why, and which profiled run was run again
+# alone and why (a shared run that ran out of time, lost the device's memory or ended without
+# answering): profiled.txt, one line each, and a count in the summary
+python3 - "$WO" > "$C/profiled.txt" 2>&1 <<'PY'
+import glob, json, os, re, sys
+rows = []
+for f in sorted(glob.glob(sys.argv[1] + "/*/results.json")):
+    t = open(f, errors="replace").read()
+    if "profiled on demand" not in t and "profiled again with the device alone" not in t:
+        continue
+    name = os.path.basename(os.path.dirname(f))
+    why = re.search(r"profiled on demand \(ncu, outside the program's process\): ([^\\\"]{0,160})", t)
+    again = sorted(set(re.findall(r"profiled again with the device alone: the run with it shared ([a-z' ]+)", t)))
+    took = re.findall(r"the profiled run took ([0-9.]+) s", t)
+    died = t.count("ended without answering")
+    rows.append("%s\twhy: %s\tagain alone: %s\tprofiled runs took: %s s\t'ended without answering' x%d" % (
+        name, why.group(1) if why else "-", ", ".join(again) or "no", "+".join(took) or "?", died))
+print("\n".join(rows) if rows else "no submission was profiled on demand")
+PY
+say "profiled on demand: $(grep -c 'why:' "$C/profiled.txt") submission(s), $(grep 'why:' "$C/profiled.txt" | grep -vc 'again alone: no') with a run again alone (profiled.txt)"
 # the levers of session 10 (issue 29): profiled runs with the device shared and those run again alone;
 # the reference's timings against the speed tests that reused one (judges.c)
 python3 - "$WO" <<'PY' | tee -a "$S"
@@ -430,6 +450,21 @@ sys.exit(bad)
 PY
 vrc=$?
 tee -a "$S" < "$C/verdicts.txt"
+# (session 14) a verdict not as expected: that submission's results.json kept (logs.tgz: unexpected/)
+# and each test below the solution's, its first output lines, in the summary: the reason, not only
+# the score (0547Z: an honest file's memcheck test scored 0 and nothing said why)
+for n in $(grep -oE '^verdict: s[0-9]+-[a-z-]+' "$C/verdicts.txt" | sed 's/^verdict: //' | sort -u); do
+    [ -f "$WO/$n/results.json" ] || continue
+    mkdir -p "$C/unexpected" && cp "$WO/$n/results.json" "$C/unexpected/$n.results.json"
+    python3 - "$WO/$n/results.json" "$n" <<'PY' | tee -a "$S"
+import json, sys
+js = json.load(open(sys.argv[1]))
+for t in js.get("tests", []):
+    if t.get("score", 0) < t.get("max_score", 0):
+        out = " | ".join(l for l in (t.get("output") or "").splitlines()[:4])
+        print("  %s %s %.2f/%.2f: %s" % (sys.argv[2], t.get("name"), t.get("score", 0), t.get("max_score", 0), out[:600]))
+PY
+done
 [ -f "$C/gradebook.csv" ] && say "score distribution: $(python3 -c 'import csv,sys,collections; c=collections.Counter(r["score"] for r in csv.DictReader(open(sys.argv[1]))); print(", ".join("%s x%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: float(kv[0] or -1))))' "$C/gradebook.csv")"
 
 # ------------------------------------------------------------------ the schedule's figures (session 13)
