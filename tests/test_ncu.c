@@ -825,19 +825,18 @@ Test(ncu, a_shared_profiled_run_that_ended_without_answering_is_run_again_alone)
         cr_expect(tg_ctr_again_alone(&shared), "status %d with the device shared: run again alone", (int)again[i]);
         cr_expect(!tg_ctr_again_alone(&alone), "status %d with the device alone: it counts", (int)again[i]);
     }
-    cres wrong;
-    memset(&wrong, 0, sizeof wrong);
-    wrong.st = C_WRONG;
-    snprintf(wrong.reason, sizeof wrong.reason, "3 of 4194304 elements wrong");
-    tg_ctr_var w = {.shared = 1};
-    tg_ctr_case_failed(&w, &wrong);
-    cr_expect(!tg_ctr_again_alone(&w), "a wrong answer under ncu counts at once");
-    cr_expect_str_eq(w.pattern, "profiled-run-failed");
-    cres oom;
-    memset(&oom, 0, sizeof oom);
-    oom.st = C_ERROR;
-    snprintf(oom.reason, sizeof oom.reason, "cudaMalloc(d_M): out of memory");
-    tg_ctr_var o = {.shared = 1};
-    tg_ctr_case_failed(&o, &oom);
-    cr_expect(tg_ctr_again_alone(&o), "the device's memory taken beside others: run again alone");
+    const struct { cstat st; const char *reason; int again; } other[] = {
+        {C_WRONG, "3 of 4194304 elements wrong", 0},                 /* a wrong answer counts at once */
+        {C_ERROR, "cudaMalloc(d_M): out of memory", 1},              /* the memory taken beside others */
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; ++i) {
+        cres r;
+        memset(&r, 0, sizeof r);
+        r.st = other[i].st;
+        snprintf(r.reason, sizeof r.reason, "%s", other[i].reason);
+        tg_ctr_var cv = {.shared = 1};
+        tg_ctr_case_failed(&cv, &r);
+        cr_expect_str_eq(cv.pattern, "profiled-run-failed");
+        cr_expect_eq(tg_ctr_again_alone(&cv), other[i].again, "%s: run again alone %d", other[i].reason, other[i].again);
+    }
 }

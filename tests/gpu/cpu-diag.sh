@@ -143,13 +143,14 @@ CL="python3 $ROOT/tests/gpu/cpu-diag-client.py"
 LAB=$KB/$P
 CNT=$KB/$C
 b() { $CL "$@" 2>&1 | tee -a "$S"; }
+# the public sizes of both variants (the rubric's), one request each
+export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
+pub16="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled16:1024,tiled16:2048,tiled16:4096"
+pub32="tiled32:32,tiled32:64,tiled32:256,tiled32:512,tiled32:1024,tiled32:2048,tiled32:4096"
 # ------------------------------------------------------------------ B. a lab program's process
 if part B; then
 say ""
 say "== B. lab03 --serve processes (CPU of the program's tree; inputs made outside it)"
-export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
-pub16="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled16:1024,tiled16:2048,tiled16:4096"
-pub32="tiled32:32,tiled32:64,tiled32:256,tiled32:512,tiled32:1024,tiled32:2048,tiled32:4096"
 for i in $(seq "$REPS"); do b "start+quit (blocking sync) #$i" - -- env TL_CUDA_SYNC=blocking "$LAB" --serve; done
 b "start+quit, CUDA_MODULE_LOADING=EAGER" - -- env TL_CUDA_SYNC=blocking CUDA_MODULE_LOADING=EAGER "$LAB" --serve
 b "start+quit, spinning sync (speed sessions)" - -- "$LAB" --serve
@@ -180,9 +181,6 @@ pf() {   # pf LABEL N REQS -- COMMAND...
 if part F; then
 say ""
 say "== F. N lab03 sessions at once (each line: N clients started together)"
-export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
-pub16="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled16:1024,tiled16:2048,tiled16:4096"
-pub32="tiled32:32,tiled32:64,tiled32:256,tiled32:512,tiled32:1024,tiled32:2048,tiled32:4096"
 small="tiled16:16,tiled16:32,tiled16:48,tiled16:64,tiled16:256,tiled16:512,tiled32:32,tiled32:64,tiled32:256,tiled32:512"
 CSF="compute-sanitizer --error-exitcode 99 --print-limit 20 --launch-timeout 0"
 for n in ${FNS:-1 4 8 16}; do pf "start+quit" "$n" - -- env TL_CUDA_SYNC=blocking "$LAB" --serve; done
