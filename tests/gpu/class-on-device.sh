@@ -38,6 +38,9 @@
 #       into $OUT/NAME/ (packed into logs.tgz); summary.txt holds every one's figures and compare.txt
 #       one line each (graded in CLASS_TIMEOUT, set-up, busy cores, queue closed, windows); the serial
 #       comparison is against the last one. Unset: one configuration, the grader's defaults, as before.
+#       TG_REV=REV in an entry grades it with the grader of commit REV (built from `git archive REV`
+#       into a folder of its own; the kit stays this tree's): versions of the grader compared in one
+#       call, e.g. "main;cap:TG_REV=s14-cap".
 # Each configuration also samples, every 0.25 s, each device's timed queue and lock and the machine's
 #       busy cores (gpu-cpu.txt: how long the queue was closed, the cores busy while closed and open),
 #       stamps the grader's log lines with their time (run-times.txt: the set-up's steps, the
@@ -106,6 +109,19 @@ head -c 8 /dev/urandom | od -An -tu8 | tr -d ' ' > "$W/secret"
 export TL_GRADE_LOCK_DIR="$W/locks"
 mkdir -p "$TL_GRADE_LOCK_DIR"
 
+# grader_of REV: a tl-grade built from the commit REV's grader (the kit graded with stays this
+# tree's: labs, common and the reference are the class's), once per REV, into $W/b-REV; its path.
+# (session 14: CONFIGS entries may name TG_REV=REV to compare versions of the grader in one call)
+grader_of() {
+    local rev=$1 src=$W/src-$1 b=$W/b-$1
+    if [ ! -x "$b/grader/tl-grade" ]; then
+        mkdir -p "$src" && git archive "$rev" | tar -x -C "$src" &&
+            meson setup "$b" "$src" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized \
+                >> "$OUT/build.log" 2>&1 && ninja -C "$b" grader/tl-grade >> "$OUT/build.log" 2>&1 || return 1
+    fi
+    printf '%s\n' "$b/grader/tl-grade"
+}
+
 # ------------------------------------------------------------------ one class run (a configuration)
 # class_run NAME ENV: grades the class into $WO with ENV (VAR=V words) added to the environment; its
 # files into $C ($OUT, or $OUT/NAME with CONFIGS), its figures into summary.txt. Sets rc (tl-grade's
@@ -115,6 +131,15 @@ cname=$1 cenv=$2
 if [ -n "$cname" ]; then C=$OUT/$cname; WO=$W/out-$cname; CFG_DIRS="$CFG_DIRS $cname"; else C=$OUT; WO=$W/out; fi
 mkdir -p "$C"
 [ -n "$cname" ] && { say ""; say "=== configuration $cname: ${cenv:-defaults} (CLASS_TIMEOUT ${CLASS_TIMEOUT:-250} s)"; }
+TGC=$TG
+case " $cenv " in *" TG_REV="*)
+    rev=$(printf '%s\n' "$cenv" | tr ' ' '\n' | sed -n 's/^TG_REV=//p' | head -1)
+    cenv=$(printf '%s\n' "$cenv" | tr ' ' '\n' | grep -v '^TG_REV=' | tr '\n' ' ')
+    if ! TGC=$(grader_of "$rev"); then
+        say "the grader of $rev did not build (build.log): configuration $cname skipped"; rc=2; vrc=1; return
+    fi
+    say "the grader: $rev's ($(git rev-parse --short "$rev" 2>/dev/null)), the kit: this tree's" ;;
+esac
 nvidia-smi --query-gpu=timestamp,utilization.gpu,memory.used,index --format=csv,noheader,nounits -lms 500 \
     > "$C/util.csv" 2>/dev/null &
 smi=$!
@@ -211,7 +236,7 @@ PY
 gpucpu=$!
 TIMEFORMAT='%R %U %S'
 t_run=$(date +%s.%N)
-{ time env $cenv timeout "${CLASS_TIMEOUT:-250}" "$TG" --kit . --lab 03 --out "$WO" --secret "$W/secret" --jobs auto "$W"/in/* \
+{ time env $cenv timeout "${CLASS_TIMEOUT:-250}" "$TGC" --kit . --lab 03 --out "$WO" --secret "$W/secret" --jobs auto "$W"/in/* \
     > >(tee "$C/run.log" | python3 -u -c 'import sys, time
 t0 = float(sys.argv[1])
 for line in sys.stdin:
