@@ -682,7 +682,8 @@ static int build_shared(crun *c, pid_t refpid, int want_ref)
             struct timespec ts = {0, 20 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
-        if (ended ? WIFEXITED(wst) && WEXITSTATUS(wst) == 0 : __atomic_load_n(&ref_probed->done, __ATOMIC_ACQUIRE) >= 1)
+        if (ended ? WIFEXITED(wst) && WEXITSTATUS(wst) == 0
+                  : ref_probed && __atomic_load_n(&ref_probed->done, __ATOMIC_ACQUIRE) >= 1)
             snprintf(R->run.ref_build, sizeof R->run.ref_build, "%s/refbuild", R->run.state);
         else
             tg_build_reference(R);     /* again here, for its reason (a failed build fails fast) */
