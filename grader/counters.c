@@ -195,8 +195,9 @@ static double session_limit(const grun *R, const char *tag)
 }
 
 /* The profiled case did not pass: the program ran and answered wrong, crashed or ran out of time
- * under ncu: the student's (where it ran alone; a shared run that ran out of time or lost the
- * device's memory is run again alone by tg_counters_run before anything counts). */
+ * under ncu: the student's (where it ran alone; a shared run that ran out of time, lost the
+ * device's memory or ended without answering is run again alone before anything counts:
+ * tg_ctr_again_alone). */
 void tg_ctr_case_failed(tg_ctr_var *cv, const cres *r)
 {
     cv->state = TG_CTR_FAILED;
@@ -605,15 +606,17 @@ void tg_counters_probe(grun *R)
     }
 }
 
-/* After a variant's profiled run: one run with the device shared that ran out of time or lost the
- * device's memory is run again alone (neither is the student's: beside other processes a run may
- * wait for another's replays until its time is up, or find the device's memory taken; that run's
- * result is the one that counts); one stopped by its time limit stops the others (*stopped_at). */
+/* (grade.h) */
 int tg_ctr_again_alone(const tg_ctr_var *cv)
 {
     return cv->shared && (cv->stopped || cv->crowded || cv->died);
 }
 
+/* After a variant's profiled run: one run with the device shared that ran out of time, lost the
+ * device's memory or ended without answering is run again alone (none is the student's to answer
+ * for: beside other processes a run may wait for another's replays until its time is up, find the
+ * device's memory taken, or be ended; that run's result is the one that counts); one stopped by
+ * its time limit stops the others (*stopped_at). */
 static void after_profiled(grun *R, gsub *g, int i, int *stopped_at)
 {
     if (tg_ctr_again_alone(&g->ctr[i]))
