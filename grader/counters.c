@@ -206,7 +206,7 @@ void tg_ctr_case_failed(tg_ctr_var *cv, const cres *r)
     cv->crowded = cv->shared && (tg_gpu_crowded_words(r->reason) ||
                                  (r->v.kind == TL_V_ERROR && tl_verdict_pattern_is(&r->v, "no-device-claimed")));
     /* A shared run that ended without an answer is run again alone before it counts: in the 0511Z
-     * class (H100, TL_GRADE_GPU_BATCH=4) an honest slow file's run under ncu beside 15 others ended
+     * class (H100, speed tests batched 4 at a time) an honest slow file's run under ncu beside 15 others ended
      * with status 9 and lost the file its correctness points; alone it passes. A file that dies
      * under ncu on purpose dies alone too, and that run counts. */
     cv->died = cv->shared && (r->st == C_DIED || r->st == C_NODEV);

@@ -448,27 +448,6 @@ static void let_go(int keep_slot)
     G.how = TG_GPU_NONE;
 }
 
-/* TL_GRADE_GPU_BATCH=K (2 to 64): a speed test ready for its window is held back, the device left to
- * untimed work, until K are ready on its device, the queue is closed already (another's window: it
- * joins that drain) or TG_GPU_BATCH_WAIT_MS passed; then they queue together and one drain serves
- * them all. 1 (the default): each queues at once. */
-static void gather_batch(void)
-{
-    const char *e = getenv("TL_GRADE_GPU_BATCH");
-    int k = e && *e ? atoi(e) : 1;
-    if (k < 2 || k > 64 || !board || G.dev < 0 || G.dev >= TG_GPU_MAX || G.pid != getpid())
-        return;
-    long long t0 = now_ms();
-    __atomic_add_fetch(&board->ready[G.dev], 1, __ATOMIC_SEQ_CST);
-    while (!queue_waits() && __atomic_load_n(&board->ready[G.dev], __ATOMIC_SEQ_CST) < k &&
-           now_ms() - t0 < TG_GPU_BATCH_WAIT_MS)
-        pause_ms(20);
-    G.win.batch_ms = now_ms() - t0;
-    /* (the batch's others see it whole before this one counts itself out: they leave within 20 ms) */
-    pause_ms(25);
-    __atomic_sub_fetch(&board->ready[G.dev], 1, __ATOMIC_SEQ_CST);
-}
-
 /* Into the timed queue: once no request of this run that holds the device has held it for long,
  * the gate shared (no new request starts on the device). */
 static void join_queue(void)
@@ -521,7 +500,6 @@ void tg_gpu_hold(int how)
         long long t0 = now_ms();
         memset(&G.win, 0, sizeof G.win);
         G.win.gave_up_kind = G.win.longest_kind = -1;
-        gather_batch();
         for (;;) {
             join_queue();
             long long joined = now_ms(), deadline = joined + TG_GPU_DRAIN_S * 1000, held = 0, last = joined;

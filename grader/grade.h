@@ -106,8 +106,6 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_YIELD_CPU 0.3             /* ... on the CPU at least this share of the time: stopped meanwhile
                                           * (TL_GRADE_GPU_YIELD_CPU)                            */
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
-#define TG_GPU_BATCH_WAIT_MS 4000       /* a speed test held back for its batch this long at most
-                                          * (TL_GRADE_GPU_BATCH; the queue closed meanwhile: at once) */
 #define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
                                           * do not count against --jobs: workers.c; 3 until session
                                           * 13: device run gpu-1, 16 graded in 80 s with 96 workers
@@ -150,8 +148,6 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     int       alone_pid[TG_GPU_MAX];                /* the worker holding the device alone (0 none)   */
     int       want_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* workers waiting for a slot of the device: */
     int       want_seq[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* ... pid and order (oldest served first)   */
-    int       ready[TG_GPU_MAX];                    /* speed tests ready for their window, held back
-                                                     * until a batch gathers (TL_GRADE_GPU_BATCH)      */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
 } tg_gpu_board;
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
@@ -184,7 +180,6 @@ typedef struct tg_gpu_win {
     long long wait_ms, drain_ms, longest_ms;
     long long ahead_ms;                  /* of drain_ms: while another worker's window ran             */
     long long alone_ms;                  /* the device alone: from the lock to the last timed answer    */
-    long long batch_ms;                  /* held back for its batch first (TL_GRADE_GPU_BATCH)          */
     int       retries;
     int       gave_up_kind;              /* the stage kind (TG_PROF_*) of the longest holder at the last give-up (-1 none) */
     int       longest_kind;              /* ... of the request that held the device longest meanwhile  */

@@ -160,10 +160,10 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
                      "draining the requests in flight and the windows queued ahead, %d drain(s) given up; a "
                      "request held the device %.2f s at most meanwhile); the requests %.2f s of the alone time, "
                      "the test %.2f s from the lock to its last answer judged; behind other windows %.2f s; "
-                     "the longest holder a %s request, the last give-up's a %s one; held back for its batch %.2f s", alone_s, gw.wait_ms / 1000.0,
+                     "the longest holder a %s request, the last give-up's a %s one", alone_s, gw.wait_ms / 1000.0,
                      gw.drain_ms / 1000.0, gw.retries, gw.longest_ms / 1000.0, req_ms / 1000.0, held_s,
                      gw.ahead_ms / 1000.0, gw.longest_kind >= 0 ? tg_profile_key(gw.longest_kind) : "none",
-                     gw.gave_up_kind >= 0 ? tg_profile_key(gw.gave_up_kind) : "none", gw.batch_ms / 1000.0);
+                     gw.gave_up_kind >= 0 ? tg_profile_key(gw.gave_up_kind) : "none");
         tg_stage(TG_PROF_TIMED, "speed %.30s", v->name);
     }
     tg_sess_end(&scratch, &ref, 1);

@@ -1,5 +1,5 @@
 /* test_gpushare_sched.c: the GPU class's schedule (grader/gpushare.c, issue 29, session 13) without
- * a GPU: a timed window that ends at its last answer, windows gathered in batches, a free slot to the
+ * a GPU: a timed window that ends at its last answer, a free slot to the
  * worker that started first, slots beyond the cap only while the cores idle. The locks between
  * forked processes in a folder of the test's own, as test_gpushare.c (its header: no check depends
  * on the machine's speed). */
@@ -41,48 +41,6 @@ Test(gpusched, a_window_ends_at_its_last_answer)
     let_go(0);
     reap(c);
     tg_gpu_hold(TG_GPU_NONE);
-}
-
-/* TL_GRADE_GPU_BATCH=2: a speed test ready for its window leaves the device to untimed work until a
- * second is ready (then both queue: one drain), or TG_GPU_BATCH_WAIT_MS passed. */
-Test(gpusched, a_batch_of_timed_runs_gathers_before_the_queue_closes)
-{
-    setenv("TL_GRADE_GPU_BATCH", "2", 1);
-    board = tg_gpu_board_new(1);
-    cr_assert_not_null(board);
-    pid_t t1 = child(0, TG_GPU_ALONE, 4);
-    while (!__atomic_load_n(&board->ready[0], __ATOMIC_SEQ_CST))
-        pause_ms(5);
-    struct timespec r0, r1;
-    clock_gettime(CLOCK_MONOTONIC, &r0);
-    pause_ms(300);
-    int held = gate_held_by(t1);
-    clock_gettime(CLOCK_MONOTONIC, &r1);
-    /* (checked while it may still wait: a machine so loaded that the look came after the batch's
-     * longest wait says nothing either way) */
-    if ((r1.tv_sec - r0.tv_sec) * 1000 + (r1.tv_nsec - r0.tv_nsec) / 1000000 < TG_GPU_BATCH_WAIT_MS - 500)
-        cr_assert(!held, "the first of a batch of 2 closed the queue alone");
-    pid_t u = child(1, TG_GPU_SHARED, 4);      /* untimed work goes on meanwhile */
-    wait_got(1);
-    pid_t t2 = child(2, TG_GPU_ALONE, 4);      /* the second: both queue (behind the request in flight) */
-    holds_gate(t1);
-    cr_assert_eq(sh->got[0] + sh->got[2], 0, "a timed run beside a request in flight");
-    let_go(1);
-    reap(u);
-    while (!__atomic_load_n(&sh->got[0], __ATOMIC_SEQ_CST) && !__atomic_load_n(&sh->got[2], __ATOMIC_SEQ_CST))
-        pause_ms(5);                           /* one after the other, either first */
-    int first = sh->got[0] ? 0 : 2;
-    cr_assert_eq(sh->inside, 1, "two timed runs at once");
-    let_go(first);
-    wait_got(2 - first);
-    let_go(2 - first);
-    reap(t1), reap(t2);
-    pid_t t3 = child(3, TG_GPU_ALONE, 4);      /* alone in its batch: it waits TG_GPU_BATCH_WAIT_MS at most */
-    wait_got(3);
-    let_go(3);
-    reap(t3);
-    cr_assert_eq(board->ready[0], 0, "a speed test left its mark on the batch");
-    unsetenv("TL_GRADE_GPU_BATCH");
 }
 
 /* tg_gpu_order: a free slot goes to the waiting worker that started first (its submission's start
