@@ -489,6 +489,12 @@ static const tl_lab_variant *first_needed(const grun *R)
     return NULL;
 }
 
+int tg_counters_every_wanted(void)
+{
+    const char *use = getenv("TL_GRADE_NCU");
+    return use && strcmp(use, "1") == 0;
+}
+
 void tg_counters_probe(grun *R)
 {
     R->env.ncu_ok = 0;
@@ -507,7 +513,7 @@ void tg_counters_probe(grun *R)
      * grader's wall clock alone (a class on 2 H100s costs at least ~3 s of profiled session and ~1.4 s
      * alone per submission and device with the counters: device requests gpu-1 and gpu-2) */
     const char *use = getenv("TL_GRADE_NCU");
-    R->env.ncu_every = use && strcmp(use, "1") == 0;
+    R->env.ncu_every = tg_counters_every_wanted();
     if (use && strcmp(use, "0") == 0) {
         snprintf(R->env.ncu_why, sizeof R->env.ncu_why, "TL_GRADE_NCU=0: the GPU's counters are not read in this run "
                  "(the emulated count decides the work; the grader's wall clock reviews the timing)");

@@ -483,6 +483,7 @@ void tg_counters_run(grun *R, gsub *g);
  * student's profiled run counts only where the reference's did (R->env.ncu_ok), so a grader-side
  * failure of ncu is never the student's. */
 void tg_counters_probe(grun *R);
+int  tg_counters_every_wanted(void);   /* TL_GRADE_NCU=1: every submission profiled (the instructor's ask) */
 /* A profiled case that did not pass (counters.c), and whether that run is run again with the device
  * alone before it counts: one with the device shared that ran out of time, lost the device's memory
  * or ended without answering (beside other processes that is not the student's to answer for). */

@@ -553,9 +553,8 @@ static pid_t start_reference(crun *c, int want_ref)
          * with the GPU's probe, and the child goes on with the counters' while the workers build
          * (tg_counters_probed waits for them). TL_GRADE_NCU=1 profiles every submission and
          * decides its build (build.c): the set-up waits for both, as before. */
-        const char *every = getenv("TL_GRADE_NCU");
         if (ref_probed)
-            ref_probed->defer = !(every && strcmp(every, "1") == 0);
+            ref_probed->defer = !tg_counters_every_wanted();
         if ((refpid = fork()) == 0) {
             tg_build_reference(R);
             if (ref_probed && R->run.ref_build[0]) {
