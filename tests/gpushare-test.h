@@ -88,25 +88,33 @@ static __attribute__((unused)) void still_waiting(int i, const char *why)
     cr_assert_eq(__atomic_load_n(&sh->got[i], __ATOMIC_SEQ_CST), 0, "%s", why);
 }
 
-/* Until process pid waits in flock(2) (a "->" line of /proc/locks names it): it has taken
- * whatever it holds before that wait. */
+/* Whether /proc/locks has a flock line of process pid: waiting for one (a "->" line; ino ignored), or
+ * holding one on the file whose inode is ino. */
+static __attribute__((unused)) int flock_line(pid_t pid, int waiting, unsigned long long ino)
+{
+    FILE *f = fopen("/proc/locks", "r");
+    cr_assert_not_null(f, "no /proc/locks");
+    char line[256];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        int id = 0;
+        unsigned long long in = 0;
+        char *arrow = strstr(line, "-> FLOCK");
+        if (waiting)
+            found = arrow && sscanf(arrow, "-> FLOCK %*s %*s %d", &id) == 1 && id == pid;
+        else
+            found = !strstr(line, "->") && strstr(line, "FLOCK") &&
+                    sscanf(line, "%*s FLOCK %*s %*s %d %*x:%*x:%llu", &id, &in) == 2 && id == pid && in == ino;
+    }
+    fclose(f);
+    return found;
+}
+
+/* Until process pid waits in flock(2): it has taken whatever it holds before that wait. */
 static __attribute__((unused)) void blocked(pid_t pid)
 {
-    for (;;) {
-        FILE *f = fopen("/proc/locks", "r");
-        cr_assert_not_null(f, "no /proc/locks");
-        char line[256];
-        int found = 0;
-        while (!found && fgets(line, sizeof line, f)) {
-            int id = 0;
-            char *arrow = strstr(line, "-> FLOCK");
-            found = arrow && sscanf(arrow, "-> FLOCK %*s %*s %d", &id) == 1 && id == pid;
-        }
-        fclose(f);
-        if (found)
-            return;
+    while (!flock_line(pid, 1, 0))
         pause_ms(5);
-    }
 }
 
 /* Whether process pid holds a flock on the device's gate file now (/proc/locks). */
@@ -115,21 +123,7 @@ static __attribute__((unused)) int gate_held_by(pid_t pid)
     char path[160];
     struct stat st;
     snprintf(path, sizeof path, "%s/tilelab-gpu-%ld-dev0.gate", lockdir, (long)getuid());
-    if (stat(path, &st) != 0)
-        return 0;
-    FILE *f = fopen("/proc/locks", "r");
-    cr_assert_not_null(f, "no /proc/locks");
-    char line[256];
-    int found = 0;
-    while (!found && fgets(line, sizeof line, f)) {
-        int id = 0;
-        unsigned long long ino = 0;
-        found = !strstr(line, "->") && strstr(line, "FLOCK") &&
-                sscanf(line, "%*s FLOCK %*s %*s %d %*x:%*x:%llu", &id, &ino) == 2 && id == pid &&
-                ino == (unsigned long long)st.st_ino;
-    }
-    fclose(f);
-    return found;
+    return stat(path, &st) == 0 && flock_line(pid, 0, (unsigned long long)st.st_ino);
 }
 
 /* Until process pid holds the gate. */
