@@ -146,44 +146,14 @@ smi=$!
 : > "$C/progress.txt"
 ( while sleep 2; do [ -f "$WO/progress.json" ] && { date -u +%T; cat "$WO/progress.json"; } >> "$C/progress.txt"; done ) &
 sampler=$!
-# which devices' profiler locks are held, every 0.25 s (/proc/locks against the lock files' inodes)
-python3 - "$TL_GRADE_LOCK_DIR" "$C/ncu-locks.txt" <<'PY' &
+# every 0.25 s, from one reading of /proc/locks against the lock files' inodes: which devices'
+# profiler locks are held (ncu-locks.txt, "T DEV,..."), and each device's timed queue (the gate held
+# shared: windows queued), its lock (held alone: a window runs; shared: requests in flight), the
+# machine's busy cores (/proc/stat) and its runnable processes (gpu-cpu.txt,
+# "T DEV:queued:alone:inflight ... busy running")
+python3 - "$TL_GRADE_LOCK_DIR" "$C/ncu-locks.txt" "$C/gpu-cpu.txt" <<'PY' &
 import glob, os, sys, time
-d, out = sys.argv[1], sys.argv[2]
-pre = "tilelab-gpu-%d-" % os.getuid()
-with open(out, "w") as f:
-    while True:
-        files = {}
-        for p in glob.glob(os.path.join(d, pre + "*.ncu")):
-            try:
-                files[os.stat(p).st_ino] = os.path.basename(p)[len(pre):-4]
-            except OSError:
-                pass
-        held = set()
-        try:
-            for line in open("/proc/locks"):
-                w = line.split()
-                if "->" in line or len(w) < 6 or w[1] != "FLOCK":
-                    continue
-                try:
-                    ino = int(w[5].split(":")[2])
-                except (IndexError, ValueError):
-                    continue
-                if ino in files:
-                    held.add(files[ino])
-        except OSError:
-            pass
-        f.write("%.2f %s\n" % (time.time(), ",".join(sorted(held)) or "-"))
-        f.flush()
-        time.sleep(0.25)
-PY
-locks=$!
-# every 0.25 s: each device's timed queue (the gate held shared: windows queued), its lock (held
-# alone: a window runs; shared: requests in flight), the machine's busy cores (/proc/stat) and its
-# runnable processes: gpu-cpu.txt, "T DEV:queued:alone:inflight ... busy running"
-python3 - "$TL_GRADE_LOCK_DIR" "$C/gpu-cpu.txt" <<'PY' &
-import glob, os, sys, time
-d, out = sys.argv[1], sys.argv[2]
+d, out_ncu, out_gc = sys.argv[1], sys.argv[2], sys.argv[3]
 pre = "tilelab-gpu-%d-" % os.getuid()
 def stat():
     t = r = 0
@@ -197,16 +167,17 @@ def stat():
     return t, idle, r
 ncpu = os.cpu_count() or 1
 prev = stat()
-with open(out, "w") as f:
+with open(out_ncu, "w") as fn, open(out_gc, "w") as fg:
     while True:
         time.sleep(0.25)
-        files = {}
-        for p in glob.glob(os.path.join(d, pre + "*.gate")) + glob.glob(os.path.join(d, pre + "*.lock")):
+        files = {}                     # inode: (device, ncu | gate | lock)
+        for p in glob.glob(os.path.join(d, pre + "*.ncu")) + glob.glob(os.path.join(d, pre + "*.gate")) + \
+                 glob.glob(os.path.join(d, pre + "*.lock")):
             try:
-                files[os.stat(p).st_ino] = (os.path.basename(p)[len(pre):].rsplit(".", 1))
+                files[os.stat(p).st_ino] = tuple(os.path.basename(p)[len(pre):].rsplit(".", 1))
             except OSError:
                 pass
-        st = {}
+        ncu, st = set(), {}
         try:
             for line in open("/proc/locks"):
                 w = line.split()
@@ -216,24 +187,31 @@ with open(out, "w") as f:
                     ino = int(w[5].split(":")[2])
                 except (IndexError, ValueError):
                     continue
-                if ino in files:
-                    dev, what = files[ino]
-                    s = st.setdefault(dev, [0, 0, 0])
-                    if what == "gate" and w[3] == "READ":
-                        s[0] += 1
-                    elif what == "lock":
-                        s[1 if w[3] == "WRITE" else 2] += 1
+                if ino not in files:
+                    continue
+                dev, what = files[ino]
+                if what == "ncu":
+                    ncu.add(dev)
+                    continue
+                s = st.setdefault(dev, [0, 0, 0])
+                if what == "gate" and w[3] == "READ":
+                    s[0] += 1
+                elif what == "lock":
+                    s[1 if w[3] == "WRITE" else 2] += 1
         except OSError:
             pass
+        now = time.time()
+        fn.write("%.2f %s\n" % (now, ",".join(sorted(ncu)) or "-"))
+        fn.flush()
         cur = stat()
         dt = cur[0] - prev[0]
         busy = ncpu * (dt - (cur[1] - prev[1])) / dt if dt > 0 else 0
         prev = cur
-        f.write("%.2f %s %.2f %d\n" % (time.time(), " ".join("%s:%d:%d:%d" % (k, *v) for k, v in sorted(st.items())) or "-",
-                                       busy, cur[2]))
-        f.flush()
+        fg.write("%.2f %s %.2f %d\n" % (now, " ".join("%s:%d:%d:%d" % (k, *v) for k, v in sorted(st.items())) or "-",
+                                        busy, cur[2]))
+        fg.flush()
 PY
-gpucpu=$!
+locks=$!
 TIMEFORMAT='%R %U %S'
 t_run=$(date +%s.%N)
 { time env $cenv timeout "${CLASS_TIMEOUT:-250}" "$TGC" --kit . --lab 03 --out "$WO" --secret "$W/secret" --jobs auto "$W"/in/* \
@@ -244,7 +222,7 @@ for line in sys.stdin:
 rc=$?
 sleep 1
 [ $rc = 124 ] && say "the class run was stopped after ${CLASS_TIMEOUT:-250} s (CLASS_TIMEOUT)"
-kill "$smi" "$sampler" "$locks" "$gpucpu" 2>/dev/null; wait "$smi" "$sampler" "$locks" "$gpucpu" 2>/dev/null
+kill "$smi" "$sampler" "$locks" 2>/dev/null; wait "$smi" "$sampler" "$locks" 2>/dev/null
 read -r wall user sys < "$W/time"
 cp "$WO/gradebook.csv" "$C/gradebook.csv" 2>/dev/null
 cp "$WO/summary.md" "$C/class-summary.md" 2>/dev/null
