@@ -32,12 +32,7 @@
 # PARTS (default "A B C D"): the parts run (A alone needs no GPU: the build machine's figures).
 # Exit: 0 measured, 2 a build failed, 77 no GPU.
 set -u
-OUT="${OUT:-./gpu-out}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-S=$OUT/summary.txt
-: > "$S"
-say() { printf '%s\n' "$*" | tee -a "$S"; }
+. tests/gpu/out.sh
 ROOT=$(pwd)
 REPS=${REPS:-2}
 export PATH="/usr/local/cuda/bin:$PATH"

@@ -30,12 +30,7 @@
 # PART_B_ONLY=1: part B alone.
 # Exit: 0 every check held, 1 one did not, 2 the build or the grader failed, 77 no GPU.
 set -u
-OUT="${OUT:-./gpu-out}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-S=$OUT/summary.txt
-: > "$S"
-say() { printf '%s\n' "$*" | tee -a "$S"; }
+. tests/gpu/out.sh
 ROOT=$(pwd)
 B=${TL_BUILD:-build-gpu}
 export PATH="/usr/local/cuda/bin:$PATH"

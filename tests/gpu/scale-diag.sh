@@ -16,12 +16,7 @@
 # Run: bash tests/gpu/scale-diag.sh   ($OUT, else ./gpu-out: summary.txt). NS="1 4 16" (the N),
 #      K=2 (pieces per process slot, one after another). Exit 0, 2 build failed, 77 no GPU.
 set -u
-OUT="${OUT:-./gpu-out}"
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-S=$OUT/summary.txt
-: > "$S"
-say() { printf '%s\n' "$*" | tee -a "$S"; }
+. tests/gpu/out.sh
 export PATH="/usr/local/cuda/bin:$PATH"
 NS=${NS:-1 4 16}
 K=${K:-2}
