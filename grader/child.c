@@ -197,6 +197,72 @@ double tg_child_cpu_ms(const tg_child *c)
     return ticks * 1000.0 / (hz > 0 ? hz : 100);
 }
 
+/* The run delays of pid's tasks (threads), ns summed; -1 none readable. */
+static long long task_delays_ns(long pid)
+{
+    char d[64];
+    snprintf(d, sizeof d, "/proc/%ld/task", pid);
+    DIR *dir = opendir(d);
+    if (!dir)
+        return -1;
+    long long sum = -1;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9')
+            continue;
+        char f[128], buf[128];
+        snprintf(f, sizeof f, "%s/%.20s/schedstat", d, e->d_name);
+        int fd = open(f, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        ssize_t n = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        unsigned long long run, delay;
+        if (n <= 0)
+            continue;
+        buf[n] = '\0';
+        if (sscanf(buf, "%llu %llu", &run, &delay) == 2)   /* on the CPU, waiting for it (ns), timeslices */
+            sum = (sum < 0 ? 0 : sum) + (long long)delay;
+    }
+    closedir(dir);
+    return sum;
+}
+
+double tg_child_waited_ms(const tg_child *c)
+{
+    if (c->pid <= 0 || c->reaped)
+        return -1;
+    if (c->cg[0][0]) {                          /* v2 with PSI: the cgroup's own count, exits included */
+        char f[400], line[256];
+        snprintf(f, sizeof f, "%s/cpu.pressure", c->cg[0]);
+        FILE *pf = fopen(f, "re");
+        long long us = -1;
+        while (pf && fgets(line, sizeof line, pf))
+            if (strncmp(line, "some ", 5) == 0) {
+                const char *t = strstr(line, "total=");
+                if (t)
+                    us = atoll(t + 6);
+            }
+        if (pf)
+            fclose(pf);
+        if (us >= 0)
+            return us / 1000.0;
+    }
+    size_t n = 0;
+    pstat *all = tree_of(c, &n);
+    if (!all)
+        return -1;
+    long long ns = -1;
+    for (size_t i = 0; i < n; ++i)
+        if (all[i].in) {
+            long long d = task_delays_ns(all[i].pid);
+            if (d >= 0)
+                ns = (ns < 0 ? 0 : ns) + d;
+        }
+    free(all);
+    return ns < 0 ? -1 : ns / 1e6;
+}
+
 int tg_child_running(const tg_child *c)
 {
     size_t n = 0;

@@ -131,7 +131,7 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 typedef struct tg_ref_time {
     char      key[64];                   /* the variant and size timed ("" none yet)                 */
     double    median_ms;                 /* the reference's reported median                         */
-    double    untimed_wall_ms, timed_wall_ms;   /* the grader's wall clock of its requests (the estimate) */
+    double    untimed_wall_ms, timed_wall_ms;   /* the grader's wall clock of its requests, the waits for a core left out (the estimate) */
     long long at_ms;                     /* when it was timed (tl_now_ms)                            */
     int       uses;                      /* speed tests it served, its own included                  */
     int       timings;                   /* timings of the reference on this device in this run      */
@@ -256,6 +256,7 @@ typedef struct cres {
     tg_buf explain;          /* the checker's teaching report (wrong results)                  */
     double reported_ms;      /* "ok MS" (-1 none)                                              */
     double wall_ms;          /* request to answer, measured here                               */
+    double waited_ms;        /* ... of it, the program's tree runnable but waiting for a core (-1 unknown) */
     int    have_work;        /* emulated: the answer carried the emulator's work counts          */
     tl_work_counts work;     /* what the kernels of the checked run did (judges.c: judge_work)   */
     tl_verdict v;            /* what happened, as data (CONTRACTS.md 10): headlines, the summary   */

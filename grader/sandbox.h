@@ -163,6 +163,12 @@ int  tg_child_exchange2(tg_child *c, const void *req, size_t reqlen, const void 
  * (v2 cpu.stat) where it has one, else every process of its session, process group, cgroup or
  * descent, read from /proc (reaped children's time is in their parent's). -1 when unknown. */
 double tg_child_cpu_ms(const tg_child *c);
+/* How long the child's tree has waited so far for a core while it was runnable, ms: the cgroup's
+ * CPU pressure (v2 cpu.pressure, "some" total: time in which one of its tasks waited) where it has
+ * one, else the sum of its live tasks' run delays (/proc/PID/task/TID/schedstat). -1 when unknown.
+ * A speed test leaves it out of the wall clock it checks a reported median against (speed.c): on a
+ * busy machine a timed program that spins on its kernels is descheduled between them. */
+double tg_child_waited_ms(const tg_child *c);
 /* Waits for the child to exit while draining its output; kills it at the deadline.
  * Returns 0 exited, 2 timed out. */
 int  tg_child_wait(tg_child *c, double deadline_ms);

@@ -432,6 +432,7 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     /* limit_s is CPU time of the session's whole tree for this case (the same at any load); the
      * wall clock gets a multiple of it, only to end a process that sleeps or waits. */
     double wall_s = limit_s * (R->lab->gpu && R->env.gpu_ok && !R->opt->emulate ? TL_WALL_BACKSTOP_GPU : TL_WALL_BACKSTOP_CPU);
+    double waited0 = ss->timed ? tg_child_waited_ms(&ss->c) : -1;   /* (a speed test's session: speed.c) */
     double t0 = tl_now_ms();
     ss->c.cpu_limit_ms = limit_s * 1000.0;
     ss->c.cpu_start_ms = tg_child_cpu_ms(&ss->c);
@@ -453,6 +454,8 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     ss->end_window = 0;
     ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
+    double waited1 = waited0 >= 0 && rc == 0 ? tg_child_waited_ms(&ss->c) : -1;
+    r->waited_ms = waited1 >= waited0 && waited0 >= 0 ? waited1 - waited0 : -1;
     if (rc == 2) {
         r->st = C_TIMEOUT;
         g->timeouts++;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
 
@@ -875,6 +876,53 @@ Test(sandbox, a_process_trees_cpu_time_counts_its_grandchildren_and_stays_put_wh
     kill(p, SIGKILL);
     waitpid(p, NULL, 0);
     cr_assert_lt(tg_tree_cpu_s(p), 0.0, "a reaped root still has a CPU time");
+}
+
+/* Session 15: a speed test leaves out of its wall-clock estimate the time the timed program waited
+ * for a core (speed.c). Two spinners on one core each wait about half the time, however loaded the
+ * machine (more load only adds to it); a sleeping process waits for none. */
+static pid_t spinner_on_cpu0(void)
+{
+    pid_t p = fork();
+    if (p == 0) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(0, &one);
+        if (sched_setaffinity(0, sizeof one, &one) != 0)
+            _exit(1);
+        volatile unsigned long x = 0;
+        for (;;)
+            ++x;
+    }
+    return p;
+}
+
+Test(sandbox, a_tree_that_waits_for_a_core_is_said_to_and_a_sleeping_one_is_not, .timeout = 60)
+{
+    if (access("/proc/self/schedstat", R_OK) != 0)
+        cr_skip_test("no /proc/PID/schedstat on this kernel: the run delays cannot be read");
+    pid_t a = spinner_on_cpu0(), b = spinner_on_cpu0(), s = fork();
+    cr_assert(a > 0 && b > 0 && s >= 0);
+    if (s == 0)
+        for (;;)
+            pause();
+    tg_child ca = {.pid = a}, cs = {.pid = s};
+    usleep(50 * 1000);                  /* (both pinned by now) */
+    double wa0 = tg_child_waited_ms(&ca), ws0 = tg_child_waited_ms(&cs), t0 = tl_now_ms();
+    usleep(600 * 1000);
+    double wa = tg_child_waited_ms(&ca) - wa0, ws = tg_child_waited_ms(&cs) - ws0, wall = tl_now_ms() - t0;
+    kill(a, SIGKILL);
+    kill(b, SIGKILL);
+    kill(s, SIGKILL);
+    waitpid(a, NULL, 0);
+    waitpid(b, NULL, 0);
+    waitpid(s, NULL, 0);
+    cr_assert_geq(wa0, 0, "the run delay of a live process was not read");
+    cr_assert_gt(wa, 0.25 * wall, "a spinner sharing its one core with another waited %.1f ms of %.1f", wa, wall);
+    cr_assert_lt(wa, wall + 5, "a process waited %.1f ms in %.1f ms of wall clock", wa, wall);
+    cr_assert_lt(ws, 5, "a sleeping process waited %.1f ms for a core", ws);
+    ca.reaped = 1;
+    cr_assert_lt(tg_child_waited_ms(&ca), 0, "a reaped child still has a run delay");
 }
 
 /* ------------------------------------------------------------ tl-grade's table of options
