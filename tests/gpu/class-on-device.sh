@@ -40,7 +40,8 @@
 #       comparison is against the last one. Unset: one configuration, the grader's defaults, as before.
 #       TG_REV=REV in an entry grades it with the grader of commit REV (built from `git archive REV`
 #       into a folder of its own; the kit stays this tree's): versions of the grader compared in one
-#       call, e.g. "main;cap:TG_REV=s14-cap".
+#       call, e.g. "main;cap:TG_REV=s14-cap". The device's copy has no .git: carry each commit as
+#       .carry/revs/REV.tar (`git archive -o .carry/revs/REV.tar REV`).
 # Each configuration also samples, every 0.25 s, each device's timed queue and lock and the machine's
 #       busy cores (gpu-cpu.txt: how long the queue was closed, the cores busy while closed and open),
 #       stamps the grader's log lines with their time (run-times.txt: the set-up's steps, the
@@ -112,10 +113,14 @@ mkdir -p "$TL_GRADE_LOCK_DIR"
 # grader_of REV: a tl-grade built from the commit REV's grader (the kit graded with stays this
 # tree's: labs, common and the reference are the class's), once per REV, into $W/b-REV; its path.
 # (session 14: CONFIGS entries may name TG_REV=REV to compare versions of the grader in one call)
+# The device machine's copy of the tree has no .git: there the commit comes as .carry/revs/REV.tar,
+# made here with `git archive -o .carry/revs/REV.tar REV` and carried with the call.
 grader_of() {
     local rev=$1 src=$W/src-$1 b=$W/b-$1
     if [ ! -x "$b/grader/tl-grade" ]; then
-        mkdir -p "$src" && git archive "$rev" | tar -x -C "$src" &&
+        mkdir -p "$src" &&
+            { if [ -f ".carry/revs/$rev.tar" ]; then tar -x -C "$src" -f ".carry/revs/$rev.tar"
+              else git archive "$rev" | tar -x -C "$src"; fi; } &&
             meson setup "$b" "$src" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dbuildtype=debugoptimized \
                 >> "$OUT/build.log" 2>&1 && ninja -C "$b" grader/tl-grade >> "$OUT/build.log" 2>&1 || return 1
     fi
