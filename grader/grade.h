@@ -425,6 +425,12 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr);
  * session, g->corr, lives until the last one). */
 int  tg_correctness_follows(const grun *R, const tl_lab_test *t);
 void tg_judge_safety(grun *R, gsub *g, tres *tr);
+/* A request's waits for a core to leave out of the speed test's wall-clock estimate (speed.c), ms: at
+ * most the wall clock its tree was not on the CPU. One task that spins on its kernels and is
+ * descheduled between them waits about wall - CPU; a tree that runs spinners of its own to wait
+ * more (a forger hiding its kernels' time from the estimate) uses the CPU it waits for, and has
+ * nothing left out. */
+double tg_waits_left_out(double waited_ms, double wall_ms, double cpu_ms);
 void tg_judge_speed(grun *R, gsub *g, tres *tr);
 void tg_judge_policy(grun *R, gsub *g, tres *tr);
 /* Before any test: what the student objects define and link, host asm (judges.c). Findings count. */

@@ -455,7 +455,9 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     ss->c.cpu_limit_ms = 0;
     r->wall_ms = tl_now_ms() - t0;
     double waited1 = waited0 >= 0 && rc == 0 ? tg_child_waited_ms(&ss->c) : -1;
-    r->waited_ms = waited1 >= waited0 && waited0 >= 0 ? waited1 - waited0 : -1;
+    double cpu1 = waited1 >= 0 && ss->c.cpu_start_ms >= 0 ? tg_child_cpu_ms(&ss->c) : -1;
+    r->waited_ms = waited0 >= 0 && waited1 >= 0 && cpu1 >= 0 ?
+                   tg_waits_left_out(waited1 - waited0, r->wall_ms, cpu1 - ss->c.cpu_start_ms) : -1;
     if (rc == 2) {
         r->st = C_TIMEOUT;
         g->timeouts++;

@@ -22,6 +22,14 @@ static double on_cpu_ms(const cres *r)
     return r->wall_ms - (r->waited_ms > 0 ? r->waited_ms : 0);
 }
 
+double tg_waits_left_out(double waited_ms, double wall_ms, double cpu_ms)
+{
+    if (waited_ms <= 0 || cpu_ms < 0)
+        return 0;
+    double off_cpu = wall_ms - cpu_ms;
+    return waited_ms < off_cpu ? waited_ms : off_cpu > 0 ? off_cpu : 0;
+}
+
 /* Speed: the reference solution's binary and the student's, same GPU, same run, same inputs.
  * The ratio is the larger of the reported medians' ratio and the ratio of the wall-clock
  * times of an untimed request measured here, so a program that lies about its time gains

@@ -125,6 +125,23 @@ Test(speed, full_credit_within_1_2x_none_from_4x_linear_between, .timeout = 10)
     cr_assert_float_eq(tl_speed_credit(0.0), 0.0, 1e-12, "a zero or missing ratio earns nothing");
 }
 
+/* The waits for a core a speed test leaves out of its wall-clock estimate (session 15): an honest
+ * spinner descheduled between its kernels (the H100 class 0711Z: the solution's timed request 67 ms
+ * longer than its untimed one under load), never more than its tree was off the CPU. */
+Test(speed, waits_for_a_core_are_left_out_only_where_the_tree_was_off_the_cpu, .timeout = 10)
+{
+    /* one spinner: 100 ms of wall, 40 on the CPU, 60 waiting: all 60 left out */
+    cr_assert_float_eq(tg_waits_left_out(60, 100, 40), 60, 1e-9);
+    /* a forger's own spinners: 16 tasks waited 900 ms in all while its tree used 1500 ms of CPU in
+     * 100 ms of wall: nothing left out */
+    cr_assert_float_eq(tg_waits_left_out(900, 100, 1500), 0, 1e-9);
+    /* waits beyond the time off the CPU are cut to it */
+    cr_assert_float_eq(tg_waits_left_out(80, 100, 50), 50, 1e-9);
+    /* nothing waited, or the CPU not known: nothing */
+    cr_assert_float_eq(tg_waits_left_out(0, 100, 10), 0, 1e-9);
+    cr_assert_float_eq(tg_waits_left_out(30, 100, -1), 0, 1e-9);
+}
+
 /* ------------------------------------------------------------ the table */
 
 Test(labs, every_lab_is_worth_100_points, .timeout = 10)
