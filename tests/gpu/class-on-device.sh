@@ -93,9 +93,9 @@ W=$(mktemp -d /tmp/tl-class03.XXXXXX)
 pack() {
     ( cd "$OUT" && ls -d util.csv progress.txt class.tsv build.log serial.log serial-progress.json class-summary.md \
           gradebook.csv run.log run-times.txt gpu-cpu.txt ncu-locks.txt kitbuild.ninja_log refbuild.ninja_log \
-          unexpected $CFG_DIRS 2>/dev/null | tar czf logs.tgz -T - && ls -d util.csv progress.txt class.tsv build.log serial.log \
+          unexpected profiled $CFG_DIRS 2>/dev/null | tar czf logs.tgz -T - && ls -d util.csv progress.txt class.tsv build.log serial.log \
           serial-progress.json class-summary.md gradebook.csv run.log run-times.txt gpu-cpu.txt ncu-locks.txt \
-          kitbuild.ninja_log refbuild.ninja_log unexpected $CFG_DIRS 2>/dev/null | xargs rm -rf ) 2>/dev/null
+          kitbuild.ninja_log refbuild.ninja_log unexpected profiled $CFG_DIRS 2>/dev/null | xargs rm -rf ) 2>/dev/null
     rm -rf "$W"
 }
 CFG_DIRS=
@@ -282,6 +282,10 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/results.json")):
         med.group(1) if med else "?", med.group(2) if med else "?", est.group(1) if est else "?", est.group(2) if est else "?"))
 print("\n".join(rows) if rows else "no submission was profiled on demand")
 PY
+# (session 15) their results.json too (logs.tgz: profiled/): what the speed test said, waits included
+grep 'why:' "$C/profiled.txt" | cut -f1 | while read -r n; do
+    mkdir -p "$C/profiled" && cp "$WO/$n/results.json" "$C/profiled/$n.results.json" 2>/dev/null
+done
 say "profiled on demand: $(grep -c 'why:' "$C/profiled.txt") submission(s), $(grep 'why:' "$C/profiled.txt" | grep -vc 'again alone: no') with a run again alone (profiled.txt)"
 # the levers of session 10 (issue 29): profiled runs with the device shared and those run again alone;
 # the reference's timings against the speed tests that reused one (judges.c)
