@@ -237,12 +237,9 @@ double tg_child_waited_ms(const tg_child *c)
         snprintf(f, sizeof f, "%s/cpu.pressure", c->cg[0]);
         FILE *pf = fopen(f, "re");
         long long us = -1;
-        while (pf && fgets(line, sizeof line, pf))
-            if (strncmp(line, "some ", 5) == 0) {
-                const char *t = strstr(line, "total=");
-                if (t)
-                    us = atoll(t + 6);
-            }
+        while (pf && fgets(line, sizeof line, pf))   /* (the kernel's format, cgroup-v2.rst: PSI) */
+            if (sscanf(line, "some avg10=%*f avg60=%*f avg300=%*f total=%lld", &us) == 1)
+                break;
         if (pf)
             fclose(pf);
         if (us >= 0)
