@@ -15,8 +15,9 @@
  * (a class's builds and tests beside a timed window) a timed program that spins on its kernels is
  * descheduled between them, and its wall clock grows by what it waited, not by the GPU's time
  * (device run 0711Z, session 15: the solution's estimate 7.5 ms for its true 1.85, so the wall-clock
- * rule flagged honest files for review and profiled them on demand). Leaving the waits out only
- * lowers the estimate: the rule stays a bound from below. */
+ * rule flagged honest files for review and profiled them on demand). Each request's waits come off
+ * its own wall clock (the untimed one's too, so the difference can also grow by them), at most the
+ * time its tree was off the CPU (tg_waits_left_out). */
 static double on_cpu_ms(const cres *r)
 {
     return r->wall_ms - (r->waited_ms > 0 ? r->waited_ms : 0);
