@@ -149,7 +149,16 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     int       want_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* workers waiting for a slot of the device: */
     int       want_seq[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* ... pid and order (oldest served first)   */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
+    /* The timed phase (TL_GRADE_GPU_TIMED_LAST, gpushare.c): each worker's row on its device, made by
+     * the parent before the fork and freed when it reaps the worker */
+    int       timed_last;                           /* 1: a speed test waits for its device's timed phase */
+    int       more_coming;                          /* 1: the parent will start more workers          */
+    int       row_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];     /* a worker of the device (-1 being forked, 0 none) */
+    int       row_state[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* TG_ROW_AHEAD, TG_ROW_TIMED or 0       */
+    int       phase_open[TG_GPU_MAX];               /* 1: the device's timed phase is on              */
 } tg_gpu_board;
+#define TG_ROW_AHEAD 1                   /* the worker has untimed device work ahead of its speed test */
+#define TG_ROW_TIMED 2                   /* ... waits for the timed phase, or is in its speed test     */
 /* The devices: CUDA_VISIBLE_DEVICES's entries (cvd set), else 0 .. nodes-1. Their count. */
 int  tg_gpu_list(const char *cvd, int nodes, char ids[][TG_GPU_ID_LEN], int max);
 int  tg_gpu_nodes(void);                                  /* /dev/nvidiaN here: the host's devices */
@@ -198,6 +207,20 @@ void tg_gpu_order(int seq);
 /* Slots beyond the device's cap, up to most, taken only while the host's cores idle (fewer processes
  * running than 3/4 of its cores: tg_gpu_cores_idle, replaceable for tests); 0: none (the default). */
 void tg_gpu_cap_max(int most);
+/* The timed phase (TL_GRADE_GPU_TIMED_LAST=1): every speed test of a device waits, holding nothing,
+ * until no worker of the device has untimed work ahead (cases, sanitizers: built or building) and the
+ * parent starts no more; then the device's timed windows go one after the other with nothing else in
+ * flight (no drains), and the phase stays on until no worker of the device waits for it or is in its
+ * speed test. The parent: a row per worker (tg_gpu_row_add before the fork, _free when reaped);
+ * the worker: its row (tg_gpu_row), its turn before its speed test (tg_gpu_timed_turn, 1 when it
+ * waited or may have), done after it or where no speed test comes (tg_gpu_timed_done). */
+int  tg_gpu_row_add(tg_gpu_board *b, int dev);            /* a free row, marked ahead (-1: none) */
+void tg_gpu_row_set(tg_gpu_board *b, int dev, int row, int pid);
+void tg_gpu_row_free(tg_gpu_board *b, int dev, int row);
+void tg_gpu_row(int row);
+int  tg_gpu_timed_phase(void);                            /* 1: this worker's speed tests wait for the phase */
+void tg_gpu_timed_turn(void);
+void tg_gpu_timed_done(void);
 extern int (*tg_gpu_cores_idle)(void);
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */

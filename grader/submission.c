@@ -256,6 +256,15 @@ static void run_test(grun *R, gsub *g, tres *t)
      * g->corr, keeps its slot between them: judges.c) */
     int want = gk == TL_TEST_CALC || gk == TL_TEST_POLICY ? (R->opt->check || g->corr.alive ? tg_gpu_held() : TG_GPU_NONE)
              : TG_GPU_SHARED;
+    int phase = gk == TL_TEST_SPEED && tg_gpu_timed_phase();
+    if (phase) {                       /* the timed phase (gpushare.c): its turn, holding nothing of the device */
+        if (g->corr.alive) {           /* (the correctness session's exit, with the device held) */
+            tg_gpu_take(R, TG_GPU_SHARED);
+            tg_sess_end(g, &g->corr, 1);
+        }
+        tg_gpu_take(R, TG_GPU_NONE);
+        tg_gpu_timed_turn();
+    }
     tg_gpu_take(R, want);
     int shared_run = tg_gpu_held() == TG_GPU_SHARED && gk != TL_TEST_SPEED;   /* (speed.c redoes its own) */
     stage_of_test(gk, "%s %.30s", t->t->variant ? t->t->variant : "");
@@ -268,6 +277,8 @@ static void run_test(grun *R, gsub *g, tres *t)
     }
     if (!R->opt->check && !g->corr.alive)
         tg_gpu_take(R, TG_GPU_NONE);
+    if (phase)
+        tg_gpu_timed_done();
 }
 
 /* The build (not in kit check: it built), the link gate before anything runs, the GPU's counters
@@ -288,6 +299,8 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
     if (refused_link)
         tg_buf_printf(&g->notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                       gate.s);
+    if (!g->built || refused_link)
+        tg_gpu_timed_done();           /* (nothing of it runs on the device: the timed phase need not wait) */
     if (g->built && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate)
         tg_counters_probed(R);         /* (the counters' probe, deferred past the set-up: run.c) */
     if (g->built && !refused_link && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate) {

@@ -52,6 +52,7 @@ typedef struct pool {
     int           next, running, finished;   /* in todo: the next to start; workers alive; done */
     pid_t        *pids;                      /* per student: its worker (0 none)               */
     int          *slots, *dev_of;            /* per student: its progress slot, its device     */
+    int          *row_of;                    /* per student: its row on the board (-1 none)    */
     int           on_gpu, ndev, max_workers, share_cap, share_max;
     char        (*devs)[TG_GPU_ID_LEN];
     int           dev_workers[TG_GPU_MAX];
@@ -68,6 +69,7 @@ static void pool_open(crun *c, pool *w)
     w->pids = calloc((size_t)c->ns, sizeof *w->pids);
     w->slots = calloc((size_t)c->ns, sizeof *w->slots);
     w->dev_of = calloc((size_t)c->ns, sizeof *w->dev_of);
+    w->row_of = calloc((size_t)c->ns, sizeof *w->row_of);
     w->on_gpu = R->lab->gpu && R->env.gpu_ok && !R->opt->emulate && R->env.iso.gpu_nodes;
     w->devs = calloc(TG_GPU_MAX, TG_GPU_ID_LEN);
     w->ndev = w->on_gpu ? tg_gpu_list(getenv("CUDA_VISIBLE_DEVICES"), tg_gpu_nodes(), w->devs, TG_GPU_MAX) : 0;
@@ -82,6 +84,16 @@ static void pool_open(crun *c, pool *w)
         w->max_workers = atoi(wenv);
     w->share_cap = 1;
     w->board = w->on_gpu ? tg_gpu_board_new(w->ndev) : NULL;
+    /* the timed phase (gpushare.c): every speed test of a device after its untimed work; a worker
+     * waiting for it holds nothing but its process, so that every submission up to
+     * TG_GPU_WORKERS_MAX has one (none is left to start after the phase) */
+    const char *last = getenv("TL_GRADE_GPU_TIMED_LAST");
+    if (w->board && !R->opt->check && last && strcmp(last, "1") == 0) {
+        w->board->timed_last = 1;
+        w->board->more_coming = 1;
+        if (!(wenv && *wenv) && c->ntodo > w->max_workers)
+            w->max_workers = c->ntodo < TG_GPU_WORKERS_MAX ? c->ntodo : TG_GPU_WORKERS_MAX;
+    }
     if (w->on_gpu) {
         const char *env = getenv("TL_GRADE_GPU_SHARE");
         long long mib = tg_gpu_mem_mib();
@@ -140,7 +152,7 @@ static int already_graded(crun *c, pool *w, int i, char *why_again, size_t len)
 
 /* A worker's life: its device (every run of the submission, and the reference's), the grading
  * (submission.c), and its reason written when it could not grade. Never returns. */
-static void worker_main(crun *c, pool *w, int i, int dev)
+static void worker_main(crun *c, pool *w, int i, int dev, int row)
 {
     grun *R = c->R;
 #ifdef __linux__
@@ -157,10 +169,12 @@ static void worker_main(crun *c, pool *w, int i, int dev)
         tg_gpu_cap_max(w->share_max);
         tg_gpu_board_join(w->board, dev);
         tg_gpu_order(w->next);         /* (its start order: the oldest waiting worker gets a free slot first) */
+        tg_gpu_row(row);               /* (the timed phase's: made by the parent, -1 none) */
     }
     double sc, mx, secs;
     char why[600] = "";
     int rc = tg_grade_one(R, &c->st[i], &sc, &mx, &secs, why, sizeof why);
+    tg_gpu_timed_done();               /* (no device work left: the phase need not wait for it) */
     tg_stage_end();                    /* its last stage into the run's profile */
     if (rc != 0) {
         char np[PATH_MAX + 160];
@@ -200,8 +214,10 @@ static void start_next(crun *c, pool *w)
     fflush(NULL);
     w->slots[i] = tg_progress_slot(w->prog, c->st[i].name);
     int dev = w->ndev > 1 ? tg_gpu_pick(w->dev_workers, w->ndev) : 0;
+    int row = w->board && w->board->timed_last ? tg_gpu_row_add(w->board, dev) : -1;
     pid_t pid = fork();
     if (pid < 0) {
+        tg_gpu_row_free(w->board, dev, row);
         snprintf(c->rows[i].why, sizeof c->rows[i].why, "cannot fork (%s)", strerror(errno));
         ++w->finished;
         if (w->prog)
@@ -209,7 +225,9 @@ static void start_next(crun *c, pool *w)
         return;
     }
     if (pid == 0)
-        worker_main(c, w, i, dev);
+        worker_main(c, w, i, dev, row);
+    tg_gpu_row_set(w->board, dev, row, pid);
+    w->row_of[i] = row;
     w->pids[i] = pid;
     w->dev_of[i] = dev;
     w->dev_workers[dev]++;
@@ -224,6 +242,7 @@ static void reap(crun *c, pool *w, pid_t pid, int wst)
         if (w->pids[i] != pid)
             continue;
         w->pids[i] = 0;
+        tg_gpu_row_free(w->board, w->dev_of[i], w->row_of[i]);
         w->dev_workers[w->dev_of[i]]--;
         --w->running;
         ++w->finished;
@@ -265,6 +284,8 @@ double tg_class_grade(crun *c)
     while (w.finished < c->ntodo) {
         while (w.running < w.max_workers && w.running - tg_gpu_waiting(w.board) < room && w.next < c->ntodo)
             start_next(c, &w);
+        if (w.board)                   /* (the timed phase waits while more workers may come: gpushare.c) */
+            __atomic_store_n(&w.board->more_coming, w.next < c->ntodo && w.running < w.max_workers, __ATOMIC_SEQ_CST);
         if (w.running == 0)
             continue;
         int wst;
@@ -286,5 +307,6 @@ double tg_class_grade(crun *c)
         tg_progress_profile(w.prog, &R->run.prof);   /* summary.md's "Where the time went" */
     tg_progress_end(w.prog);
     free(w.slots);
+    free(w.row_of);
     return (tl_now_ms() - w.t_start) / 1000.0;
 }

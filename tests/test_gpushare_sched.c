@@ -134,3 +134,89 @@ Test(gpusched, a_slot_beyond_the_cap_only_while_the_cores_idle)
     reap(a), reap(b), reap(c);
     tg_gpu_cores_idle = was;
 }
+
+/* ---------------------------------------------------------------- the timed phase (TL_GRADE_GPU_TIMED_LAST) */
+
+/* Worker i on row `row` of device 0 (a row the test, as the parent, made): with untimed work ahead
+ * (untimed: until told, release[i + 4]), then its speed test's turn (got[i]: it may go), the test
+ * (until release[i]), and done. */
+static pid_t phase_child(int i, int row, int untimed)
+{
+    pid_t p = fork();
+    cr_assert(p >= 0);
+    if (p) {
+        tg_gpu_row_set(board, 0, row, p);
+        return p;
+    }
+    tg_gpu_use(lockdir, "dev0", 4);
+    tg_gpu_board_join(board, 0);
+    tg_gpu_row(row);
+    while (untimed && !__atomic_load_n(&sh->release[i + 4], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+    tg_gpu_timed_turn();
+    __atomic_store_n(&sh->got[i], 1, __ATOMIC_SEQ_CST);
+    while (!__atomic_load_n(&sh->release[i], __ATOMIC_SEQ_CST))
+        pause_ms(5);
+    tg_gpu_timed_done();
+    _exit(0);
+}
+
+/* A row made as the parent makes one (before the fork: ahead). */
+static int new_row(void)
+{
+    int r = tg_gpu_row_add(board, 0);
+    cr_assert(r >= 0, "no free row on the board");
+    cr_assert_eq(board->row_state[0][r], TG_ROW_AHEAD);
+    return r;
+}
+
+/* The phase opens once no worker of the device has untimed work ahead and the parent starts no
+ * more; it then stays on for a speed test reached beside a newcomer's untimed work (nothing is
+ * split), and ends with the last speed test in it; a worker that died before it was reaped does not
+ * keep a speed test waiting. */
+Test(gpusched, speed_tests_wait_for_the_timed_phase_and_it_ends_with_the_last)
+{
+    board = tg_gpu_board_new(1);
+    cr_assert_not_null(board);
+    board->timed_last = 1;
+    board->more_coming = 0;
+    int ra = new_row(), rb = new_row();
+    pid_t a = phase_child(0, ra, 0);            /* reaches its speed test at once */
+    pid_t b = phase_child(1, rb, 1);            /* untimed work ahead, until told */
+    still_waiting(0, "a speed test began while another worker had untimed work ahead");
+    cr_assert_eq(board->phase_open[0], 0);
+    __atomic_store_n(&board->more_coming, 1, __ATOMIC_SEQ_CST);
+    let_go(1 + 4);                              /* b's untimed work done: both wait for the phase now */
+    still_waiting(0, "a speed test began while the parent was still starting workers");
+    cr_assert_eq(sh->got[1], 0, "a speed test began while the parent was still starting workers");
+    cr_assert_eq(tg_gpu_waiting(board), 2, "the workers waiting for the phase do not count as waiting (the "
+                 "parent starts no submission meanwhile)");
+    __atomic_store_n(&board->more_coming, 0, __ATOMIC_SEQ_CST);
+    wait_got(0);
+    wait_got(1);
+    cr_assert_eq(board->phase_open[0], 1, "the phase is not on the board");
+    cr_assert_eq(tg_gpu_waiting(board), 0);
+    /* a newcomer with untimed work ahead starts during the phase: a speed test reached now goes on */
+    int rd = new_row(), rc = new_row();
+    pid_t d = phase_child(3, rd, 1);
+    pid_t c = phase_child(2, rc, 0);
+    wait_got(2);
+    let_go(0), let_go(1), let_go(2);
+    reap(a), reap(b), reap(c);
+    tg_gpu_row_free(board, 0, ra), tg_gpu_row_free(board, 0, rb), tg_gpu_row_free(board, 0, rc);
+    cr_assert_eq(board->phase_open[0], 0, "the phase outlived its last speed test");
+    /* the phase over: a speed test waits for the newcomer's untimed work again */
+    int re = new_row();
+    pid_t e = phase_child(4, re, 0);
+    still_waiting(4, "a speed test began after the phase, beside a worker with untimed work ahead");
+    kill(d, SIGKILL);                           /* it dies; its parent has not reaped it yet */
+    int st;
+    cr_assert_eq(waitpid(d, &st, 0), d);        /* (reaped here, but its row kept: as a parent not yet there) */
+    wait_got(4);
+    let_go(4);
+    reap(e);
+    tg_gpu_row_free(board, 0, rd), tg_gpu_row_free(board, 0, re);
+    cr_assert_eq(board->phase_open[0], 0);
+    for (int r = 0; r < TG_GPU_WORKERS_MAX; ++r)
+        cr_assert_eq(board->row_pid[0][r], 0, "a row outlived its worker");
+}
