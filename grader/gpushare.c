@@ -681,7 +681,7 @@ int tg_gpu_waiting(const tg_gpu_board *b)
  * Where speed tests interleave with untimed work (the default), each timed window closes the
  * device's queue and waits for the requests in flight to end (the drain: 1-2 s a window in a class
  * of 100 on an H100, the sanitizers' and profiled runs' requests the longest), while the cores idle.
- * With the timed phase (TL_GRADE_GPU_TIMED_LAST=1) a device's untimed work runs first with the queue
+ * With the timed phase (TL_GRADE_GPU_TIMED=last) a device's untimed work runs first with the queue
  * never closed, then its speed tests one after the other: the windows then wait only for the warm-up
  * requests of the speed tests beside them. A worker waiting for the phase holds nothing of the device
  * (no slot, no lock: it counts as waiting, and the parent starts the next submission meanwhile). */
@@ -735,6 +735,11 @@ void tg_gpu_row_free(tg_gpu_board *b, int dev, int row)
 void tg_gpu_row(int row)
 {
     G.row = row;
+}
+
+int tg_gpu_timed_first(void)
+{
+    return board && __atomic_load_n(&board->timed_first, __ATOMIC_RELAXED) && G.pid == getpid();
 }
 
 int tg_gpu_timed_phase(void)

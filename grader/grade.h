@@ -149,9 +149,10 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     int       want_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* workers waiting for a slot of the device: */
     int       want_seq[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* ... pid and order (oldest served first)   */
     tg_ref_time ref[TG_GPU_MAX];                    /* each device's latest timing of the reference    */
-    /* The timed phase (TL_GRADE_GPU_TIMED_LAST, gpushare.c): each worker's row on its device, made by
+    /* The timed phase (TL_GRADE_GPU_TIMED=last, gpushare.c): each worker's row on its device, made by
      * the parent before the fork and freed when it reaps the worker */
     int       timed_last;                           /* 1: a speed test waits for its device's timed phase */
+    int       timed_first;                          /* 1: a submission's speed tests right after its build */
     int       more_coming;                          /* 1: the parent will start more workers          */
     int       row_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];     /* a worker of the device (-1 being forked, 0 none) */
     int       row_state[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* TG_ROW_AHEAD, TG_ROW_TIMED or 0       */
@@ -207,7 +208,7 @@ void tg_gpu_order(int seq);
 /* Slots beyond the device's cap, up to most, taken only while the host's cores idle (fewer processes
  * running than 3/4 of its cores: tg_gpu_cores_idle, replaceable for tests); 0: none (the default). */
 void tg_gpu_cap_max(int most);
-/* The timed phase (TL_GRADE_GPU_TIMED_LAST=1): every speed test of a device waits, holding nothing,
+/* The timed phase (TL_GRADE_GPU_TIMED=last): every speed test of a device waits, holding nothing,
  * until no worker of the device has untimed work ahead (cases, sanitizers: built or building) and the
  * parent starts no more; then the device's timed windows go one after the other with nothing else in
  * flight (no drains), and the phase stays on until no worker of the device waits for it or is in its
@@ -221,6 +222,10 @@ void tg_gpu_row(int row);
 int  tg_gpu_timed_phase(void);                            /* 1: this worker's speed tests wait for the phase */
 void tg_gpu_timed_turn(void);
 void tg_gpu_timed_done(void);
+/* TL_GRADE_GPU_TIMED=first: a submission's speed tests run right after its build, before its untimed
+ * tests, so that a class's timed windows fall while its builds keep the cores busy and its last
+ * untimed tests run with the queue open (1: this worker's run says so). */
+int  tg_gpu_timed_first(void);
 extern int (*tg_gpu_cores_idle)(void);
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */

@@ -315,9 +315,13 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
     }
     for (int i = 0; i < nt; ++i)
         g->corr_left += tr[i].t->kind == TL_TEST_PUBLIC || tr[i].t->kind == TL_TEST_HIDDEN;
-    for (int i = 0; i < nt; ++i)
-        if (!not_run(R, g, &tr[i], refused_link, &gate))
-            run_test(R, g, &tr[i]);
+    /* (TL_GRADE_GPU_TIMED=first: the speed tests first, then the others; else in the rubric's order) */
+    int first = tg_gpu_timed_first();
+    for (int pass = 0; pass < 2; ++pass)
+        for (int i = 0; i < nt; ++i)
+            if (!(first ? (pass == 0) != (tr[i].t->kind == TL_TEST_SPEED) : pass == 0) &&
+                !not_run(R, g, &tr[i], refused_link, &gate))
+                run_test(R, g, &tr[i]);
     if (g->corr.alive) {               /* (its exit, the student's destructors, with the device held) */
         tg_gpu_take(R, TG_GPU_SHARED);
         tg_sess_end(g, &g->corr, 1);

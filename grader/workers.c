@@ -87,8 +87,10 @@ static void pool_open(crun *c, pool *w)
     /* the timed phase (gpushare.c): every speed test of a device after its untimed work; a worker
      * waiting for it holds nothing but its process, so that every submission up to
      * TG_GPU_WORKERS_MAX has one (none is left to start after the phase) */
-    const char *last = getenv("TL_GRADE_GPU_TIMED_LAST");
-    if (w->board && !R->opt->check && last && strcmp(last, "1") == 0) {
+    const char *order = getenv("TL_GRADE_GPU_TIMED");
+    if (w->board && !R->opt->check && order && strcmp(order, "first") == 0)
+        w->board->timed_first = 1;
+    if (w->board && !R->opt->check && order && strcmp(order, "last") == 0) {
         w->board->timed_last = 1;
         w->board->more_coming = 1;
         if (!(wenv && *wenv) && c->ntodo > w->max_workers)

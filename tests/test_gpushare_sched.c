@@ -135,7 +135,7 @@ Test(gpusched, a_slot_beyond_the_cap_only_while_the_cores_idle)
     tg_gpu_cores_idle = was;
 }
 
-/* ---------------------------------------------------------------- the timed phase (TL_GRADE_GPU_TIMED_LAST) */
+/* ---------------------------------------------------------------- the timed phase (TL_GRADE_GPU_TIMED=last) */
 
 /* Worker i on row `row` of device 0 (a row the test, as the parent, made): with untimed work ahead
  * (untimed: until told, release[i + 4]), then its speed test's turn (got[i]: it may go), the test
