@@ -153,6 +153,7 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
      * the parent before the fork and freed when it reaps the worker */
     int       timed_last;                           /* 1: a speed test waits for its device's timed phase */
     int       timed_first;                          /* 1: a submission's speed tests right after its build */
+    int       phase_early;                          /* 1: the phase also opens once the cores idle    */
     int       more_coming;                          /* 1: the parent will start more workers          */
     int       row_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];     /* a worker of the device (-1 being forked, 0 none) */
     int       row_state[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* TG_ROW_AHEAD, TG_ROW_TIMED or 0       */

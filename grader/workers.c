@@ -84,13 +84,14 @@ static void pool_open(crun *c, pool *w)
         w->max_workers = atoi(wenv);
     w->share_cap = 1;
     w->board = w->on_gpu ? tg_gpu_board_new(w->ndev) : NULL;
-    /* the timed phase (gpushare.c): every speed test of a device after its untimed work; a worker
-     * waiting for it holds nothing but its process, so that every submission up to
-     * TG_GPU_WORKERS_MAX has one (none is left to start after the phase) */
+    /* the timed phase (gpushare.c; the default, TL_GRADE_GPU_TIMED=last): every speed test of a
+     * device after its untimed work; a worker waiting for it holds nothing but its process, so that
+     * every submission up to TG_GPU_WORKERS_MAX has one (none is left to start after the phase) */
     const char *order = getenv("TL_GRADE_GPU_TIMED");
     if (w->board && !R->opt->check && order && strcmp(order, "first") == 0)
         w->board->timed_first = 1;
-    if (w->board && !R->opt->check && order && strcmp(order, "last") == 0) {
+    if (w->board && !R->opt->check && !(order && *order && strcmp(order, "last") != 0 && strcmp(order, "early") != 0)) {
+        w->board->phase_early = order && strcmp(order, "early") == 0;
         w->board->timed_last = 1;
         w->board->more_coming = 1;
         if (!(wenv && *wenv) && c->ntodo > w->max_workers)
@@ -100,8 +101,11 @@ static void pool_open(crun *c, pool *w)
         const char *env = getenv("TL_GRADE_GPU_SHARE");
         long long mib = tg_gpu_mem_mib();
         int per_dev = w->ndev > 0 ? w->ndev : 1;
-        /* at most 2/3 of --jobs test at once over the devices (a class; kit check: its one worker) */
-        int share_jobs = R->opt->check ? w->max_workers : TG_GPU_SHARE_PER_JOB_X3 * R->opt->jobs / 3;
+        /* at most 2/3 of --jobs test at once over the devices (a class; kit check: its one worker);
+         * with the timed phase every worker at work (no window closes the queue before it: the H100
+         * class of 2026-11-27 10:05, 100 graded in 124.4 s with 24 against 77 by 127.8 s with 10) */
+        int share_jobs = R->opt->check ? w->max_workers : w->board && w->board->timed_last ?
+                         (TG_GPU_BUSY_PER_JOB_X2 * R->opt->jobs + 1) / 2 : TG_GPU_SHARE_PER_JOB_X3 * R->opt->jobs / 3;
         w->share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (share_jobs + per_dev - 1) / per_dev);
         /* and up to --jobs per device while the cores idle (no builds left to run beside the tests) */
         w->share_max = env && atoi(env) > 0 ? 0 : tg_gpu_share_cap(mib, (R->opt->jobs + per_dev - 1) / per_dev);
@@ -112,8 +116,16 @@ static void pool_open(crun *c, pool *w)
             fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s%s), "
                     "the timed runs alone; a free slot to the submission that started first\n", per_dev,
                     w->ndev > 0 ? w->devs[0] : "the default", w->ndev > 1 ? " ..." : "", w->share_cap,
-                    env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" : mib > 0 ? "2/3 of --jobs, at most device memory / 2 GiB" :
+                    env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" : mib > 0 ? (w->board && w->board->timed_last ?
+                    "the workers at work, at most device memory / 2 GiB" : "2/3 of --jobs, at most device memory / 2 GiB") :
+                    w->board && w->board->timed_last ? "the workers at work; device memory not known: 16 GiB assumed" :
                     "2/3 of --jobs; device memory not known: 16 GiB assumed", more);
+        if (!R->opt->check)
+            fprintf(stderr, "tl-grade: the speed tests: %s\n", w->board && w->board->timed_last ?
+                    "each device's after all of its untimed work, one window after the other (the timed phase; "
+                    "TL_GRADE_GPU_TIMED=inline: each where the rubric has it)" : w->board && w->board->timed_first ?
+                    "each submission's right after its build (TL_GRADE_GPU_TIMED=first)" :
+                    "each where the rubric has it (TL_GRADE_GPU_TIMED=inline)");
     }
     w->prog = R->opt->check ? NULL : tg_progress_start(R, c->ntodo, w->max_workers);
     tg_progress_setup(w->prog, c->t0, (w->t_start - c->t0) / 1000.0, tg_profile_cpu_now() - c->cpu0);
