@@ -103,7 +103,7 @@ static void pool_open(crun *c, pool *w)
         int per_dev = w->ndev > 0 ? w->ndev : 1;
         /* at most 2/3 of --jobs test at once over the devices (a class; kit check: its one worker);
          * with the timed phase every worker at work (no window closes the queue before it: the H100
-         * class of 2026-11-27 10:05, 100 graded in 124.4 s with 24 against 77 by 127.8 s with 10) */
+         * classes of 2026-11-27 09:24Z and 09:31Z: 100 graded in 124.4 s with 24, 77 in 127.8 s with 10) */
         int share_jobs = R->opt->check ? w->max_workers : w->board && w->board->timed_last ?
                          (TG_GPU_BUSY_PER_JOB_X2 * R->opt->jobs + 1) / 2 : TG_GPU_SHARE_PER_JOB_X3 * R->opt->jobs / 3;
         w->share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (share_jobs + per_dev - 1) / per_dev);
