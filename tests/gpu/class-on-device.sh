@@ -610,6 +610,11 @@ for name, kind, _ in sorted(rows, key=lambda r: order.get(r[1], 9)):
 print("\n".join(pick))
 PY
     ns=$(grep -c . "$W/serial.list")
+fi
+if [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; } && [ "${ns:-0}" = 0 ]; then
+    say ""
+    say "serial run: none (no submission of the last configuration reached its speed test before the stop: nothing to compare)"
+elif [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; }; then
     set --
     while read -r name; do set -- "$@" "$W/in/$name"; done < "$W/serial.list"
     t1=$(date +%s)
