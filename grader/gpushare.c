@@ -761,8 +761,7 @@ void tg_gpu_timed_turn(void)
     tg_stage(TG_PROF_QUEUE_WAIT, "waiting: the timed phase");
     waiting(1);
     while (!__atomic_load_n(&board->phase_open[G.dev], __ATOMIC_SEQ_CST)) {
-        if (!__atomic_load_n(&board->more_coming, __ATOMIC_SEQ_CST) &&
-            ((board->phase_early && tg_gpu_cores_idle()) || !rows_in(board, G.dev, TG_ROW_AHEAD))) {
+        if (!__atomic_load_n(&board->more_coming, __ATOMIC_SEQ_CST) && !rows_in(board, G.dev, TG_ROW_AHEAD)) {
             __atomic_store_n(&board->phase_open[G.dev], 1, __ATOMIC_SEQ_CST);
             break;
         }

@@ -105,6 +105,16 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
 #define TG_GPU_YIELD_MS 300              /* a request still running this long after a timed run queued ... */
 #define TG_GPU_YIELD_CPU 0.3             /* ... on the CPU at least this share of the time: stopped meanwhile
                                           * (TL_GRADE_GPU_YIELD_CPU)                            */
+/* With the timed phase (gpushare.c), processes with device work at once over all the host's devices
+ * at most (each device's share cap this over the devices). 2026-11-27: the H100 (16 cores) graded
+ * 100 lab 03 submissions in 124.4 s with 24 (09:31Z), 77 in 127.8 s with 10 (09:24Z); the 2-GPU
+ * H100 (32 cores) had not finished its phase's untimed work after 90 s with 24 a device (20 of 32
+ * cores idle, 37-45 requests in flight: 09:48Z) and finished it at 82 s with 12 (09:52Z), as the
+ * H100 did with 24: what that work waits on is the host's (the driver's context starts, scale-diag
+ * 0505Z, are one suspect), not each device's */
+#define TG_GPU_PHASE_SHARE 24
+#define TG_STR_(x) #x
+#define TG_STR(x) TG_STR_(x)
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 #define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
                                           * do not count against --jobs: workers.c; 3 until session
@@ -153,7 +163,6 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
      * the parent before the fork and freed when it reaps the worker */
     int       timed_last;                           /* 1: a speed test waits for its device's timed phase */
     int       timed_first;                          /* 1: a submission's speed tests right after its build */
-    int       phase_early;                          /* 1: the phase also opens once the cores idle    */
     int       more_coming;                          /* 1: the parent will start more workers          */
     int       row_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];     /* a worker of the device (-1 being forked, 0 none) */
     int       row_state[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* TG_ROW_AHEAD, TG_ROW_TIMED or 0       */

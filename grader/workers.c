@@ -90,8 +90,7 @@ static void pool_open(crun *c, pool *w)
     const char *order = getenv("TL_GRADE_GPU_TIMED");
     if (w->board && !R->opt->check && order && strcmp(order, "first") == 0)
         w->board->timed_first = 1;
-    if (w->board && !R->opt->check && !(order && *order && strcmp(order, "last") != 0 && strcmp(order, "early") != 0)) {
-        w->board->phase_early = order && strcmp(order, "early") == 0;
+    if (w->board && !R->opt->check && !(order && *order && strcmp(order, "last") != 0)) {
         w->board->timed_last = 1;
         w->board->more_coming = 1;
         if (!(wenv && *wenv) && c->ntodo > w->max_workers)
@@ -102,10 +101,13 @@ static void pool_open(crun *c, pool *w)
         long long mib = tg_gpu_mem_mib();
         int per_dev = w->ndev > 0 ? w->ndev : 1;
         /* at most 2/3 of --jobs test at once over the devices (a class; kit check: its one worker);
-         * with the timed phase every worker at work (no window closes the queue before it: the H100
-         * classes of 2026-11-27 09:24Z and 09:31Z: 100 graded in 124.4 s with 24, 77 in 127.8 s with 10) */
+         * with the timed phase the workers at work, at most TG_GPU_PHASE_SHARE over the host's devices
+         * (no window closes the queue before the phase, and the driver starts contexts one at a time
+         * for the whole host: grade.h) */
+        int at_work = (TG_GPU_BUSY_PER_JOB_X2 * R->opt->jobs + 1) / 2;
         int share_jobs = R->opt->check ? w->max_workers : w->board && w->board->timed_last ?
-                         (TG_GPU_BUSY_PER_JOB_X2 * R->opt->jobs + 1) / 2 : TG_GPU_SHARE_PER_JOB_X3 * R->opt->jobs / 3;
+                         (at_work < TG_GPU_PHASE_SHARE ? at_work : TG_GPU_PHASE_SHARE) :
+                         TG_GPU_SHARE_PER_JOB_X3 * R->opt->jobs / 3;
         w->share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (share_jobs + per_dev - 1) / per_dev);
         /* and up to --jobs per device while the cores idle (no builds left to run beside the tests) */
         w->share_max = env && atoi(env) > 0 ? 0 : tg_gpu_share_cap(mib, (R->opt->jobs + per_dev - 1) / per_dev);
@@ -117,8 +119,8 @@ static void pool_open(crun *c, pool *w)
                     "the timed runs alone; a free slot to the submission that started first\n", per_dev,
                     w->ndev > 0 ? w->devs[0] : "the default", w->ndev > 1 ? " ..." : "", w->share_cap,
                     env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" : mib > 0 ? (w->board && w->board->timed_last ?
-                    "the workers at work, at most device memory / 2 GiB" : "2/3 of --jobs, at most device memory / 2 GiB") :
-                    w->board && w->board->timed_last ? "the workers at work; device memory not known: 16 GiB assumed" :
+                    "the workers at work, at most " TG_STR(TG_GPU_PHASE_SHARE) " over the devices and device memory / 2 GiB" : "2/3 of --jobs, at most device memory / 2 GiB") :
+                    w->board && w->board->timed_last ? "the workers at work, at most " TG_STR(TG_GPU_PHASE_SHARE) " over the devices; device memory not known: 16 GiB assumed" :
                     "2/3 of --jobs; device memory not known: 16 GiB assumed", more);
         if (!R->opt->check)
             fprintf(stderr, "tl-grade: the speed tests: %s\n", w->board && w->board->timed_last ?
