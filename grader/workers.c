@@ -86,11 +86,13 @@ static void pool_open(crun *c, pool *w)
     w->board = w->on_gpu ? tg_gpu_board_new(w->ndev) : NULL;
     /* the timed phase (gpushare.c; the default, TL_GRADE_GPU_TIMED=last): every speed test of a
      * device after its untimed work; a worker waiting for it holds nothing but its process, so that
-     * every submission up to TG_GPU_WORKERS_MAX has one (none is left to start after the phase) */
+     * every submission up to TG_GPU_WORKERS_MAX has one (none is left to start after the phase).
+     * Not with --jobs 1: one submission at a time, as asked (the serial run a class is compared with) */
     const char *order = getenv("TL_GRADE_GPU_TIMED");
-    if (w->board && !R->opt->check && order && strcmp(order, "first") == 0)
+    int serial = R->opt->jobs <= 1;
+    if (w->board && !R->opt->check && !serial && order && strcmp(order, "first") == 0)
         w->board->timed_first = 1;
-    if (w->board && !R->opt->check && !(order && *order && strcmp(order, "last") != 0)) {
+    if (w->board && !R->opt->check && !serial && !(order && *order && strcmp(order, "last") != 0)) {
         w->board->timed_last = 1;
         w->board->more_coming = 1;
         if (!(wenv && *wenv) && c->ntodo > w->max_workers)
@@ -127,6 +129,7 @@ static void pool_open(crun *c, pool *w)
                     "each device's after all of its untimed work, one window after the other (the timed phase; "
                     "TL_GRADE_GPU_TIMED=inline: each where the rubric has it)" : w->board && w->board->timed_first ?
                     "each submission's right after its build (TL_GRADE_GPU_TIMED=first)" :
+                    serial ? "each where the rubric has it (--jobs 1: one submission at a time)" :
                     "each where the rubric has it (TL_GRADE_GPU_TIMED=inline)");
     }
     w->prog = R->opt->check ? NULL : tg_progress_start(R, c->ntodo, w->max_workers);
