@@ -320,6 +320,8 @@ Test(usage, a_bad_gpu_class_setting_in_the_environment_is_said_at_the_start, .ti
         {"TL_GRADE_GPU_WORKERS=999", "TL_GRADE_GPU_WORKERS='999'"},
         {"TL_GRADE_NCU=yes", "TL_GRADE_NCU='yes': give 1 (every submission profiled) or 0 (never)"},
         {"TL_GRADE_GPU_YIELD_CPU=-1", "TL_GRADE_GPU_YIELD_CPU='-1': give a share of a core from 0 to 16"},
+        {"TL_GRADE_GPU_TIMED=end", "TL_GRADE_GPU_TIMED='end': give inline (each speed test where the rubric has it), "
+         "first"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         cr_assert_eq(sh("out=$(%s '%s' --kit '%s' --lab 02 --out /tmp/tl-genv --jobs 4 /nonexistent-student 2>&1 >/dev/null); "
@@ -328,7 +330,7 @@ Test(usage, a_bad_gpu_class_setting_in_the_environment_is_said_at_the_start, .ti
                         cases[i][0], TG, TL_SOURCE_ROOT, cases[i][1]), 0,
                      "%s: not one line with \"%s\" and exit 2 (the output is above)", cases[i][0], cases[i][1]);
     /* and the values the class uses pass this check (the run then stops at the missing student) */
-    cr_assert_eq(sh("out=$(TL_GRADE_GPU_SHARE=8 TL_GRADE_GPU_WORKERS=24 TL_GRADE_NCU=0 "
+    cr_assert_eq(sh("out=$(TL_GRADE_GPU_SHARE=8 TL_GRADE_GPU_WORKERS=24 TL_GRADE_NCU=0 TL_GRADE_GPU_TIMED=inline "
                     "TL_GRADE_GPU_YIELD_CPU=0.5 '%s' --kit '%s' --lab 02 --out /tmp/tl-genv --jobs 4 /nonexistent-student "
                     "2>&1 >/dev/null); ! printf '%%s' \"$out\" | grep -q TL_GRADE_ || { echo \"$out\" >&2; exit 1; }",
                     TG, TL_SOURCE_ROOT), 0, "a valid GPU class setting was refused (the output is above)");
