@@ -383,11 +383,9 @@ static int gpu_env_check(const tg_opts *O)
     snprintf(takes, sizeof takes, "give a whole number of workers from --jobs (%d) to %d", O->jobs, TG_GPU_WORKERS_MAX);
     if ((v = getenv("TL_GRADE_GPU_WORKERS")) && *v && !whole_in(v, O->jobs, TG_GPU_WORKERS_MAX))
         return gpu_env_bad("TL_GRADE_GPU_WORKERS", v, takes);
-    if ((v = getenv("TL_GRADE_GPU_TIMED")) && *v && strcmp(v, "inline") != 0 && strcmp(v, "last") != 0 &&
-        strcmp(v, "first") != 0)
-        return gpu_env_bad("TL_GRADE_GPU_TIMED", v, "give inline (each speed test where the rubric has it), first (a "
-                           "submission's speed tests right after its build) or last (each device's speed tests after "
-                           "all of its untimed work, the default)");
+    if ((v = getenv("TL_GRADE_GPU_TIMED")) && *v && strcmp(v, "inline") != 0 && strcmp(v, "last") != 0)
+        return gpu_env_bad("TL_GRADE_GPU_TIMED", v, "give last (each device's speed tests after all of its untimed "
+                           "work, the default) or inline (each speed test where the rubric has it)");
     if ((v = getenv("TL_GRADE_NCU")) && *v && strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
         return gpu_env_bad("TL_GRADE_NCU", v, "give 1 (every submission profiled) or 0 (never)");
     if ((v = getenv("TL_GRADE_GPU_YIELD_CPU")) && *v) {

@@ -737,11 +737,6 @@ void tg_gpu_row(int row)
     G.row = row;
 }
 
-int tg_gpu_timed_first(void)
-{
-    return board && __atomic_load_n(&board->timed_first, __ATOMIC_RELAXED) && G.pid == getpid();
-}
-
 int tg_gpu_timed_phase(void)
 {
     return board && __atomic_load_n(&board->timed_last, __ATOMIC_RELAXED) && G.row >= 0 && G.pid == getpid() &&

@@ -113,8 +113,6 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
  * H100 did with 24: what that work waits on is the host's (the driver's context starts, scale-diag
  * 0505Z, are one suspect), not each device's */
 #define TG_GPU_PHASE_SHARE 24
-#define TG_STR_(x) #x
-#define TG_STR(x) TG_STR_(x)
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 #define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
                                           * do not count against --jobs: workers.c; 3 until session
@@ -162,7 +160,6 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     /* The timed phase (TL_GRADE_GPU_TIMED=last, gpushare.c): each worker's row on its device, made by
      * the parent before the fork and freed when it reaps the worker */
     int       timed_last;                           /* 1: a speed test waits for its device's timed phase */
-    int       timed_first;                          /* 1: a submission's speed tests right after its build */
     int       more_coming;                          /* 1: the parent will start more workers          */
     int       row_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];     /* a worker of the device (-1 being forked, 0 none) */
     int       row_state[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* TG_ROW_AHEAD, TG_ROW_TIMED or 0       */
@@ -218,13 +215,14 @@ void tg_gpu_order(int seq);
 /* Slots beyond the device's cap, up to most, taken only while the host's cores idle (fewer processes
  * running than 3/4 of its cores: tg_gpu_cores_idle, replaceable for tests); 0: none (the default). */
 void tg_gpu_cap_max(int most);
-/* The timed phase (TL_GRADE_GPU_TIMED=last): every speed test of a device waits, holding nothing,
- * until no worker of the device has untimed work ahead (cases, sanitizers: built or building) and the
- * parent starts no more; then the device's timed windows go one after the other with nothing else in
- * flight (no drains), and the phase stays on until no worker of the device waits for it or is in its
- * speed test. The parent: a row per worker (tg_gpu_row_add before the fork, _free when reaped);
- * the worker: its row (tg_gpu_row), its turn before its speed test (tg_gpu_timed_turn, 1 when it
- * waited or may have), done after it or where no speed test comes (tg_gpu_timed_done). */
+/* The timed phase (TL_GRADE_GPU_TIMED=last, the default): every speed test of a device waits,
+ * holding nothing, until no worker of the device has untimed work ahead (cases, sanitizers: built or
+ * building) and the parent starts no more; then the device's timed windows go one after the other,
+ * draining only the warm-ups (and profiled runs on demand) of the speed tests beside them, and the
+ * phase stays on until no worker of the device waits for it or is in its speed test. The parent: a
+ * row per worker (tg_gpu_row_add before the fork, _set after it, _free when reaped: a worker's row is
+ * "ahead" until then unless it reaches a speed test); the worker: its row (tg_gpu_row), its turn
+ * before its speed test (tg_gpu_timed_turn) and done after it (tg_gpu_timed_done). */
 int  tg_gpu_row_add(tg_gpu_board *b, int dev);            /* a free row, marked ahead (-1: none) */
 void tg_gpu_row_set(tg_gpu_board *b, int dev, int row, int pid);
 void tg_gpu_row_free(tg_gpu_board *b, int dev, int row);
@@ -232,10 +230,6 @@ void tg_gpu_row(int row);
 int  tg_gpu_timed_phase(void);                            /* 1: this worker's speed tests wait for the phase */
 void tg_gpu_timed_turn(void);
 void tg_gpu_timed_done(void);
-/* TL_GRADE_GPU_TIMED=first: a submission's speed tests run right after its build, before its untimed
- * tests, so that a class's timed windows fall while its builds keep the cores busy and its last
- * untimed tests run with the queue open (1: this worker's run says so). */
-int  tg_gpu_timed_first(void);
 extern int (*tg_gpu_cores_idle)(void);
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */

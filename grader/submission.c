@@ -244,6 +244,16 @@ static int not_run(grun *R, gsub *g, tres *t, int refused_link, const tg_buf *ga
     return 0;
 }
 
+/* The correctness tests' session ended where it lives (its exit runs the student's destructors: with
+ * the device held). */
+static void corr_end(grun *R, gsub *g)
+{
+    if (g->corr.alive) {
+        tg_gpu_take(R, TG_GPU_SHARED);
+        tg_sess_end(g, &g->corr, 1);
+    }
+}
+
 /* One test with the device's lock it needs (gpushare.c): shared for GPU work (each request holds
  * it for its time: session.c), the speed test's timed requests alone (speed.c); none for the CPU's
  * tests. Kit check
@@ -258,10 +268,7 @@ static void run_test(grun *R, gsub *g, tres *t)
              : TG_GPU_SHARED;
     int phase = gk == TL_TEST_SPEED && tg_gpu_timed_phase();
     if (phase) {                       /* the timed phase (gpushare.c): its turn, holding nothing of the device */
-        if (g->corr.alive) {           /* (the correctness session's exit, with the device held) */
-            tg_gpu_take(R, TG_GPU_SHARED);
-            tg_sess_end(g, &g->corr, 1);
-        }
+        corr_end(R, g);
         tg_gpu_take(R, TG_GPU_NONE);
         tg_gpu_timed_turn();
     }
@@ -299,8 +306,6 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
     if (refused_link)
         tg_buf_printf(&g->notes, "not run: the compiled student files define or link what no lab file may:\n%s",
                       gate.s);
-    if (!g->built || refused_link)
-        tg_gpu_timed_done();           /* (nothing of it runs on the device: the timed phase need not wait) */
     if (g->built && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate)
         tg_counters_probed(R);         /* (the counters' probe, deferred past the set-up: run.c) */
     if (g->built && !refused_link && R->lab->gpu && R->env.gpu_ok && !R->opt->emulate) {
@@ -315,17 +320,10 @@ static int build_and_test(grun *R, gsub *g, tres *tr, int nt, char *why, size_t 
     }
     for (int i = 0; i < nt; ++i)
         g->corr_left += tr[i].t->kind == TL_TEST_PUBLIC || tr[i].t->kind == TL_TEST_HIDDEN;
-    /* (TL_GRADE_GPU_TIMED=first: the speed tests first, then the others; else in the rubric's order) */
-    int first = tg_gpu_timed_first();
-    for (int pass = 0; pass < 2; ++pass)
-        for (int i = 0; i < nt; ++i)
-            if (!(first ? (pass == 0) != (tr[i].t->kind == TL_TEST_SPEED) : pass == 0) &&
-                !not_run(R, g, &tr[i], refused_link, &gate))
-                run_test(R, g, &tr[i]);
-    if (g->corr.alive) {               /* (its exit, the student's destructors, with the device held) */
-        tg_gpu_take(R, TG_GPU_SHARED);
-        tg_sess_end(g, &g->corr, 1);
-    }
+    for (int i = 0; i < nt; ++i)
+        if (!not_run(R, g, &tr[i], refused_link, &gate))
+            run_test(R, g, &tr[i]);
+    corr_end(R, g);
     tg_gpu_take(R, TG_GPU_NONE);
     tg_counters_after_tests(R, g, tr, nt);   /* the counters read on demand judge the work too (counters.c) */
     tg_buf_free(&gate);

@@ -89,10 +89,8 @@ static void pool_open(crun *c, pool *w)
      * every submission up to TG_GPU_WORKERS_MAX has one (none is left to start after the phase).
      * Not with --jobs 1: one submission at a time, as asked (the serial run a class is compared with) */
     const char *order = getenv("TL_GRADE_GPU_TIMED");
-    int serial = R->opt->jobs <= 1;
-    if (w->board && !R->opt->check && !serial && order && strcmp(order, "first") == 0)
-        w->board->timed_first = 1;
-    if (w->board && !R->opt->check && !serial && !(order && *order && strcmp(order, "last") != 0)) {
+    int serial = R->opt->jobs <= 1, phase = w->board && !R->opt->check && !serial && !(order && strcmp(order, "inline") == 0);
+    if (phase) {
         w->board->timed_last = 1;
         w->board->more_coming = 1;
         if (!(wenv && *wenv) && c->ntodo > w->max_workers)
@@ -104,12 +102,15 @@ static void pool_open(crun *c, pool *w)
         int per_dev = w->ndev > 0 ? w->ndev : 1;
         /* at most 2/3 of --jobs test at once over the devices (a class; kit check: its one worker);
          * with the timed phase the workers at work, at most TG_GPU_PHASE_SHARE over the host's devices
-         * (no window closes the queue before the phase, and the driver starts contexts one at a time
-         * for the whole host: grade.h) */
+         * (no window closes the queue before the phase; what the untimed work waits on is the host's:
+         * grade.h) */
         int at_work = (TG_GPU_BUSY_PER_JOB_X2 * R->opt->jobs + 1) / 2;
-        int share_jobs = R->opt->check ? w->max_workers : w->board && w->board->timed_last ?
+        int share_jobs = R->opt->check ? w->max_workers : phase ?
                          (at_work < TG_GPU_PHASE_SHARE ? at_work : TG_GPU_PHASE_SHARE) :
                          TG_GPU_SHARE_PER_JOB_X3 * R->opt->jobs / 3;
+        char rule[120] = "2/3 of --jobs";
+        if (phase)
+            snprintf(rule, sizeof rule, "the workers at work, at most %d over the devices", TG_GPU_PHASE_SHARE);
         w->share_cap = env && atoi(env) > 0 ? atoi(env) : tg_gpu_share_cap(mib, (share_jobs + per_dev - 1) / per_dev);
         /* and up to --jobs per device while the cores idle (no builds left to run beside the tests) */
         w->share_max = env && atoi(env) > 0 ? 0 : tg_gpu_share_cap(mib, (R->opt->jobs + per_dev - 1) / per_dev);
@@ -117,19 +118,16 @@ static void pool_open(crun *c, pool *w)
         if (w->share_max > w->share_cap)
             snprintf(more, sizeof more, "; up to %d while the cores idle", w->share_max);
         if (!R->opt->check)
-            fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s%s), "
+            fprintf(stderr, "tl-grade: GPUs: %d device(s) (%s%s), each shared by at most %d process(es) (%s%s%s), "
                     "the timed runs alone; a free slot to the submission that started first\n", per_dev,
                     w->ndev > 0 ? w->devs[0] : "the default", w->ndev > 1 ? " ..." : "", w->share_cap,
-                    env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" : mib > 0 ? (w->board && w->board->timed_last ?
-                    "the workers at work, at most " TG_STR(TG_GPU_PHASE_SHARE) " over the devices and device memory / 2 GiB" : "2/3 of --jobs, at most device memory / 2 GiB") :
-                    w->board && w->board->timed_last ? "the workers at work, at most " TG_STR(TG_GPU_PHASE_SHARE) " over the devices; device memory not known: 16 GiB assumed" :
-                    "2/3 of --jobs; device memory not known: 16 GiB assumed", more);
+                    env && atoi(env) > 0 ? "TL_GRADE_GPU_SHARE" : rule, env && atoi(env) > 0 ? "" : mib > 0 ?
+                    ", at most device memory / 2 GiB" : "; device memory not known: 16 GiB assumed", more);
         if (!R->opt->check)
-            fprintf(stderr, "tl-grade: the speed tests: %s\n", w->board && w->board->timed_last ?
+            fprintf(stderr, "tl-grade: the speed tests: %s\n", phase ?
                     "each device's after all of its untimed work, one window after the other (the timed phase; "
-                    "TL_GRADE_GPU_TIMED=inline: each where the rubric has it)" : w->board && w->board->timed_first ?
-                    "each submission's right after its build (TL_GRADE_GPU_TIMED=first)" :
-                    serial ? "each where the rubric has it (--jobs 1: one submission at a time)" :
+                    "TL_GRADE_GPU_TIMED=inline: each where the rubric has it)" : serial ?
+                    "each where the rubric has it (--jobs 1: one submission at a time)" :
                     "each where the rubric has it (TL_GRADE_GPU_TIMED=inline)");
     }
     w->prog = R->opt->check ? NULL : tg_progress_start(R, c->ntodo, w->max_workers);
@@ -193,7 +191,6 @@ static void worker_main(crun *c, pool *w, int i, int dev, int row)
     double sc, mx, secs;
     char why[600] = "";
     int rc = tg_grade_one(R, &c->st[i], &sc, &mx, &secs, why, sizeof why);
-    tg_gpu_timed_done();               /* (no device work left: the phase need not wait for it) */
     tg_stage_end();                    /* its last stage into the run's profile */
     if (rc != 0) {
         char np[PATH_MAX + 160];

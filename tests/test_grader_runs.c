@@ -320,8 +320,8 @@ Test(usage, a_bad_gpu_class_setting_in_the_environment_is_said_at_the_start, .ti
         {"TL_GRADE_GPU_WORKERS=999", "TL_GRADE_GPU_WORKERS='999'"},
         {"TL_GRADE_NCU=yes", "TL_GRADE_NCU='yes': give 1 (every submission profiled) or 0 (never)"},
         {"TL_GRADE_GPU_YIELD_CPU=-1", "TL_GRADE_GPU_YIELD_CPU='-1': give a share of a core from 0 to 16"},
-        {"TL_GRADE_GPU_TIMED=end", "TL_GRADE_GPU_TIMED='end': give inline (each speed test where the rubric has it), "
-         "first"},
+        {"TL_GRADE_GPU_TIMED=end", "TL_GRADE_GPU_TIMED='end': give last (each device's speed tests after all of its "
+         "untimed work, the default) or inline"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         cr_assert_eq(sh("out=$(%s '%s' --kit '%s' --lab 02 --out /tmp/tl-genv --jobs 4 /nonexistent-student 2>&1 >/dev/null); "
