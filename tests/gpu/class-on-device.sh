@@ -591,7 +591,7 @@ else
 fi
 
 # ------------------------------------------------------------------ serial against concurrent (issue 29 item 1)
-src=0
+src=0 ns=0
 if [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; }; then   # (stopped: the submissions graded)
     python3 - "$WO" "$OUT/class.tsv" "$SERIAL" > "$W/serial.list" <<'PY'
 import json, re, sys, os
@@ -610,11 +610,10 @@ for name, kind, _ in sorted(rows, key=lambda r: order.get(r[1], 9)):
 print("\n".join(pick))
 PY
     ns=$(grep -c . "$W/serial.list")
+    [ "$ns" = 0 ] && say "" && say "serial run: none (no submission of the last configuration reached its speed test" \
+        "before the stop: nothing to compare)"
 fi
-if [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; } && [ "${ns:-0}" = 0 ]; then
-    say ""
-    say "serial run: none (no submission of the last configuration reached its speed test before the stop: nothing to compare)"
-elif [ "$SERIAL" -gt 0 ] && { [ $rc = 0 ] || [ $rc = 124 ]; }; then
+if [ "$ns" -gt 0 ]; then
     set --
     while read -r name; do set -- "$@" "$W/in/$name"; done < "$W/serial.list"
     t1=$(date +%s)
