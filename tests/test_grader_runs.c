@@ -504,12 +504,16 @@ Test(kitcache, a_run_whose_out_folder_the_sandbox_uid_cannot_reach_builds_over_a
         cr_skip_test("no bubblewrap or git here: the kit is built per submission, not once");
     if (geteuid() != 0)
         cr_skip_test("not root: every sandbox runs as this user, one owner for every build");
-    const char *d = TL_BUILD_ROOT "/tests/kitcache-uid";
+    /* (in /tmp, not the build folder: the first run's out folder must be within uid 65534's reach,
+     * and a clone in a folder only root may enter, as `mktemp -d` makes, is not) */
+    char d[64] = "/tmp/tl-kitcache-uid.XXXXXX";
+    cr_assert_not_null(mkdtemp(d));
+    cr_assert_eq(chmod(d, 0755), 0);
     char cache[1100], priv[1100];
     snprintf(cache, sizeof cache, "%s/cache", d);
     snprintf(priv, sizeof priv, "%s/private", d);
-    cr_assert_eq(sh("rm -rf '%s' && mkdir -p '%s/in/alice' && mkdir -m 700 '%s' && git clone -q '%s' '%s/kit' && "
-                    "cp '%s/solutions/01-cpu-baseline/gmm.c' '%s/in/alice/'", d, d, priv, TL_SOURCE_ROOT, d,
+    cr_assert_eq(sh("mkdir -p '%s/in/alice' && mkdir -m 700 '%s' && git clone -q '%s' '%s/kit' && "
+                    "cp '%s/solutions/01-cpu-baseline/gmm.c' '%s/in/alice/'", d, priv, TL_SOURCE_ROOT, d,
                     TL_SOURCE_ROOT, d), 0);
     char *k1 = graded_with_cache(d, cache, 1);          /* out within uid 65534's reach */
     cr_assert(!strstr(k1, "copied from"), "the first run (empty cache) did not build the kit:\n%s", k1);
