@@ -31,6 +31,51 @@ double tg_waits_left_out(double waited_ms, double wall_ms, double cpu_ms)
     return waited_ms < off_cpu ? waited_ms : off_cpu > 0 ? off_cpu : 0;
 }
 
+/* The wall-clock rule (tg_judge_speed): an estimate per run far above the reported median, while the
+ * reference's own estimate agrees with its median. */
+static int wall_suspicious(double est_s, double rep_s, double est_r, double rep_r)
+{
+    return est_s > SPEED_SUSPICIOUS * rep_s && est_s - rep_s > 1.0 && est_r <= 1.5 * rep_r + 1.0;
+}
+
+/* The wall-clock estimate measured once more where it read suspicious: the student's program started
+ * again, warmed with the device shared, then its untimed and timed requests in a window of their own.
+ * Honest files read 3-16 x their medians where other processes' CUDA contexts started or ended during
+ * their window (device runs 0940Z and 0958Z, session 16: 2 of 100 on one H100, 9 on two; ncu cleared
+ * every one, each profile holding the device alone 3.5-5 s while the windows queued behind it); a
+ * second window holds it about 0.2 s. The estimate, or -1 where a request failed (the first stands). */
+static double estimate_again(grun *R, gsub *g, const gsize *s, const tl_lab_variant *v, double extra)
+{
+    gsess stu = {.build = g->build, .binary = R->lab->binary, .timed = 1};
+    cres a0, a1;
+    memset(&a0, 0, sizeof a0);
+    memset(&a1, 0, sizeof a1);
+    a1.st = C_NOTRUN;
+    double limit = R->lab->case_limit_s * 3;
+    tg_gpu_take(R, TG_GPU_SHARED);
+    tg_run_case(R, g, &stu, s, v, 0, limit, &a0);        /* the program's start and warm-up, shared */
+    if (a0.st == C_PASS) {
+        tg_gpu_take(R, TG_GPU_ALONE);
+        tg_stage(TG_PROF_ALONE, "alone %.30s (again)", v->name);
+        tg_buf_free(&a0.explain);
+        tg_run_case(R, g, &stu, s, v, 0, limit, &a0);
+        if (a0.st == C_PASS) {
+            stu.end_window = 1;
+            tg_run_case(R, g, &stu, s, v, 1, limit, &a1);
+            stu.end_window = 0;
+        }
+        tg_gpu_take(R, TG_GPU_SHARED);
+        tg_stage(TG_PROF_TIMED, "speed %.30s", v->name);
+    }
+    tg_sess_end(g, &stu, 1);
+    if (!R->opt->check)
+        tg_gpu_take(R, TG_GPU_NONE);
+    double est = a0.st == C_PASS && a1.st == C_PASS && a1.reported_ms > 0 ? (on_cpu_ms(&a1) - on_cpu_ms(&a0)) / extra : -1;
+    tg_buf_free(&a0.explain);
+    tg_buf_free(&a1.explain);
+    return est;
+}
+
 /* Speed: the reference solution's binary and the student's, same GPU, same run, same inputs.
  * The ratio is the larger of the reported medians' ratio and the ratio of the wall-clock
  * times of an untimed request measured here, so a program that lies about its time gains
@@ -252,8 +297,18 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
          * on the GPU than where its work was counted). Not the wall-clock ratio: its untimed requests
          * run beside others' (device request int-1: honest kernels at 1.00 x reported read 1.25 x and
          * more by the wall clock, and their on-demand profiles held the ncu lock 70% of the class) */
-        int suspicious = est_s > SPEED_SUSPICIOUS * s1.reported_ms && est_s - s1.reported_ms > 1.0 &&
-                         est_r <= 1.5 * r1.reported_ms + 1.0;
+        int suspicious = wall_suspicious(est_s, s1.reported_ms, est_r, r1.reported_ms);
+        if (suspicious) {   /* the machine's hiccup or the program's: once more, alone (estimate_again) */
+            double est2 = estimate_again(R, g, s, v, extra);
+            if (est2 >= 0) {
+                suspicious = wall_suspicious(est2, s1.reported_ms, est_r, r1.reported_ms);
+                tg_buf_printf(&tr->out, "the wall-clock estimate measured again, in a window of its own: %.3f ms per "
+                              "run%s\n", est2, suspicious ? "" : ": the first reading was the machine's, not the "
+                              "program's (no review needed)");
+                if (suspicious && est2 < est_s)
+                    est_s = est2;
+            }
+        }
         /* A median under half the reference's is checked on the counters whatever the wall clock says:
          * the wall-clock bound is a difference of two requests' times and reads low where another
          * process's kernel was still on the device (device run 01:47 UTC: gpu_async_stream's forged
