@@ -748,16 +748,20 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     return profile_alone(R, g, v, note);
 }
 
-int tg_counters_on_demand(grun *R, gsub *g, const char *why)
+static int demand(grun *R, gsub *g, const char *why, int alone)
 {
     if (!R->env.ncu_ok || R->env.ncu_every || !g->ctr_ran || !g->built || g->ctr_demand)
         return 0;                      /* not here, profiled already (TL_GRADE_NCU=1), or once already */
     g->ctr_demand = 1;
-    int held = tg_gpu_held();
+    int held = tg_gpu_held(), was_shared = R->env.ncu_shared;
     tg_gpu_take(R, TG_GPU_NONE);
-    if (!R->env.ncu_shared)
+    if (!alone)   /* as where every profiled run shares the device: the profiler's lock, the device shared
+                   * (profiler, below; this worker's copy of the run's settings, for this call alone) */
+        R->env.ncu_shared = 1;
+    else if (!R->env.ncu_shared)
         tg_gpu_take(R, TG_GPU_ALONE);  /* (TL_GRADE_NCU_ALONE: the profiled runs hold the device alone) */
     profile_needed(R, g);
+    R->env.ncu_shared = was_shared;
     tg_gpu_take(R, TG_GPU_NONE);
     tg_gpu_take(R, held);
     int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
@@ -768,6 +772,16 @@ int tg_counters_on_demand(grun *R, gsub *g, const char *why)
             snprintf(cv->figures + fl, sizeof cv->figures - fl, "%sprofiled on demand: %s", fl ? "; " : "", why);
     }
     return 1;
+}
+
+int tg_counters_on_demand(grun *R, gsub *g, const char *why)
+{
+    return demand(R, g, why, 1);
+}
+
+int tg_counters_early(grun *R, gsub *g, const char *why)
+{
+    return demand(R, g, why, 0);
 }
 
 /* After the tests, where the counters were read on demand: the work rule on them too. The counting

@@ -766,6 +766,24 @@ void tg_gpu_timed_turn(void)
     tg_stage(kind, "%s", stage);
 }
 
+int tg_gpu_phase_is_open(void)
+{
+    return tg_gpu_timed_phase() && __atomic_load_n(&board->phase_open[G.dev], __ATOMIC_SEQ_CST);
+}
+
+double tg_gpu_fast_case(int variant, double ms)
+{
+    if (!board || G.pid != getpid() || G.dev < 0 || G.dev >= TG_GPU_MAX || variant < 0 || variant >= TL_LAB_MAX_VARIANTS)
+        return 0;
+    long long *p = &board->fast_case_us[G.dev][variant], cur = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    long long us = ms > 0 ? (long long)(ms * 1000.0) + 1 : 0;   /* (+1: a case of 0 us is still one) */
+    while (us > 0 && (cur == 0 || us < cur) &&
+           !__atomic_compare_exchange_n(p, &cur, us, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        ;                              /* (cur reloaded by a failed exchange) */
+    cur = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+    return cur / 1000.0;
+}
+
 void tg_gpu_timed_done(void)
 {
     if (tg_gpu_timed_phase())

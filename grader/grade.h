@@ -113,6 +113,14 @@ enum { TG_GPU_NONE, TG_GPU_SHARED, TG_GPU_QUEUED, TG_GPU_ALONE };   /* (QUEUED: 
  * H100 did with 24: what that work waits on is the host's (the driver's context starts, scale-diag
  * 0505Z, are one suspect), not each device's */
 #define TG_GPU_PHASE_SHARE 24
+/* A kernel whose correctness case at its variant's largest public size took this much longer than the
+ * class's fastest on the device, and this many times as long, is profiled before the timed phase, the
+ * device shared (submission.c, early_profile). Only a kernel that slow is worth it: ncu's time grows
+ * with the kernel's. On the H100 (device run 1221Z, session 17), at 4096 beside the class: the
+ * corpus's recursive helper 3252 ms against the class's fastest 218 ms; honest files up to 1090 ms
+ * (5 x, 0.87 s more: three of them were profiled with 500 ms and 3 x, needlessly) */
+#define TG_EARLY_SLOW_MS 1500.0
+#define TG_EARLY_SLOW_X  6.0
 #define TG_GPU_SETTLE_MS 30              /* a stopped request keeps the device this long more     */
 #define TG_GPU_WORKERS_PER_JOB 6         /* a GPU class's workers at most, per --jobs (the waiting ones
                                           * do not count against --jobs: workers.c; 3 until session
@@ -164,6 +172,9 @@ typedef struct tg_gpu_board {            /* the parent's, shared with its worker
     int       row_pid[TG_GPU_MAX][TG_GPU_WORKERS_MAX];     /* a worker of the device (-1 being forked, 0 none) */
     int       row_state[TG_GPU_MAX][TG_GPU_WORKERS_MAX];   /* TG_ROW_AHEAD, TG_ROW_TIMED or 0       */
     int       phase_open[TG_GPU_MAX];               /* 1: the device's timed phase is on              */
+    long long fast_case_us[TG_GPU_MAX][TL_LAB_MAX_VARIANTS];   /* the class's fastest passing case of a
+                                                     * variant at its largest public size on the device
+                                                     * (wall less waits for a core, us; 0 none yet)     */
 } tg_gpu_board;
 #define TG_ROW_AHEAD 1                   /* the worker has untimed device work ahead of its speed test */
 #define TG_ROW_TIMED 2                   /* ... waits for the timed phase, or is in its speed test     */
@@ -230,6 +241,10 @@ void tg_gpu_row(int row);
 int  tg_gpu_timed_phase(void);                            /* 1: this worker's speed tests wait for the phase */
 void tg_gpu_timed_turn(void);
 void tg_gpu_timed_done(void);
+int  tg_gpu_phase_is_open(void);                         /* 1: this worker's device's timed phase is on */
+/* A variant's passing case at its largest public size (ms: wall less waits) taken into the class's
+ * fastest on this worker's device (ms <= 0: none taken in); that fastest now (0: none, or no board). */
+double tg_gpu_fast_case(int variant, double ms);
 extern int (*tg_gpu_cores_idle)(void);
 int  tg_gpu_waiting(const tg_gpu_board *b);
 long long tg_gpu_mem_mib(void);                           /* the smallest device's memory (0: unknown) */
@@ -356,6 +371,9 @@ typedef struct gsub {
     int      corr_left;         /* submission.c: correctness tests (public, hidden) not judged yet */
     int      corr_credited;     /* ... and those judged with credit: speed.c profiles a slow kernel on demand only
                                    while the counters could still take some credit away */
+    double   big_case_ms[TL_LAB_MAX_VARIANTS];   /* judges.c: each variant's passing case at its largest
+                                   public size on a GPU, wall less waits (0 none): submission.c's early profile */
+    char     early_why[400];    /* submission.c: why its variants were profiled before the timed phase ("" not) */
     struct {                    /* the counting twin's runs (work.c): one per variant and size    */
         char  variant[32];
         int   m, k, n, hidden;
@@ -542,6 +560,9 @@ int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
  * profiled before its tests, profiled now (the speed test found its time implausible: why says how);
  * 1 done, 0 not (profiled already, once already, or ncu did not read the reference's counters here). */
 int  tg_counters_on_demand(grun *R, gsub *g, const char *why);
+/* The same with the device shared (the counters, not the kernels' time, in question): before the timed
+ * phase, a kernel the correctness cases show far slower than the class's fastest (submission.c). */
+int  tg_counters_early(grun *R, gsub *g, const char *why);
 /* After the tests, where the counters were read on demand: a correctness test whose variant's
  * counters show a breach of the work rule (or whose profiled run failed) loses its credit too. */
 void tg_counters_after_tests(grun *R, gsub *g, tres *tr, int nt);

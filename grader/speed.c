@@ -334,6 +334,9 @@ void tg_judge_speed(grun *R, gsub *g, tres *tr)
         if ((suspicious || fast || slow) && tg_counters_on_demand(R, g, why)) {
             cv = tg_counters_var(R, g, v);
             tg_buf_printf(&tr->out, "profiled on demand (ncu, outside the program's process): %s\n", why);
+        } else if (g->early_why[0]) {
+            tg_buf_printf(&tr->out, "profiled before the timed phase (ncu, outside the program's process): %s\n",
+                          g->early_why);
         }
         if (cv && cv->size[0] && strcmp(cv->size, sz) != 0)   /* profiled at another size (the variant refused it) */
             cv = NULL;

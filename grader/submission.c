@@ -254,6 +254,34 @@ static void corr_end(grun *R, gsub *g)
     }
 }
 
+/* Before the timed phase: a kernel whose correctness case at its largest public size took far longer
+ * than the class's fastest on the device (TG_EARLY_SLOW_MS more, TG_EARLY_SLOW_X times as long) reads
+ * slower than full credit allows in any speed test, and speed.c's slow rule would profile it there:
+ * its profile is taken now instead, with the device shared beside the untimed work, not in the phase,
+ * where each profiled request held the device while the windows queued (device run 1202Z, session
+ * 17: the recursive helper's 150 ms kernel at 2048, about 10 s of the phase). The same profile and the
+ * same rules after the speed test; only its moment changes. */
+static void early_profile(grun *R, gsub *g, const tres *t)
+{
+    if (!R->env.ncu_ok || R->env.ncu_every || g->ctr_demand || !(g->corr_credited > 0 || g->corr_left > 0) ||
+        tg_gpu_phase_is_open() || !t->t->variant)
+        return;
+    const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->t->variant);
+    int vi = v ? (int)(v - R->lab->variants) : -1;
+    if (vi < 0 || vi >= TL_LAB_MAX_VARIANTS)
+        return;
+    double mine = g->big_case_ms[vi], fastest = tg_gpu_fast_case(vi, 0);
+    if (!(mine > 0 && fastest > 0 && mine - fastest > TG_EARLY_SLOW_MS && mine > TG_EARLY_SLOW_X * fastest))
+        return;
+    snprintf(g->early_why, sizeof g->early_why, "its correctness case of %s at the largest public size took %.0f ms, "
+             "the class's fastest there %.0f ms on this device: slower than full speed credit allows whatever the "
+             "speed test reads, so its profile was taken before the timed phase, the device shared", v->name, mine,
+             fastest);
+    if (!tg_counters_early(R, g, g->early_why))
+        g->early_why[0] = '\0';
+    tg_gpu_take(R, TG_GPU_NONE);
+}
+
 /* One test with the device's lock it needs (gpushare.c): shared for GPU work (each request holds
  * it for its time: session.c), the speed test's timed requests alone (speed.c); none for the CPU's
  * tests. Kit check
@@ -270,6 +298,7 @@ static void run_test(grun *R, gsub *g, tres *t)
     if (phase) {                       /* the timed phase (gpushare.c): its turn, holding nothing of the device */
         corr_end(R, g);
         tg_gpu_take(R, TG_GPU_NONE);
+        early_profile(R, g, t);
         tg_gpu_timed_turn();
     }
     tg_gpu_take(R, want);

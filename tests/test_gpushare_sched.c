@@ -220,3 +220,41 @@ Test(gpusched, speed_tests_wait_for_the_timed_phase_and_it_ends_with_the_last)
     for (int r = 0; r < TG_GPU_WORKERS_MAX; ++r)
         cr_assert_eq(board->row_pid[0][r], 0, "a row outlived its worker");
 }
+
+/* ------------------------------------------------- the class's fastest case (an early profile's basis) */
+
+/* Each worker takes its passing case at a variant's largest public size into the class's fastest on
+ * its device (judges.c); a failed case (0) is not taken in; variants and devices are apart; the
+ * fastest is the least any worker saw, whatever the order; without a board (kit check) none. */
+Test(gpusched, the_class_fastest_case_is_the_least_any_worker_saw)
+{
+    cr_assert_eq(tg_gpu_fast_case(0, 12.5), 0, "a fastest case without a board");
+    board = tg_gpu_board_new(2);
+    cr_assert_not_null(board);
+    const double ms[] = {40.0, 25.5, 0, 31.0, 1250.0};
+    pid_t kids[5];
+    for (int i = 0; i < 5; ++i) {
+        kids[i] = fork();
+        cr_assert(kids[i] >= 0);
+        if (kids[i] == 0) {
+            tg_gpu_use(lockdir, "dev0", 4);
+            tg_gpu_board_join(board, 0);
+            double f = tg_gpu_fast_case(1, ms[i]);
+            _exit(ms[i] <= 0 || (f > 0 && f <= ms[i] + 0.002) ? 0 : 1);   /* the fastest never above its own */
+        }
+    }
+    for (int i = 0; i < 5; ++i) {
+        int st;
+        cr_assert_eq(waitpid(kids[i], &st, 0), kids[i]);
+        cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "worker %d read a fastest case above its own", i);
+    }
+    cr_assert_eq(board->fast_case_us[0][1], 25501, "the class's fastest is not the least case: %lld us",
+                 board->fast_case_us[0][1]);
+    cr_assert_eq(board->fast_case_us[0][0], 0, "another variant took the case in");
+    cr_assert_eq(board->fast_case_us[1][1], 0, "another device took the case in");
+    tg_gpu_use(lockdir, "dev1", 4);
+    tg_gpu_board_join(board, 1);
+    cr_assert_eq(tg_gpu_fast_case(1, 0), 0, "a failed case made a fastest one");
+    cr_assert_eq(tg_gpu_fast_case(1, 30.0), 30.001);
+    cr_assert_eq(tg_gpu_fast_case(1, 99.0), 30.001, "a slower case replaced the fastest");
+}
