@@ -634,6 +634,10 @@ void tg_stage_name(char *out, size_t len);        /* the worker's current stage 
 void tg_progress_tick(tg_progress *p);
 void tg_progress_done(tg_progress *p, int slot, const char *student, int how, const char *what);
 void tg_progress_end(tg_progress *p);
+/* The time left (s; -1 unknown yet, 0 none): the students left (left) times the time between
+ * completions since the first (first_ms), once jobs more came after it; else the time per student
+ * since t0_ms */
+double tg_eta_s(double now_ms, double t0_ms, double first_ms, int finished, int left, int jobs);
 void tg_progress_setup(tg_progress *p, double class_t0_ms, double setup_wall_s, double setup_cpu_s);
 void tg_progress_profile(const tg_progress *p, tg_profile *out);   /* the run's profile so far */
 

@@ -9,8 +9,8 @@
  *   otherwise       plain lines, one per finished student, with the same figures
  *   always          DIR/progress.json, written atomically each second: what --status and an
  *                   instructor's `watch cat` read
- * The time left is the wall time per student graded in this run so far times the students left
- * (graded earlier ones cost nothing and are not counted).
+ * The time left is the students left times the wall time between this run's completions since its
+ * first (tg_eta_s; graded earlier ones cost nothing and are not counted).
  * The profile (profile.c): each worker sums, in its row, the wall and CPU time of every stage it
  * leaves by the stage's kind; the parent adds a row's sums to the run's when the worker ends. */
 #define _GNU_SOURCE
@@ -47,6 +47,7 @@ struct tg_progress {
     int    total, slots, tty;
     int    done, failed, earlier;     /* graded (this run), not graded, graded earlier        */
     double t0, last_draw, last_json;
+    double first_ms;                  /* this run's first student graded or not graded (0: none yet) */
     int    drawn;                     /* a live line is on the screen                         */
     pslot *slot;                      /* shared with the workers (MAP_SHARED)                 */
     tg_profile prof;                  /* the run's: set-up and the ended workers' sums        */
@@ -158,14 +159,28 @@ static void fmt_left(char *b, size_t l, double s)
         snprintf(b, l, "about %.1f h left", s / 3600);
 }
 
-static double eta_s(const tg_progress *p)
+/* The students left times the time between completions since the first, once a round of --jobs
+ * completions came after it; before that the time per student since the start; -1 unknown yet.
+ * Since the first: a class on a GPU grades nothing until its timed phase (every submission's untimed
+ * work first), then one every few tenths of a second, and the time per student since the start read
+ * 'about 2 min left' with 7 s to go (one H100, 2026-11-27 12:21Z); a class's set-up (the kit's build)
+ * is left out the same way. Not before a round: workers that started together end together, and the
+ * gap between two of them said 'about 0 s left' while the third had 5 s to go. */
+double tg_eta_s(double now_ms, double t0_ms, double first_ms, int finished, int left, int jobs)
 {
-    int left = p->total - p->done - p->failed - p->earlier;
     if (left <= 0)
         return 0;
-    if (p->done + p->failed == 0)
+    if (finished <= 0)
         return -1;
-    return (tl_now_ms() - p->t0) / 1000.0 / (p->done + p->failed) * left;
+    if (finished - 1 >= (jobs > 1 ? jobs : 1) && first_ms > 0 && now_ms > first_ms)
+        return (now_ms - first_ms) / 1000.0 / (finished - 1) * left;
+    return (now_ms - t0_ms) / 1000.0 / finished * left;
+}
+
+static double eta_s(const tg_progress *p)
+{
+    return tg_eta_s(tl_now_ms(), p->t0, p->first_ms, p->done + p->failed, p->total - p->done - p->failed - p->earlier,
+                    p->R->opt->jobs);
 }
 
 static void write_json(tg_progress *p, int final)
@@ -309,6 +324,8 @@ void tg_progress_done(tg_progress *p, int slot, const char *student, int how, co
         ++p->failed;
     else
         ++p->earlier;
+    if (how <= 1 && p->first_ms <= 0)
+        p->first_ms = tl_now_ms();
     clear_line(p);
     int finished = p->done + p->failed + p->earlier;
     if (p->tty || how == 2) {

@@ -979,3 +979,24 @@ Test(options, every_option_of_tl_grades_table_names_its_value_and_says_in_one_li
     tl_cli_describe(tl_cli_by_val(tg_options, 'l'), line, sizeof line);
     cr_assert(strstr(line, "--lab NN (the lab: 01, 02") != NULL, "%s", line);
 }
+
+/* The progress line's time left (progress.c): the students left times the time between completions
+ * since the first, so that a class whose speed tests all come last (the timed phase on a GPU:
+ * nothing graded for 90 s, then one every 0.3 s) is not told hours when seconds are left, nor a class
+ * whose kit took 40 s to build told that each student took 40 s more. */
+Test(progress, the_time_left_counts_from_the_first_student_graded, .timeout = 10)
+{
+    cr_assert_eq(tg_eta_s(5000, 0, 0, 0, 10, 4), -1, "a time left before anyone was graded");
+    cr_assert_eq(tg_eta_s(5000, 0, 4000, 3, 0, 4), 0, "time left with no student left");
+    /* one graded at 90 s, 99 left: from the start only (one completion: no interval yet) */
+    cr_assert_float_eq(tg_eta_s(90000, 0, 90000, 1, 99, 16), 8910.0, 1e-6);
+    /* the timed phase with --jobs 16: the first at 90 s, 21 graded by 96 s: 0.3 s each, 79 left:
+     * 23.7 s, not 4.5 min */
+    cr_assert_float_eq(tg_eta_s(96000, 0, 90000, 21, 79, 16), 23.7, 1e-6);
+    /* steady work after a 40 s set-up, --jobs 2: the first at 50 s, then one every 10 s (5 by 90 s),
+     * 5 left: 50 s, not 90 */
+    cr_assert_float_eq(tg_eta_s(90000, 0, 50000, 5, 5, 2), 50.0, 1e-6);
+    /* two workers that started together end together: before a round of --jobs after the first,
+     * the time per student since the start (9.1 s each: 4.55 s for the third), not their gap's 0.1 s */
+    cr_assert_float_eq(tg_eta_s(9100, 0, 9000, 2, 1, 2), 4.55, 1e-6);
+}
