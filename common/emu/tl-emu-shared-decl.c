@@ -86,9 +86,26 @@ void shared_decl(Rw *rw, int is_extern, int decl_line) {
      * tokens as it is up to its first comment, one blank from there; newlines counted. */
     Buf d = {0};
     int nl = 0, par = 0;
+    /* A declarator's dimensions closed (']' at the top level): what may follow is '[', ',', ';' or
+     * '='; a name there is the next statement, run on for want of a ';' (a student's classic slip:
+     * "unexpected '_' after __shared__ Mds[...]" said where, not what). The variable's name: the
+     * last name before the first top-level '['. */
+    int closed = 0, dims = 0;
+    size_t name_s = 0, name_e = 0;
     tl_lexer lx = rw_lexer(rw, rw->pos, rw->line);
     for (tl_lex_tok t;;) {
         char c = tok_next(&lx, &t);
+        if (closed && par == 0 && t.kind == TL_LEX_ID &&
+            !(t.e - t.s == 13 && !memcmp(rw->src + t.s, "__attribute__", 13)))
+            die(rw, decl_line, "expected ';' after __shared__ %.*s[...]: the declaration runs on into '%.*s' (a missing ';'?)",
+                (int)(name_e - name_s), rw->src + name_s, (int)(t.e - t.s < 40 ? t.e - t.s : 40), rw->src + t.s);
+        if (par == 0 && !dims && t.kind == TL_LEX_ID) {
+            name_s = t.s;
+            name_e = t.e;
+        }
+        closed = par == 1 && t.kind == TL_LEX_PUNCT && c == ']';
+        if (par == 0 && t.kind == TL_LEX_PUNCT && c == '[')
+            dims = 1;
         size_t g = rw->pos;
         while (g < t.s && rw->src[g] != '/') g++;
         buf_add(&d, rw->src + rw->pos, g - rw->pos);

@@ -183,6 +183,16 @@ Test(rewrite, what_it_cannot_emulate_is_an_error_at_the_line, .init = make_tmpdi
     rewrite_text("__global__ void k() {\n  __shared__ float a[4] = {0};\n}\n", out, sizeof out, &st);
     cr_assert_eq(st, 1);
     assert_has(out, "t.cu:2: error: tl-emu-rewrite: a __shared__ variable cannot have an initializer");
+    /* a missing ';': the next statement runs on into the declaration; said as such, at its line,
+     * whatever comes next (another declaration, or a statement with an '=') */
+    rewrite_text("__global__ void k() {\n  __shared__ float Mds[16][16]\n  __shared__ float Nds[16][16];\n}\n", out,
+                 sizeof out, &st);
+    cr_assert_eq(st, 1);
+    assert_has(out, "t.cu:2: error: tl-emu-rewrite: expected ';' after __shared__ Mds[...]: the declaration runs on "
+                    "into '__shared__' (a missing ';'?)");
+    rewrite_text("__global__ void k(int w) {\n  __shared__ float t[16]\n  int row = w;\n}\n", out, sizeof out, &st);
+    cr_assert_eq(st, 1);
+    assert_has(out, "t.cu:2: error: tl-emu-rewrite: expected ';' after __shared__ t[...]: the declaration runs on into 'int'");
 }
 
 /* Compiles a student file (rewritten) as the emulated build does; returns the compiler's status. */
