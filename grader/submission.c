@@ -255,9 +255,9 @@ static void corr_end(grun *R, gsub *g)
 }
 
 /* Before the timed phase: a kernel whose correctness case at its largest public size took far longer
- * than the class's fastest on the device (TG_EARLY_SLOW_MS more, TG_EARLY_SLOW_X times as long) reads
- * slower than full credit allows in any speed test, and speed.c's slow rule would profile it there:
- * its profile is taken now instead, with the device shared beside the untimed work, not in the phase,
+ * than the class's fastest on the device (TG_EARLY_SLOW_MS more, TG_EARLY_SLOW_X times as long) will
+ * most likely read slower than full credit allows, and speed.c's slow rule would profile it after its
+ * speed test: its profile is taken now instead, with the device shared beside the untimed work, not in the phase,
  * where each profiled request held the device while the windows queued (device run 1202Z, session
  * 17: the recursive helper's 150 ms kernel at 2048, about 10 s of the phase). The same profile and the
  * same rules after the speed test; only its moment changes. */
@@ -274,9 +274,9 @@ static void early_profile(grun *R, gsub *g, const tres *t)
     if (!(mine > 0 && fastest > 0 && mine - fastest > TG_EARLY_SLOW_MS && mine > TG_EARLY_SLOW_X * fastest))
         return;
     snprintf(g->early_why, sizeof g->early_why, "its correctness case of %s at the largest public size took %.0f ms, "
-             "the class's fastest there %.0f ms on this device: slower than full speed credit allows whatever the "
-             "speed test reads, so its profile was taken before the timed phase, the device shared", v->name, mine,
-             fastest);
+             "the class's fastest there %.0f ms on this device: a kernel that slow is profiled before the timed phase, "
+             "the device shared, not after its speed test (the same profile; the wall time of a case only sets "
+             "when)", v->name, mine, fastest);
     if (!tg_counters_early(R, g, g->early_why))
         g->early_why[0] = '\0';
     tg_gpu_take(R, TG_GPU_NONE);
