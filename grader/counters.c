@@ -60,7 +60,7 @@
                                       for the reference's whole 200 s (H100, 2026-11-26 14:28 UTC: the
                                       hostile class's gpu_infinite_loop, every other student waiting) */
 
-static int variant_index(const grun *R, const tl_lab_variant *v)
+int tg_variant_index(const grun *R, const tl_lab_variant *v)
 {
     for (int i = 0; v && i < R->lab->nvariants; ++i)
         if (&R->lab->variants[i] == v || strcmp(R->lab->variants[i].name, v->name) == 0)
@@ -70,7 +70,7 @@ static int variant_index(const grun *R, const tl_lab_variant *v)
 
 const tg_ctr_var *tg_counters_var(const grun *R, const gsub *g, const tl_lab_variant *v)
 {
-    int i = variant_index(R, v);
+    int i = tg_variant_index(R, v);
     return i >= 0 && g->ctr_ran ? &g->ctr[i] : NULL;
 }
 
@@ -568,7 +568,7 @@ void tg_counters_probe(grun *R)
         }
         if (settled == nv) {
             R->env.ncu_one = 1;
-            cv = cvs[variant_index(R, v)];
+            cv = cvs[tg_variant_index(R, v)];
             /* a student's profiled case is limited to 10 x this (CPU s): the longest request, as a session
              * of one variant measured it before; not the session's whole (device request gpu-1, H100 x2:
              * 4.2 s, which let tests/wrong/03/host-computes.cu hold its device's profiler for about 45 s,
@@ -716,7 +716,7 @@ static void profile_needed(grun *R, gsub *g)
 /* v's profiled run with the device alone, its figures ending with note. */
 static int profile_alone(grun *R, gsub *g, const tl_lab_variant *v, const char *note)
 {
-    int i = variant_index(R, v);
+    int i = tg_variant_index(R, v);
     if (i < 0 || !g->ctr_ran || !g->built || !R->env.ncu_ok)
         return 0;
     int held = tg_gpu_held();
@@ -738,7 +738,7 @@ static int profile_alone(grun *R, gsub *g, const tl_lab_variant *v, const char *
 
 int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
 {
-    int i = variant_index(R, v);
+    int i = tg_variant_index(R, v);
     if (i < 0)
         return 0;
     char note[560];
@@ -748,20 +748,16 @@ int tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v)
     return profile_alone(R, g, v, note);
 }
 
-static int demand(grun *R, gsub *g, const char *why, int alone)
+int tg_counters_on_demand(grun *R, gsub *g, const char *why)
 {
     if (!R->env.ncu_ok || R->env.ncu_every || !g->ctr_ran || !g->built || g->ctr_demand)
         return 0;                      /* not here, profiled already (TL_GRADE_NCU=1), or once already */
     g->ctr_demand = 1;
-    int held = tg_gpu_held(), was_shared = R->env.ncu_shared;
+    int held = tg_gpu_held();
     tg_gpu_take(R, TG_GPU_NONE);
-    if (!alone)   /* as where every profiled run shares the device: the profiler's lock, the device shared
-                   * (profiler, below; this worker's copy of the run's settings, for this call alone) */
-        R->env.ncu_shared = 1;
-    else if (!R->env.ncu_shared)
+    if (!R->env.ncu_shared)
         tg_gpu_take(R, TG_GPU_ALONE);  /* (TL_GRADE_NCU_ALONE: the profiled runs hold the device alone) */
     profile_needed(R, g);
-    R->env.ncu_shared = was_shared;
     tg_gpu_take(R, TG_GPU_NONE);
     tg_gpu_take(R, held);
     int vi[TL_LAB_MAX_VARIANTS], nv = needed_list(R, vi);
@@ -772,16 +768,6 @@ static int demand(grun *R, gsub *g, const char *why, int alone)
             snprintf(cv->figures + fl, sizeof cv->figures - fl, "%sprofiled on demand: %s", fl ? "; " : "", why);
     }
     return 1;
-}
-
-int tg_counters_on_demand(grun *R, gsub *g, const char *why)
-{
-    return demand(R, g, why, 1);
-}
-
-int tg_counters_early(grun *R, gsub *g, const char *why)
-{
-    return demand(R, g, why, 0);
 }
 
 /* After the tests, where the counters were read on demand: the work rule on them too. The counting

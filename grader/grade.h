@@ -560,9 +560,7 @@ int  tg_counters_again_alone(grun *R, gsub *g, const tl_lab_variant *v);
  * profiled before its tests, profiled now (the speed test found its time implausible: why says how);
  * 1 done, 0 not (profiled already, once already, or ncu did not read the reference's counters here). */
 int  tg_counters_on_demand(grun *R, gsub *g, const char *why);
-/* The same with the device shared (the counters, not the kernels' time, in question): before the timed
- * phase, a kernel the correctness cases show far slower than the class's fastest (submission.c). */
-int  tg_counters_early(grun *R, gsub *g, const char *why);
+int  tg_variant_index(const grun *R, const tl_lab_variant *v);   /* its index in the lab's table (-1: none) */
 /* After the tests, where the counters were read on demand: a correctness test whose variant's
  * counters show a breach of the work rule (or whose profiled run failed) loses its credit too. */
 void tg_counters_after_tests(grun *R, gsub *g, tres *tr, int nt);

@@ -503,8 +503,8 @@ void tg_judge_correctness(grun *R, gsub *g, tres *tr)
     tg_buf_free(&too_big);
     /* the largest public size's time (0: it failed), and the class's fastest on the device: a kernel far
      * slower is profiled before the timed phase (submission.c, early_profile) */
-    int vi = v ? (int)(v - R->lab->variants) : -1;
-    if (big_idx >= 0 && vi >= 0 && vi < TL_LAB_MAX_VARIANTS) {
+    int vi = tg_variant_index(R, v);
+    if (big_idx >= 0 && vi >= 0) {
         g->big_case_ms[vi] = big_ms;
         tg_gpu_fast_case(vi, big_ms);
     }

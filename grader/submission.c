@@ -257,7 +257,8 @@ static void corr_end(grun *R, gsub *g)
 /* Before the timed phase: a kernel whose correctness case at its largest public size took far longer
  * than the class's fastest on the device (TG_EARLY_SLOW_MS more, TG_EARLY_SLOW_X times as long) will
  * most likely read slower than full credit allows, and speed.c's slow rule would profile it after its
- * speed test: its profile is taken now instead, with the device shared beside the untimed work, not in the phase,
+ * speed test: its profile is taken now instead, beside the untimed work (the device shared, as every
+ * profiled run unless TL_GRADE_NCU_ALONE=1), not in the phase,
  * where each profiled request held the device while the windows queued (device run 1202Z, session
  * 17: the recursive helper's 150 ms kernel at 2048, about 10 s of the phase). The same profile and the
  * same rules after the speed test; only its moment changes. */
@@ -267,8 +268,8 @@ static void early_profile(grun *R, gsub *g, const tres *t)
         tg_gpu_phase_is_open() || !t->t->variant)
         return;
     const tl_lab_variant *v = tl_lab_variant_find(R->lab, t->t->variant);
-    int vi = v ? (int)(v - R->lab->variants) : -1;
-    if (vi < 0 || vi >= TL_LAB_MAX_VARIANTS)
+    int vi = tg_variant_index(R, v);
+    if (vi < 0)
         return;
     double mine = g->big_case_ms[vi], fastest = tg_gpu_fast_case(vi, 0);
     if (!(mine > 0 && fastest > 0 && mine - fastest > TG_EARLY_SLOW_MS && mine > TG_EARLY_SLOW_X * fastest))
@@ -277,9 +278,8 @@ static void early_profile(grun *R, gsub *g, const tres *t)
              "the class's fastest there %.0f ms on this device: a kernel that slow is profiled before the timed phase, "
              "the device shared, not after its speed test (the same profile; the wall time of a case only sets "
              "when)", v->name, mine, fastest);
-    if (!tg_counters_early(R, g, g->early_why))
+    if (!tg_counters_on_demand(R, g, g->early_why))   /* (shared, as every profiled run by default) */
         g->early_why[0] = '\0';
-    tg_gpu_take(R, TG_GPU_NONE);
 }
 
 /* One test with the device's lock it needs (gpushare.c): shared for GPU work (each request holds
