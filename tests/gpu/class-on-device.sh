@@ -290,6 +290,8 @@ grep 'why:' "$C/profiled.txt" | cut -f1 | while read -r n; do
     mkdir -p "$C/profiled" && cp "$WO/$n/results.json" "$C/profiled/$n.results.json" 2>/dev/null
 done
 say "profiled on demand: $(grep -c 'why: on demand' "$C/profiled.txt") submission(s) after the speed test, $(grep -c 'why: before the timed phase' "$C/profiled.txt") before the timed phase, $(grep 'why:' "$C/profiled.txt" | grep -vc 'again alone: no') with a run again alone (profiled.txt)"
+# (session 18) tests that failed as a co-tenant's memory would make them fail, run again with the device alone
+say "tests graded again with the GPU alone: $(cat "$WO"/*/results.json 2>/dev/null | grep -o 'graded again with the GPU alone' | wc -l); speed warm-ups run again alone: $(cat "$WO"/*/results.json 2>/dev/null | grep -o 'warm-up failed while the GPU was shared' | wc -l)"
 # (session 17) wall-clock estimates that read suspicious and were measured again in a window of their own
 say "wall-clock estimates measured again: $(cat "$WO"/*/results.json 2>/dev/null | grep -o 'measured again, in a window of its own: [0-9.]* ms per run[^\\\"]\{0,40\}' | sed 's/.*own: //' | sort | uniq -c | tr '\n' ';' | sed 's/;$//')"
 # the levers of session 10 (issue 29): profiled runs with the device shared and those run again alone;

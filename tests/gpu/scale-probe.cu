@@ -8,6 +8,7 @@
  *   case           REPS times: alloc, two pageable copies in, a multiply kernel, one copy out, free
  *   keep           as case, the three buffers allocated once for every rep (the buffers kept)
  *   kernels        one 64^2 case's buffers, then REPS small launches each waited for
+ *   hold           a context made, then REPS seconds asleep: a resident context (scale-diag RESIDENT)
  * Prints one line: mode, wall seconds, user and sys CPU seconds of this process. Exit 0, 1 on a
  * CUDA error (named), 2 on usage.
  */
@@ -62,7 +63,7 @@ static void one_case(float *h, float *dM, float *dN, float *dP, int w)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: scale-probe ctx|alloc|case|keep|kernels REPS [SIZE]\n");
+        fprintf(stderr, "usage: scale-probe ctx|alloc|case|keep|kernels|hold REPS [SIZE]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -103,8 +104,11 @@ int main(int argc, char **argv)
             mm<<<dim3(w / 16, w / 16), dim3(16, 16)>>>(dM, dN, dP, w);
             CK(cudaDeviceSynchronize());
         }
+    } else if (!strcmp(mode, "hold")) {
+        struct timespec ts = {reps, 0};
+        nanosleep(&ts, NULL);
     } else if (strcmp(mode, "ctx") != 0) {
-        fprintf(stderr, "scale-probe: unknown mode %s (ctx, alloc, case, keep, kernels)\n", mode);
+        fprintf(stderr, "scale-probe: unknown mode %s (ctx, alloc, case, keep, kernels, hold)\n", mode);
         return 2;
     }
     double t1 = now();

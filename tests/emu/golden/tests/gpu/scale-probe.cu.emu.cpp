@@ -9,6 +9,7 @@
  *   case           REPS times: alloc, two pageable copies in, a multiply kernel, one copy out, free
  *   keep           as case, the three buffers allocated once for every rep (the buffers kept)
  *   kernels        one 64^2 case's buffers, then REPS small launches each waited for
+ *   hold           a context made, then REPS seconds asleep: a resident context (scale-diag RESIDENT)
  * Prints one line: mode, wall seconds, user and sys CPU seconds of this process. Exit 0, 1 on a
  * CUDA error (named), 2 on usage.
  */
@@ -40,41 +41,41 @@ __global__ void mm(const float *M, const float *N, float *P, int w)
     static const tl_emu::Site a_tl_site_ = {"a", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (16), (16)>> a(a_tl_site_); static const tl_emu::Site b_tl_site_ = {"b", __FILE__, __LINE__, "float"}; tl_emu::Shared<tl_emu::A2<float, (16), (16)>> b(b_tl_site_); 
     float  tl_p_s[tl_emu::MAX_THREADS]; if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { ;
     s = (0); } *(tl_p_s + tl_emu_t_) = s; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 40
+#line 41
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { ;
     s = (0); } *(tl_p_s + tl_emu_t_) = s; } } else {
-#line 40
+#line 41
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { ;
     s = (0); } *(tl_p_s + tl_emu_t_) = s; }
-#line 41
+#line 42
  }
     for (int p = 0; p < w / 16; ++p) {
         if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { a(__LINE__, tl_emu::Plain{&tl_emu_lc_})[threadIdx.y][threadIdx.x] = (tl_emu::gcount(0), M)[r * w + p * 16 + threadIdx.x];
         b(__LINE__, tl_emu::Plain{&tl_emu_lc_})[threadIdx.y][threadIdx.x] = (tl_emu::gcount(0), N)[(p * 16 + threadIdx.y) * w + c]; } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 43
+#line 44
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { a(__LINE__, tl_emu::Esc{tl_emu_ep_})[threadIdx.y][threadIdx.x] = (tl_emu::gcount(0), M)[r * w + p * 16 + threadIdx.x];
         b(__LINE__, tl_emu::Esc{tl_emu_ep_})[threadIdx.y][threadIdx.x] = (tl_emu::gcount(0), N)[(p * 16 + threadIdx.y) * w + c]; } } } else {
-#line 43
+#line 44
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { a(__LINE__, tl_emu_ep_)[threadIdx.y][threadIdx.x] = (tl_emu::gcount(0), M)[r * w + p * 16 + threadIdx.x];
         b(__LINE__, tl_emu_ep_)[threadIdx.y][threadIdx.x] = (tl_emu::gcount(0), N)[(p * 16 + threadIdx.y) * w + c]; } }
-#line 44
+#line 45
  }
         if (tl_emu::rbarrier(__FILE__, __LINE__)) return;
         if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { for (int k = 0; k < 16; ++k) s += a(__LINE__, tl_emu::Plain{&tl_emu_lc_, tl_emu_pm_ == 2})[threadIdx.y][k] * b(__LINE__, tl_emu::Plain{&tl_emu_lc_, tl_emu_pm_ == 2})[k][threadIdx.x]; } *(tl_p_s + tl_emu_t_) = s; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 46
+#line 47
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { for (int k = 0; k < 16; ++k) s += a(__LINE__, tl_emu::Esc{tl_emu_ep_})[threadIdx.y][k] * b(__LINE__, tl_emu::Esc{tl_emu_ep_})[k][threadIdx.x]; } *(tl_p_s + tl_emu_t_) = s; } } else {
-#line 46
+#line 47
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { for (int k = 0; k < 16; ++k) s += a(__LINE__, tl_emu_ep_)[threadIdx.y][k] * b(__LINE__, tl_emu_ep_)[k][threadIdx.x]; } *(tl_p_s + tl_emu_t_) = s; }
-#line 46
+#line 47
  }
         if (tl_emu::rbarrier(__FILE__, __LINE__)) return;
     }
     if (tl_emu::rplain(0)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { (tl_emu::gcount(1), P)[r * w + c] = s; } } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 49
+#line 50
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { (tl_emu::gcount(1), P)[r * w + c] = s; } } } else {
-#line 49
+#line 50
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] int  r = (blockIdx.y * 16 + threadIdx.y); [[maybe_unused]] int  c = (blockIdx.x * 16 + threadIdx.x); [[maybe_unused]] auto s = *(tl_p_s + tl_emu_t_); { (tl_emu::gcount(1), P)[r * w + c] = s; } }
-#line 49
+#line 50
  }
 }
 
@@ -91,7 +92,7 @@ static void one_case(float *h, float *dM, float *dN, float *dP, int w)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: scale-probe ctx|alloc|case|keep|kernels REPS [SIZE]\n");
+        fprintf(stderr, "usage: scale-probe ctx|alloc|case|keep|kernels|hold REPS [SIZE]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -132,8 +133,11 @@ int main(int argc, char **argv)
             tl_emu_launch(mm, "mm", __FILE__, __LINE__, dim3(w / 16, w / 16),  dim3(16, 16))(dM, dN, dP, w);
             CK(cudaDeviceSynchronize());
         }
+    } else if (!strcmp(mode, "hold")) {
+        struct timespec ts = {reps, 0};
+        nanosleep(&ts, NULL);
     } else if (strcmp(mode, "ctx") != 0) {
-        fprintf(stderr, "scale-probe: unknown mode %s (ctx, alloc, case, keep, kernels)\n", mode);
+        fprintf(stderr, "scale-probe: unknown mode %s (ctx, alloc, case, keep, kernels, hold)\n", mode);
         return 2;
     }
     double t1 = now();
