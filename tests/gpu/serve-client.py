@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """serve-client.py: a lab program's --serve channel driven as the grader drives it (CONTRACTS.md
-section 2), for the device diagnostics (tests/gpu/ncu-session-diag.sh): the program (or ncu and the
-program, the command after --) is started with fds 3 and 4 as pipes, sent one untimed case per
-VARIANT at M x K x N with seeded inputs, each answer read whole and checked against numpy's product
+section 2), for the device diagnostics (tests/gpu/ncu-session-diag.sh, window-diag.sh): the program
+(or ncu and the program, the command after --) is started with fds 3 and 4 as pipes, sent one case
+per VARIANT at M x K x N with seeded inputs (untimed; --timed: timed, as a speed test's last
+request), the list --repeat R times, each answer read whole and checked against numpy's product
 when numpy is there (else only its shape), then `quit`. Prints one line: the wall seconds of the
-whole, of each request, and of the end after `quit`. Exit 0 every answer ok, 1 not, 2 bad usage.
+whole, of each request, and of the end after `quit`; with --split also a line per request: the
+milliseconds to send it (until the inputs' last bytes were in the pipe), then to its answer's first
+line (the program's work: buffers, copies, the runs), then to the answer's last byte. Exit 0 every
+answer ok, 1 not, 2 bad usage.
 
-Usage: serve-client.py --size M,K,N --variants tiled16,tiled32 [--check] -- COMMAND... --serve
+Usage: serve-client.py --size M,K,N --variants tiled16,tiled32 [--check] [--timed] [--repeat R]
+       [--split] -- COMMAND... --serve
 """
 import fcntl
 import os
@@ -62,11 +67,17 @@ def main(argv):
         return 2
     opts, cmd = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     size, variants, check = None, [], "--check" in opts
+    timed, split, repeat = "--timed" in opts, "--split" in opts, 1
     for i, o in enumerate(opts):
         if o == "--size" and i + 1 < len(opts):
             size = [int(x) for x in opts[i + 1].split(",")]
         if o == "--variants" and i + 1 < len(opts):
             variants = opts[i + 1].split(",")
+        if o == "--repeat" and i + 1 < len(opts):
+            repeat = int(opts[i + 1]) if opts[i + 1].isdigit() and int(opts[i + 1]) > 0 else 0
+    if repeat < 1:
+        print("serve-client.py: --repeat needs a count of 1 or more", file=sys.stderr)
+        return 2
     if not size or len(size) != 3 or not variants or not cmd:
         print("serve-client.py: give --size M,K,N, --variants and the command after --", file=sys.stderr)
         return 2
@@ -89,18 +100,20 @@ def main(argv):
     p = subprocess.Popen(cmd, close_fds=False, preexec_fn=fds_3_and_4, stdout=subprocess.DEVNULL, stderr=errf)
     os.close(req_r)
     os.close(ans_w)
-    ok, times = True, []
-    for v in variants:
+    ok, times, parts = True, [], []
+    for v in variants * repeat:
         t = time.time()
         try:
-            os.write(req_w, ("case %s %d %d %d 0\n" % (v, m, k, n)).encode())
+            os.write(req_w, ("case %s %d %d %d %d\n" % (v, m, k, n, 1 if timed else 0)).encode())
             os.write(req_w, Mf)
             os.write(req_w, Nf)
         except OSError as e:
             print("%s: the program does not read its requests (%s)" % (v, e))
             ok = False
             break
+        t_sent = time.time()
         line = read_line(ans_r)
+        t_line = time.time()
         if not line.startswith("ok"):
             print("%s: %s" % (v, line.strip()[:300]))
             ok = False
@@ -108,6 +121,8 @@ def main(argv):
             break
         P = read_exact(ans_r, HEADER + m * n * 4)
         times.append(time.time() - t)
+        parts.append((v, 1000 * (t_sent - t), 1000 * (t_line - t_sent), 1000 * (time.time() - t_line),
+                      line.split()[1] if len(line.split()) > 1 else "-"))
         if len(P) != HEADER + m * n * 4 or P[:8] != MAGIC or struct.unpack("<QQ", P[16:32]) != (m, n):
             print("%s: answer cut short or not %dx%d" % (v, m, n))
             ok = False
@@ -135,6 +150,10 @@ def main(argv):
     os.close(ans_r)
     errf.seek(0)
     err = errf.read()
+    for i, (v, a, b, c, med) in enumerate(parts if split else []):
+        print("request %d %s %s %dx%dx%d: send %.1f ms, answer line after %.1f ms, answer's %d bytes %.1f ms; "
+              "reported median %s ms" % (i + 1, v, "timed" if timed else "untimed", m, k, n, a, b,
+                                         HEADER + m * n * 4, c, med))
     print("whole %.2f s; requests %s s; end %.2f s; exit %d%s" % (
         time.time() - t0, " ".join("%.2f" % x for x in times), time.time() - t_end, p.returncode,
         "" if ok else "; FAILED: " + err.decode("utf-8", "replace").strip().replace("\n", " / ")[-300:]))
