@@ -64,6 +64,11 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
 #ifndef TL_EMULATED
     int marked = 0;                  /* GPU requests begun so far: the request marker's number */
 #endif
+    /* The inputs of the last request whose matrices were read, kept for a request that says "same"
+     * (CONTRACTS.md section 2: a speed test's window asks again for the inputs its warm-up sent,
+     * which then cross no pipe; issue 29). Not kept by an emulated program: it zeroes its copies. */
+    tl_matrix M = {0}, N = {0};
+    int kept = 0;
     while (fgets(line, sizeof line, in)) {
         if (strcmp(line, "quit\n") == 0)
             break;
@@ -86,24 +91,52 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             continue;
         }
         char name[64];
-        int m, k, n, timed;
-        if (sscanf(line, "case %63s %d %d %d %d", name, &m, &k, &n, &timed) != 5) {
+        int m, k, n, timed, at = 0;
+        int parsed = sscanf(line, "case %63s %d %d %d %d%n", name, &m, &k, &n, &timed, &at) == 5 && at > 0;
+        int same = parsed && strcmp(line + at, " same\n") == 0;
+        if (!parsed || (!same && strcmp(line + at, "\n") != 0)) {
             tl_answer_printf(out, "error malformed request\n");
             tl_answer_send(out, 4);
             tl_answer_free(&ans);
+            if (kept) {
+                tl_matrix_free(&M);
+                tl_matrix_free(&N);
+            }
             return TL_EXIT_USAGE;
         }
         const tl_variant *v = tl_drv_find_variant(lab, name, strlen(name));
-        tl_matrix M, N, P;
-        int okM = tl_matfile_fread(in, &M, 0, "M (grader)", err, sizeof err) == 0;
-        int okN = okM && tl_matfile_fread(in, &N, 0, "N (grader)", err, sizeof err) == 0;
-        if (!okN) {
-            if (okM)
+        tl_matrix P;
+        if (same) {
+            /* no matrices follow: the request is answered (an error where no inputs of its
+             * dimensions are kept) and the session goes on */
+            const char *no = NULL;
+#ifdef TL_EMULATED
+            no = "an emulated program keeps no inputs (it zeroes its copies of M and N): send the matrices";
+#else
+            if (!kept || M.rows != m || M.cols != k || N.rows != k || N.cols != n)
+                no = "no inputs of these dimensions kept from the last request: send the matrices";
+#endif
+            if (no) {
+                tl_answer_printf(out, "error %s\n", no);
+                tl_answer_send(out, 4);
+                continue;
+            }
+        } else {
+            if (kept) {
                 tl_matrix_free(&M);
-            tl_answer_printf(out, "error %s\n", err);
-            tl_answer_send(out, 4);
-            tl_answer_free(&ans);
-            return TL_EXIT_USAGE;
+                tl_matrix_free(&N);
+                kept = 0;
+            }
+            int okM = tl_matfile_fread(in, &M, 0, "M (grader)", err, sizeof err) == 0;
+            int okN = okM && tl_matfile_fread(in, &N, 0, "N (grader)", err, sizeof err) == 0;
+            if (!okN) {
+                if (okM)
+                    tl_matrix_free(&M);
+                tl_answer_printf(out, "error %s\n", err);
+                tl_answer_send(out, 4);
+                tl_answer_free(&ans);
+                return TL_EXIT_USAGE;
+            }
         }
         char buf[200];
         const char *why = NULL;
@@ -202,6 +235,14 @@ int tl_drv_serve(const tl_lab *lab, const tl_device_info *dev, const opts *o)
             tl_matrix_free(&P);
         }
         tl_answer_send(out, 4);
+#ifdef TL_EMULATED
+        tl_matrix_free(&M);
+        tl_matrix_free(&N);
+#else
+        kept = 1;   /* freed when the next request sends its own */
+#endif
+    }
+    if (kept) {
         tl_matrix_free(&M);
         tl_matrix_free(&N);
     }

@@ -2,7 +2,12 @@
  * known-wrong submission is rejected with the message that points at its bug. */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <stdio.h>
 
@@ -133,4 +138,160 @@ Test(lab01_wrong, the_manifest_lists_every_lab01_bug, .timeout = 10)
     int n = wrong_manifest_load(TL_WRONG_MANIFEST, "01", rows, why, sizeof why);
     cr_assert_geq(n, 0, "%s", why);
     cr_assert_geq(n, 4, "tests/wrong/manifest.tsv lists %d lab 01 bugs; the four classic ones are expected", n);
+}
+
+/* ---- the --serve channel's "same" request (CONTRACTS.md section 2): a speed test's window asks
+ * again for the inputs its program holds, and nothing crosses the pipe but the line. Driven here
+ * on lab 01's CPU program (the kit's driver is the GPU labs' too) and lab 03's emulated one. */
+typedef struct serve { pid_t pid; int to, from; } serve;
+
+static void serve_start(serve *s, const char *bin)
+{
+    int a[2], b[2];
+    cr_assert_eq(pipe2(a, O_CLOEXEC), 0);   /* (the program holds only its own ends: it sees EOF) */
+    cr_assert_eq(pipe2(b, O_CLOEXEC), 0);
+    signal(SIGPIPE, SIG_IGN);
+    s->pid = fork();
+    cr_assert_geq(s->pid, 0);
+    if (s->pid == 0) {
+        int ra = dup(a[0]), wb = dup(b[1]);   /* (out of the way of 3 and 4 first) */
+        dup2(ra, 3);
+        dup2(wb, 4);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execl(bin, bin, "--serve", (char *)NULL);
+        _exit(127);
+    }
+    close(a[0]);
+    close(b[1]);
+    s->to = a[1];
+    s->from = b[0];
+}
+
+static int serve_end(serve *s)
+{
+    close(s->to);
+    close(s->from);
+    int st = 0;
+    waitpid(s->pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void put_all(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        cr_assert_gt(w, 0, "the program stopped reading its requests");
+        c += w, n -= (size_t)w;
+    }
+}
+
+/* a matrix file (format 3): magic, version 1, type 1 (f32), rows, cols (little-endian), the floats */
+static void put_matrix(int fd, int rows, int cols, const float *v)
+{
+    unsigned char h[32] = "TLMATRIX";
+    uint64_t f[3] = {1 | (1ull << 32), (uint64_t)rows, (uint64_t)cols};
+    memcpy(h + 8, f, sizeof f);   /* (the build machines are little-endian, as the format) */
+    put_all(fd, h, sizeof h);
+    put_all(fd, v, sizeof(float) * (size_t)rows * (size_t)cols);
+}
+
+static void get_all(int fd, void *p, size_t n)
+{
+    char *c = p;
+    while (n) {
+        ssize_t r = read(fd, c, n);
+        cr_assert_gt(r, 0, "the program ended its answer early");
+        c += r, n -= (size_t)r;
+    }
+}
+
+static void answer(serve *s, int m, int n, char *line, size_t len, float *P);
+
+/* One request; its answer's first line in line, its P (m x n) in P when the answer is "ok". */
+static void request(serve *s, const char *variant, int m, int k, int n, int same, const float *M, const float *N,
+                    char *line, size_t len, float *P)
+{
+    char req[128];
+    int l = snprintf(req, sizeof req, "case %s %d %d %d 0%s\n", variant, m, k, n, same ? " same" : "");
+    put_all(s->to, req, (size_t)l);
+    if (!same) {
+        put_matrix(s->to, m, k, M);
+        put_matrix(s->to, k, n, N);
+    }
+    answer(s, m, n, line, len, P);
+}
+
+static void answer(serve *s, int m, int n, char *line, size_t len, float *P)
+{
+    size_t i = 0;
+    while (i + 1 < len) {
+        get_all(s->from, line + i, 1);
+        if (line[i++] == '\n')
+            break;
+    }
+    line[i] = '\0';
+    if (strncmp(line, "ok", 2) == 0) {
+        unsigned char h[32];
+        get_all(s->from, h, sizeof h);
+        get_all(s->from, P, sizeof(float) * (size_t)m * (size_t)n);
+    }
+}
+
+Test(lab01, a_same_request_multiplies_the_inputs_of_the_last_request_and_sends_none, .timeout = 60)
+{
+    enum { W = 8 };
+    float M[W * W], N[W * W], N2[W * W], P1[W * W], P2[W * W], P3[W * W], P4[W * W];
+    for (int i = 0; i < W * W; ++i) {   /* small integers: every product exact */
+        M[i] = (float)(i % 5 - 2);
+        N[i] = (float)(i % 3 - 1);
+        N2[i] = (float)(i % 7 - 3);
+    }
+    serve s;
+    char line[512];
+    serve_start(&s, LAB01_REF);
+    request(&s, "cpu_ijk", W, W, W, 1, M, N, line, sizeof line, P1);
+    cr_assert(strstr(line, "error") == line && strstr(line, "no inputs of these dimensions kept"),
+              "a first request that says same: %s", line);
+    request(&s, "cpu_ijk", W, W, W, 0, M, N, line, sizeof line, P1);
+    cr_assert_str_eq(line, "ok -\n");
+    request(&s, "cpu_ikj", W, W, W, 1, NULL, NULL, line, sizeof line, P2);
+    cr_assert_str_eq(line, "ok -\n", "same, after a request that sent %dx%d inputs: %s", W, W, line);
+    cr_assert_eq(memcmp(P1, P2, sizeof P1), 0, "same did not multiply the last request's inputs");
+    request(&s, "cpu_ijk", W, W, W, 0, M, N2, line, sizeof line, P3);   /* new inputs replace the kept */
+    cr_assert_neq(memcmp(P1, P3, sizeof P1), 0);
+    request(&s, "cpu_ijk", W, W, W, 1, NULL, NULL, line, sizeof line, P4);
+    cr_assert_str_eq(line, "ok -\n");
+    cr_assert_eq(memcmp(P3, P4, sizeof P3), 0, "same multiplied older inputs than the last request's");
+    request(&s, "cpu_ijk", W, W / 2, W, 1, NULL, NULL, line, sizeof line, P4);   /* other dimensions */
+    cr_assert(strstr(line, "error") == line && strstr(line, "no inputs of these dimensions kept"), "%s", line);
+    request(&s, "cpu_ijk", W, W, W, 1, NULL, NULL, line, sizeof line, P4);   /* the session goes on */
+    cr_assert_str_eq(line, "ok -\n");
+    cr_assert_eq(memcmp(P3, P4, sizeof P3), 0);
+    put_all(s.to, "case cpu_ijk 8 8 8 0 again\n", 27);   /* anything else after TIMED: malformed */
+    answer(&s, 0, 0, line, sizeof line, NULL);
+    cr_assert_str_eq(line, "error malformed request\n");
+    cr_assert_eq(serve_end(&s), 2);
+}
+
+Test(lab01, an_emulated_program_keeps_no_inputs_for_a_same_request, .timeout = 60)
+{
+    char bin[1024];
+    snprintf(bin, sizeof bin, "%s/labs/emulated/lab03-ref-emu", TL_BUILD_ROOT);
+    if (access(bin, X_OK) != 0)
+        cr_skip_test("%s is not built here (no emulator in this build)", bin);
+    enum { W = 16 };
+    float M[W * W], N[W * W], P[W * W];
+    for (int i = 0; i < W * W; ++i)
+        M[i] = (float)(i % 5 - 2), N[i] = (float)(i % 3 - 1);
+    serve s;
+    char line[512];
+    serve_start(&s, bin);
+    request(&s, "tiled16", W, W, W, 0, M, N, line, sizeof line, P);
+    cr_assert(strncmp(line, "ok -", 4) == 0, "%s", line);   /* (with the emulator's work counts) */
+    request(&s, "tiled16", W, W, W, 1, NULL, NULL, line, sizeof line, P);
+    cr_assert(strstr(line, "error") == line && strstr(line, "an emulated program keeps no inputs"), "%s", line);
+    cr_assert_eq(serve_end(&s), 0);
 }
