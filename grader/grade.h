@@ -79,6 +79,8 @@ enum { EXIT_GRADER = 3 };
 #define SUB_BUILD_CPU_S         20       /* CPU seconds per compiler process of a submission's
                                             build: one lab file takes under 5; a macro bomb dies */
 #define SPEED_SUSPICIOUS        3.0      /* wall-clock estimate / reported median: flagged  */
+#define SPEED_WALL_AGAIN        2        /* windows of its own a flagged estimate is measured
+                                            again in, at most, before ncu (speed.c)           */
 #define SPEED_FAST_CHECK        0.5      /* reported median / the reference's below this: its
                                              time is checked on the GPU's counters (speed.c)     */
 #define EVIDENCE_SHOWN          1200     /* bytes of a program's output quoted per report    */
@@ -326,6 +328,10 @@ typedef struct gsess {
     int      on_device;      /* its program runs on the device: each request holds it (session.c) */
     int      end_window;     /* the next request is its speed test's last timed one: the device alone
                               * is given back once its answer is read (gpushare.c, tg_gpu_window_end) */
+    int      kept;           /* its program holds the inputs of the size below, from its last request
+                              * answered "ok" (session.c: a speed test's next request says "same") */
+    int      kept_m, kept_k, kept_n;
+    uint64_t kept_seed;
 } gsess;
 #define TG_PROF_INSIDE "/tmp/tl-prof"   /* where a profiled session sees prof_dir */
 
