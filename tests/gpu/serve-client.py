@@ -7,11 +7,12 @@ request), the list --repeat R times, each answer read whole and checked against 
 when numpy is there (else only its shape), then `quit`. Prints one line: the wall seconds of the
 whole, of each request, and of the end after `quit`; with --split also a line per request: the
 milliseconds to send it (until the inputs' last bytes were in the pipe), then to its answer's first
-line (the program's work: buffers, copies, the runs), then to the answer's last byte. Exit 0 every
-answer ok, 1 not, 2 bad usage.
+line (the program's work: buffers, copies, the runs), then to the answer's last byte. --same: every
+request after the first says "same" and sends no matrices (the program keeps its last inputs, as a
+speed test's window asks: CONTRACTS.md section 2). Exit 0 every answer ok, 1 not, 2 bad usage.
 
 Usage: serve-client.py --size M,K,N --variants tiled16,tiled32 [--check] [--timed] [--repeat R]
-       [--split] -- COMMAND... --serve
+       [--split] [--same] -- COMMAND... --serve
 """
 import fcntl
 import os
@@ -67,7 +68,7 @@ def main(argv):
         return 2
     opts, cmd = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     size, variants, check = None, [], "--check" in opts
-    timed, split, repeat = "--timed" in opts, "--split" in opts, 1
+    timed, split, repeat, same = "--timed" in opts, "--split" in opts, 1, "--same" in opts
     for i, o in enumerate(opts):
         if o == "--size" and i + 1 < len(opts):
             size = [int(x) for x in opts[i + 1].split(",")]
@@ -101,12 +102,14 @@ def main(argv):
     os.close(req_r)
     os.close(ans_w)
     ok, times, parts = True, [], []
-    for v in variants * repeat:
+    for i, v in enumerate(variants * repeat):
         t = time.time()
+        again = same and i > 0
         try:
-            os.write(req_w, ("case %s %d %d %d %d\n" % (v, m, k, n, 1 if timed else 0)).encode())
-            os.write(req_w, Mf)
-            os.write(req_w, Nf)
+            os.write(req_w, ("case %s %d %d %d %d%s\n" % (v, m, k, n, 1 if timed else 0, " same" if again else "")).encode())
+            if not again:
+                os.write(req_w, Mf)
+                os.write(req_w, Nf)
         except OSError as e:
             print("%s: the program does not read its requests (%s)" % (v, e))
             ok = False
@@ -151,8 +154,8 @@ def main(argv):
     errf.seek(0)
     err = errf.read()
     for i, (v, a, b, c, med) in enumerate(parts if split else []):
-        print("request %d %s %s %dx%dx%d: send %.1f ms, answer line after %.1f ms, answer's %d bytes %.1f ms; "
-              "reported median %s ms" % (i + 1, v, "timed" if timed else "untimed", m, k, n, a, b,
+        print("request %d %s %s%s %dx%dx%d: send %.1f ms, answer line after %.1f ms, answer's %d bytes %.1f ms; "
+              "reported median %s ms" % (i + 1, v, "timed" if timed else "untimed", " same" if same and i else "", m, k, n, a, b,
                                          HEADER + m * n * 4, c, med))
     print("whole %.2f s; requests %s s; end %.2f s; exit %d%s" % (
         time.time() - t0, " ".join("%.2f" % x for x in times), time.time() - t_end, p.returncode,

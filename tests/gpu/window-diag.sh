@@ -9,20 +9,22 @@
 # the sandbox), each request split into: sending it (until the inputs' last bytes were in the pipe),
 # the program's work to its answer's first line (buffers, copies, the runs, the check), and the
 # answer's payload. Rows, at 1024, 2048 (the speed size) and 4096: a session of 4 untimed requests
-# of tiled16, then one of 4 timed ones; and the pipe alone (the same bytes into `cat > /dev/null`).
+# of tiled16, then one of 4 timed ones, both again with "same" requests (the inputs sent once,
+# CONTRACTS.md section 2); and the pipe alone (the same bytes into `cat > /dev/null`).
 # A diagnostic: every row prints its figures and goes on.
 # Run:  bash tests/gpu/window-diag.sh    ($OUT, else ./gpu-out: summary.txt). Exit 0; 2 the build
 #       failed; 77 no GPU.
 set -u
 . tests/gpu/out.sh
 export PATH="/usr/local/cuda/bin:$PATH"
+[ -f tests/gpu/device-env.sh ] && . tests/gpu/device-env.sh
 if ! ls /dev/nvidia0 >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
     say "skipped: no NVIDIA GPU here"; exit 77
 fi
 B=${TL_BUILD:-build-gpu}
 say "== window-diag: $(date -u +%FT%TZ); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); cores $(nproc)"
 if [ ! -f "$B/build.ninja" ]; then
-    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dyardstick=disabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
+    meson setup "$B" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled -Dyardstick=disabled -Dbuildtype=debugoptimized > "$OUT/build.log" 2>&1 ||
         { say "meson setup failed"; tail -20 "$OUT/build.log" | tee -a "$S"; exit 2; }
 fi
 ninja -C "$B" solutions/03-tiled-kernel/lab03-ref >> "$OUT/build.log" 2>&1 ||
@@ -35,6 +37,9 @@ for w in 1024 2048 4096; do
     timeout 120 $C --size "$w,$w,$w" --variants tiled16 --repeat 4 --split -- "$R" --serve 2>&1 | tee -a "$S"
     say "-- ${w}^3, tiled16, timed x 4 (one session; each: 2 warm-up runs, 10 timed ones):"
     timeout 120 $C --size "$w,$w,$w" --variants tiled16 --repeat 4 --timed --split -- "$R" --serve 2>&1 | tee -a "$S"
+    say "-- ${w}^3, tiled16, untimed x 4, then timed x 4, each after the first \"same\" (no inputs sent; as the grader's windows now):"
+    timeout 120 $C --size "$w,$w,$w" --variants tiled16 --repeat 4 --same --split -- "$R" --serve 2>&1 | tee -a "$S"
+    timeout 120 $C --size "$w,$w,$w" --variants tiled16 --repeat 4 --timed --same --split -- "$R" --serve 2>&1 | tee -a "$S"
     python3 - "$w" <<'PY' | tee -a "$S"
 import os, subprocess, sys, time
 w = int(sys.argv[1])
