@@ -455,6 +455,10 @@ int  tg_state_seed(grun *R, const char *secret, char *err, size_t errlen);
 
 /* session.c */
 void tg_sess_end(gsub *g, gsess *ss, int quit);
+/* A speed test's session on the device asks for the inputs its program holds ("same", no matrices:
+ * CONTRACTS.md section 2); tg_sess_kept_inputs records them after an "ok" answer at size s. */
+int  tg_sess_same_inputs(const gsess *ss, const gsize *s);
+void tg_sess_kept_inputs(gsess *ss, const gsize *s);
 /* The verdicts the emulator wrote on the session's channel since the last call (at most max). */
 int  tg_sess_verdicts(gsess *ss, tl_verdict *out, int max);
 void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s, cres *r);

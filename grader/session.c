@@ -410,6 +410,23 @@ void tg_run_case(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_varia
         tg_gpu_req_end();
 }
 
+/* Whether the next request of ss at size s says "same" and sends no inputs (CONTRACTS.md section 2):
+ * a speed test's session on the device whose program holds this size's inputs (its last request
+ * answered "ok" at these dimensions and this size's seed). Any other session sends them. */
+int tg_sess_same_inputs(const gsess *ss, const gsize *s)
+{
+    return ss->timed && ss->on_device && ss->kept && ss->kept_m == s->m && ss->kept_k == s->k &&
+           ss->kept_n == s->n && ss->kept_seed == s->seed;
+}
+
+/* ss's program holds size s's inputs now (an "ok" answer to a request of that size). */
+void tg_sess_kept_inputs(gsess *ss, const gsize *s)
+{
+    ss->kept = 1;
+    ss->kept_m = s->m, ss->kept_k = s->k, ss->kept_n = s->n;
+    ss->kept_seed = s->seed;
+}
+
 /* The request of one case sent, its answer read and judged (tg_run_case, the device held). */
 static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_variant *v, int timed, double limit_s,
                      cres *r, int held)
@@ -426,8 +443,7 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
      * 2048^3 request's 50-90, tests/gpu/window-diag.sh). The inputs are the ones it would be sent
      * again (one set per size and run): the program sees nothing it had not seen, and a request that
      * changes them in its memory answers a wrong product, judged as any. */
-    int same = ss->timed && ss->on_device && ss->kept && ss->kept_m == s->m && ss->kept_k == s->k &&
-               ss->kept_n == s->n && ss->kept_seed == s->seed;
+    int same = tg_sess_same_inputs(ss, s);
     ss->kept = 0;                      /* set again below by an "ok" answer */
     char line[160];
     int ll = snprintf(line, sizeof line, "case %s %d %d %d %d%s\n", v->name, s->m, s->k, s->n, timed,
@@ -613,9 +629,7 @@ static void exchange(grun *R, gsub *g, gsess *ss, const gsize *s, const tl_lab_v
     }
     fclose(f);
     tg_buf_free(&ans);
-    ss->kept = 1;                      /* an "ok" answer: the program read (or kept) this size's inputs */
-    ss->kept_m = s->m, ss->kept_k = s->k, ss->kept_n = s->n;
-    ss->kept_seed = s->seed;
+    tg_sess_kept_inputs(ss, s);        /* an "ok" answer: the program read (or kept) this size's inputs */
     if (P.rows != s->m || P.cols != s->n) {
         r->st = C_PROTO;
         tl_verdict_init(&r->v, TL_V_PROTOCOL, "wrong-shape");

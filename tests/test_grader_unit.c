@@ -1000,3 +1000,29 @@ Test(progress, the_time_left_counts_from_the_first_student_graded, .timeout = 10
      * the time per student since the start (9.1 s each: 4.55 s for the third), not their gap's 0.1 s */
     cr_assert_float_eq(tg_eta_s(9100, 0, 9000, 2, 1, 2), 4.55, 1e-6);
 }
+
+/* The speed test's window asks for the inputs its program holds ("same": CONTRACTS.md section 2;
+ * session.c). Only a timed session on the device, and only at the size and seed of the last "ok"
+ * answer: every other request sends its inputs, so a correctness, sanitizer, emulated or counting
+ * session never depends on what a program kept. */
+Test(session, same_inputs_only_for_a_timed_session_on_the_device_at_the_size_it_was_sent, .timeout = 10)
+{
+    static gsess ss;
+    static gsize a, b, c;
+    memset(&ss, 0, sizeof ss);
+    a.m = a.k = a.n = 2048, a.seed = 7;
+    b = a, b.seed = 8;                     /* another run's inputs of the same dimensions */
+    c = a, c.k = 1024;                     /* other dimensions */
+    ss.timed = 1, ss.on_device = 1;
+    cr_assert_eq(tg_sess_same_inputs(&ss, &a), 0, "a program that was sent nothing holds nothing");
+    tg_sess_kept_inputs(&ss, &a);
+    cr_assert_eq(tg_sess_same_inputs(&ss, &a), 1, "the window's request after the warm-up sends its inputs again");
+    cr_assert_eq(tg_sess_same_inputs(&ss, &b), 0, "same for another seed's inputs");
+    cr_assert_eq(tg_sess_same_inputs(&ss, &c), 0, "same for other dimensions");
+    ss.timed = 0;
+    cr_assert_eq(tg_sess_same_inputs(&ss, &a), 0, "same in an untimed session (correctness, sanitizers, counting)");
+    ss.timed = 1, ss.on_device = 0;
+    cr_assert_eq(tg_sess_same_inputs(&ss, &a), 0, "same to a program off the device (emulated: it keeps none)");
+    ss.on_device = 1, ss.kept = 0;         /* (what a new process, a session's end and each request start with) */
+    cr_assert_eq(tg_sess_same_inputs(&ss, &a), 0);
+}
