@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "run_capture.h"
+#include "tilelab.h"          /* the matrix file's reader and writer (the serve tests) */
 #include "../common/records.h" /* TL_REC_HEADER: the header is written down once */
 #include "wrong_manifest.h"
 
@@ -143,7 +144,7 @@ Test(lab01_wrong, the_manifest_lists_every_lab01_bug, .timeout = 10)
 /* ---- the --serve channel's "same" request (CONTRACTS.md section 2): a speed test's window asks
  * again for the inputs its program holds, and nothing crosses the pipe but the line. Driven here
  * on lab 01's CPU program (the kit's driver is the GPU labs' too) and lab 03's emulated one. */
-typedef struct serve { pid_t pid; int to, from; } serve;
+typedef struct serve { pid_t pid; FILE *to, *from; } serve;
 
 static void serve_start(serve *s, const char *bin)
 {
@@ -165,47 +166,29 @@ static void serve_start(serve *s, const char *bin)
     }
     close(a[0]);
     close(b[1]);
-    s->to = a[1];
-    s->from = b[0];
+    s->to = fdopen(a[1], "wb");
+    s->from = fdopen(b[0], "rb");
+    cr_assert(s->to && s->from);
 }
 
 static int serve_end(serve *s)
 {
-    close(s->to);
-    close(s->from);
+    fclose(s->to);
+    fclose(s->from);
     int st = 0;
     waitpid(s->pid, &st, 0);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-static void put_all(int fd, const void *p, size_t n)
+/* a matrix file (CONTRACTS.md section 3), written by the kit's own writer */
+static void put_matrix(FILE *f, int rows, int cols, const float *v)
 {
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        cr_assert_gt(w, 0, "the program stopped reading its requests");
-        c += w, n -= (size_t)w;
-    }
-}
-
-/* a matrix file (format 3): magic, version 1, type 1 (f32), rows, cols (little-endian), the floats */
-static void put_matrix(int fd, int rows, int cols, const float *v)
-{
-    unsigned char h[32] = "TLMATRIX";
-    uint64_t f[3] = {1 | (1ull << 32), (uint64_t)rows, (uint64_t)cols};
-    memcpy(h + 8, f, sizeof f);   /* (the build machines are little-endian, as the format) */
-    put_all(fd, h, sizeof h);
-    put_all(fd, v, sizeof(float) * (size_t)rows * (size_t)cols);
-}
-
-static void get_all(int fd, void *p, size_t n)
-{
-    char *c = p;
-    while (n) {
-        ssize_t r = read(fd, c, n);
-        cr_assert_gt(r, 0, "the program ended its answer early");
-        c += r, n -= (size_t)r;
-    }
+    tl_matrix A;
+    char err[300];
+    cr_assert_eq(tl_matrix_alloc(&A, "M", rows, cols), 0);
+    memcpy(A.data, v, sizeof(float) * (size_t)rows * (size_t)cols);
+    cr_assert_eq(tl_matfile_fwrite(f, &A, "a request's input", err, sizeof err), 0, "%s", err);
+    tl_matrix_free(&A);
 }
 
 static void answer(serve *s, int m, int n, char *line, size_t len, float *P);
@@ -214,29 +197,25 @@ static void answer(serve *s, int m, int n, char *line, size_t len, float *P);
 static void request(serve *s, const char *variant, int m, int k, int n, int same, const float *M, const float *N,
                     char *line, size_t len, float *P)
 {
-    char req[128];
-    int l = snprintf(req, sizeof req, "case %s %d %d %d 0%s\n", variant, m, k, n, same ? " same" : "");
-    put_all(s->to, req, (size_t)l);
+    fprintf(s->to, "case %s %d %d %d 0%s\n", variant, m, k, n, same ? " same" : "");
     if (!same) {
         put_matrix(s->to, m, k, M);
         put_matrix(s->to, k, n, N);
     }
+    cr_assert_eq(fflush(s->to), 0, "the program stopped reading its requests");
     answer(s, m, n, line, len, P);
 }
 
 static void answer(serve *s, int m, int n, char *line, size_t len, float *P)
 {
-    size_t i = 0;
-    while (i + 1 < len) {
-        get_all(s->from, line + i, 1);
-        if (line[i++] == '\n')
-            break;
-    }
-    line[i] = '\0';
+    cr_assert(fgets(line, (int)len, s->from), "the program ended without answering");
     if (strncmp(line, "ok", 2) == 0) {
-        unsigned char h[32];
-        get_all(s->from, h, sizeof h);
-        get_all(s->from, P, sizeof(float) * (size_t)m * (size_t)n);
+        tl_matrix A;
+        char err[300];
+        cr_assert_eq(tl_matfile_fread(s->from, &A, 1, "P (the answer)", err, sizeof err), 0, "%s", err);
+        cr_assert(A.rows == m && A.cols == n, "an answer of %d x %d for %d x %d", A.rows, A.cols, m, n);
+        memcpy(P, A.data, sizeof(float) * (size_t)m * (size_t)n);
+        tl_matrix_free(&A);
     }
 }
 
@@ -270,7 +249,8 @@ Test(lab01, a_same_request_multiplies_the_inputs_of_the_last_request_and_sends_n
     request(&s, "cpu_ijk", W, W, W, 1, NULL, NULL, line, sizeof line, P4);   /* the session goes on */
     cr_assert_str_eq(line, "ok -\n");
     cr_assert_eq(memcmp(P3, P4, sizeof P3), 0);
-    put_all(s.to, "case cpu_ijk 8 8 8 0 again\n", 27);   /* anything else after TIMED: malformed */
+    fputs("case cpu_ijk 8 8 8 0 again\n", s.to);   /* anything else after TIMED: malformed */
+    fflush(s.to);
     answer(&s, 0, 0, line, sizeof line, NULL);
     cr_assert_str_eq(line, "error malformed request\n");
     cr_assert_eq(serve_end(&s), 2);
