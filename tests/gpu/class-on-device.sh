@@ -346,6 +346,10 @@ if x:
           (sum(v[0] for v in x) / n, sum(v[1] for v in x) / n, sum(v[2] for v in x) / n,
            ", ".join("%s %d" % kv for kv in longest.most_common()) or "-", ", ".join("%s %d" % kv for kv in gaveup.most_common()) or "-"))
 PY
+# (session 20) what the timed phase was made of: its length from the progress snapshots against the
+# windows' alone time over the devices (tests/gpu/phase-of.py)
+alone_sum=$(cat "$WO"/*/results.json 2>/dev/null | grep -o 'timed window: [0-9.]* s alone' | awk '{s += $3} END {printf "%.2f", s}')
+python3 tests/gpu/phase-of.py "$C/progress.txt" "${alone_sum:-0}" "$(nvidia-smi -L 2>/dev/null | grep -c .)" 2>&1 | tee -a "$S"
 # issue 29's lever of session 11: a submission's variants in one ncu session (the figures say "one ncu
 # session served ... (request N of M"), or a session each where that one could not decide
 python3 - "$WO" <<'PY' | tee -a "$S"
