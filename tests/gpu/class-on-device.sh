@@ -73,7 +73,8 @@ if [ "${NO_NCU:-0}" = 1 ]; then
     export TL_GRADE_NCU=0
     say "NO_NCU=1: the grader reads no GPU counters (TL_GRADE_NCU=0): the emulated twins count the work"
 fi
-say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1) x $(nvidia-smi -L | wc -l); cores: $(nproc)"
+ngpu=$(nvidia-smi -L | wc -l)
+say "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | head -1) x $ngpu; cores: $(nproc)"
 
 # ------------------------------------------------------------------ build the grader
 t0=$(date +%s)
@@ -311,7 +312,7 @@ PY
 # issue 29's levers of session 12: each speed test's window (speed.c: "timed window: A s alone; W s
 # waiting for it (D s of it draining ..., R drain(s) given up; a request held the device H s at most
 # meanwhile)") and the stops of requests on the CPU for them (the profile's stopped_for_timed)
-python3 - "$WO" <<'PY' | tee -a "$S"
+python3 - "$WO" "$C/windows-alone-s.txt" <<'PY' | tee -a "$S"
 import collections, glob, re, sys
 rx = re.compile(r"timed window: ([0-9.]+) s alone; ([0-9.]+) s waiting for it \(([0-9.]+) s of it draining[^,]*, "
                 r"(\d+) drain\(s\) given up; a request held the device ([0-9.]+) s at most")
@@ -330,6 +331,7 @@ for f in glob.glob(sys.argv[1] + "/*/results.json"):
         longest[m.group(4)] += 1
         if m.group(5) != "none":
             gaveup[m.group(5)] += 1
+open(sys.argv[2], "w").write("%.2f\n" % sum(v[0] for v in w))   # (phase-of.py's, below)
 if w:
     n = len(w)
     srt = sorted(v[1] for v in w)
@@ -348,8 +350,7 @@ if x:
 PY
 # (session 20) what the timed phase was made of: its length from the progress snapshots against the
 # windows' alone time over the devices (tests/gpu/phase-of.py)
-alone_sum=$(cat "$WO"/*/results.json 2>/dev/null | grep -o 'timed window: [0-9.]* s alone' | awk '{s += $3} END {printf "%.2f", s}')
-python3 tests/gpu/phase-of.py "$C/progress.txt" "${alone_sum:-0}" "$(nvidia-smi -L 2>/dev/null | grep -c .)" 2>&1 | tee -a "$S"
+python3 tests/gpu/phase-of.py "$C/progress.txt" "$(cat "$C/windows-alone-s.txt" 2>/dev/null || echo 0)" "$ngpu" 2>&1 | tee -a "$S"
 # issue 29's lever of session 11: a submission's variants in one ncu session (the figures say "one ncu
 # session served ... (request N of M"), or a session each where that one could not decide
 python3 - "$WO" <<'PY' | tee -a "$S"
@@ -397,7 +398,6 @@ PY
 busy=$(awk -F', *' '$2 ~ /^[0-9]+$/ {s += $2; n++} END {if (n) printf "%.1f", s / n; else print "n/a"}' "$C/util.csv")
 busy_run=$(awk -F', *' '$2 ~ /^[0-9]+$/ {n++; if ($2 > 0) b++} END {if (n) printf "%.1f", 100 * b / n; else print "n/a"}' "$C/util.csv")
 say ""
-ngpu=$(nvidia-smi -L | wc -l)
 target=120; [ "$ngpu" -ge 2 ] && target=70
 say "wall time:            ${wall} s for $N submissions ($(awk -v w="$wall" -v n="$N" 'BEGIN {printf "%.2f", w / n}') s each); target $target s on $ngpu GPU(s) (issue 29): $(awk -v w="$wall" -v t="$target" 'BEGIN {print (w <= t) ? "met" : "MISSED"}')"
 say "grader + children CPU: user ${user} s, sys ${sys} s = $(awk -v u="$user" -v s="$sys" -v n="$N" 'BEGIN {printf "%.2f", (u + s) / n}') s per submission (bubblewrap's children are not counted where it is used)"
