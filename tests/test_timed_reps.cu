@@ -115,3 +115,32 @@ Test(timed_reps, a_launcher_that_replays_its_answer_is_refused, .timeout = 300)
     cr_assert_eq(time_it(replay, err, sizeof err), 2, "%s", err);
     cr_assert(strstr(err, "is not the product of its inputs"), "%s", err);
 }
+
+/* device.cu keeps a freed case's buffers for the next case of the same dimensions, and the timed
+ * check's buffers and events for the next timed request (a window's requests then make no driver
+ * allocation): the next case gets the same allocations, and is poisoned, uploaded and checked as a
+ * fresh one, so a launcher that skips work or replays an answer is refused on them all the same;
+ * another size gets its own. */
+Test(timed_reps, a_case_of_the_same_size_reuses_the_buffers_and_is_checked_as_a_fresh_one, .timeout = 300)
+{
+    char err[600];
+    tl_gpu_case a, b;
+    cr_assert_eq(tl_gpu_case_alloc(&a, 24, 20, 28, err, sizeof err), 0, "%s", err);
+    float *pm = a.d_M, *pn = a.d_N, *pp = a.d_P;
+    tl_gpu_case_free(&a);
+    cr_assert_null(a.d_M, "a freed case still names its buffers");
+    cr_assert_eq(tl_gpu_case_alloc(&b, 24, 20, 28, err, sizeof err), 0, "%s", err);
+    cr_assert(b.d_M == pm && b.d_N == pn && b.d_P == pp, "a case of the same size did not get the kept buffers");
+    tl_gpu_case_free(&b);
+    cr_assert_eq(tl_gpu_case_alloc(&b, 24, 20, 30, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(b.n, 30);
+    tl_gpu_case_free(&b);
+
+    cr_assert_eq(time_it(honest, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(time_it(honest, err, sizeof err), 0, "timed again on the kept buffers: %s", err);
+    cr_assert_eq(time_it(skip_repeated, err, sizeof err), 2, "%s", err);
+    cr_assert(strstr(err, "left P unwritten"), "on kept buffers: %s", err);
+    cr_assert_eq(time_it(replay, err, sizeof err), 2, "%s", err);
+    cr_assert(strstr(err, "is not the product of its inputs"), "on kept buffers: %s", err);
+    cr_assert_eq(time_it(honest, err, sizeof err), 0, "after the refused ones: %s", err);
+}

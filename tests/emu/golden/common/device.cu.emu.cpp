@@ -187,10 +187,34 @@ static size_t p_guard(const tl_gpu_case *c)
     return exact_alloc ? 0 : TL_DEVICE_GUARD_FLOATS + (size_t)TL_MAX_TILE * ((size_t)c->n + 1);
 }
 
+/* A case's allocations kept after it is freed, for the next case of the same dimensions: the next
+ * request of a speed test (its warm-up, then the window's untimed and timed requests, all at one
+ * size). cudaMalloc and cudaFree of large buffers are calls into the driver, which a loaded host runs
+ * one at a time for every process (contexts starting and ending: class-results session 18), so a timed
+ * window's requests waited on other processes' driver work (session 20: 0.65 s of requests where 0.2 s
+ * ran on an idle host). The kept buffers are the exact sizes a fresh case allocates, each its own
+ * allocation; every case writes them as a fresh one (uploads, NaN tails, poisoned P). */
+static struct { float *M, *N, *P; void *priv; int m, k, n; } kept;
+
+static void kept_free(void)
+{
+    if (kept.M) cudaFree(kept.M);
+    if (kept.N) cudaFree(kept.N);
+    if (kept.P) cudaFree(kept.P);
+    if (kept.priv) cudaFree(kept.priv);
+    memset(&kept, 0, sizeof kept);
+}
+
 extern "C" int tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->m = m; c->k = k; c->n = n;
+    if (kept.M && kept.m == m && kept.k == k && kept.n == n && cudaPeekAtLastError() == cudaSuccess) {
+        c->d_M = kept.M; c->d_N = kept.N; c->d_P = kept.P; c->priv = kept.priv;
+        memset(&kept, 0, sizeof kept);
+        return 0;
+    }
+    kept_free();                       /* (another size: its memory back before this one's) */
     cudaError_t rc;
     /* Each matrix its own allocation, so memcheck and the emulator's guard pages see any
      * read past the end of M or N (with the NaN tails off). P carries a guard zone: a stray
@@ -206,6 +230,16 @@ extern "C" int tl_gpu_case_alloc(tl_gpu_case *c, int m, int k, int n, char *err,
 
 extern "C" void tl_gpu_case_free(tl_gpu_case *c)
 {
+    /* kept for the next case of these dimensions; not after an error the context still holds (a
+     * kernel's illegal access: every later call fails with it, as it did before, from cudaMalloc) */
+    if (c->d_M && c->d_N && c->d_P && cudaPeekAtLastError() == cudaSuccess) {
+        kept_free();
+        kept.M = c->d_M; kept.N = c->d_N; kept.P = c->d_P; kept.priv = c->priv;
+        kept.m = c->m; kept.k = c->k; kept.n = c->n;
+        c->d_M = c->d_N = c->d_P = NULL;
+        c->priv = NULL;
+        return;
+    }
     if (c->d_M) cudaFree(c->d_M);
     if (c->d_N) cudaFree(c->d_N);
     if (c->d_P) cudaFree(c->d_P);
@@ -295,15 +329,15 @@ __global__ void tl_l2_flush_kernel(float *buf, size_t n)
     size_t  tl_p_i[tl_emu::MAX_THREADS]; if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 294
+#line 328
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; } } else {
-#line 294
+#line 328
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(1), buf)[i] = (tl_emu::gcount(0), buf)[i] * 0.5f + 1.0f; } *(tl_p_i + tl_emu_t_) = i; }
-#line 296
+#line 330
  }
 }
 
@@ -313,15 +347,15 @@ __global__ void tl_scale_kernel(float *buf, size_t n, float s)
     size_t  tl_p_i[tl_emu::MAX_THREADS]; if (const int tl_emu_pm_ = tl_emu::rplain(1)) { tl_emu::Counters tl_emu_lc_{}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(2), buf)[i] *= s; } *(tl_p_i + tl_emu_t_) = i; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 302
+#line 336
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(2), buf)[i] *= s; } *(tl_p_i + tl_emu_t_) = i; } } else {
-#line 302
+#line 336
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x)
         (tl_emu::gcount(2), buf)[i] *= s; } *(tl_p_i + tl_emu_t_) = i; }
-#line 304
+#line 338
  }
 }
 
@@ -353,7 +387,7 @@ __global__ void tl_rep_check_kernel(const float *P, const float *ref, size_t n, 
             atomicMin(&(tl_emu::gcount(0), cnt)[3], (int)i);
         }
     } } *(tl_p_i + tl_emu_t_) = i; } tl_emu::rcount(tl_emu_lc_); } else if (tl_emu::rdirect()) {
-#line 323
+#line 357
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; const unsigned tl_emu_bx_ = blockDim.x, tl_emu_by_ = blockDim.y, tl_emu_bz_ = blockDim.z; for (unsigned tl_emu_z_ = 0; tl_emu_z_ < tl_emu_bz_; tl_emu_z_++) for (unsigned tl_emu_y_ = 0; tl_emu_y_ < tl_emu_by_; tl_emu_y_++) for (unsigned tl_emu_x_ = 0; tl_emu_x_ < tl_emu_bx_; tl_emu_x_++) { const unsigned tl_emu_t_ = (tl_emu_z_ * tl_emu_by_ + tl_emu_y_) * tl_emu_bx_ + tl_emu_x_; tl_emu::rset(tl_emu_t_, tl_emu_x_, tl_emu_y_, tl_emu_z_); [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
         float got = (tl_emu::gcount(0), P)[i];
@@ -366,7 +400,7 @@ __global__ void tl_rep_check_kernel(const float *P, const float *ref, size_t n, 
             atomicMin(&(tl_emu::gcount(0), cnt)[3], (int)i);
         }
     } } *(tl_p_i + tl_emu_t_) = i; } } else {
-#line 323
+#line 357
 [[maybe_unused]] const uint32_t tl_emu_ep_[2] = {tl_emu::repoch(0), tl_emu::repoch(1)}; for (unsigned tl_emu_i_ = 0, tl_emu_t_ = 0; tl_emu::rnext(tl_emu_i_, tl_emu_t_); tl_emu_i_++) { [[maybe_unused]] auto i = *(tl_p_i + tl_emu_t_); { i = ((size_t)blockIdx.x * blockDim.x + threadIdx.x);
     for (; i < n; i += (size_t)gridDim.x * blockDim.x) {
         float got = (tl_emu::gcount(0), P)[i];
@@ -379,7 +413,7 @@ __global__ void tl_rep_check_kernel(const float *P, const float *ref, size_t n, 
             atomicMin(&(tl_emu::gcount(0), cnt)[3], (int)i);
         }
     } } *(tl_p_i + tl_emu_t_) = i; }
-#line 334
+#line 368
  }
 }
 
@@ -416,30 +450,46 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     for (int i = 0; i < warmup; ++i)
         if (launch_checked(fn, c, ctx, err, errlen) != 0)
             return -1;
-    /* The checked P on the device (what every repetition is compared with) and the counters. */
-    float *d_ref = NULL;
-    int *d_cnt = NULL;
+    /* The checked P on the device (what every repetition is compared with) and the counters: kept
+     * for the process's next timed request (as the case's buffers: no driver allocation in a window
+     * after the first), the checked P's grown where a larger P needs it. */
+    static float *d_ref = NULL;
+    static size_t ref_cap = 0;
+    static int *d_cnt = NULL;
     if (count >= (size_t)INT_MAX) {
         snprintf(err, errlen, "P has %zu elements: the timed runs' check counts below 2^31", count);
         return -1;
     }
-    if ((rc = cudaMalloc((void **)&d_ref, sizeof(float) * (count ? count : 1))) != cudaSuccess ||
-        (rc = cudaMalloc((void **)&d_cnt, 4 * sizeof(int))) != cudaSuccess ||
+    size_t need = count ? count : 1;
+    if (d_ref && ref_cap < need) {
+        cudaFree(d_ref);
+        d_ref = NULL;
+        ref_cap = 0;
+    }
+    if ((!d_ref && (rc = cudaMalloc((void **)&d_ref, sizeof(float) * need)) != cudaSuccess) ||
+        (!d_cnt && (rc = cudaMalloc((void **)&d_cnt, 4 * sizeof(int))) != cudaSuccess) ||
         (rc = cudaMemcpy(d_ref, checked->data, sizeof(float) * count, cudaMemcpyHostToDevice)) != cudaSuccess) {
-        cudaFree(d_ref), cudaFree(d_cnt);
+        if (!ref_cap && d_ref) {       /* (allocated now: not kept half made) */
+            cudaFree(d_ref);
+            d_ref = NULL;
+        }
         return fail(rc, "cudaMalloc/cudaMemcpy(the checked P, for the timed runs' check)", err, errlen);
     }
+    ref_cap = need > ref_cap ? need : ref_cap;
     float tol1 = tl_rep_tolerance(checked->data, count, 1.0f);
     double *ms = (double *)calloc((size_t)(reps > 0 ? reps : 1), sizeof *ms);
     if (!ms) {
-        cudaFree(d_ref), cudaFree(d_cnt);
         snprintf(err, errlen, "out of host memory for the timed repetitions");
         return -1;
     }
-    cudaEvent_t start, stop;
-    if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess) {
-        cudaFree(d_ref), cudaFree(d_cnt), free(ms);
-        return fail(rc, "cudaEventCreate", err, errlen);
+    static cudaEvent_t start, stop;    /* (made once, kept as the buffers above) */
+    static int events;
+    if (!events) {
+        if ((rc = cudaEventCreate(&start)) != cudaSuccess || (rc = cudaEventCreate(&stop)) != cudaSuccess) {
+            free(ms);
+            return fail(rc, "cudaEventCreate", err, errlen);
+        }
+        events = 1;
     }
     unsigned seed = rep_seed();
     float scaled = 1.0f;   /* what d_M is multiplied by now */
@@ -505,10 +555,6 @@ extern "C" int tl_gpu_case_time(tl_gpu_case *c, tl_launch_fn fn, const void *ctx
     if (result == 0)
         tl_stats_from(st, ms, reps);
     free(ms);
-    cudaFree(d_ref);
-    cudaFree(d_cnt);
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
     return result;
 }
 #line 1 "<tl-emu-rewrite: kernel registry>"
