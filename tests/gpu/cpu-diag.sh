@@ -29,6 +29,15 @@
 #      score compared, CPU-s per stage per submission side by side.
 #   F. (session 14) N lab03 sessions started at once (N in FNS, default "1 4 8 16"): start+quit,
 #      the public cases, a speed session, racecheck and memcheck: sessions a second, CPU and wall each.
+#   G. (session 21) the GPU sessions of a class without its builds, its grader or its sandbox: GSUBS
+#      (default 100) submissions of four sessions each, as the grader runs them for lab 03 (the public
+#      cases of both variants in one session, racecheck tiled16 at 32 and 64, memcheck tiled32 at 32
+#      and 64 with the padding, a speed session of three requests at 2048), GCONC (default "24", a
+#      list) sessions at once spread over the GPUs, CUDA_DEVICE_MAX_CONNECTIONS=1 as the grader's;
+#      GSETS (default "corr,race,mem,speed"): a list of the kinds each submission runs, one pass per
+#      entry (e.g. "corr,race,mem,speed race corr,speed": all four, then racecheck alone, ...).
+#      The time they take is a floor under a class run's (which adds the hidden sizes, the sandbox,
+#      the builds and the set-up): where it is near the target, no schedule meets the target.
 # PARTS (default "A B C D"): the parts run (A alone needs no GPU: the build machine's figures).
 # Exit: 0 measured, 2 a build failed, 77 no GPU.
 set -u
@@ -133,7 +142,7 @@ if part A; then
 fi
 cd "$ROOT" || exit 2
 
-part B || part C || part D || part E || part F || exit 0
+part B || part C || part D || part E || part F || part G || exit 0
 CL="python3 $ROOT/tests/gpu/cpu-diag-client.py"
 LAB=$KB/$P
 CNT=$KB/$C
@@ -186,6 +195,45 @@ for n in ${FNS:-1 4 8 16}; do pf "racecheck tiled16 32,64" "$n" tiled16:32,tiled
     --racecheck-num-workers 1 "$LAB" --serve; done
 for n in ${FNS:-1 4 8 16}; do pf "memcheck tiled32 32,64" "$n" tiled32:32,tiled32:64 -- env TL_CUDA_SYNC=blocking $CSF --tool memcheck \
     --padding 65536 "$LAB" --serve --exact-alloc; done
+fi
+# ------------------------------------------------------------------ G. a class's GPU sessions alone
+if part G; then
+ngpu=$(nvidia-smi -L | wc -l)
+NSUB_G=${GSUBS:-100}
+CSG="compute-sanitizer --error-exitcode 99 --print-limit 20 --launch-timeout 0"
+say ""
+say "== G. the GPU sessions of $NSUB_G lab 03 submissions, no builds: 4 a submission, over $ngpu GPU(s), CUDA_DEVICE_MAX_CONNECTIONS=1"
+cat > "$W/g1.sh" <<G1
+#!/usr/bin/env bash
+# g1.sh I KIND: session KIND of submission I, on GPU I % $ngpu
+export CUDA_VISIBLE_DEVICES=\$((\$1 % $ngpu)) CUDA_DEVICE_MAX_CONNECTIONS=1
+exec > "$W/gout/\$1-\$2.txt" 2>&1    # (a file each: lines of sessions at once never interleave)
+case \$2 in
+  corr)  exec $CL "corr" "$pub16,$pub32" -- env TL_CUDA_SYNC=blocking "$LAB" --serve ;;
+  race)  exec $CL "race" tiled16:32,tiled16:64 -- env TL_CUDA_SYNC=blocking $CSG --tool racecheck --racecheck-num-workers 1 "$LAB" --serve ;;
+  mem)   exec $CL "mem" tiled32:32,tiled32:64 -- env TL_CUDA_SYNC=blocking $CSG --tool memcheck --padding 65536 "$LAB" --serve --exact-alloc ;;
+  speed) exec $CL "speed" tiled32:2048,tiled32:2048,tiled32:2048:t -- "$LAB" --serve ;;
+esac
+G1
+chmod +x "$W/g1.sh"
+for set in ${GSETS:-corr,race,mem,speed}; do
+for ((i = 0; i < NSUB_G; i++)); do for k in ${set//,/ }; do echo "$i $k"; done; done > "$W/g.list"
+for gc in ${GCONC:-24}; do
+    rm -rf "$W/gout"; mkdir -p "$W/gout"
+    t0=$(date +%s.%N)
+    xargs -P "$gc" -L 1 "$W/g1.sh" < "$W/g.list"
+    t1=$(date +%s.%N)
+    cat "$W"/gout/*.txt > "$K/part-g-$set-$gc.txt"
+    say "  sessions $set of each submission:"
+    awk -v gc="$gc" -v t0="$t0" -v t1="$t1" -v n="$NSUB_G" '
+        $3 == "CPU-s" { k = $1; c[k]++; cpu[k] += $2; for (i = 1; i <= NF; i++) if ($i == "wall;") { w[k] += $(i - 2); break }
+                                          if ($0 !~ /exit (0|99)$/ && $0 !~ /exit (0|99) /) bad++ ; tot++ }
+        END { d = t1 - t0; printf "  %d at once: %d sessions in %.1f s (%.2f a second; %.1f s for each 100 submissions); %d did not end well\n",
+                     gc, tot, d, tot / d, d * 100 / n, bad
+              for (k in c) printf "    %-6s %3d sessions, each %.2f CPU-s, %.2f s wall on average\n", k, c[k], cpu[k] / c[k], w[k] / c[k] }' \
+        "$K/part-g-$set-$gc.txt" | tee -a "$S"
+done
+done
 fi
 # ------------------------------------------------------------------ C. compute-sanitizer
 if part C; then
