@@ -56,7 +56,7 @@ K=$W/keep
 mkdir -p "$K"
 pack() { ( cd "$K" && tar czf "$OUT/logs.tgz" . ) 2>/dev/null; rm -rf "$W"; }
 trap pack EXIT
-say "== cpu-diag: $(date -u +%FT%TZ) at $(git rev-parse --short HEAD 2>/dev/null)"
+say "== cpu-diag: $(date -u +%FT%TZ) at $(tree_name)"
 say "GPU: $(nvidia-smi 2>/dev/null --query-gpu=name,driver_version --format=csv,noheader | head -1); cores $(nproc); $(nvcc --version | tail -1); $(compute-sanitizer --version 2>/dev/null | tail -1)"
 say "load at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -85,7 +85,7 @@ rep() {
 say ""
 say "== A. the builds of one submission (the kit's build folder configured as the grader's)"
 mkdir -p "$W/kit"
-git archive HEAD | tar -x -C "$W/kit"
+tree_copy "$W/kit"
 cp solutions/03-tiled-kernel/tiled.cu "$W/kit/labs/03-tiled-kernel/tiled.cu"
 KB=$W/kb
 t0=$(date +%s)
@@ -318,8 +318,7 @@ if [ -f tests/gpu/cpu-base.patch ] && part E; then
     # before/after on this machine: the tree with tests/gpu/cpu-base.patch applied is the code before
     # the branch's cuts (the patch is their reverse), its own tl-grade grading from its own kit
     say "== E. before and after, the same submissions, one after the other (before: tests/gpu/cpu-base.patch applied)"
-    mkdir -p "$W/base"
-    git archive HEAD | tar -x -C "$W/base"
+    tree_copy "$W/base"
     if ! (cd "$W/base" && { git apply "$ROOT/tests/gpu/cpu-base.patch" || patch -p1 -s < "$ROOT/tests/gpu/cpu-base.patch"; }) > "$K/base-patch.log" 2>&1; then
         say "the base patch did not apply:"; tail -5 "$K/base-patch.log" | tee -a "$S"
     elif ! { meson setup "$W/base/build-gpu" "$W/base" -Dtests=false -Dgpu_archs=90 -Dgpu_programs=enabled \

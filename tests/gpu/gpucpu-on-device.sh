@@ -39,7 +39,7 @@ if [ "${PART_A_ONLY:-0}" != 1 ] && { ! ls /dev/nvidia0 >/dev/null 2>&1 || ! nvid
     say "skipped: no NVIDIA GPU here"; exit 77
 fi
 unset TL_GRADE_NCU
-say "== gpucpu-on-device: $(date -u +%FT%TZ) at $(git rev-parse --short HEAD 2>/dev/null)"
+say "== gpucpu-on-device: $(date -u +%FT%TZ) at $(tree_name)"
 say "GPU: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1) x $(nvidia-smi -L 2>/dev/null | wc -l); cores: $(nproc); ncu: $(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1); compute-sanitizer: $(command -v compute-sanitizer)"
 W=$(mktemp -d /tmp/tl-gpucpu.XXXXXX)
 keep="$OUT/keep"
@@ -64,7 +64,7 @@ cpu_of() {   # cpu_of LABEL COMMAND...: the CPU seconds of COMMAND and its child
 }
 sa "== part A: a submission's builds on this machine (load $(cut -d' ' -f1 /proc/loadavg))"
 mkdir -p "$W/kit"
-git archive HEAD | tar -x -C "$W/kit"
+tree_copy "$W/kit"
 export CCACHE_DISABLE=1
 t0=$(date +%s)
 meson setup "$W/kb" "$W/kit" --buildtype=debugoptimized -Dtests=false -Dcuda=enabled -Dgpu_archs=90 > "$keep/kb-setup.log" 2>&1 &&
