@@ -202,7 +202,7 @@ ngpu=$(nvidia-smi -L | wc -l)
 NSUB_G=${GSUBS:-100}
 CSG="compute-sanitizer --error-exitcode 99 --print-limit 20 --launch-timeout 0"
 say ""
-say "== G. the GPU sessions of $NSUB_G lab 03 submissions, no builds: 4 a submission, over $ngpu GPU(s), CUDA_DEVICE_MAX_CONNECTIONS=1"
+say "== G. the GPU sessions of $NSUB_G lab 03 submissions, no builds (each set below: the sessions a submission runs), over $ngpu GPU(s), CUDA_DEVICE_MAX_CONNECTIONS=1"
 cat > "$W/g1.sh" <<G1
 #!/usr/bin/env bash
 # g1.sh I KIND: session KIND of submission I, on GPU I % $ngpu
@@ -227,7 +227,7 @@ for gc in ${GCONC:-24}; do
     say "  sessions $set of each submission:"
     awk -v gc="$gc" -v t0="$t0" -v t1="$t1" -v n="$NSUB_G" '
         $3 == "CPU-s" { k = $1; c[k]++; cpu[k] += $2; for (i = 1; i <= NF; i++) if ($i == "wall;") { w[k] += $(i - 2); break }
-                                          if ($0 !~ /exit (0|99)$/ && $0 !~ /exit (0|99) /) bad++ ; tot++ }
+                        if ($0 !~ /exit (0|99)( |$)/) bad++; tot++ }
         END { d = t1 - t0; printf "  %d at once: %d sessions in %.1f s (%.2f a second; %.1f s for each 100 submissions); %d did not end well\n",
                      gc, tot, d, tot / d, d * 100 / n, bad
               for (k in c) printf "    %-6s %3d sessions, each %.2f CPU-s, %.2f s wall on average\n", k, c[k], cpu[k] / c[k], w[k] / c[k] }' \
